@@ -1,0 +1,132 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyError } from 'fastify';
+import type { Store } from './db/connect.js';
+import type { Subject } from './auth/subject.js';
+import { authenticate } from './auth/tokens.js';
+import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
+import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
+import { organizationRoutes } from './organizations/routes.js';
+import { projectRoutes } from './projects/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    subject: Subject | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without a bearer token. */
+    public?: boolean;
+  }
+  interface FastifyInstance {
+    store: Store;
+  }
+}
+
+export interface AppOptions {
+  store: Store;
+  /** Absolute base URL for links that must be absolute (upload URLs); derived from the request when unset. */
+  publicUrl?: string | undefined;
+  logger?: boolean | { level: string };
+}
+
+/** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
+export const BODY_LIMIT = 5 * 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === undefined || options.logger === false ? false : { ...loggerOptions, level: typeof options.logger === 'object' ? options.logger.level : 'info' },
+    bodyLimit: BODY_LIMIT,
+    // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('store', options.store);
+  app.decorateRequest('subject', null);
+
+  registerJsonParser(app);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
+
+  app.get('/.well-known/terraform.json', { config: { public: true } }, async () => ({
+    'tfe.v2': `${API_PREFIX}/`,
+    'tfe.v2.1': `${API_PREFIX}/`,
+    'tfe.v2.2': `${API_PREFIX}/`,
+  }));
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request, reply) => {
+        reply.type(MEDIA_TYPE);
+        if (request.routeOptions.config.public) return;
+        const secret = bearerSecret(request);
+        const subject = secret === undefined ? null : await authenticate(options.store, secret);
+        if (!subject) throw unauthorized();
+        request.subject = subject;
+      });
+
+      api.get('/ping', { config: { public: true } }, async (_request, reply) => {
+        reply.header('TFP-API-Version', '2.6').header('TFP-AppName', 'varsetd').code(204).send();
+      });
+
+      await api.register(organizationRoutes);
+      await api.register(projectRoutes);
+      await api.register(workspaceRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}
+
+function bearerSecret(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** JSON:API and plain JSON bodies; an empty body is allowed (clients send one with DELETE and POST actions). */
+function registerJsonParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser([MEDIA_TYPE, 'application/json'], { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError(400, [{ status: '400', title: 'bad request', detail: 'the request body is not valid JSON' }]), undefined);
+    }
+  });
+}
+
+function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).type(MEDIA_TYPE).send(error.toDocument());
+}
+
+/** Translates every error into a JSON:API error document; only an unexpected failure is a 500, and it never shows internals. */
+function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof ApiError) return sendError(reply, error);
+  const status = error.statusCode ?? 500;
+  if (status === 415) {
+    return sendError(reply, new ApiError(415, [{ status: '415', title: 'unsupported media type', detail: `send the request body as ${MEDIA_TYPE}` }]));
+  }
+  if (status === 413) {
+    return sendError(reply, new ApiError(413, [{ status: '413', title: 'payload too large', detail: `the request body may be at most ${BODY_LIMIT} bytes` }]));
+  }
+  if (status >= 400 && status < 500) {
+    return sendError(reply, new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]));
+  }
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, new ApiError(500, [{ status: '500', title: 'internal server error' }]));
+}
+
+/** Log lines never carry the Authorization header or an upload credential. */
+const loggerOptions = {
+  redact: ['req.headers.authorization'],
+  serializers: {
+    req(request: FastifyRequest) {
+      return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+    },
+  },
+};
+
+export function redactUrl(url: string): string {
+  return url.replace(/\/uploads\/[^/?#]+/, '/uploads/[redacted]');
+}

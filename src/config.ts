@@ -1,0 +1,71 @@
+import path from 'node:path';
+
+/** Every setting of varsetd, read once at start from the environment and command-line flags. */
+export interface Config {
+  host: string;
+  port: number;
+  /** Folder for the SQLite file and generated secrets. */
+  dataDir: string;
+  /** `postgres://…` selects PostgreSQL; undefined means the embedded SQLite store. */
+  databaseUrl: string | undefined;
+  /** When set, a site-admin token with exactly this value exists after start. */
+  adminToken: string | undefined;
+  /** Absolute base URL clients reach the server at (used for upload URLs); derived from the request when unset. */
+  publicUrl: string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+interface Setting {
+  env: string;
+  flag: string;
+  key: keyof Config;
+}
+
+const SETTINGS: Setting[] = [
+  { env: 'HOST', flag: '--host', key: 'host' },
+  { env: 'PORT', flag: '--port', key: 'port' },
+  { env: 'VARSETD_DATA_DIR', flag: '--data-dir', key: 'dataDir' },
+  { env: 'DATABASE_URL', flag: '--database-url', key: 'databaseUrl' },
+  { env: 'VARSETD_ADMIN_TOKEN', flag: '--admin-token', key: 'adminToken' },
+  { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', key: 'publicUrl' },
+  { env: 'LOG_LEVEL', flag: '--log-level', key: 'logLevel' },
+];
+
+/** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
+export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
+  const raw = new Map<keyof Config, string>();
+  for (const s of SETTINGS) {
+    const value = env[s.env];
+    if (value !== undefined && value !== '') raw.set(s.key, value);
+  }
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const setting = SETTINGS.find((s) => s.flag === flag);
+    if (!setting) throw new ConfigError(`unknown option ${flag}`);
+    const value = inline ?? args[++i];
+    if (value === undefined) throw new ConfigError(`${flag} needs a value`);
+    raw.set(setting.key, value);
+  }
+
+  const port = Number(raw.get('port') ?? '8080');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${raw.get('port')}`);
+  const databaseUrl = raw.get('databaseUrl');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const publicUrl = raw.get('publicUrl');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
+
+  return {
+    host: raw.get('host') ?? '127.0.0.1',
+    port,
+    dataDir: path.resolve(raw.get('dataDir') ?? './data'),
+    databaseUrl,
+    adminToken: raw.get('adminToken'),
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    logLevel: raw.get('logLevel') ?? 'info',
+  };
+}

@@ -1,0 +1,16 @@
+import type { FastifyRequest } from 'fastify';
+import type { Store } from './db/connect.js';
+import type { Subject } from './auth/subject.js';
+import { unauthorized } from './jsonapi/errors.js';
+
+/** What every service call needs: the store and who is acting. */
+export interface Context {
+  store: Store;
+  subject: Subject;
+}
+
+/** The store and acting subject of an authenticated request. */
+export function contextOf(request: FastifyRequest): Context {
+  if (!request.subject) throw unauthorized();
+  return { store: request.server.store, subject: request.subject };
+}

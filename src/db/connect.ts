@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, sql, Migrator } from 'kysely';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The database handle and the few operations whose SQL differs between the two stores. */
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /**
+   * Serializes writers on one organization until the transaction ends. PostgreSQL locks the
+   * organization row; SQLite write transactions already start with BEGIN IMMEDIATE.
+   */
+  lockOrganization(trx: Transaction<Database>, organizationId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  databaseUrl?: string | undefined;
+  /** Folder of the SQLite file; ignored for PostgreSQL. */
+  dataDir: string;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'varsetd.sqlite'));
+}
+
+export async function migrate(store: Store): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function openSqlite(file: string): Store {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(raw)) });
+  return {
+    db,
+    dialect: 'sqlite',
+    lockOrganization: async () => {},
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * SQLite transactions that will write must take the write lock at BEGIN: a deferred
+ * transaction that reads and then writes can fail with SQLITE_BUSY when another process
+ * wrote in between, and the conflict check must see the data it is about to guard.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: BetterSqlite3.Database) {
+    super({ database });
+  }
+  override createDriver(): Driver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })({ database: this.database });
+  }
+}
+
+/** Kysely prepares every statement anew; reusing prepared statements saves most of SQLite's per-query cost. */
+function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      if (cache.size >= 1000) cache.clear();
+      statement = raw.prepare(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(raw, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function openPostgres(connectionString: string): Store {
+  // COUNT(*) is a bigint, which pg returns as a string; every count here fits a JS number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    lockOrganization: async (trx, organizationId) => {
+      await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** True when the error is a violation of a unique index or primary key, on either store. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** A LIKE pattern matching `text` anywhere, for columns stored lower-cased (see `searchable`). */
+export function containsPattern(text: string): string {
+  return `%${searchable(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The form of a name stored for case-insensitive search, the same on both stores. */
+export function searchable(text: string): string {
+  return text.toLowerCase();
+}

@@ -1,0 +1,98 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Booleans are stored as 0/1 integers and timestamps as ISO 8601 text with
+ * milliseconds, so both stores read and write the same values through one code path.
+ */
+export type Flag = 0 | 1;
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  email: string;
+  created_at: string;
+}
+
+export interface ProjectTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string;
+  is_default: Flag;
+  created_at: string;
+}
+
+export interface WorkspaceTable {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VarsetTable {
+  id: string;
+  organization_id: string;
+  /** Owning project, or null for a set owned by the organization. */
+  project_id: string | null;
+  name: string;
+  /** Lower-cased name for case-insensitive search on both stores. */
+  search_name: string;
+  description: string;
+  global: Flag;
+  priority: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VarsetVariableTable {
+  id: string;
+  varset_id: string;
+  /** The organization while the set is global, else null: a unique index on it enforces the global rule. */
+  global_organization_id: string | null;
+  key: string;
+  value: string;
+  description: string;
+  category: 'terraform' | 'env';
+  hcl: Flag;
+  sensitive: Flag;
+  version_id: string;
+  created_at: string;
+}
+
+export interface VarsetWorkspaceTable {
+  varset_id: string;
+  workspace_id: string;
+}
+
+export interface VarsetProjectTable {
+  varset_id: string;
+  project_id: string;
+}
+
+export interface TokenTable {
+  id: string;
+  /** Hex SHA-256 of the secret; the secret itself is never stored. */
+  token_hash: string;
+  kind: 'site-admin' | 'team' | 'organization';
+  organization_id: string | null;
+  team_id: string | null;
+  description: string;
+  created_at: string;
+  expired_at: string | null;
+}
+
+export interface Database {
+  organizations: OrganizationTable;
+  projects: ProjectTable;
+  workspaces: WorkspaceTable;
+  varsets: VarsetTable;
+  varset_variables: VarsetVariableTable;
+  varset_workspaces: VarsetWorkspaceTable;
+  varset_projects: VarsetProjectTable;
+  tokens: TokenTable;
+}
+
+export type { Generated };

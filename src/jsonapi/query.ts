@@ -1,0 +1,58 @@
+import { badQueryParameter } from './errors.js';
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export interface Page {
+  number: number;
+  size: number;
+}
+
+/** One value of a query parameter; a parameter given twice is a 400 rather than a guess. */
+export function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badQueryParameter(name, `${name} may be given only once`);
+  return value;
+}
+
+/** `page[number]` (default 1) and `page[size]` (default 20, at most 100). */
+export function parsePage(query: Query): Page {
+  return {
+    number: positiveInteger(query, 'page[number]', 1, Number.MAX_SAFE_INTEGER),
+    size: positiveInteger(query, 'page[size]', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+  };
+}
+
+function positiveInteger(query: Query, name: string, fallback: number, max: number): number {
+  const raw = single(query, name);
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw badQueryParameter(name, `${name} must be an integer from 1 to ${max}`);
+  }
+  return Number(raw);
+}
+
+/**
+ * The `include` parameter as a set of allowed names. An empty value means no include
+ * (go-tfe sends `include=` with list options); an unknown name is a 400.
+ */
+export function parseInclude<T extends string>(query: Query, allowed: readonly T[]): Set<T> {
+  const raw = single(query, 'include');
+  const names = new Set<T>();
+  if (!raw) return names;
+  for (const name of raw.split(',').map((n) => n.trim()).filter((n) => n !== '')) {
+    if (!(allowed as readonly string[]).includes(name)) {
+      throw badQueryParameter('include', `include must be a comma-separated list of: ${allowed.join(', ')}`);
+    }
+    names.add(name as T);
+  }
+  return names;
+}
+
+/** The `q` search string, or undefined when absent or empty. */
+export function parseSearch(query: Query, name = 'q'): string | undefined {
+  const raw = single(query, name);
+  return raw === undefined || raw === '' ? undefined : raw;
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+import { buildApp } from './app.js';
+import { ensureAdminToken } from './auth/tokens.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { migrate, openStore } from './db/connect.js';
+
+const USAGE = `usage: varsetd [serve|migrate] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
+                [--admin-token TOKEN] [--public-url URL] [--log-level LEVEL]
+
+  serve    run migrations, then serve the API (default)
+  migrate  run migrations and exit
+Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
+VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, LOG_LEVEL.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
+  if (command === 'help' || command === '--help' || rest.includes('--help')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig(process.env, rest);
+  switch (command) {
+    case 'migrate':
+      return runMigrate(config);
+    case 'serve':
+      return serve(config);
+    default:
+      throw new ConfigError(`unknown command ${command}`);
+  }
+}
+
+async function runMigrate(config: Config): Promise<number> {
+  const store = await openStore(config);
+  try {
+    const applied = await migrate(store);
+    console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+async function serve(config: Config): Promise<number> {
+  const store = await openStore(config);
+  await migrate(store);
+  const generated = await ensureAdminToken(store, config.adminToken, config.dataDir);
+  if (generated) {
+    // Shown once: only its hash is stored. A copy is in the data folder, readable by this user only.
+    console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
+  }
+  const app = await buildApp({ store, publicUrl: config.publicUrl, logger: { level: config.logLevel } });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      await app.close();
+    } finally {
+      await store.close();
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(`varsetd: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error('varsetd: failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

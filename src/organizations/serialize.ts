@@ -1,0 +1,17 @@
+import type { Resource } from '../jsonapi/document.js';
+import type { Organization } from './store.js';
+
+/** An organization; its JSON:API id is its name, as clients read the name from the id. */
+export function serializeOrganization(org: Organization): Resource {
+  return {
+    id: org.name,
+    type: 'organizations',
+    attributes: {
+      name: org.name,
+      email: org.email,
+      'created-at': org.created_at,
+      'external-id': org.id,
+    },
+    links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
+  };
+}

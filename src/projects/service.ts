@@ -1,0 +1,92 @@
+import type { Context } from '../context.js';
+import { ensure, type Action } from '../auth/policy.js';
+import { isUniqueViolation } from '../db/connect.js';
+import { newId, now } from '../ids.js';
+import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
+import type { ResourceInput } from '../jsonapi/payload.js';
+import type { Page } from '../jsonapi/query.js';
+import { getOrganization } from '../organizations/service.js';
+import type { Organization } from '../organizations/store.js';
+import { findProject, listProjects, type Project, type ProjectFilter } from './store.js';
+
+const NAME_PATTERN = /^[A-Za-z0-9 _-]+$/;
+const NAME_MAX = 40;
+const DESCRIPTION_MAX = 512;
+
+/** A project with its organization, if the subject may do `action` on it; otherwise the 404 of a missing one. */
+export async function getProject(ctx: Context, id: string, action: Action = 'project:read'): Promise<{ project: Project; organization: Organization }> {
+  const row = await ctx.store.db
+    .selectFrom('projects')
+    .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
+    .selectAll('projects')
+    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'])
+    .where('projects.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  const { organization_name, organization_email, organization_created_at, ...project } = row;
+  ensure(ctx.subject, action, { organizationId: project.organization_id, projectId: project.id });
+  return { project, organization: { id: project.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+}
+
+export async function listOrganizationProjects(ctx: Context, organizationName: string, filter: ProjectFilter, page: Page) {
+  const organization = await getOrganization(ctx, organizationName);
+  return { organization, ...(await listProjects(ctx.store.db, organization.id, filter, page)) };
+}
+
+function readName(input: ResourceInput, required: boolean): string | undefined {
+  const name = required ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true });
+  if (name !== undefined && !NAME_PATTERN.test(name)) {
+    throw invalidAttribute('name may only contain letters, numbers, spaces, "-" and "_"', input.attributePointer('name'));
+  }
+  return name;
+}
+
+const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
+
+export async function createProject(ctx: Context, organizationName: string, input: ResourceInput): Promise<{ project: Project; organization: Organization }> {
+  const organization = await getOrganization(ctx, organizationName);
+  ensure(ctx.subject, 'projects:create', { organizationId: organization.id });
+  const project: Project = {
+    id: newId('prj'),
+    organization_id: organization.id,
+    name: readName(input, true)!,
+    description: input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '',
+    is_default: 0,
+    created_at: now(),
+  };
+  try {
+    await ctx.store.db.insertInto('projects').values(project).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(input);
+    throw error;
+  }
+  return { project, organization };
+}
+
+export async function updateProject(ctx: Context, id: string, input: ResourceInput): Promise<{ project: Project; organization: Organization }> {
+  const found = await getProject(ctx, id, 'project:update');
+  const name = readName(input, false);
+  const description = input.string('description', { maxLength: DESCRIPTION_MAX });
+  const project = { ...found.project, name: name ?? found.project.name, description: description ?? found.project.description };
+  try {
+    await ctx.store.db.updateTable('projects').set({ name: project.name, description: project.description }).where('id', '=', id).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(input);
+    throw error;
+  }
+  return { project, organization: found.organization };
+}
+
+/**
+ * Deletes a project, with the variable sets it owns and its set assignments. The default
+ * project and a project that still holds workspaces cannot be deleted.
+ */
+export async function deleteProject(ctx: Context, id: string): Promise<void> {
+  const { project } = await getProject(ctx, id, 'project:delete');
+  if (project.is_default === 1) throw unprocessable('the default project of an organization cannot be deleted');
+  await ctx.store.db.transaction().execute(async (trx) => {
+    const workspace = await trx.selectFrom('workspaces').select('id').where('project_id', '=', id).limit(1).executeTakeFirst();
+    if (workspace) throw conflict('the project still contains workspaces: move or delete them first');
+    await trx.deleteFrom('projects').where('id', '=', id).execute();
+  });
+}

@@ -1,0 +1,121 @@
+import type { Context } from '../context.js';
+import { ensure, type Action } from '../auth/policy.js';
+import { isUniqueViolation } from '../db/connect.js';
+import { newId, now } from '../ids.js';
+import { invalidAttribute, notFound } from '../jsonapi/errors.js';
+import type { ResourceInput } from '../jsonapi/payload.js';
+import type { Page } from '../jsonapi/query.js';
+import { getOrganization } from '../organizations/service.js';
+import type { Organization } from '../organizations/store.js';
+import { listWorkspaces, type Workspace, type WorkspaceFilter } from './store.js';
+
+const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+const NAME_MAX = 90;
+const DESCRIPTION_MAX = 512;
+
+export interface WorkspaceWithOrganization {
+  workspace: Workspace;
+  organization: Organization;
+}
+
+/** A workspace (by id, or by organization and name) if the subject may do `action` on it; otherwise the 404 of a missing one. */
+export async function getWorkspace(
+  ctx: Context,
+  where: { id: string } | { organizationName: string; name: string },
+  action: Action = 'workspace:read',
+): Promise<WorkspaceWithOrganization> {
+  let query = ctx.store.db
+    .selectFrom('workspaces')
+    .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+    .selectAll('workspaces')
+    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at']);
+  query = 'id' in where ? query.where('workspaces.id', '=', where.id) : query.where('organizations.name', '=', where.organizationName).where('workspaces.name', '=', where.name);
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound();
+  const { organization_name, organization_email, organization_created_at, ...workspace } = row;
+  ensure(ctx.subject, action, { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id });
+  return { workspace, organization: { id: workspace.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+}
+
+export async function listOrganizationWorkspaces(ctx: Context, organizationName: string, filter: WorkspaceFilter, page: Page) {
+  const organization = await getOrganization(ctx, organizationName);
+  return { organization, ...(await listWorkspaces(ctx.store.db, organization.id, filter, page)) };
+}
+
+function readName(input: ResourceInput, required: boolean): string | undefined {
+  const name = required ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true });
+  if (name !== undefined && !NAME_PATTERN.test(name)) {
+    throw invalidAttribute('name may only contain letters, numbers, "-" and "_"', input.attributePointer('name'));
+  }
+  return name;
+}
+
+/** The project a workspace body names; one that is missing or in another organization is a 404. */
+async function readProjectId(ctx: Context, organization: Organization, input: ResourceInput): Promise<string | undefined> {
+  const projectId = input.identifier('project', 'projects');
+  if (projectId === undefined) return undefined;
+  const project = await ctx.store.db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', '=', projectId)
+    .where('organization_id', '=', organization.id)
+    .executeTakeFirst();
+  if (!project) throw notFound();
+  return project.id;
+}
+
+const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
+
+export async function createWorkspace(ctx: Context, organizationName: string, input: ResourceInput): Promise<WorkspaceWithOrganization> {
+  const organization = await getOrganization(ctx, organizationName);
+  ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id });
+  const name = readName(input, true)!;
+  const description = input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '';
+  const projectId =
+    (await readProjectId(ctx, organization, input)) ??
+    (await ctx.store.db.selectFrom('projects').select('id').where('organization_id', '=', organization.id).where('is_default', '=', 1).executeTakeFirstOrThrow()).id;
+  const timestamp = now();
+  const workspace: Workspace = { id: newId('ws'), organization_id: organization.id, project_id: projectId, name, description, created_at: timestamp, updated_at: timestamp };
+  try {
+    await ctx.store.db.insertInto('workspaces').values(workspace).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(input);
+    throw error;
+  }
+  return { workspace, organization };
+}
+
+export async function updateWorkspace(
+  ctx: Context,
+  where: { id: string } | { organizationName: string; name: string },
+  input: ResourceInput,
+): Promise<WorkspaceWithOrganization> {
+  const found = await getWorkspace(ctx, where, 'workspace:update');
+  const name = readName(input, false);
+  const description = input.string('description', { maxLength: DESCRIPTION_MAX });
+  const projectId = await readProjectId(ctx, found.organization, input);
+  const workspace: Workspace = {
+    ...found.workspace,
+    name: name ?? found.workspace.name,
+    description: description ?? found.workspace.description,
+    project_id: projectId ?? found.workspace.project_id,
+    updated_at: now(),
+  };
+  try {
+    await ctx.store.db
+      .updateTable('workspaces')
+      .set({ name: workspace.name, description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
+      .where('id', '=', workspace.id)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(input);
+    throw error;
+  }
+  return { workspace, organization: found.organization };
+}
+
+/** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached. */
+export async function deleteWorkspace(ctx: Context, where: { id: string } | { organizationName: string; name: string }): Promise<void> {
+  const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
+  await ctx.store.db.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
+}

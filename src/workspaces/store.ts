@@ -1,0 +1,22 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WorkspaceTable } from '../db/schema.js';
+import type { Page } from '../jsonapi/query.js';
+import { containsPattern } from '../db/connect.js';
+
+export type Workspace = Selectable<WorkspaceTable>;
+
+export interface WorkspaceFilter {
+  search?: string | undefined;
+  projectId?: string | undefined;
+}
+
+export async function listWorkspaces(db: Kysely<Database>, organizationId: string, filter: WorkspaceFilter, page: Page): Promise<{ rows: Workspace[]; total: number }> {
+  let base = db.selectFrom('workspaces').where('organization_id', '=', organizationId);
+  if (filter.search !== undefined) base = base.where((eb) => eb(eb.fn('lower', ['name']), 'like', containsPattern(filter.search!)));
+  if (filter.projectId !== undefined) base = base.where('project_id', '=', filter.projectId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('name').limit(page.size).offset((page.number - 1) * page.size).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
