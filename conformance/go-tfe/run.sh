@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# Runs go-tfe's own integration tests for variable sets, their variables and run comments
+# against a freshly started varsetd: on SQLite, then on PostgreSQL when DATABASE_URL is set.
+#
+# Usage: conformance/go-tfe/run.sh [RUN_PATTERN [extra go test flags...]]
+#   RUN_PATTERN replaces the default -run pattern, e.g. '^TestVariableSetsRead$'.
+set -euo pipefail
+
+readonly GO_TFE_MODULE=github.com/hashicorp/go-tfe
+readonly GO_TFE_VERSION=v1.109.0
+readonly DEFAULT_RUN='^Test(VariableSets|VariableSetVariables|Comments)'
+# These two need HCP Terraform Stacks and a GitHub connection: outside varsetd's scope.
+readonly SKIP='^TestVariableSets(ApplyToAndRemoveFromStacks|UpdateStacks)$'
+
+run_pattern=${1:-$DEFAULT_RUN}
+extra_args=("${@:2}")
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# --- prerequisites ---------------------------------------------------------------------
+
+require_go() {
+  local version minor
+  if command -v go >/dev/null 2>&1; then
+    version=$(go env GOVERSION 2>/dev/null || true) # e.g. go1.22.5
+    minor=$(sed -n 's/^go1\.\([0-9][0-9]*\).*/\1/p' <<<"$version")
+    if [[ -n $minor && $minor -ge 22 ]]; then
+      return 0
+    fi
+  fi
+  cat >&2 <<'EOF'
+error: Go 1.22 or newer is needed to run go-tfe's tests, and `go` was not found on PATH
+(or is older). Install it from https://go.dev/dl or with the distribution package
+`golang` (for example `apt-get install golang` or `dnf install golang`), then run again.
+EOF
+  exit 1
+}
+
+require_go
+command -v node >/dev/null 2>&1 || die "node (Node.js 20 or newer) is needed to build and run varsetd"
+command -v npm >/dev/null 2>&1 || die "npm is needed to build varsetd"
+command -v curl >/dev/null 2>&1 || die "curl is needed to wait for varsetd to start"
+if [[ -n ${DATABASE_URL:-} ]] && ! command -v psql >/dev/null 2>&1; then
+  die "DATABASE_URL is set but psql is missing: install the PostgreSQL client (package postgresql-client)"
+fi
+
+# --- state and cleanup -----------------------------------------------------------------
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/varsetd-go-tfe.XXXXXX")
+logs="$work/logs"
+mkdir -p "$logs"
+
+server_pid=""
+pg_admin_url=""
+pg_database=""
+
+stop_server() {
+  [[ -n $server_pid ]] || return 0
+  if kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 "$server_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$server_pid" 2>/dev/null || true
+  fi
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+}
+
+drop_pg_database() {
+  [[ -n $pg_database ]] || return 0
+  psql "$pg_admin_url" -v ON_ERROR_STOP=1 -qc "DROP DATABASE IF EXISTS \"$pg_database\" WITH (FORCE)" >/dev/null 2>&1 ||
+    psql "$pg_admin_url" -qc "DROP DATABASE IF EXISTS \"$pg_database\"" >/dev/null 2>&1 ||
+    printf 'warning: could not drop database %s\n' "$pg_database" >&2
+  pg_database=""
+}
+
+cleanup() {
+  stop_server
+  drop_pg_database
+  # Keep the logs; drop the go-tfe copy and the data folders.
+  rm -rf "$work/go-tfe" "$work"/data-*
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+random_hex() { node -e 'process.stdout.write(require("crypto").randomBytes(+process.argv[1]).toString("hex"))' "$1"; }
+
+free_port() {
+  node -e '
+    const server = require("net").createServer();
+    server.listen(0, "127.0.0.1", () => { process.stdout.write(String(server.address().port)); server.close(); });'
+}
+
+# --- go-tfe ----------------------------------------------------------------------------
+
+prepare_go_tfe() {
+  local info dir
+  log "fetching $GO_TFE_MODULE@$GO_TFE_VERSION"
+  # Run outside any module so `go mod download` fetches the module itself.
+  info=$(cd "$work" && go mod download -json "$GO_TFE_MODULE@$GO_TFE_VERSION") ||
+    die "go mod download failed:"$'\n'"$info"
+  dir=$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$info")
+  [[ -n $dir && -d $dir ]] || die "go mod download gave no module folder:"$'\n'"$info"
+
+  # The module cache is read-only; the tests run from a writable copy.
+  cp -R "$dir" "$work/go-tfe"
+  chmod -R u+w "$work/go-tfe"
+
+  log "downloading go-tfe's dependencies and compiling its tests"
+  (cd "$work/go-tfe" && go mod download) || die "could not download go-tfe's dependencies"
+  (cd "$work/go-tfe" && go test -count=1 -run '^$' . >"$logs/go-tfe-build.log" 2>&1) || {
+    cat "$logs/go-tfe-build.log" >&2
+    die "go-tfe's tests do not compile"
+  }
+}
+
+# --- varsetd ---------------------------------------------------------------------------
+
+build_varsetd() {
+  log "building varsetd"
+  if [[ ! -d $repo_root/node_modules ]]; then
+    (cd "$repo_root" && npm ci) || die "npm ci failed"
+  fi
+  (cd "$repo_root" && npm run build) || die "npm run build failed"
+}
+
+# start_server STORE DATABASE_URL_OR_EMPTY: sets server_pid, port and token.
+start_server() {
+  local store=$1 database_url=$2 data_dir="$work/data-$1" code=""
+  port=$(free_port)
+  token="conformance-$(random_hex 24)"
+  mkdir -p "$data_dir"
+
+  log "starting varsetd ($store) on 127.0.0.1:$port"
+  (
+    cd "$repo_root"
+    unset DATABASE_URL
+    if [[ -n $database_url ]]; then export DATABASE_URL=$database_url; fi
+    HOST=127.0.0.1 PORT=$port VARSETD_DATA_DIR=$data_dir VARSETD_ADMIN_TOKEN=$token \
+      exec node dist/main.js serve
+  ) >"$logs/server-$store.log" 2>&1 &
+  server_pid=$!
+
+  for _ in $(seq 1 300); do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+      tail -n 50 "$logs/server-$store.log" >&2 || true
+      server_pid=""
+      die "varsetd ($store) exited during start-up; log: $logs/server-$store.log"
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
+      -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v2/ping" || true)
+    [[ $code == 204 ]] && return 0
+    sleep 0.2
+  done
+  tail -n 50 "$logs/server-$store.log" >&2 || true
+  die "varsetd ($store) did not answer GET /api/v2/ping with 204 within 60 s (last status: ${code:-none})"
+}
+
+# --- PostgreSQL ------------------------------------------------------------------------
+
+# Creates a fresh database on the server DATABASE_URL points at; prints its URL.
+create_pg_database() {
+  pg_admin_url=$DATABASE_URL
+  pg_database="varsetd_conformance_$(random_hex 6)"
+  psql "$pg_admin_url" -v ON_ERROR_STOP=1 -qc "CREATE DATABASE \"$pg_database\"" >/dev/null ||
+    die "could not create database $pg_database through DATABASE_URL"
+  pg_url=$(node -e '
+    const url = new URL(process.argv[1]);
+    url.pathname = "/" + process.argv[2];
+    process.stdout.write(url.toString());' "$pg_admin_url" "$pg_database")
+}
+
+# --- one run ---------------------------------------------------------------------------
+
+total_passed=0
+total_failed=0
+total_skipped=0
+overall_status=0
+
+# count KIND LOG: top-level results only (subtests are indented).
+count() { grep -c -E "^--- $1: " "$2" || true; }
+
+run_suite() {
+  local store=$1 database_url=$2 log_file="$logs/go-test-$1.log" status passed failed skipped
+  start_server "$store" "$database_url"
+
+  log "running go-tfe's tests ($store): -run '$run_pattern'"
+  set +e
+  (
+    cd "$work/go-tfe"
+    TFE_ADDRESS="http://127.0.0.1:$port" TFE_TOKEN=$token ENABLE_BETA=1 \
+      go test -count=1 -v -timeout 20m -run "$run_pattern" -skip "$SKIP" "${extra_args[@]}" .
+  ) 2>&1 | tee "$log_file"
+  status=${PIPESTATUS[0]}
+  set -e
+
+  stop_server
+
+  passed=$(count PASS "$log_file")
+  failed=$(count FAIL "$log_file")
+  skipped=$(count SKIP "$log_file")
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  total_skipped=$((total_skipped + skipped))
+
+  echo "go-tfe conformance ($store): $passed passed, $failed failed, $skipped skipped"
+  echo "  test log: $log_file"
+  echo "  server log: $logs/server-$store.log"
+  if ((status != 0)); then
+    echo "  go test exited with status $status"
+    overall_status=1
+  fi
+  if ((failed > 0)); then
+    overall_status=1
+  fi
+  if ((passed + failed + skipped == 0)); then
+    echo "  no test matched -run '$run_pattern'"
+    overall_status=1
+  fi
+}
+
+# --- main ------------------------------------------------------------------------------
+
+prepare_go_tfe
+build_varsetd
+
+run_suite sqlite ""
+
+if [[ -n ${DATABASE_URL:-} ]]; then
+  create_pg_database
+  run_suite postgres "$pg_url"
+  drop_pg_database
+else
+  log "DATABASE_URL is not set: skipping the PostgreSQL run"
+fi
+
+echo "go-tfe conformance: $total_passed passed, $total_failed failed, $total_skipped skipped"
+exit "$overall_status"
