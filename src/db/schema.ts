@@ -84,6 +84,66 @@ export interface TokenTable {
   expired_at: string | null;
 }
 
+export interface ConfigurationVersionTable {
+  /** Insertion order, assigned by the database; lists sort on it. */
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  status: 'pending' | 'uploaded' | 'errored';
+  auto_queue_runs: Flag;
+  speculative: Flag;
+  provisional: Flag;
+  error: string | null;
+  error_message: string | null;
+  /** Hex SHA-256 of the upload credential while an upload may still happen; null once it was used. */
+  upload_secret_hash: string | null;
+  upload_expires_at: string | null;
+  created_at: string;
+  uploaded_at: string | null;
+  errored_at: string | null;
+}
+
+export interface ConfigurationVersionArchiveTable {
+  configuration_version_id: string;
+  /** The uploaded tar.gz, byte for byte. */
+  data: Buffer;
+}
+
+export interface RunTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  configuration_version_id: string;
+  status: 'pending';
+  message: string;
+  is_destroy: Flag;
+  plan_only: Flag;
+  /** JSON array of `{key, value}` run variables. */
+  variables: string;
+  created_at: string;
+}
+
+export interface RunEventTable {
+  seq: Generated<number>;
+  id: string;
+  run_id: string;
+  action: 'created' | 'commented';
+  description: string;
+  /** Kind of token that acted, and its team or organization id (null for the site administrator). */
+  actor_kind: 'site-admin' | 'team' | 'organization';
+  actor_id: string | null;
+  created_at: string;
+}
+
+export interface CommentTable {
+  seq: Generated<number>;
+  id: string;
+  run_id: string;
+  run_event_id: string;
+  body: string;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   projects: ProjectTable;
@@ -93,6 +153,11 @@ export interface Database {
   varset_workspaces: VarsetWorkspaceTable;
   varset_projects: VarsetProjectTable;
   tokens: TokenTable;
+  configuration_versions: ConfigurationVersionTable;
+  configuration_version_archives: ConfigurationVersionArchiveTable;
+  runs: RunTable;
+  run_events: RunEventTable;
+  comments: CommentTable;
 }
 
 export type { Generated };
