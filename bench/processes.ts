@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+/**
+ * Child processes of the benchmark and the clean-up that must run whatever happens: a
+ * failed scenario, an exception, Ctrl-C. Clean-ups run newest first; a process still alive
+ * when the harness exits is killed.
+ */
+const cleanups: Array<{ name: string; run: () => Promise<void> }> = [];
+const children = new Set<ChildProcess>();
+
+export function onCleanup(name: string, run: () => Promise<void>): () => void {
+  const entry = { name, run };
+  cleanups.push(entry);
+  return () => {
+    const i = cleanups.indexOf(entry);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}
+
+export async function cleanupAll(): Promise<void> {
+  while (cleanups.length > 0) {
+    const entry = cleanups.pop()!;
+    try {
+      await entry.run();
+    } catch (error) {
+      console.error(`bench: clean-up "${entry.name}" failed:`, error instanceof Error ? error.message : error);
+    }
+  }
+}
+
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    console.error(`bench: ${signal}, stopping`);
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly url: string;
+  readonly logFile: string;
+  /** Peak resident set size (VmHWM) in KiB, read from /proc; undefined where /proc is missing. */
+  peakRssKiB(): number | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  name: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  port: number;
+  logFile: string;
+  /** A request that answers once the process serves HTTP. */
+  readyPath: string;
+  readyStatus: number;
+  timeoutMs?: number;
+}
+
+/** Starts a Node.js program, waits until it answers HTTP, and registers its stop as a clean-up. */
+export async function startProcess(options: StartOptions): Promise<ManagedProcess> {
+  const log = fs.openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, options.args, { env: options.env, stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  children.add(child);
+  let exit: string | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = signal ? `signal ${signal}` : `code ${code}`;
+      children.delete(child);
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${options.port}`;
+
+  const stop = async () => {
+    if (exit !== undefined) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const unregister = onCleanup(`stop ${options.name}`, stop);
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (exit !== undefined) throw new Error(`${options.name} exited (${exit}) before serving; see ${options.logFile}:\n${tail(options.logFile)}`);
+    try {
+      const res = await fetch(url + options.readyPath, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === options.readyStatus) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${options.name} did not answer within ${options.timeoutMs ?? 60_000} ms; see ${options.logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    name: options.name,
+    pid: child.pid!,
+    url,
+    logFile: options.logFile,
+    peakRssKiB: () => readPeakRss(child.pid!),
+    stop: async () => {
+      unregister();
+      await stop();
+    },
+  };
+}
+
+function readPeakRss(pid: number): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Queries per request: the same requests answered by an in-process varsetd on the same
+ * database, whose Kysely handle counts every statement it runs (BEGIN/COMMIT aside).
+ */
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { buildApp } from '../src/app.js';
+import type { Store } from '../src/db/connect.js';
+
+class QueryCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+export interface CountedRequest {
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
+  url: string;
+  body?: unknown;
+}
+
+export interface RequestQueries {
+  /** Statements run to answer the request; its response must be a 2xx. */
+  count(request: CountedRequest): Promise<{ queries: number; status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function queryCounter(store: Store, authorization: string): Promise<RequestQueries> {
+  const counter = new QueryCounter();
+  const app = await buildApp({ store: { ...store, db: store.db.withPlugin(counter) }, publicUrl: 'http://127.0.0.1:1', logger: false });
+  await app.ready();
+  return {
+    async count(request) {
+      counter.count = 0;
+      const res = await app.inject({
+        method: request.method,
+        url: request.url,
+        headers: { authorization, 'content-type': 'application/vnd.api+json' },
+        ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
+      });
+      if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`${request.method} ${request.url} answered ${res.statusCode} in process: ${res.body.slice(0, 300)}`);
+      return { queries: counter.count, status: res.statusCode, body: res.body === '' ? undefined : JSON.parse(res.body) };
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,101 @@
+/** The results table on stdout and the JSON file in bench/results/. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult, LoadSettings } from './load.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface ScenarioResult {
+  id: number;
+  name: string;
+  /** The requests of the scenario, as `METHOD path`. */
+  requests: string[];
+  varsetd: LoadResult;
+  floor: LoadResult;
+  /** varsetd's throughput divided by the floor's. */
+  throughputRatio: number;
+  /** Statements varsetd runs per request (in order of `requests`), and for the larger organization where measured. */
+  queriesPerRequest: number[];
+  queriesPerRequestLarge?: number[];
+  target?: string;
+  note?: string;
+}
+
+export interface Report {
+  date: string;
+  store: 'sqlite' | 'postgres';
+  machine: Record<string, unknown>;
+  versions: Record<string, string>;
+  settings: LoadSettings & { logLevel: string };
+  seed: Record<string, unknown>;
+  scenarios: ScenarioResult[];
+  /** Scenario 6's latency over scenario 2's: the cost of ten times the data. */
+  growth?: { p50: number; p99: number; mean: number };
+  memory: Record<string, number | undefined>;
+}
+
+export function machine(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+}
+
+export function packageVersion(name: string): string {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function varsetdVersion(): string {
+  const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    return `${version} (${commit}${dirty ? ', src modified' : ''})`;
+  } catch {
+    return version;
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export function table(report: Report): string {
+  const header = ['#', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'floor req/s', 'floor p50', 'floor p99', 'ratio', 'queries', 'target'];
+  const rows = report.scenarios.map((s) => [
+    String(s.id),
+    s.name,
+    fmt(s.varsetd.requestsPerSecond),
+    fmt(s.varsetd.latency.p50, 2),
+    fmt(s.varsetd.latency.p99, 2),
+    fmt(s.floor.requestsPerSecond),
+    fmt(s.floor.latency.p50, 2),
+    fmt(s.floor.latency.p99, 2),
+    fmt(s.throughputRatio, 2),
+    s.queriesPerRequest.join('+') + (s.queriesPerRequestLarge ? ` (large: ${s.queriesPerRequestLarge.join('+')})` : ''),
+    s.target ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
+  const out = [line(header), '|' + widths.map((w, i) => (i <= 1 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|', ...rows.map(line)];
+  if (report.growth) out.push('', `growth (scenario 6 / scenario 2 latency): p50 ${fmt(report.growth.p50, 2)}×, p99 ${fmt(report.growth.p99, 2)}×, mean ${fmt(report.growth.mean, 2)}× (target ≤ 1.3×)`);
+  for (const [name, kib] of Object.entries(report.memory)) if (kib !== undefined) out.push(`${name}: ${fmt(kib / 1024, 1)} MiB`);
+  return out.join('\n');
+}
+
+export function writeReport(report: Report, label: string | undefined): string {
+  const dir = path.join(root, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${report.date}-${report.store}${label ? `-${label}` : ''}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  return file;
+}

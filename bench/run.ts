@@ -1,0 +1,362 @@
+/**
+ * varsetd's load benchmark: `npm run bench` (SQLite), or with DATABASE_URL=postgres://…
+ * (a fresh database is created on that server and dropped afterwards).
+ *
+ * It starts varsetd as its own process on a fresh store, seeds data, and for each scenario
+ * drives load with autocannon against varsetd and against a floor (a bare Fastify route in
+ * its own process answering a document of the same size), then prints a table and writes
+ * bench/results/<date>-<store>.json. Any non-2xx response fails the run.
+ *
+ * Settings (environment): BENCH_DURATION seconds per measured run (10), BENCH_WARMUP
+ * seconds before it (2), BENCH_CONNECTIONS (4), BENCH_MAX_REQUESTS per run (250000),
+ * BENCH_SCENARIOS (e.g. "1,2,6"; all by default), BENCH_LABEL (suffix of the result file),
+ * BENCH_LOG_LEVEL (varsetd's log level, warn).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { openStore, type Store } from '../src/db/connect.js';
+import { randomAlphanumeric } from '../src/ids.js';
+import { Api } from './api.js';
+import { drive, type LoadRequest, type LoadSettings } from './load.js';
+import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';
+import { queryCounter, type CountedRequest, type RequestQueries } from './queries.js';
+import { machine, packageVersion, table, varsetdVersion, writeReport, type Report, type ScenarioResult } from './report.js';
+import { analyze, LARGE, MEDIUM, seedOrganization, type SeededOrganization } from './seed.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
+
+function numberSetting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
+  return value;
+}
+
+const settings: LoadSettings & { logLevel: string } = {
+  duration: numberSetting('BENCH_DURATION', 10),
+  warmup: numberSetting('BENCH_WARMUP', 2),
+  connections: Math.max(1, Math.floor(numberSetting('BENCH_CONNECTIONS', 4))),
+  maxRequests: Math.max(1, Math.floor(numberSetting('BENCH_MAX_REQUESTS', 250_000))),
+  logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
+};
+const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
+
+/** One scenario: what autocannon sends, what the floor answers, and one cycle of requests to count queries with. */
+interface Plan {
+  id: number;
+  name: string;
+  target?: string;
+  requests: LoadRequest[];
+  describe: string[];
+  floor: Record<string, { status: number; body: unknown }>;
+  counted: () => CountedRequest[];
+  countedLarge?: () => CountedRequest[];
+}
+
+let uniqueKey = 0;
+const nextKey = () => `bench_${process.pid}_${uniqueKey++}`;
+const variableBody = (key: string) => ({ data: { type: 'vars', attributes: { key, value: 'us-east-1', category: 'terraform', description: 'added by the benchmark', hcl: false, sensitive: false } } });
+
+function getPlan(id: number, name: string, url: string, document: unknown, counted: () => CountedRequest[], target?: string): Plan {
+  return {
+    id,
+    name,
+    ...(target ? { target } : {}),
+    requests: [{ method: 'GET', path: url }],
+    describe: [`GET ${url}`],
+    floor: { GET: { status: 200, body: document } },
+    counted,
+  };
+}
+
+/** Scenario 4: add a variable with a fresh key to a global set (the conflict check runs), then delete it. */
+async function writePlan(api: Api, setId: string, largeSetId: () => string | undefined): Promise<Plan> {
+  const varsPath = (set: string) => `/api/v2/varsets/${set}/relationships/vars`;
+  const added = await api.post(varsPath(setId), variableBody(nextKey()));
+  await api.delete(`${varsPath(setId)}/${added.body.data.id}`);
+  return {
+    id: 4,
+    name: 'add + delete a variable in a global set',
+    target: 'constant queries',
+    requests: [
+      {
+        method: 'POST',
+        path: varsPath(setId),
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(variableBody(nextKey())) }),
+        onResponse: (status, body, context) => {
+          (context as { varId?: string }).varId = status === 200 || status === 201 ? JSON.parse(body).data.id : 'failed-to-add';
+        },
+      },
+      { method: 'DELETE', path: varsPath(setId), setupRequest: (request, context) => ({ ...request, path: `${varsPath(setId)}/${(context as { varId?: string }).varId}` }) },
+    ],
+    describe: [`POST ${varsPath(setId)}`, `DELETE ${varsPath(setId)}/:var_id`],
+    floor: { POST: { status: added.status, body: added.body }, DELETE: { status: 204, body: null } },
+    counted: () => [{ method: 'POST', url: varsPath(setId), body: variableBody(nextKey()) }],
+    countedLarge: () => {
+      const large = largeSetId();
+      return large ? [{ method: 'POST', url: varsPath(large), body: variableBody(nextKey()) }] : [];
+    },
+  };
+}
+
+/** A gzipped tar holding one main.tf, the configuration a client uploads. */
+function configurationArchive(): Buffer {
+  const content = Buffer.from('resource "null_resource" "foo" {}\n');
+  const header = Buffer.alloc(512);
+  const put = (text: string, offset: number) => header.write(text, offset, 'ascii');
+  put('main.tf', 0);
+  put('0000644\0', 100);
+  put('0000000\0', 108);
+  put('0000000\0', 116);
+  put(content.length.toString(8).padStart(11, '0') + '\0', 124);
+  put(Math.floor(Date.now() / 1000).toString(8).padStart(11, '0') + '\0', 136);
+  put('        ', 148);
+  put('0', 156);
+  put('ustar\0' + '00', 257);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  put(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  const padding = Buffer.alloc((512 - (content.length % 512)) % 512);
+  return gzipSync(Buffer.concat([header, content, padding, Buffer.alloc(1024)]));
+}
+
+/** Scenario 5: a run made the way clients make one, then comments on it. */
+async function commentPlan(api: Api, org: string): Promise<Plan> {
+  const ws = await api.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: `bench-runs-${randomAlphanumeric(6)}` } } });
+  const cv = await api.post(`/api/v2/workspaces/${ws.body.data.id}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
+  const upload = await fetch(cv.body.data.attributes['upload-url'], { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(configurationArchive()) });
+  if (!upload.ok) throw new Error(`upload answered ${upload.status}: ${await upload.text()}`);
+  const run = await api.post('/api/v2/runs', {
+    data: {
+      type: 'runs',
+      relationships: {
+        'configuration-version': { data: { type: 'configuration-versions', id: cv.body.data.id } },
+        workspace: { data: { type: 'workspaces', id: ws.body.data.id } },
+      },
+    },
+  });
+  const url = `/api/v2/runs/${run.body.data.id}/comments`;
+  const body = { data: { type: 'comments', attributes: { body: 'Plan looks right: 3 to add, 0 to change, 0 to destroy. Approving after the change window opens.' } } };
+  const created = await api.post(url, body);
+  return {
+    id: 5,
+    name: 'create a comment on a run',
+    requests: [{ method: 'POST', path: url, body: JSON.stringify(body) }],
+    describe: [`POST ${url}`],
+    floor: { POST: { status: created.status, body: created.body } },
+    counted: () => [{ method: 'POST', url, body }],
+  };
+}
+
+async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: string, counter: RequestQueries): Promise<ScenarioResult> {
+  console.error(`bench: scenario ${plan.id}: ${plan.name}`);
+  const floorPort = await freePort();
+  const floorConfig = path.join(workDir, `floor-${plan.id}.json`);
+  fs.writeFileSync(floorConfig, JSON.stringify({ port: floorPort, token: api.token, responses: plan.floor }));
+  const floor = await startProcess({
+    name: `floor ${plan.id}`,
+    args: ['--import', 'tsx', path.join(root, 'bench', 'floor.ts'), floorConfig],
+    env: { ...process.env, NODE_ENV: 'production' },
+    port: floorPort,
+    logFile: path.join(workDir, `floor-${plan.id}.log`),
+    readyPath: '/',
+    readyStatus: 401,
+  });
+  let floorResult;
+  try {
+    floorResult = await drive(floor.url, api.authorization, plan.requests, settings);
+  } finally {
+    await floor.stop();
+  }
+  const varsetd = await drive(server.url, api.authorization, plan.requests, settings);
+  const queries = [];
+  for (const request of plan.counted()) queries.push((await counter.count(request)).queries);
+  const large = plan.countedLarge?.() ?? [];
+  const queriesLarge = [];
+  for (const request of large) queriesLarge.push((await counter.count(request)).queries);
+  return {
+    id: plan.id,
+    name: plan.name,
+    requests: plan.describe,
+    varsetd,
+    floor: floorResult,
+    throughputRatio: varsetd.requestsPerSecond / floorResult.requestsPerSecond,
+    queriesPerRequest: queries,
+    ...(queriesLarge.length ? { queriesPerRequestLarge: queriesLarge } : {}),
+    ...(plan.target ? { target: plan.target } : {}),
+  };
+}
+
+/** A fresh database on the PostgreSQL server of `adminUrl`, dropped at clean-up. */
+async function freshPostgresDatabase(adminUrl: string): Promise<string> {
+  const name = `varsetd_bench_${randomAlphanumeric(10).toLowerCase()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  onCleanup(`drop database ${name}`, () => admin(`drop database if exists ${name} with (force)`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function storeVersion(store: Store): Promise<string> {
+  if (store.dialect === 'sqlite') {
+    const { rows } = await sql<{ v: string }>`select sqlite_version() as v`.execute(store.db);
+    return `SQLite ${rows[0]!.v} (better-sqlite3 ${packageVersion('better-sqlite3')})`;
+  }
+  const { rows } = await sql<{ v: string }>`show server_version`.execute(store.db);
+  return `PostgreSQL ${Object.values(rows[0]!)[0]} (pg ${packageVersion('pg')})`;
+}
+
+async function main(): Promise<void> {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-bench-'));
+  onCleanup('remove the work folder', async () => fs.rmSync(workDir, { recursive: true, force: true }));
+  const adminUrl = process.env.DATABASE_URL || undefined;
+  const databaseUrl = adminUrl ? await freshPostgresDatabase(adminUrl) : undefined;
+  const dataDir = path.join(workDir, 'data');
+  const storeKind = databaseUrl ? 'postgres' : 'sqlite';
+
+  const port = await freePort();
+  const serverEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: settings.logLevel, NODE_ENV: 'production' };
+  delete serverEnv.DATABASE_URL;
+  if (databaseUrl) serverEnv.DATABASE_URL = databaseUrl;
+  // Migrations run as the server starts; the seeding connection opens after that.
+  const server = await startProcess({
+    name: 'varsetd',
+    args: [path.join(root, 'dist', 'main.js'), 'serve'],
+    env: serverEnv,
+    port,
+    logFile: path.join(workDir, 'varsetd.log'),
+    readyPath: '/api/v2/ping',
+    readyStatus: 204,
+  });
+  console.error(`bench: varsetd (pid ${server.pid}) on ${server.url}, ${storeKind} store`);
+  const store = await openStore({ databaseUrl, dataDir });
+  onCleanup('close the seeding connection', () => store.close());
+  const api = new Api(server.url, TOKEN);
+  const counter = await queryCounter(store, api.authorization);
+  onCleanup('close the in-process app', () => counter.close());
+
+  const started = Date.now();
+  const medium = await seedOrganization(api, store, 'bench-medium', MEDIUM, 1);
+  await analyze(store);
+  console.error(`bench: seeded ${medium.name} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(medium.counts)}`);
+  let large: SeededOrganization | undefined;
+
+  // Scenario 1's set: ten variables, applied to a few workspaces, created through the API.
+  const shown = await api.post(`/api/v2/organizations/${medium.name}/varsets`, {
+    data: {
+      type: 'varsets',
+      attributes: { name: 'bench-shown-set', description: 'Credentials and defaults for the payments services', global: false, priority: false },
+      relationships: {
+        vars: {
+          data: Array.from({ length: 10 }, (_, i) => ({
+            type: 'vars',
+            attributes: { key: i < 5 ? `payments_setting_${i}` : `PAYMENTS_ENV_${i}`, value: `value-${i}-${randomAlphanumeric(12)}`, category: i < 5 ? 'terraform' : 'env', description: `Setting ${i} of the payments services` },
+          })),
+        },
+      },
+    },
+  });
+  const shownId = shown.body.data.id as string;
+
+  const results: ScenarioResult[] = [];
+  const plans: Array<[number, () => Promise<Plan>]> = [
+    [1, async () => {
+      const url = `/api/v2/varsets/${shownId}?include=vars`;
+      const doc = await api.get(url);
+      if (doc.body.included?.length !== 10) throw new Error(`scenario 1: expected 10 included vars, got ${doc.body.included?.length}`);
+      return getPlan(1, 'show a set, include=vars (10 vars)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.5');
+    }],
+    [2, async () => {
+      const url = `/api/v2/workspaces/${medium.listWorkspaceId}/varsets`;
+      const doc = await api.get(url);
+      if (doc.body.data.length !== 20) throw new Error(`scenario 2: expected a full page of 20 sets, got ${doc.body.data.length}`);
+      return getPlan(2, 'list a workspace\'s sets (1k sets, 5k ws)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33');
+    }],
+    [3, async () => {
+      const url = `/api/v2/organizations/${medium.name}/varsets?q=prod`;
+      const doc = await api.get(url);
+      if (doc.body.data.length !== 20) throw new Error(`scenario 3: expected a full page of 20 sets, got ${doc.body.data.length}`);
+      return getPlan(3, 'list an org\'s sets, q=prod', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33');
+    }],
+    [4, () => writePlan(api, medium.globalSetId, () => large?.globalSetId)],
+    [5, () => commentPlan(api, medium.name)],
+  ];
+  for (const [id, plan] of plans) {
+    if (selected.has(id)) results.push(await measure(await plan(), server, api, workDir, counter));
+  }
+  const memory: Report['memory'] = { 'peak RSS of varsetd after the 1k-set scenarios': server.peakRssKiB() };
+
+  if (selected.has(6)) {
+    const begun = Date.now();
+    large = await seedOrganization(api, store, 'bench-large', LARGE, 2);
+    await analyze(store);
+    console.error(`bench: seeded ${large.name} in ${((Date.now() - begun) / 1000).toFixed(1)} s: ${JSON.stringify(large.counts)}`);
+    memory['peak RSS of varsetd after seeding the 10k-set organization'] = server.peakRssKiB();
+    const url = `/api/v2/workspaces/${large.listWorkspaceId}/varsets`;
+    const doc = await api.get(url);
+    if (doc.body.data.length !== 20) throw new Error(`scenario 6: expected a full page of 20 sets, got ${doc.body.data.length}`);
+    results.push(await measure(getPlan(6, 'list a workspace\'s sets (10k sets, 50k ws)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33, ≤ 1.3× #2'), server, api, workDir, counter));
+    // The write path's query count in the larger organization, next to scenario 4's.
+    const write = results.find((r) => r.id === 4);
+    if (write) {
+      const count = await counter.count({ method: 'POST', url: `/api/v2/varsets/${large.globalSetId}/relationships/vars`, body: variableBody(nextKey()) });
+      write.queriesPerRequestLarge = [count.queries];
+    }
+    memory['peak RSS of varsetd at the end'] = server.peakRssKiB();
+  }
+
+  const byId = (id: number) => results.find((r) => r.id === id);
+  const s2 = byId(2);
+  const s6 = byId(6);
+  const report: Report = {
+    date: new Date().toISOString().slice(0, 10),
+    store: storeKind,
+    machine: machine(),
+    versions: {
+      varsetd: varsetdVersion(),
+      store: await storeVersion(store),
+      fastify: packageVersion('fastify'),
+      kysely: packageVersion('kysely'),
+      autocannon: packageVersion('autocannon'),
+    },
+    settings,
+    seed: { medium: medium.counts, ...(large ? { large: large.counts } : {}) },
+    scenarios: results,
+    ...(s2 && s6
+      ? { growth: { p50: s6.varsetd.latency.p50 / s2.varsetd.latency.p50, p99: s6.varsetd.latency.p99 / s2.varsetd.latency.p99, mean: s6.varsetd.latency.mean / s2.varsetd.latency.mean } }
+      : {}),
+    memory,
+  };
+  console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${report.machine.cpu} × ${report.machine.cores}, node ${process.version}`);
+  console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up\n`);
+  console.log(table(report));
+  const file = writeReport(report, process.env.BENCH_LABEL || undefined);
+  console.log(`\nresults: ${path.relative(root, file)}`);
+}
+
+main()
+  .then(async () => {
+    await cleanupAll();
+    process.exit(0);
+  })
+  .catch(async (error: unknown) => {
+    console.error('bench: FAILED:', error instanceof Error ? error.message : error);
+    await cleanupAll();
+    process.exit(1);
+  });

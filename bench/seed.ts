@@ -1,0 +1,199 @@
+/**
+ * Benchmark data. Organizations and projects are created through the API; the bulk
+ * (workspaces, variable sets, their variables and assignments) is written straight to the
+ * store with multi-row inserts in one transaction, keeping every invariant the API keeps:
+ * unique names, unique key+category within a set and across an organization's global sets
+ * (`global_organization_id`), assignments only within the organization.
+ */
+import type { Insertable, Kysely } from 'kysely';
+import type { Store } from '../src/db/connect.js';
+import type { Database, VarsetTable, VarsetVariableTable, WorkspaceTable } from '../src/db/schema.js';
+import { newId } from '../src/ids.js';
+import type { Api } from './api.js';
+
+export interface Shape {
+  sets: number;
+  globalSets: number;
+  projects: number;
+  workspaces: number;
+}
+
+export const MEDIUM: Shape = { sets: 1_000, globalSets: 200, projects: 50, workspaces: 5_000 };
+export const LARGE: Shape = { sets: 10_000, globalSets: 2_000, projects: 500, workspaces: 50_000 };
+
+export interface SeededOrganization {
+  name: string;
+  id: string;
+  /** A workspace with sets applying to it in all three ways: global, through its project, directly. */
+  listWorkspaceId: string;
+  /** A global set holding variables, the target of the write scenario. */
+  globalSetId: string;
+  counts: { projects: number; workspaces: number; sets: number; globalSets: number; variables: number; workspaceAssignments: number; projectAssignments: number };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run seeds the same shape. */
+export class Random {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+  /** `count` distinct members of `items` (all of them when there are fewer). */
+  sample<T>(items: readonly T[], count: number): T[] {
+    if (count >= items.length) return [...items];
+    const chosen = new Set<number>();
+    while (chosen.size < count) chosen.add(Math.floor(this.next() * items.length));
+    return [...chosen].map((i) => items[i]!);
+  }
+}
+
+const TEAMS = ['platform', 'payments', 'identity', 'search', 'data', 'mobile', 'web', 'infra', 'security', 'billing', 'growth', 'ml'];
+const PURPOSES = ['aws-credentials', 'gcp-credentials', 'azure-credentials', 'datadog', 'network', 'dns', 'database', 'secrets', 'tags', 'backend', 'monitoring', 'vault', 'kubernetes', 'cdn', 'logging'];
+const ENVIRONMENTS = ['prod', 'staging', 'dev', 'qa', 'shared', 'sandbox'];
+const SERVICES = ['api', 'worker', 'frontend', 'gateway', 'queue', 'cache', 'db', 'etl', 'auth', 'cron'];
+const TERRAFORM_KEYS = ['region', 'instance_type', 'vpc_id', 'subnet_ids', 'environment', 'owner', 'cost_center', 'ami_id', 'cluster_name', 'domain', 'db_instance_class', 'replica_count', 'tags', 'log_retention_days', 'min_size', 'max_size', 'zone_id', 'kms_key_arn'];
+const ENV_KEYS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'ARM_CLIENT_ID', 'ARM_CLIENT_SECRET', 'ARM_TENANT_ID', 'GOOGLE_CREDENTIALS', 'DD_API_KEY', 'VAULT_ADDR', 'VAULT_TOKEN', 'TF_LOG', 'GITHUB_TOKEN'];
+const VARIABLE_KEYS: Array<{ key: string; category: 'terraform' | 'env' }> = [
+  ...TERRAFORM_KEYS.map((key) => ({ key, category: 'terraform' as const })),
+  ...ENV_KEYS.map((key) => ({ key, category: 'env' as const })),
+];
+
+const CHUNK = 500;
+
+async function insertChunks<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db.insertInto(table).values(rows.slice(i, i + CHUNK) as any).execute();
+  }
+}
+
+function timestamp(rng: Random, daysAgoMax: number, after?: string): string {
+  const base = after ? Date.parse(after) : Date.now() - daysAgoMax * 86_400_000;
+  const span = Date.now() - base;
+  return new Date(base + Math.floor(rng.next() * span)).toISOString();
+}
+
+export async function seedOrganization(api: Api, store: Store, name: string, shape: Shape, seed: number): Promise<SeededOrganization> {
+  const rng = new Random(seed);
+  await api.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `ops@${name}.example` } } });
+  // The organization comes with its default project; the others are created like a user would.
+  for (let i = 1; i < shape.projects; i++) {
+    await api.post(`/api/v2/organizations/${name}/projects`, {
+      data: { type: 'projects', attributes: { name: `${TEAMS[i % TEAMS.length]}-${i}`, description: `Projects of the ${TEAMS[i % TEAMS.length]} team` } },
+    });
+  }
+  const db = store.db;
+  const organizationId = (await db.selectFrom('organizations').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const projectIds = (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').execute()).map((p) => p.id);
+
+  const workspaces: Insertable<WorkspaceTable>[] = [];
+  for (let i = 0; i < shape.workspaces; i++) {
+    const created = timestamp(rng, 730);
+    workspaces.push({
+      id: newId('ws'),
+      organization_id: organizationId,
+      project_id: rng.pick(projectIds),
+      name: `${rng.pick(TEAMS)}-${rng.pick(SERVICES)}-${rng.pick(ENVIRONMENTS)}-${i}`,
+      description: rng.next() < 0.3 ? 'Managed by the platform team' : '',
+      created_at: created,
+      updated_at: timestamp(rng, 0, created),
+    });
+  }
+  const workspaceIds = workspaces.map((w) => w.id);
+
+  const sets: Insertable<VarsetTable>[] = [];
+  const variables: Insertable<VarsetVariableTable>[] = [];
+  for (let i = 0; i < shape.sets; i++) {
+    const global = i < shape.globalSets;
+    const name = global ? `global-${rng.pick(PURPOSES)}-${i}` : `${rng.pick(TEAMS)}-${rng.pick(PURPOSES)}-${rng.pick(ENVIRONMENTS)}-${i}`;
+    const created = timestamp(rng, 365);
+    const set: Insertable<VarsetTable> = {
+      id: newId('varset'),
+      organization_id: organizationId,
+      project_id: null,
+      name,
+      search_name: name.toLowerCase(),
+      description: rng.next() < 0.5 ? `Variables for ${name.replace(/-\d+$/, '').replace(/-/g, ' ')}` : '',
+      global: global ? 1 : 0,
+      priority: rng.next() < 0.05 ? 1 : 0,
+      created_at: created,
+      updated_at: timestamp(rng, 0, created),
+    };
+    sets.push(set);
+    // Keys of global sets carry the set's number: two global sets never share a key and category.
+    for (const v of rng.sample(VARIABLE_KEYS, global ? rng.int(1, 6) : rng.int(0, 12))) {
+      variables.push({
+        id: newId('var'),
+        varset_id: set.id,
+        global_organization_id: global ? organizationId : null,
+        key: global ? `${v.key}_${i}` : v.key,
+        value: v.category === 'env' ? `${v.key.toLowerCase()}-${rng.int(100000, 999999)}` : `"${rng.pick(ENVIRONMENTS)}-${rng.int(1, 99)}"`,
+        description: rng.next() < 0.3 ? `The ${v.key} of ${name}` : '',
+        category: v.category,
+        hcl: v.category === 'terraform' && rng.next() < 0.1 ? 1 : 0,
+        sensitive: 0,
+        version_id: newId('vv'),
+        created_at: timestamp(rng, 0, created),
+      });
+    }
+  }
+
+  // Of the non-global sets, about a third apply to projects, a bit over half to chosen workspaces, the rest to nothing yet.
+  const nonGlobal = sets.slice(shape.globalSets);
+  const projectScoped = nonGlobal.slice(0, Math.round(nonGlobal.length * 0.3125));
+  const workspaceScoped = nonGlobal.slice(projectScoped.length, projectScoped.length + Math.round(nonGlobal.length * 0.5625));
+  const projectAssignments = new Map<string, { varset_id: string; project_id: string }>();
+  const workspaceAssignments = new Map<string, { varset_id: string; workspace_id: string }>();
+  const assignProject = (varset_id: string, project_id: string) => projectAssignments.set(`${varset_id}/${project_id}`, { varset_id, project_id });
+  const assignWorkspace = (varset_id: string, workspace_id: string) => workspaceAssignments.set(`${varset_id}/${workspace_id}`, { varset_id, workspace_id });
+  for (const set of projectScoped) for (const p of rng.sample(projectIds, rng.int(1, 3))) assignProject(set.id, p);
+  for (const set of workspaceScoped) for (const w of rng.sample(workspaceIds, rng.int(3, 40))) assignWorkspace(set.id, w);
+
+  // The listed workspace gets sets through its project and directly, besides the global ones.
+  const listWorkspace = workspaces[7]!;
+  for (const set of projectScoped.slice(0, 3)) assignProject(set.id, listWorkspace.project_id);
+  for (const set of workspaceScoped.slice(0, 5)) assignWorkspace(set.id, listWorkspace.id);
+
+  await db.transaction().execute(async (trx) => {
+    await insertChunks(trx, 'workspaces', workspaces);
+    await insertChunks(trx, 'varsets', sets);
+    await insertChunks(trx, 'varset_variables', variables);
+    await insertChunks(trx, 'varset_projects', [...projectAssignments.values()]);
+    await insertChunks(trx, 'varset_workspaces', [...workspaceAssignments.values()]);
+  });
+
+  const globalSetId = sets.find((s, i) => i < shape.globalSets && variables.some((v) => v.varset_id === s.id))!.id;
+  return {
+    name,
+    id: organizationId,
+    listWorkspaceId: listWorkspace.id,
+    globalSetId,
+    counts: {
+      projects: projectIds.length,
+      workspaces: workspaces.length,
+      sets: sets.length,
+      globalSets: shape.globalSets,
+      variables: variables.length,
+      workspaceAssignments: workspaceAssignments.size,
+      projectAssignments: projectAssignments.size,
+    },
+  };
+}
+
+/** PostgreSQL's autovacuum analyzes freshly loaded tables within a minute; do it now so every run sees the same plans. */
+export async function analyze(store: Store): Promise<void> {
+  if (store.dialect === 'postgres') {
+    const { sql } = await import('kysely');
+    await sql`analyze`.execute(store.db);
+  }
+}
