@@ -47,6 +47,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('varsets_organization_name_unique', ['organization_id', 'name'])
+    // A set owned by a project applies only where it is assigned: it can never be global.
+    .addCheckConstraint('varsets_project_owned_not_global', sql`project_id is null or global = 0`)
     .execute();
   await db.schema.createIndex('varsets_organization_global_idx').on('varsets').columns(['organization_id', 'global']).execute();
   await db.schema.createIndex('varsets_project_idx').on('varsets').column('project_id').execute();

@@ -1,0 +1,28 @@
+import type { Flag } from '../db/schema.js';
+import type { Category } from './rules.js';
+
+/** A variable as stored, whatever it belongs to. */
+export interface StoredVariable {
+  key: string;
+  value: string;
+  description: string;
+  category: Category;
+  hcl: Flag;
+  sensitive: Flag;
+  created_at: string;
+  version_id: string;
+}
+
+/** The JSON:API attributes of a variable. A sensitive value is write-only: it is never returned. */
+export function variableAttributes(variable: StoredVariable): Record<string, unknown> {
+  return {
+    key: variable.key,
+    value: variable.sensitive === 1 ? null : variable.value,
+    description: variable.description,
+    category: variable.category,
+    hcl: variable.hcl === 1,
+    sensitive: variable.sensitive === 1,
+    'created-at': variable.created_at,
+    'version-id': variable.version_id,
+  };
+}

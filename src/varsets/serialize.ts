@@ -1,0 +1,74 @@
+import { uniqueResources, type Resource } from '../jsonapi/document.js';
+import { serializeProject } from '../projects/serialize.js';
+import { variableAttributes } from '../variables/serialize.js';
+import { serializeWorkspace } from '../workspaces/serialize.js';
+import type { VarsetInclude, VarsetView } from './service.js';
+import type { VarsetVariable } from './store.js';
+
+export interface VarsetSerializeOptions {
+  /** Create and update responses show each variable's attributes inside the `vars` relationship. */
+  variableAttributes?: boolean;
+}
+
+/** A variable set: the one shape of every response (create, show, list, update), so they cannot drift apart. */
+export function serializeVarset(view: VarsetView, options: VarsetSerializeOptions = {}): Resource {
+  const { varset } = view;
+  return {
+    id: varset.id,
+    type: 'varsets',
+    attributes: {
+      name: varset.name,
+      description: varset.description,
+      global: varset.global === 1,
+      priority: varset.priority === 1,
+      'updated-at': varset.updated_at,
+      'var-count': varset.var_count,
+      'workspace-count': varset.workspace_count,
+      'project-count': varset.project_count,
+    },
+    relationships: {
+      organization: { data: { type: 'organizations', id: varset.organization_name } },
+      parent: { data: varset.project_id === null ? { type: 'organizations', id: varset.organization_name } : { type: 'projects', id: varset.project_id } },
+      workspaces: { data: view.workspaces.map((w) => ({ id: w.id, type: 'workspaces' })) },
+      projects: { data: view.projects.map((p) => ({ id: p.id, type: 'projects' })) },
+      vars: {
+        data: view.variables.map((v) =>
+          options.variableAttributes && v.row ? { id: v.id, type: 'vars', attributes: variableAttributes(v.row) } : { id: v.id, type: 'vars' },
+        ),
+      },
+    },
+    links: { self: `/api/v2/varsets/${varset.id}` },
+  };
+}
+
+/** A variable of a set. */
+export function serializeVarsetVariable(variable: VarsetVariable): Resource {
+  return {
+    id: variable.id,
+    type: 'vars',
+    attributes: variableAttributes(variable),
+    relationships: {
+      varset: { data: { id: variable.varset_id, type: 'varsets' }, links: { related: `/api/v2/varsets/${variable.varset_id}` } },
+    },
+    links: { self: `/api/v2/vars/${variable.id}` },
+  };
+}
+
+/** The `included` member for the sets of a response: present only when `include` asked for something. */
+export function includedResources(views: VarsetView[], include: Set<VarsetInclude>): Resource[] | undefined {
+  if (include.size === 0) return undefined;
+  const resources: Resource[] = [];
+  for (const view of views) {
+    const organizationName = view.varset.organization_name;
+    if (include.has('vars')) resources.push(...view.variables.flatMap((v) => (v.row ? [serializeVarsetVariable(v.row)] : [])));
+    if (include.has('workspaces')) resources.push(...view.workspaces.map((w) => serializeWorkspace(w, organizationName)));
+    if (include.has('projects')) resources.push(...view.projects.map((p) => serializeProject(p, organizationName)));
+  }
+  return uniqueResources(resources);
+}
+
+/** A document holding one set. */
+export function varsetDocument(view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions = {}) {
+  const included = includedResources([view], include);
+  return { data: serializeVarset(view, options), ...(included ? { included } : {}) };
+}

@@ -1,0 +1,475 @@
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.js';
+import { ensure, type Action, type Target } from '../auth/policy.js';
+import { isUniqueViolation } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import { newId, now } from '../ids.js';
+import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
+import { ResourceInput } from '../jsonapi/payload.js';
+import type { Page } from '../jsonapi/query.js';
+import { findOrganizationByName } from '../organizations/store.js';
+import { getProject } from '../projects/service.js';
+import { getWorkspace } from '../workspaces/service.js';
+import { applyVariableChanges, newVersionId, readNewVariable, readVariableChanges, type VariableFields } from '../variables/rules.js';
+import * as store from './store.js';
+import type { VarsetRow, VarsetScope, VarsetVariable, VariableRef } from './store.js';
+import type { Project } from '../projects/store.js';
+import type { Workspace } from '../workspaces/store.js';
+
+/**
+ * The rules of variable sets, their variables and assignments. Every write runs in one
+ * transaction that first locks the set's organization, so the checks below see every
+ * committed change and no other writer of the organization's sets runs in between.
+ */
+
+type Trx = Transaction<Database>;
+
+const NAME_MAX = 128;
+const DESCRIPTION_MAX = 512;
+
+export const VARSET_INCLUDES = ['vars', 'workspaces', 'projects'] as const;
+export type VarsetInclude = (typeof VARSET_INCLUDES)[number];
+
+/** A set with what every response shows of it. `variables` carry their rows when asked for. */
+export interface VarsetView {
+  varset: VarsetRow;
+  workspaces: Workspace[];
+  projects: Project[];
+  variables: VariableRef[];
+}
+
+/** What a permission decision on a set needs to know of it. */
+function targetOf(varset: { organization_id: string; project_id: string | null }): Target {
+  return { organizationId: varset.organization_id, projectId: varset.project_id };
+}
+
+async function loadViews(ctx: Context, db: Trx | Context['store']['db'], rows: VarsetRow[], variableRows: boolean): Promise<VarsetView[]> {
+  const relations = await store.loadRelations(db, ctx.store.dialect, rows.map((r) => r.id), variableRows);
+  return rows.map((varset) => ({
+    varset,
+    workspaces: relations.workspaces.get(varset.id) ?? [],
+    projects: relations.projects.get(varset.id) ?? [],
+    variables: relations.variables.get(varset.id) ?? [],
+  }));
+}
+
+async function loadView(ctx: Context, db: Trx | Context['store']['db'], varset: VarsetRow, variableRows: boolean): Promise<VarsetView> {
+  return (await loadViews(ctx, db, [varset], variableRows))[0]!;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reads
+
+/** A set the subject may do `action` on; otherwise the 404 of a missing one. */
+async function getVarset(ctx: Context, id: string, action: Action): Promise<VarsetRow> {
+  const varset = await store.findVarset(ctx.store.db, id);
+  if (!varset) throw notFound();
+  ensure(ctx.subject, action, targetOf(varset));
+  return varset;
+}
+
+export async function showVarset(ctx: Context, id: string, include: Set<VarsetInclude>): Promise<VarsetView> {
+  return loadView(ctx, ctx.store.db, await getVarset(ctx, id, 'varset:read'), include.has('vars'));
+}
+
+export interface VarsetListRequest {
+  search: string | undefined;
+  page: Page;
+  include: Set<VarsetInclude>;
+}
+
+async function listVarsets(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<{ views: VarsetView[]; total: number }> {
+  const { rows, total } = await store.listVarsets(ctx.store.db, ctx.store.dialect, scope, request.search, request.page);
+  return { views: await loadViews(ctx, ctx.store.db, rows, request.include.has('vars')), total };
+}
+
+export async function listOrganizationVarsets(ctx: Context, organizationName: string, request: VarsetListRequest) {
+  const organization = await findOrganizationByName(ctx.store.db, organizationName);
+  if (!organization) throw notFound();
+  ensure(ctx.subject, 'varset:read', { organizationId: organization.id });
+  return { organization, ...(await listVarsets(ctx, { kind: 'organization', organizationId: organization.id }, request)) };
+}
+
+export async function listProjectVarsets(ctx: Context, projectId: string, request: VarsetListRequest) {
+  const { project } = await getProject(ctx, projectId, 'project:read-variables');
+  return listVarsets(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request);
+}
+
+export async function listWorkspaceVarsets(ctx: Context, workspaceId: string, request: VarsetListRequest) {
+  const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
+  return listVarsets(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request);
+}
+
+// ---------------------------------------------------------------------------------------
+// Transactions
+
+/**
+ * Runs `work` in one transaction holding the organization's lock. The checks made under the
+ * lock make unique violations impossible between varsetd's own writers; should one slip
+ * through anyway, the request runs once more: its checks then see the row that won and
+ * answer with the precise 422, never a 500.
+ */
+async function inOrganizationTransaction<T>(ctx: Context, organizationId: string, work: (trx: Trx) => Promise<T>): Promise<T> {
+  const attempt = () =>
+    ctx.store.db.transaction().execute(async (trx) => {
+      await ctx.store.lockOrganization(trx, organizationId);
+      return work(trx);
+    });
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  try {
+    return await attempt();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw unprocessable('the request conflicts with a concurrent change; try again');
+    throw error;
+  }
+}
+
+/** A write on an existing set: under the organization's lock, the set as it is now, if the subject may do `action` on it. */
+async function changeVarset<T>(ctx: Context, id: string, action: Action, work: (trx: Trx, varset: VarsetRow) => Promise<T>): Promise<T> {
+  const organizationId = await store.findVarsetOrganizationId(ctx.store.db, id);
+  if (organizationId === undefined) throw notFound();
+  return inOrganizationTransaction(ctx, organizationId, async (trx) => {
+    const varset = await store.findVarset(trx, id);
+    if (!varset) throw notFound();
+    ensure(ctx.subject, action, targetOf(varset));
+    return work(trx, varset);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Rules
+
+/** A variable about to be in a set, with where in the request it comes from (for error pointers). */
+interface Candidate {
+  key: string;
+  category: string;
+  pointer: string;
+}
+
+/**
+ * The global rule: two global sets of one organization never hold a variable with the same
+ * key and category. Every write that could break it (creating or updating a set, adding or
+ * updating a variable) calls this with the variables the set will hold that may be new to
+ * it; nothing happens unless the set is, or is becoming, global. One query however many
+ * global sets there are. Called under the organization lock, so its answer stays true until commit.
+ */
+async function assertNoGlobalConflict(trx: Trx, varset: { id: string; organization_id: string; global: boolean }, candidates: Candidate[]): Promise<void> {
+  if (!varset.global || candidates.length === 0) return;
+  const others = await store.findGlobalVariablesByKey(trx, varset.organization_id, varset.id, [...new Set(candidates.map((c) => c.key))]);
+  for (const candidate of candidates) {
+    const clash = others.find((o) => o.key === candidate.key && o.category === candidate.category);
+    if (clash) {
+      throw invalidAttribute(
+        `Variable "${candidate.key}" (${candidate.category}) conflicts with the global variable set "${clash.varset_name}": global variable sets of an organization cannot share a key and category`,
+        candidate.pointer,
+      );
+    }
+  }
+}
+
+const keyTaken = (pointer: string) => invalidAttribute('Key has already been taken', pointer);
+
+/** New variables for a set: none may repeat another's key and category, in the request or in the set. */
+async function assertKeysFree(trx: Trx, varsetId: string, candidates: Candidate[], exceptVariableId?: string): Promise<void> {
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    const id = `${c.category}\u0000${c.key}`;
+    if (seen.has(id)) throw keyTaken(c.pointer);
+    seen.add(id);
+  }
+  const existing = await store.findVariablesByKey(trx, varsetId, [...new Set(candidates.map((c) => c.key))]);
+  for (const c of candidates) {
+    if (existing.some((e) => e.key === c.key && e.category === c.category && e.id !== exceptVariableId)) throw keyTaken(c.pointer);
+  }
+}
+
+async function assertNameFree(trx: Trx, organizationId: string, name: string, varsetId: string, input: ResourceInput): Promise<void> {
+  if (await store.isVarsetNameTaken(trx, organizationId, name, varsetId)) throw invalidAttribute('Name has already been taken', input.attributePointer('name'));
+}
+
+function assertNotGlobalWhenProjectOwned(varset: { project_id: string | null; global: boolean }, input: ResourceInput): void {
+  if (varset.project_id !== null && varset.global) {
+    throw invalidAttribute('a variable set owned by a project cannot be global', input.attributePointer('global'));
+  }
+}
+
+/**
+ * Workspaces a set is to be applied to: each must exist in the set's organization (404
+ * otherwise), and a set owned by a project reaches only that project's workspaces (422).
+ */
+async function assertWorkspacesAllowed(trx: Trx, varset: { organization_id: string; project_id: string | null }, ids: string[], pointer: string): Promise<void> {
+  const found = new Map((await store.findWorkspacesById(trx, ids)).map((w) => [w.id, w]));
+  for (const id of ids) {
+    const workspace = found.get(id);
+    if (!workspace || workspace.organization_id !== varset.organization_id) throw notFound();
+    if (varset.project_id !== null && workspace.project_id !== varset.project_id) {
+      throw invalidAttribute(`a variable set owned by a project can only be applied to workspaces of that project (${id} is not)`, pointer);
+    }
+  }
+}
+
+/** Projects a set is to be applied to: each must exist in the set's organization (404), and a project-owned set reaches only its own project (422). */
+async function assertProjectsAllowed(trx: Trx, varset: { organization_id: string; project_id: string | null }, ids: string[], pointer: string): Promise<void> {
+  const found = new Map((await store.findProjectsById(trx, ids)).map((p) => [p.id, p]));
+  for (const id of ids) {
+    const project = found.get(id);
+    if (!project || project.organization_id !== varset.organization_id) throw notFound();
+    if (varset.project_id !== null && id !== varset.project_id) {
+      throw invalidAttribute(`a variable set owned by a project can only be applied to that project (${id} is not)`, pointer);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading request bodies
+
+type Parent = { type: 'organizations' | 'projects'; id: string; pointer: string };
+
+/** `relationships.parent`: `{data: {type: "organizations"|"projects", id}}`; undefined when absent or null. */
+function readParent(input: ResourceInput): Parent | undefined {
+  const found = input.relationshipData('parent');
+  if (found === undefined || found.data === null) return undefined;
+  const data = found.data as { type?: unknown; id?: unknown };
+  if (typeof data !== 'object' || Array.isArray(data)) throw invalidAttribute('parent must be an organizations or projects identifier {type, id}', found.pointer);
+  if (data.type !== 'organizations' && data.type !== 'projects') throw invalidAttribute('type must be "organizations" or "projects"', `${found.pointer}/type`);
+  if (typeof data.id !== 'string' || data.id === '') throw invalidAttribute('id must be a non-empty string', `${found.pointer}/id`);
+  return { type: data.type, id: data.id, pointer: found.pointer };
+}
+
+interface NewVariable {
+  fields: VariableFields;
+  pointer: string;
+}
+
+/** `relationships.vars`: complete variable definitions to add to the set. */
+function readVariableDefinitions(input: ResourceInput): NewVariable[] {
+  const found = input.relationshipData('vars');
+  if (found === undefined) return [];
+  if (!Array.isArray(found.data)) throw invalidAttribute('vars must be an array of vars resources', found.pointer);
+  return found.data.map((item, i) => {
+    const pointer = `${found.pointer}/${i}`;
+    const variable = ResourceInput.fromObject(item, 'vars', pointer);
+    return { fields: readNewVariable(variable), pointer: variable.attributePointer('key') };
+  });
+}
+
+/** The attributes and relationships of a set in a create or update body, checked for shape before anything is read from the store. */
+function readVarsetInput(input: ResourceInput, creating: boolean) {
+  return {
+    name: creating ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true }),
+    description: input.string('description', { maxLength: DESCRIPTION_MAX }),
+    global: input.boolean('global'),
+    priority: input.boolean('priority'),
+    parent: readParent(input),
+    workspaceIds: input.identifiers('workspaces', 'workspaces'),
+    projectIds: input.identifiers('projects', 'projects'),
+    variables: readVariableDefinitions(input),
+  };
+}
+
+function variableRows(varset: { id: string; organization_id: string; global: boolean }, variables: NewVariable[], createdAt: string) {
+  return variables.map(({ fields }) => ({
+    id: newId('var'),
+    varset_id: varset.id,
+    global_organization_id: varset.global ? varset.organization_id : null,
+    key: fields.key,
+    value: fields.value,
+    description: fields.description,
+    category: fields.category,
+    hcl: flag(fields.hcl),
+    sensitive: flag(fields.sensitive),
+    version_id: newVersionId(),
+    created_at: createdAt,
+  }));
+}
+
+const flag = (value: boolean) => (value ? 1 : 0) as 0 | 1;
+const candidatesOf = (variables: NewVariable[]): Candidate[] => variables.map((v) => ({ key: v.fields.key, category: v.fields.category, pointer: v.pointer }));
+const relationshipPointer = (name: string) => `/data/relationships/${name}/data`;
+
+// ---------------------------------------------------------------------------------------
+// Writes on sets
+
+export async function createVarset(ctx: Context, organizationName: string, input: ResourceInput): Promise<VarsetView> {
+  const body = readVarsetInput(input, true);
+  const organization = await findOrganizationByName(ctx.store.db, organizationName);
+  if (!organization) throw notFound();
+  return inOrganizationTransaction(ctx, organization.id, async (trx) => {
+    let ownerProjectId: string | null = null;
+    if (body.parent?.type === 'organizations' && body.parent.id !== organization.name) throw notFound();
+    if (body.parent?.type === 'projects') {
+      const [project] = await store.findProjectsById(trx, [body.parent.id]);
+      if (!project || project.organization_id !== organization.id) throw notFound();
+      ownerProjectId = project.id;
+    }
+    const timestamp = now();
+    const varset = {
+      id: newId('varset'),
+      organization_id: organization.id,
+      project_id: ownerProjectId,
+      name: body.name!,
+      search_name: body.name!.toLowerCase(),
+      description: body.description ?? '',
+      global: body.global ?? false,
+      priority: flag(body.priority ?? false),
+      created_at: timestamp,
+      updated_at: timestamp,
+    };
+    ensure(ctx.subject, 'varsets:create', targetOf(varset));
+    assertNotGlobalWhenProjectOwned(varset, input);
+    await assertNameFree(trx, organization.id, varset.name, varset.id, input);
+    await assertWorkspacesAllowed(trx, varset, body.workspaceIds ?? [], relationshipPointer('workspaces'));
+    await assertProjectsAllowed(trx, varset, body.projectIds ?? [], relationshipPointer('projects'));
+    await assertKeysFree(trx, varset.id, candidatesOf(body.variables));
+    await assertNoGlobalConflict(trx, varset, candidatesOf(body.variables));
+
+    await store.insertVarset(trx, { ...varset, global: flag(varset.global) });
+    await store.insertVariables(trx, variableRows(varset, body.variables, timestamp));
+    await store.addWorkspaces(trx, varset.id, body.workspaceIds ?? []);
+    await store.addProjects(trx, varset.id, body.projectIds ?? []);
+    return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, true);
+  });
+}
+
+/**
+ * PUT and PATCH alike: attributes absent from the body keep their value (priority too: a
+ * client that sends only what changes must not reset it), `workspaces` and `projects`
+ * replace the assignments when present, and `vars` adds variables.
+ */
+export async function updateVarset(ctx: Context, id: string, input: ResourceInput): Promise<VarsetView> {
+  const body = readVarsetInput(input, false);
+  return changeVarset(ctx, id, 'varset:update', async (trx, current) => {
+    if (body.parent) {
+      const currentParent = current.project_id === null ? { type: 'organizations', id: current.organization_name } : { type: 'projects', id: current.project_id };
+      if (body.parent.type !== currentParent.type || body.parent.id !== currentParent.id) {
+        throw invalidAttribute('the parent of a variable set cannot be changed', body.parent.pointer);
+      }
+    }
+    const varset = {
+      id: current.id,
+      organization_id: current.organization_id,
+      project_id: current.project_id,
+      name: body.name ?? current.name,
+      description: body.description ?? current.description,
+      global: body.global ?? current.global === 1,
+      priority: body.priority ?? current.priority === 1,
+    };
+    assertNotGlobalWhenProjectOwned(varset, input);
+    if (varset.name !== current.name) await assertNameFree(trx, varset.organization_id, varset.name, varset.id, input);
+    if (body.workspaceIds) await assertWorkspacesAllowed(trx, varset, body.workspaceIds, relationshipPointer('workspaces'));
+    if (body.projectIds) await assertProjectsAllowed(trx, varset, body.projectIds, relationshipPointer('projects'));
+    await assertKeysFree(trx, varset.id, candidatesOf(body.variables));
+    const becomingGlobal = varset.global && current.global === 0;
+    const existing: Candidate[] = becomingGlobal
+      ? (await store.listVariableKeys(trx, varset.id)).map((v) => ({ ...v, pointer: input.attributePointer('global') }))
+      : [];
+    await assertNoGlobalConflict(trx, varset, [...existing, ...candidatesOf(body.variables)]);
+
+    const timestamp = now();
+    await store.updateVarset(trx, varset.id, {
+      name: varset.name,
+      search_name: varset.name.toLowerCase(),
+      description: varset.description,
+      global: flag(varset.global),
+      priority: flag(varset.priority),
+      updated_at: timestamp,
+    });
+    if (varset.global !== (current.global === 1)) await store.setVariablesGlobal(trx, varset);
+    await store.insertVariables(trx, variableRows(varset, body.variables, timestamp));
+    if (body.workspaceIds) {
+      await store.removeWorkspaces(trx, varset.id, 'all');
+      await store.addWorkspaces(trx, varset.id, body.workspaceIds);
+    }
+    if (body.projectIds) {
+      await store.removeProjects(trx, varset.id, 'all');
+      await store.addProjects(trx, varset.id, body.projectIds);
+    }
+    return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, true);
+  });
+}
+
+export async function deleteVarset(ctx: Context, id: string): Promise<void> {
+  await changeVarset(ctx, id, 'varset:delete', (trx, varset) => store.deleteVarset(trx, varset.id));
+}
+
+// ---------------------------------------------------------------------------------------
+// Assignments
+
+export type AssignmentKind = 'workspaces' | 'projects';
+
+/** Applies a set to workspaces or projects (adding to those it has; applying twice changes nothing). */
+export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
+  await changeAssignments(ctx, id, kind, ids, kind === 'workspaces' ? store.addWorkspaces : store.addProjects);
+}
+
+/** Removes a set from the listed workspaces or projects only. */
+export async function removeVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
+  await changeAssignments(ctx, id, kind, ids, kind === 'workspaces' ? store.removeWorkspaces : store.removeProjects);
+}
+
+async function changeAssignments(ctx: Context, id: string, kind: AssignmentKind, ids: string[], write: (trx: Trx, varsetId: string, ids: string[]) => Promise<void>) {
+  await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
+    if (kind === 'workspaces') await assertWorkspacesAllowed(trx, varset, ids, '/data');
+    else await assertProjectsAllowed(trx, varset, ids, '/data');
+    await write(trx, varset.id, ids);
+    await store.updateVarset(trx, varset.id, { updated_at: now() });
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Variables of a set
+
+export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: VarsetVariable[]; total: number }> {
+  const varset = await getVarset(ctx, varsetId, 'varset:read');
+  return store.listVariables(ctx.store.db, ctx.store.dialect, varset.id, page);
+}
+
+export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<VarsetVariable> {
+  const varset = await getVarset(ctx, varsetId, 'varset:read');
+  const variable = await store.findVariable(ctx.store.db, varset.id, id);
+  if (!variable) throw notFound();
+  return variable;
+}
+
+export async function addVarsetVariable(ctx: Context, varsetId: string, input: ResourceInput): Promise<VarsetVariable> {
+  const variable: NewVariable = { fields: readNewVariable(input), pointer: input.attributePointer('key') };
+  return changeVarset(ctx, varsetId, 'varset:update', async (trx, current) => {
+    const varset = { ...current, global: current.global === 1 };
+    await assertKeysFree(trx, varset.id, candidatesOf([variable]));
+    await assertNoGlobalConflict(trx, varset, candidatesOf([variable]));
+    const timestamp = now();
+    const [row] = variableRows(varset, [variable], timestamp);
+    await store.insertVariables(trx, [row!]);
+    await store.updateVarset(trx, varset.id, { updated_at: timestamp });
+    return row!;
+  });
+}
+
+export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, input: ResourceInput): Promise<VarsetVariable> {
+  const changes = readVariableChanges(input);
+  return changeVarset(ctx, varsetId, 'varset:update', async (trx, current) => {
+    const varset = { ...current, global: current.global === 1 };
+    const existing = await store.findVariable(trx, varset.id, id);
+    if (!existing) throw notFound();
+    const fields = applyVariableChanges({ ...existing, hcl: existing.hcl === 1, sensitive: existing.sensitive === 1 }, changes, input);
+    const candidate = { key: fields.key, category: fields.category, pointer: input.attributePointer(changes.key !== undefined ? 'key' : 'category') };
+    await assertKeysFree(trx, varset.id, [candidate], existing.id);
+    await assertNoGlobalConflict(trx, varset, [candidate]);
+    const row: VarsetVariable = { ...existing, ...fields, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
+    const { id: _, varset_id: __, created_at: ___, ...update } = row;
+    await store.updateVariable(trx, existing.id, update);
+    await store.updateVarset(trx, varset.id, { updated_at: now() });
+    return row;
+  });
+}
+
+export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
+  await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
+    if (!(await store.deleteVariable(trx, varset.id, id))) throw notFound();
+    await store.updateVarset(trx, varset.id, { updated_at: now() });
+  });
+}

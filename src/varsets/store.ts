@@ -1,0 +1,319 @@
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { containsPattern, type Dialect } from '../db/connect.js';
+import { byCodePoint } from '../db/order.js';
+import type { Database, VarsetTable, VarsetVariableTable } from '../db/schema.js';
+import type { Page } from '../jsonapi/query.js';
+import type { Project } from '../projects/store.js';
+import type { Workspace } from '../workspaces/store.js';
+import type { Category } from '../variables/rules.js';
+
+/** The SQL of variable sets, their variables and assignments. Every function works on the database or a transaction. */
+type Db = Kysely<Database>;
+
+export type Varset = Selectable<VarsetTable>;
+export type VarsetVariable = Selectable<VarsetVariableTable>;
+
+/** A set as responses show it: its row, its organization's name and the sizes of its relationships. */
+export interface VarsetRow extends Varset {
+  organization_name: string;
+  var_count: number;
+  workspace_count: number;
+  project_count: number;
+}
+
+/** Which sets a list shows: all of an organization's, or those a project or a workspace lists (see `inScope`). */
+export type VarsetScope =
+  | { kind: 'organization'; organizationId: string }
+  | { kind: 'project'; organizationId: string; projectId: string }
+  | { kind: 'workspace'; organizationId: string; projectId: string; workspaceId: string };
+
+function selectVarsetRows(db: Db) {
+  return db
+    .selectFrom('varsets')
+    .innerJoin('organizations', 'organizations.id', 'varsets.organization_id')
+    .selectAll('varsets')
+    .select('organizations.name as organization_name')
+    .select((eb) => [
+      eb.selectFrom('varset_variables').whereRef('varset_variables.varset_id', '=', 'varsets.id').select(eb.fn.countAll<number>().as('n')).as('var_count'),
+      eb.selectFrom('varset_workspaces').whereRef('varset_workspaces.varset_id', '=', 'varsets.id').select(eb.fn.countAll<number>().as('n')).as('workspace_count'),
+      eb.selectFrom('varset_projects').whereRef('varset_projects.varset_id', '=', 'varsets.id').select(eb.fn.countAll<number>().as('n')).as('project_count'),
+    ]);
+}
+
+type RawVarsetRow = Omit<VarsetRow, 'var_count' | 'workspace_count' | 'project_count'> & {
+  var_count: number | null;
+  workspace_count: number | null;
+  project_count: number | null;
+};
+
+function toVarsetRow(row: RawVarsetRow): VarsetRow {
+  return { ...row, var_count: Number(row.var_count), workspace_count: Number(row.workspace_count), project_count: Number(row.project_count) };
+}
+
+export async function findVarset(db: Db, id: string): Promise<VarsetRow | undefined> {
+  const row = await selectVarsetRows(db).where('varsets.id', '=', id).executeTakeFirst();
+  return row && toVarsetRow(row);
+}
+
+export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('varsets').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;
+}
+
+export async function isVarsetNameTaken(db: Db, organizationId: string, name: string, exceptId: string): Promise<boolean> {
+  const row = await db.selectFrom('varsets').select('id').where('organization_id', '=', organizationId).where('name', '=', name).where('id', '<>', exceptId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * A project lists its own sets (assigned to it or owned by it) and the organization's global
+ * sets. A workspace lists the global sets, the sets assigned to its project and those assigned
+ * to it; a set owned by its project applies only where it is assigned.
+ */
+function inScope(scope: VarsetScope) {
+  return (eb: ExpressionBuilder<Database, 'varsets'>) => {
+    const inOrganization = eb('varsets.organization_id', '=', scope.organizationId);
+    if (scope.kind === 'organization') return inOrganization;
+    const assignedToProject = eb('varsets.id', 'in', eb.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', scope.projectId));
+    const reaches =
+      scope.kind === 'project'
+        ? [assignedToProject, eb('varsets.project_id', '=', scope.projectId)]
+        : [assignedToProject, eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', scope.workspaceId))];
+    return eb.and([inOrganization, eb.or([eb('varsets.global', '=', 1), ...reaches])]);
+  };
+}
+
+/** Names are stored lower-cased in `search_name`, so the match is case-insensitive on both stores. */
+function nameContains(search: string) {
+  return sql<boolean>`varsets.search_name like ${containsPattern(search)} escape '\\'`;
+}
+
+/** One page of sets, ordered by name (code point order) then id, and the number of all matching sets: two queries. */
+export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: VarsetRow[]; total: number }> {
+  const rows = await selectVarsetRows(db)
+    .where(inScope(scope))
+    .$if(search !== undefined, (qb) => qb.where(nameContains(search!)))
+    .orderBy(byCodePoint(dialect, 'varsets.name'))
+    .orderBy('varsets.id')
+    .limit(page.size)
+    .offset((page.number - 1) * page.size)
+    .execute();
+  const count = await db
+    .selectFrom('varsets')
+    .where(inScope(scope))
+    .$if(search !== undefined, (qb) => qb.where(nameContains(search!)))
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return { rows: rows.map(toVarsetRow), total: Number(count.total) };
+}
+
+/** A variable of a set, with its full row when the response shows variable attributes. */
+export interface VariableRef {
+  id: string;
+  row?: VarsetVariable;
+}
+
+export interface VarsetRelations {
+  workspaces: Map<string, Workspace[]>;
+  projects: Map<string, Project[]>;
+  variables: Map<string, VariableRef[]>;
+}
+
+/**
+ * Runs a query per slice of a list that comes from a request body, so that no statement
+ * exceeds the stores' limits on bound parameters however long the list is.
+ */
+async function inSlices<T, R>(items: T[], run: (slice: T[]) => Promise<R[]>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += SLICE) results.push(...(await run(items.slice(i, i + SLICE))));
+  return results;
+}
+const SLICE = 500;
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/**
+ * The workspaces, projects and variables of many sets at once: three queries whatever the
+ * number of sets. Variable rows (values included) are read only when `variableRows` is set.
+ */
+export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[], variableRows: boolean): Promise<VarsetRelations> {
+  if (varsetIds.length === 0) return { workspaces: new Map(), projects: new Map(), variables: new Map() };
+  const workspaces = await db
+    .selectFrom('varset_workspaces')
+    .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+    .selectAll('workspaces')
+    .select('varset_workspaces.varset_id')
+    .where('varset_workspaces.varset_id', 'in', varsetIds)
+    .orderBy(byCodePoint(dialect, 'workspaces.name'))
+    .orderBy('workspaces.id')
+    .execute();
+  const projects = await db
+    .selectFrom('varset_projects')
+    .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
+    .selectAll('projects')
+    .select('varset_projects.varset_id')
+    .where('varset_projects.varset_id', 'in', varsetIds)
+    .orderBy(byCodePoint(dialect, 'projects.name'))
+    .orderBy('projects.id')
+    .execute();
+  const variables: { varset_id: string; ref: VariableRef }[] = variableRows
+    ? (await orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', varsetIds), dialect).execute()).map((row) => ({
+        varset_id: row.varset_id,
+        ref: { id: row.id, row },
+      }))
+    : (await orderVariables(db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds), dialect).execute()).map((row) => ({
+        varset_id: row.varset_id,
+        ref: { id: row.id },
+      }));
+  const strip = <T extends { varset_id: string }>({ varset_id: _, ...rest }: T) => rest;
+  return {
+    workspaces: new Map([...groupBy(workspaces, (w) => w.varset_id)].map(([id, rows]) => [id, rows.map(strip)])),
+    projects: new Map([...groupBy(projects, (p) => p.varset_id)].map(([id, rows]) => [id, rows.map(strip)])),
+    variables: new Map([...groupBy(variables, (v) => v.varset_id)].map(([id, refs]) => [id, refs.map((v) => v.ref)])),
+  };
+}
+
+/** Variables are listed by key (code point order), then category, then id. */
+function orderVariables<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, dialect: Dialect): Q {
+  return query.orderBy(byCodePoint(dialect, 'varset_variables.key')).orderBy('varset_variables.category').orderBy('varset_variables.id');
+}
+
+export async function insertVarset(db: Db, varset: Insertable<VarsetTable>): Promise<void> {
+  await db.insertInto('varsets').values(varset).execute();
+}
+
+export async function updateVarset(db: Db, id: string, changes: Updateable<VarsetTable>): Promise<void> {
+  await db.updateTable('varsets').set(changes).where('id', '=', id).execute();
+}
+
+/** Keeps `global_organization_id` of a set's variables in step with the set's `global` flag. */
+export async function setVariablesGlobal(db: Db, varset: { id: string; organization_id: string; global: boolean }): Promise<void> {
+  await db
+    .updateTable('varset_variables')
+    .set({ global_organization_id: varset.global ? varset.organization_id : null })
+    .where('varset_id', '=', varset.id)
+    .execute();
+}
+
+export async function deleteVarset(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('varsets').where('id', '=', id).execute();
+}
+
+export function findWorkspacesById(db: Db, ids: string[]) {
+  return inSlices(ids, (slice) => db.selectFrom('workspaces').select(['id', 'organization_id', 'project_id']).where('id', 'in', slice).execute());
+}
+
+export function findProjectsById(db: Db, ids: string[]) {
+  return inSlices(ids, (slice) => db.selectFrom('projects').select(['id', 'organization_id']).where('id', 'in', slice).execute());
+}
+
+/** Adding an assignment that exists already changes nothing. */
+export async function addWorkspaces(db: Db, varsetId: string, workspaceIds: string[]): Promise<void> {
+  await inSlices(workspaceIds, async (slice) => {
+    await db
+      .insertInto('varset_workspaces')
+      .values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    return [];
+  });
+}
+
+export async function removeWorkspaces(db: Db, varsetId: string, workspaceIds: string[] | 'all'): Promise<void> {
+  if (workspaceIds === 'all') {
+    await db.deleteFrom('varset_workspaces').where('varset_id', '=', varsetId).execute();
+    return;
+  }
+  await inSlices(workspaceIds, async (slice) => {
+    await db.deleteFrom('varset_workspaces').where('varset_id', '=', varsetId).where('workspace_id', 'in', slice).execute();
+    return [];
+  });
+}
+
+export async function addProjects(db: Db, varsetId: string, projectIds: string[]): Promise<void> {
+  await inSlices(projectIds, async (slice) => {
+    await db
+      .insertInto('varset_projects')
+      .values(slice.map((project_id) => ({ varset_id: varsetId, project_id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    return [];
+  });
+}
+
+export async function removeProjects(db: Db, varsetId: string, projectIds: string[] | 'all'): Promise<void> {
+  if (projectIds === 'all') {
+    await db.deleteFrom('varset_projects').where('varset_id', '=', varsetId).execute();
+    return;
+  }
+  await inSlices(projectIds, async (slice) => {
+    await db.deleteFrom('varset_projects').where('varset_id', '=', varsetId).where('project_id', 'in', slice).execute();
+    return [];
+  });
+}
+
+export async function findVariable(db: Db, varsetId: string, id: string): Promise<VarsetVariable | undefined> {
+  return db.selectFrom('varset_variables').selectAll().where('varset_id', '=', varsetId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listVariables(db: Db, dialect: Dialect, varsetId: string, page: Page): Promise<{ rows: VarsetVariable[]; total: number }> {
+  const rows = await orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', '=', varsetId), dialect)
+    .limit(page.size)
+    .offset((page.number - 1) * page.size)
+    .execute();
+  const count = await db.selectFrom('varset_variables').where('varset_id', '=', varsetId).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.total) };
+}
+
+export function listVariableKeys(db: Db, varsetId: string) {
+  return db.selectFrom('varset_variables').select(['key', 'category']).where('varset_id', '=', varsetId).execute();
+}
+
+/** The variables of a set among `keys` (any category), to find those a write would duplicate. */
+export function findVariablesByKey(db: Db, varsetId: string, keys: string[]) {
+  return inSlices(keys, (slice) => db.selectFrom('varset_variables').select(['id', 'key', 'category']).where('varset_id', '=', varsetId).where('key', 'in', slice).execute());
+}
+
+/**
+ * The variables of the organization's other global sets among `keys` (any category), with
+ * their set's name. One query on the index that backs the global rule, however many global
+ * sets there are (one per 500 keys).
+ */
+export function findGlobalVariablesByKey(db: Db, organizationId: string, exceptVarsetId: string, keys: string[]) {
+  return inSlices(keys, (slice) =>
+    db
+      .selectFrom('varset_variables')
+      .innerJoin('varsets', 'varsets.id', 'varset_variables.varset_id')
+      .select(['varset_variables.key', 'varset_variables.category', 'varsets.name as varset_name'])
+      .where('varset_variables.global_organization_id', '=', organizationId)
+      .where('varset_variables.varset_id', '<>', exceptVarsetId)
+      .where('varset_variables.key', 'in', slice)
+      .execute(),
+  );
+}
+
+export async function insertVariables(db: Db, variables: Insertable<VarsetVariableTable>[]): Promise<void> {
+  await inSlices(variables, async (slice) => {
+    await db.insertInto('varset_variables').values(slice).execute();
+    return [];
+  });
+}
+
+export async function updateVariable(db: Db, id: string, changes: Updateable<VarsetVariableTable>): Promise<void> {
+  await db.updateTable('varset_variables').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteVariable(db: Db, varsetId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('varset_variables').where('varset_id', '=', varsetId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export type { Category };
