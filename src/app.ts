@@ -7,6 +7,7 @@ import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
+import { configurationVersionRoutes } from './configuration-versions/routes.js';
 import { varsetRoutes } from './varsets/routes.js';
 
 declare module 'fastify' {
@@ -70,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(organizationRoutes);
       await api.register(projectRoutes);
       await api.register(workspaceRoutes);
+      await api.register(configurationVersionRoutes, { publicUrl: options.publicUrl });
       await api.register(varsetRoutes);
     },
     { prefix: API_PREFIX },

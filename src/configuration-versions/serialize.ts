@@ -1,0 +1,32 @@
+import { API_PREFIX, toOne, type Resource } from '../jsonapi/document.js';
+import type { ConfigurationVersion } from './store.js';
+
+/**
+ * A configuration version. `uploadUrl` is only known when the version is created: the
+ * server keeps a hash of the upload credential, never the credential itself.
+ */
+export function serializeConfigurationVersion(cv: ConfigurationVersion, uploadUrl: string | null = null): Resource {
+  const timestamps: Record<string, string> = {};
+  if (cv.uploaded_at !== null) timestamps['uploaded-at'] = cv.uploaded_at;
+  if (cv.errored_at !== null) timestamps['errored-at'] = cv.errored_at;
+  const self = `${API_PREFIX}/configuration-versions/${cv.id}`;
+  return {
+    id: cv.id,
+    type: 'configuration-versions',
+    attributes: {
+      'auto-queue-runs': cv.auto_queue_runs === 1,
+      error: cv.error,
+      'error-message': cv.error_message,
+      provisional: cv.provisional === 1,
+      source: 'tfe-api',
+      speculative: cv.speculative === 1,
+      status: cv.status,
+      'status-timestamps': timestamps,
+      'upload-url': uploadUrl,
+    },
+    relationships: {
+      'ingress-attributes': toOne('ingress-attributes', null),
+    },
+    links: { self, ...(cv.status === 'uploaded' ? { download: `${self}/download` } : {}) },
+  };
+}
