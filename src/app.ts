@@ -8,6 +8,9 @@ import { organizationRoutes } from './organizations/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 import { configurationVersionRoutes } from './configuration-versions/routes.js';
+import { runRoutes } from './runs/routes.js';
+import { runEventRoutes } from './run-events/routes.js';
+import { commentRoutes } from './comments/routes.js';
 import { varsetRoutes } from './varsets/routes.js';
 
 declare module 'fastify' {
@@ -72,6 +75,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(projectRoutes);
       await api.register(workspaceRoutes);
       await api.register(configurationVersionRoutes, { publicUrl: options.publicUrl });
+      await api.register(runRoutes);
+      await api.register(runEventRoutes);
+      await api.register(commentRoutes);
       await api.register(varsetRoutes);
     },
     { prefix: API_PREFIX },

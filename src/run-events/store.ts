@@ -1,0 +1,68 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Subject } from '../auth/subject.js';
+import type { Database, RunEventTable } from '../db/schema.js';
+import { newId, now } from '../ids.js';
+import type { Page } from '../jsonapi/query.js';
+import { workspaceTarget, type WorkspaceTarget } from '../runs/target.js';
+import type { Comment } from '../comments/store.js';
+
+export type RunEvent = Omit<Selectable<RunEventTable>, 'seq'>;
+
+export interface RunEventWithComment {
+  event: RunEvent;
+  /** The comment made with this event, for `commented` events. */
+  comment: Comment | null;
+}
+
+/** Records something that happened to a run (at `at`, by default now), and who did it, inside the caller's transaction. */
+export async function recordRunEvent(trx: Transaction<Database>, runId: string, action: RunEvent['action'], description: string, subject: Subject, at = now()): Promise<RunEvent> {
+  const event: RunEvent = {
+    id: newId('re'),
+    run_id: runId,
+    action,
+    description,
+    actor_kind: subject.kind,
+    actor_id: subject.kind === 'team' ? subject.teamId : subject.kind === 'organization' ? subject.organizationId : null,
+    created_at: at,
+  };
+  await trx.insertInto('run_events').values(event).execute();
+  return event;
+}
+
+/** Run events with their comment, in one query. */
+function eventsWithComments(db: Kysely<Database>) {
+  return db
+    .selectFrom('run_events')
+    .leftJoin('comments', 'comments.run_event_id', 'run_events.id')
+    .select(['run_events.id', 'run_events.run_id', 'run_events.action', 'run_events.description', 'run_events.actor_kind', 'run_events.actor_id', 'run_events.created_at'])
+    .select(['comments.id as comment_id', 'comments.body as comment_body', 'comments.created_at as comment_created_at']);
+}
+
+type EventRow = RunEvent & { comment_id: string | null; comment_body: string | null; comment_created_at: string | null };
+
+function withComment({ comment_id, comment_body, comment_created_at, ...event }: EventRow): RunEventWithComment {
+  const comment = comment_id === null ? null : { id: comment_id, run_id: event.run_id, run_event_id: event.id, body: comment_body!, created_at: comment_created_at! };
+  return { event, comment };
+}
+
+/** The event (with its comment) and the location its permission checks need, or undefined. */
+export async function findRunEvent(db: Kysely<Database>, id: string): Promise<(RunEventWithComment & { target: WorkspaceTarget }) | undefined> {
+  const row = await eventsWithComments(db)
+    .innerJoin('runs', 'runs.id', 'run_events.run_id')
+    .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
+    .select(['runs.workspace_id', 'workspaces.organization_id', 'workspaces.project_id'])
+    .where('run_events.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { workspace_id: _w, organization_id: _o, project_id: _p, ...rest } = row;
+  return { ...withComment(rest), target: workspaceTarget(row) };
+}
+
+/** A run's events, oldest first. */
+export async function listRunEvents(db: Kysely<Database>, runId: string, page: Page): Promise<{ rows: RunEventWithComment[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    eventsWithComments(db).where('run_events.run_id', '=', runId).orderBy('run_events.seq').limit(page.size).offset((page.number - 1) * page.size).execute(),
+    db.selectFrom('run_events').where('run_id', '=', runId).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(withComment), total: Number(count.total) };
+}

@@ -1,0 +1,53 @@
+import { API_PREFIX, toOne, type Resource } from '../jsonapi/document.js';
+import type { Run } from './store.js';
+
+/** What the caller may do with a run. varsetd executes nothing, so commenting is the only action there is. */
+export interface RunPermissions {
+  canComment: boolean;
+}
+
+export function serializeRun(run: Run, permissions: RunPermissions): Resource {
+  const self = `${API_PREFIX}/runs/${run.id}`;
+  return {
+    id: run.id,
+    type: 'runs',
+    attributes: {
+      status: run.status,
+      'status-timestamps': {},
+      message: run.message,
+      source: 'tfe-api',
+      'trigger-reason': 'manual',
+      'created-at': run.created_at,
+      'canceled-at': null,
+      'is-destroy': run.is_destroy === 1,
+      'plan-only': run.plan_only === 1,
+      'auto-apply': false,
+      'allow-empty-apply': false,
+      'has-changes': false,
+      refresh: true,
+      'refresh-only': false,
+      'save-plan': false,
+      'position-in-queue': 0,
+      'target-addrs': null,
+      'replace-addrs': null,
+      variables: JSON.parse(run.variables) as unknown,
+      actions: { 'is-cancelable': false, 'is-confirmable': false, 'is-discardable': false, 'is-force-cancelable': false },
+      permissions: {
+        'can-apply': false,
+        'can-cancel': false,
+        'can-comment': permissions.canComment,
+        'can-discard': false,
+        'can-force-cancel': false,
+        'can-force-execute': false,
+        'can-override-policy-check': false,
+      },
+    },
+    relationships: {
+      workspace: toOne('workspaces', run.workspace_id),
+      'configuration-version': toOne('configuration-versions', run.configuration_version_id),
+      'run-events': { links: { related: `${self}/run-events` } },
+      comments: { links: { related: `${self}/comments` } },
+    },
+    links: { self },
+  };
+}
