@@ -1,5 +1,45 @@
-/** Who is calling, as established from the bearer token. */
+/**
+ * Who is calling, as established from the bearer token, with everything the policy needs to
+ * decide loaded up front so that every decision is a pure, synchronous function.
+ */
 export type Subject =
   | { kind: 'site-admin'; tokenId: string }
-  | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
+  | { kind: 'team'; tokenId: string; teamId: string; organizationId: string; rights: TeamRights }
   | { kind: 'organization'; tokenId: string; organizationId: string };
+
+/** 0 none, 1 read, 2 write. */
+export type Level = 0 | 1 | 2;
+
+/** What a team may do on one workspace (the greatest of all its grants that reach it). */
+export interface WorkspaceRights {
+  /** 1 read, 2 plan, 3 apply. */
+  runs: 1 | 2 | 3;
+  variables: Level;
+  /** Settings, team access and the other admin-only permissions. */
+  admin: boolean;
+  delete: boolean;
+}
+
+/** What a team may do on one project and, through `workspaces`, on every workspace in it. */
+export interface ProjectRights {
+  /** 0 read, 1 update, 2 delete. */
+  settings: 0 | 1 | 2;
+  /** 0 none, 1 read, 2 manage team access. */
+  teams: Level;
+  /** The variable sets the project owns: 0 none, 1 read, 2 write. */
+  varsets: Level;
+  workspaces: WorkspaceRights & { create: boolean; move: boolean };
+}
+
+export interface TeamRights {
+  owners: boolean;
+  /** `manage-projects` implies it; owners have it. */
+  manageWorkspaces: boolean;
+  manageProjects: boolean;
+  readWorkspaces: boolean;
+  readProjects: boolean;
+  /** Team-workspace grants by workspace id, with the project the workspace is in. */
+  workspaces: ReadonlyMap<string, { projectId: string; rights: WorkspaceRights }>;
+  /** Team-project grants by project id. */
+  projects: ReadonlyMap<string, ProjectRights>;
+}

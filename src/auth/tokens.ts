@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Kysely, Selectable } from 'kysely';
 import type { Store } from '../db/connect.js';
+import type { Database, TokenTable } from '../db/schema.js';
 import { newId, now, randomAlphanumeric } from '../ids.js';
-import type { Subject } from './subject.js';
+import { projectGrantRights, workspaceGrantRights } from './policy.js';
+import type { Subject, TeamRights } from './subject.js';
 
 /** Tokens are stored only as the hex SHA-256 of their secret. */
 export function hashToken(secret: string): string {
@@ -17,12 +20,28 @@ export function generateSecret(): string {
 const CONFIGURED_ADMIN = 'site-admin token from VARSETD_ADMIN_TOKEN';
 const GENERATED_ADMIN = 'site-admin token generated on first start';
 
-/** The subject a bearer secret stands for, or null when the token is unknown or expired. */
+/**
+ * The subject a bearer secret stands for, or null when the token is unknown or expired.
+ * One query finds the token with its team's organization access; a team that is neither
+ * owners nor manage-projects costs two more, run together, for its workspace and project grants.
+ */
 export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
   const row = await store.db
     .selectFrom('tokens')
-    .select(['id', 'kind', 'organization_id', 'team_id', 'expired_at'])
-    .where('token_hash', '=', hashToken(secret))
+    .leftJoin('teams', 'teams.id', 'tokens.team_id')
+    .select([
+      'tokens.id',
+      'tokens.kind',
+      'tokens.organization_id',
+      'tokens.team_id',
+      'tokens.expired_at',
+      'teams.is_owners',
+      'teams.manage_workspaces',
+      'teams.manage_projects',
+      'teams.read_workspaces',
+      'teams.read_projects',
+    ])
+    .where('tokens.token_hash', '=', hashToken(secret))
     .executeTakeFirst();
   if (!row) return null;
   if (row.expired_at !== null && row.expired_at <= now()) return null;
@@ -31,13 +50,89 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
       return { kind: 'site-admin', tokenId: row.id };
     case 'organization':
       return row.organization_id ? { kind: 'organization', tokenId: row.id, organizationId: row.organization_id } : null;
-    case 'team':
-      return row.organization_id && row.team_id
-        ? { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.organization_id }
-        : null;
+    case 'team': {
+      if (!row.organization_id || !row.team_id || row.is_owners === null) return null;
+      const owners = row.is_owners === 1;
+      const manageProjects = owners || row.manage_projects === 1;
+      const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await loadGrants(store, row.team_id);
+      const rights: TeamRights = {
+        owners,
+        manageProjects,
+        manageWorkspaces: manageProjects || row.manage_workspaces === 1,
+        readWorkspaces: owners || row.read_workspaces === 1,
+        readProjects: owners || row.read_projects === 1,
+        ...grants,
+      };
+      return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.organization_id, rights };
+    }
     default:
       return null;
   }
+}
+
+async function loadGrants(store: Store, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
+  const [workspaceRows, projectRows] = await Promise.all([
+    store.db
+      .selectFrom('team_workspaces')
+      .innerJoin('workspaces', 'workspaces.id', 'team_workspaces.workspace_id')
+      .select(['team_workspaces.workspace_id', 'workspaces.project_id', 'team_workspaces.access', 'team_workspaces.runs', 'team_workspaces.variables'])
+      .where('team_workspaces.team_id', '=', teamId)
+      .execute(),
+    store.db.selectFrom('team_projects').selectAll().where('team_id', '=', teamId).execute(),
+  ]);
+  return {
+    workspaces: new Map(workspaceRows.map((r) => [r.workspace_id, { projectId: r.project_id, rights: workspaceGrantRights(r) }])),
+    projects: new Map(
+      projectRows.map((r) => [
+        r.project_id,
+        projectGrantRights({
+          access: r.access,
+          settings: r.settings,
+          teams: r.teams,
+          variableSets: r.variable_sets,
+          workspace: {
+            create: r.workspace_create === 1,
+            move: r.workspace_move === 1,
+            delete: r.workspace_delete === 1,
+            runs: r.workspace_runs,
+            variables: r.workspace_variables,
+          },
+        }),
+      ]),
+    ),
+  };
+}
+
+export interface IssuedToken {
+  row: Selectable<TokenTable>;
+  /** The secret: shown once in the create response, never stored. */
+  secret: string;
+}
+
+/**
+ * Issues the one token of a team or of an organization, replacing the previous one (which
+ * stops working at once). Runs inside the caller's transaction.
+ */
+export async function issueToken(
+  trx: Kysely<Database>,
+  owner: { kind: 'team'; organizationId: string; teamId: string } | { kind: 'organization'; organizationId: string },
+  options: { description: string; expiredAt: string | null },
+): Promise<IssuedToken> {
+  const existing = trx.deleteFrom('tokens').where('kind', '=', owner.kind);
+  await (owner.kind === 'team' ? existing.where('team_id', '=', owner.teamId) : existing.where('organization_id', '=', owner.organizationId)).execute();
+  const secret = generateSecret();
+  const row: Selectable<TokenTable> = {
+    id: newId('at'),
+    token_hash: hashToken(secret),
+    kind: owner.kind,
+    organization_id: owner.organizationId,
+    team_id: owner.kind === 'team' ? owner.teamId : null,
+    description: options.description,
+    created_at: now(),
+    expired_at: options.expiredAt,
+  };
+  await trx.insertInto('tokens').values(row).execute();
+  return { row, secret };
 }
 
 /**

@@ -144,6 +144,68 @@ export interface CommentTable {
   created_at: string;
 }
 
+export interface TeamTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** Lower-cased name for case-insensitive search on both stores. */
+  search_name: string;
+  /** The organization's owners team: every permission, cannot be deleted. */
+  is_owners: Flag;
+  visibility: 'secret' | 'organization';
+  sso_team_id: string | null;
+  allow_member_token_management: Flag;
+  manage_workspaces: Flag;
+  manage_projects: Flag;
+  read_workspaces: Flag;
+  read_projects: Flag;
+  /** JSON object of the organization-access flags varsetd keeps but has nothing to enforce with. */
+  other_access: string;
+  created_at: string;
+}
+
+/** A team's access to one workspace; the fine-grained columns hold what the access level grants. */
+export interface TeamWorkspaceTable {
+  id: string;
+  team_id: string;
+  workspace_id: string;
+  access: 'read' | 'plan' | 'write' | 'admin' | 'custom';
+  runs: 'read' | 'plan' | 'apply';
+  variables: 'none' | 'read' | 'write';
+  state_versions: 'none' | 'read-outputs' | 'read' | 'write';
+  sentinel_mocks: 'none' | 'read';
+  workspace_locking: Flag;
+  run_tasks: Flag;
+  created_at: string;
+}
+
+/** A team's access to a project and every workspace in it. */
+export interface TeamProjectTable {
+  id: string;
+  team_id: string;
+  project_id: string;
+  access: 'read' | 'write' | 'maintain' | 'admin' | 'custom';
+  settings: 'read' | 'update' | 'delete';
+  teams: 'none' | 'read' | 'manage';
+  variable_sets: 'none' | 'read' | 'write';
+  workspace_create: Flag;
+  workspace_move: Flag;
+  workspace_locking: Flag;
+  workspace_delete: Flag;
+  workspace_runs: 'read' | 'plan' | 'apply';
+  workspace_variables: 'none' | 'read' | 'write';
+  workspace_state_versions: 'none' | 'read-outputs' | 'read' | 'write';
+  workspace_sentinel_mocks: 'none' | 'read';
+  workspace_run_tasks: Flag;
+  created_at: string;
+}
+
+/** Server-wide values kept in the database (e.g. the check value of the encryption key). */
+export interface SettingTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   projects: ProjectTable;
@@ -153,6 +215,10 @@ export interface Database {
   varset_workspaces: VarsetWorkspaceTable;
   varset_projects: VarsetProjectTable;
   tokens: TokenTable;
+  teams: TeamTable;
+  team_workspaces: TeamWorkspaceTable;
+  team_projects: TeamProjectTable;
+  settings: SettingTable;
   configuration_versions: ConfigurationVersionTable;
   configuration_version_archives: ConfigurationVersionArchiveTable;
   runs: RunTable;

@@ -6,6 +6,7 @@ import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { findOrganizationByName, listOrganizations, type Organization } from './store.js';
+import { insertOwnersTeam } from '../teams/store.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -41,7 +42,7 @@ function readEmail(input: ResourceInput, required: boolean): string | undefined 
 
 const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
 
-/** Creates an organization with its default project. */
+/** Creates an organization with its default project and its owners team. */
 export async function createOrganization(ctx: Context, input: ResourceInput): Promise<Organization> {
   ensure(ctx.subject, 'organizations:create');
   const name = readName(input, true)!;
@@ -54,6 +55,7 @@ export async function createOrganization(ctx: Context, input: ResourceInput): Pr
         .insertInto('projects')
         .values({ id: newId('prj'), organization_id: org.id, name: DEFAULT_PROJECT_NAME, description: '', is_default: 1, created_at: org.created_at })
         .execute();
+      await insertOwnersTeam(trx, org.id, org.created_at);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input);

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as core from './0001_core.js';
 import * as runs from './0002_runs.js';
+import * as access from './0003_access.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001_core': core,
   '0002_runs': runs,
+  '0003_access': access,
 };

@@ -1,0 +1,67 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Scope } from '../auth/policy.js';
+import type { Database, TeamProjectTable, TeamWorkspaceTable } from '../db/schema.js';
+import type { Page } from '../jsonapi/query.js';
+
+export type TeamWorkspace = Selectable<TeamWorkspaceTable>;
+export type TeamProject = Selectable<TeamProjectTable>;
+
+/** Where a grant sits, for the permission decision on it. */
+export interface GrantContext {
+  organization_id: string;
+  project_id: string;
+  team_visibility: 'secret' | 'organization';
+}
+
+export function findTeamWorkspace(db: Kysely<Database>, id: string): Promise<(TeamWorkspace & GrantContext) | undefined> {
+  return db
+    .selectFrom('team_workspaces')
+    .innerJoin('workspaces', 'workspaces.id', 'team_workspaces.workspace_id')
+    .innerJoin('teams', 'teams.id', 'team_workspaces.team_id')
+    .selectAll('team_workspaces')
+    .select(['workspaces.organization_id', 'workspaces.project_id', 'teams.visibility as team_visibility'])
+    .where('team_workspaces.id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findTeamProject(db: Kysely<Database>, id: string): Promise<(TeamProject & GrantContext) | undefined> {
+  return db
+    .selectFrom('team_projects')
+    .innerJoin('projects', 'projects.id', 'team_projects.project_id')
+    .innerJoin('teams', 'teams.id', 'team_projects.team_id')
+    .selectAll('team_projects')
+    .select(['projects.organization_id', 'teams.visibility as team_visibility'])
+    .where('team_projects.id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface GrantFilter {
+  teamId?: string | undefined;
+  /** A workspace id for team-workspaces, a project id for team-projects. */
+  resourceId?: string | undefined;
+  scope: Exclude<Scope<{ teamId: string }>, 'none'>;
+}
+
+export async function listTeamWorkspaces(db: Kysely<Database>, filter: GrantFilter, page: Page): Promise<{ rows: TeamWorkspace[]; total: number }> {
+  let base = db.selectFrom('team_workspaces');
+  if (filter.resourceId !== undefined) base = base.where('workspace_id', '=', filter.resourceId);
+  if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
+  if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('created_at').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function listTeamProjects(db: Kysely<Database>, filter: GrantFilter, page: Page): Promise<{ rows: TeamProject[]; total: number }> {
+  let base = db.selectFrom('team_projects');
+  if (filter.resourceId !== undefined) base = base.where('project_id', '=', filter.resourceId);
+  if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
+  if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('created_at').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}

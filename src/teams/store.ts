@@ -1,0 +1,56 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Scope } from '../auth/policy.js';
+import { containsPattern, searchable } from '../db/connect.js';
+import type { Database, TeamTable } from '../db/schema.js';
+import { newId } from '../ids.js';
+import type { Page } from '../jsonapi/query.js';
+
+export type Team = Selectable<TeamTable>;
+
+export const OWNERS_TEAM_NAME = 'owners';
+
+/** The owners team every organization gets at creation, in the creating transaction. */
+export async function insertOwnersTeam(trx: Kysely<Database>, organizationId: string, createdAt: string): Promise<void> {
+  await trx
+    .insertInto('teams')
+    .values({
+      id: newId('team'),
+      organization_id: organizationId,
+      name: OWNERS_TEAM_NAME,
+      search_name: searchable(OWNERS_TEAM_NAME),
+      is_owners: 1,
+      visibility: 'organization',
+      sso_team_id: null,
+      allow_member_token_management: 1,
+      manage_workspaces: 1,
+      manage_projects: 1,
+      read_workspaces: 1,
+      read_projects: 1,
+      other_access: '{}',
+      created_at: createdAt,
+    })
+    .execute();
+}
+
+export function findTeam(db: Kysely<Database>, id: string): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface TeamFilter {
+  search?: string | undefined;
+  names?: string[] | undefined;
+  scope: Exclude<Scope<{ ownTeamId: string }>, 'none'>;
+}
+
+export async function listTeams(db: Kysely<Database>, organizationId: string, filter: TeamFilter, page: Page): Promise<{ rows: Team[]; total: number }> {
+  let base = db.selectFrom('teams').where('organization_id', '=', organizationId);
+  if (filter.search !== undefined) base = base.where('search_name', 'like', containsPattern(filter.search));
+  if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
+  const scope = filter.scope;
+  if (scope !== 'all') base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
