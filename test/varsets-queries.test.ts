@@ -1,0 +1,80 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { expectStatus, storeKind } from './helpers.js';
+import { assign, createOrganization, createVarset, startWrappedApp, type Client } from './varsets-fixtures.js';
+
+/** Counts every statement the app runs through Kysely (transaction BEGIN/COMMIT aside). */
+class QueryCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+describe(`queries per variable set request (${storeKind})`, () => {
+  const counter = new QueryCounter();
+  let app: Awaited<ReturnType<typeof startWrappedApp>>;
+  let c: Client;
+  let org: string;
+  let projectId: string;
+  let workspaceId: string;
+
+  before(async () => {
+    app = await startWrappedApp((store) => ({ ...store, db: store.db.withPlugin(counter) }));
+    c = app.client;
+    org = await createOrganization(c);
+    const projectRes = await c.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'counted' } } });
+    projectId = projectRes.body.data.id;
+    const workspaceRes = await c.post(`/api/v2/organizations/${org}/workspaces`, {
+      data: { type: 'workspaces', attributes: { name: 'counted' }, relationships: { project: { data: { type: 'projects', id: projectId } } } },
+    });
+    workspaceId = workspaceRes.body.data.id;
+    for (let i = 0; i < 100; i++) {
+      const set = await createVarset(c, org, { attributes: { name: `set-${String(i).padStart(3, '0')}` }, vars: [{ key: `a${i}` }, { key: `b${i}`, category: 'env' }] });
+      await assign(c, set.id, 'projects', [projectId]);
+      if (i % 2 === 0) await assign(c, set.id, 'workspaces', [workspaceId]);
+    }
+  });
+  after(async () => app.close());
+
+  async function queriesFor(url: string): Promise<{ queries: number; body: any }> {
+    counter.count = 0;
+    const res = await c.get(url);
+    expectStatus(res, 200);
+    return { queries: counter.count, body: res.body };
+  }
+
+  for (const [name, path] of [
+    ['organization', () => `/api/v2/organizations/${org}/varsets`],
+    ['project', () => `/api/v2/projects/${projectId}/varsets`],
+    ['workspace', () => `/api/v2/workspaces/${workspaceId}/varsets`],
+  ] as const) {
+    it(`a page of 100 ${name} sets with include=vars,workspaces,projects costs what a page of 1 costs`, async () => {
+      const query = 'include=vars,workspaces,projects';
+      const one = await queriesFor(`${path()}?${query}&page%5Bsize%5D=1`);
+      const hundred = await queriesFor(`${path()}?${query}&page%5Bsize%5D=100`);
+      assert.equal(one.body.data.length, 1);
+      assert.equal(hundred.body.data.length, 100);
+      assert.ok(hundred.body.included.filter((r: any) => r.type === 'vars').length === 200);
+      assert.equal(hundred.queries, one.queries);
+      // Token, owner, page, count, then workspaces, projects and variables of the page.
+      assert.ok(hundred.queries <= 7, `${hundred.queries} queries`);
+    });
+  }
+
+  it('a list without include costs no more, and a set or variable list is constant too', async () => {
+    const plain = await queriesFor(`/api/v2/organizations/${org}/varsets?page%5Bsize%5D=100`);
+    const included = await queriesFor(`/api/v2/organizations/${org}/varsets?page%5Bsize%5D=100&include=vars`);
+    assert.equal(plain.queries, included.queries);
+    const setId = plain.body.data[0].id;
+    const show = await queriesFor(`/api/v2/varsets/${setId}?include=vars,workspaces,projects`);
+    assert.ok(show.queries <= 5, `${show.queries} queries`);
+    const vars = await queriesFor(`/api/v2/varsets/${setId}/relationships/vars`);
+    assert.ok(vars.queries <= 4, `${vars.queries} queries`);
+  });
+});
