@@ -129,7 +129,7 @@ describe(`configuration versions (${storeKind})`, () => {
       ['only zero blocks', gzipSync(Buffer.alloc(1024))],
       ['bad checksum', gzipSync(damaged)],
       ['truncated', gzipSync(truncatedEntry)],
-      ['broken gzip', Buffer.concat([gzipSync(good).subarray(0, 20)])],
+      ['broken gzip', gzipSync(good).subarray(0, 20)],
       ['empty body', Buffer.alloc(0)],
     ];
     for (const [name, body] of bodies) {
@@ -138,6 +138,16 @@ describe(`configuration versions (${storeKind})`, () => {
       assert.equal(res.status, 422, name);
       assert.equal((await show(cv.id)).body.data.attributes.status, 'errored', name);
     }
+  });
+
+  it('refuses an archive that expands past 100 MiB with 422', async () => {
+    const cv = await createConfigurationVersion(t, ws);
+    const bomb = gzipSync(Buffer.concat([tarEntry('big.bin', Buffer.alloc(100 * 1024 * 1024)), Buffer.alloc(1024)]));
+    assert.ok(bomb.length < 1024 * 1024);
+    const res = await upload(t, cv.attributes['upload-url'], bomb);
+    assert.equal(res.status, 422);
+    assert.match(res.body.errors[0].detail, /expands to more than 104857600 bytes/);
+    assert.equal((await show(cv.id)).body.data.attributes.status, 'errored');
   });
 
   it('refuses an upload over 10 MiB with 413 and marks the version errored', async () => {
