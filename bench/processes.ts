@@ -59,6 +59,8 @@ export interface ManagedProcess {
   readonly logFile: string;
   /** Peak resident set size (VmHWM) in KiB, read from /proc; undefined where /proc is missing. */
   peakRssKiB(): number | undefined;
+  /** CPU time (user + system) the process has used so far, in seconds; undefined where /proc is missing. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startProcess(options: StartOptions): Promise<ManagedProces
     url,
     logFile: options.logFile,
     peakRssKiB: () => readPeakRss(child.pid!),
+    cpuSeconds: () => readCpuSeconds(child.pid!),
     stop: async () => {
       unregister();
       await stop();
@@ -133,6 +136,19 @@ function readPeakRss(pid: number): number | undefined {
   try {
     const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const CLOCK_TICKS = 100;
+
+function readCpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
     return undefined;
   }

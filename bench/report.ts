@@ -17,6 +17,8 @@ export interface ScenarioResult {
   floor: LoadResult;
   /** varsetd's throughput divided by the floor's. */
   throughputRatio: number;
+  /** The floor's CPU time per request divided by varsetd's: the throughput ratio were each given a core of its own. */
+  cpuRatio?: number;
   /** Statements varsetd runs per request (in order of `requests`), and for the larger organization where measured. */
   queriesPerRequest: number[];
   queriesPerRequestLarge?: number[];
@@ -70,17 +72,21 @@ export function varsetdVersion(): string {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function table(report: Report): string {
-  const header = ['#', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'floor req/s', 'floor p50', 'floor p99', 'ratio', 'queries', 'target'];
+  const header = ['#', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'CPU ratio', 'queries', 'target'];
+  const ms = (n: number | undefined) => (n === undefined ? '?' : fmt(n, 3));
   const rows = report.scenarios.map((s) => [
     String(s.id),
     s.name,
     fmt(s.varsetd.requestsPerSecond),
     fmt(s.varsetd.latency.p50, 2),
     fmt(s.varsetd.latency.p99, 2),
+    ms(s.varsetd.cpuMsPerRequest),
     fmt(s.floor.requestsPerSecond),
     fmt(s.floor.latency.p50, 2),
     fmt(s.floor.latency.p99, 2),
+    ms(s.floor.cpuMsPerRequest),
     fmt(s.throughputRatio, 2),
+    s.cpuRatio === undefined ? '?' : fmt(s.cpuRatio, 2),
     s.queriesPerRequest.join('+') + (s.queriesPerRequestLarge ? ` (large: ${s.queriesPerRequestLarge.join('+')})` : ''),
     s.target ?? '',
   ]);

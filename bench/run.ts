@@ -8,9 +8,11 @@
  * bench/results/<date>-<store>.json. Any non-2xx response fails the run.
  *
  * Settings (environment): BENCH_DURATION seconds per measured run (10), BENCH_WARMUP
- * seconds before it (2), BENCH_CONNECTIONS (4), BENCH_MAX_REQUESTS per run (250000),
+ * seconds before it (2), BENCH_SLICE seconds of one turn (varsetd and the floor take turns,
+ * 2), BENCH_CONNECTIONS (4), BENCH_MAX_REQUESTS per run (250000),
  * BENCH_SCENARIOS (e.g. "1,2,6"; all by default), BENCH_LABEL (suffix of the result file),
- * BENCH_LOG_LEVEL (varsetd's log level, warn).
+ * BENCH_LOG_LEVEL (varsetd's log level, warn), BENCH_SERVER_NODE_ARGS (extra node flags for
+ * varsetd, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +24,7 @@ import { sql } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.js';
 import { randomAlphanumeric } from '../src/ids.js';
 import { Api } from './api.js';
-import { drive, type LoadRequest, type LoadSettings } from './load.js';
+import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
 import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';
 import { queryCounter, type CountedRequest, type RequestQueries } from './queries.js';
 import { machine, packageVersion, table, varsetdVersion, writeReport, type Report, type ScenarioResult } from './report.js';
@@ -42,6 +44,7 @@ function numberSetting(name: string, fallback: number): number {
 const settings: LoadSettings & { logLevel: string } = {
   duration: numberSetting('BENCH_DURATION', 10),
   warmup: numberSetting('BENCH_WARMUP', 2),
+  slice: Math.max(1, numberSetting('BENCH_SLICE', 2)),
   connections: Math.max(1, Math.floor(numberSetting('BENCH_CONNECTIONS', 4))),
   maxRequests: Math.max(1, Math.floor(numberSetting('BENCH_MAX_REQUESTS', 250_000))),
   logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
@@ -169,13 +172,12 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
     readyPath: '/',
     readyStatus: 401,
   });
-  let floorResult;
+  let floorResult, varsetd;
   try {
-    floorResult = await drive(floor.url, api.authorization, plan.requests, settings);
+    [floorResult, varsetd] = (await drive([floor, server], api.authorization, plan.requests, settings)) as [LoadResult, LoadResult];
   } finally {
     await floor.stop();
   }
-  const varsetd = await drive(server.url, api.authorization, plan.requests, settings);
   const queries = [];
   for (const request of plan.counted()) queries.push((await counter.count(request)).queries);
   const large = plan.countedLarge?.() ?? [];
@@ -188,6 +190,7 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
     varsetd,
     floor: floorResult,
     throughputRatio: varsetd.requestsPerSecond / floorResult.requestsPerSecond,
+    ...(varsetd.cpuMsPerRequest && floorResult.cpuMsPerRequest ? { cpuRatio: floorResult.cpuMsPerRequest / varsetd.cpuMsPerRequest } : {}),
     queriesPerRequest: queries,
     ...(queriesLarge.length ? { queriesPerRequestLarge: queriesLarge } : {}),
     ...(plan.target ? { target: plan.target } : {}),
@@ -223,6 +226,7 @@ async function storeVersion(store: Store): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = os.loadavg().map((l) => Math.round(l * 100) / 100);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-bench-'));
   onCleanup('remove the work folder', async () => fs.rmSync(workDir, { recursive: true, force: true }));
   const adminUrl = process.env.DATABASE_URL || undefined;
@@ -237,7 +241,7 @@ async function main(): Promise<void> {
   // Migrations run as the server starts; the seeding connection opens after that.
   const server = await startProcess({
     name: 'varsetd',
-    args: [path.join(root, 'dist', 'main.js'), 'serve'],
+    args: [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(root, 'dist', 'main.js'), 'serve'],
     env: serverEnv,
     port,
     logFile: path.join(workDir, 'varsetd.log'),
@@ -327,7 +331,7 @@ async function main(): Promise<void> {
   const report: Report = {
     date: new Date().toISOString().slice(0, 10),
     store: storeKind,
-    machine: machine(),
+    machine: { ...machine(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
     versions: {
       varsetd: varsetdVersion(),
       store: await storeVersion(store),
