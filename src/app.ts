@@ -14,6 +14,7 @@ import { configurationVersionRoutes } from './configuration-versions/routes.js';
 import { runRoutes } from './runs/routes.js';
 import { runEventRoutes } from './run-events/routes.js';
 import { commentRoutes } from './comments/routes.js';
+import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { varsetRoutes } from './varsets/routes.js';
 
 declare module 'fastify' {
@@ -84,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(runRoutes);
       await api.register(runEventRoutes);
       await api.register(commentRoutes);
+      await api.register(workspaceVariableRoutes);
       await api.register(varsetRoutes);
     },
     { prefix: API_PREFIX },

@@ -206,6 +206,48 @@ export interface SettingTable {
   value: string;
 }
 
+/** A variable of a workspace; the same columns as a set's variable. */
+export interface WorkspaceVariableTable {
+  id: string;
+  workspace_id: string;
+  key: string;
+  value: string;
+  description: string;
+  category: 'terraform' | 'env';
+  hcl: Flag;
+  sensitive: Flag;
+  version_id: string;
+  created_at: string;
+}
+
+/**
+ * One value of a run's effective variables, as resolved when the run was created (see
+ * src/effective): `position` orders the variables, `rank` 0 is the winner and 1… the values
+ * it overrode. The set and variable it came from are copied, not referenced.
+ */
+export interface RunEffectiveValueTable {
+  id: string;
+  run_id: string;
+  position: number;
+  rank: number;
+  key: string;
+  category: 'terraform' | 'env';
+  precedence: number;
+  source: 'workspace' | 'run' | 'varset';
+  varset_id: string | null;
+  varset_name: string | null;
+  varset_scope: 'global' | 'project' | 'workspace' | null;
+  varset_owner: 'organization' | 'project' | null;
+  varset_priority: Flag | null;
+  variable_id: string | null;
+  version_id: string | null;
+  /** Sealed when sensitive, like the variable it was copied from. */
+  value: string;
+  description: string;
+  hcl: Flag;
+  sensitive: Flag;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   projects: ProjectTable;
@@ -224,6 +266,8 @@ export interface Database {
   runs: RunTable;
   run_events: RunEventTable;
   comments: CommentTable;
+  workspace_variables: WorkspaceVariableTable;
+  run_effective_values: RunEffectiveValueTable;
 }
 
 export type { Generated };
