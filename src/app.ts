@@ -15,6 +15,7 @@ import { runRoutes } from './runs/routes.js';
 import { runEventRoutes } from './run-events/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { workspaceVariableRoutes } from './workspace-variables/routes.js';
+import { effectiveVariableRoutes } from './effective/routes.js';
 import { varsetRoutes } from './varsets/routes.js';
 
 declare module 'fastify' {
@@ -86,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(runEventRoutes);
       await api.register(commentRoutes);
       await api.register(workspaceVariableRoutes);
+      await api.register(effectiveVariableRoutes);
       await api.register(varsetRoutes);
     },
     { prefix: API_PREFIX },

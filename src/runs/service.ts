@@ -5,6 +5,7 @@ import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js'
 import { ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { recordRunEvent } from '../run-events/store.js';
+import { snapshotEffectiveVariables } from '../effective/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 import type { RunPermissions } from './serialize.js';
 import { findRun, listRuns, type Run } from './store.js';
@@ -73,6 +74,7 @@ export async function createRun(ctx: Context, body: unknown): Promise<{ run: Run
     };
     await trx.insertInto('runs').values(run).execute();
     await recordRunEvent(trx, run.id, 'created', 'Run created', ctx.subject, run.created_at);
+    await snapshotEffectiveVariables(trx, workspace, run.id, variables);
     return run;
   });
   return { run, permissions: runPermissions(ctx, targetOfWorkspace(workspace)) };

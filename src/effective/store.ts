@@ -1,0 +1,71 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, RunEffectiveValueTable } from '../db/schema.js';
+import { newId } from '../ids.js';
+import type { PrecedenceLevel, ValueSource } from './resolve.js';
+import type { EffectiveValue, EffectiveVariable } from './service.js';
+
+/** The SQL of runs' effective variables: one row per value, written once when the run is created. */
+type Db = Kysely<Database>;
+type Row = Selectable<RunEffectiveValueTable>;
+
+const flag = (value: boolean) => (value ? 1 : 0) as 0 | 1;
+
+function toRow(runId: string, position: number, rank: number, variable: EffectiveVariable, value: EffectiveValue): Insertable<RunEffectiveValueTable> {
+  const { source } = value;
+  const set = source.kind === 'varset' ? source : undefined;
+  return {
+    id: newId('rev'),
+    run_id: runId,
+    position,
+    rank,
+    key: variable.key,
+    category: variable.category,
+    precedence: value.level,
+    source: source.kind,
+    varset_id: set?.id ?? null,
+    varset_name: set?.name ?? null,
+    varset_scope: set?.scope ?? null,
+    varset_owner: set?.owner ?? null,
+    varset_priority: set ? flag(set.priority) : null,
+    variable_id: value.variableId,
+    version_id: value.versionId,
+    value: value.value,
+    description: value.description,
+    hcl: flag(value.hcl),
+    sensitive: flag(value.sensitive),
+  };
+}
+
+/** Rows per statement: far below both stores' limits on bound parameters (19 columns each). */
+const SLICE = 500;
+
+export async function insertRunEffectiveVariables(db: Db, runId: string, variables: EffectiveVariable[]): Promise<void> {
+  const rows = variables.flatMap((variable, position) => [variable.winner, ...variable.overridden].map((value, rank) => toRow(runId, position, rank, variable, value)));
+  for (let i = 0; i < rows.length; i += SLICE) await db.insertInto('run_effective_values').values(rows.slice(i, i + SLICE)).execute();
+}
+
+function sourceOf(row: Row): ValueSource {
+  if (row.source !== 'varset') return { kind: row.source };
+  return { kind: 'varset', id: row.varset_id!, name: row.varset_name!, scope: row.varset_scope!, owner: row.varset_owner!, priority: row.varset_priority === 1 };
+}
+
+/** A run's effective variables, in the order they were resolved in: one query. */
+export async function findRunEffectiveVariables(db: Db, runId: string): Promise<EffectiveVariable[]> {
+  const rows = await db.selectFrom('run_effective_values').selectAll().where('run_id', '=', runId).orderBy('position').orderBy('rank').execute();
+  const variables: EffectiveVariable[] = [];
+  for (const row of rows) {
+    const value: EffectiveValue = {
+      variableId: row.variable_id,
+      versionId: row.version_id,
+      value: row.value,
+      description: row.description,
+      hcl: row.hcl === 1,
+      sensitive: row.sensitive === 1,
+      source: sourceOf(row),
+      level: row.precedence as PrecedenceLevel,
+    };
+    if (row.rank === 0) variables.push({ key: row.key, category: row.category, winner: value, overridden: [] });
+    else variables[variables.length - 1]!.overridden.push(value);
+  }
+  return variables;
+}
