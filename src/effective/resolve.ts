@@ -1,3 +1,5 @@
+import type { Category } from '../variables/rules.js';
+
 /**
  * Variable precedence: which value of each variable a run of a workspace gets.
  *
@@ -23,7 +25,7 @@
  * A variable is identified by key and category together.
  */
 
-export type Category = 'terraform' | 'env';
+export type { Category };
 
 /** How a set reaches the workspace: it is global, assigned to the workspace's project, or assigned to the workspace. */
 export type VarsetScope = 'global' | 'project' | 'workspace';

@@ -9,7 +9,7 @@ import { findRun } from '../runs/store.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { loadCandidates, type WorkspaceLocation } from './load.js';
 import { findRunEffectiveVariables, insertRunEffectiveVariables } from './store.js';
-import { resolveVariables, type Category, type PrecedenceLevel, type ResolvedVariable, type ValueSource } from './resolve.js';
+import { resolveVariables, type Category, type PrecedenceLevel, type ResolvedVariable, type SourcedValue, type ValueSource } from './resolve.js';
 
 /**
  * Effective variables: which value of each variable a run of a workspace gets, and where it
@@ -57,7 +57,7 @@ async function resolveWorkspace(db: Kysely<Database>, workspace: WorkspaceLocati
   });
 }
 
-function effectiveValue(value: { variable: StoredCandidate | RunCandidate; source: ValueSource; level: PrecedenceLevel }): EffectiveValue {
+function effectiveValue(value: SourcedValue<StoredCandidate | RunCandidate>): EffectiveValue {
   const { variable, source, level } = value;
   if (!('id' in variable)) {
     // Run variables are HCL expressions, never sensitive.
