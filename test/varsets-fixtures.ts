@@ -157,8 +157,3 @@ export function errorOf(res: ApiResponse): { status: string; title: string; deta
   assert.ok(Array.isArray(res.body?.errors), `expected an error document, got ${JSON.stringify(res.body)}`);
   return res.body.errors[0];
 }
-
-/** Statuses of settled responses, sorted, for "exactly one wins" assertions. */
-export function statuses(responses: { status: number }[]): number[] {
-  return responses.map((r) => r.status).sort();
-}

@@ -202,14 +202,15 @@ describe(`variable sets (${storeKind})`, () => {
       const second = await createVarset(t, org);
       const res = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${second.id}`, varsetBody({ attributes: { name: first.attributes.name, description: 'changed' } })));
       assert.equal(errorOf(res).detail, 'Name has already been taken');
-      for (const body of [
-        varsetBody({ attributes: { name: '' } }),
-        varsetBody({ attributes: { global: 'yes' } }),
-        { data: { type: 'workspaces', attributes: {} } },
-        varsetBody({ attributes: { description: 'changed' }, workspaces: ['ws-unknown'] }),
-      ]) {
-        const rejected = await t.patch(`/api/v2/varsets/${second.id}`, body);
-        assert.ok(rejected.status === 422 || rejected.status === 404, JSON.stringify(rejected.body));
+      for (const [body, status] of [
+        [varsetBody({ attributes: { name: '' } }), 422],
+        [varsetBody({ attributes: { name: 'x'.repeat(129) } }), 422],
+        [varsetBody({ attributes: { global: 'yes' } }), 422],
+        [{ data: { type: 'workspaces', attributes: {} } }, 422],
+        [varsetBody({ attributes: { description: 'changed' }, workspaces: ['ws-unknown'] }), 404],
+        [varsetBody({ attributes: { description: 'changed' }, projects: ['prj-unknown'] }), 404],
+      ] as const) {
+        await expectRejected(t, org, status, () => t.patch(`/api/v2/varsets/${second.id}`, body));
       }
       const shown = await t.get(`/api/v2/varsets/${second.id}`);
       assert.deepEqual(shown.body.data, second);
