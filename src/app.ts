@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyError } from 'fastify';
 import type { Store } from './db/connect.js';
 import type { Subject } from './auth/subject.js';
+import type { DestinationStream } from 'pino';
+import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
 import { authenticate } from './auth/tokens.js';
 import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
@@ -10,13 +12,13 @@ import { workspaceRoutes } from './workspaces/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { teamAccessRoutes } from './team-access/routes.js';
+import { varsetRoutes } from './varsets/routes.js';
 import { configurationVersionRoutes } from './configuration-versions/routes.js';
 import { runRoutes } from './runs/routes.js';
 import { runEventRoutes } from './run-events/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { effectiveVariableRoutes } from './effective/routes.js';
-import { varsetRoutes } from './varsets/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,6 +30,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     store: Store;
+    sealer: Sealer;
   }
 }
 
@@ -35,7 +38,9 @@ export interface AppOptions {
   store: Store;
   /** Absolute base URL for links that must be absolute (upload URLs); derived from the request when unset. */
   publicUrl?: string | undefined;
-  logger?: boolean | { level: string };
+  logger?: boolean | { level: string; stream?: DestinationStream };
+  /** Seals sensitive values at rest. `varsetd serve` passes the configured key; without one, a random key lives as long as the process. */
+  sealer?: Sealer;
 }
 
 /** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
@@ -43,12 +48,18 @@ export const BODY_LIMIT = 5 * 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === undefined || options.logger === false ? false : { ...loggerOptions, level: typeof options.logger === 'object' ? options.logger.level : 'info' },
+    logger:
+      options.logger === undefined || options.logger === false
+        ? false
+        : typeof options.logger === 'object'
+          ? { ...loggerOptions, level: options.logger.level, ...(options.logger.stream ? { stream: options.logger.stream } : {}) }
+          : { ...loggerOptions, level: 'info' },
     bodyLimit: BODY_LIMIT,
     // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('store', options.store);
+  app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
   app.decorateRequest('subject', null);
 
   registerJsonParser(app);
@@ -82,13 +93,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(teamRoutes);
       await api.register(tokenRoutes);
       await api.register(teamAccessRoutes);
+      await api.register(varsetRoutes);
       await api.register(configurationVersionRoutes, { publicUrl: options.publicUrl });
       await api.register(runRoutes);
       await api.register(runEventRoutes);
       await api.register(commentRoutes);
       await api.register(workspaceVariableRoutes);
       await api.register(effectiveVariableRoutes);
-      await api.register(varsetRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseKey } from './secrets/key.js';
 
 /** Every setting of varsetd, read once at start from the environment and command-line flags. */
 export interface Config {
@@ -12,6 +13,8 @@ export interface Config {
   adminToken: string | undefined;
   /** Absolute base URL clients reach the server at (used for upload URLs); derived from the request when unset. */
   publicUrl: string | undefined;
+  /** The 32-byte key sealing sensitive values at rest; undefined means the key file in the data folder. */
+  encryptionKey: Buffer | undefined;
   logLevel: string;
 }
 
@@ -30,6 +33,7 @@ const SETTINGS: Setting[] = [
   { env: 'DATABASE_URL', flag: '--database-url', key: 'databaseUrl' },
   { env: 'VARSETD_ADMIN_TOKEN', flag: '--admin-token', key: 'adminToken' },
   { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', key: 'publicUrl' },
+  { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', key: 'encryptionKey' },
   { env: 'LOG_LEVEL', flag: '--log-level', key: 'logLevel' },
 ];
 
@@ -58,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   }
   const publicUrl = raw.get('publicUrl');
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
+  const encryptionKeyText = raw.get('encryptionKey');
+  const encryptionKey = encryptionKeyText === undefined ? undefined : parseKey(encryptionKeyText);
+  if (encryptionKeyText !== undefined && !encryptionKey) throw new ConfigError('VARSETD_ENCRYPTION_KEY must be 32 bytes written as base64 or as 64 hex digits');
 
   return {
     host: raw.get('host') ?? '127.0.0.1',
@@ -66,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     databaseUrl,
     adminToken: raw.get('adminToken'),
     publicUrl: publicUrl?.replace(/\/+$/, ''),
+    encryptionKey,
     logLevel: raw.get('logLevel') ?? 'info',
   };
 }

@@ -1,16 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import type { Store } from './db/connect.js';
 import type { Subject } from './auth/subject.js';
+import type { Sealer } from './secrets/sealer.js';
 import { unauthorized } from './jsonapi/errors.js';
 
-/** What every service call needs: the store and who is acting. */
+/** What every service call needs: the store, who is acting, and the sealer of sensitive values. */
 export interface Context {
   store: Store;
   subject: Subject;
+  sealer: Sealer;
 }
 
 /** The store and acting subject of an authenticated request. */
 export function contextOf(request: FastifyRequest): Context {
   if (!request.subject) throw unauthorized();
-  return { store: request.server.store, subject: request.subject };
+  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer };
 }

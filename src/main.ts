@@ -3,20 +3,28 @@ import { buildApp } from './app.js';
 import { ensureAdminToken } from './auth/tokens.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openStore } from './db/connect.js';
+import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
+import { loadSealer } from './secrets/key.js';
 
-const USAGE = `usage: varsetd [serve|migrate] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
-                [--admin-token TOKEN] [--public-url URL] [--log-level LEVEL]
+const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
+                [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
 
-  serve    run migrations, then serve the API (default)
-  migrate  run migrations and exit
+  serve       run migrations, then serve the API (default)
+  migrate     run migrations and exit
+  rotate-key  [--new-key KEY] re-encrypt every sealed value with a new key (generated when
+              omitted) in one transaction; stop every varsetd serving the store first
 Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
-VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, LOG_LEVEL.`;
+VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
   if (command === 'help' || command === '--help' || rest.includes('--help')) {
     console.log(USAGE);
     return 0;
+  }
+  if (command === 'rotate-key') {
+    const { newKey, rest: others } = takeNewKeyOption(rest);
+    return runRotateKey(loadConfig(process.env, others), newKey);
   }
   const config = loadConfig(process.env, rest);
   switch (command) {
@@ -48,7 +56,8 @@ async function serve(config: Config): Promise<number> {
     // Shown once: only its hash is stored. A copy is in the data folder, readable by this user only.
     console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
   }
-  const app = await buildApp({ store, publicUrl: config.publicUrl, logger: { level: config.logLevel } });
+  const { sealer } = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
+  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel } });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -307,7 +307,7 @@ export function teamAccessListScope(subject: Subject, action: 'team-workspace:re
  * variables anywhere; sets assigned to `workspaceIds`, to any workspace of
  * `workspaceProjectIds`, or to `projectIds`; sets owned by `ownerProjectIds`.
  */
-export interface VarsetScope {
+export interface VarsetReadScope {
   global: boolean;
   workspaceIds: string[];
   workspaceProjectIds: string[];
@@ -315,16 +315,16 @@ export interface VarsetScope {
   ownerProjectIds: string[];
 }
 
-export function varsetListScope(subject: Subject, organizationId: string): Scope<VarsetScope> {
+export function varsetListScope(subject: Subject, organizationId: string): Scope<VarsetReadScope> {
   if (subject.kind === 'site-admin') return 'all';
   if (subject.organizationId !== organizationId) return 'none';
   if (subject.kind === 'organization' || organizationWideVariableRead(subject.rights)) return 'all';
   return teamVarsetScope(subject.rights);
 }
 
-const varsetScopes = new WeakMap<TeamRights, VarsetScope>();
+const varsetScopes = new WeakMap<TeamRights, VarsetReadScope>();
 
-function teamVarsetScope(team: TeamRights): VarsetScope {
+function teamVarsetScope(team: TeamRights): VarsetReadScope {
   let scope = varsetScopes.get(team);
   if (scope) return scope;
   const workspaceIds: string[] = [];

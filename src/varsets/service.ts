@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.js';
-import { ensure, type Action, type Target } from '../auth/policy.js';
+import { can, ensure, varsetListScope, type Action, type Target } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId, now } from '../ids.js';
@@ -8,10 +8,14 @@ import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js'
 import { ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { findOrganizationByName } from '../organizations/store.js';
+import { getOrganization } from '../organizations/service.js';
+import type { Sealer } from '../secrets/sealer.js';
+import { storedValue } from '../secrets/variables.js';
 import { getProject } from '../projects/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { applyVariableChanges, newVersionId, readNewVariable, readVariableChanges, type VariableFields } from '../variables/rules.js';
 import * as store from './store.js';
+import { findAssignments } from './readable.js';
 import type { VarsetRow, VarsetScope, VarsetVariable, VariableRef } from './store.js';
 import type { Project } from '../projects/store.js';
 import type { Workspace } from '../workspaces/store.js';
@@ -38,9 +42,21 @@ export interface VarsetView {
   variables: VariableRef[];
 }
 
-/** What a permission decision on a set needs to know of it. */
-function targetOf(varset: { organization_id: string; project_id: string | null }): Target {
-  return { organizationId: varset.organization_id, projectId: varset.project_id };
+/** What a permission decision on a set needs to know of it; reads may also need where it is assigned (see `ensureReadable`). */
+function targetOf(varset: { organization_id: string; project_id: string | null; global: boolean | number }): Target {
+  return { organizationId: varset.organization_id, projectId: varset.project_id, varset: { ownerProjectId: varset.project_id, global: Boolean(varset.global) } };
+}
+
+/**
+ * Reading a set needs Read variables where it applies. Most callers are decided by what the
+ * set row says (organization-wide access, a global set, the owning project); the others cost
+ * one more query for the set's assignments.
+ */
+async function ensureReadable(ctx: Context, varset: VarsetRow): Promise<void> {
+  const target = targetOf(varset);
+  if (can(ctx.subject, 'varset:read', target)) return;
+  const assigned = await findAssignments(ctx.store.db, varset.id);
+  ensure(ctx.subject, 'varset:read', { ...target, varset: { ...target.varset!, ...assigned } });
 }
 
 async function loadViews(ctx: Context, db: Trx | Context['store']['db'], rows: VarsetRow[], variableRows: boolean): Promise<VarsetView[]> {
@@ -64,7 +80,8 @@ async function loadView(ctx: Context, db: Trx | Context['store']['db'], varset: 
 async function getVarset(ctx: Context, id: string, action: Action): Promise<VarsetRow> {
   const varset = await store.findVarset(ctx.store.db, id);
   if (!varset) throw notFound();
-  ensure(ctx.subject, action, targetOf(varset));
+  if (action === 'varset:read') await ensureReadable(ctx, varset);
+  else ensure(ctx.subject, action, targetOf(varset));
   return varset;
 }
 
@@ -84,10 +101,11 @@ async function listVarsets(ctx: Context, scope: VarsetScope, request: VarsetList
 }
 
 export async function listOrganizationVarsets(ctx: Context, organizationName: string, request: VarsetListRequest) {
-  const organization = await findOrganizationByName(ctx.store.db, organizationName);
-  if (!organization) throw notFound();
-  ensure(ctx.subject, 'varset:read', { organizationId: organization.id });
-  return { organization, ...(await listVarsets(ctx, { kind: 'organization', organizationId: organization.id }, request)) };
+  const organization = await getOrganization(ctx, organizationName);
+  // A member without organization-wide Read variables lists the sets it may read.
+  const readable = varsetListScope(ctx.subject, organization.id);
+  if (readable === 'none') throw notFound();
+  return { organization, ...(await listVarsets(ctx, { kind: 'organization', organizationId: organization.id, readable }, request)) };
 }
 
 export async function listProjectVarsets(ctx: Context, projectId: string, request: VarsetListRequest) {
@@ -271,13 +289,13 @@ function readVarsetInput(input: ResourceInput, creating: boolean) {
   };
 }
 
-function variableRows(varset: { id: string; organization_id: string; global: boolean }, variables: NewVariable[], createdAt: string) {
+function variableRows(sealer: Sealer, varset: { id: string; organization_id: string; global: boolean }, variables: NewVariable[], createdAt: string) {
   return variables.map(({ fields }) => ({
     id: newId('var'),
     varset_id: varset.id,
     global_organization_id: varset.global ? varset.organization_id : null,
     key: fields.key,
-    value: fields.value,
+    value: storedValue(sealer, fields),
     description: fields.description,
     category: fields.category,
     hcl: flag(fields.hcl),
@@ -328,7 +346,7 @@ export async function createVarset(ctx: Context, organizationName: string, input
     await assertNoGlobalConflict(trx, varset, candidatesOf(body.variables));
 
     await store.insertVarset(trx, { ...varset, global: flag(varset.global) });
-    await store.insertVariables(trx, variableRows(varset, body.variables, timestamp));
+    await store.insertVariables(trx, variableRows(ctx.sealer, varset, body.variables, timestamp));
     await store.addWorkspaces(trx, varset.id, body.workspaceIds ?? []);
     await store.addProjects(trx, varset.id, body.projectIds ?? []);
     return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, true);
@@ -379,7 +397,7 @@ export async function updateVarset(ctx: Context, id: string, input: ResourceInpu
       updated_at: timestamp,
     });
     if (varset.global !== (current.global === 1)) await store.setVariablesGlobal(trx, varset);
-    await store.insertVariables(trx, variableRows(varset, body.variables, timestamp));
+    await store.insertVariables(trx, variableRows(ctx.sealer, varset, body.variables, timestamp));
     if (body.workspaceIds) {
       await store.removeWorkspaces(trx, varset.id, 'all');
       await store.addWorkspaces(trx, varset.id, body.workspaceIds);
@@ -442,7 +460,7 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, input: R
     await assertKeysFree(trx, varset.id, candidatesOf([variable]));
     await assertNoGlobalConflict(trx, varset, candidatesOf([variable]));
     const timestamp = now();
-    const [row] = variableRows(varset, [variable], timestamp);
+    const [row] = variableRows(ctx.sealer, varset, [variable], timestamp);
     await store.insertVariables(trx, [row!]);
     await store.updateVarset(trx, varset.id, { updated_at: timestamp });
     return row!;
@@ -459,7 +477,8 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
     const candidate = { key: fields.key, category: fields.category, pointer: input.attributePointer(changes.key !== undefined ? 'key' : 'category') };
     await assertKeysFree(trx, varset.id, [candidate], existing.id);
     await assertNoGlobalConflict(trx, varset, [candidate]);
-    const row: VarsetVariable = { ...existing, ...fields, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
+    const value = storedValue(ctx.sealer, fields, existing, changes.value !== undefined);
+    const row: VarsetVariable = { ...existing, ...fields, value, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
     const { id: _, varset_id: __, created_at: ___, ...update } = row;
     await store.updateVariable(trx, existing.id, update);
     await store.updateVarset(trx, varset.id, { updated_at: now() });

@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Scope, VarsetReadScope } from '../auth/policy.js';
 import { containsPattern, type Dialect } from '../db/connect.js';
 import { byCodePoint } from '../db/order.js';
+import { readableBy } from './readable.js';
 import type { Database, VarsetTable, VarsetVariableTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Project } from '../projects/store.js';
@@ -23,7 +25,7 @@ export interface VarsetRow extends Varset {
 
 /** Which sets a list shows: all of an organization's, or those a project or a workspace lists (see `inScope`). */
 export type VarsetScope =
-  | { kind: 'organization'; organizationId: string }
+  | { kind: 'organization'; organizationId: string; readable: Exclude<Scope<VarsetReadScope>, 'none'> }
   | { kind: 'project'; organizationId: string; projectId: string }
   | { kind: 'workspace'; organizationId: string; projectId: string; workspaceId: string };
 
@@ -72,7 +74,8 @@ export async function isVarsetNameTaken(db: Db, organizationId: string, name: st
 function inScope(scope: VarsetScope) {
   return (eb: ExpressionBuilder<Database, 'varsets'>) => {
     const inOrganization = eb('varsets.organization_id', '=', scope.organizationId);
-    if (scope.kind === 'organization') return inOrganization;
+    // A caller without organization-wide Read variables lists only the sets it may read.
+    if (scope.kind === 'organization') return scope.readable === 'all' ? inOrganization : eb.and([inOrganization, readableBy(eb, scope.readable)]);
     const assignedToProject = eb('varsets.id', 'in', eb.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', scope.projectId));
     const reaches =
       scope.kind === 'project'

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, type Config } from '../config.js';
+import { migrate, openStore } from '../db/connect.js';
+import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from './key.js';
+import { rotateKey } from './rotate.js';
+import { createSealer, generateKey } from './sealer.js';
+
+/** Takes `--new-key KEY` (or `--new-key=KEY`) out of the arguments of `varsetd rotate-key`. */
+export function takeNewKeyOption(args: string[]): { newKey: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let newKey: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--new-key') {
+      newKey = args[++i];
+      if (newKey === undefined) throw new ConfigError('--new-key needs a value');
+    } else if (arg.startsWith('--new-key=')) {
+      newKey = arg.slice('--new-key='.length);
+    } else {
+      rest.push(arg);
+    }
+  }
+  return { newKey, rest };
+}
+
+/**
+ * `varsetd rotate-key`: re-encrypts every sealed value with a new key in one transaction.
+ * With a key file, the new key replaces it; with VARSETD_ENCRYPTION_KEY, the operator sets
+ * the new value before starting varsetd again. Run it while no varsetd serves this store.
+ */
+export async function runRotateKey(config: Config, newKeyText: string | undefined): Promise<number> {
+  const parsed = newKeyText === undefined ? generateKey() : parseKey(newKeyText);
+  if (!parsed) throw new ConfigError('--new-key must be 32 bytes written as base64 or as 64 hex digits');
+  const store = await openStore(config);
+  try {
+    await migrate(store);
+    const current = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
+    const next = path.join(config.dataDir, NEXT_KEY_FILE);
+    if (current.source === 'file') writeKeyFile(next, parsed);
+    const count = await rotateKey(store, current.sealer, createSealer(parsed));
+    if (current.source === 'file') {
+      fs.renameSync(next, path.join(config.dataDir, KEY_FILE));
+      console.log(`varsetd: re-encrypted ${count} sealed values; the new key replaced ${current.file}`);
+    } else {
+      console.log(`varsetd: re-encrypted ${count} sealed values; set VARSETD_ENCRYPTION_KEY to the new key before starting varsetd again`);
+      if (newKeyText === undefined) console.log(formatKey(parsed));
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
