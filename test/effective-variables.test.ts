@@ -2,6 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { loadCandidates } from '../src/effective/load.js';
+import { rotateKey } from '../src/secrets/rotate.js';
+import { createSealer, generateKey } from '../src/secrets/sealer.js';
 import { TestApp, expectStatus, storeKind } from './helpers.js';
 import { createRun } from './runs-fixtures.js';
 import { assign, createVar, createVarset, uniqueName } from './varsets-fixtures.js';
@@ -234,6 +236,39 @@ describe(`effective variables (${storeKind})`, () => {
       const now = await effective(ws);
       assert.notDeepEqual(now, atCreation);
       assert.deepEqual(summary(now.find((d) => d.id === 'terraform:zone')), ['zone', 'terraform', 'owned-zone', ['10:z-owned', '11:a-priority']]);
+    });
+
+    it('copies sensitive values sealed into the run, and never shows them', async () => {
+      const ws = await t.createWorkspace(org);
+      await createVarset(t, org, { workspaces: [ws], vars: [{ key: 'pw', value: 'set-secret', sensitive: true }] });
+      await createWorkspaceVar(t, ws, { key: 'pw', value: 'ws-secret', sensitive: true });
+      const run = await createRun(t, ws);
+      const res = await t.get(`/api/v2/runs/${run.id}/effective-variables`);
+      expectStatus(res, 200);
+      assert.ok(!JSON.stringify(res.body).includes('secret'));
+      assert.deepEqual([res.body.data[0].attributes.value, res.body.data[0].attributes.overridden[0].value], [null, null]);
+      const rows = await t.store.db.selectFrom('run_effective_values').select(['value', 'sensitive']).where('run_id', '=', run.id).orderBy('rank').execute();
+      assert.deepEqual(rows.map((r) => [t.app.sealer.open(r.value), r.sensitive]), [['ws-secret', 1], ['set-secret', 1]]);
+      assert.ok(rows.every((r) => !r.value.includes('secret')));
+    });
+
+    it('key rotation re-encrypts the sealed values of workspace variables and of runs', async () => {
+      const own = await TestApp.start();
+      try {
+        const o = await own.createOrganization();
+        const ws = await own.createWorkspace(o);
+        await createWorkspaceVar(own, ws, { key: 'pw', value: 'rotate-me', sensitive: true });
+        await createRun(own, ws);
+        const next = createSealer(generateKey());
+        await rotateKey(own.store, own.app.sealer, next);
+        const values = [
+          ...(await own.store.db.selectFrom('workspace_variables').select('value').execute()),
+          ...(await own.store.db.selectFrom('run_effective_values').select('value').execute()),
+        ];
+        assert.deepEqual(values.map((v) => next.open(v.value)), ['rotate-me', 'rotate-me']);
+      } finally {
+        await own.close();
+      }
     });
 
     it('keeps each run’s own resolution', async () => {

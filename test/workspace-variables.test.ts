@@ -64,6 +64,22 @@ describe(`workspace variables (${storeKind})`, () => {
       assert.ok(!JSON.stringify(await list(ws)).includes('s3cret'));
     });
 
+    it('seals a sensitive value at rest; an update without a value keeps it, one making a variable sensitive seals it', async () => {
+      const ws = await t.createWorkspace(org);
+      const stored = async (id: string) => (await t.store.db.selectFrom('workspace_variables').select('value').where('id', '=', id).executeTakeFirstOrThrow()).value;
+      const secret = await create(ws, { key: 'pw', value: 'hunter2', sensitive: true });
+      assert.ok(!(await stored(secret.id)).includes('hunter2'));
+      assert.equal(t.app.sealer.open(await stored(secret.id)), 'hunter2');
+      expectStatus(await patch(ws, secret.id, { description: 'still sealed' }), 200);
+      assert.equal(t.app.sealer.open(await stored(secret.id)), 'hunter2');
+      expectStatus(await patch(ws, secret.id, { value: 'hunter3' }), 200);
+      assert.equal(t.app.sealer.open(await stored(secret.id)), 'hunter3');
+      const plain = await create(ws, { key: 'region', value: 'eu-west-1' });
+      assert.equal(await stored(plain.id), 'eu-west-1');
+      expectStatus(await patch(ws, plain.id, { sensitive: true }), 200);
+      assert.equal(t.app.sealer.open(await stored(plain.id)), 'eu-west-1');
+    });
+
     it('refuses a second variable with the same key and category (422), allows the other category', async () => {
       const ws = await t.createWorkspace(org);
       await create(ws, { key: 'dup' });

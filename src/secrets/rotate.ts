@@ -15,7 +15,11 @@ export interface SealedColumn {
   sealedWhen?: string;
 }
 
-export const SEALED_COLUMNS: SealedColumn[] = [{ table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }];
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+  { table: 'workspace_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+  { table: 'run_effective_values', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+];
 
 const BATCH = 500;
 

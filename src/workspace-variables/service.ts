@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { ResourceInput } from '../jsonapi/payload.js';
+import { storedValue } from '../secrets/variables.js';
 import { applyVariableChanges, newVersionId, readNewVariable, readVariableChanges } from '../variables/rules.js';
 import { getWorkspace } from '../workspaces/service.js';
 import * as store from './store.js';
@@ -10,8 +11,9 @@ import type { WorkspaceVariable } from './store.js';
 
 /**
  * Variables of a workspace. Their attributes follow the rules every variable follows
- * (src/variables/rules.ts); what is particular here is only where they live. Reading needs
- * Read variables on the workspace, changing needs write access to its variables.
+ * (src/variables/rules.ts) and sensitive values are sealed at rest like a set's; what is
+ * particular here is only where they live. Reading needs Read variables on the workspace,
+ * changing needs write access to its variables.
  */
 
 const flag = (value: boolean) => (value ? 1 : 0) as 0 | 1;
@@ -46,7 +48,7 @@ export async function createWorkspaceVariable(ctx: Context, workspaceId: string,
     id: newId('var'),
     workspace_id: workspace.id,
     key: fields.key,
-    value: fields.value,
+    value: storedValue(ctx.sealer, fields),
     description: fields.description,
     category: fields.category,
     hcl: flag(fields.hcl),
@@ -74,7 +76,8 @@ export async function updateWorkspaceVariable(ctx: Context, workspaceId: string,
       const fields = applyVariableChanges({ ...current, hcl: current.hcl === 1, sensitive: current.sensitive === 1 }, changes, input);
       const holder = await store.findVariableIdByKey(trx, workspace.id, fields.key, fields.category);
       if (holder !== undefined && holder !== current.id) throw keyTaken(input);
-      const variable: WorkspaceVariable = { ...current, ...fields, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
+      const value = storedValue(ctx.sealer, fields, current, changes.value !== undefined);
+      const variable: WorkspaceVariable = { ...current, ...fields, value, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
       const { id: _id, workspace_id: _workspace, created_at: _created, ...update } = variable;
       await store.updateVariable(trx, current.id, update);
       return variable;
