@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, sql, Migrator } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, type Expression, type RawBuilder, sql, Migrator } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 
@@ -115,7 +115,16 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** A LIKE pattern matching `text` anywhere, for columns stored lower-cased (see `searchable`). */
+/**
+ * `column LIKE '%text%'`, case-insensitive: `column` holds text lower-cased with `searchable`,
+ * or is `lower(…)` of a column (which folds only ASCII letters on SQLite). LIKE's wildcards in
+ * `text` match themselves on both stores.
+ */
+export function contains(column: Expression<string>, text: string): RawBuilder<boolean> {
+  return sql<boolean>`${column} like ${containsPattern(text)} escape '\\'`;
+}
+
+/** A LIKE pattern matching `text` anywhere, for columns stored lower-cased (see `searchable`); use it with `escape '\\'`. */
 export function containsPattern(text: string): string {
   return `%${searchable(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
