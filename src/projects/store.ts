@@ -1,7 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
-import { containsPattern } from '../db/connect.js';
+import { contains } from '../db/connect.js';
 
 export type Project = Selectable<ProjectTable>;
 
@@ -16,7 +16,7 @@ export interface ProjectFilter {
 
 export async function listProjects(db: Kysely<Database>, organizationId: string, filter: ProjectFilter, page: Page): Promise<{ rows: Project[]; total: number }> {
   let base = db.selectFrom('projects').where('organization_id', '=', organizationId);
-  if (filter.search !== undefined) base = base.where((eb) => eb(eb.fn('lower', ['name']), 'like', containsPattern(filter.search!)));
+  if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),

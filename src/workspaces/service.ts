@@ -102,11 +102,19 @@ export async function updateWorkspace(
     updated_at: now(),
   };
   try {
-    await ctx.store.db
-      .updateTable('workspaces')
-      .set({ name: workspace.name, description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
-      .where('id', '=', workspace.id)
-      .execute();
+    await ctx.store.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('workspaces')
+        .set({ name: workspace.name, description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
+        .where('id', '=', workspace.id)
+        .execute();
+      // A set owned by a project reaches only that project's workspaces: one that leaves the project leaves its sets.
+      await trx
+        .deleteFrom('varset_workspaces')
+        .where('workspace_id', '=', workspace.id)
+        .where('varset_id', 'in', (eb) => eb.selectFrom('varsets').select('id').where('project_id', 'is not', null).where('project_id', '<>', workspace.project_id))
+        .execute();
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input);
     throw error;

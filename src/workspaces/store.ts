@@ -1,7 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, WorkspaceTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
-import { containsPattern } from '../db/connect.js';
+import { contains } from '../db/connect.js';
 
 export type Workspace = Selectable<WorkspaceTable>;
 
@@ -12,7 +12,7 @@ export interface WorkspaceFilter {
 
 export async function listWorkspaces(db: Kysely<Database>, organizationId: string, filter: WorkspaceFilter, page: Page): Promise<{ rows: Workspace[]; total: number }> {
   let base = db.selectFrom('workspaces').where('organization_id', '=', organizationId);
-  if (filter.search !== undefined) base = base.where((eb) => eb(eb.fn('lower', ['name']), 'like', containsPattern(filter.search!)));
+  if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
   if (filter.projectId !== undefined) base = base.where('project_id', '=', filter.projectId);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('name').limit(page.size).offset((page.number - 1) * page.size).execute(),
