@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure, type Action } from '../auth/policy.js';
+import { ensure, projectListScope, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -28,9 +28,12 @@ export async function getProject(ctx: Context, id: string, action: Action = 'pro
   return { project, organization: { id: project.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
 }
 
-export async function listOrganizationProjects(ctx: Context, organizationName: string, filter: ProjectFilter, page: Page) {
+export async function listOrganizationProjects(ctx: Context, organizationName: string, filter: Omit<ProjectFilter, 'visible'>, page: Page) {
   const organization = await getOrganization(ctx, organizationName);
-  return { organization, ...(await listProjects(ctx.store.db, organization.id, filter, page)) };
+  // A team lists the projects it can read.
+  const visible = projectListScope(ctx.subject, organization.id);
+  if (visible === 'none') throw notFound();
+  return { organization, ...(await listProjects(ctx.store.db, organization.id, { ...filter, visible }, page)) };
 }
 
 function readName(input: ResourceInput, required: boolean): string | undefined {

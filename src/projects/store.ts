@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Scope } from '../auth/policy.js';
 import type { Database, ProjectTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { contains } from '../db/connect.js';
@@ -12,12 +13,15 @@ export function findProject(db: Kysely<Database>, id: string): Promise<Project |
 export interface ProjectFilter {
   search?: string | undefined;
   names?: string[] | undefined;
+  /** What the caller may see: every project, or those listed. */
+  visible: Exclude<Scope<{ projectIds: string[] }>, 'none'>;
 }
 
 export async function listProjects(db: Kysely<Database>, organizationId: string, filter: ProjectFilter, page: Page): Promise<{ rows: Project[]; total: number }> {
   let base = db.selectFrom('projects').where('organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
+  if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

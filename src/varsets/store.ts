@@ -23,7 +23,7 @@ export interface VarsetRow extends Varset {
   project_count: number;
 }
 
-/** Which sets a list shows: all of an organization's, or those a project or a workspace lists (see `inScope`). */
+/** Which sets a list shows: all of an organization's, or those a project or a workspace lists (see `listVarsets`). */
 export type VarsetScope =
   | { kind: 'organization'; organizationId: string; readable: Exclude<Scope<VarsetReadScope>, 'none'> }
   | { kind: 'project'; organizationId: string; projectId: string }
@@ -70,19 +70,18 @@ export async function isVarsetNameTaken(db: Db, organizationId: string, name: st
  * A project lists its own sets (assigned to it or owned by it) and the organization's global
  * sets. A workspace lists the global sets, the sets assigned to its project and those assigned
  * to it; a set owned by its project applies only where it is assigned.
+ *
+ * The sets reaching a project or workspace other than by being global come from the
+ * assignment tables by index; the global ones are read in name order on their own index
+ * (see `listVarsets`). So neither a page nor its count walks all of an organization's sets.
  */
-function inScope(scope: VarsetScope) {
-  return (eb: ExpressionBuilder<Database, 'varsets'>) => {
-    const inOrganization = eb('varsets.organization_id', '=', scope.organizationId);
-    // A caller without organization-wide Read variables lists only the sets it may read.
-    if (scope.kind === 'organization') return scope.readable === 'all' ? inOrganization : eb.and([inOrganization, readableBy(eb, scope.readable)]);
-    const assignedToProject = eb('varsets.id', 'in', eb.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', scope.projectId));
-    const reaches =
-      scope.kind === 'project'
-        ? [assignedToProject, eb('varsets.project_id', '=', scope.projectId)]
-        : [assignedToProject, eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', scope.workspaceId))];
-    return eb.and([inOrganization, eb.or([eb('varsets.global', '=', 1), ...reaches])]);
-  };
+function reachingIds(eb: ExpressionBuilder<Database, any>, scope: Exclude<VarsetScope, { kind: 'organization' }>) {
+  const assignedToProject = eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', '=', scope.projectId);
+  return assignedToProject.unionAll(
+    scope.kind === 'project'
+      ? eb.selectFrom('varsets').select('varsets.id as id').where('varsets.project_id', '=', scope.projectId)
+      : eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id as id').where('varset_workspaces.workspace_id', '=', scope.workspaceId),
+  );
 }
 
 /** Names are stored lower-cased in `search_name`, so the match is case-insensitive on both stores. */
@@ -92,19 +91,52 @@ function nameContains(search: string) {
 
 /** One page of sets, ordered by name (code point order) then id, and the number of all matching sets: two queries. */
 export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: VarsetRow[]; total: number }> {
-  const rows = await selectVarsetRows(db)
-    .where(inScope(scope))
-    .$if(search !== undefined, (qb) => qb.where(nameContains(search!)))
-    .orderBy(byCodePoint(dialect, 'varsets.name'))
-    .orderBy('varsets.id')
-    .limit(page.size)
-    .offset((page.number - 1) * page.size)
-    .execute();
+  const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (search === undefined ? query : query.where(nameContains(search)));
+  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(dialect, 'varsets.name')).orderBy('varsets.id');
+  const pageOf = <Q extends { limit: (n: number) => Q; offset: (n: number) => Q }>(query: Q): Q => query.limit(page.size).offset((page.number - 1) * page.size);
+
+  if (scope.kind === 'organization') {
+    const inOrganization = (eb: ExpressionBuilder<Database, 'varsets'>) => {
+      const organization = eb('varsets.organization_id', '=', scope.organizationId);
+      // A caller without organization-wide Read variables lists only the sets it may read.
+      return scope.readable === 'all' ? organization : eb.and([organization, readableBy(eb, scope.readable)]);
+    };
+    const rows = await pageOf(ordered(matching(selectVarsetRows(db).where(inOrganization)))).execute();
+    const count = await matching(db.selectFrom('varsets').where(inOrganization))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return { rows: rows.map(toVarsetRow), total: Number(count.total) };
+  }
+
+  // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
+  // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
+  const globals = (eb: ExpressionBuilder<Database, any>) =>
+    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId).where('varsets.global', '=', 1));
+  const rows = await pageOf(
+    ordered(
+      matching(selectVarsetRows(db)).where((eb) =>
+        eb(
+          'varsets.id',
+          'in',
+          eb
+            .selectFrom(ordered(globals(eb).select('varsets.id')).limit(page.number * page.size).as('first_globals'))
+            .select('first_globals.id')
+            .unionAll(reachingIds(eb, scope)),
+        ),
+      ),
+    ),
+  ).execute();
   const count = await db
-    .selectFrom('varsets')
-    .where(inScope(scope))
-    .$if(search !== undefined, (qb) => qb.where(nameContains(search!)))
-    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .selectNoFrom((eb) =>
+      eb(
+        globals(eb).select((e) => e.fn.countAll<number>().as('n')),
+        '+',
+        matching(eb.selectFrom('varsets'))
+          .where('varsets.global', '=', 0)
+          .where('varsets.id', 'in', reachingIds(eb, scope))
+          .select((e) => e.fn.countAll<number>().as('n')),
+      ).as('total'),
+    )
     .executeTakeFirstOrThrow();
   return { rows: rows.map(toVarsetRow), total: Number(count.total) };
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure, type Action } from '../auth/policy.js';
+import { ensure, workspaceListScope, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
@@ -37,9 +37,12 @@ export async function getWorkspace(
   return { workspace, organization: { id: workspace.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
 }
 
-export async function listOrganizationWorkspaces(ctx: Context, organizationName: string, filter: WorkspaceFilter, page: Page) {
+export async function listOrganizationWorkspaces(ctx: Context, organizationName: string, filter: Omit<WorkspaceFilter, 'visible'>, page: Page) {
   const organization = await getOrganization(ctx, organizationName);
-  return { organization, ...(await listWorkspaces(ctx.store.db, organization.id, filter, page)) };
+  // A team lists the workspaces it can read.
+  const visible = workspaceListScope(ctx.subject, organization.id);
+  if (visible === 'none') throw notFound();
+  return { organization, ...(await listWorkspaces(ctx.store.db, organization.id, { ...filter, visible }, page)) };
 }
 
 function readName(input: ResourceInput, required: boolean): string | undefined {
@@ -68,12 +71,12 @@ const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already b
 
 export async function createWorkspace(ctx: Context, organizationName: string, input: ResourceInput): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
-  ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id });
-  const name = readName(input, true)!;
-  const description = input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '';
   const projectId =
     (await readProjectId(ctx, organization, input)) ??
     (await ctx.store.db.selectFrom('projects').select('id').where('organization_id', '=', organization.id).where('is_default', '=', 1).executeTakeFirstOrThrow()).id;
+  ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id, projectId });
+  const name = readName(input, true)!;
+  const description = input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '';
   const timestamp = now();
   const workspace: Workspace = { id: newId('ws'), organization_id: organization.id, project_id: projectId, name, description, created_at: timestamp, updated_at: timestamp };
   try {
@@ -94,6 +97,9 @@ export async function updateWorkspace(
   const name = readName(input, false);
   const description = input.string('description', { maxLength: DESCRIPTION_MAX });
   const projectId = await readProjectId(ctx, found.organization, input);
+  if (projectId !== undefined && projectId !== found.workspace.project_id) {
+    ensure(ctx.subject, 'workspace:move', { organizationId: found.organization.id, projectId });
+  }
   const workspace: Workspace = {
     ...found.workspace,
     name: name ?? found.workspace.name,

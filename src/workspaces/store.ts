@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Scope } from '../auth/policy.js';
 import type { Database, WorkspaceTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { contains } from '../db/connect.js';
@@ -8,12 +9,18 @@ export type Workspace = Selectable<WorkspaceTable>;
 export interface WorkspaceFilter {
   search?: string | undefined;
   projectId?: string | undefined;
+  /** What the caller may see: every workspace, or those granted and those of the granted projects. */
+  visible: Exclude<Scope<{ workspaceIds: string[]; projectIds: string[] }>, 'none'>;
 }
 
 export async function listWorkspaces(db: Kysely<Database>, organizationId: string, filter: WorkspaceFilter, page: Page): Promise<{ rows: Workspace[]; total: number }> {
   let base = db.selectFrom('workspaces').where('organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
   if (filter.projectId !== undefined) base = base.where('project_id', '=', filter.projectId);
+  const visible = filter.visible;
+  if (visible !== 'all') {
+    base = base.where((eb) => eb.or([eb('id', 'in', [...visible.workspaceIds, '']), eb('project_id', 'in', [...visible.projectIds, ''])]));
+  }
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('name').limit(page.size).offset((page.number - 1) * page.size).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
