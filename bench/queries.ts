@@ -6,13 +6,14 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { buildApp } from '../src/app.js';
 import type { Store } from '../src/db/connect.js';
 
+/** Counts executed statements: Kysely hands every result to the plugin once (a subquery builder alone does not count). */
 class QueryCounter implements KyselyPlugin {
   count = 0;
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.count++;
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.count++;
     return args.result;
   }
 }
