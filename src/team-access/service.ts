@@ -30,6 +30,8 @@ import {
   findTeamWorkspace,
   listTeamProjects,
   listTeamWorkspaces,
+  projectPermissionsOf,
+  workspacePermissionsOf,
   type GrantContext,
   type TeamProject,
   type TeamWorkspace,
@@ -160,15 +162,6 @@ const workspaceColumns = (p: WorkspacePermissionSet) => ({
   run_tasks: (p['run-tasks'] ? 1 : 0) as 0 | 1,
 });
 
-const workspacePermissionsOf = (row: TeamWorkspace): WorkspacePermissionSet => ({
-  runs: row.runs,
-  variables: row.variables,
-  'state-versions': row.state_versions,
-  'sentinel-mocks': row.sentinel_mocks,
-  'workspace-locking': row.workspace_locking === 1,
-  'run-tasks': row.run_tasks === 1,
-});
-
 export async function createTeamWorkspace(ctx: Context, body: unknown): Promise<TeamWorkspace> {
   const input = ResourceInput.read(body, 'team-workspaces');
   const teamId = requiredIdentifier(input, 'team', 'teams');
@@ -241,21 +234,6 @@ const projectColumns = (project: ProjectPermissionSet, workspace: ProjectWorkspa
   workspace_state_versions: workspace['state-versions'],
   workspace_sentinel_mocks: workspace['sentinel-mocks'],
   workspace_run_tasks: (workspace['run-tasks'] ? 1 : 0) as 0 | 1,
-});
-
-const projectPermissionsOf = (row: TeamProject): { project: ProjectPermissionSet; workspace: ProjectWorkspacePermissionSet } => ({
-  project: { settings: row.settings, teams: row.teams, 'variable-sets': row.variable_sets },
-  workspace: {
-    create: row.workspace_create === 1,
-    move: row.workspace_move === 1,
-    locking: row.workspace_locking === 1,
-    delete: row.workspace_delete === 1,
-    runs: row.workspace_runs,
-    variables: row.workspace_variables,
-    'state-versions': row.workspace_state_versions,
-    'sentinel-mocks': row.workspace_sentinel_mocks,
-    'run-tasks': row.workspace_run_tasks === 1,
-  },
 });
 
 function resolveProject(input: ResourceInput, access: TeamProject['access'], start: ReturnType<typeof projectPermissionsOf>) {

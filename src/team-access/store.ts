@@ -1,10 +1,37 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { ProjectPermissionSet, ProjectWorkspacePermissionSet, WorkspacePermissionSet } from '../auth/levels.js';
 import type { Scope } from '../auth/policy.js';
 import type { Database, TeamProjectTable, TeamWorkspaceTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 
 export type TeamWorkspace = Selectable<TeamWorkspaceTable>;
 export type TeamProject = Selectable<TeamProjectTable>;
+
+/** The fine-grained permissions a team-workspaces row holds. */
+export const workspacePermissionsOf = (row: TeamWorkspace): WorkspacePermissionSet => ({
+  runs: row.runs,
+  variables: row.variables,
+  'state-versions': row.state_versions,
+  'sentinel-mocks': row.sentinel_mocks,
+  'workspace-locking': row.workspace_locking === 1,
+  'run-tasks': row.run_tasks === 1,
+});
+
+/** The `project-access` and `workspace-access` a team-projects row holds. */
+export const projectPermissionsOf = (row: TeamProject): { project: ProjectPermissionSet; workspace: ProjectWorkspacePermissionSet } => ({
+  project: { settings: row.settings, teams: row.teams, 'variable-sets': row.variable_sets },
+  workspace: {
+    create: row.workspace_create === 1,
+    move: row.workspace_move === 1,
+    locking: row.workspace_locking === 1,
+    delete: row.workspace_delete === 1,
+    runs: row.workspace_runs,
+    variables: row.workspace_variables,
+    'state-versions': row.workspace_state_versions,
+    'sentinel-mocks': row.workspace_sentinel_mocks,
+    'run-tasks': row.workspace_run_tasks === 1,
+  },
+});
 
 /** Where a grant sits, for the permission decision on it. */
 export interface GrantContext {
@@ -54,6 +81,7 @@ export async function listTeamWorkspaces(db: Kysely<Database>, filter: GrantFilt
   return { rows, total: Number(count.total) };
 }
 
+/** The same as `listTeamWorkspaces`, for projects (the two tables differ in type, so the query is written twice). */
 export async function listTeamProjects(db: Kysely<Database>, filter: GrantFilter, page: Page): Promise<{ rows: TeamProject[]; total: number }> {
   let base = db.selectFrom('team_projects');
   if (filter.resourceId !== undefined) base = base.where('project_id', '=', filter.resourceId);

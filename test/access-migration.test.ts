@@ -1,0 +1,43 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Migrator } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { hashToken } from '../src/auth/tokens.js';
+import { migrate, openStore } from '../src/db/connect.js';
+import { migrations } from '../src/db/migrations/index.js';
+import { createTestStore, storeKind } from './helpers.js';
+
+/** A store created before teams existed keeps its tokens and gains an owners team per organization. */
+describe(`access migration on an existing store (${storeKind})`, () => {
+  it('keeps tokens, adds owners teams, and the upgraded store serves teams', async () => {
+    const testStore = await createTestStore();
+    const store = await openStore(testStore);
+    try {
+      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+      const { error } = await migrator.migrateTo('0002_runs');
+      assert.equal(error, undefined);
+      const at = '2024-01-01T00:00:00.000Z';
+      await store.db.insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at }).execute();
+      await store.db.insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: 1, created_at: at }).execute();
+      await store.db
+        .insertInto('tokens')
+        .values({ id: 'at-old', token_hash: hashToken('old-admin-secret'), kind: 'site-admin', organization_id: null, team_id: null, description: 'kept', created_at: at, expired_at: null })
+        .execute();
+
+      await migrate(store);
+      const owners = await store.db.selectFrom('teams').selectAll().where('organization_id', '=', 'org-old').execute();
+      assert.equal(owners.length, 1);
+      assert.equal(owners[0]!.name, 'owners');
+      assert.equal(owners[0]!.is_owners, 1);
+
+      const app = await buildApp({ store });
+      const res = await app.inject({ method: 'GET', url: '/api/v2/organizations/old/teams', headers: { authorization: 'Bearer old-admin-secret' } });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(JSON.parse(res.body).data.map((t: { attributes: { name: string } }) => t.attributes.name), ['owners']);
+      await app.close();
+    } finally {
+      await store.close();
+      await testStore.dispose();
+    }
+  });
+});
