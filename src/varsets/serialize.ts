@@ -61,8 +61,8 @@ export function includedResources(views: VarsetView[], include: Set<VarsetInclud
   for (const view of views) {
     const organizationName = view.varset.organization_name;
     if (include.has('vars')) resources.push(...view.variables.flatMap((v) => (v.row ? [serializeVarsetVariable(v.row)] : [])));
-    if (include.has('workspaces')) resources.push(...view.workspaces.map((w) => serializeWorkspace(w, organizationName)));
-    if (include.has('projects')) resources.push(...view.projects.map((p) => serializeProject(p, organizationName)));
+    if (include.has('workspaces')) resources.push(...view.workspaces.flatMap((w) => (w.row ? [serializeWorkspace(w.row, organizationName)] : [])));
+    if (include.has('projects')) resources.push(...view.projects.flatMap((p) => (p.row ? [serializeProject(p.row, organizationName)] : [])));
   }
   return uniqueResources(resources);
 }

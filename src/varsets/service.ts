@@ -16,7 +16,7 @@ import { getWorkspace } from '../workspaces/service.js';
 import { applyVariableChanges, newVersionId, readNewVariable, readVariableChanges, type VariableFields } from '../variables/rules.js';
 import * as store from './store.js';
 import { findAssignments } from './readable.js';
-import type { VarsetRow, VarsetScope, VarsetVariable, VariableRef } from './store.js';
+import type { AssignmentRef, RelationRows, VarsetRow, VarsetScope, VarsetVariable, VariableRef } from './store.js';
 import type { Project } from '../projects/store.js';
 import type { Workspace } from '../workspaces/store.js';
 
@@ -34,13 +34,17 @@ const DESCRIPTION_MAX = 512;
 export const VARSET_INCLUDES = ['vars', 'workspaces', 'projects'] as const;
 export type VarsetInclude = (typeof VARSET_INCLUDES)[number];
 
-/** A set with what every response shows of it. `variables` carry their rows when asked for. */
+/** A set with what every response shows of it. Its relationships carry their rows when asked for. */
 export interface VarsetView {
   varset: VarsetRow;
-  workspaces: Workspace[];
-  projects: Project[];
+  workspaces: AssignmentRef<Workspace>[];
+  projects: AssignmentRef<Project>[];
   variables: VariableRef[];
 }
+
+/** Rows for what `include` asks for; create and update responses read them all. */
+const rowsFor = (include: Set<VarsetInclude>): RelationRows => ({ variables: include.has('vars'), workspaces: include.has('workspaces'), projects: include.has('projects') });
+const ALL_ROWS: RelationRows = { variables: true, workspaces: true, projects: true };
 
 /** What a permission decision on a set needs to know of it; reads may also need where it is assigned (see `ensureReadable`). */
 function targetOf(varset: { organization_id: string; project_id: string | null; global: boolean | number }): Target {
@@ -59,8 +63,8 @@ async function ensureReadable(ctx: Context, varset: VarsetRow): Promise<void> {
   ensure(ctx.subject, 'varset:read', { ...target, varset: { ...target.varset!, ...assigned } });
 }
 
-async function loadViews(ctx: Context, db: Trx | Context['store']['db'], rows: VarsetRow[], variableRows: boolean): Promise<VarsetView[]> {
-  const relations = await store.loadRelations(db, ctx.store.dialect, rows.map((r) => r.id), variableRows);
+async function loadViews(ctx: Context, db: Trx | Context['store']['db'], rows: VarsetRow[], relationRows: RelationRows): Promise<VarsetView[]> {
+  const relations = await store.loadRelations(db, ctx.store.dialect, rows.map((r) => r.id), relationRows);
   return rows.map((varset) => ({
     varset,
     workspaces: relations.workspaces.get(varset.id) ?? [],
@@ -69,8 +73,8 @@ async function loadViews(ctx: Context, db: Trx | Context['store']['db'], rows: V
   }));
 }
 
-async function loadView(ctx: Context, db: Trx | Context['store']['db'], varset: VarsetRow, variableRows: boolean): Promise<VarsetView> {
-  return (await loadViews(ctx, db, [varset], variableRows))[0]!;
+async function loadView(ctx: Context, db: Trx | Context['store']['db'], varset: VarsetRow, relationRows: RelationRows): Promise<VarsetView> {
+  return (await loadViews(ctx, db, [varset], relationRows))[0]!;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -86,7 +90,7 @@ async function getVarset(ctx: Context, id: string, action: Action): Promise<Vars
 }
 
 export async function showVarset(ctx: Context, id: string, include: Set<VarsetInclude>): Promise<VarsetView> {
-  return loadView(ctx, ctx.store.db, await getVarset(ctx, id, 'varset:read'), include.has('vars'));
+  return loadView(ctx, ctx.store.db, await getVarset(ctx, id, 'varset:read'), rowsFor(include));
 }
 
 export interface VarsetListRequest {
@@ -97,7 +101,7 @@ export interface VarsetListRequest {
 
 async function listVarsets(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<{ views: VarsetView[]; total: number }> {
   const { rows, total } = await store.listVarsets(ctx.store.db, ctx.store.dialect, scope, request.search, request.page);
-  return { views: await loadViews(ctx, ctx.store.db, rows, request.include.has('vars')), total };
+  return { views: await loadViews(ctx, ctx.store.db, rows, rowsFor(request.include)), total };
 }
 
 export async function listOrganizationVarsets(ctx: Context, organizationName: string, request: VarsetListRequest) {
@@ -349,7 +353,7 @@ export async function createVarset(ctx: Context, organizationName: string, input
     await store.insertVariables(trx, variableRows(ctx.sealer, varset, body.variables, timestamp));
     await store.addWorkspaces(trx, varset.id, body.workspaceIds ?? []);
     await store.addProjects(trx, varset.id, body.projectIds ?? []);
-    return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, true);
+    return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, ALL_ROWS);
   });
 }
 
@@ -406,7 +410,7 @@ export async function updateVarset(ctx: Context, id: string, input: ResourceInpu
       await store.removeProjects(trx, varset.id, 'all');
       await store.addProjects(trx, varset.id, body.projectIds);
     }
-    return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, true);
+    return loadView(ctx, trx, (await store.findVarset(trx, varset.id))!, ALL_ROWS);
   });
 }
 

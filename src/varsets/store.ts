@@ -147,10 +147,23 @@ export interface VariableRef {
   row?: VarsetVariable;
 }
 
+/** A workspace or project a set is assigned to: its id, and its row when the response includes it. */
+export interface AssignmentRef<T> {
+  id: string;
+  row?: T;
+}
+
 export interface VarsetRelations {
-  workspaces: Map<string, Workspace[]>;
-  projects: Map<string, Project[]>;
+  workspaces: Map<string, AssignmentRef<Workspace>[]>;
+  projects: Map<string, AssignmentRef<Project>[]>;
   variables: Map<string, VariableRef[]>;
+}
+
+/** Which relationships to read with their rows; the others are read as ids alone, from the assignment indexes. */
+export interface RelationRows {
+  variables: boolean;
+  workspaces: boolean;
+  projects: boolean;
 }
 
 /**
@@ -177,29 +190,54 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 
 /**
  * The workspaces, projects and variables of many sets at once: three queries whatever the
- * number of sets. Variable rows (values included) are read only when `variableRows` is set.
+ * number of sets. Rows (variable values included) are read only for the relationships named
+ * in `rows`; assignments come in the order of their ids either way.
  */
-export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[], variableRows: boolean): Promise<VarsetRelations> {
+export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[], rows: RelationRows): Promise<VarsetRelations> {
   if (varsetIds.length === 0) return { workspaces: new Map(), projects: new Map(), variables: new Map() };
-  const workspaces = await db
-    .selectFrom('varset_workspaces')
-    .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
-    .selectAll('workspaces')
-    .select('varset_workspaces.varset_id')
-    .where('varset_workspaces.varset_id', 'in', varsetIds)
-    .orderBy(byCodePoint(dialect, 'workspaces.name'))
-    .orderBy('workspaces.id')
-    .execute();
-  const projects = await db
-    .selectFrom('varset_projects')
-    .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
-    .selectAll('projects')
-    .select('varset_projects.varset_id')
-    .where('varset_projects.varset_id', 'in', varsetIds)
-    .orderBy(byCodePoint(dialect, 'projects.name'))
-    .orderBy('projects.id')
-    .execute();
-  const variables: { varset_id: string; ref: VariableRef }[] = variableRows
+  const workspaces: { varset_id: string; ref: AssignmentRef<Workspace> }[] = rows.workspaces
+    ? (
+        await db
+          .selectFrom('varset_workspaces')
+          .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+          .selectAll('workspaces')
+          .select('varset_workspaces.varset_id')
+          .where('varset_workspaces.varset_id', 'in', varsetIds)
+          .orderBy('varset_workspaces.varset_id')
+          .orderBy('varset_workspaces.workspace_id')
+          .execute()
+      ).map(({ varset_id, ...row }) => ({ varset_id, ref: { id: row.id, row } }))
+    : (
+        await db
+          .selectFrom('varset_workspaces')
+          .select(['varset_id', 'workspace_id'])
+          .where('varset_id', 'in', varsetIds)
+          .orderBy('varset_id')
+          .orderBy('workspace_id')
+          .execute()
+      ).map((r) => ({ varset_id: r.varset_id, ref: { id: r.workspace_id } }));
+  const projects: { varset_id: string; ref: AssignmentRef<Project> }[] = rows.projects
+    ? (
+        await db
+          .selectFrom('varset_projects')
+          .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
+          .selectAll('projects')
+          .select('varset_projects.varset_id')
+          .where('varset_projects.varset_id', 'in', varsetIds)
+          .orderBy('varset_projects.varset_id')
+          .orderBy('varset_projects.project_id')
+          .execute()
+      ).map(({ varset_id, ...row }) => ({ varset_id, ref: { id: row.id, row } }))
+    : (
+        await db
+          .selectFrom('varset_projects')
+          .select(['varset_id', 'project_id'])
+          .where('varset_id', 'in', varsetIds)
+          .orderBy('varset_id')
+          .orderBy('project_id')
+          .execute()
+      ).map((r) => ({ varset_id: r.varset_id, ref: { id: r.project_id } }));
+  const variables: { varset_id: string; ref: VariableRef }[] = rows.variables
     ? (await orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', varsetIds), dialect).execute()).map((row) => ({
         varset_id: row.varset_id,
         ref: { id: row.id, row },
@@ -208,12 +246,8 @@ export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[
         varset_id: row.varset_id,
         ref: { id: row.id },
       }));
-  const strip = <T extends { varset_id: string }>({ varset_id: _, ...rest }: T) => rest;
-  return {
-    workspaces: new Map([...groupBy(workspaces, (w) => w.varset_id)].map(([id, rows]) => [id, rows.map(strip)])),
-    projects: new Map([...groupBy(projects, (p) => p.varset_id)].map(([id, rows]) => [id, rows.map(strip)])),
-    variables: new Map([...groupBy(variables, (v) => v.varset_id)].map(([id, refs]) => [id, refs.map((v) => v.ref)])),
-  };
+  const refsBySet = <T>(items: { varset_id: string; ref: T }[]) => new Map([...groupBy(items, (i) => i.varset_id)].map(([id, group]) => [id, group.map((i) => i.ref)]));
+  return { workspaces: refsBySet(workspaces), projects: refsBySet(projects), variables: refsBySet(variables) };
 }
 
 /** Variables are listed by key (code point order), then category, then id. */
