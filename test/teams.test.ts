@@ -76,12 +76,15 @@ describe(`teams (${storeKind})`, () => {
     await createTeam(t, other, { name: 'alpha-one' });
     await createTeam(t, other, { name: 'Alpha-two' });
     await createTeam(t, other, { name: 'beta' });
+    await createTeam(t, other, { name: 'gamma_1' });
     let res = await t.get(`/api/v2/organizations/${other}/teams?q=ALPHA`);
     assert.deepEqual(res.body.data.map((d: any) => d.attributes.name).sort(), ['Alpha-two', 'alpha-one']);
+    res = await t.get(`/api/v2/organizations/${other}/teams?q=a_`);
+    assert.deepEqual(res.body.data.map((d: any) => d.attributes.name), ['gamma_1'], 'a LIKE wildcard in q matches itself');
     res = await t.get(`/api/v2/organizations/${other}/teams?filter%5Bnames%5D=beta,owners`);
     assert.deepEqual(res.body.data.map((d: any) => d.attributes.name).sort(), ['beta', 'owners']);
     res = await t.get(`/api/v2/organizations/${other}/teams?page%5Bsize%5D=2&page%5Bnumber%5D=2&include=users`);
-    assert.equal(res.body.meta.pagination['total-count'], 4);
+    assert.equal(res.body.meta.pagination['total-count'], 5);
     assert.equal(res.body.data.length, 2);
     res = await t.get(`/api/v2/organizations/${other}/teams?include=tokens`);
     assert.equal(res.status, 400);

@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
-import { containsPattern, searchable } from '../db/connect.js';
+import { contains, searchable } from '../db/connect.js';
 import type { Database, TeamTable } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Page } from '../jsonapi/query.js';
@@ -44,7 +44,7 @@ export interface TeamFilter {
 
 export async function listTeams(db: Kysely<Database>, organizationId: string, filter: TeamFilter, page: Page): Promise<{ rows: Team[]; total: number }> {
   let base = db.selectFrom('teams').where('organization_id', '=', organizationId);
-  if (filter.search !== undefined) base = base.where('search_name', 'like', containsPattern(filter.search));
+  if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   const scope = filter.scope;
   if (scope !== 'all') base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
