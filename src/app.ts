@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyError } from 'fastify';
-import type { Store } from './db/connect.js';
+import { isForeignKeyViolation, isUniqueViolation, type Store } from './db/connect.js';
 import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
 import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
 import { authenticate } from './auth/tokens.js';
-import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
+import { ApiError, conflict, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { projectRoutes } from './projects/routes.js';
@@ -143,6 +143,12 @@ function handleError(error: FastifyError | ApiError, request: FastifyRequest, re
   }
   if (status >= 400 && status < 500) {
     return sendError(reply, new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]));
+  }
+  if (isUniqueViolation(error) || isForeignKeyViolation(error)) {
+    // A concurrent write changed what this request relied on after its checks ran; the
+    // services check first, so this is a lost race, not bad input, and a retry sees the new state.
+    request.log.warn({ code: (error as { code?: unknown }).code }, 'request lost a race with a concurrent change');
+    return sendError(reply, conflict('the request conflicts with a concurrent change; try again'));
   }
   request.log.error({ err: error }, 'request failed');
   return sendError(reply, new ApiError(500, [{ status: '500', title: 'internal server error' }]));

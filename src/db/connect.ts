@@ -109,6 +109,12 @@ function openPostgres(connectionString: string): Store {
   };
 }
 
+/** True when the error is a violation of a foreign key (a referenced row is gone), on either store. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** True when the error is a violation of a unique index or primary key, on either store. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.js';
 import { can, ensure, varsetListScope, type Action, type Target } from '../auth/policy.js';
-import { isUniqueViolation } from '../db/connect.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -140,6 +140,8 @@ async function inOrganizationTransaction<T>(ctx: Context, organizationId: string
   try {
     return await attempt();
   } catch (error) {
+    // A workspace or project named in the request was deleted after the checks ran.
+    if (isForeignKeyViolation(error)) throw notFound();
     if (!isUniqueViolation(error)) throw error;
   }
   try {
