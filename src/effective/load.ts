@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { VarsetVariable } from '../varsets/store.js';
+import { reachingIds, type VarsetVariable } from '../varsets/store.js';
 import { listVariables, type WorkspaceVariable } from '../workspace-variables/store.js';
 import type { ApplicableVarset, VarsetScope } from './resolve.js';
 
@@ -21,7 +21,7 @@ export interface Candidates {
  * sets and variables: the workspace's variables; the sets that reach it, each with every
  * way it does; the variables of those sets. A set reaches a workspace when it is global in
  * the workspace's organization, assigned to the workspace's project, or assigned to the
- * workspace: the same sets the workspace's list of variable sets shows.
+ * workspace: the same sets the workspace's list of variable sets shows (`reachingIds`).
  */
 export async function loadCandidates(db: Kysely<Database>, workspace: WorkspaceLocation): Promise<Candidates> {
   const workspaceVariables = await listVariables(db, workspace.id);
@@ -32,7 +32,12 @@ export async function loadCandidates(db: Kysely<Database>, workspace: WorkspaceL
     .select(['varsets.id', 'varsets.name', 'varsets.project_id', 'varsets.global', 'varsets.priority'])
     .select((eb) => [eb('varsets.id', 'in', assignedToWorkspace).as('on_workspace'), eb('varsets.id', 'in', assignedToProject).as('on_project')])
     .where('varsets.organization_id', '=', workspace.organization_id)
-    .where((eb) => eb.or([eb('varsets.global', '=', 1), eb('varsets.id', 'in', assignedToWorkspace), eb('varsets.id', 'in', assignedToProject)]))
+    .where((eb) =>
+      eb.or([
+        eb('varsets.global', '=', 1),
+        eb('varsets.id', 'in', reachingIds(eb, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id })),
+      ]),
+    )
     .execute();
   if (sets.length === 0) return { workspaceVariables, varsets: [] };
 

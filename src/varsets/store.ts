@@ -75,7 +75,7 @@ export async function isVarsetNameTaken(db: Db, organizationId: string, name: st
  * assignment tables by index; the global ones are read in name order on their own index
  * (see `listVarsets`). So neither a page nor its count walks all of an organization's sets.
  */
-function reachingIds(eb: ExpressionBuilder<Database, any>, scope: Exclude<VarsetScope, { kind: 'organization' }>) {
+export function reachingIds(eb: ExpressionBuilder<Database, any>, scope: Exclude<VarsetScope, { kind: 'organization' }>) {
   const assignedToProject = eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', '=', scope.projectId);
   return assignedToProject.unionAll(
     scope.kind === 'project'
