@@ -32,6 +32,8 @@ import { analyze, LARGE, MEDIUM, seedOrganization, type SeededOrganization } fro
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
+/** varsetd's log, shown when the run fails. */
+let serverLog: string | undefined;
 
 function numberSetting(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -244,7 +246,7 @@ async function main(): Promise<void> {
     args: [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(root, 'dist', 'main.js'), 'serve'],
     env: serverEnv,
     port,
-    logFile: path.join(workDir, 'varsetd.log'),
+    logFile: (serverLog = path.join(workDir, 'varsetd.log')),
     readyPath: '/api/v2/ping',
     readyStatus: 204,
   });
@@ -361,6 +363,7 @@ main()
   })
   .catch(async (error: unknown) => {
     console.error('bench: FAILED:', error instanceof Error ? error.message : error);
+    if (serverLog && fs.existsSync(serverLog)) console.error(`bench: end of varsetd's log:\n${fs.readFileSync(serverLog, 'utf8').split('\n').slice(-30).join('\n')}`);
     await cleanupAll();
     process.exit(1);
   });
