@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CommentTable, Database } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { workspaceTarget, type WorkspaceTarget } from '../runs/target.js';
+import { fetchPage } from '../db/page.js';
 
 export type Comment = Omit<Selectable<CommentTable>, 'seq'>;
 
@@ -23,9 +24,5 @@ export async function findComment(db: Kysely<Database>, id: string): Promise<{ c
 /** A run's comments, oldest first. */
 export async function listComments(db: Kysely<Database>, runId: string, page: Page): Promise<{ rows: Comment[]; total: number }> {
   const base = db.selectFrom('comments').where('run_id', '=', runId);
-  const [rows, count] = await Promise.all([
-    base.select(['id', 'run_id', 'run_event_id', 'body', 'created_at']).orderBy('seq').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.select(['id', 'run_id', 'run_event_id', 'body', 'created_at']).orderBy('seq'));
 }

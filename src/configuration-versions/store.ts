@@ -2,17 +2,14 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ConfigurationVersionTable, Database } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { workspaceTarget, type WorkspaceTarget } from '../runs/target.js';
+import { fetchPage } from '../db/page.js';
 
 export type ConfigurationVersion = Omit<Selectable<ConfigurationVersionTable>, 'seq'>;
 
 /** A workspace's configuration versions, newest first. */
 export async function listConfigurationVersions(db: Kysely<Database>, workspaceId: string, page: Page): Promise<{ rows: ConfigurationVersion[]; total: number }> {
   const base = db.selectFrom('configuration_versions').where('workspace_id', '=', workspaceId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('seq', 'desc').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
 }
 
 /** The configuration version and the location its permission checks need, or undefined. */

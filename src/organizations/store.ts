@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrganizationTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
+import { fetchPage } from '../db/page.js';
 
 export type Organization = Selectable<OrganizationTable>;
 
@@ -11,9 +12,5 @@ export function findOrganizationByName(db: Kysely<Database>, name: string): Prom
 export async function listOrganizations(db: Kysely<Database>, page: Page, only?: string[]): Promise<{ rows: Organization[]; total: number }> {
   let base = db.selectFrom('organizations');
   if (only) base = base.where('id', 'in', only.length ? only : ['']);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('name').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('name'));
 }

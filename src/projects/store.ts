@@ -3,6 +3,7 @@ import type { Scope } from '../auth/policy.js';
 import type { Database, ProjectTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { contains } from '../db/connect.js';
+import { fetchPage } from '../db/page.js';
 
 export type Project = Selectable<ProjectTable>;
 
@@ -22,9 +23,5 @@ export async function listProjects(db: Kysely<Database>, organizationId: string,
   if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
 }

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, RunTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { workspaceTarget, type WorkspaceTarget } from './target.js';
+import { fetchPage } from '../db/page.js';
 
 export type Run = Omit<Selectable<RunTable>, 'seq'>;
 
@@ -22,9 +23,5 @@ export async function findRun(db: Kysely<Database>, id: string): Promise<{ run: 
 /** A workspace's runs, newest first. */
 export async function listRuns(db: Kysely<Database>, workspaceId: string, page: Page): Promise<{ rows: Run[]; total: number }> {
   const base = db.selectFrom('runs').where('workspace_id', '=', workspaceId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('seq', 'desc').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
 }

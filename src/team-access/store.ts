@@ -3,6 +3,7 @@ import type { ProjectPermissionSet, ProjectWorkspacePermissionSet, WorkspacePerm
 import type { Scope } from '../auth/policy.js';
 import type { Database, TeamProjectTable, TeamWorkspaceTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
+import { fetchPage } from '../db/page.js';
 
 export type TeamWorkspace = Selectable<TeamWorkspaceTable>;
 export type TeamProject = Selectable<TeamProjectTable>;
@@ -74,22 +75,14 @@ export async function listTeamWorkspaces(db: Kysely<Database>, filter: GrantFilt
   if (filter.resourceId !== undefined) base = base.where('workspace_id', '=', filter.resourceId);
   if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
   if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_at').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
 }
 
-/** The same as `listTeamWorkspaces`, for projects (the two tables differ in type, so the query is written twice). */
+/** The same as `listTeamWorkspaces`, for projects. */
 export async function listTeamProjects(db: Kysely<Database>, filter: GrantFilter, page: Page): Promise<{ rows: TeamProject[]; total: number }> {
   let base = db.selectFrom('team_projects');
   if (filter.resourceId !== undefined) base = base.where('project_id', '=', filter.resourceId);
   if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
   if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_at').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
 }

@@ -4,6 +4,7 @@ import { contains, searchable } from '../db/connect.js';
 import type { Database, TeamTable } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Page } from '../jsonapi/query.js';
+import { fetchPage } from '../db/page.js';
 
 export type Team = Selectable<TeamTable>;
 
@@ -48,9 +49,5 @@ export async function listTeams(db: Kysely<Database>, organizationId: string, fi
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   const scope = filter.scope;
   if (scope !== 'all') base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
 }

@@ -3,6 +3,7 @@ import type { Scope } from '../auth/policy.js';
 import type { Database, WorkspaceTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { contains } from '../db/connect.js';
+import { fetchPage } from '../db/page.js';
 
 export type Workspace = Selectable<WorkspaceTable>;
 
@@ -21,9 +22,5 @@ export async function listWorkspaces(db: Kysely<Database>, organizationId: strin
   if (visible !== 'all') {
     base = base.where((eb) => eb.or([eb('id', 'in', [...visible.workspaceIds, '']), eb('project_id', 'in', [...visible.projectIds, ''])]));
   }
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('name').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(base, page, (q) => q.selectAll().orderBy('name'));
 }
