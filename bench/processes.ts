@@ -61,6 +61,8 @@ export interface ManagedProcess {
   peakRssKiB(): number | undefined;
   /** CPU time (user + system) the process has used so far, in seconds; undefined where /proc is missing. */
   cpuSeconds(): number | undefined;
+  /** How the process ended (`code 0`, `signal SIGKILL`), or undefined while it runs. */
+  exitStatus(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function startProcess(options: StartOptions): Promise<ManagedProces
     logFile: options.logFile,
     peakRssKiB: () => readPeakRss(child.pid!),
     cpuSeconds: () => readCpuSeconds(child.pid!),
+    exitStatus: () => exit,
     stop: async () => {
       unregister();
       await stop();

@@ -32,7 +32,8 @@ import { analyze, LARGE, MEDIUM, seedOrganization, type SeededOrganization } fro
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
-/** varsetd's log, shown when the run fails. */
+/** varsetd's process and log, shown when the run fails. */
+let serverProcess: ManagedProcess | undefined;
 let serverLog: string | undefined;
 
 function numberSetting(name: string, fallback: number): number {
@@ -250,6 +251,7 @@ async function main(): Promise<void> {
     readyPath: '/api/v2/ping',
     readyStatus: 204,
   });
+  serverProcess = server;
   console.error(`bench: varsetd (pid ${server.pid}) on ${server.url}, ${storeKind} store`);
   const store = await openStore({ databaseUrl, dataDir });
   onCleanup('close the seeding connection', () => store.close());
@@ -363,6 +365,7 @@ main()
   })
   .catch(async (error: unknown) => {
     console.error('bench: FAILED:', error instanceof Error ? error.message : error);
+    console.error(`bench: varsetd ${serverProcess?.exitStatus() ? `had exited (${serverProcess.exitStatus()})` : 'was still running'}`);
     if (serverLog && fs.existsSync(serverLog)) console.error(`bench: end of varsetd's log:\n${fs.readFileSync(serverLog, 'utf8').split('\n').slice(-30).join('\n')}`);
     await cleanupAll();
     process.exit(1);
