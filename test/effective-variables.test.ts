@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { QueryCounter } from '../src/db/query-counter.js';
 import { loadCandidates } from '../src/effective/load.js';
 import { rotateKey } from '../src/secrets/rotate.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
@@ -20,17 +20,6 @@ function summary(resource: any): unknown {
   return [resource.attributes.key, resource.attributes.category, resource.attributes.value, [from(resource.attributes), ...resource.attributes.overridden.map(from)]];
 }
 
-/** Counts executed statements (a query's subqueries are transformed too, but only the statement yields a result). */
-class QueryCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
 
 describe(`effective variables (${storeKind})`, () => {
   let t: TestApp;

@@ -1,20 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { QueryCounter } from '../src/db/query-counter.js';
 import { expectStatus, storeKind } from './helpers.js';
 import { assign, createOrganization, createVarset, startWrappedApp, type Client } from './varsets-fixtures.js';
 
-/** Counts every statement the app runs through Kysely (transaction BEGIN/COMMIT aside). */
-class QueryCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.count++;
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
 
 describe(`queries per variable set request (${storeKind})`, () => {
   const counter = new QueryCounter();
