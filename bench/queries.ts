@@ -2,21 +2,9 @@
  * Queries per request: the same requests answered by an in-process varsetd on the same
  * database, whose Kysely handle counts every statement it runs (BEGIN/COMMIT aside).
  */
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { buildApp } from '../src/app.js';
 import type { Store } from '../src/db/connect.js';
-
-/** Counts executed statements: Kysely hands every result to the plugin once (a subquery builder alone does not count). */
-class QueryCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
+import { QueryCounter } from '../src/db/query-counter.js';
 
 export interface CountedRequest {
   method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
