@@ -13,6 +13,13 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export interface NameRules {
+  maxLength: number;
+  pattern: RegExp;
+  /** What the pattern allows, for the error detail: `letters, numbers, "-" and "_"`. */
+  allowed: string;
+}
+
 /** The primary resource of a request body: `data` with the expected `type`. */
 export class ResourceInput {
   private constructor(
@@ -65,6 +72,18 @@ export class ResourceInput {
     const value = this.string(name, { ...rules, nonEmpty: true });
     if (value === undefined) throw invalidAttribute(`${name} can't be blank`, this.attributePointer(name));
     return value;
+  }
+
+  /**
+   * The `name` attribute of a named resource: required on create, optional on update, never
+   * blank, at most `rules.maxLength` characters, matching `rules.pattern` (described by `rules.allowed`).
+   */
+  name(required: boolean, rules: NameRules): string | undefined {
+    const name = required ? this.requiredString('name', { maxLength: rules.maxLength }) : this.string('name', { maxLength: rules.maxLength, nonEmpty: true });
+    if (name !== undefined && !rules.pattern.test(name)) {
+      throw invalidAttribute(`name may only contain ${rules.allowed}`, this.attributePointer('name'));
+    }
+    return name;
   }
 
   boolean(name: string): boolean | undefined {

@@ -3,14 +3,13 @@ import { ensure, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
-import type { ResourceInput } from '../jsonapi/payload.js';
+import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { findOrganizationByName, listOrganizations, type Organization } from './store.js';
 import { insertOwnersTeam } from '../teams/store.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
-const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-const NAME_MAX = 64;
+const NAME_RULES: NameRules = { maxLength: 64, pattern: /^[A-Za-z0-9_-]+$/, allowed: 'letters, numbers, "-" and "_"' };
 
 /** The organization named `name`, if the subject may do `action` on it; otherwise the 404 of a missing one. */
 export async function getOrganization(ctx: Context, name: string, action: Action = 'organization:read'): Promise<Organization> {
@@ -26,14 +25,6 @@ export async function listVisibleOrganizations(ctx: Context, page: Page): Promis
   return listOrganizations(ctx.store.db, page, only);
 }
 
-function readName(input: ResourceInput, required: boolean): string | undefined {
-  const name = required ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true });
-  if (name !== undefined && !NAME_PATTERN.test(name)) {
-    throw invalidAttribute('name may only contain letters, numbers, "-" and "_"', input.attributePointer('name'));
-  }
-  return name;
-}
-
 function readEmail(input: ResourceInput, required: boolean): string | undefined {
   const email = required ? input.requiredString('email', { maxLength: 254 }) : input.string('email', { maxLength: 254, nonEmpty: true });
   if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalidAttribute('email is not a valid email address', input.attributePointer('email'));
@@ -45,7 +36,7 @@ const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already b
 /** Creates an organization with its default project and its owners team. */
 export async function createOrganization(ctx: Context, input: ResourceInput): Promise<Organization> {
   ensure(ctx.subject, 'organizations:create');
-  const name = readName(input, true)!;
+  const name = input.name(true, NAME_RULES)!;
   const email = readEmail(input, true)!;
   const org: Organization = { id: newId('org'), name, email, created_at: now() };
   try {
@@ -66,7 +57,7 @@ export async function createOrganization(ctx: Context, input: ResourceInput): Pr
 
 export async function updateOrganization(ctx: Context, name: string, input: ResourceInput): Promise<Organization> {
   const org = await getOrganization(ctx, name, 'organization:update');
-  const changes = { name: readName(input, false), email: readEmail(input, false) };
+  const changes = { name: input.name(false, NAME_RULES), email: readEmail(input, false) };
   const updated = { ...org, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
   try {
     await ctx.store.db.updateTable('organizations').set({ name: updated.name, email: updated.email }).where('id', '=', org.id).execute();

@@ -14,3 +14,14 @@ export async function listOrganizations(db: Kysely<Database>, page: Page, only?:
   if (only) base = base.where('id', 'in', only.length ? only : ['']);
   return fetchPage(base, page, (q) => q.selectAll().orderBy('name'));
 }
+
+/** The organization's columns, for a query that joins `organizations` to a row of its own. */
+export const ORGANIZATION_COLUMNS = ['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'] as const;
+
+type WithOrganizationColumns = { organization_id: string; organization_name: string; organization_email: string; organization_created_at: string };
+
+/** Splits a row selected with `ORGANIZATION_COLUMNS` into the row itself and its organization. */
+export function splitOrganization<R extends WithOrganizationColumns>(joined: R): { row: Omit<R, 'organization_name' | 'organization_email' | 'organization_created_at'>; organization: Organization } {
+  const { organization_name, organization_email, organization_created_at, ...row } = joined;
+  return { row, organization: { id: row.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+}

@@ -3,14 +3,13 @@ import { ensure, projectListScope, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { ResourceInput } from '../jsonapi/payload.js';
+import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { getOrganization } from '../organizations/service.js';
-import type { Organization } from '../organizations/store.js';
+import { type Organization, ORGANIZATION_COLUMNS, splitOrganization } from '../organizations/store.js';
 import { findProject, listProjects, type Project, type ProjectFilter } from './store.js';
 
-const NAME_PATTERN = /^[A-Za-z0-9 _-]+$/;
-const NAME_MAX = 40;
+const NAME_RULES: NameRules = { maxLength: 40, pattern: /^[A-Za-z0-9 _-]+$/, allowed: 'letters, numbers, spaces, "-" and "_"' };
 const DESCRIPTION_MAX = 512;
 
 /** A project with its organization, if the subject may do `action` on it; otherwise the 404 of a missing one. */
@@ -19,13 +18,13 @@ export async function getProject(ctx: Context, id: string, action: Action = 'pro
     .selectFrom('projects')
     .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
     .selectAll('projects')
-    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'])
+    .select(ORGANIZATION_COLUMNS)
     .where('projects.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound();
-  const { organization_name, organization_email, organization_created_at, ...project } = row;
+  const { row: project, organization } = splitOrganization(row);
   ensure(ctx.subject, action, { organizationId: project.organization_id, projectId: project.id });
-  return { project, organization: { id: project.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  return { project, organization };
 }
 
 export async function listOrganizationProjects(ctx: Context, organizationName: string, filter: Omit<ProjectFilter, 'visible'>, page: Page) {
@@ -36,14 +35,6 @@ export async function listOrganizationProjects(ctx: Context, organizationName: s
   return { organization, ...(await listProjects(ctx.store.db, organization.id, { ...filter, visible }, page)) };
 }
 
-function readName(input: ResourceInput, required: boolean): string | undefined {
-  const name = required ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true });
-  if (name !== undefined && !NAME_PATTERN.test(name)) {
-    throw invalidAttribute('name may only contain letters, numbers, spaces, "-" and "_"', input.attributePointer('name'));
-  }
-  return name;
-}
-
 const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
 
 export async function createProject(ctx: Context, organizationName: string, input: ResourceInput): Promise<{ project: Project; organization: Organization }> {
@@ -52,7 +43,7 @@ export async function createProject(ctx: Context, organizationName: string, inpu
   const project: Project = {
     id: newId('prj'),
     organization_id: organization.id,
-    name: readName(input, true)!,
+    name: input.name(true, NAME_RULES)!,
     description: input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '',
     is_default: 0,
     created_at: now(),
@@ -68,7 +59,7 @@ export async function createProject(ctx: Context, organizationName: string, inpu
 
 export async function updateProject(ctx: Context, id: string, input: ResourceInput): Promise<{ project: Project; organization: Organization }> {
   const found = await getProject(ctx, id, 'project:update');
-  const name = readName(input, false);
+  const name = input.name(false, NAME_RULES);
   const description = input.string('description', { maxLength: DESCRIPTION_MAX });
   const project = { ...found.project, name: name ?? found.project.name, description: description ?? found.project.description };
   try {

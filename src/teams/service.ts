@@ -4,15 +4,14 @@ import { ensure, teamListScope, teamPermissions, type Action } from '../auth/pol
 import { isUniqueViolation, searchable } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { ResourceInput } from '../jsonapi/payload.js';
+import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { getOrganization } from '../organizations/service.js';
-import type { Organization } from '../organizations/store.js';
+import { type Organization, ORGANIZATION_COLUMNS, splitOrganization } from '../organizations/store.js';
 import { organizationAccess } from './serialize.js';
 import { listTeams, type Team } from './store.js';
 
-const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-const NAME_MAX = 90;
+const NAME_RULES: NameRules = { maxLength: 90, pattern: /^[A-Za-z0-9_-]+$/, allowed: 'letters, numbers, "-" and "_"' };
 const VISIBILITIES = ['secret', 'organization'] as const;
 
 export interface TeamWithOrganization {
@@ -26,14 +25,14 @@ export async function getTeam(ctx: Context, id: string, action: Action = 'team:r
     .selectFrom('teams')
     .innerJoin('organizations', 'organizations.id', 'teams.organization_id')
     .selectAll('teams')
-    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'])
+    .select(ORGANIZATION_COLUMNS)
     .where('teams.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound();
-  const { organization_name, organization_email, organization_created_at, ...team } = row;
+  const { row: team, organization } = splitOrganization(row);
   ensure(ctx.subject, 'team:read', teamTarget(team));
   if (action !== 'team:read') ensure(ctx.subject, action, teamTarget(team));
-  return { team, organization: { id: team.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  return { team, organization };
 }
 
 export function teamTarget(team: Team) {
@@ -51,14 +50,6 @@ export async function listOrganizationTeams(ctx: Context, organizationName: stri
   const scope = teamListScope(ctx.subject, organization.id);
   if (scope === 'none') throw notFound();
   return { organization, ...(await listTeams(ctx.store.db, organization.id, { ...filter, scope }, page)) };
-}
-
-function readName(input: ResourceInput, required: boolean): string | undefined {
-  const name = required ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true });
-  if (name !== undefined && !NAME_PATTERN.test(name)) {
-    throw invalidAttribute('name may only contain letters, numbers, "-" and "_"', input.attributePointer('name'));
-  }
-  return name;
 }
 
 function readVisibility(input: ResourceInput): Team['visibility'] | undefined {
@@ -113,7 +104,7 @@ async function write<T>(input: ResourceInput, fn: () => Promise<T>): Promise<T> 
 export async function createTeam(ctx: Context, organizationName: string, input: ResourceInput): Promise<TeamWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'teams:create', { organizationId: organization.id });
-  const name = readName(input, true)!;
+  const name = input.name(true, NAME_RULES)!;
   const given = readOrganizationAccess(input) ?? {};
   const access = Object.fromEntries(ORGANIZATION_ACCESS.map((f) => [f, given[f] ?? false])) as Record<OrganizationAccessFlag, boolean>;
   const team: Team = {
@@ -134,7 +125,7 @@ export async function createTeam(ctx: Context, organizationName: string, input: 
 
 export async function updateTeam(ctx: Context, id: string, input: ResourceInput): Promise<TeamWithOrganization> {
   const found = await getTeam(ctx, id, 'team:update');
-  const name = readName(input, false);
+  const name = input.name(false, NAME_RULES);
   const access = readOrganizationAccess(input);
   if (found.team.is_owners === 1) {
     if (name !== undefined && name !== found.team.name) throw unprocessable('the owners team cannot be renamed', input.attributePointer('name'));

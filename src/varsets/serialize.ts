@@ -1,4 +1,4 @@
-import { uniqueResources, type Resource } from '../jsonapi/document.js';
+import { toMany, toOne, uniqueResources, type Resource } from '../jsonapi/document.js';
 import { serializeProject } from '../projects/serialize.js';
 import { variableAttributes } from '../variables/serialize.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
@@ -27,10 +27,10 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
       'project-count': varset.project_count,
     },
     relationships: {
-      organization: { data: { type: 'organizations', id: varset.organization_name } },
-      parent: { data: varset.project_id === null ? { type: 'organizations', id: varset.organization_name } : { type: 'projects', id: varset.project_id } },
-      workspaces: { data: view.workspaces.map((w) => ({ id: w.id, type: 'workspaces' })) },
-      projects: { data: view.projects.map((p) => ({ id: p.id, type: 'projects' })) },
+      organization: toOne('organizations', varset.organization_name),
+      parent: varset.project_id === null ? toOne('organizations', varset.organization_name) : toOne('projects', varset.project_id),
+      workspaces: toMany('workspaces', view.workspaces.map((w) => w.id)),
+      projects: toMany('projects', view.projects.map((p) => p.id)),
       vars: {
         data: view.variables.map((v) =>
           options.variableAttributes && v.row ? { id: v.id, type: 'vars', attributes: variableAttributes(v.row) } : { id: v.id, type: 'vars' },

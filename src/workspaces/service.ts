@@ -3,14 +3,13 @@ import { ensure, workspaceListScope, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
-import type { ResourceInput } from '../jsonapi/payload.js';
+import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { getOrganization } from '../organizations/service.js';
-import type { Organization } from '../organizations/store.js';
+import { type Organization, ORGANIZATION_COLUMNS, splitOrganization } from '../organizations/store.js';
 import { listWorkspaces, type Workspace, type WorkspaceFilter } from './store.js';
 
-const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-const NAME_MAX = 90;
+const NAME_RULES: NameRules = { maxLength: 90, pattern: /^[A-Za-z0-9_-]+$/, allowed: 'letters, numbers, "-" and "_"' };
 const DESCRIPTION_MAX = 512;
 
 export interface WorkspaceWithOrganization {
@@ -28,13 +27,13 @@ export async function getWorkspace(
     .selectFrom('workspaces')
     .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
     .selectAll('workspaces')
-    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at']);
+    .select(ORGANIZATION_COLUMNS);
   query = 'id' in where ? query.where('workspaces.id', '=', where.id) : query.where('organizations.name', '=', where.organizationName).where('workspaces.name', '=', where.name);
   const row = await query.executeTakeFirst();
   if (!row) throw notFound();
-  const { organization_name, organization_email, organization_created_at, ...workspace } = row;
+  const { row: workspace, organization } = splitOrganization(row);
   ensure(ctx.subject, action, { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id });
-  return { workspace, organization: { id: workspace.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  return { workspace, organization };
 }
 
 export async function listOrganizationWorkspaces(ctx: Context, organizationName: string, filter: Omit<WorkspaceFilter, 'visible'>, page: Page) {
@@ -43,14 +42,6 @@ export async function listOrganizationWorkspaces(ctx: Context, organizationName:
   const visible = workspaceListScope(ctx.subject, organization.id);
   if (visible === 'none') throw notFound();
   return { organization, ...(await listWorkspaces(ctx.store.db, organization.id, { ...filter, visible }, page)) };
-}
-
-function readName(input: ResourceInput, required: boolean): string | undefined {
-  const name = required ? input.requiredString('name', { maxLength: NAME_MAX }) : input.string('name', { maxLength: NAME_MAX, nonEmpty: true });
-  if (name !== undefined && !NAME_PATTERN.test(name)) {
-    throw invalidAttribute('name may only contain letters, numbers, "-" and "_"', input.attributePointer('name'));
-  }
-  return name;
 }
 
 /** The project a workspace body names; one that is missing or in another organization is a 404. */
@@ -75,7 +66,7 @@ export async function createWorkspace(ctx: Context, organizationName: string, in
     (await readProjectId(ctx, organization, input)) ??
     (await ctx.store.db.selectFrom('projects').select('id').where('organization_id', '=', organization.id).where('is_default', '=', 1).executeTakeFirstOrThrow()).id;
   ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id, projectId });
-  const name = readName(input, true)!;
+  const name = input.name(true, NAME_RULES)!;
   const description = input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '';
   const timestamp = now();
   const workspace: Workspace = { id: newId('ws'), organization_id: organization.id, project_id: projectId, name, description, created_at: timestamp, updated_at: timestamp };
@@ -94,7 +85,7 @@ export async function updateWorkspace(
   input: ResourceInput,
 ): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, where, 'workspace:update');
-  const name = readName(input, false);
+  const name = input.name(false, NAME_RULES);
   const description = input.string('description', { maxLength: DESCRIPTION_MAX });
   const projectId = await readProjectId(ctx, found.organization, input);
   if (projectId !== undefined && projectId !== found.workspace.project_id) {
