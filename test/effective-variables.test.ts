@@ -6,7 +6,7 @@ import { rotateKey } from '../src/secrets/rotate.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
 import { TestApp, expectStatus, storeKind } from './helpers.js';
 import { createRun } from './runs-fixtures.js';
-import { assign, createVar, createVarset, uniqueName } from './varsets-fixtures.js';
+import { createVarset, uniqueName } from './varsets-fixtures.js';
 
 async function createWorkspaceVar(t: TestApp, ws: string, attributes: Record<string, unknown>): Promise<any> {
   const res = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { category: 'terraform', ...attributes } } });

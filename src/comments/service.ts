@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
-import { newId, now } from '../ids.js';
+import { newId } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
 import { ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';

@@ -1,4 +1,4 @@
-import { invalidAttribute, unprocessable } from './errors.js';
+import { invalidAttribute, unprocessable, type ApiError } from './errors.js';
 import type { ResourceIdentifier } from './document.js';
 
 /**
@@ -84,6 +84,11 @@ export class ResourceInput {
       throw invalidAttribute(`name may only contain ${rules.allowed}`, this.attributePointer('name'));
     }
     return name;
+  }
+
+  /** The 422 for a name another resource of the same kind already has. */
+  nameTaken(): ApiError {
+    return invalidAttribute('Name has already been taken', this.attributePointer('name'));
   }
 
   boolean(name: string): boolean | undefined {

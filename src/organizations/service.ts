@@ -31,8 +31,6 @@ function readEmail(input: ResourceInput, required: boolean): string | undefined 
   return email;
 }
 
-const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
-
 /** Creates an organization with its default project and its owners team. */
 export async function createOrganization(ctx: Context, input: ResourceInput): Promise<Organization> {
   ensure(ctx.subject, 'organizations:create');
@@ -49,7 +47,7 @@ export async function createOrganization(ctx: Context, input: ResourceInput): Pr
       await insertOwnersTeam(trx, org.id, org.created_at);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
   return org;
@@ -62,7 +60,7 @@ export async function updateOrganization(ctx: Context, name: string, input: Reso
   try {
     await ctx.store.db.updateTable('organizations').set({ name: updated.name, email: updated.email }).where('id', '=', org.id).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
   return updated;

@@ -2,12 +2,12 @@ import type { Context } from '../context.js';
 import { ensure, projectListScope, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
-import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
+import { conflict, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { getOrganization } from '../organizations/service.js';
 import { type Organization, ORGANIZATION_COLUMNS, splitOrganization } from '../organizations/store.js';
-import { findProject, listProjects, type Project, type ProjectFilter } from './store.js';
+import { listProjects, type Project, type ProjectFilter } from './store.js';
 
 const NAME_RULES: NameRules = { maxLength: 40, pattern: /^[A-Za-z0-9 _-]+$/, allowed: 'letters, numbers, spaces, "-" and "_"' };
 const DESCRIPTION_MAX = 512;
@@ -35,8 +35,6 @@ export async function listOrganizationProjects(ctx: Context, organizationName: s
   return { organization, ...(await listProjects(ctx.store.db, organization.id, { ...filter, visible }, page)) };
 }
 
-const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
-
 export async function createProject(ctx: Context, organizationName: string, input: ResourceInput): Promise<{ project: Project; organization: Organization }> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'projects:create', { organizationId: organization.id });
@@ -51,7 +49,7 @@ export async function createProject(ctx: Context, organizationName: string, inpu
   try {
     await ctx.store.db.insertInto('projects').values(project).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
   return { project, organization };
@@ -65,7 +63,7 @@ export async function updateProject(ctx: Context, id: string, input: ResourceInp
   try {
     await ctx.store.db.updateTable('projects').set({ name: project.name, description: project.description }).where('id', '=', id).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
   return { project, organization: found.organization };

@@ -7,10 +7,6 @@ import { fetchPage } from '../db/page.js';
 
 export type Project = Selectable<ProjectTable>;
 
-export function findProject(db: Kysely<Database>, id: string): Promise<Project | undefined> {
-  return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export interface ProjectFilter {
   search?: string | undefined;
   names?: string[] | undefined;

@@ -90,13 +90,11 @@ function accessColumns(current: Record<OrganizationAccessFlag, boolean>) {
   };
 }
 
-const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
-
 async function write<T>(input: ResourceInput, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
 }

@@ -212,7 +212,7 @@ async function assertKeysFree(trx: Trx, varsetId: string, candidates: Candidate[
 }
 
 async function assertNameFree(trx: Trx, organizationId: string, name: string, varsetId: string, input: ResourceInput): Promise<void> {
-  if (await store.isVarsetNameTaken(trx, organizationId, name, varsetId)) throw invalidAttribute('Name has already been taken', input.attributePointer('name'));
+  if (await store.isVarsetNameTaken(trx, organizationId, name, varsetId)) throw input.nameTaken();
 }
 
 function assertNotGlobalWhenProjectOwned(varset: { project_id: string | null; global: boolean }, input: ResourceInput): void {

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { ensure, workspaceListScope, type Action } from '../auth/policy.js';
 import { isUniqueViolation } from '../db/connect.js';
 import { newId, now } from '../ids.js';
-import { invalidAttribute, notFound } from '../jsonapi/errors.js';
+import { notFound } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
 import { getOrganization } from '../organizations/service.js';
@@ -58,8 +58,6 @@ async function readProjectId(ctx: Context, organization: Organization, input: Re
   return project.id;
 }
 
-const nameTaken = (input: ResourceInput) => invalidAttribute('Name has already been taken', input.attributePointer('name'));
-
 export async function createWorkspace(ctx: Context, organizationName: string, input: ResourceInput): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   const projectId =
@@ -73,7 +71,7 @@ export async function createWorkspace(ctx: Context, organizationName: string, in
   try {
     await ctx.store.db.insertInto('workspaces').values(workspace).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
   return { workspace, organization };
@@ -113,7 +111,7 @@ export async function updateWorkspace(
         .execute();
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(input);
+    if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
   }
   return { workspace, organization: found.organization };
