@@ -24,5 +24,5 @@ export async function findComment(db: Kysely<Database>, id: string): Promise<{ c
 /** A run's comments, oldest first. */
 export async function listComments(db: Kysely<Database>, runId: string, page: Page): Promise<{ rows: Comment[]; total: number }> {
   const base = db.selectFrom('comments').where('run_id', '=', runId);
-  return fetchPage(base, page, (q) => q.select(['id', 'run_id', 'run_event_id', 'body', 'created_at']).orderBy('seq'));
+  return fetchPage(db, base, page, (q) => q.select(['id', 'run_id', 'run_event_id', 'body', 'created_at']).orderBy('seq'));
 }

@@ -9,7 +9,7 @@ export type ConfigurationVersion = Omit<Selectable<ConfigurationVersionTable>, '
 /** A workspace's configuration versions, newest first. */
 export async function listConfigurationVersions(db: Kysely<Database>, workspaceId: string, page: Page): Promise<{ rows: ConfigurationVersion[]; total: number }> {
   const base = db.selectFrom('configuration_versions').where('workspace_id', '=', workspaceId);
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
 }
 
 /** The configuration version and the location its permission checks need, or undefined. */

@@ -12,7 +12,7 @@ export function findOrganizationByName(db: Kysely<Database>, name: string): Prom
 export async function listOrganizations(db: Kysely<Database>, page: Page, only?: string[]): Promise<{ rows: Organization[]; total: number }> {
   let base = db.selectFrom('organizations');
   if (only) base = base.where('id', 'in', only.length ? only : ['']);
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('name'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('name'));
 }
 
 /** The organization's columns, for a query that joins `organizations` to a row of its own. */

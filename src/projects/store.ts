@@ -19,5 +19,5 @@ export async function listProjects(db: Kysely<Database>, organizationId: string,
   if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
 }

@@ -23,5 +23,5 @@ export async function findRun(db: Kysely<Database>, id: string): Promise<{ run: 
 /** A workspace's runs, newest first. */
 export async function listRuns(db: Kysely<Database>, workspaceId: string, page: Page): Promise<{ rows: Run[]; total: number }> {
   const base = db.selectFrom('runs').where('workspace_id', '=', workspaceId);
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
 }

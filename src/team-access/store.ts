@@ -75,7 +75,7 @@ export async function listTeamWorkspaces(db: Kysely<Database>, filter: GrantFilt
   if (filter.resourceId !== undefined) base = base.where('workspace_id', '=', filter.resourceId);
   if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
   if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
 }
 
 /** The same as `listTeamWorkspaces`, for projects. */
@@ -84,5 +84,5 @@ export async function listTeamProjects(db: Kysely<Database>, filter: GrantFilter
   if (filter.resourceId !== undefined) base = base.where('project_id', '=', filter.resourceId);
   if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
   if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('created_at').orderBy('id'));
 }

@@ -49,5 +49,5 @@ export async function listTeams(db: Kysely<Database>, organizationId: string, fi
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   const scope = filter.scope;
   if (scope !== 'all') base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
 }

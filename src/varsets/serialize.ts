@@ -22,9 +22,9 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
       global: varset.global === 1,
       priority: varset.priority === 1,
       'updated-at': varset.updated_at,
-      'var-count': varset.var_count,
-      'workspace-count': varset.workspace_count,
-      'project-count': varset.project_count,
+      'var-count': view.variables.length,
+      'workspace-count': view.workspaces.length,
+      'project-count': view.projects.length,
     },
     relationships: {
       organization: toOne('organizations', varset.organization_name),

@@ -1,7 +1,8 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Scope, VarsetReadScope } from '../auth/policy.js';
 import { containsPattern, type Dialect } from '../db/connect.js';
 import { byCodePoint } from '../db/order.js';
+import { fetchPage, limitToPage, pageWithTotal } from '../db/page.js';
 import { readableBy } from './readable.js';
 import type { Database, VarsetTable, VarsetVariableTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
@@ -15,12 +16,9 @@ type Db = Kysely<Database>;
 export type Varset = Selectable<VarsetTable>;
 export type VarsetVariable = Selectable<VarsetVariableTable>;
 
-/** A set as responses show it: its row, its organization's name and the sizes of its relationships. */
+/** A set as responses show it: its row and its organization's name. */
 export interface VarsetRow extends Varset {
   organization_name: string;
-  var_count: number;
-  workspace_count: number;
-  project_count: number;
 }
 
 /** Which sets a list shows: all of an organization's, or those a project or a workspace lists (see `listVarsets`). */
@@ -29,32 +27,12 @@ export type VarsetScope =
   | { kind: 'project'; organizationId: string; projectId: string }
   | { kind: 'workspace'; organizationId: string; projectId: string; workspaceId: string };
 
-function selectVarsetRows(db: Db) {
-  return db
-    .selectFrom('varsets')
-    .innerJoin('organizations', 'organizations.id', 'varsets.organization_id')
-    .selectAll('varsets')
-    .select('organizations.name as organization_name')
-    .select((eb) => [
-      eb.selectFrom('varset_variables').whereRef('varset_variables.varset_id', '=', 'varsets.id').select(eb.fn.countAll<number>().as('n')).as('var_count'),
-      eb.selectFrom('varset_workspaces').whereRef('varset_workspaces.varset_id', '=', 'varsets.id').select(eb.fn.countAll<number>().as('n')).as('workspace_count'),
-      eb.selectFrom('varset_projects').whereRef('varset_projects.varset_id', '=', 'varsets.id').select(eb.fn.countAll<number>().as('n')).as('project_count'),
-    ]);
+function selectVarsetRows<Q extends SelectQueryBuilder<Database, 'varsets', {}>>(query: Q) {
+  return query.innerJoin('organizations', 'organizations.id', 'varsets.organization_id').selectAll('varsets').select('organizations.name as organization_name');
 }
 
-type RawVarsetRow = Omit<VarsetRow, 'var_count' | 'workspace_count' | 'project_count'> & {
-  var_count: number | null;
-  workspace_count: number | null;
-  project_count: number | null;
-};
-
-function toVarsetRow(row: RawVarsetRow): VarsetRow {
-  return { ...row, var_count: Number(row.var_count), workspace_count: Number(row.workspace_count), project_count: Number(row.project_count) };
-}
-
-export async function findVarset(db: Db, id: string): Promise<VarsetRow | undefined> {
-  const row = await selectVarsetRows(db).where('varsets.id', '=', id).executeTakeFirst();
-  return row && toVarsetRow(row);
+export function findVarset(db: Db, id: string): Promise<VarsetRow | undefined> {
+  return selectVarsetRows(db.selectFrom('varsets').where('varsets.id', '=', id)).executeTakeFirst();
 }
 
 export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {
@@ -89,11 +67,10 @@ function nameContains(search: string) {
   return sql<boolean>`varsets.search_name like ${containsPattern(search)} escape '\\'`;
 }
 
-/** One page of sets, ordered by name (code point order) then id, and the number of all matching sets: two queries. */
+/** One page of sets, ordered by name (code point order) then id, and the number of all matching sets (see `pageWithTotal`). */
 export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: VarsetRow[]; total: number }> {
   const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (search === undefined ? query : query.where(nameContains(search)));
   const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(dialect, 'varsets.name')).orderBy('varsets.id');
-  const pageOf = <Q extends { limit: (n: number) => Q; offset: (n: number) => Q }>(query: Q): Q => query.limit(page.size).offset((page.number - 1) * page.size);
 
   if (scope.kind === 'organization') {
     const inOrganization = (eb: ExpressionBuilder<Database, 'varsets'>) => {
@@ -101,44 +78,32 @@ export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, 
       // A caller without organization-wide Read variables lists only the sets it may read.
       return scope.readable === 'all' ? organization : eb.and([organization, readableBy(eb, scope.readable)]);
     };
-    const rows = await pageOf(ordered(matching(selectVarsetRows(db).where(inOrganization)))).execute();
-    const count = await matching(db.selectFrom('varsets').where(inOrganization))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    return { rows: rows.map(toVarsetRow), total: Number(count.total) };
+    return fetchPage(db, matching(db.selectFrom('varsets').where(inOrganization)), page, (query) => ordered(selectVarsetRows(query)));
   }
 
   // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
   // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
   const globals = (eb: ExpressionBuilder<Database, any>) =>
     matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId).where('varsets.global', '=', 1));
-  const rows = await pageOf(
-    ordered(
-      matching(selectVarsetRows(db)).where((eb) =>
-        eb(
-          'varsets.id',
-          'in',
-          eb
-            .selectFrom(ordered(globals(eb).select('varsets.id')).limit(page.number * page.size).as('first_globals'))
-            .select('first_globals.id')
-            .unionAll(reachingIds(eb, scope)),
-        ),
-      ),
-    ),
-  ).execute();
-  const count = await db
-    .selectNoFrom((eb) =>
-      eb(
-        globals(eb).select((e) => e.fn.countAll<number>().as('n')),
-        '+',
-        matching(eb.selectFrom('varsets'))
-          .where('varsets.global', '=', 0)
-          .where('varsets.id', 'in', reachingIds(eb, scope))
-          .select((e) => e.fn.countAll<number>().as('n')),
-      ).as('total'),
-    )
-    .executeTakeFirstOrThrow();
-  return { rows: rows.map(toVarsetRow), total: Number(count.total) };
+  const candidates = (eb: ExpressionBuilder<Database, 'varsets'>) =>
+    eb(
+      'varsets.id',
+      'in',
+      eb
+        .selectFrom(ordered(globals(eb).select('varsets.id')).limit(page.number * page.size).as('first_globals'))
+        .select('first_globals.id')
+        .unionAll(reachingIds(eb, scope)),
+    );
+  const total = (eb: ExpressionBuilder<Database, never>) =>
+    eb(
+      globals(eb).select((e) => e.fn.countAll<number>().as('n')),
+      '+',
+      matching(eb.selectFrom('varsets'))
+        .where('varsets.global', '=', 0)
+        .where('varsets.id', 'in', reachingIds(eb, scope))
+        .select((e) => e.fn.countAll<number>().as('n')),
+    );
+  return pageWithTotal(db, limitToPage(ordered(selectVarsetRows(matching(db.selectFrom('varsets').where(candidates)))), page), total);
 }
 
 /** A variable of a set, with its full row when the response shows variable attributes. */
@@ -177,77 +142,65 @@ async function inSlices<T, R>(items: T[], run: (slice: T[]) => Promise<R[]>): Pr
 }
 const SLICE = 500;
 
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
-
 /**
  * The workspaces, projects and variables of many sets at once: three queries whatever the
  * number of sets. Rows (variable values included) are read only for the relationships named
- * in `rows`; assignments come in the order of their ids either way.
+ * in `rows`; the others are read as ids alone, from the assignment and variable indexes.
+ * Assignments come in the order of their ids, variables in list order.
  */
 export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[], rows: RelationRows): Promise<VarsetRelations> {
-  if (varsetIds.length === 0) return { workspaces: new Map(), projects: new Map(), variables: new Map() };
-  const workspaces: { varset_id: string; ref: AssignmentRef<Workspace> }[] = rows.workspaces
-    ? (
-        await db
-          .selectFrom('varset_workspaces')
-          .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
-          .selectAll('workspaces')
-          .select('varset_workspaces.varset_id')
-          .where('varset_workspaces.varset_id', 'in', varsetIds)
-          .orderBy('varset_workspaces.varset_id')
-          .orderBy('varset_workspaces.workspace_id')
-          .execute()
-      ).map(({ varset_id, ...row }) => ({ varset_id, ref: { id: row.id, row } }))
-    : (
-        await db
-          .selectFrom('varset_workspaces')
-          .select(['varset_id', 'workspace_id'])
-          .where('varset_id', 'in', varsetIds)
-          .orderBy('varset_id')
-          .orderBy('workspace_id')
-          .execute()
-      ).map((r) => ({ varset_id: r.varset_id, ref: { id: r.workspace_id } }));
-  const projects: { varset_id: string; ref: AssignmentRef<Project> }[] = rows.projects
-    ? (
-        await db
-          .selectFrom('varset_projects')
-          .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
-          .selectAll('projects')
-          .select('varset_projects.varset_id')
-          .where('varset_projects.varset_id', 'in', varsetIds)
-          .orderBy('varset_projects.varset_id')
-          .orderBy('varset_projects.project_id')
-          .execute()
-      ).map(({ varset_id, ...row }) => ({ varset_id, ref: { id: row.id, row } }))
-    : (
-        await db
-          .selectFrom('varset_projects')
-          .select(['varset_id', 'project_id'])
-          .where('varset_id', 'in', varsetIds)
-          .orderBy('varset_id')
-          .orderBy('project_id')
-          .execute()
-      ).map((r) => ({ varset_id: r.varset_id, ref: { id: r.project_id } }));
-  const variables: { varset_id: string; ref: VariableRef }[] = rows.variables
-    ? (await orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', varsetIds), dialect).execute()).map((row) => ({
-        varset_id: row.varset_id,
-        ref: { id: row.id, row },
-      }))
-    : (await orderVariables(db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds), dialect).execute()).map((row) => ({
-        varset_id: row.varset_id,
-        ref: { id: row.id },
-      }));
-  const refsBySet = <T>(items: { varset_id: string; ref: T }[]) => new Map([...groupBy(items, (i) => i.varset_id)].map(([id, group]) => [id, group.map((i) => i.ref)]));
-  return { workspaces: refsBySet(workspaces), projects: refsBySet(projects), variables: refsBySet(variables) };
+  const relations: VarsetRelations = { workspaces: new Map(), projects: new Map(), variables: new Map() };
+  if (varsetIds.length === 0) return relations;
+  const add = <T>(into: Map<string, T[]>, varsetId: string, ref: T): void => {
+    const refs = into.get(varsetId);
+    if (refs) refs.push(ref);
+    else into.set(varsetId, [ref]);
+  };
+  const workspaces = rows.workspaces
+    ? db
+        .selectFrom('varset_workspaces')
+        .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+        .selectAll('workspaces')
+        .select('varset_workspaces.varset_id')
+        .where('varset_workspaces.varset_id', 'in', varsetIds)
+        .orderBy(byCodePoint(dialect, 'varset_workspaces.workspace_id'))
+        .execute()
+        .then((found) => found.forEach(({ varset_id, ...row }) => add(relations.workspaces, varset_id, { id: row.id, row })))
+    : db
+        .selectFrom('varset_workspaces')
+        .select(['varset_id', 'workspace_id'])
+        .where('varset_id', 'in', varsetIds)
+        .orderBy('varset_id')
+        .orderBy(byCodePoint(dialect, 'workspace_id'))
+        .execute()
+        .then((found) => found.forEach((r) => add(relations.workspaces, r.varset_id, { id: r.workspace_id })));
+  const projects = rows.projects
+    ? db
+        .selectFrom('varset_projects')
+        .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
+        .selectAll('projects')
+        .select('varset_projects.varset_id')
+        .where('varset_projects.varset_id', 'in', varsetIds)
+        .orderBy(byCodePoint(dialect, 'varset_projects.project_id'))
+        .execute()
+        .then((found) => found.forEach(({ varset_id, ...row }) => add(relations.projects, varset_id, { id: row.id, row })))
+    : db
+        .selectFrom('varset_projects')
+        .select(['varset_id', 'project_id'])
+        .where('varset_id', 'in', varsetIds)
+        .orderBy('varset_id')
+        .orderBy(byCodePoint(dialect, 'project_id'))
+        .execute()
+        .then((found) => found.forEach((r) => add(relations.projects, r.varset_id, { id: r.project_id })));
+  const variables = rows.variables
+    ? orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', varsetIds), dialect)
+        .execute()
+        .then((found) => found.forEach((row) => add(relations.variables, row.varset_id, { id: row.id, row })))
+    : orderVariables(db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds), dialect)
+        .execute()
+        .then((found) => found.forEach((r) => add(relations.variables, r.varset_id, { id: r.id })));
+  await Promise.all([workspaces, projects, variables]);
+  return relations;
 }
 
 /** Variables are listed by key (code point order), then category, then id. */

@@ -22,5 +22,5 @@ export async function listWorkspaces(db: Kysely<Database>, organizationId: strin
   if (visible !== 'all') {
     base = base.where((eb) => eb.or([eb('id', 'in', [...visible.workspaceIds, '']), eb('project_id', 'in', [...visible.projectIds, ''])]));
   }
-  return fetchPage(base, page, (q) => q.selectAll().orderBy('name'));
+  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('name'));
 }
