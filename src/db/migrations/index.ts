@@ -4,6 +4,7 @@ import * as runs from './0002_runs.js';
 import * as access from './0003_access.js';
 import * as workspaceVariables from './0004_workspace_variables.js';
 import * as varsetListIndexes from './0005_varset_list_indexes.js';
+import * as varsetSearchIndex from './0006_varset_search_index.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_access': access,
   '0004_workspace_variables': workspaceVariables,
   '0005_varset_list_indexes': varsetListIndexes,
+  '0006_varset_search_index': varsetSearchIndex,
 };
