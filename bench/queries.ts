@@ -1,6 +1,7 @@
 /**
  * Queries per request: the same requests answered by an in-process varsetd on the same
- * database, whose Kysely handle counts every statement it runs (BEGIN/COMMIT aside).
+ * database, whose Kysely handle counts every statement it runs (BEGIN/COMMIT aside), with a
+ * response cache of the size the measured server has.
  */
 import { buildApp } from '../src/app.js';
 import type { Store } from '../src/db/connect.js';
@@ -18,9 +19,9 @@ export interface RequestQueries {
   close(): Promise<void>;
 }
 
-export async function queryCounter(store: Store, authorization: string): Promise<RequestQueries> {
+export async function queryCounter(store: Store, authorization: string, responseCacheSize: number): Promise<RequestQueries> {
   const counter = new QueryCounter();
-  const app = await buildApp({ store: { ...store, db: store.db.withPlugin(counter) }, publicUrl: 'http://127.0.0.1:1', logger: false });
+  const app = await buildApp({ store: { ...store, db: store.db.withPlugin(counter) }, publicUrl: 'http://127.0.0.1:1', logger: false, responseCacheSize });
   await app.ready();
   return {
     async count(request) {

@@ -21,6 +21,8 @@ export interface ScenarioResult {
   cpuRatio?: number;
   /** Statements varsetd runs per request (in order of `requests`), and for the larger organization where measured. */
   queriesPerRequest: number[];
+  /** The same requests answered once more (reads come from the response cache then, as they do under load). */
+  queriesPerRepeatedRequest?: number[];
   queriesPerRequestLarge?: number[];
   target?: string;
   note?: string;
@@ -31,7 +33,7 @@ export interface Report {
   store: 'sqlite' | 'postgres';
   machine: Record<string, unknown>;
   versions: Record<string, string>;
-  settings: LoadSettings & { logLevel: string };
+  settings: LoadSettings & { logLevel: string; responseCacheMb: number };
   seed: Record<string, unknown>;
   scenarios: ScenarioResult[];
   /** Scenario 6's latency over scenario 2's: the cost of ten times the data. */
@@ -87,7 +89,9 @@ export function table(report: Report): string {
     ms(s.floor.cpuMsPerRequest),
     fmt(s.throughputRatio, 2),
     s.cpuRatio === undefined ? '?' : fmt(s.cpuRatio, 2),
-    s.queriesPerRequest.join('+') + (s.queriesPerRequestLarge ? ` (large: ${s.queriesPerRequestLarge.join('+')})` : ''),
+    s.queriesPerRequest.join('+') +
+      (s.queriesPerRepeatedRequest && s.queriesPerRepeatedRequest.join('+') !== s.queriesPerRequest.join('+') ? ` (again: ${s.queriesPerRepeatedRequest.join('+')})` : '') +
+      (s.queriesPerRequestLarge ? ` (large: ${s.queriesPerRequestLarge.join('+')})` : ''),
     s.target ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -44,13 +44,15 @@ function numberSetting(name: string, fallback: number): number {
   return value;
 }
 
-const settings: LoadSettings & { logLevel: string } = {
+const settings: LoadSettings & { logLevel: string; responseCacheMb: number } = {
   duration: numberSetting('BENCH_DURATION', 10),
   warmup: numberSetting('BENCH_WARMUP', 2),
   slice: Math.max(1, numberSetting('BENCH_SLICE', 2)),
   connections: Math.max(1, Math.floor(numberSetting('BENCH_CONNECTIONS', 4))),
   maxRequests: Math.max(1, Math.floor(numberSetting('BENCH_MAX_REQUESTS', 250_000))),
   logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
+  // varsetd's own setting, passed on to it: 0 measures every request as a cache miss.
+  responseCacheMb: Math.max(0, Math.floor(numberSetting('VARSETD_RESPONSE_CACHE_MB', 64))),
 };
 const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
 
@@ -183,6 +185,9 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
   }
   const queries = [];
   for (const request of plan.counted()) queries.push((await counter.count(request)).queries);
+  // The same requests once more: reads are then answered from the response cache, as under load.
+  const queriesAgain = [];
+  for (const request of plan.counted()) queriesAgain.push((await counter.count(request)).queries);
   const large = plan.countedLarge?.() ?? [];
   const queriesLarge = [];
   for (const request of large) queriesLarge.push((await counter.count(request)).queries);
@@ -195,6 +200,7 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
     throughputRatio: varsetd.requestsPerSecond / floorResult.requestsPerSecond,
     ...(varsetd.cpuMsPerRequest && floorResult.cpuMsPerRequest ? { cpuRatio: floorResult.cpuMsPerRequest / varsetd.cpuMsPerRequest } : {}),
     queriesPerRequest: queries,
+    queriesPerRepeatedRequest: queriesAgain,
     ...(queriesLarge.length ? { queriesPerRequestLarge: queriesLarge } : {}),
     ...(plan.target ? { target: plan.target } : {}),
   };
@@ -238,7 +244,7 @@ async function main(): Promise<void> {
   const storeKind = databaseUrl ? 'postgres' : 'sqlite';
 
   const port = await freePort();
-  const serverEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: settings.logLevel, NODE_ENV: 'production' };
+  const serverEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: settings.logLevel, VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb), NODE_ENV: 'production' };
   delete serverEnv.DATABASE_URL;
   if (databaseUrl) serverEnv.DATABASE_URL = databaseUrl;
   // Migrations run as the server starts; the seeding connection opens after that.
@@ -256,7 +262,7 @@ async function main(): Promise<void> {
   const store = await openStore({ databaseUrl, dataDir });
   onCleanup('close the seeding connection', () => store.close());
   const api = new Api(server.url, TOKEN);
-  const counter = await queryCounter(store, api.authorization);
+  const counter = await queryCounter(store, api.authorization, settings.responseCacheMb * 1024 * 1024);
   onCleanup('close the in-process app', () => counter.close());
 
   const started = Date.now();
@@ -352,7 +358,7 @@ async function main(): Promise<void> {
     memory,
   };
   console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${report.machine.cpu} × ${report.machine.cores}, node ${process.version}`);
-  console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up\n`);
+  console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : "off"}\n`);
   console.log(table(report));
   const file = writeReport(report, process.env.BENCH_LABEL || undefined);
   console.log(`\nresults: ${path.relative(root, file)}`);

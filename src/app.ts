@@ -3,6 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation, type Store } from './db/conne
 import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
 import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
+import { ResponseCache } from './varsets/response-cache.js';
 import { authenticate } from './auth/tokens.js';
 import { ApiError, conflict, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
@@ -31,6 +32,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
     sealer: Sealer;
+    responses: ResponseCache;
   }
 }
 
@@ -41,6 +43,8 @@ export interface AppOptions {
   logger?: boolean | { level: string; stream?: DestinationStream };
   /** Seals sensitive values at rest. `varsetd serve` passes the configured key; without one, a random key lives as long as the process. */
   sealer?: Sealer;
+  /** Characters of rendered variable-set responses the process keeps (see `ResponseCache`); 0 keeps none. 64 Mi unless set. */
+  responseCacheSize?: number;
 }
 
 /** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
@@ -60,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
+  app.decorate('responses', new ResponseCache(options.responseCacheSize ?? 64 * 1024 * 1024));
   app.decorateRequest('subject', null);
 
   registerJsonParser(app);

@@ -16,6 +16,8 @@ export interface Config {
   /** The 32-byte key sealing sensitive values at rest; undefined means the key file in the data folder. */
   encryptionKey: Buffer | undefined;
   logLevel: string;
+  /** Mebibytes of rendered variable-set responses each process keeps; 0 turns the cache off. */
+  responseCacheMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -35,6 +37,7 @@ const SETTINGS: Setting[] = [
   { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', key: 'publicUrl' },
   { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', key: 'encryptionKey' },
   { env: 'LOG_LEVEL', flag: '--log-level', key: 'logLevel' },
+  { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', key: 'responseCacheMb' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
@@ -66,6 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const encryptionKey = encryptionKeyText === undefined ? undefined : parseKey(encryptionKeyText);
   if (encryptionKeyText !== undefined && !encryptionKey) throw new ConfigError('VARSETD_ENCRYPTION_KEY must be 32 bytes written as base64 or as 64 hex digits');
 
+  const responseCacheMb = Number(raw.get('responseCacheMb') ?? '64');
+  if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) {
+    throw new ConfigError(`VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`);
+  }
+
   return {
     host: raw.get('host') ?? '127.0.0.1',
     port,
@@ -75,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     encryptionKey,
     logLevel: raw.get('logLevel') ?? 'info',
+    responseCacheMb,
   };
 }

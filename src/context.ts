@@ -2,17 +2,19 @@ import type { FastifyRequest } from 'fastify';
 import type { Store } from './db/connect.js';
 import type { Subject } from './auth/subject.js';
 import type { Sealer } from './secrets/sealer.js';
+import type { ResponseCache } from './varsets/response-cache.js';
 import { unauthorized } from './jsonapi/errors.js';
 
-/** What every service call needs: the store, who is acting, and the sealer of sensitive values. */
+/** What every service call needs: the store, who is acting, the sealer of sensitive values and the response cache. */
 export interface Context {
   store: Store;
   subject: Subject;
   sealer: Sealer;
+  responses: ResponseCache;
 }
 
 /** The store and acting subject of an authenticated request. */
 export function contextOf(request: FastifyRequest): Context {
   if (!request.subject) throw unauthorized();
-  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer };
+  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer, responses: request.server.responses };
 }

@@ -57,7 +57,7 @@ async function serve(config: Config): Promise<number> {
     console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
   }
   const { sealer } = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
-  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel } });
+  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024 });
 
   let closing = false;
   const shutdown = async (signal: string) => {

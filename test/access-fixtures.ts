@@ -3,7 +3,7 @@ import { expectStatus, type TestApp } from './helpers.js';
 
 /** Teams, tokens and grants for permission tests, made through the API with the site-admin token. */
 
-export async function createTeam(t: TestApp, organization: string, attributes: Record<string, unknown> = {}): Promise<string> {
+export async function createTeam(t: Pick<TestApp, 'get' | 'post'>, organization: string, attributes: Record<string, unknown> = {}): Promise<string> {
   const res = await t.post(`/api/v2/organizations/${organization}/teams`, {
     data: { type: 'teams', attributes: { name: `team-${randomAlphanumeric(8)}`, ...attributes } },
   });
@@ -11,26 +11,26 @@ export async function createTeam(t: TestApp, organization: string, attributes: R
   return res.body.data.id;
 }
 
-export async function ownersTeam(t: TestApp, organization: string): Promise<string> {
+export async function ownersTeam(t: Pick<TestApp, 'get' | 'post'>, organization: string): Promise<string> {
   const res = await t.get(`/api/v2/organizations/${organization}/teams?filter%5Bnames%5D=owners`);
   expectStatus(res, 200);
   return res.body.data[0].id;
 }
 
 /** A new token for the team (replacing its previous one); returns the secret. */
-export async function teamToken(t: TestApp, teamId: string, attributes: Record<string, unknown> = {}): Promise<string> {
+export async function teamToken(t: Pick<TestApp, 'get' | 'post'>, teamId: string, attributes: Record<string, unknown> = {}): Promise<string> {
   const res = await t.post(`/api/v2/teams/${teamId}/authentication-token`, { data: { type: 'authentication-tokens', attributes } });
   expectStatus(res, 201);
   return res.body.data.attributes.token;
 }
 
-export async function organizationToken(t: TestApp, organization: string): Promise<string> {
+export async function organizationToken(t: Pick<TestApp, 'get' | 'post'>, organization: string): Promise<string> {
   const res = await t.post(`/api/v2/organizations/${organization}/authentication-token`, { data: { type: 'authentication-tokens' } });
   expectStatus(res, 201);
   return res.body.data.attributes.token;
 }
 
-export async function grantWorkspace(t: TestApp, teamId: string, workspaceId: string, attributes: Record<string, unknown>): Promise<string> {
+export async function grantWorkspace(t: Pick<TestApp, 'get' | 'post'>, teamId: string, workspaceId: string, attributes: Record<string, unknown>): Promise<string> {
   const res = await t.post('/api/v2/team-workspaces', {
     data: {
       type: 'team-workspaces',
@@ -42,7 +42,7 @@ export async function grantWorkspace(t: TestApp, teamId: string, workspaceId: st
   return res.body.data.id;
 }
 
-export async function grantProject(t: TestApp, teamId: string, projectId: string, attributes: Record<string, unknown>): Promise<string> {
+export async function grantProject(t: Pick<TestApp, 'get' | 'post'>, teamId: string, projectId: string, attributes: Record<string, unknown>): Promise<string> {
   const res = await t.post('/api/v2/team-projects', {
     data: {
       type: 'team-projects',
@@ -55,7 +55,7 @@ export async function grantProject(t: TestApp, teamId: string, projectId: string
 }
 
 /** A team with the given organization access and a token for it. */
-export async function teamWithToken(t: TestApp, organization: string, attributes: Record<string, unknown> = {}): Promise<{ teamId: string; token: string }> {
+export async function teamWithToken(t: Pick<TestApp, 'get' | 'post'>, organization: string, attributes: Record<string, unknown> = {}): Promise<{ teamId: string; token: string }> {
   const teamId = await createTeam(t, organization, attributes);
   return { teamId, token: await teamToken(t, teamId) };
 }

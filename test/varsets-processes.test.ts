@@ -4,8 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { openStore, type Store } from '../src/db/connect.js';
 import { ADMIN_TOKEN, createTestStore, expectStatus, storeKind, type TestStore } from './helpers.js';
-import { createOrganization, createVarset, httpClient, type Client } from './varsets-fixtures.js';
+import { createTeam, grantWorkspace, teamToken } from './access-fixtures.js';
+import { assign, createOrganization, createVar, createVarset, httpClient, injectClient, type Client } from './varsets-fixtures.js';
+import type { FastifyInstance } from 'fastify';
 import { raceAddSameKey, raceCreateGlobalSets, raceFlipGlobal, raceRenameIntoSameKey } from './varsets-races.js';
 
 /**
@@ -107,5 +111,134 @@ describe(`the global rule across two server processes (${storeKind})`, () => {
   });
   it('lets exactly one of many concurrent renames into the same key win', async () => {
     await raceRenameIntoSameKey(clients, await createOrganization(clients[0]!), N);
+  });
+});
+
+/**
+ * One process reads and keeps rendered responses, the other writes: after every kind of write
+ * that changes what a set or a list of sets shows, the reader must answer exactly what a
+ * varsetd without a response cache answers on the same store.
+ */
+describe(`cached responses across two server processes (${storeKind})`, () => {
+  let store: TestStore;
+  const servers: Server[] = [];
+  let reader: Client;
+  let writer: Client;
+  let uncachedStore: Store;
+  let uncachedApp: FastifyInstance;
+  let uncached: Client;
+  const killAll = () => servers.forEach((s) => s.child.kill('SIGKILL'));
+
+  before(async () => {
+    process.once('exit', killAll);
+    store = await createTestStore();
+    servers.push(await startServer(store));
+    servers.push(await startServer(store));
+    [reader, writer] = servers.map((s) => httpClient(s.url)) as [Client, Client];
+    uncachedStore = await openStore(store);
+    uncachedApp = await buildApp({ store: uncachedStore, publicUrl: 'http://127.0.0.1:1', responseCacheSize: 0 });
+    uncached = injectClient(uncachedApp);
+  });
+
+  after(async () => {
+    await uncachedApp?.close();
+    await uncachedStore?.close();
+    await Promise.all(servers.map(stopServer));
+    process.removeListener('exit', killAll);
+    await store?.dispose();
+  });
+
+  async function expectSameAsUncached(urls: string[], after: string, token?: string): Promise<void> {
+    for (const url of urls) {
+      const options = token === undefined ? undefined : { token };
+      const [cached, truth] = await Promise.all([reader.get(url, options), uncached.get(url, options)]);
+      assert.equal(cached.status, truth.status, `${url} after ${after}`);
+      assert.deepEqual(cached.body, truth.body, `${url} after ${after}`);
+    }
+  }
+
+  it('never serves a response that a write in the other process has changed', async () => {
+    let org = await createOrganization(writer);
+    const projectRes = await writer.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'payments' } } });
+    const projectId = projectRes.body.data.id as string;
+    const otherProjectRes = await writer.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'billing' } } });
+    const otherProjectId = otherProjectRes.body.data.id as string;
+    const workspace = async (name: string, project: string) =>
+      (await writer.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: project } } } } })).body.data.id as string;
+    const w1 = await workspace('api', projectId);
+    const w2 = await workspace('worker', projectId);
+    const shown = await createVarset(writer, org, { attributes: { name: 'shared', description: 'first' }, vars: [{ key: 'region' }, { key: 'TOKEN', category: 'env' }] });
+    const other = await createVarset(writer, org, { attributes: { name: 'other' }, vars: [{ key: 'size' }] });
+    await createVarset(writer, org, { attributes: { name: 'everywhere', global: true }, vars: [{ key: 'owner' }] });
+    await assign(writer, shown.id, 'workspaces', [w1]);
+    await assign(writer, other.id, 'projects', [projectId]);
+
+    const urls = () => [
+      `/api/v2/varsets/${shown.id}?include=vars,workspaces,projects`,
+      `/api/v2/varsets/${other.id}`,
+      `/api/v2/workspaces/${w1}/varsets?include=vars`,
+      `/api/v2/workspaces/${w1}/varsets?page%5Bsize%5D=1&page%5Bnumber%5D=2`,
+      `/api/v2/projects/${projectId}/varsets?include=projects,workspaces`,
+      `/api/v2/organizations/${org}/varsets`,
+      `/api/v2/organizations/${org}/varsets?q=SH&include=workspaces`,
+    ];
+    await expectSameAsUncached(urls(), 'the first read');
+    await expectSameAsUncached(urls(), 'a second read');
+
+    const varsPath = `/api/v2/varsets/${shown.id}/relationships/vars`;
+    let added = '';
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      ['renaming a set', () => writer.patch(`/api/v2/varsets/${shown.id}`, { data: { type: 'varsets', attributes: { name: 'shared-renamed', description: 'second' } } })],
+      ['adding a variable', async () => (added = (await createVar(writer, shown.id, { key: 'zone' })).id)],
+      ['changing a variable', () => writer.patch(`${varsPath}/${added}`, { data: { type: 'vars', attributes: { value: 'eu-west-1' } } })],
+      ['deleting a variable', () => writer.delete(`${varsPath}/${added}`)],
+      ['assigning a set to a workspace', () => assign(writer, shown.id, 'workspaces', [w2])],
+      ['removing a set from a workspace', () => writer.delete(`/api/v2/varsets/${shown.id}/relationships/workspaces`, { data: [{ type: 'workspaces', id: w1 }] })],
+      ['assigning a set to a project', () => assign(writer, shown.id, 'projects', [projectId])],
+      ['removing a set from a project', () => writer.delete(`/api/v2/varsets/${shown.id}/relationships/projects`, { data: [{ type: 'projects', id: projectId }] })],
+      ['renaming a workspace', () => writer.patch(`/api/v2/workspaces/${w2}`, { data: { type: 'workspaces', attributes: { name: 'worker-renamed' } } })],
+      ['moving a workspace to another project', () => writer.patch(`/api/v2/workspaces/${w1}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: otherProjectId } } } } })],
+      ['renaming a project', () => writer.patch(`/api/v2/projects/${projectId}`, { data: { type: 'projects', attributes: { name: 'payments-renamed' } } })],
+      ['making a set global', () => writer.patch(`/api/v2/varsets/${other.id}`, { data: { type: 'varsets', attributes: { global: true } } })],
+      ['creating a set', () => createVarset(writer, org, { attributes: { name: 'shiny', global: true } })],
+      ['deleting a workspace a set is assigned to', () => writer.delete(`/api/v2/workspaces/${w2}`)],
+      ['deleting a set', () => writer.delete(`/api/v2/varsets/${other.id}`)],
+      [
+        'renaming the organization',
+        async () => {
+          const renamed = `${org}-renamed`;
+          expectStatus(await writer.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { name: renamed } } }), 200);
+          org = renamed;
+        },
+      ],
+    ];
+    for (const [name, write] of writes) {
+      const result = await write();
+      if (result && typeof result === 'object' && 'status' in result) assert.ok((result as { status: number }).status < 300, `${name}: ${JSON.stringify(result)}`);
+      await expectSameAsUncached(urls(), name);
+    }
+    await writer.delete(`/api/v2/organizations/${org}`);
+    await expectSameAsUncached(urls(), 'deleting the organization');
+  });
+
+  it('decides on every request who may read, whatever it has kept', async () => {
+    const org = await createOrganization(writer);
+    const w1 = (await writer.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'granted' } } })).body.data.id as string;
+    const w2 = (await writer.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'not-granted' } } })).body.data.id as string;
+    const readable = await createVarset(writer, org, { attributes: { name: 'readable' }, vars: [{ key: 'a' }] });
+    const hidden = await createVarset(writer, org, { attributes: { name: 'hidden' }, vars: [{ key: 'b' }] });
+    await assign(writer, readable.id, 'workspaces', [w1]);
+    await assign(writer, hidden.id, 'workspaces', [w2]);
+    const urls = [`/api/v2/varsets/${readable.id}`, `/api/v2/varsets/${hidden.id}`, `/api/v2/organizations/${org}/varsets`, `/api/v2/workspaces/${w1}/varsets`, `/api/v2/workspaces/${w2}/varsets`];
+    // The site admin's reads are kept first.
+    await expectSameAsUncached(urls, 'the site admin read');
+    const teamId = await createTeam(writer, org);
+    const token = await teamToken(writer, teamId);
+    await grantWorkspace(writer, teamId, w1, { access: 'read' });
+    await expectSameAsUncached(urls, 'a team with read access to one workspace read', token);
+    assert.equal((await reader.get(`/api/v2/varsets/${hidden.id}`, { token })).status, 404);
+    assert.deepEqual((await reader.get(`/api/v2/organizations/${org}/varsets`, { token })).body.data.map((s: { id: string }) => s.id), [readable.id]);
+    expectStatus(await writer.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
+    assert.equal((await reader.get(`/api/v2/varsets/${readable.id}`, { token })).status, 401);
   });
 });

@@ -51,7 +51,7 @@ describe(`queries per variable set request (${storeKind})`, () => {
       assert.equal(hundred.body.data.length, 100);
       assert.ok(hundred.body.included.filter((r: any) => r.type === 'vars').length === 200);
       assert.equal(hundred.queries, one.queries);
-      // Token, owner, page, count, then workspaces, projects and variables of the page.
+      // Token, organization version, owner, the page with its count, then workspaces, projects and variables of the page.
       assert.ok(hundred.queries <= 7, `${hundred.queries} queries`);
     });
   }
@@ -62,8 +62,27 @@ describe(`queries per variable set request (${storeKind})`, () => {
     assert.equal(plain.queries, included.queries);
     const setId = plain.body.data[0].id;
     const show = await queriesFor(`/api/v2/varsets/${setId}?include=vars,workspaces,projects`);
-    assert.ok(show.queries <= 5, `${show.queries} queries`);
+    // Token, organization version, the set, then its workspaces, projects and variables.
+    assert.ok(show.queries <= 6, `${show.queries} queries`);
     const vars = await queriesFor(`/api/v2/varsets/${setId}/relationships/vars`);
     assert.ok(vars.queries <= 4, `${vars.queries} queries`);
+  });
+
+  it('a repeated read is answered from the response cache: token, organization version, and the set or owner the permission needs', async () => {
+    for (const url of [
+      `/api/v2/organizations/${org}/varsets?page%5Bsize%5D=50&include=vars`,
+      `/api/v2/projects/${projectId}/varsets?page%5Bsize%5D=50`,
+      `/api/v2/workspaces/${workspaceId}/varsets?page%5Bsize%5D=50&q=set`,
+    ]) {
+      const first = await queriesFor(url);
+      const again = await queriesFor(url);
+      assert.deepEqual(again.body, first.body);
+      assert.equal(again.queries, 3, `${url}: ${again.queries} queries`);
+    }
+    const setId = (await queriesFor(`/api/v2/organizations/${org}/varsets`)).body.data[0].id;
+    const first = await queriesFor(`/api/v2/varsets/${setId}?include=vars`);
+    const again = await queriesFor(`/api/v2/varsets/${setId}?include=vars`);
+    assert.deepEqual(again.body, first.body);
+    assert.equal(again.queries, 3);
   });
 });

@@ -16,6 +16,11 @@ export interface Store {
   /**
    * Serializes writers on one organization until the transaction ends. PostgreSQL locks the
    * organization row; SQLite write transactions already start with BEGIN IMMEDIATE.
+   *
+   * Every transaction that changes or deletes sets, their variables and assignments, projects
+   * or workspaces takes it before anything else: their triggers raise the organization's
+   * version (migration 0007), and taking the locks in one order keeps PostgreSQL from
+   * deadlocking (a rename or delete of a workspace against an assignment to it).
    */
   lockOrganization(trx: Transaction<Database>, organizationId: string): Promise<void>;
   close(): Promise<void>;

@@ -13,6 +13,12 @@ export interface OrganizationTable {
   created_at: string;
 }
 
+/** Raised by triggers whenever a row that variable-set responses show changes (migration 0007). */
+export interface OrganizationVersionTable {
+  organization_id: string;
+  version: Generated<number>;
+}
+
 export interface ProjectTable {
   id: string;
   organization_id: string;
@@ -250,6 +256,7 @@ export interface RunEffectiveValueTable {
 
 export interface Database {
   organizations: OrganizationTable;
+  organization_versions: OrganizationVersionTable;
   projects: ProjectTable;
   workspaces: WorkspaceTable;
   varsets: VarsetTable;

@@ -70,6 +70,7 @@ export async function updateOrganization(ctx: Context, name: string, input: Reso
 export async function deleteOrganization(ctx: Context, name: string): Promise<void> {
   const org = await getOrganization(ctx, name, 'organization:delete');
   await ctx.store.db.transaction().execute(async (trx) => {
+    await ctx.store.lockOrganization(trx, org.id);
     // Workspaces first: they reference projects, which the organization's cascade also removes.
     await trx.deleteFrom('workspaces').where('organization_id', '=', org.id).execute();
     await trx.deleteFrom('organizations').where('id', '=', org.id).execute();

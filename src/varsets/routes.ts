@@ -21,8 +21,8 @@ import {
   updateVarsetVariable,
   VARSET_INCLUDES,
   type AssignmentKind,
+  type VarsetList,
   type VarsetListRequest,
-  type VarsetView,
 } from './service.js';
 
 type OrgParams = { Params: { organization: string } };
@@ -37,7 +37,7 @@ function listRequest(request: FastifyRequest): VarsetListRequest {
   return { include: parseInclude(query, VARSET_INCLUDES), search: parseSearch(query), page: parsePage(query) };
 }
 
-function listResponse(request: FastifyRequest, path: string, list: VarsetListRequest, result: { views: VarsetView[]; total: number }) {
+function listResponse(request: FastifyRequest, path: string, list: VarsetListRequest, result: VarsetList) {
   const data = result.views.map((view) => serializeVarset(view));
   return listDocument(path, request.query as Query, list.page, result.total, data, includedResources(result.views, list.include));
 }
@@ -49,27 +49,31 @@ export async function varsetRoutes(api: FastifyInstance): Promise<void> {
     return varsetDocument(view, include, { variableAttributes: true });
   });
 
+  // Reads answer a rendered body, kept by the response cache under the request's path and query.
   api.get<OrgParams>('/organizations/:organization/varsets', async (request) => {
     const list = listRequest(request);
-    const result = await listOrganizationVarsets(contextOf(request), request.params.organization, list);
-    return listResponse(request, `/api/v2/organizations/${encodeURIComponent(result.organization.name)}/varsets`, list, result);
+    return listOrganizationVarsets(contextOf(request), request.url, request.params.organization, list, (result, organization) =>
+      listResponse(request, `/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, list, result),
+    );
   });
 
   api.get<IdParams>('/projects/:id/varsets', async (request) => {
     const list = listRequest(request);
-    const result = await listProjectVarsets(contextOf(request), request.params.id, list);
-    return listResponse(request, `/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, list, result);
+    return listProjectVarsets(contextOf(request), request.url, request.params.id, list, (result) =>
+      listResponse(request, `/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, list, result),
+    );
   });
 
   api.get<IdParams>('/workspaces/:id/varsets', async (request) => {
     const list = listRequest(request);
-    const result = await listWorkspaceVarsets(contextOf(request), request.params.id, list);
-    return listResponse(request, `/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, list, result);
+    return listWorkspaceVarsets(contextOf(request), request.url, request.params.id, list, (result) =>
+      listResponse(request, `/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, list, result),
+    );
   });
 
   api.get<IdParams>('/varsets/:id', async (request) => {
     const include = includeOf(request);
-    return varsetDocument(await showVarset(contextOf(request), request.params.id, include), include);
+    return showVarset(contextOf(request), request.url, request.params.id, include, (view) => varsetDocument(view, include));
   });
 
   const update = async (request: FastifyRequest<IdParams>) => {

@@ -7,7 +7,7 @@ import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
 import { ResourceInput } from '../jsonapi/payload.js';
 import type { Page } from '../jsonapi/query.js';
-import { findOrganizationByName } from '../organizations/store.js';
+import { findOrganizationByName, type Organization } from '../organizations/store.js';
 import { getOrganization } from '../organizations/service.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { storedValue } from '../secrets/variables.js';
@@ -89,8 +89,35 @@ async function getVarset(ctx: Context, id: string, action: Action): Promise<Vars
   return varset;
 }
 
-export async function showVarset(ctx: Context, id: string, include: Set<VarsetInclude>): Promise<VarsetView> {
-  return loadView(ctx, ctx.store.db, await getVarset(ctx, id, 'varset:read'), rowsFor(include));
+/**
+ * A read answered through the response cache under `key` (the request's path and query): the
+ * organization's version comes first, so that nothing the response holds is older than it;
+ * `authorize` then decides (and may refuse) for this caller before anything is served. A
+ * response that `sharedBy` says is not the same for every caller allowed to read it is
+ * rendered for each request.
+ */
+async function cachedRead<T>(
+  ctx: Context,
+  key: string,
+  of: store.VersionOf,
+  authorize: () => Promise<T>,
+  render: (authorized: T) => Promise<unknown>,
+  sharedBy: (authorized: T) => boolean = () => true,
+): Promise<string> {
+  const version = await store.organizationVersion(ctx.store.db, of);
+  const authorized = await authorize();
+  return ctx.responses.through(key, sharedBy(authorized) ? version : undefined, () => render(authorized));
+}
+
+/** The rendered response of a set: `render` turns its view into the document. */
+export async function showVarset(ctx: Context, key: string, id: string, include: Set<VarsetInclude>, render: (view: VarsetView) => unknown): Promise<string> {
+  return cachedRead(
+    ctx,
+    key,
+    { varsetId: id },
+    () => getVarset(ctx, id, 'varset:read'),
+    async (varset) => render(await loadView(ctx, ctx.store.db, varset, rowsFor(include))),
+  );
 }
 
 export interface VarsetListRequest {
@@ -99,27 +126,59 @@ export interface VarsetListRequest {
   include: Set<VarsetInclude>;
 }
 
-async function listVarsets(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<{ views: VarsetView[]; total: number }> {
+/** A page of sets with the number of all matching ones. */
+export interface VarsetList {
+  views: VarsetView[];
+  total: number;
+}
+
+async function listVarsets(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<VarsetList> {
   const { rows, total } = await store.listVarsets(ctx.store.db, ctx.store.dialect, scope, request.search, request.page);
   return { views: await loadViews(ctx, ctx.store.db, rows, rowsFor(request.include)), total };
 }
 
-export async function listOrganizationVarsets(ctx: Context, organizationName: string, request: VarsetListRequest) {
-  const organization = await getOrganization(ctx, organizationName);
-  // A member without organization-wide Read variables lists the sets it may read.
-  const readable = varsetListScope(ctx.subject, organization.id);
-  if (readable === 'none') throw notFound();
-  return { organization, ...(await listVarsets(ctx, { kind: 'organization', organizationId: organization.id, readable }, request)) };
+/**
+ * The rendered responses of lists of sets (see `cachedRead`). An organization's list is the
+ * same for every caller with organization-wide access; for others it depends on what they may
+ * read, and is rendered for each request.
+ */
+export async function listOrganizationVarsets(ctx: Context, key: string, organizationName: string, request: VarsetListRequest, render: (list: VarsetList, organization: Organization) => unknown) {
+  const authorize = async () => {
+    const organization = await getOrganization(ctx, organizationName);
+    // A member without organization-wide Read variables lists the sets it may read.
+    const readable = varsetListScope(ctx.subject, organization.id);
+    if (readable === 'none') throw notFound();
+    return { organization, readable };
+  };
+  return cachedRead(
+    ctx,
+    key,
+    { organizationName },
+    authorize,
+    async ({ organization, readable }) => render(await listVarsets(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization),
+    ({ readable }) => readable === 'all',
+  );
 }
 
-export async function listProjectVarsets(ctx: Context, projectId: string, request: VarsetListRequest) {
-  const { project } = await getProject(ctx, projectId, 'project:read-variables');
-  return listVarsets(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request);
+export async function listProjectVarsets(ctx: Context, key: string, projectId: string, request: VarsetListRequest, render: (list: VarsetList) => unknown) {
+  return cachedRead(
+    ctx,
+    key,
+    { projectId },
+    async () => (await getProject(ctx, projectId, 'project:read-variables')).project,
+    async (project) => render(await listVarsets(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request)),
+  );
 }
 
-export async function listWorkspaceVarsets(ctx: Context, workspaceId: string, request: VarsetListRequest) {
-  const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
-  return listVarsets(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request);
+export async function listWorkspaceVarsets(ctx: Context, key: string, workspaceId: string, request: VarsetListRequest, render: (list: VarsetList) => unknown) {
+  return cachedRead(
+    ctx,
+    key,
+    { workspaceId },
+    async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace,
+    async (workspace) =>
+      render(await listVarsets(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -35,6 +35,23 @@ export function findVarset(db: Db, id: string): Promise<VarsetRow | undefined> {
   return selectVarsetRows(db.selectFrom('varsets').where('varsets.id', '=', id)).executeTakeFirst();
 }
 
+/** What a cached response of a set or a list of sets belongs to (see `ResponseCache`). */
+export type VersionOf = { varsetId: string } | { workspaceId: string } | { projectId: string } | { organizationName: string };
+
+/** The version of the organization `of` belongs to (see migration 0007); undefined when it does not exist. */
+export async function organizationVersion(db: Db, of: VersionOf): Promise<number | undefined> {
+  const versions = db.selectFrom('organization_versions').select('organization_versions.version');
+  const row = await ('varsetId' in of
+    ? versions.innerJoin('varsets', 'varsets.organization_id', 'organization_versions.organization_id').where('varsets.id', '=', of.varsetId)
+    : 'workspaceId' in of
+      ? versions.innerJoin('workspaces', 'workspaces.organization_id', 'organization_versions.organization_id').where('workspaces.id', '=', of.workspaceId)
+      : 'projectId' in of
+        ? versions.innerJoin('projects', 'projects.organization_id', 'organization_versions.organization_id').where('projects.id', '=', of.projectId)
+        : versions.innerJoin('organizations', 'organizations.id', 'organization_versions.organization_id').where('organizations.name', '=', of.organizationName)
+  ).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.version);
+}
+
 export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {
   return (await db.selectFrom('varsets').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;
 }

@@ -98,6 +98,7 @@ export async function updateWorkspace(
   };
   try {
     await ctx.store.db.transaction().execute(async (trx) => {
+      await ctx.store.lockOrganization(trx, workspace.organization_id);
       await trx
         .updateTable('workspaces')
         .set({ name: workspace.name, description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
@@ -120,5 +121,8 @@ export async function updateWorkspace(
 /** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached. */
 export async function deleteWorkspace(ctx: Context, where: { id: string } | { organizationName: string; name: string }): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
-  await ctx.store.db.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await ctx.store.lockOrganization(trx, workspace.organization_id);
+    await trx.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
+  });
 }

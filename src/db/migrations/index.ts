@@ -5,6 +5,7 @@ import * as access from './0003_access.js';
 import * as workspaceVariables from './0004_workspace_variables.js';
 import * as varsetListIndexes from './0005_varset_list_indexes.js';
 import * as varsetSearchIndex from './0006_varset_search_index.js';
+import * as organizationVersions from './0007_organization_versions.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_workspace_variables': workspaceVariables,
   '0005_varset_list_indexes': varsetListIndexes,
   '0006_varset_search_index': varsetSearchIndex,
+  '0007_organization_versions': organizationVersions,
 };

@@ -1,0 +1,49 @@
+/**
+ * Rendered responses of variable-set reads, kept by each process for as long as their
+ * organization's version (raised by the database on every write that changes what they show,
+ * see migration 0007) is the one they were rendered at. The version is read from the database
+ * on every request, before any data the response holds, so a process never serves what
+ * another process's write has changed. Who may read is decided on every request too; only the
+ * rendering is reused.
+ */
+export class ResponseCache {
+  /** In least recently used order. */
+  private readonly entries = new Map<string, { version: number; body: string }>();
+  private size = 0;
+
+  /** `maxSize` bounds the characters held (keys and bodies); 0 keeps nothing. */
+  constructor(private readonly maxSize: number) {}
+
+  /** The body kept for `key` at `version`, or one built by `render` and kept. `version` undefined: not cacheable, always rendered. */
+  async through(key: string, version: number | undefined, render: () => Promise<unknown>): Promise<string> {
+    if (version !== undefined) {
+      const entry = this.entries.get(key);
+      if (entry?.version === version) {
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        return entry.body;
+      }
+    }
+    const body = JSON.stringify(await render());
+    if (version !== undefined) this.keep(key, version, body);
+    return body;
+  }
+
+  private keep(key: string, version: number, body: string): void {
+    const previous = this.entries.get(key);
+    // A slower request may finish after a newer rendering was kept: versions only grow.
+    if (previous && previous.version > version) return;
+    if (previous) {
+      this.entries.delete(key);
+      this.size -= key.length + previous.body.length;
+    }
+    if (key.length + body.length > this.maxSize) return;
+    this.entries.set(key, { version, body });
+    this.size += key.length + body.length;
+    for (const [oldest, entry] of this.entries) {
+      if (this.size <= this.maxSize) break;
+      this.entries.delete(oldest);
+      this.size -= oldest.length + entry.body.length;
+    }
+  }
+}
