@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
 import type { Store } from '../db/connect.js';
 import type { Database, TokenTable } from '../db/schema.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import { newId, now, randomAlphanumeric } from '../ids.js';
 import { projectGrantRights, workspaceGrantRights } from './policy.js';
 import type { Subject, TeamRights } from './subject.js';
@@ -20,13 +21,8 @@ export function generateSecret(): string {
 const CONFIGURED_ADMIN = 'site-admin token from VARSETD_ADMIN_TOKEN';
 const GENERATED_ADMIN = 'site-admin token generated on first start';
 
-/**
- * The subject a bearer secret stands for, or null when the token is unknown or expired.
- * One query finds the token with its team's organization access; a team that is neither
- * owners nor manage-projects costs two more, run together, for its workspace and project grants.
- */
-export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
-  const row = await store.db
+const findToken = compiledOnce((db, tokenHash: string) =>
+  db
     .selectFrom('tokens')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
     .select([
@@ -41,8 +37,16 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
       'teams.read_workspaces',
       'teams.read_projects',
     ])
-    .where('tokens.token_hash', '=', hashToken(secret))
-    .executeTakeFirst();
+    .where('tokens.token_hash', '=', tokenHash),
+);
+
+/**
+ * The subject a bearer secret stands for, or null when the token is unknown or expired.
+ * One query finds the token with its team's organization access; a team that is neither
+ * owners nor manage-projects costs two more, run together, for its workspace and project grants.
+ */
+export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
+  const [row] = await findToken(store.db, hashToken(secret));
   if (!row) return null;
   if (row.expired_at !== null && row.expired_at <= now()) return null;
   switch (row.kind) {
