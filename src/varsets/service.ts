@@ -80,33 +80,47 @@ async function loadView(ctx: Context, db: Trx | Context['store']['db'], varset: 
 // ---------------------------------------------------------------------------------------
 // Reads
 
-/** A set the subject may do `action` on; otherwise the 404 of a missing one. */
-async function getVarset(ctx: Context, id: string, action: Action): Promise<VarsetRow> {
-  const varset = await store.findVarset(ctx.store.db, id);
-  if (!varset) throw notFound();
-  if (action === 'varset:read') await ensureReadable(ctx, varset);
-  else ensure(ctx.subject, action, targetOf(varset));
-  return varset;
+/** What a cached read decided before rendering: the organization's version and what the caller may see. */
+interface Versioned<T> {
+  version: number | undefined;
+  authorized: T;
 }
 
 /**
- * A read answered through the response cache under `key` (the request's path and query): the
- * organization's version comes first, so that nothing the response holds is older than it;
- * `authorize` then decides (and may refuse) for this caller before anything is served. A
- * response that `sharedBy` says is not the same for every caller allowed to read it is
+ * A set the subject may read, otherwise the 404 of a missing one, with its organization's
+ * version read in the same statement as the set (see `cachedRead`).
+ */
+async function readableVarset(ctx: Context, id: string): Promise<Versioned<VarsetRow>> {
+  const found = await store.findVarsetAtVersion(ctx.store.db, id);
+  if (!found) throw notFound();
+  await ensureReadable(ctx, found.varset);
+  return { version: found.version, authorized: found.varset };
+}
+
+/**
+ * A read answered through the response cache under `key` (the request's path and query).
+ * `authorize` reads the organization's version before, or in the same statement as, anything
+ * the response holds, and decides (and may refuse) for this caller before anything is served.
+ * A response that `sharedBy` says is not the same for every caller allowed to read it is
  * rendered for each request.
  */
 async function cachedRead<T>(
   ctx: Context,
   key: string,
-  of: store.VersionOf,
-  authorize: () => Promise<T>,
+  authorize: () => Promise<Versioned<T>>,
   render: (authorized: T) => Promise<unknown>,
   sharedBy: (authorized: T) => boolean = () => true,
 ): Promise<string> {
-  const version = await store.organizationVersion(ctx.store.db, of);
-  const authorized = await authorize();
+  const { version, authorized } = await authorize();
   return ctx.responses.through(key, sharedBy(authorized) ? version : undefined, () => render(authorized));
+}
+
+/** For `cachedRead`: the version of what `of` belongs to, then `authorize`. */
+function versionThen<T>(ctx: Context, of: store.VersionOf, authorize: () => Promise<T>): () => Promise<Versioned<T>> {
+  return async () => {
+    const version = await store.organizationVersion(ctx.store.db, of);
+    return { version, authorized: await authorize() };
+  };
 }
 
 /** The rendered response of a set: `render` turns its view into the document. */
@@ -114,8 +128,7 @@ export async function showVarset(ctx: Context, key: string, id: string, include:
   return cachedRead(
     ctx,
     key,
-    { varsetId: id },
-    () => getVarset(ctx, id, 'varset:read'),
+    () => readableVarset(ctx, id),
     async (varset) => render(await loadView(ctx, ctx.store.db, varset, rowsFor(include))),
   );
 }
@@ -153,8 +166,7 @@ export async function listOrganizationVarsets(ctx: Context, key: string, organiz
   return cachedRead(
     ctx,
     key,
-    { organizationName },
-    authorize,
+    versionThen(ctx, { organizationName }, authorize),
     async ({ organization, readable }) => render(await listVarsets(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization),
     ({ readable }) => readable === 'all',
   );
@@ -164,8 +176,7 @@ export async function listProjectVarsets(ctx: Context, key: string, projectId: s
   return cachedRead(
     ctx,
     key,
-    { projectId },
-    async () => (await getProject(ctx, projectId, 'project:read-variables')).project,
+    versionThen(ctx, { projectId }, async () => (await getProject(ctx, projectId, 'project:read-variables')).project),
     async (project) => render(await listVarsets(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request)),
   );
 }
@@ -174,8 +185,7 @@ export async function listWorkspaceVarsets(ctx: Context, key: string, workspaceI
   return cachedRead(
     ctx,
     key,
-    { workspaceId },
-    async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace,
+    versionThen(ctx, { workspaceId }, async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace),
     async (workspace) =>
       render(await listVarsets(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request)),
   );
@@ -507,12 +517,12 @@ async function changeAssignments(ctx: Context, id: string, kind: AssignmentKind,
 // Variables of a set
 
 export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: VarsetVariable[]; total: number }> {
-  const varset = await getVarset(ctx, varsetId, 'varset:read');
+  const varset = (await readableVarset(ctx, varsetId)).authorized;
   return store.listVariables(ctx.store.db, ctx.store.dialect, varset.id, page);
 }
 
 export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<VarsetVariable> {
-  const varset = await getVarset(ctx, varsetId, 'varset:read');
+  const varset = (await readableVarset(ctx, varsetId)).authorized;
   const variable = await store.findVariable(ctx.store.db, varset.id, id);
   if (!variable) throw notFound();
   return variable;
