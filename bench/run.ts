@@ -23,6 +23,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.js';
 import { randomAlphanumeric } from '../src/ids.js';
+import { DEFAULT_RESPONSE_CACHE_MB } from '../src/varsets/response-cache.js';
 import { Api } from './api.js';
 import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
 import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';
@@ -52,7 +53,7 @@ const settings: LoadSettings & { logLevel: string; responseCacheMb: number } = {
   maxRequests: Math.max(1, Math.floor(numberSetting('BENCH_MAX_REQUESTS', 250_000))),
   logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
   // varsetd's own setting, passed on to it: 0 measures every request as a cache miss.
-  responseCacheMb: Math.max(0, Math.floor(numberSetting('VARSETD_RESPONSE_CACHE_MB', 64))),
+  responseCacheMb: Math.max(0, Math.floor(numberSetting('VARSETD_RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE_MB))),
 };
 const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
 

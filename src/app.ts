@@ -3,7 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation, type Store } from './db/conne
 import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
 import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
-import { ResponseCache } from './varsets/response-cache.js';
+import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './varsets/response-cache.js';
 import { authenticate } from './auth/tokens.js';
 import { ApiError, conflict, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
@@ -43,7 +43,7 @@ export interface AppOptions {
   logger?: boolean | { level: string; stream?: DestinationStream };
   /** Seals sensitive values at rest. `varsetd serve` passes the configured key; without one, a random key lives as long as the process. */
   sealer?: Sealer;
-  /** Characters of rendered variable-set responses the process keeps (see `ResponseCache`); 0 keeps none. 64 Mi unless set. */
+  /** Characters of rendered variable-set responses the process keeps (see `ResponseCache`); 0 keeps none. DEFAULT_RESPONSE_CACHE_MB Mi unless set. */
   responseCacheSize?: number;
 }
 
@@ -64,7 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
-  app.decorate('responses', new ResponseCache(options.responseCacheSize ?? 64 * 1024 * 1024));
+  app.decorate('responses', new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024));
   app.decorateRequest('subject', null);
 
   registerJsonParser(app);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseKey } from './secrets/key.js';
+import { DEFAULT_RESPONSE_CACHE_MB } from './varsets/response-cache.js';
 
 /** Every setting of varsetd, read once at start from the environment and command-line flags. */
 export interface Config {
@@ -69,7 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const encryptionKey = encryptionKeyText === undefined ? undefined : parseKey(encryptionKeyText);
   if (encryptionKeyText !== undefined && !encryptionKey) throw new ConfigError('VARSETD_ENCRYPTION_KEY must be 32 bytes written as base64 or as 64 hex digits');
 
-  const responseCacheMb = Number(raw.get('responseCacheMb') ?? '64');
+  const responseCacheMb = Number(raw.get('responseCacheMb') ?? DEFAULT_RESPONSE_CACHE_MB);
   if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) {
     throw new ConfigError(`VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`);
   }

@@ -59,6 +59,37 @@ async function startServer(store: TestStore): Promise<Server> {
   throw new Error(`varsetd did not answer ping within 60 s:\n${server.output.join('')}`);
 }
 
+interface TwoServers {
+  store: TestStore;
+  clients: [Client, Client];
+  stop(): Promise<void>;
+}
+
+/**
+ * Two varsetd processes on one fresh store, and `stop` for them and the store. Should the test
+ * process die before `stop` runs, the processes go with it.
+ */
+async function startTwoServers(): Promise<TwoServers> {
+  const store = await createTestStore();
+  const servers: Server[] = [];
+  const killAll = () => servers.forEach((s) => s.child.kill('SIGKILL'));
+  process.once('exit', killAll);
+  const stop = async () => {
+    await Promise.all(servers.map(stopServer));
+    process.removeListener('exit', killAll);
+    await store.dispose();
+  };
+  try {
+    // One after the other: the first creates the schema and the configured admin token.
+    servers.push(await startServer(store));
+    servers.push(await startServer(store));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { store, clients: servers.map((s) => httpClient(s.url)) as [Client, Client], stop };
+}
+
 async function stopServer(server: Server): Promise<void> {
   const { child } = server;
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -70,25 +101,16 @@ async function stopServer(server: Server): Promise<void> {
 }
 
 describe(`the global rule across two server processes (${storeKind})`, () => {
-  let store: TestStore;
-  const servers: Server[] = [];
+  let servers: TwoServers | undefined;
   let clients: Client[];
-  // Should this test process die before `after` runs, its servers go with it.
-  const killAll = () => servers.forEach((s) => s.child.kill('SIGKILL'));
 
   before(async () => {
-    process.once('exit', killAll);
-    store = await createTestStore();
-    // One after the other: the first creates the schema and the configured admin token.
-    servers.push(await startServer(store));
-    servers.push(await startServer(store));
-    clients = servers.map((s) => httpClient(s.url));
+    servers = await startTwoServers();
+    clients = servers.clients;
   });
 
   after(async () => {
-    await Promise.all(servers.map(stopServer));
-    process.removeListener('exit', killAll);
-    await store?.dispose();
+    await servers?.stop();
   });
 
   it('both processes serve the same store', async () => {
@@ -120,22 +142,17 @@ describe(`the global rule across two server processes (${storeKind})`, () => {
  * varsetd without a response cache answers on the same store.
  */
 describe(`cached responses across two server processes (${storeKind})`, () => {
-  let store: TestStore;
-  const servers: Server[] = [];
+  let servers: TwoServers | undefined;
   let reader: Client;
   let writer: Client;
-  let uncachedStore: Store;
-  let uncachedApp: FastifyInstance;
+  let uncachedStore: Store | undefined;
+  let uncachedApp: FastifyInstance | undefined;
   let uncached: Client;
-  const killAll = () => servers.forEach((s) => s.child.kill('SIGKILL'));
 
   before(async () => {
-    process.once('exit', killAll);
-    store = await createTestStore();
-    servers.push(await startServer(store));
-    servers.push(await startServer(store));
-    [reader, writer] = servers.map((s) => httpClient(s.url)) as [Client, Client];
-    uncachedStore = await openStore(store);
+    servers = await startTwoServers();
+    [reader, writer] = servers.clients;
+    uncachedStore = await openStore(servers.store);
     uncachedApp = await buildApp({ store: uncachedStore, publicUrl: 'http://127.0.0.1:1', responseCacheSize: 0 });
     uncached = injectClient(uncachedApp);
   });
@@ -143,9 +160,7 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
   after(async () => {
     await uncachedApp?.close();
     await uncachedStore?.close();
-    await Promise.all(servers.map(stopServer));
-    process.removeListener('exit', killAll);
-    await store?.dispose();
+    await servers?.stop();
   });
 
   async function expectSameAsUncached(urls: string[], after: string, token?: string): Promise<void> {

@@ -18,12 +18,21 @@ export interface Store {
    * organization row; SQLite write transactions already start with BEGIN IMMEDIATE.
    *
    * Every transaction that changes or deletes sets, their variables and assignments, projects
-   * or workspaces takes it before anything else: their triggers raise the organization's
-   * version (migration 0007), and taking the locks in one order keeps PostgreSQL from
-   * deadlocking (a rename or delete of a workspace against an assignment to it).
+   * or workspaces takes it before anything else (`withOrganizationLocked`): their triggers
+   * raise the organization's version (migration 0007), and taking the locks in one order
+   * keeps PostgreSQL from deadlocking (a rename or delete of a workspace against an
+   * assignment to it).
    */
   lockOrganization(trx: Transaction<Database>, organizationId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Runs `work` in one transaction that takes the organization's lock (`Store.lockOrganization`) before anything else. */
+export function withOrganizationLocked<T>(store: Store, organizationId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return store.db.transaction().execute(async (trx) => {
+    await store.lockOrganization(trx, organizationId);
+    return work(trx);
+  });
 }
 
 export interface StoreOptions {

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure, type Action } from '../auth/policy.js';
-import { isUniqueViolation } from '../db/connect.js';
+import { isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -69,8 +69,7 @@ export async function updateOrganization(ctx: Context, name: string, input: Reso
 /** Deletes an organization and everything in it. */
 export async function deleteOrganization(ctx: Context, name: string): Promise<void> {
   const org = await getOrganization(ctx, name, 'organization:delete');
-  await ctx.store.db.transaction().execute(async (trx) => {
-    await ctx.store.lockOrganization(trx, org.id);
+  await withOrganizationLocked(ctx.store, org.id, async (trx) => {
     // Workspaces first: they reference projects, which the organization's cascade also removes.
     await trx.deleteFrom('workspaces').where('organization_id', '=', org.id).execute();
     await trx.deleteFrom('organizations').where('id', '=', org.id).execute();

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure, projectListScope, type Action } from '../auth/policy.js';
-import { isUniqueViolation } from '../db/connect.js';
+import { isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { conflict, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -61,10 +61,9 @@ export async function updateProject(ctx: Context, id: string, input: ResourceInp
   const description = input.string('description', { maxLength: DESCRIPTION_MAX });
   const project = { ...found.project, name: name ?? found.project.name, description: description ?? found.project.description };
   try {
-    await ctx.store.db.transaction().execute(async (trx) => {
-      await ctx.store.lockOrganization(trx, project.organization_id);
-      await trx.updateTable('projects').set({ name: project.name, description: project.description }).where('id', '=', id).execute();
-    });
+    await withOrganizationLocked(ctx.store, project.organization_id, (trx) =>
+      trx.updateTable('projects').set({ name: project.name, description: project.description }).where('id', '=', id).execute(),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
@@ -79,8 +78,7 @@ export async function updateProject(ctx: Context, id: string, input: ResourceInp
 export async function deleteProject(ctx: Context, id: string): Promise<void> {
   const { project } = await getProject(ctx, id, 'project:delete');
   if (project.is_default === 1) throw unprocessable('the default project of an organization cannot be deleted');
-  await ctx.store.db.transaction().execute(async (trx) => {
-    await ctx.store.lockOrganization(trx, project.organization_id);
+  await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     const workspace = await trx.selectFrom('workspaces').select('id').where('project_id', '=', id).limit(1).executeTakeFirst();
     if (workspace) throw conflict('the project still contains workspaces: move or delete them first');
     await trx.deleteFrom('projects').where('id', '=', id).execute();

@@ -6,6 +6,9 @@
  * another process's write has changed. Who may read is decided on every request too; only the
  * rendering is reused.
  */
+/** MiB of rendered responses a process keeps unless configured otherwise (`VARSETD_RESPONSE_CACHE_MB`). */
+export const DEFAULT_RESPONSE_CACHE_MB = 64;
+
 export class ResponseCache {
   /** In least recently used order. */
   private readonly entries = new Map<string, { version: number; body: string }>();

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.js';
 import { can, ensure, varsetListScope, type Action, type Target } from '../auth/policy.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/connect.js';
+import { isForeignKeyViolation, isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -201,11 +201,7 @@ export async function listWorkspaceVarsets(ctx: Context, key: string, workspaceI
  * answer with the precise 422, never a 500.
  */
 async function inOrganizationTransaction<T>(ctx: Context, organizationId: string, work: (trx: Trx) => Promise<T>): Promise<T> {
-  const attempt = () =>
-    ctx.store.db.transaction().execute(async (trx) => {
-      await ctx.store.lockOrganization(trx, organizationId);
-      return work(trx);
-    });
+  const attempt = () => withOrganizationLocked(ctx.store, organizationId, work);
   try {
     return await attempt();
   } catch (error) {

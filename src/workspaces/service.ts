@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure, workspaceListScope, type Action } from '../auth/policy.js';
-import { isUniqueViolation } from '../db/connect.js';
+import { isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
 import { newId, now } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -97,8 +97,7 @@ export async function updateWorkspace(
     updated_at: now(),
   };
   try {
-    await ctx.store.db.transaction().execute(async (trx) => {
-      await ctx.store.lockOrganization(trx, workspace.organization_id);
+    await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
       await trx
         .updateTable('workspaces')
         .set({ name: workspace.name, description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
@@ -121,8 +120,5 @@ export async function updateWorkspace(
 /** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached. */
 export async function deleteWorkspace(ctx: Context, where: { id: string } | { organizationName: string; name: string }): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
-  await ctx.store.db.transaction().execute(async (trx) => {
-    await ctx.store.lockOrganization(trx, workspace.organization_id);
-    await trx.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
-  });
+  await withOrganizationLocked(ctx.store, workspace.organization_id, (trx) => trx.deleteFrom('workspaces').where('id', '=', workspace.id).execute());
 }
