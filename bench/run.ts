@@ -23,7 +23,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.js';
 import { randomAlphanumeric } from '../src/ids.js';
-import { DEFAULT_RESPONSE_CACHE_MB } from '../src/varsets/response-cache.js';
+import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
 import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
 import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';

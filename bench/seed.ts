@@ -9,6 +9,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Store } from '../src/db/connect.js';
 import type { Database, VarsetTable, VarsetVariableTable, WorkspaceTable } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
+import { searchable } from '../src/db/search.js';
 import type { Api } from './api.js';
 
 export interface Shape {
@@ -99,11 +100,13 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
   const workspaces: Insertable<WorkspaceTable>[] = [];
   for (let i = 0; i < shape.workspaces; i++) {
     const created = timestamp(rng, 730);
+    const name = `${rng.pick(TEAMS)}-${rng.pick(SERVICES)}-${rng.pick(ENVIRONMENTS)}-${i}`;
     workspaces.push({
       id: newId('ws'),
       organization_id: organizationId,
       project_id: rng.pick(projectIds),
-      name: `${rng.pick(TEAMS)}-${rng.pick(SERVICES)}-${rng.pick(ENVIRONMENTS)}-${i}`,
+      name,
+      search_name: searchable(name),
       description: rng.next() < 0.3 ? 'Managed by the platform team' : '',
       created_at: created,
       updated_at: timestamp(rng, 0, created),
@@ -122,10 +125,10 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
       organization_id: organizationId,
       project_id: null,
       name,
-      search_name: name.toLowerCase(),
+      search_name: searchable(name),
       description: rng.next() < 0.5 ? `Variables for ${name.replace(/-\d+$/, '').replace(/-/g, ' ')}` : '',
-      global: global ? 1 : 0,
-      priority: rng.next() < 0.05 ? 1 : 0,
+      global: global,
+      priority: rng.next() < 0.05,
       created_at: created,
       updated_at: timestamp(rng, 0, created),
     };
@@ -140,8 +143,8 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
         value: v.category === 'env' ? `${v.key.toLowerCase()}-${rng.int(100000, 999999)}` : `"${rng.pick(ENVIRONMENTS)}-${rng.int(1, 99)}"`,
         description: rng.next() < 0.3 ? `The ${v.key} of ${name}` : '',
         category: v.category,
-        hcl: v.category === 'terraform' && rng.next() < 0.1 ? 1 : 0,
-        sensitive: 0,
+        hcl: v.category === 'terraform' && rng.next() < 0.1,
+        sensitive: false,
         version_id: newId('vv'),
         created_at: timestamp(rng, 0, created),
       });

@@ -1,9 +1,15 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyError } from 'fastify';
-import { isForeignKeyViolation, isUniqueViolation, type Store } from './db/connect.js';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Store } from './db/connect.js';
+import { isForeignKeyViolation, isUniqueViolation } from './db/connect.js';
+import { ConcurrentChangeError } from './db/transaction.js';
+import { validationError } from './jsonapi/validation.js';
+import { VERSION } from './version.js';
 import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
 import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
-import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './varsets/response-cache.js';
+import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './cache/response-cache.js';
 import { authenticate } from './auth/tokens.js';
 import { ApiError, conflict, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
@@ -50,7 +56,7 @@ export interface AppOptions {
 /** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
 export const BODY_LIMIT = 5 * 1024 * 1024;
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions) {
   const app = Fastify({
     logger:
       options.logger === undefined || options.logger === false
@@ -59,15 +65,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           ? { ...loggerOptions, level: options.logger.level, ...(options.logger.stream ? { stream: options.logger.stream } : {}) }
           : { ...loggerOptions, level: 'info' },
     bodyLimit: BODY_LIMIT,
+    // Route schemas check requests as they are sent: no coercion ("true" is not a boolean), no
+    // defaults filled in and nothing removed, so a route sees exactly what the client sent.
+    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false } },
     // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
     routerOptions: { ignoreTrailingSlash: true },
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
   app.decorate('responses', new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024));
   app.decorateRequest('subject', null);
 
   registerJsonParser(app);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'varsetd', version: VERSION, description: 'The HCP Terraform API for variable sets and run comments, as varsetd serves it.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 
@@ -86,6 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const subject = secret === undefined ? null : await authenticate(options.store, secret);
         if (!subject) throw unauthorized();
         request.subject = subject;
+      });
+
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+        return reply.type('application/json').send(app.swagger());
       });
 
       api.get('/ping', { config: { public: true } }, async (_request, reply) => {
@@ -137,8 +158,15 @@ function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 /** Translates every error into a JSON:API error document; only an unexpected failure is a 500, and it never shows internals. */
-function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function handleError(error: FastifyError | ApiError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
+  if (error instanceof ConcurrentChangeError || isUniqueViolation(error) || isForeignKeyViolation(error)) {
+    // A concurrent change broke a unique index or a foreign key after the request's checks
+    // passed (twice, for a write run by `transaction`): not bad input, and a retry sees the new state.
+    request.log.warn({ code: (error as { code?: unknown }).code }, 'request lost a race with a concurrent change');
+    return sendError(reply, conflict('the request conflicts with a concurrent change; try again'));
+  }
+  if (error.validation) return sendError(reply, validationError(error.validation, error.validationContext));
   const status = error.statusCode ?? 500;
   if (status === 415) {
     return sendError(reply, new ApiError(415, [{ status: '415', title: 'unsupported media type', detail: `send the request body as ${MEDIA_TYPE}` }]));
@@ -148,12 +176,6 @@ function handleError(error: FastifyError | ApiError, request: FastifyRequest, re
   }
   if (status >= 400 && status < 500) {
     return sendError(reply, new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]));
-  }
-  if (isUniqueViolation(error) || isForeignKeyViolation(error)) {
-    // A concurrent write changed what this request relied on after its checks ran; the
-    // services check first, so this is a lost race, not bad input, and a retry sees the new state.
-    request.log.warn({ code: (error as { code?: unknown }).code }, 'request lost a race with a concurrent change');
-    return sendError(reply, conflict('the request conflicts with a concurrent change; try again'));
   }
   request.log.error({ err: error }, 'request failed');
   return sendError(reply, new ApiError(500, [{ status: '500', title: 'internal server error' }]));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseKey } from './secrets/key.js';
-import { DEFAULT_RESPONSE_CACHE_MB } from './varsets/response-cache.js';
+import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
 
 /** Every setting of varsetd, read once at start from the environment and command-line flags. */
 export interface Config {

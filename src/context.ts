@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Store } from './db/connect.js';
 import type { Subject } from './auth/subject.js';
 import type { Sealer } from './secrets/sealer.js';
-import type { ResponseCache } from './varsets/response-cache.js';
+import type { ResponseCache } from './cache/response-cache.js';
 import { unauthorized } from './jsonapi/errors.js';
 
 /** What every service call needs: the store, who is acting, the sealer of sensitive values and the response cache. */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Migrator } from 'kysely';
+import { Migrator, type Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
 import { migrate, openStore } from '../src/db/connect.js';
@@ -18,7 +18,7 @@ describe(`access migration on an existing store (${storeKind})`, () => {
       assert.equal(error, undefined);
       const at = '2024-01-01T00:00:00.000Z';
       await store.db.insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at }).execute();
-      await store.db.insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: 1, created_at: at }).execute();
+      await (store.db as Kysely<any>).insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at }).execute();
       await store.db
         .insertInto('tokens')
         .values({ id: 'at-old', token_hash: hashToken('old-admin-secret'), kind: 'site-admin', organization_id: null, team_id: null, description: 'kept', created_at: at, expired_at: null })
@@ -28,7 +28,7 @@ describe(`access migration on an existing store (${storeKind})`, () => {
       const owners = await store.db.selectFrom('teams').selectAll().where('organization_id', '=', 'org-old').execute();
       assert.equal(owners.length, 1);
       assert.equal(owners[0]!.name, 'owners');
-      assert.equal(owners[0]!.is_owners, 1);
+      assert.equal(owners[0]!.is_owners, true);
 
       const app = await buildApp({ store });
       const res = await app.inject({ method: 'GET', url: '/api/v2/organizations/old/teams', headers: { authorization: 'Bearer old-admin-secret' } });

@@ -237,7 +237,7 @@ describe(`effective variables (${storeKind})`, () => {
       assert.ok(!JSON.stringify(res.body).includes('secret'));
       assert.deepEqual([res.body.data[0].attributes.value, res.body.data[0].attributes.overridden[0].value], [null, null]);
       const rows = await t.store.db.selectFrom('run_effective_values').select(['value', 'sensitive']).where('run_id', '=', run.id).orderBy('rank').execute();
-      assert.deepEqual(rows.map((r) => [t.app.sealer.open(r.value), r.sensitive]), [['ws-secret', 1], ['set-secret', 1]]);
+      assert.deepEqual(rows.map((r) => [t.app.sealer.open(r.value), r.sensitive]), [['ws-secret', true], ['set-secret', true]]);
       assert.ok(rows.every((r) => !r.value.includes('secret')));
     });
 

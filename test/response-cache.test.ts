@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResponseCache } from '../src/varsets/response-cache.js';
+import { ResponseCache } from '../src/cache/response-cache.js';
 
 describe('response cache', () => {
   const renderer = () => {

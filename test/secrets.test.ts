@@ -169,13 +169,13 @@ describe(`sensitive values at rest (${storeKind})`, () => {
     const id = vars[0].id;
     const old = t.app.sealer;
     const newSealer = createSealer(generateKey());
-    const before = await t.store.db.selectFrom('varset_variables').select(['id', 'value']).where('sensitive', '=', 1).execute();
+    const before = await t.store.db.selectFrom('varset_variables').select(['id', 'value']).where('sensitive', '=', true).execute();
     const count = await rotateKey(t.store, old, newSealer);
     assert.equal(count, before.length);
     const stored = await rawValue(id);
     assert.equal(newSealer.open(stored), 'before-rotation');
     assert.throws(() => old.open(stored), SealError);
-    const plain = await t.store.db.selectFrom('varset_variables').select('value').where('sensitive', '=', 0).execute();
+    const plain = await t.store.db.selectFrom('varset_variables').select('value').where('sensitive', '=', false).execute();
     assert.ok(plain.every((r) => !r.value.startsWith('v1:')), 'plain values are untouched');
 
     // A value that does not open with the old key stops the rotation before anything changes.

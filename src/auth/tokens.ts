@@ -55,16 +55,17 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
     case 'organization':
       return row.organization_id ? { kind: 'organization', tokenId: row.id, organizationId: row.organization_id } : null;
     case 'team': {
-      if (!row.organization_id || !row.team_id || row.is_owners === null) return null;
-      const owners = row.is_owners === 1;
-      const manageProjects = owners || row.manage_projects === 1;
+      if (!row.organization_id || !row.team_id) return null;
+      const owners = row.is_owners;
+      if (owners === null) return null;
+      const manageProjects = owners || row.manage_projects === true;
       const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await loadGrants(store, row.team_id);
       const rights: TeamRights = {
         owners,
         manageProjects,
-        manageWorkspaces: manageProjects || row.manage_workspaces === 1,
-        readWorkspaces: owners || row.read_workspaces === 1,
-        readProjects: owners || row.read_projects === 1,
+        manageWorkspaces: manageProjects || row.manage_workspaces === true,
+        readWorkspaces: owners || row.read_workspaces === true,
+        readProjects: owners || row.read_projects === true,
         ...grants,
       };
       return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.organization_id, rights };
@@ -95,9 +96,9 @@ async function loadGrants(store: Store, teamId: string): Promise<Pick<TeamRights
           teams: r.teams,
           variableSets: r.variable_sets,
           workspace: {
-            create: r.workspace_create === 1,
-            move: r.workspace_move === 1,
-            delete: r.workspace_delete === 1,
+            create: r.workspace_create,
+            move: r.workspace_move,
+            delete: r.workspace_delete,
             runs: r.workspace_runs,
             variables: r.workspace_variables,
           },

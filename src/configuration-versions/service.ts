@@ -22,7 +22,7 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'run:create');
   // The attributes are all optional, so no body at all is as good as an empty one.
   const input = body === undefined ? undefined : ResourceInput.read(body, 'configuration-versions');
-  const flag = (name: string, fallback: boolean) => ((input?.boolean(name) ?? fallback) ? 1 : 0);
+  const flag = (name: string, fallback: boolean) => ((input?.boolean(name) ?? fallback));
   const uploadSecret = generateSecret();
   const cv: ConfigurationVersion = {
     id: newId('cv'),

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, type Expression, type RawBuilder, sql, Migrator } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, sql, Migrator } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { FlagsPlugin } from './flags.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -25,14 +26,6 @@ export interface Store {
    */
   lockOrganization(trx: Transaction<Database>, organizationId: string): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Runs `work` in one transaction that takes the organization's lock (`Store.lockOrganization`) before anything else. */
-export function withOrganizationLocked<T>(store: Store, organizationId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return store.db.transaction().execute(async (trx) => {
-    await store.lockOrganization(trx, organizationId);
-    return work(trx);
-  });
 }
 
 export interface StoreOptions {
@@ -59,7 +52,7 @@ function openSqlite(file: string): Store {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(raw)) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(raw)), plugins: [new FlagsPlugin()] });
   return {
     db,
     dialect: 'sqlite',
@@ -113,7 +106,7 @@ function openPostgres(connectionString: string): Store {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), plugins: [new FlagsPlugin()] });
   return {
     db,
     dialect: 'postgres',
@@ -178,23 +171,4 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-/**
- * `column LIKE '%text%'`, case-insensitive: `column` holds text lower-cased with `searchable`,
- * or is `lower(…)` of a column (which folds only ASCII letters on SQLite). LIKE's wildcards in
- * `text` match themselves on both stores.
- */
-export function contains(column: Expression<string>, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${column} like ${containsPattern(text)} escape '\\'`;
-}
-
-/** A LIKE pattern matching `text` anywhere, for columns stored lower-cased (see `searchable`); use it with `escape '\\'`. */
-export function containsPattern(text: string): string {
-  return `%${searchable(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** The form of a name stored for case-insensitive search, the same on both stores. */
-export function searchable(text: string): string {
-  return text.toLowerCase();
 }

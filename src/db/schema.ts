@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
 
 /**
- * Table types. Booleans are stored as 0/1 integers and timestamps as ISO 8601 text with
- * milliseconds, so both stores read and write the same values through one code path.
+ * Table types. Booleans are stored as 0/1 integers on both stores and timestamps as ISO 8601
+ * text with milliseconds, so both read and write the same values through one code path.
+ * Code outside `src/db` sees and writes real booleans: `FlagsPlugin` (flags.ts) maps them at
+ * the driver's edge, for every column named in `FLAG_COLUMNS`.
  */
-export type Flag = 0 | 1;
 
 export interface OrganizationTable {
   id: string;
@@ -23,8 +24,10 @@ export interface ProjectTable {
   id: string;
   organization_id: string;
   name: string;
+  /** The name folded for case-insensitive search (`searchable`, db/search.ts). */
+  search_name: string;
   description: string;
-  is_default: Flag;
+  is_default: boolean;
   created_at: string;
 }
 
@@ -33,6 +36,8 @@ export interface WorkspaceTable {
   organization_id: string;
   project_id: string;
   name: string;
+  /** The name folded for case-insensitive search (`searchable`, db/search.ts). */
+  search_name: string;
   description: string;
   created_at: string;
   updated_at: string;
@@ -44,11 +49,11 @@ export interface VarsetTable {
   /** Owning project, or null for a set owned by the organization. */
   project_id: string | null;
   name: string;
-  /** Lower-cased name for case-insensitive search on both stores. */
+  /** The name folded for case-insensitive search (`searchable`, db/search.ts). */
   search_name: string;
   description: string;
-  global: Flag;
-  priority: Flag;
+  global: boolean;
+  priority: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -62,8 +67,8 @@ export interface VarsetVariableTable {
   value: string;
   description: string;
   category: 'terraform' | 'env';
-  hcl: Flag;
-  sensitive: Flag;
+  hcl: boolean;
+  sensitive: boolean;
   version_id: string;
   created_at: string;
 }
@@ -96,9 +101,9 @@ export interface ConfigurationVersionTable {
   id: string;
   workspace_id: string;
   status: 'pending' | 'uploaded' | 'errored';
-  auto_queue_runs: Flag;
-  speculative: Flag;
-  provisional: Flag;
+  auto_queue_runs: boolean;
+  speculative: boolean;
+  provisional: boolean;
   error: string | null;
   error_message: string | null;
   /** Hex SHA-256 of the upload credential while an upload may still happen; null once it was used. */
@@ -122,8 +127,8 @@ export interface RunTable {
   configuration_version_id: string;
   status: 'pending';
   message: string;
-  is_destroy: Flag;
-  plan_only: Flag;
+  is_destroy: boolean;
+  plan_only: boolean;
   /** JSON array of `{key, value}` run variables. */
   variables: string;
   created_at: string;
@@ -154,17 +159,17 @@ export interface TeamTable {
   id: string;
   organization_id: string;
   name: string;
-  /** Lower-cased name for case-insensitive search on both stores. */
+  /** The name folded for case-insensitive search (`searchable`, db/search.ts). */
   search_name: string;
   /** The organization's owners team: every permission, cannot be deleted. */
-  is_owners: Flag;
+  is_owners: boolean;
   visibility: 'secret' | 'organization';
   sso_team_id: string | null;
-  allow_member_token_management: Flag;
-  manage_workspaces: Flag;
-  manage_projects: Flag;
-  read_workspaces: Flag;
-  read_projects: Flag;
+  allow_member_token_management: boolean;
+  manage_workspaces: boolean;
+  manage_projects: boolean;
+  read_workspaces: boolean;
+  read_projects: boolean;
   /** JSON object of the organization-access flags varsetd keeps but has nothing to enforce with. */
   other_access: string;
   created_at: string;
@@ -180,8 +185,8 @@ export interface TeamWorkspaceTable {
   variables: 'none' | 'read' | 'write';
   state_versions: 'none' | 'read-outputs' | 'read' | 'write';
   sentinel_mocks: 'none' | 'read';
-  workspace_locking: Flag;
-  run_tasks: Flag;
+  workspace_locking: boolean;
+  run_tasks: boolean;
   created_at: string;
 }
 
@@ -194,15 +199,15 @@ export interface TeamProjectTable {
   settings: 'read' | 'update' | 'delete';
   teams: 'none' | 'read' | 'manage';
   variable_sets: 'none' | 'read' | 'write';
-  workspace_create: Flag;
-  workspace_move: Flag;
-  workspace_locking: Flag;
-  workspace_delete: Flag;
+  workspace_create: boolean;
+  workspace_move: boolean;
+  workspace_locking: boolean;
+  workspace_delete: boolean;
   workspace_runs: 'read' | 'plan' | 'apply';
   workspace_variables: 'none' | 'read' | 'write';
   workspace_state_versions: 'none' | 'read-outputs' | 'read' | 'write';
   workspace_sentinel_mocks: 'none' | 'read';
-  workspace_run_tasks: Flag;
+  workspace_run_tasks: boolean;
   created_at: string;
 }
 
@@ -220,8 +225,8 @@ export interface WorkspaceVariableTable {
   value: string;
   description: string;
   category: 'terraform' | 'env';
-  hcl: Flag;
-  sensitive: Flag;
+  hcl: boolean;
+  sensitive: boolean;
   version_id: string;
   created_at: string;
 }
@@ -244,14 +249,14 @@ export interface RunEffectiveValueTable {
   varset_name: string | null;
   varset_scope: 'global' | 'project' | 'workspace' | null;
   varset_owner: 'organization' | 'project' | null;
-  varset_priority: Flag | null;
+  varset_priority: boolean | null;
   variable_id: string | null;
   version_id: string | null;
   /** Sealed when sensitive, like the variable it was copied from. */
   value: string;
   description: string;
-  hcl: Flag;
-  sensitive: Flag;
+  hcl: boolean;
+  sensitive: boolean;
 }
 
 export interface Database {

@@ -34,12 +34,12 @@ export async function loadCandidates(db: Kysely<Database>, workspace: WorkspaceL
     .where('varsets.organization_id', '=', workspace.organization_id)
     .where((eb) =>
       eb.or([
-        eb('varsets.global', '=', 1),
+        eb('varsets.global', '=', true),
         eb('varsets.id', 'in', reachingIds(eb, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id })),
       ]),
     )
     .execute();
-  if (sets.length === 0) return { workspaceVariables, varsets: [] };
+  if (!sets.length) return { workspaceVariables, varsets: [] };
 
   const variables = await db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', sets.map((s) => s.id)).execute();
   const bySet = new Map<string, VarsetVariable[]>();
@@ -53,14 +53,14 @@ export async function loadCandidates(db: Kysely<Database>, workspace: WorkspaceL
     varsets: sets.map((set) => {
       const scopes: VarsetScope[] = [];
       // PostgreSQL answers booleans, SQLite 0 or 1.
-      if (set.global === 1) scopes.push('global');
+      if (set.global) scopes.push('global');
       if (Boolean(set.on_project)) scopes.push('project');
       if (Boolean(set.on_workspace)) scopes.push('workspace');
       return {
         id: set.id,
         name: set.name,
         owner: set.project_id === null ? 'organization' : 'project',
-        priority: set.priority === 1,
+        priority: set.priority,
         scopes,
         variables: bySet.get(set.id) ?? [],
       };

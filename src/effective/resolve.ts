@@ -1,4 +1,7 @@
 import type { Category } from '../variables/rules.js';
+import { compareCodePoints } from '../common/code-points.js';
+
+export { compareCodePoints };
 
 /**
  * Variable precedence: which value of each variable a run of a workspace gets.
@@ -112,28 +115,6 @@ export function varsetLevel(set: Pick<ApplicableVarset<CandidateVariable>, 'owne
   }
   if (best === undefined) throw new Error(`variable set ${JSON.stringify(set)} applies through no scope`);
   return best;
-}
-
-/**
- * Compares strings by Unicode code point. JavaScript's `<` compares UTF-16 code units,
- * which puts characters above U+FFFF (stored as surrogates D800–DFFF) before U+E000–U+FFFF;
- * moving the surrogates above every other code unit restores code point order. Both strings
- * agree up to the first differing unit, so that unit alone decides.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  if (unit >= 0xe000) return unit - 0x800;
-  return unit;
 }
 
 interface Contender<V extends CandidateVariable> extends SourcedValue<V> {

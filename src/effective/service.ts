@@ -68,8 +68,8 @@ function effectiveValue(value: SourcedValue<StoredCandidate | RunCandidate>): Ef
     versionId: variable.version_id,
     value: variable.value,
     description: variable.description,
-    hcl: variable.hcl === 1,
-    sensitive: variable.sensitive === 1,
+    hcl: variable.hcl,
+    sensitive: variable.sensitive,
     source,
     level,
   };

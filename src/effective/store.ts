@@ -8,7 +8,6 @@ import type { EffectiveValue, EffectiveVariable } from './service.js';
 type Db = Kysely<Database>;
 type Row = Selectable<RunEffectiveValueTable>;
 
-const flag = (value: boolean) => (value ? 1 : 0) as 0 | 1;
 
 function toRow(runId: string, position: number, rank: number, variable: EffectiveVariable, value: EffectiveValue): Insertable<RunEffectiveValueTable> {
   const { source } = value;
@@ -26,13 +25,13 @@ function toRow(runId: string, position: number, rank: number, variable: Effectiv
     varset_name: set?.name ?? null,
     varset_scope: set?.scope ?? null,
     varset_owner: set?.owner ?? null,
-    varset_priority: set ? flag(set.priority) : null,
+    varset_priority: set ? set.priority : null,
     variable_id: value.variableId,
     version_id: value.versionId,
     value: value.value,
     description: value.description,
-    hcl: flag(value.hcl),
-    sensitive: flag(value.sensitive),
+    hcl: value.hcl,
+    sensitive: value.sensitive,
   };
 }
 
@@ -46,7 +45,7 @@ export async function insertRunEffectiveVariables(db: Db, runId: string, variabl
 
 function sourceOf(row: Row): ValueSource {
   if (row.source !== 'varset') return { kind: row.source };
-  return { kind: 'varset', id: row.varset_id!, name: row.varset_name!, scope: row.varset_scope!, owner: row.varset_owner!, priority: row.varset_priority === 1 };
+  return { kind: 'varset', id: row.varset_id!, name: row.varset_name!, scope: row.varset_scope!, owner: row.varset_owner!, priority: row.varset_priority === true };
 }
 
 /** A run's effective variables, in the order they were resolved in: one query. */
@@ -59,12 +58,12 @@ export async function findRunEffectiveVariables(db: Db, runId: string): Promise<
       versionId: row.version_id,
       value: row.value,
       description: row.description,
-      hcl: row.hcl === 1,
-      sensitive: row.sensitive === 1,
+      hcl: row.hcl,
+      sensitive: row.sensitive,
       source: sourceOf(row),
       level: row.precedence as PrecedenceLevel,
     };
-    if (row.rank === 0) variables.push({ key: row.key, category: row.category, winner: value, overridden: [] });
+    if (!row.rank) variables.push({ key: row.key, category: row.category, winner: value, overridden: [] });
     else variables[variables.length - 1]!.overridden.push(value);
   }
   return variables;

@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import { ensure, type Action } from '../auth/policy.js';
-import { isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
+import { isUniqueViolation } from '../db/connect.js';
+import { searchable } from '../db/search.js';
+import { withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -42,7 +44,7 @@ export async function createOrganization(ctx: Context, input: ResourceInput): Pr
       await trx.insertInto('organizations').values(org).execute();
       await trx
         .insertInto('projects')
-        .values({ id: newId('prj'), organization_id: org.id, name: DEFAULT_PROJECT_NAME, description: '', is_default: 1, created_at: org.created_at })
+        .values({ id: newId('prj'), organization_id: org.id, name: DEFAULT_PROJECT_NAME, search_name: searchable(DEFAULT_PROJECT_NAME), description: '', is_default: true, created_at: org.created_at })
         .execute();
       await insertOwnersTeam(trx, org.id, org.created_at);
     });

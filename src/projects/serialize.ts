@@ -10,7 +10,7 @@ export function serializeProject(project: Project, organizationName: string): Re
       name: project.name,
       description: project.description,
       'created-at': project.created_at,
-      'is-default': project.is_default === 1,
+      'is-default': project.is_default,
     },
     relationships: { organization: toOne('organizations', organizationName) },
     links: { self: `/api/v2/projects/${project.id}` },

@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import { ensure, projectListScope, type Action } from '../auth/policy.js';
-import { isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
+import { isUniqueViolation } from '../db/connect.js';
+import { searchable } from '../db/search.js';
+import { withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { conflict, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -43,11 +45,11 @@ export async function createProject(ctx: Context, organizationName: string, inpu
     organization_id: organization.id,
     name: input.name(true, NAME_RULES)!,
     description: input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '',
-    is_default: 0,
+    is_default: false,
     created_at: now(),
   };
   try {
-    await ctx.store.db.insertInto('projects').values(project).execute();
+    await ctx.store.db.insertInto('projects').values({ ...project, search_name: searchable(project.name) }).execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
@@ -62,7 +64,7 @@ export async function updateProject(ctx: Context, id: string, input: ResourceInp
   const project = { ...found.project, name: name ?? found.project.name, description: description ?? found.project.description };
   try {
     await withOrganizationLocked(ctx.store, project.organization_id, (trx) =>
-      trx.updateTable('projects').set({ name: project.name, description: project.description }).where('id', '=', id).execute(),
+      trx.updateTable('projects').set({ name: project.name, search_name: searchable(project.name), description: project.description }).where('id', '=', id).execute(),
     );
   } catch (error) {
     if (isUniqueViolation(error)) throw input.nameTaken();
@@ -77,7 +79,7 @@ export async function updateProject(ctx: Context, id: string, input: ResourceInp
  */
 export async function deleteProject(ctx: Context, id: string): Promise<void> {
   const { project } = await getProject(ctx, id, 'project:delete');
-  if (project.is_default === 1) throw unprocessable('the default project of an organization cannot be deleted');
+  if (project.is_default) throw unprocessable('the default project of an organization cannot be deleted');
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     const workspace = await trx.selectFrom('workspaces').select('id').where('project_id', '=', id).limit(1).executeTakeFirst();
     if (workspace) throw conflict('the project still contains workspaces: move or delete them first');

@@ -2,10 +2,10 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
 import type { Database, ProjectTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
-import { contains } from '../db/connect.js';
+import { contains } from '../db/search.js';
 import { fetchPage } from '../db/page.js';
 
-export type Project = Selectable<ProjectTable>;
+export type Project = Omit<Selectable<ProjectTable>, 'search_name'>;
 
 export interface ProjectFilter {
   search?: string | undefined;
@@ -16,7 +16,7 @@ export interface ProjectFilter {
 
 export async function listProjects(db: Kysely<Database>, organizationId: string, filter: ProjectFilter, page: Page): Promise<{ rows: Project[]; total: number }> {
   let base = db.selectFrom('projects').where('organization_id', '=', organizationId);
-  if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
+  if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
   return fetchPage(db, base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));

@@ -67,7 +67,7 @@ export async function createRun(ctx: Context, body: unknown): Promise<{ run: Run
       configuration_version_id: cv.id,
       status: 'pending',
       message,
-      is_destroy: isDestroy ? 1 : 0,
+      is_destroy: isDestroy,
       plan_only: cv.speculative,
       variables: JSON.stringify(variables),
       created_at: now(),

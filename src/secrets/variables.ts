@@ -1,4 +1,3 @@
-import type { Flag } from '../db/schema.js';
 import type { Sealer } from './sealer.js';
 
 /**
@@ -9,10 +8,10 @@ import type { Sealer } from './sealer.js';
 export function storedValue(
   sealer: Sealer,
   variable: { value: string; sensitive: boolean },
-  previous?: { value: string; sensitive: Flag },
+  previous?: { value: string; sensitive: boolean },
   valueGiven = true,
 ): string {
   if (!variable.sensitive) return variable.value;
-  if (previous?.sensitive === 1 && !valueGiven) return previous.value;
+  if (previous?.sensitive && !valueGiven) return previous.value;
   return sealer.seal(variable.value);
 }

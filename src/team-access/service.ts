@@ -158,8 +158,8 @@ const workspaceColumns = (p: WorkspacePermissionSet) => ({
   variables: p.variables,
   state_versions: p['state-versions'],
   sentinel_mocks: p['sentinel-mocks'],
-  workspace_locking: (p['workspace-locking'] ? 1 : 0) as 0 | 1,
-  run_tasks: (p['run-tasks'] ? 1 : 0) as 0 | 1,
+  workspace_locking: p['workspace-locking'],
+  run_tasks: p['run-tasks'],
 });
 
 export async function createTeamWorkspace(ctx: Context, body: unknown): Promise<TeamWorkspace> {
@@ -169,7 +169,7 @@ export async function createTeamWorkspace(ctx: Context, body: unknown): Promise<
   const { workspace } = await getWorkspace(ctx, { id: workspaceId });
   const team = await teamOf(ctx, teamId, workspace.organization_id);
   ensure(ctx.subject, 'team-workspace:manage', grantTarget({ ...workspace, team_id: team.id, team_visibility: team.visibility }, workspace.id));
-  if (team.is_owners === 1) throw ownersHaveAll();
+  if (team.is_owners) throw ownersHaveAll();
   const access = readAccess(input, WORKSPACE_ACCESS, true)!;
   const given = readPermissions(input.attributes, WORKSPACE_SPEC, '/data/attributes');
   const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], WORKSPACE_LEVELS.custom, given, '/data/attributes');
@@ -225,15 +225,15 @@ const projectColumns = (project: ProjectPermissionSet, workspace: ProjectWorkspa
   settings: project.settings,
   teams: project.teams,
   variable_sets: project['variable-sets'],
-  workspace_create: (workspace.create ? 1 : 0) as 0 | 1,
-  workspace_move: (workspace.move ? 1 : 0) as 0 | 1,
-  workspace_locking: (workspace.locking ? 1 : 0) as 0 | 1,
-  workspace_delete: (workspace.delete ? 1 : 0) as 0 | 1,
+  workspace_create: workspace.create,
+  workspace_move: workspace.move,
+  workspace_locking: workspace.locking,
+  workspace_delete: workspace.delete,
   workspace_runs: workspace.runs,
   workspace_variables: workspace.variables,
   workspace_state_versions: workspace['state-versions'],
   workspace_sentinel_mocks: workspace['sentinel-mocks'],
-  workspace_run_tasks: (workspace['run-tasks'] ? 1 : 0) as 0 | 1,
+  workspace_run_tasks: workspace['run-tasks'],
 });
 
 function resolveProject(input: ResourceInput, access: TeamProject['access'], start: ReturnType<typeof projectPermissionsOf>) {
@@ -258,7 +258,7 @@ export async function createTeamProject(ctx: Context, body: unknown): Promise<Te
   const { project } = await getProject(ctx, projectId);
   const team = await teamOf(ctx, teamId, project.organization_id);
   ensure(ctx.subject, 'team-project:manage', grantTarget({ organization_id: project.organization_id, project_id: project.id, team_id: team.id, team_visibility: team.visibility }));
-  if (team.is_owners === 1) throw ownersHaveAll();
+  if (team.is_owners) throw ownersHaveAll();
   const access = readAccess(input, PROJECT_ACCESS, true)!;
   const grant: TeamProject = { id: newId('tprj'), team_id: team.id, project_id: project.id, access, ...resolveProject(input, access, PROJECT_LEVELS.custom), created_at: now() };
   await insertOnce('project', () => ctx.store.db.insertInto('team_projects').values(grant).execute());

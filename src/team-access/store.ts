@@ -14,23 +14,23 @@ export const workspacePermissionsOf = (row: TeamWorkspace): WorkspacePermissionS
   variables: row.variables,
   'state-versions': row.state_versions,
   'sentinel-mocks': row.sentinel_mocks,
-  'workspace-locking': row.workspace_locking === 1,
-  'run-tasks': row.run_tasks === 1,
+  'workspace-locking': row.workspace_locking,
+  'run-tasks': row.run_tasks,
 });
 
 /** The `project-access` and `workspace-access` a team-projects row holds. */
 export const projectPermissionsOf = (row: TeamProject): { project: ProjectPermissionSet; workspace: ProjectWorkspacePermissionSet } => ({
   project: { settings: row.settings, teams: row.teams, 'variable-sets': row.variable_sets },
   workspace: {
-    create: row.workspace_create === 1,
-    move: row.workspace_move === 1,
-    locking: row.workspace_locking === 1,
-    delete: row.workspace_delete === 1,
+    create: row.workspace_create,
+    move: row.workspace_move,
+    locking: row.workspace_locking,
+    delete: row.workspace_delete,
     runs: row.workspace_runs,
     variables: row.workspace_variables,
     'state-versions': row.workspace_state_versions,
     'sentinel-mocks': row.workspace_sentinel_mocks,
-    'run-tasks': row.workspace_run_tasks === 1,
+    'run-tasks': row.workspace_run_tasks,
   },
 });
 

@@ -6,13 +6,13 @@ import type { Team } from './store.js';
 export function organizationAccess(team: Team): Record<OrganizationAccessFlag, boolean> {
   const stored: Record<string, unknown> = JSON.parse(team.other_access);
   const enforced: Record<(typeof ENFORCED_ORGANIZATION_ACCESS)[number], boolean> = {
-    'manage-workspaces': team.manage_workspaces === 1,
-    'manage-projects': team.manage_projects === 1,
-    'read-workspaces': team.read_workspaces === 1,
-    'read-projects': team.read_projects === 1,
+    'manage-workspaces': team.manage_workspaces,
+    'manage-projects': team.manage_projects,
+    'read-workspaces': team.read_workspaces,
+    'read-projects': team.read_projects,
   };
   return Object.fromEntries(
-    ORGANIZATION_ACCESS.map((flag) => [flag, team.is_owners === 1 || (flag in enforced ? enforced[flag as keyof typeof enforced] : stored[flag] === true)]),
+    ORGANIZATION_ACCESS.map((flag) => [flag, team.is_owners || (flag in enforced ? enforced[flag as keyof typeof enforced] : stored[flag] === true)]),
   ) as Record<OrganizationAccessFlag, boolean>;
 }
 
@@ -26,7 +26,7 @@ export function serializeTeam(team: Team, organizationName: string, permissions:
       'users-count': 0,
       visibility: team.visibility,
       'sso-team-id': team.sso_team_id,
-      'allow-member-token-management': team.allow_member_token_management === 1,
+      'allow-member-token-management': team.allow_member_token_management,
       'is-unified': false,
       'organization-access': organizationAccess(team),
       permissions,

@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
 import { ORGANIZATION_ACCESS, type OrganizationAccessFlag } from '../auth/levels.js';
 import { ensure, teamListScope, teamPermissions, type Action } from '../auth/policy.js';
-import { isUniqueViolation, searchable } from '../db/connect.js';
+import { isUniqueViolation } from '../db/connect.js';
+import { searchable } from '../db/search.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -77,7 +78,7 @@ function readOrganizationAccess(input: ResourceInput): Partial<Record<Organizati
 
 /** The columns that hold a team's organization access: the enforced flags, and the others as JSON. */
 function accessColumns(current: Record<OrganizationAccessFlag, boolean>) {
-  const flag = (name: OrganizationAccessFlag) => (current[name] ? 1 : 0) as 0 | 1;
+  const flag = (name: OrganizationAccessFlag) => current[name];
   const others = Object.fromEntries(
     ORGANIZATION_ACCESS.filter((f) => !['manage-workspaces', 'manage-projects', 'read-workspaces', 'read-projects'].includes(f) && current[f]).map((f) => [f, true]),
   );
@@ -110,10 +111,10 @@ export async function createTeam(ctx: Context, organizationName: string, input: 
     organization_id: organization.id,
     name,
     search_name: searchable(name),
-    is_owners: 0,
+    is_owners: false,
     visibility: readVisibility(input) ?? 'secret',
     sso_team_id: input.string('sso-team-id') ?? null,
-    allow_member_token_management: input.boolean('allow-member-token-management') === false ? 0 : 1,
+    allow_member_token_management: input.boolean('allow-member-token-management') !== false,
     ...accessColumns(access),
     created_at: now(),
   };
@@ -125,7 +126,7 @@ export async function updateTeam(ctx: Context, id: string, input: ResourceInput)
   const found = await getTeam(ctx, id, 'team:update');
   const name = input.name(false, NAME_RULES);
   const access = readOrganizationAccess(input);
-  if (found.team.is_owners === 1) {
+  if (found.team.is_owners) {
     if (name !== undefined && name !== found.team.name) throw unprocessable('the owners team cannot be renamed', input.attributePointer('name'));
     if (access !== undefined && Object.values(access).some((enabled) => !enabled)) {
       throw unprocessable('the owners team always has every organization permission', input.attributePointer('organization-access'));
@@ -140,8 +141,8 @@ export async function updateTeam(ctx: Context, id: string, input: ResourceInput)
     search_name: searchable(name ?? found.team.name),
     visibility: visibility ?? found.team.visibility,
     sso_team_id: ssoTeamId === undefined ? found.team.sso_team_id : ssoTeamId,
-    allow_member_token_management: allowMemberTokens === undefined ? found.team.allow_member_token_management : allowMemberTokens ? 1 : 0,
-    ...(found.team.is_owners === 1 ? {} : accessColumns({ ...organizationAccess(found.team), ...access })),
+    allow_member_token_management: allowMemberTokens === undefined ? found.team.allow_member_token_management : allowMemberTokens,
+    ...(found.team.is_owners ? {} : accessColumns({ ...organizationAccess(found.team), ...access })),
   };
   const { id: _id, organization_id: _org, created_at: _created, is_owners: _owners, ...changes } = team;
   await write(input, () => ctx.store.db.updateTable('teams').set(changes).where('id', '=', id).execute());
@@ -151,6 +152,6 @@ export async function updateTeam(ctx: Context, id: string, input: ResourceInput)
 /** Deletes a team with its token and access grants. The owners team cannot be deleted. */
 export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   const { team } = await getTeam(ctx, id, 'team:delete');
-  if (team.is_owners === 1) throw unprocessable('the owners team cannot be deleted');
+  if (team.is_owners) throw unprocessable('the owners team cannot be deleted');
   await ctx.store.db.deleteFrom('teams').where('id', '=', team.id).execute();
 }

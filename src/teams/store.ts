@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
-import { contains, searchable } from '../db/connect.js';
+import { contains, searchable } from '../db/search.js';
 import type { Database, TeamTable } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Page } from '../jsonapi/query.js';
@@ -19,14 +19,14 @@ export async function insertOwnersTeam(trx: Kysely<Database>, organizationId: st
       organization_id: organizationId,
       name: OWNERS_TEAM_NAME,
       search_name: searchable(OWNERS_TEAM_NAME),
-      is_owners: 1,
+      is_owners: true,
       visibility: 'organization',
       sso_team_id: null,
-      allow_member_token_management: 1,
-      manage_workspaces: 1,
-      manage_projects: 1,
-      read_workspaces: 1,
-      read_projects: 1,
+      allow_member_token_management: true,
+      manage_workspaces: true,
+      manage_projects: true,
+      read_workspaces: true,
+      read_projects: true,
       other_access: '{}',
       created_at: createdAt,
     })

@@ -1,4 +1,3 @@
-import type { Flag } from '../db/schema.js';
 import type { Category } from './rules.js';
 
 /** A variable as stored, whatever it belongs to. */
@@ -7,8 +6,8 @@ export interface StoredVariable {
   value: string;
   description: string;
   category: Category;
-  hcl: Flag;
-  sensitive: Flag;
+  hcl: boolean;
+  sensitive: boolean;
   created_at: string;
   version_id: string;
 }
@@ -17,11 +16,11 @@ export interface StoredVariable {
 export function variableAttributes(variable: StoredVariable): Record<string, unknown> {
   return {
     key: variable.key,
-    value: variable.sensitive === 1 ? null : variable.value,
+    value: variable.sensitive ? null : variable.value,
     description: variable.description,
     category: variable.category,
-    hcl: variable.hcl === 1,
-    sensitive: variable.sensitive === 1,
+    hcl: variable.hcl,
+    sensitive: variable.sensitive,
     'created-at': variable.created_at,
     'version-id': variable.version_id,
   };

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.js';
 /** The sets a caller without organization-wide access may read (the policy's `varsetListScope`), as one condition. */
 export function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: VarsetReadScope) {
   const conditions = [];
-  if (readable.global) conditions.push(eb('varsets.global', '=', 1));
+  if (readable.global) conditions.push(eb('varsets.global', '=', true));
   if (readable.workspaceIds.length > 0) {
     conditions.push(eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', 'in', readable.workspaceIds)));
   }

@@ -19,8 +19,8 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
     attributes: {
       name: varset.name,
       description: varset.description,
-      global: varset.global === 1,
-      priority: varset.priority === 1,
+      global: varset.global,
+      priority: varset.priority,
       'updated-at': varset.updated_at,
       'var-count': view.variables.length,
       'workspace-count': view.workspaces.length,
@@ -56,7 +56,7 @@ export function serializeVarsetVariable(variable: VarsetVariable): Resource {
 
 /** The `included` member for the sets of a response: present only when `include` asked for something. */
 export function includedResources(views: VarsetView[], include: Set<VarsetInclude>): Resource[] | undefined {
-  if (include.size === 0) return undefined;
+  if (!include.size) return undefined;
   const resources: Resource[] = [];
   for (const view of views) {
     const organizationName = view.varset.organization_name;

@@ -1,7 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.js';
 import { can, ensure, varsetListScope, type Action, type Target } from '../auth/policy.js';
-import { isForeignKeyViolation, isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/connect.js';
+import { withOrganizationLocked } from '../db/transaction.js';
+import { searchable } from '../db/search.js';
 import type { Database } from '../db/schema.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -63,8 +65,8 @@ async function ensureReadable(ctx: Context, varset: VarsetRow): Promise<void> {
   ensure(ctx.subject, 'varset:read', { ...target, varset: { ...target.varset!, ...assigned } });
 }
 
-async function loadViews(ctx: Context, db: Trx | Context['store']['db'], rows: VarsetRow[], relationRows: RelationRows): Promise<VarsetView[]> {
-  const relations = await store.loadRelations(db, ctx.store.dialect, rows.map((r) => r.id), relationRows);
+async function loadViews(_ctx: Context, db: Trx | Context['store']['db'], rows: VarsetRow[], relationRows: RelationRows): Promise<VarsetView[]> {
+  const relations = await store.loadRelations(db, rows.map((r) => r.id), relationRows);
   return rows.map((varset) => ({
     varset,
     workspaces: relations.workspaces.get(varset.id) ?? [],
@@ -146,7 +148,7 @@ export interface VarsetList {
 }
 
 async function listVarsets(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<VarsetList> {
-  const { rows, total } = await store.listVarsets(ctx.store.db, ctx.store.dialect, scope, request.search, request.page);
+  const { rows, total } = await store.listVarsets(ctx.store.db, scope, request.search, request.page);
   return { views: await loadViews(ctx, ctx.store.db, rows, rowsFor(request.include)), total };
 }
 
@@ -247,7 +249,7 @@ interface Candidate {
  * global sets there are. Called under the organization lock, so its answer stays true until commit.
  */
 async function assertNoGlobalConflict(trx: Trx, varset: { id: string; organization_id: string; global: boolean }, candidates: Candidate[]): Promise<void> {
-  if (!varset.global || candidates.length === 0) return;
+  if (!varset.global || !candidates.length) return;
   const others = await store.findGlobalVariablesByKey(trx, varset.organization_id, varset.id, [...new Set(candidates.map((c) => c.key))]);
   for (const candidate of candidates) {
     const clash = others.find((o) => o.key === candidate.key && o.category === candidate.category);
@@ -369,14 +371,13 @@ function variableRows(sealer: Sealer, varset: { id: string; organization_id: str
     value: storedValue(sealer, fields),
     description: fields.description,
     category: fields.category,
-    hcl: flag(fields.hcl),
-    sensitive: flag(fields.sensitive),
+    hcl: fields.hcl,
+    sensitive: fields.sensitive,
     version_id: newVersionId(),
     created_at: createdAt,
   }));
 }
 
-const flag = (value: boolean) => (value ? 1 : 0) as 0 | 1;
 const candidatesOf = (variables: NewVariable[]): Candidate[] => variables.map((v) => ({ key: v.fields.key, category: v.fields.category, pointer: v.pointer }));
 const relationshipPointer = (name: string) => `/data/relationships/${name}/data`;
 
@@ -401,10 +402,10 @@ export async function createVarset(ctx: Context, organizationName: string, input
       organization_id: organization.id,
       project_id: ownerProjectId,
       name: body.name!,
-      search_name: body.name!.toLowerCase(),
+      search_name: searchable(body.name!),
       description: body.description ?? '',
       global: body.global ?? false,
-      priority: flag(body.priority ?? false),
+      priority: body.priority ?? false,
       created_at: timestamp,
       updated_at: timestamp,
     };
@@ -416,7 +417,7 @@ export async function createVarset(ctx: Context, organizationName: string, input
     await assertKeysFree(trx, varset.id, candidatesOf(body.variables));
     await assertNoGlobalConflict(trx, varset, candidatesOf(body.variables));
 
-    await store.insertVarset(trx, { ...varset, global: flag(varset.global) });
+    await store.insertVarset(trx, { ...varset, global: varset.global });
     await store.insertVariables(trx, variableRows(ctx.sealer, varset, body.variables, timestamp));
     await store.addWorkspaces(trx, varset.id, body.workspaceIds ?? []);
     await store.addProjects(trx, varset.id, body.projectIds ?? []);
@@ -444,15 +445,15 @@ export async function updateVarset(ctx: Context, id: string, input: ResourceInpu
       project_id: current.project_id,
       name: body.name ?? current.name,
       description: body.description ?? current.description,
-      global: body.global ?? current.global === 1,
-      priority: body.priority ?? current.priority === 1,
+      global: body.global ?? current.global,
+      priority: body.priority ?? current.priority,
     };
     assertNotGlobalWhenProjectOwned(varset, input);
     if (varset.name !== current.name) await assertNameFree(trx, varset.organization_id, varset.name, varset.id, input);
     if (body.workspaceIds) await assertWorkspacesAllowed(trx, varset, body.workspaceIds, relationshipPointer('workspaces'));
     if (body.projectIds) await assertProjectsAllowed(trx, varset, body.projectIds, relationshipPointer('projects'));
     await assertKeysFree(trx, varset.id, candidatesOf(body.variables));
-    const becomingGlobal = varset.global && current.global === 0;
+    const becomingGlobal = varset.global && !current.global;
     const existing: Candidate[] = becomingGlobal
       ? (await store.listVariableKeys(trx, varset.id)).map((v) => ({ ...v, pointer: input.attributePointer('global') }))
       : [];
@@ -461,13 +462,13 @@ export async function updateVarset(ctx: Context, id: string, input: ResourceInpu
     const timestamp = now();
     await store.updateVarset(trx, varset.id, {
       name: varset.name,
-      search_name: varset.name.toLowerCase(),
+      search_name: searchable(varset.name),
       description: varset.description,
-      global: flag(varset.global),
-      priority: flag(varset.priority),
+      global: varset.global,
+      priority: varset.priority,
       updated_at: timestamp,
     });
-    if (varset.global !== (current.global === 1)) await store.setVariablesGlobal(trx, varset);
+    if (varset.global !== (current.global)) await store.setVariablesGlobal(trx, varset);
     await store.insertVariables(trx, variableRows(ctx.sealer, varset, body.variables, timestamp));
     if (body.workspaceIds) {
       await store.removeWorkspaces(trx, varset.id, 'all');
@@ -514,7 +515,7 @@ async function changeAssignments(ctx: Context, id: string, kind: AssignmentKind,
 
 export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: VarsetVariable[]; total: number }> {
   const varset = (await readableVarset(ctx, varsetId)).authorized;
-  return store.listVariables(ctx.store.db, ctx.store.dialect, varset.id, page);
+  return store.listVariables(ctx.store.db, varset.id, page);
 }
 
 export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<VarsetVariable> {
@@ -527,7 +528,7 @@ export async function showVarsetVariable(ctx: Context, varsetId: string, id: str
 export async function addVarsetVariable(ctx: Context, varsetId: string, input: ResourceInput): Promise<VarsetVariable> {
   const variable: NewVariable = { fields: readNewVariable(input), pointer: input.attributePointer('key') };
   return changeVarset(ctx, varsetId, 'varset:update', async (trx, current) => {
-    const varset = { ...current, global: current.global === 1 };
+    const varset = { ...current, global: current.global };
     await assertKeysFree(trx, varset.id, candidatesOf([variable]));
     await assertNoGlobalConflict(trx, varset, candidatesOf([variable]));
     const timestamp = now();
@@ -541,15 +542,15 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, input: R
 export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, input: ResourceInput): Promise<VarsetVariable> {
   const changes = readVariableChanges(input);
   return changeVarset(ctx, varsetId, 'varset:update', async (trx, current) => {
-    const varset = { ...current, global: current.global === 1 };
+    const varset = { ...current, global: current.global };
     const existing = await store.findVariable(trx, varset.id, id);
     if (!existing) throw notFound();
-    const fields = applyVariableChanges({ ...existing, hcl: existing.hcl === 1, sensitive: existing.sensitive === 1 }, changes, input);
+    const fields = applyVariableChanges({ ...existing, hcl: existing.hcl, sensitive: existing.sensitive }, changes, input);
     const candidate = { key: fields.key, category: fields.category, pointer: input.attributePointer(changes.key !== undefined ? 'key' : 'category') };
     await assertKeysFree(trx, varset.id, [candidate], existing.id);
     await assertNoGlobalConflict(trx, varset, [candidate]);
     const value = storedValue(ctx.sealer, fields, existing, changes.value !== undefined);
-    const row: VarsetVariable = { ...existing, ...fields, value, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
+    const row: VarsetVariable = { ...existing, ...fields, value, hcl: fields.hcl, sensitive: fields.sensitive, version_id: newVersionId() };
     const { id: _, varset_id: __, created_at: ___, ...update } = row;
     await store.updateVariable(trx, existing.id, update);
     await store.updateVarset(trx, varset.id, { updated_at: now() });

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Scope, VarsetReadScope } from '../auth/policy.js';
-import { containsPattern, type Dialect } from '../db/connect.js';
+import { containsPattern } from '../db/search.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage, limitToPage, pageWithTotal } from '../db/page.js';
@@ -107,9 +107,9 @@ function nameContains(search: string) {
 }
 
 /** One page of sets, ordered by name (code point order) then id, and the number of all matching sets (see `pageWithTotal`). */
-export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: VarsetRow[]; total: number }> {
+export async function listVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: VarsetRow[]; total: number }> {
   const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (search === undefined ? query : query.where(nameContains(search)));
-  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(dialect, 'varsets.name')).orderBy('varsets.id');
+  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
 
   if (scope.kind === 'organization') {
     const inOrganization = (eb: ExpressionBuilder<Database, 'varsets'>) => {
@@ -123,7 +123,7 @@ export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, 
   // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
   // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
   const globals = (eb: ExpressionBuilder<Database, any>) =>
-    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId).where('varsets.global', '=', 1));
+    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId).where('varsets.global', '=', true));
   const candidates = (eb: ExpressionBuilder<Database, 'varsets'>) =>
     eb(
       'varsets.id',
@@ -138,7 +138,7 @@ export async function listVarsets(db: Db, dialect: Dialect, scope: VarsetScope, 
       globals(eb).select((e) => e.fn.countAll<number>().as('n')),
       '+',
       matching(eb.selectFrom('varsets'))
-        .where('varsets.global', '=', 0)
+        .where('varsets.global', '=', false)
         .where('varsets.id', 'in', reachingIds(eb, scope))
         .select((e) => e.fn.countAll<number>().as('n')),
     );
@@ -187,9 +187,9 @@ const SLICE = 500;
  * in `rows`; the others are read as ids alone, from the assignment and variable indexes.
  * Assignments come in the order of their ids, variables in list order.
  */
-export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[], rows: RelationRows): Promise<VarsetRelations> {
+export async function loadRelations(db: Db, varsetIds: string[], rows: RelationRows): Promise<VarsetRelations> {
   const relations: VarsetRelations = { workspaces: new Map(), projects: new Map(), variables: new Map() };
-  if (varsetIds.length === 0) return relations;
+  if (!varsetIds.length) return relations;
   const add = <T>(into: Map<string, T[]>, varsetId: string, ref: T): void => {
     const refs = into.get(varsetId);
     if (refs) refs.push(ref);
@@ -202,7 +202,7 @@ export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[
         .selectAll('workspaces')
         .select('varset_workspaces.varset_id')
         .where('varset_workspaces.varset_id', 'in', varsetIds)
-        .orderBy(byCodePoint(dialect, 'varset_workspaces.workspace_id'))
+        .orderBy(byCodePoint(db, 'varset_workspaces.workspace_id'))
         .execute()
         .then((found) => found.forEach(({ varset_id, ...row }) => add(relations.workspaces, varset_id, { id: row.id, row })))
     : db
@@ -210,7 +210,7 @@ export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[
         .select(['varset_id', 'workspace_id'])
         .where('varset_id', 'in', varsetIds)
         .orderBy('varset_id')
-        .orderBy(byCodePoint(dialect, 'workspace_id'))
+        .orderBy(byCodePoint(db, 'workspace_id'))
         .execute()
         .then((found) => found.forEach((r) => add(relations.workspaces, r.varset_id, { id: r.workspace_id })));
   const projects = rows.projects
@@ -220,7 +220,7 @@ export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[
         .selectAll('projects')
         .select('varset_projects.varset_id')
         .where('varset_projects.varset_id', 'in', varsetIds)
-        .orderBy(byCodePoint(dialect, 'varset_projects.project_id'))
+        .orderBy(byCodePoint(db, 'varset_projects.project_id'))
         .execute()
         .then((found) => found.forEach(({ varset_id, ...row }) => add(relations.projects, varset_id, { id: row.id, row })))
     : db
@@ -228,14 +228,14 @@ export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[
         .select(['varset_id', 'project_id'])
         .where('varset_id', 'in', varsetIds)
         .orderBy('varset_id')
-        .orderBy(byCodePoint(dialect, 'project_id'))
+        .orderBy(byCodePoint(db, 'project_id'))
         .execute()
         .then((found) => found.forEach((r) => add(relations.projects, r.varset_id, { id: r.project_id })));
   const variables = rows.variables
-    ? orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', varsetIds), dialect)
+    ? orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', 'in', varsetIds), db)
         .execute()
         .then((found) => found.forEach((row) => add(relations.variables, row.varset_id, { id: row.id, row })))
-    : orderVariables(db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds), dialect)
+    : orderVariables(db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds), db)
         .execute()
         .then((found) => found.forEach((r) => add(relations.variables, r.varset_id, { id: r.id })));
   await Promise.all([workspaces, projects, variables]);
@@ -243,8 +243,8 @@ export async function loadRelations(db: Db, dialect: Dialect, varsetIds: string[
 }
 
 /** Variables are listed by key (code point order), then category, then id. */
-function orderVariables<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, dialect: Dialect): Q {
-  return query.orderBy(byCodePoint(dialect, 'varset_variables.key')).orderBy('varset_variables.category').orderBy('varset_variables.id');
+function orderVariables<Q extends { orderBy: (...args: any[]) => Q }>(query: Q, db: Db): Q {
+  return query.orderBy(byCodePoint(db, 'varset_variables.key')).orderBy('varset_variables.category').orderBy('varset_variables.id');
 }
 
 export async function insertVarset(db: Db, varset: Insertable<VarsetTable>): Promise<void> {
@@ -325,8 +325,8 @@ export async function findVariable(db: Db, varsetId: string, id: string): Promis
   return db.selectFrom('varset_variables').selectAll().where('varset_id', '=', varsetId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listVariables(db: Db, dialect: Dialect, varsetId: string, page: Page): Promise<{ rows: VarsetVariable[]; total: number }> {
-  const rows = await orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', '=', varsetId), dialect)
+export async function listVariables(db: Db, varsetId: string, page: Page): Promise<{ rows: VarsetVariable[]; total: number }> {
+  const rows = await orderVariables(db.selectFrom('varset_variables').selectAll().where('varset_id', '=', varsetId), db)
     .limit(page.size)
     .offset((page.number - 1) * page.size)
     .execute();

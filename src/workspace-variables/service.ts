@@ -16,7 +16,6 @@ import type { WorkspaceVariable } from './store.js';
  * changing needs write access to its variables.
  */
 
-const flag = (value: boolean) => (value ? 1 : 0) as 0 | 1;
 const keyTaken = (input: ResourceInput) => invalidAttribute('Key has already been taken', input.attributePointer(input.has('key') || !input.has('category') ? 'key' : 'category'));
 
 export async function listWorkspaceVariables(ctx: Context, workspaceId: string): Promise<WorkspaceVariable[]> {
@@ -51,8 +50,8 @@ export async function createWorkspaceVariable(ctx: Context, workspaceId: string,
     value: storedValue(ctx.sealer, fields),
     description: fields.description,
     category: fields.category,
-    hcl: flag(fields.hcl),
-    sensitive: flag(fields.sensitive),
+    hcl: fields.hcl,
+    sensitive: fields.sensitive,
     version_id: newVersionId(),
     created_at: now(),
   };
@@ -73,11 +72,11 @@ export async function updateWorkspaceVariable(ctx: Context, workspaceId: string,
     ctx.store.db.transaction().execute(async (trx) => {
       const current = await store.findVariable(trx, workspace.id, id);
       if (!current) throw notFound();
-      const fields = applyVariableChanges({ ...current, hcl: current.hcl === 1, sensitive: current.sensitive === 1 }, changes, input);
+      const fields = applyVariableChanges({ ...current, hcl: current.hcl, sensitive: current.sensitive }, changes, input);
       const holder = await store.findVariableIdByKey(trx, workspace.id, fields.key, fields.category);
       if (holder !== undefined && holder !== current.id) throw keyTaken(input);
       const value = storedValue(ctx.sealer, fields, current, changes.value !== undefined);
-      const variable: WorkspaceVariable = { ...current, ...fields, value, hcl: flag(fields.hcl), sensitive: flag(fields.sensitive), version_id: newVersionId() };
+      const variable: WorkspaceVariable = { ...current, ...fields, value, hcl: fields.hcl, sensitive: fields.sensitive, version_id: newVersionId() };
       const { id: _id, workspace_id: _workspace, created_at: _created, ...update } = variable;
       await store.updateVariable(trx, current.id, update);
       return variable;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, WorkspaceVariableTable } from '../db/schema.js';
-import { compareCodePoints } from '../effective/resolve.js';
+import { compareCodePoints } from '../common/code-points.js';
 
 /** The SQL of workspace variables. Every function works on the database or a transaction. */
 type Db = Kysely<Database>;

@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import { ensure, workspaceListScope, type Action } from '../auth/policy.js';
-import { isUniqueViolation, withOrganizationLocked } from '../db/connect.js';
+import { isUniqueViolation } from '../db/connect.js';
+import { searchable } from '../db/search.js';
+import { withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { NameRules, ResourceInput } from '../jsonapi/payload.js';
@@ -62,14 +64,14 @@ export async function createWorkspace(ctx: Context, organizationName: string, in
   const organization = await getOrganization(ctx, organizationName);
   const projectId =
     (await readProjectId(ctx, organization, input)) ??
-    (await ctx.store.db.selectFrom('projects').select('id').where('organization_id', '=', organization.id).where('is_default', '=', 1).executeTakeFirstOrThrow()).id;
+    (await ctx.store.db.selectFrom('projects').select('id').where('organization_id', '=', organization.id).where('is_default', '=', true).executeTakeFirstOrThrow()).id;
   ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id, projectId });
   const name = input.name(true, NAME_RULES)!;
   const description = input.string('description', { maxLength: DESCRIPTION_MAX }) ?? '';
   const timestamp = now();
   const workspace: Workspace = { id: newId('ws'), organization_id: organization.id, project_id: projectId, name, description, created_at: timestamp, updated_at: timestamp };
   try {
-    await ctx.store.db.insertInto('workspaces').values(workspace).execute();
+    await ctx.store.db.insertInto('workspaces').values({ ...workspace, search_name: searchable(workspace.name) }).execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw input.nameTaken();
     throw error;
@@ -100,7 +102,7 @@ export async function updateWorkspace(
     await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
       await trx
         .updateTable('workspaces')
-        .set({ name: workspace.name, description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
+        .set({ name: workspace.name, search_name: searchable(workspace.name), description: workspace.description, project_id: workspace.project_id, updated_at: workspace.updated_at })
         .where('id', '=', workspace.id)
         .execute();
       // A set owned by a project reaches only that project's workspaces: one that leaves the project leaves its sets.

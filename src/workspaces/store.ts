@@ -2,10 +2,10 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
 import type { Database, WorkspaceTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
-import { contains } from '../db/connect.js';
+import { contains } from '../db/search.js';
 import { fetchPage } from '../db/page.js';
 
-export type Workspace = Selectable<WorkspaceTable>;
+export type Workspace = Omit<Selectable<WorkspaceTable>, 'search_name'>;
 
 export interface WorkspaceFilter {
   search?: string | undefined;
@@ -16,7 +16,7 @@ export interface WorkspaceFilter {
 
 export async function listWorkspaces(db: Kysely<Database>, organizationId: string, filter: WorkspaceFilter, page: Page): Promise<{ rows: Workspace[]; total: number }> {
   let base = db.selectFrom('workspaces').where('organization_id', '=', organizationId);
-  if (filter.search !== undefined) base = base.where(contains(sql<string>`lower(name)`, filter.search));
+  if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.projectId !== undefined) base = base.where('project_id', '=', filter.projectId);
   const visible = filter.visible;
   if (visible !== 'all') {

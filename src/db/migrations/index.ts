@@ -6,6 +6,7 @@ import * as workspaceVariables from './0004_workspace_variables.js';
 import * as varsetListIndexes from './0005_varset_list_indexes.js';
 import * as varsetSearchIndex from './0006_varset_search_index.js';
 import * as organizationVersions from './0007_organization_versions.js';
+import * as searchNames from './0008_search_names.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_varset_list_indexes': varsetListIndexes,
   '0006_varset_search_index': varsetSearchIndex,
   '0007_organization_versions': organizationVersions,
+  '0008_search_names': searchNames,
 };

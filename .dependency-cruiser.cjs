@@ -1,0 +1,84 @@
+/**
+ * The layering of src/, checked by `npm run check:layers` (part of `npm test` and CI).
+ *
+ *   routes → service → store → db
+ *
+ * - routes.ts: schemas and translation (HTTP ↔ typed commands); no SQL, no store.
+ * - service.ts (and the files it is split into): the rules; no SQL. From src/db it uses
+ *   only transaction.ts (transactions, the organization lock, the answer to a lost race).
+ * - *store.ts: the only SQL; returns domain objects (real booleans, no dialect parameters).
+ * - src/db: connections, migrations, and everything that differs between SQLite and PostgreSQL.
+ *
+ * A feature uses another only through its service.ts and model.ts (domain types and pure
+ * rules), and, for responses, its serialize.ts and schemas.ts. The neutral folders (db, jsonapi, cache, common)
+ * know no feature. Nothing imports in a circle.
+ */
+const FEATURES = [
+  'organizations',
+  'projects',
+  'workspaces',
+  'teams',
+  'tokens',
+  'team-access',
+  'varsets',
+  'variables',
+  'workspace-variables',
+  'effective',
+  'configuration-versions',
+  'runs',
+  'run-events',
+  'comments',
+].join('|');
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make layers meaningless and modules impossible to read in order.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'sql-only-in-stores',
+      severity: 'error',
+      comment: 'Only stores (and src/db) build queries.',
+      from: { path: '^src/', pathNot: ['^src/db/', 'store\\.ts$'] },
+      to: { path: '(^|/)node_modules/kysely/' },
+    },
+    {
+      name: 'services-use-transactions-only',
+      severity: 'error',
+      comment: 'A service reaches the database through its store; from src/db it takes only transactions.',
+      from: { path: `^src/(${FEATURES})/`, pathNot: ['store\\.ts$', 'routes\\.ts$'] },
+      to: { path: '^src/db/', pathNot: '^src/db/transaction\\.ts$' },
+    },
+    {
+      name: 'routes-through-services',
+      severity: 'error',
+      comment: 'Routes translate HTTP into calls of services; they never reach a store or the database.',
+      from: { path: 'routes\\.ts$' },
+      to: { path: ['store\\.ts$', '^src/db/'] },
+    },
+    {
+      name: 'features-through-services',
+      severity: 'error',
+      comment: 'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
+      from: { path: `^src/(${FEATURES})/` },
+      to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
+    },
+    {
+      name: 'neutral-layers-know-no-feature',
+      severity: 'error',
+      comment: 'db, jsonapi, cache and common are shared by every feature and depend on none.',
+      from: { path: '^src/(db|jsonapi|cache|common)/' },
+      to: { path: `^src/(${FEATURES})/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,88 @@
+import {
+  OperationNodeTransformer,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type PrimitiveValueListNode,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  type ValueNode,
+} from 'kysely';
+import type { Database } from './schema.js';
+
+/** Every column that holds a boolean, whatever its table. */
+type FlagColumn = {
+  [T in keyof Database]: { [C in keyof Database[T]]-?: Database[T][C] extends boolean | null ? C : never }[keyof Database[T]];
+}[keyof Database];
+
+/**
+ * The result columns read as booleans: every boolean column of the schema (the compiler
+ * refuses a list that misses one or names another), and the flags stores compute in a select.
+ */
+const FLAG_COLUMNS: Record<FlagColumn, true> = {
+  allow_member_token_management: true,
+  auto_queue_runs: true,
+  global: true,
+  hcl: true,
+  is_default: true,
+  is_destroy: true,
+  is_owners: true,
+  manage_projects: true,
+  manage_workspaces: true,
+  plan_only: true,
+  priority: true,
+  provisional: true,
+  read_projects: true,
+  read_workspaces: true,
+  run_tasks: true,
+  sensitive: true,
+  speculative: true,
+  varset_priority: true,
+  workspace_create: true,
+  workspace_delete: true,
+  workspace_locking: true,
+  workspace_move: true,
+  workspace_run_tasks: true,
+};
+
+/** Flags a store computes in a select (`x in (…) as on_workspace`): PostgreSQL answers booleans, SQLite 0 or 1. */
+export const COMPUTED_FLAGS = ['on_workspace', 'on_project'] as const;
+
+const FLAGS = new Set<string>([...Object.keys(FLAG_COLUMNS), ...COMPUTED_FLAGS]);
+
+/** Booleans bound to a statement become 1 and 0, the values both stores keep in flag columns. */
+class BooleansAsIntegers extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    return typeof node.value === 'boolean' ? { ...node, value: node.value ? 1 : 0 } : super.transformValue(node);
+  }
+
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    if (!node.values.some((v) => typeof v === 'boolean')) return super.transformPrimitiveValueList(node);
+    return { ...node, values: node.values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)) };
+  }
+}
+
+/**
+ * The one place that knows how booleans are stored: statements bind 1 and 0 for true and
+ * false, and the flag columns of every result row are read back as true and false. Null
+ * stays null (a flag of a row a left join did not find).
+ */
+export class FlagsPlugin implements KyselyPlugin {
+  private readonly transformer = new BooleansAsIntegers();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.transformer.transformNode(args.node);
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    for (const row of args.result.rows) {
+      for (const key in row) {
+        if (!FLAGS.has(key)) continue;
+        const value = row[key];
+        if (typeof value === 'number' || typeof value === 'bigint') row[key] = value !== 0 && value !== 0n;
+      }
+    }
+    return args.result;
+  }
+}
