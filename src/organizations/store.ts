@@ -1,9 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, OrganizationTable } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { fetchPage } from '../db/page.js';
 
-export type Organization = Selectable<OrganizationTable>;
+import type { Organization } from './model.js';
+
+export type { Organization };
 
 export function findOrganizationByName(db: Kysely<Database>, name: string): Promise<Organization | undefined> {
   return db.selectFrom('organizations').selectAll().where('name', '=', name).executeTakeFirst();

@@ -23,7 +23,7 @@ import { ResourceInput } from '../jsonapi/payload.js';
 import { single, type Page, type Query } from '../jsonapi/query.js';
 import { getProject } from '../projects/service.js';
 import { getTeam } from '../teams/service.js';
-import type { Team } from '../teams/store.js';
+import type { Team } from '../teams/model.js';
 import { getWorkspace } from '../workspaces/service.js';
 import {
   findTeamProject,

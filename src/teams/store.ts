@@ -1,12 +1,14 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Scope } from '../auth/policy.js';
 import { contains, searchable } from '../db/search.js';
-import type { Database, TeamTable } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Page } from '../jsonapi/query.js';
 import { fetchPage } from '../db/page.js';
 
-export type Team = Selectable<TeamTable>;
+import type { Team } from './model.js';
+
+export type { Team };
 
 export const OWNERS_TEAM_NAME = 'owners';
 

@@ -19,8 +19,8 @@ import { applyVariableChanges, newVersionId, readNewVariable, readVariableChange
 import * as store from './store.js';
 import { findAssignments } from './readable.js';
 import type { AssignmentRef, RelationRows, VarsetRow, VarsetScope, VarsetVariable, VariableRef } from './store.js';
-import type { Project } from '../projects/store.js';
-import type { Workspace } from '../workspaces/store.js';
+import type { Project } from '../projects/model.js';
+import type { Workspace } from '../workspaces/model.js';
 
 /**
  * The rules of variable sets, their variables and assignments. Every write runs in one

@@ -7,8 +7,8 @@ import { fetchPage, limitToPage, pageWithTotal } from '../db/page.js';
 import { readableBy } from './readable.js';
 import type { Database, VarsetTable, VarsetVariableTable } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Project } from '../projects/store.js';
-import type { Workspace } from '../workspaces/store.js';
+import type { Project } from '../projects/model.js';
+import type { Workspace } from '../workspaces/model.js';
 import type { Category } from '../variables/rules.js';
 
 /** The SQL of variable sets, their variables and assignments. Every function works on the database or a transaction. */

@@ -1,11 +1,13 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Scope } from '../auth/policy.js';
-import type { Database, WorkspaceTable } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import type { Page } from '../jsonapi/query.js';
 import { contains } from '../db/search.js';
 import { fetchPage } from '../db/page.js';
 
-export type Workspace = Omit<Selectable<WorkspaceTable>, 'search_name'>;
+import type { Workspace } from './model.js';
+
+export type { Workspace };
 
 export interface WorkspaceFilter {
   search?: string | undefined;
