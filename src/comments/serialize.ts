@@ -1,7 +1,9 @@
-import { API_PREFIX, type Resource } from '../jsonapi/document.js';
-import type { Comment } from './store.js';
+import type { Static } from 'typebox';
+import { API_PREFIX } from '../jsonapi/document.js';
+import type { Comment } from './model.js';
+import type { CommentResource } from './schemas.js';
 
-export function serializeComment(comment: Comment): Resource {
+export function serializeComment(comment: Comment): Static<typeof CommentResource> {
   return {
     id: comment.id,
     type: 'comments',

@@ -1,36 +1,42 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
+import { transaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
-import { notFound } from '../jsonapi/errors.js';
-import { ResourceInput } from '../jsonapi/payload.js';
+import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import { recordRunEvent } from '../run-events/store.js';
-import { getRun } from '../runs/service.js';
-import { findComment, listComments, type Comment } from './store.js';
+import { getRun, recordRunEvent } from '../runs/service.js';
+import { BODY_MAX, type Comment } from './model.js';
+import * as store from './store.js';
 
-/** Longest comment body, in characters, after surrounding whitespace is trimmed. */
-export const BODY_MAX = 10_000;
+export type { Comment };
 
 export async function getComment(ctx: Context, id: string): Promise<Comment> {
-  const found = await findComment(ctx.store.db, id);
+  const found = await store.findComment(ctx.store.db, id);
   if (!found) throw notFound();
-  ensure(ctx.subject, 'run:read', found.target);
+  ensure(ctx.subject, 'run:read', found.location);
   return found.comment;
 }
 
 export async function listCommentsOfRun(ctx: Context, runId: string, page: Page) {
   const { run } = await getRun(ctx, runId);
-  return listComments(ctx.store.db, run.id, page);
+  return store.listComments(ctx.store.db, run.id, page);
 }
 
-/** Comments on a run whatever its status; each one comes with its `commented` run event, in one transaction. */
-export async function createComment(ctx: Context, runId: string, body: unknown): Promise<Comment> {
+/**
+ * Comments on a run whatever its status; each one comes with its `commented` run event, in one
+ * transaction. The body is trimmed of surrounding white space, and must then be non-empty and
+ * at most BODY_MAX characters.
+ */
+export async function createComment(ctx: Context, runId: string, body: string | undefined): Promise<Comment> {
   const { run } = await getRun(ctx, runId, 'comment:create');
-  const text = ResourceInput.read(body, 'comments').requiredString('body', { maxLength: BODY_MAX, trim: true });
-  return ctx.store.db.transaction().execute(async (trx) => {
+  const text = (body ?? '').trim();
+  const pointer = '/data/attributes/body';
+  if (text === '') throw invalidAttribute("body can't be blank", pointer);
+  if ([...text].length > BODY_MAX) throw invalidAttribute(`body is too long (maximum is ${BODY_MAX} characters)`, pointer);
+  return transaction(ctx.store, async (trx) => {
     const event = await recordRunEvent(trx, run.id, 'commented', 'Comment added', ctx.subject);
     const comment: Comment = { id: newId('wsc'), run_id: run.id, run_event_id: event.id, body: text, created_at: event.created_at };
-    await trx.insertInto('comments').values(comment).execute();
+    await store.insertComment(trx, comment);
     return comment;
   });
 }

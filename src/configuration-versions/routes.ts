@@ -1,10 +1,14 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badRequest } from '../jsonapi/errors.js';
-import { parsePage, type Query } from '../jsonapi/query.js';
+import { parsePage } from '../jsonapi/query.js';
+import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { MAX_ARCHIVE_BYTES } from './archive.js';
+import { ConfigurationVersionBody, ConfigurationVersionResource } from './schemas.js';
 import { serializeConfigurationVersion } from './serialize.js';
 import {
   completeUpload,
@@ -21,54 +25,80 @@ export interface ConfigurationVersionRoutesOptions {
   publicUrl?: string | undefined;
 }
 
-type IdParams = { Params: { id: string } };
+const IdParams = Type.Object({ id: Type.String() });
 
-export async function configurationVersionRoutes(api: FastifyInstance, options: ConfigurationVersionRoutesOptions): Promise<void> {
+export const configurationVersionRoutes: FastifyPluginAsyncTypebox<ConfigurationVersionRoutesOptions> = async (api, options) => {
   const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
 
-  api.post<IdParams>('/workspaces/:id/configuration-versions', async (request, reply) => {
-    const { cv, uploadSecret } = await createConfigurationVersion(contextOf(request), request.params.id, request.body);
-    const uploadUrl = `${baseUrl(request)}${API_PREFIX}/uploads/${uploadSecret}`;
-    return reply.code(201).send({ data: serializeConfigurationVersion(cv, uploadUrl) });
-  });
+  api.post(
+    '/workspaces/:id/configuration-versions',
+    { schema: { params: IdParams, body: ConfigurationVersionBody, response: Responses({ 201: Document(ConfigurationVersionResource) }) } },
+    async (request, reply) => {
+      const attributes = request.body?.data.attributes;
+      const { cv, uploadSecret } = await createConfigurationVersion(contextOf(request), request.params.id, {
+        autoQueueRuns: attributes?.['auto-queue-runs'] ?? undefined,
+        speculative: attributes?.speculative ?? undefined,
+        provisional: attributes?.provisional ?? undefined,
+      });
+      const uploadUrl = `${baseUrl(request)}${API_PREFIX}/uploads/${uploadSecret}`;
+      return reply.code(201).send({ data: serializeConfigurationVersion(cv, uploadUrl) });
+    },
+  );
 
-  api.get<IdParams>('/workspaces/:id/configuration-versions', async (request) => {
-    const query = request.query as Query;
-    const page = parsePage(query);
-    const { rows, total } = await listWorkspaceConfigurationVersions(contextOf(request), request.params.id, page);
-    return listDocument(`${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/configuration-versions`, query, page, total, rows.map((cv) => serializeConfigurationVersion(cv)));
-  });
+  api.get(
+    '/workspaces/:id/configuration-versions',
+    { schema: { params: IdParams, querystring: Query(PageQuery), response: Responses({ 200: ListDocument(ConfigurationVersionResource) }) } },
+    async (request) => {
+      const page = parsePage(request.query);
+      const { rows, total } = await listWorkspaceConfigurationVersions(contextOf(request), request.params.id, page);
+      const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/configuration-versions`;
+      return listDocument(path, request.query, page, total, rows.map((cv) => serializeConfigurationVersion(cv)));
+    },
+  );
 
-  api.get<IdParams>('/configuration-versions/:id', async (request) => {
-    return { data: serializeConfigurationVersion(await getConfigurationVersion(contextOf(request), request.params.id)) };
-  });
+  api.get(
+    '/configuration-versions/:id',
+    { schema: { params: IdParams, response: Responses({ 200: Document(ConfigurationVersionResource) }) } },
+    async (request) => ({ data: serializeConfigurationVersion(await getConfigurationVersion(contextOf(request), request.params.id)) }),
+  );
 
-  api.get<IdParams>('/configuration-versions/:id/download', async (request, reply) => {
-    const archive = await getConfigurationVersionArchive(contextOf(request), request.params.id);
-    return reply.type('application/octet-stream').send(archive);
-  });
+  api.get(
+    '/configuration-versions/:id/download',
+    {
+      schema: {
+        params: IdParams,
+        response: Responses({ 200: Type.Unknown({ description: 'the archive as uploaded (application/octet-stream)' }) }),
+      },
+    },
+    async (request, reply) => {
+      const archive = await getConfigurationVersionArchive(contextOf(request), request.params.id);
+      return reply.type('application/octet-stream').send(archive);
+    },
+  );
 
   await api.register(uploadRoutes);
-}
+};
 
 /**
  * The upload URL. Its own scope takes any body as a raw stream (clients send
  * application/octet-stream, or nothing at all), leaving the JSON-only parsing of every
  * other route alone. The credential is checked before the body is read.
  */
-async function uploadRoutes(api: FastifyInstance): Promise<void> {
+const uploadRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.removeAllContentTypeParsers();
   api.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  api.put<{ Params: { secret: string } }>('/uploads/:secret', { config: { public: true } }, async (request, reply) => {
+  const schema = { params: Type.Object({ secret: Type.String() }), response: Responses({ 200: NoContent }) };
+  api.put('/uploads/:secret', { config: { public: true }, schema }, async (request, reply) => {
     const store = request.server.store;
     const upload = await openUpload(store, request.params.secret);
     const archive = await readBody(request, MAX_ARCHIVE_BYTES);
     if (archive === null) return rejectOversizedUpload(store, upload);
     await completeUpload(store, upload, archive);
-    return reply.code(200).removeHeader('content-type').send();
+    // An empty body, as HCP Terraform answers an upload (null would be sent as the text "null").
+    return reply.code(200).removeHeader('content-type').send(undefined as unknown as null);
   });
-}
+};
 
 /**
  * The request body, or null when it is larger than `limit`. Past the limit the rest is read

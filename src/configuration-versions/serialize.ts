@@ -1,12 +1,14 @@
-import { API_PREFIX, toOne, type Resource } from '../jsonapi/document.js';
-import type { ConfigurationVersion } from './store.js';
+import type { Static } from 'typebox';
+import { API_PREFIX, toOne } from '../jsonapi/document.js';
+import type { ConfigurationVersion } from './model.js';
+import type { ConfigurationVersionResource } from './schemas.js';
 
 /**
  * A configuration version. `uploadUrl` is only known when the version is created: the
  * server keeps a hash of the upload credential, never the credential itself.
  */
-export function serializeConfigurationVersion(cv: ConfigurationVersion, uploadUrl: string | null = null): Resource {
-  const timestamps: Record<string, string> = {};
+export function serializeConfigurationVersion(cv: ConfigurationVersion, uploadUrl: string | null = null): Static<typeof ConfigurationVersionResource> {
+  const timestamps: { 'uploaded-at'?: string; 'errored-at'?: string } = {};
   if (cv.uploaded_at !== null) timestamps['uploaded-at'] = cv.uploaded_at;
   if (cv.errored_at !== null) timestamps['errored-at'] = cv.errored_at;
   const self = `${API_PREFIX}/configuration-versions/${cv.id}`;

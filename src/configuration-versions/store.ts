@@ -1,27 +1,91 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { ConfigurationVersionTable, Database } from '../db/schema.js';
-import type { Page } from '../jsonapi/query.js';
-import { workspaceTarget, type WorkspaceTarget } from '../runs/target.js';
+import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import { fetchPage } from '../db/page.js';
+import type { Db } from '../db/transaction.js';
+import { now } from '../ids.js';
+import type { Page } from '../jsonapi/query.js';
+import type { ConfigurationVersion, PendingUpload } from './model.js';
 
-export type ConfigurationVersion = Omit<Selectable<ConfigurationVersionTable>, 'seq'>;
+const COLUMNS = [
+  'configuration_versions.id',
+  'configuration_versions.workspace_id',
+  'configuration_versions.status',
+  'configuration_versions.auto_queue_runs',
+  'configuration_versions.speculative',
+  'configuration_versions.provisional',
+  'configuration_versions.error',
+  'configuration_versions.error_message',
+  'configuration_versions.upload_secret_hash',
+  'configuration_versions.upload_expires_at',
+  'configuration_versions.created_at',
+  'configuration_versions.uploaded_at',
+  'configuration_versions.errored_at',
+] as const;
 
-/** A workspace's configuration versions, newest first. */
-export async function listConfigurationVersions(db: Kysely<Database>, workspaceId: string, page: Page): Promise<{ rows: ConfigurationVersion[]; total: number }> {
-  const base = db.selectFrom('configuration_versions').where('workspace_id', '=', workspaceId);
-  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
+export async function insertConfigurationVersion(db: Db, cv: ConfigurationVersion): Promise<void> {
+  await db.insertInto('configuration_versions').values(cv).execute();
 }
 
-/** The configuration version and the location its permission checks need, or undefined. */
-export async function findConfigurationVersion(db: Kysely<Database>, id: string): Promise<{ cv: ConfigurationVersion; target: WorkspaceTarget } | undefined> {
+/** A workspace's configuration versions, newest first. */
+export async function listConfigurationVersions(db: Db, workspaceId: string, page: Page): Promise<{ rows: ConfigurationVersion[]; total: number }> {
+  const base = db.selectFrom('configuration_versions').where('workspace_id', '=', workspaceId);
+  return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('seq', 'desc'));
+}
+
+/** The configuration version and where it is, or undefined. */
+export async function findConfigurationVersion(db: Db, id: string): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation } | undefined> {
   const row = await db
     .selectFrom('configuration_versions')
     .innerJoin('workspaces', 'workspaces.id', 'configuration_versions.workspace_id')
-    .selectAll('configuration_versions')
+    .select(COLUMNS)
     .select(['workspaces.organization_id', 'workspaces.project_id'])
     .where('configuration_versions.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { organization_id: _o, project_id: _p, seq: _s, ...cv } = row;
-  return { cv, target: workspaceTarget(row) };
+  const { organization_id: _o, project_id: _p, ...cv } = row;
+  return { cv, location: locationOf(row) };
+}
+
+export async function findArchive(db: Db, configurationVersionId: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('configuration_version_archives').select('data').where('configuration_version_id', '=', configurationVersionId).executeTakeFirst();
+  return row?.data;
+}
+
+/** The id of the pending, unexpired configuration version whose upload credential has this hash. */
+export async function findPendingUpload(db: Db, secretHash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('configuration_versions')
+    .select('id')
+    .where('upload_secret_hash', '=', secretHash)
+    .where('status', '=', 'pending')
+    .where('upload_expires_at', '>', now())
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Marks the version uploaded and uses up its credential; false when another request used the credential first. */
+export async function markUploaded(db: Db, upload: PendingUpload): Promise<boolean> {
+  const result = await db
+    .updateTable('configuration_versions')
+    .set({ status: 'uploaded', uploaded_at: now(), upload_secret_hash: null, upload_expires_at: null })
+    .where('id', '=', upload.configurationVersionId)
+    .where('upload_secret_hash', '=', upload.secretHash)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertArchive(db: Db, configurationVersionId: string, data: Buffer): Promise<void> {
+  await db.insertInto('configuration_version_archives').values({ configuration_version_id: configurationVersionId, data }).execute();
+}
+
+/** Marks the version errored and uses up its credential; false when another request used the credential first. */
+export async function markErrored(db: Db, upload: PendingUpload, error: string, message: string): Promise<boolean> {
+  const result = await db
+    .updateTable('configuration_versions')
+    .set({ status: 'errored', error, error_message: message, errored_at: now(), upload_secret_hash: null, upload_expires_at: null })
+    .where('id', '=', upload.configurationVersionId)
+    .where('upload_secret_hash', '=', upload.secretHash)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -2,6 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation, type Store } from './connect.js';
 import type { Database } from './schema.js';
 
+export type { Store };
+
 /** The database or a transaction: what every store function works on. */
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

@@ -107,7 +107,7 @@ export async function snapshotEffectiveVariables(trx: Kysely<Database>, workspac
 export async function showRunEffectiveVariables(ctx: Context, runId: string): Promise<EffectiveVariable[]> {
   const found = await findRun(ctx.store.db, runId);
   if (!found) throw notFound();
-  ensure(ctx.subject, 'run:read', found.target);
-  ensure(ctx.subject, 'workspace:read-variables', found.target);
+  ensure(ctx.subject, 'run:read', found.location);
+  ensure(ctx.subject, 'workspace:read-variables', found.location);
   return findRunEffectiveVariables(ctx.store.db, found.run.id);
 }

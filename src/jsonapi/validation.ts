@@ -11,6 +11,8 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
   const first = errors[0]!;
   if (part === 'querystring') {
     const parameter = decodePointer(first.instancePath).join('.') || String(first.params.missingProperty ?? '');
+    // Every parameter is declared a string: anything else is one given more than once.
+    if (first.keyword === 'type' && first.params.type === 'string') return badQueryParameter(parameter, `${parameter} may be given only once`);
     return badQueryParameter(parameter, `${parameter} ${describe(first, errors) ?? first.message ?? 'is not valid'}`);
   }
   const missing = first.keyword === 'required' ? String(first.params.missingProperty) : undefined;

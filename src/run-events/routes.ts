@@ -1,36 +1,44 @@
-import type { FastifyInstance } from 'fastify';
-import { contextOf } from '../context.js';
-import { API_PREFIX, listDocument, type Resource } from '../jsonapi/document.js';
-import { parseInclude, parsePage, type Query } from '../jsonapi/query.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { serializeComment } from '../comments/serialize.js';
+import { contextOf } from '../context.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
+import { parseInclude, parsePage } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import { RUN_EVENT_INCLUDES, type RunEventWithComment } from './model.js';
+import { RunEventResource } from './schemas.js';
 import { serializeRunEvent } from './serialize.js';
 import { getRunEvent, listEventsOfRun } from './service.js';
-import type { RunEventWithComment } from './store.js';
 
-type IdParams = { Params: { id: string } };
+const IdParams = Type.Object({ id: Type.String() });
 
-const INCLUDES = ['actor', 'comment'] as const;
-
-/** `included` for the events: their comments when asked for. An actor is never a user here, so `actor` adds nothing. */
-function included(events: RunEventWithComment[], include: Set<(typeof INCLUDES)[number]>): { included?: Resource[] } {
-  if (include.size === 0) return {};
-  const comments = include.has('comment') ? events.flatMap((e) => (e.comment ? [serializeComment(e.comment)] : [])) : [];
-  return { included: comments };
+/** `included` for the events: their comments when asked for; present only when `include` names something. */
+function included(events: RunEventWithComment[], include: Set<(typeof RUN_EVENT_INCLUDES)[number]>) {
+  if (include.size === 0) return undefined;
+  return include.has('comment') ? events.flatMap((e) => (e.comment ? [serializeComment(e.comment)] : [])) : [];
 }
 
-export async function runEventRoutes(api: FastifyInstance): Promise<void> {
-  api.get<IdParams>('/runs/:id/run-events', async (request) => {
-    const query = request.query as Query;
-    const include = parseInclude(query, INCLUDES);
-    const page = parsePage(query);
-    const { rows, total } = await listEventsOfRun(contextOf(request), request.params.id, page);
-    const path = `${API_PREFIX}/runs/${encodeURIComponent(request.params.id)}/run-events`;
-    return listDocument(path, query, page, total, rows.map(serializeRunEvent), included(rows, include).included);
-  });
+export const runEventRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.get(
+    '/runs/:id/run-events',
+    { schema: { params: IdParams, querystring: Query({ ...PageQuery, ...IncludeQuery(RUN_EVENT_INCLUDES) }), response: Responses({ 200: ListDocument(RunEventResource) }) } },
+    async (request) => {
+      const include = parseInclude(request.query, RUN_EVENT_INCLUDES);
+      const page = parsePage(request.query);
+      const { rows, total } = await listEventsOfRun(contextOf(request), request.params.id, page);
+      const path = `${API_PREFIX}/runs/${encodeURIComponent(request.params.id)}/run-events`;
+      return listDocument(path, request.query, page, total, rows.map(serializeRunEvent), included(rows, include));
+    },
+  );
 
-  api.get<IdParams>('/run-events/:id', async (request) => {
-    const include = parseInclude(request.query as Query, INCLUDES);
-    const event = await getRunEvent(contextOf(request), request.params.id);
-    return { data: serializeRunEvent(event), ...included([event], include) };
-  });
-}
+  api.get(
+    '/run-events/:id',
+    { schema: { params: IdParams, querystring: Query(IncludeQuery(RUN_EVENT_INCLUDES)), response: Responses({ 200: Document(RunEventResource) }) } },
+    async (request) => {
+      const include = parseInclude(request.query, RUN_EVENT_INCLUDES);
+      const event = await getRunEvent(contextOf(request), request.params.id);
+      const extra = included([event], include);
+      return { data: serializeRunEvent(event), ...(extra ? { included: extra } : {}) };
+    },
+  );
+};

@@ -1,11 +1,13 @@
-import { API_PREFIX, toOne, type Resource } from '../jsonapi/document.js';
-import type { RunEventWithComment } from './store.js';
+import type { Static } from 'typebox';
+import { API_PREFIX, toOne } from '../jsonapi/document.js';
+import type { RunEventWithComment } from './model.js';
+import type { RunEventResource } from './schemas.js';
 
 /**
  * A run event. Its actor is a user in HCP Terraform; varsetd's tokens (site administrator,
  * team, organization) stand for no user, so `actor` is always empty.
  */
-export function serializeRunEvent({ event, comment }: RunEventWithComment): Resource {
+export function serializeRunEvent({ event, comment }: RunEventWithComment): Static<typeof RunEventResource> {
   return {
     id: event.id,
     type: 'run-events',

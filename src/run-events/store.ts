@@ -1,36 +1,12 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Subject } from '../auth/subject.js';
-import type { Database, RunEventTable } from '../db/schema.js';
-import { newId, now } from '../ids.js';
+import { locationOf, type WorkspaceLocation } from '../common/location.js';
+import type { Comment } from '../comments/model.js';
+import type { Db } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
-import { workspaceTarget, type WorkspaceTarget } from '../runs/target.js';
-import type { Comment } from '../comments/store.js';
-
-export type RunEvent = Omit<Selectable<RunEventTable>, 'seq'>;
-
-export interface RunEventWithComment {
-  event: RunEvent;
-  /** The comment made with this event, for `commented` events. */
-  comment: Comment | null;
-}
-
-/** Records something that happened to a run (at `at`, by default now), and who did it, inside the caller's transaction. */
-export async function recordRunEvent(trx: Transaction<Database>, runId: string, action: RunEvent['action'], description: string, subject: Subject, at = now()): Promise<RunEvent> {
-  const event: RunEvent = {
-    id: newId('re'),
-    run_id: runId,
-    action,
-    description,
-    actor_kind: subject.kind,
-    actor_id: subject.kind === 'team' ? subject.teamId : subject.kind === 'organization' ? subject.organizationId : null,
-    created_at: at,
-  };
-  await trx.insertInto('run_events').values(event).execute();
-  return event;
-}
+import type { RunEvent } from '../runs/model.js';
+import type { RunEventWithComment } from './model.js';
 
 /** Run events with their comment, in one query. */
-function eventsWithComments(db: Kysely<Database>) {
+function eventsWithComments(db: Db) {
   return db
     .selectFrom('run_events')
     .leftJoin('comments', 'comments.run_event_id', 'run_events.id')
@@ -41,12 +17,12 @@ function eventsWithComments(db: Kysely<Database>) {
 type EventRow = RunEvent & { comment_id: string | null; comment_body: string | null; comment_created_at: string | null };
 
 function withComment({ comment_id, comment_body, comment_created_at, ...event }: EventRow): RunEventWithComment {
-  const comment = comment_id === null ? null : { id: comment_id, run_id: event.run_id, run_event_id: event.id, body: comment_body!, created_at: comment_created_at! };
+  const comment: Comment | null = comment_id === null ? null : { id: comment_id, run_id: event.run_id, run_event_id: event.id, body: comment_body!, created_at: comment_created_at! };
   return { event, comment };
 }
 
-/** The event (with its comment) and the location its permission checks need, or undefined. */
-export async function findRunEvent(db: Kysely<Database>, id: string): Promise<(RunEventWithComment & { target: WorkspaceTarget }) | undefined> {
+/** The event (with its comment) and where it is, or undefined. */
+export async function findRunEvent(db: Db, id: string): Promise<(RunEventWithComment & { location: WorkspaceLocation }) | undefined> {
   const row = await eventsWithComments(db)
     .innerJoin('runs', 'runs.id', 'run_events.run_id')
     .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
@@ -55,11 +31,11 @@ export async function findRunEvent(db: Kysely<Database>, id: string): Promise<(R
     .executeTakeFirst();
   if (!row) return undefined;
   const { workspace_id: _w, organization_id: _o, project_id: _p, ...rest } = row;
-  return { ...withComment(rest), target: workspaceTarget(row) };
+  return { ...withComment(rest), location: locationOf(row) };
 }
 
 /** A run's events, oldest first. */
-export async function listRunEvents(db: Kysely<Database>, runId: string, page: Page): Promise<{ rows: RunEventWithComment[]; total: number }> {
+export async function listRunEvents(db: Db, runId: string, page: Page): Promise<{ rows: RunEventWithComment[]; total: number }> {
   const [rows, count] = await Promise.all([
     eventsWithComments(db).where('run_events.run_id', '=', runId).orderBy('run_events.seq').limit(page.size).offset((page.number - 1) * page.size).execute(),
     db.selectFrom('run_events').where('run_id', '=', runId).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

@@ -1,32 +1,53 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
-import { parseInclude, parsePage, type Query } from '../jsonapi/query.js';
+import { invalidAttribute } from '../jsonapi/errors.js';
+import { parseInclude, parsePage } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import { RunBody, RunResource } from './schemas.js';
 import { serializeRun } from './serialize.js';
 import { createRun, getRun, listWorkspaceRuns, runPermissions } from './service.js';
 
-type IdParams = { Params: { id: string } };
+const IdParams = Type.Object({ id: Type.String() });
+/** Plans, applies and the rest of what HCP Terraform can include do not exist here. */
+const NO_INCLUDES: readonly string[] = [];
 
-export async function runRoutes(api: FastifyInstance): Promise<void> {
-  api.post('/runs', async (request, reply) => {
-    const { run, permissions } = await createRun(contextOf(request), request.body);
+export const runRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.post('/runs', { schema: { body: RunBody, response: Responses({ 201: Document(RunResource) }) } }, async (request, reply) => {
+    const { attributes, relationships } = request.body.data;
+    const workspaceId = relationships?.workspace?.data?.id;
+    if (workspaceId === undefined) throw invalidAttribute('workspace is required', '/data/relationships/workspace');
+    const { run, permissions } = await createRun(contextOf(request), {
+      workspaceId,
+      configurationVersionId: relationships?.['configuration-version']?.data?.id,
+      message: attributes?.message ?? undefined,
+      isDestroy: attributes?.['is-destroy'] ?? undefined,
+      variables: attributes?.variables ?? [],
+    });
     return reply.code(201).send({ data: serializeRun(run, permissions) });
   });
 
-  api.get<IdParams>('/runs/:id', async (request) => {
-    // Plans, applies and the rest of what HCP Terraform can include do not exist here.
-    parseInclude(request.query as Query, []);
-    const ctx = contextOf(request);
-    const { run, target } = await getRun(ctx, request.params.id);
-    return { data: serializeRun(run, runPermissions(ctx, target)) };
-  });
+  api.get(
+    '/runs/:id',
+    { schema: { params: IdParams, querystring: Query(IncludeQuery(NO_INCLUDES)), response: Responses({ 200: Document(RunResource) }) } },
+    async (request) => {
+      parseInclude(request.query, NO_INCLUDES);
+      const ctx = contextOf(request);
+      const { run, location } = await getRun(ctx, request.params.id);
+      return { data: serializeRun(run, runPermissions(ctx, location)) };
+    },
+  );
 
-  api.get<IdParams>('/workspaces/:id/runs', async (request) => {
-    const query = request.query as Query;
-    parseInclude(query, []);
-    const page = parsePage(query);
-    const { rows, total, permissions } = await listWorkspaceRuns(contextOf(request), request.params.id, page);
-    const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/runs`;
-    return listDocument(path, query, page, total, rows.map((run) => serializeRun(run, permissions)));
-  });
-}
+  api.get(
+    '/workspaces/:id/runs',
+    { schema: { params: IdParams, querystring: Query({ ...PageQuery, ...IncludeQuery(NO_INCLUDES) }), response: Responses({ 200: ListDocument(RunResource) }) } },
+    async (request) => {
+      parseInclude(request.query, NO_INCLUDES);
+      const page = parsePage(request.query);
+      const { rows, total, permissions } = await listWorkspaceRuns(contextOf(request), request.params.id, page);
+      const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/runs`;
+      return listDocument(path, request.query, page, total, rows.map((run) => serializeRun(run, permissions)));
+    },
+  );
+};

@@ -1,12 +1,9 @@
-import { API_PREFIX, toOne, type Resource } from '../jsonapi/document.js';
-import type { Run } from './store.js';
+import type { Static } from 'typebox';
+import { API_PREFIX, toOne } from '../jsonapi/document.js';
+import type { RunResource } from './schemas.js';
+import type { Run, RunPermissions } from './model.js';
 
-/** What the caller may do with a run. varsetd executes nothing, so commenting is the only action there is. */
-export interface RunPermissions {
-  canComment: boolean;
-}
-
-export function serializeRun(run: Run, permissions: RunPermissions): Resource {
+export function serializeRun(run: Run, permissions: RunPermissions): Static<typeof RunResource> {
   const self = `${API_PREFIX}/runs/${run.id}`;
   return {
     id: run.id,
@@ -30,7 +27,7 @@ export function serializeRun(run: Run, permissions: RunPermissions): Resource {
       'position-in-queue': 0,
       'target-addrs': null,
       'replace-addrs': null,
-      variables: JSON.parse(run.variables) as unknown,
+      variables: run.variables,
       actions: { 'is-cancelable': false, 'is-confirmable': false, 'is-discardable': false, 'is-force-cancelable': false },
       permissions: {
         'can-apply': false,

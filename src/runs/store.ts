@@ -1,27 +1,53 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, RunTable } from '../db/schema.js';
-import type { Page } from '../jsonapi/query.js';
-import { workspaceTarget, type WorkspaceTarget } from './target.js';
+import type { Db } from '../db/transaction.js';
 import { fetchPage } from '../db/page.js';
+import { locationOf, type WorkspaceLocation } from '../common/location.js';
+import type { Page } from '../jsonapi/query.js';
+import type { Run, RunEvent } from './model.js';
 
-export type Run = Omit<Selectable<RunTable>, 'seq'>;
+/** The SQL of runs and of the events that record what happened to them. */
 
-/** The run and the location its permission checks need, or undefined. */
-export async function findRun(db: Kysely<Database>, id: string): Promise<{ run: Run; target: WorkspaceTarget } | undefined> {
+const RUN_COLUMNS = ['runs.id', 'runs.workspace_id', 'runs.configuration_version_id', 'runs.status', 'runs.message', 'runs.is_destroy', 'runs.plan_only', 'runs.variables', 'runs.created_at'] as const;
+
+type RunRow = Omit<Run, 'variables'> & { variables: string };
+
+function toRun(row: RunRow): Run {
+  return { ...row, variables: JSON.parse(row.variables) as Run['variables'] };
+}
+
+/** The run and where it is, or undefined. */
+export async function findRun(db: Db, id: string): Promise<{ run: Run; location: WorkspaceLocation } | undefined> {
   const row = await db
     .selectFrom('runs')
     .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
-    .select(['runs.id', 'runs.workspace_id', 'runs.configuration_version_id', 'runs.status', 'runs.message', 'runs.is_destroy', 'runs.plan_only', 'runs.variables', 'runs.created_at'])
+    .select(RUN_COLUMNS)
     .select(['workspaces.organization_id', 'workspaces.project_id'])
     .where('runs.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
   const { organization_id: _o, project_id: _p, ...run } = row;
-  return { run, target: workspaceTarget(row) };
+  return { run: toRun(run), location: locationOf(row) };
 }
 
 /** A workspace's runs, newest first. */
-export async function listRuns(db: Kysely<Database>, workspaceId: string, page: Page): Promise<{ rows: Run[]; total: number }> {
+export async function listRuns(db: Db, workspaceId: string, page: Page): Promise<{ rows: Run[]; total: number }> {
   const base = db.selectFrom('runs').where('workspace_id', '=', workspaceId);
-  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('seq', 'desc'));
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(RUN_COLUMNS).orderBy('seq', 'desc'));
+  return { rows: rows.map(toRun), total };
+}
+
+export async function insertRun(db: Db, run: Run): Promise<void> {
+  await db
+    .insertInto('runs')
+    .values({ ...run, variables: JSON.stringify(run.variables) })
+    .execute();
+}
+
+/** The configuration version a run is to use: the one named, or the workspace's latest uploaded one. */
+export function findRunnableConfigurationVersion(db: Db, workspaceId: string, id: string | undefined) {
+  const query = db.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
+  return (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
+}
+
+export async function insertRunEvent(db: Db, event: RunEvent): Promise<void> {
+  await db.insertInto('run_events').values(event).execute();
 }
