@@ -5,6 +5,8 @@ import type { Store } from './db/connect.js';
 import { isForeignKeyViolation, isUniqueViolation } from './db/connect.js';
 import { ConcurrentChangeError } from './db/transaction.js';
 import { validationError } from './jsonapi/validation.js';
+import { NoContent, Responses } from './jsonapi/schemas.js';
+import Type from 'typebox';
 import { VERSION } from './version.js';
 import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
@@ -88,7 +90,8 @@ export async function buildApp(options: AppOptions) {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 
-  app.get('/.well-known/terraform.json', { config: { public: true } }, async () => ({
+  const discovery = Type.Object({ 'tfe.v2': Type.String(), 'tfe.v2.1': Type.String(), 'tfe.v2.2': Type.String() });
+  app.get('/.well-known/terraform.json', { config: { public: true }, schema: { security: [], response: { 200: discovery } } }, async () => ({
     'tfe.v2': `${API_PREFIX}/`,
     'tfe.v2.1': `${API_PREFIX}/`,
     'tfe.v2.2': `${API_PREFIX}/`,
@@ -109,7 +112,7 @@ export async function buildApp(options: AppOptions) {
         return reply.type('application/json').send(app.swagger());
       });
 
-      api.get('/ping', { config: { public: true } }, async (_request, reply) => {
+      api.get('/ping', { config: { public: true }, schema: { security: [], response: Responses({ 204: NoContent }) } }, async (_request, reply) => {
         reply.header('TFP-API-Version', '2.6').header('TFP-AppName', 'varsetd').code(204).send();
       });
 
