@@ -1,10 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyError } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from './db/connect.js';
-import { isForeignKeyViolation, isUniqueViolation } from './db/connect.js';
-import { ConcurrentChangeError } from './db/transaction.js';
-import { validationError } from './jsonapi/validation.js';
+import { BODY_LIMIT, handleClientError, handleError, handleFrameworkError, sendError } from './http/errors.js';
+import { assertSafeBody, assertSafeUrl } from './http/text.js';
+import { createServerFactory, type Timeouts } from './http/server.js';
 import { NoContent, Responses } from './jsonapi/schemas.js';
 import Type from 'typebox';
 import { VERSION } from './version.js';
@@ -13,7 +13,7 @@ import type { DestinationStream } from 'pino';
 import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
 import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './cache/response-cache.js';
 import { authenticate } from './auth/tokens.js';
-import { ApiError, conflict, notFound, unauthorized } from './jsonapi/errors.js';
+import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { projectRoutes } from './projects/routes.js';
@@ -53,10 +53,9 @@ export interface AppOptions {
   sealer?: Sealer;
   /** Characters of rendered variable-set responses the process keeps (see `ResponseCache`); 0 keeps none. DEFAULT_RESPONSE_CACHE_MB Mi unless set. */
   responseCacheSize?: number;
+  /** How long a client may take to send a request and to keep an idle connection; DEFAULT_TIMEOUTS unless set. */
+  timeouts?: Timeouts;
 }
-
-/** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
-export const BODY_LIMIT = 5 * 1024 * 1024;
 
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
@@ -72,6 +71,9 @@ export async function buildApp(options: AppOptions) {
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false } },
     // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
     routerOptions: { ignoreTrailingSlash: true },
+    serverFactory: createServerFactory(options.timeouts),
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
@@ -107,6 +109,7 @@ export async function buildApp(options: AppOptions) {
         if (!subject) throw unauthorized();
         request.subject = subject;
       });
+      api.addHook('preValidation', async (request) => assertSafeUrl(request));
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
         return reply.type('application/json').send(app.swagger());
@@ -148,40 +151,19 @@ function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser([MEDIA_TYPE, 'application/json'], { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(new ApiError(400, [{ status: '400', title: 'bad request', detail: 'the request body is not valid JSON' }]), undefined);
+      return done(new ApiError(400, [{ status: '400', title: 'bad request', detail: 'the request body is not valid JSON' }]), undefined);
     }
+    try {
+      assertSafeBody(parsed);
+    } catch (error) {
+      return done(error as ApiError, undefined);
+    }
+    done(null, parsed);
   });
-}
-
-function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).type(MEDIA_TYPE).send(error.toDocument());
-}
-
-/** Translates every error into a JSON:API error document; only an unexpected failure is a 500, and it never shows internals. */
-function handleError(error: FastifyError | ApiError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof ApiError) return sendError(reply, error);
-  if (error instanceof ConcurrentChangeError || isUniqueViolation(error) || isForeignKeyViolation(error)) {
-    // A concurrent change broke a unique index or a foreign key after the request's checks
-    // passed (twice, for a write run by `transaction`): not bad input, and a retry sees the new state.
-    request.log.warn({ code: (error as { code?: unknown }).code }, 'request lost a race with a concurrent change');
-    return sendError(reply, conflict('the request conflicts with a concurrent change; try again'));
-  }
-  if (error.validation) return sendError(reply, validationError(error.validation, error.validationContext));
-  const status = error.statusCode ?? 500;
-  if (status === 415) {
-    return sendError(reply, new ApiError(415, [{ status: '415', title: 'unsupported media type', detail: `send the request body as ${MEDIA_TYPE}` }]));
-  }
-  if (status === 413) {
-    return sendError(reply, new ApiError(413, [{ status: '413', title: 'payload too large', detail: `the request body may be at most ${BODY_LIMIT} bytes` }]));
-  }
-  if (status >= 400 && status < 500) {
-    return sendError(reply, new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]));
-  }
-  request.log.error({ err: error }, 'request failed');
-  return sendError(reply, new ApiError(500, [{ status: '500', title: 'internal server error' }]));
 }
 
 /** Log lines never carry the Authorization header or an upload credential. */

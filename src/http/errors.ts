@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/connect.js';
+import { ConcurrentChangeError } from '../db/transaction.js';
+import { MEDIA_TYPE } from '../jsonapi/document.js';
+import { ApiError, badRequest, conflict, notFound } from '../jsonapi/errors.js';
+import { validationError } from '../jsonapi/validation.js';
+
+/** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
+export const BODY_LIMIT = 5 * 1024 * 1024;
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).type(MEDIA_TYPE).send(error.toDocument());
+}
+
+/** Translates every error into a JSON:API error document; only an unexpected failure is a 500, and it never shows internals. */
+export function handleError(error: FastifyError | ApiError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof ApiError) return sendError(reply, error);
+  if (error instanceof ConcurrentChangeError || isUniqueViolation(error) || isForeignKeyViolation(error)) {
+    // A concurrent change broke a unique index or a foreign key after the request's checks
+    // passed (twice, for a write run by `transaction`): not bad input, and a retry sees the new state.
+    request.log.warn({ code: (error as { code?: unknown }).code }, 'request lost a race with a concurrent change');
+    return sendError(reply, conflict('the request conflicts with a concurrent change; try again'));
+  }
+  if (error.validation) return sendError(reply, validationError(error.validation, error.validationContext));
+  const status = error.statusCode ?? 500;
+  if (status === 415) {
+    return sendError(reply, new ApiError(415, [{ status: '415', title: 'unsupported media type', detail: `send the request body as ${MEDIA_TYPE}` }]));
+  }
+  if (status === 413) {
+    return sendError(reply, new ApiError(413, [{ status: '413', title: 'payload too large', detail: `the request body may be at most ${BODY_LIMIT} bytes` }]));
+  }
+  if (status >= 400 && status < 500) {
+    return sendError(reply, new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]));
+  }
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, new ApiError(500, [{ status: '500', title: 'internal server error' }]));
+}
+
+/**
+ * What the router refuses before any route runs: a path that is not valid percent-encoded
+ * UTF-8 (400), or a path segment longer than any id or name (404: nothing is named by it).
+ */
+export function handleFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, notFound());
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, badRequest('the URL is not valid percent-encoded UTF-8'));
+  return sendError(reply, new ApiError(400, [{ status: '400', title: 'bad request', detail: error.message }]));
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request: a request that took longer
+ * than the timeouts allow (408), headers or a URL larger than Node accepts (431), anything
+ * malformed (400). Answered as JSON:API documents, then the connection is closed.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'the request was not received in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the request line and headers may be at most 16 KiB']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify(new ApiError(status, [{ status: String(status), title: http.STATUS_CODES[status]!.toLowerCase(), detail }]).toDocument());
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
