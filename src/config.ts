@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseKey } from './secrets/key.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
 
 /** Every setting of varsetd, read once at start from the environment and command-line flags. */
 export interface Config {
@@ -19,14 +20,18 @@ export interface Config {
   logLevel: string;
   /** Mebibytes of rendered variable-set responses each process keeps; 0 turns the cache off. */
   responseCacheMb: number;
+  /** How long clients may take to send a request and its headers, and how long an idle connection stays open. */
+  timeouts: Timeouts;
 }
 
 export class ConfigError extends Error {}
 
+type TimeoutSetting = 'requestTimeout' | 'headersTimeout' | 'keepAliveTimeout';
+
 interface Setting {
   env: string;
   flag: string;
-  key: keyof Config;
+  key: Exclude<keyof Config, 'timeouts'> | TimeoutSetting;
 }
 
 const SETTINGS: Setting[] = [
@@ -39,11 +44,14 @@ const SETTINGS: Setting[] = [
   { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', key: 'encryptionKey' },
   { env: 'LOG_LEVEL', flag: '--log-level', key: 'logLevel' },
   { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', key: 'responseCacheMb' },
+  { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', key: 'requestTimeout' },
+  { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', key: 'headersTimeout' },
+  { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', key: 'keepAliveTimeout' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
 export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
-  const raw = new Map<keyof Config, string>();
+  const raw = new Map<Setting['key'], string>();
   for (const s of SETTINGS) {
     const value = env[s.env];
     if (value !== undefined && value !== '') raw.set(s.key, value);
@@ -75,6 +83,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     throw new ConfigError(`VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`);
   }
 
+  const seconds = (key: TimeoutSetting, env: string, fallbackMs: number): number => {
+    const text = raw.get(key);
+    if (text === undefined) return fallbackMs;
+    const value = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > 3600) throw new ConfigError(`${env} must be a number of seconds above 0 and at most 3600, got ${text}`);
+    return Math.round(value * 1000);
+  };
+  const timeouts: Timeouts = {
+    requestMs: seconds('requestTimeout', 'VARSETD_REQUEST_TIMEOUT', DEFAULT_TIMEOUTS.requestMs),
+    headersMs: seconds('headersTimeout', 'VARSETD_HEADERS_TIMEOUT', DEFAULT_TIMEOUTS.headersMs),
+    keepAliveMs: seconds('keepAliveTimeout', 'VARSETD_KEEP_ALIVE_TIMEOUT', DEFAULT_TIMEOUTS.keepAliveMs),
+  };
+
   return {
     host: raw.get('host') ?? '127.0.0.1',
     port,
@@ -85,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     encryptionKey,
     logLevel: raw.get('logLevel') ?? 'info',
     responseCacheMb,
+    timeouts,
   };
 }

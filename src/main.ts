@@ -8,13 +8,15 @@ import { loadSealer } from './secrets/key.js';
 
 const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
                 [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
+                [--response-cache-mb MB] [--request-timeout S] [--headers-timeout S] [--keep-alive-timeout S]
 
   serve       run migrations, then serve the API (default)
   migrate     run migrations and exit
   rotate-key  [--new-key KEY] re-encrypt every sealed value with a new key (generated when
               omitted) in one transaction; stop every varsetd serving the store first
 Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
-VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL.`;
+VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL, VARSETD_RESPONSE_CACHE_MB,
+VARSETD_REQUEST_TIMEOUT, VARSETD_HEADERS_TIMEOUT, VARSETD_KEEP_ALIVE_TIMEOUT.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
@@ -57,7 +59,7 @@ async function serve(config: Config): Promise<number> {
     console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
   }
   const { sealer } = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
-  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024 });
+  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts });
 
   let closing = false;
   const shutdown = async (signal: string) => {
