@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
-import { ensureAdminToken } from './auth/tokens.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
-import { loadSealer } from './secrets/key.js';
+import { prepareStore } from './startup.js';
 
 const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
                 [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
@@ -42,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
 async function runMigrate(config: Config): Promise<number> {
   const store = await openStore(config);
   try {
-    const applied = await migrate(store);
+    const applied = await store.exclusively(() => migrate(store));
     console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
   } finally {
     await store.close();
@@ -52,13 +51,11 @@ async function runMigrate(config: Config): Promise<number> {
 
 async function serve(config: Config): Promise<number> {
   const store = await openStore(config);
-  await migrate(store);
-  const generated = await ensureAdminToken(store, config.adminToken, config.dataDir);
+  const { generatedToken: generated, sealer } = await prepareStore(store, config);
   if (generated) {
     // Shown once: only its hash is stored. A copy is in the data folder, readable by this user only.
     console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
   }
-  const { sealer } = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
   const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts });
 
   let closing = false;

@@ -25,6 +25,13 @@ export interface Store {
    * assignment to it).
    */
   lockOrganization(trx: Transaction<Database>, organizationId: string): Promise<void>;
+  /**
+   * Runs `work` while no other process runs start-up work on this store: migrations, the admin
+   * token, the encryption key's check value. Any number of processes may start at once.
+   * PostgreSQL: a session advisory lock; SQLite: an exclusive transaction on a lock file beside
+   * the database (the database itself stays free for `work`).
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -45,20 +52,51 @@ export async function migrate(store: Store): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** The data folder and the database files are for varsetd's user alone, like the key and token files in it. */
+const PRIVATE_FOLDER = 0o700;
+const PRIVATE_FILE = 0o600;
+
 function openSqlite(file: string): Store {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
+  createPrivately(file);
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(raw)), plugins: [new FlagsPlugin()] });
+  // SQLite creates the WAL and shared-memory files with the database file's mode.
+  for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
   return {
     db,
     dialect: 'sqlite',
     lockOrganization: async () => {},
+    exclusively: (work) => withLockFile(`${file}-startup-lock`, work),
     close: () => db.destroy(),
   };
+}
+
+/** Creates `file` readable and writable by its owner only, or narrows an existing one to that. */
+function createPrivately(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE));
+  fs.chmodSync(file, PRIVATE_FILE);
+}
+
+/** Holds an exclusive lock on `lockFile` (a SQLite database of its own) while `work` runs; waits up to two minutes for it. */
+async function withLockFile<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  createPrivately(lockFile);
+  const lock = new BetterSqlite3(lockFile);
+  try {
+    lock.pragma('busy_timeout = 120000');
+    lock.exec('begin exclusive');
+    try {
+      return await work();
+    } finally {
+      lock.exec('commit');
+    }
+  } finally {
+    lock.close();
+  }
 }
 
 /**
@@ -100,6 +138,9 @@ function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database
   });
 }
 
+/** The advisory lock key of start-up work: "varsetd" in ASCII, an arbitrary number no other lock of varsetd uses. */
+const STARTUP_LOCK = 0x76617273657464;
+
 function openPostgres(connectionString: string): Store {
   // COUNT(*) is a bigint, which pg returns as a string; every count here fits a JS number.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -113,6 +154,15 @@ function openPostgres(connectionString: string): Store {
     lockOrganization: async (trx, organizationId) => {
       await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
     },
+    exclusively: (work) =>
+      db.connection().execute(async (connection) => {
+        await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(connection);
+        try {
+          return await work();
+        } finally {
+          await sql`select pg_advisory_unlock(${STARTUP_LOCK})`.execute(connection);
+        }
+      }),
     close: () => db.destroy(),
   };
 }

@@ -1,0 +1,19 @@
+import { loadConfig } from '../src/config.js';
+import { openStore } from '../src/db/connect.js';
+import { prepareStore } from '../src/startup.js';
+
+/**
+ * One of several processes readying the same fresh store at the same moment (see
+ * startup.test.ts): waits until the time given as its argument, then does what `varsetd serve`
+ * does before it listens, and prints whether it generated the admin token.
+ */
+const startAt = Number(process.argv[2]);
+const config = loadConfig(process.env, []);
+const store = await openStore(config);
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
+try {
+  const { generatedToken } = await prepareStore(store, config);
+  console.log(JSON.stringify({ generated: generatedToken !== undefined }));
+} finally {
+  await store.close();
+}

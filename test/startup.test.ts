@@ -1,0 +1,55 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { openStore } from '../src/db/connect.js';
+import { createTestStore, storeKind } from './helpers.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const run = promisify(execFile);
+
+/**
+ * Any number of processes may start together on a fresh store: they take turns migrating and
+ * settling the admin token and the encryption key, and every one of them starts.
+ */
+describe(`processes starting together on a fresh store (${storeKind})`, () => {
+  const PROCESSES = 6;
+
+  for (const round of [1, 2, 3]) {
+    it(`readies one store from ${PROCESSES} processes at the same moment, generating one admin token (round ${round})`, async () => {
+      const store = await createTestStore();
+      try {
+        const env: NodeJS.ProcessEnv = { ...process.env, VARSETD_DATA_DIR: store.dataDir };
+        delete env.VARSETD_ADMIN_TOKEN;
+        if (store.databaseUrl) env.DATABASE_URL = store.databaseUrl;
+        else delete env.DATABASE_URL;
+        // Every process waits for the same moment, late enough for all of them to have loaded.
+        const startAt = String(Date.now() + 4_000);
+        const results = await Promise.allSettled(
+          Array.from({ length: PROCESSES }, () => run(process.execPath, ['--import', 'tsx', 'test/start-together.ts', startAt], { cwd: ROOT, env })),
+        );
+        const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : []));
+        assert.deepEqual(failures, []);
+        const generated = results.filter((r) => r.status === 'fulfilled' && JSON.parse(r.value.stdout).generated === true);
+        assert.equal(generated.length, 1);
+
+        const opened = await openStore(store);
+        try {
+          const admins = await opened.db.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').execute();
+          assert.equal(admins.length, 1);
+        } finally {
+          await opened.close();
+        }
+        if (storeKind === 'sqlite') {
+          assert.equal(fs.statSync(store.dataDir).mode & 0o777, 0o700);
+          for (const file of fs.readdirSync(store.dataDir)) assert.equal(fs.statSync(path.join(store.dataDir, file)).mode & 0o777, 0o600, file);
+        }
+      } finally {
+        await store.dispose();
+      }
+    });
+  }
+});
