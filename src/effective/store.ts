@@ -1,13 +1,12 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, RunEffectiveValueTable } from '../db/schema.js';
 import { newId } from '../ids.js';
+import type { EffectiveValue, EffectiveVariable } from './model.js';
 import type { PrecedenceLevel, ValueSource } from './resolve.js';
-import type { EffectiveValue, EffectiveVariable } from './service.js';
 
 /** The SQL of runs' effective variables: one row per value, written once when the run is created. */
 type Db = Kysely<Database>;
 type Row = Selectable<RunEffectiveValueTable>;
-
 
 function toRow(runId: string, position: number, rank: number, variable: EffectiveVariable, value: EffectiveValue): Insertable<RunEffectiveValueTable> {
   const { source } = value;
