@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure, type Target } from '../auth/policy.js';
 import type { Db } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Variable } from '../variables/model.js';
@@ -7,8 +7,7 @@ import { getWorkspace } from '../workspaces/service.js';
 import { loadCandidates } from './load.js';
 import type { EffectiveValue, EffectiveVariable, RunVariableInput, WorkspaceLocation } from './model.js';
 import { resolveVariables, type ResolvedVariable, type SourcedValue } from './resolve.js';
-import { findRun } from '../runs/store.js';
-import { findRunEffectiveVariables, insertRunEffectiveVariables } from './store.js';
+import { findRunEffectiveVariables, findRunWorkspace, insertRunEffectiveVariables } from './store.js';
 
 /**
  * Effective variables: which value of each variable a run of a workspace gets, and where it
@@ -77,9 +76,11 @@ export async function snapshotEffectiveVariables(trx: Db, workspace: WorkspaceLo
  * on its workspace. A run without any variables has none to show (an empty list).
  */
 export async function showRunEffectiveVariables(ctx: Context, runId: string): Promise<EffectiveVariable[]> {
-  const found = await findRun(ctx.store.db, runId);
+  const found = await findRunWorkspace(ctx.store.db, runId);
   if (!found) throw notFound();
-  ensure(ctx.subject, 'run:read', found.target);
-  ensure(ctx.subject, 'workspace:read-variables', found.target);
-  return findRunEffectiveVariables(ctx.store.db, found.run.id);
+  const { workspace } = found;
+  const target: Target = { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id };
+  ensure(ctx.subject, 'run:read', target);
+  ensure(ctx.subject, 'workspace:read-variables', target);
+  return findRunEffectiveVariables(ctx.store.db, found.runId);
 }
