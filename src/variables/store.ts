@@ -74,14 +74,7 @@ export async function variablesOfSets(db: Db, varsetIds: string[]): Promise<Vari
 /** The ids of many sets' variables in one query (from the index alone), in list order. */
 export async function variableIdsOfSets(db: Db, varsetIds: string[]): Promise<{ id: string; varsetId: string }[]> {
   if (!varsetIds.length) return [];
-  const rows = await db
-    .selectFrom('varset_variables')
-    .select(['id', 'varset_id'])
-    .where('varset_id', 'in', varsetIds)
-    .orderBy(byCodePoint(db, 'key'))
-    .orderBy('category')
-    .orderBy('id')
-    .execute();
+  const rows = await ordered(db, db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds)).execute();
   return rows.map((row) => ({ id: row.id, varsetId: row.varset_id }));
 }
 

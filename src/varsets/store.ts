@@ -13,7 +13,7 @@ import type { Varset } from './model.js';
  */
 type Db = Kysely<Database>;
 
-export const VARSET_COLUMNS = [
+const VARSET_COLUMNS = [
   'varsets.id',
   'varsets.organization_id',
   'organizations.name as organization_name',
