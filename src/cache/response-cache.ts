@@ -17,8 +17,12 @@ export class ResponseCache {
   /** `maxSize` bounds the characters held (keys and bodies); 0 keeps nothing. */
   constructor(private readonly maxSize: number) {}
 
-  /** The body kept for `key` at `version`, or one built by `render` and kept. `version` undefined: not cacheable, always rendered. */
-  async through(key: string, version: number | undefined, render: () => Promise<unknown>): Promise<string> {
+  /**
+   * The body kept for `key` at `version`, or the document built by `render`, turned into the
+   * body by `serialize` (a route's response serializer) and kept. `version` undefined: not
+   * cacheable, always rendered.
+   */
+  async through(key: string, version: number | undefined, render: () => Promise<unknown>, serialize: (document: unknown) => string = JSON.stringify): Promise<string> {
     if (version !== undefined) {
       const entry = this.entries.get(key);
       if (entry?.version === version) {
@@ -27,7 +31,7 @@ export class ResponseCache {
         return entry.body;
       }
     }
-    const body = JSON.stringify(await render());
+    const body = serialize(await render());
     if (version !== undefined) this.keep(key, version, body);
     return body;
   }

@@ -1,4 +1,4 @@
-import type { Category } from '../variables/rules.js';
+import type { Category } from '../variables/model.js';
 import { compareCodePoints } from '../common/code-points.js';
 
 export { compareCodePoints };

@@ -1,21 +1,32 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { contextOf } from '../context.js';
+import { CollectionDocument, Query, Responses } from '../jsonapi/schemas.js';
+import { VarsetVariableResource } from '../varsets/schemas.js';
+import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
+import { EffectiveVariableResource } from './schemas.js';
 import { serializeEffectiveVariable, serializeWinningVariable } from './serialize.js';
 import { listAllVariables, showRunEffectiveVariables, showWorkspaceEffectiveVariables } from './service.js';
 
-type IdParams = { Params: { id: string } };
+const IdParams = Type.Object({ id: Type.String() });
+const NoQuery = Query({});
+const EffectiveVariables = Responses({ 200: CollectionDocument(EffectiveVariableResource) });
 
 /** All three answer every variable at once, unpaginated, as HCP Terraform's all-vars does. */
-export async function effectiveVariableRoutes(api: FastifyInstance): Promise<void> {
-  api.get<IdParams>('/workspaces/:id/all-vars', async (request) => {
-    return { data: (await listAllVariables(contextOf(request), request.params.id)).map(serializeWinningVariable) };
-  });
+export const effectiveVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.get(
+    '/workspaces/:id/all-vars',
+    { schema: { params: IdParams, querystring: NoQuery, response: Responses({ 200: CollectionDocument(Type.Union([VarsetVariableResource, WorkspaceVariableResource])) }) } },
+    async (request) => {
+      return { data: (await listAllVariables(contextOf(request), request.params.id)).map(serializeWinningVariable) };
+    },
+  );
 
-  api.get<IdParams>('/workspaces/:id/effective-variables', async (request) => {
+  api.get('/workspaces/:id/effective-variables', { schema: { params: IdParams, querystring: NoQuery, response: EffectiveVariables } }, async (request) => {
     return { data: (await showWorkspaceEffectiveVariables(contextOf(request), request.params.id)).map(serializeEffectiveVariable) };
   });
 
-  api.get<IdParams>('/runs/:id/effective-variables', async (request) => {
+  api.get('/runs/:id/effective-variables', { schema: { params: IdParams, querystring: NoQuery, response: EffectiveVariables } }, async (request) => {
     return { data: (await showRunEffectiveVariables(contextOf(request), request.params.id)).map(serializeEffectiveVariable) };
   });
-}
+};

@@ -1,20 +1,22 @@
-import type { Resource } from '../jsonapi/document.js';
-import type { VarsetVariable } from '../varsets/store.js';
+import type { Static } from 'typebox';
+import type { Variable } from '../variables/model.js';
 import { serializeVarsetVariable } from '../varsets/serialize.js';
-import type { WorkspaceVariable } from '../workspace-variables/store.js';
 import { serializeWorkspaceVariable } from '../workspace-variables/serialize.js';
-import type { EffectiveValue, EffectiveVariable } from './service.js';
+import type { EffectiveValue, EffectiveVariable } from './model.js';
+import type { EffectiveVariableResource } from './schemas.js';
+
+type EffectiveResource = Static<typeof EffectiveVariableResource>;
 
 /**
  * A winner of all-vars, in the shape of its own kind: a workspace variable names its
  * workspace in `configurable`, a set's variable names its set in `varset`. (go-tfe reads
  * `configurable` as a workspace only and refuses the whole list when it names anything else.)
  */
-export function serializeWinningVariable(variable: WorkspaceVariable | VarsetVariable): Resource {
-  return 'varset_id' in variable ? serializeVarsetVariable(variable) : serializeWorkspaceVariable(variable);
+export function serializeWinningVariable(variable: Variable) {
+  return variable.owner.kind === 'varset' ? serializeVarsetVariable(variable) : serializeWorkspaceVariable(variable);
 }
 
-function valueAttributes(value: EffectiveValue): Record<string, unknown> {
+function valueAttributes(value: EffectiveValue): EffectiveResource['attributes']['overridden'][number] {
   const { source } = value;
   return {
     'variable-id': value.variableId,
@@ -33,7 +35,7 @@ function valueAttributes(value: EffectiveValue): Record<string, unknown> {
 }
 
 /** varsetd's own resource: a variable's winning value, its source and what it overrode. */
-export function serializeEffectiveVariable(variable: EffectiveVariable): Resource {
+export function serializeEffectiveVariable(variable: EffectiveVariable): EffectiveResource {
   return {
     id: `${variable.category}:${variable.key}`,
     type: 'effective-variables',

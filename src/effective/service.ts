@@ -1,15 +1,13 @@
-import type { Kysely } from 'kysely';
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
-import type { Database } from '../db/schema.js';
+import { ensure, type Target } from '../auth/policy.js';
+import type { Db } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
-import type { VarsetVariable } from '../varsets/store.js';
-import type { WorkspaceVariable } from '../workspace-variables/store.js';
-import { findRun } from '../runs/store.js';
+import type { Variable } from '../variables/model.js';
 import { getWorkspace } from '../workspaces/service.js';
-import { loadCandidates, type WorkspaceLocation } from './load.js';
-import { findRunEffectiveVariables, insertRunEffectiveVariables } from './store.js';
-import { resolveVariables, type Category, type PrecedenceLevel, type ResolvedVariable, type SourcedValue, type ValueSource } from './resolve.js';
+import { loadCandidates } from './load.js';
+import type { EffectiveValue, EffectiveVariable, RunVariableInput, WorkspaceLocation } from './model.js';
+import { resolveVariables, type ResolvedVariable, type SourcedValue } from './resolve.js';
+import { findRunEffectiveVariables, findRunWorkspace, insertRunEffectiveVariables } from './store.js';
 
 /**
  * Effective variables: which value of each variable a run of a workspace gets, and where it
@@ -17,47 +15,20 @@ import { resolveVariables, type Category, type PrecedenceLevel, type ResolvedVar
  * as stored and never shown (see serialize.ts).
  */
 
-/** A run's variable: a Terraform input variable whose value is an HCL expression. */
-export interface RunVariableInput {
-  key: string;
-  value: string;
-}
+export type { EffectiveValue, EffectiveVariable, RunVariableInput, WorkspaceLocation } from './model.js';
 
 type RunCandidate = RunVariableInput & { category: 'terraform' };
-type StoredCandidate = WorkspaceVariable | VarsetVariable;
 
-/** One value of a variable, with where it comes from; the form resolutions are shown and stored in. */
-export interface EffectiveValue {
-  /** The workspace or set variable's id; null for a run variable. */
-  variableId: string | null;
-  versionId: string | null;
-  /** As stored: a sensitive value stays sealed here and is never shown. */
-  value: string;
-  description: string;
-  hcl: boolean;
-  sensitive: boolean;
-  source: ValueSource;
-  level: PrecedenceLevel;
-}
-
-export interface EffectiveVariable {
-  key: string;
-  category: Category;
-  winner: EffectiveValue;
-  /** Highest precedence first. */
-  overridden: EffectiveValue[];
-}
-
-async function resolveWorkspace(db: Kysely<Database>, workspace: WorkspaceLocation, runVariables: readonly RunVariableInput[] = []) {
+async function resolveWorkspace(db: Db, workspace: WorkspaceLocation, runVariables: readonly RunVariableInput[] = []) {
   const { workspaceVariables, varsets } = await loadCandidates(db, workspace);
-  return resolveVariables<StoredCandidate | RunCandidate>({
+  return resolveVariables<Variable | RunCandidate>({
     workspaceVariables,
     runVariables: runVariables.map((v) => ({ key: v.key, value: v.value, category: 'terraform' })),
     varsets,
   });
 }
 
-function effectiveValue(value: SourcedValue<StoredCandidate | RunCandidate>): EffectiveValue {
+function effectiveValue(value: SourcedValue<Variable | RunCandidate>): EffectiveValue {
   const { variable, source, level } = value;
   if (!('id' in variable)) {
     // Run variables are HCL expressions, never sensitive.
@@ -75,15 +46,15 @@ function effectiveValue(value: SourcedValue<StoredCandidate | RunCandidate>): Ef
   };
 }
 
-function toEffective(resolved: ResolvedVariable<StoredCandidate | RunCandidate>[]): EffectiveVariable[] {
+function toEffective(resolved: ResolvedVariable<Variable | RunCandidate>[]): EffectiveVariable[] {
   return resolved.map((r) => ({ key: r.key, category: r.category, winner: effectiveValue(r.winner), overridden: r.overridden.map(effectiveValue) }));
 }
 
 /** HCP Terraform's all-vars: the winning workspace or set variable of each key and category. */
-export async function listAllVariables(ctx: Context, workspaceId: string): Promise<StoredCandidate[]> {
+export async function listAllVariables(ctx: Context, workspaceId: string): Promise<Variable[]> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
   // Without run variables every winner is a stored variable.
-  return (await resolveWorkspace(ctx.store.db, workspace)).map((r) => r.winner.variable as StoredCandidate);
+  return (await resolveWorkspace(ctx.store.db, workspace)).map((r) => r.winner.variable as Variable);
 }
 
 export async function showWorkspaceEffectiveVariables(ctx: Context, workspaceId: string): Promise<EffectiveVariable[]> {
@@ -96,7 +67,7 @@ export async function showWorkspaceEffectiveVariables(ctx: Context, workspaceId:
  * in the transaction that creates it: the run keeps the values it was created with, whatever
  * happens to the workspace and its sets afterwards. Sensitive values are copied sealed.
  */
-export async function snapshotEffectiveVariables(trx: Kysely<Database>, workspace: WorkspaceLocation, runId: string, runVariables: readonly RunVariableInput[]): Promise<void> {
+export async function snapshotEffectiveVariables(trx: Db, workspace: WorkspaceLocation, runId: string, runVariables: readonly RunVariableInput[]): Promise<void> {
   await insertRunEffectiveVariables(trx, runId, toEffective(await resolveWorkspace(trx, workspace, runVariables)));
 }
 
@@ -105,9 +76,11 @@ export async function snapshotEffectiveVariables(trx: Kysely<Database>, workspac
  * on its workspace. A run without any variables has none to show (an empty list).
  */
 export async function showRunEffectiveVariables(ctx: Context, runId: string): Promise<EffectiveVariable[]> {
-  const found = await findRun(ctx.store.db, runId);
+  const found = await findRunWorkspace(ctx.store.db, runId);
   if (!found) throw notFound();
-  ensure(ctx.subject, 'run:read', found.location);
-  ensure(ctx.subject, 'workspace:read-variables', found.location);
-  return findRunEffectiveVariables(ctx.store.db, found.run.id);
+  const { workspace } = found;
+  const target: Target = { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id };
+  ensure(ctx.subject, 'run:read', target);
+  ensure(ctx.subject, 'workspace:read-variables', target);
+  return findRunEffectiveVariables(ctx.store.db, found.runId);
 }

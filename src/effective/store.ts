@@ -1,13 +1,25 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, RunEffectiveValueTable } from '../db/schema.js';
 import { newId } from '../ids.js';
+import type { EffectiveValue, EffectiveVariable, WorkspaceLocation } from './model.js';
 import type { PrecedenceLevel, ValueSource } from './resolve.js';
-import type { EffectiveValue, EffectiveVariable } from './service.js';
 
 /** The SQL of runs' effective variables: one row per value, written once when the run is created. */
 type Db = Kysely<Database>;
 type Row = Selectable<RunEffectiveValueTable>;
 
+/** The workspace a run belongs to, located in its organization and project; undefined when there is no such run. */
+export async function findRunWorkspace(db: Db, runId: string): Promise<{ runId: string; workspace: WorkspaceLocation } | undefined> {
+  const row = await db
+    .selectFrom('runs')
+    .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
+    .select(['runs.id as run_id', 'workspaces.id', 'workspaces.organization_id', 'workspaces.project_id'])
+    .where('runs.id', '=', runId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { run_id, ...workspace } = row;
+  return { runId: run_id, workspace };
+}
 
 function toRow(runId: string, position: number, rank: number, variable: EffectiveVariable, value: EffectiveValue): Insertable<RunEffectiveValueTable> {
   const { source } = value;

@@ -1,19 +1,9 @@
-import type { Category } from './rules.js';
-
-/** A variable as stored, whatever it belongs to. */
-export interface StoredVariable {
-  key: string;
-  value: string;
-  description: string;
-  category: Category;
-  hcl: boolean;
-  sensitive: boolean;
-  created_at: string;
-  version_id: string;
-}
+import type { Static } from 'typebox';
+import type { Variable } from './model.js';
+import type { VariableAttributes } from './schemas.js';
 
 /** The JSON:API attributes of a variable. A sensitive value is write-only: it is never returned. */
-export function variableAttributes(variable: StoredVariable): Record<string, unknown> {
+export function variableAttributes(variable: Variable): Static<typeof VariableAttributes> {
   return {
     key: variable.key,
     value: variable.sensitive ? null : variable.value,

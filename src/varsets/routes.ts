@@ -1,8 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import Type, { type Static } from 'typebox';
 import { contextOf } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
-import { ResourceInput, readIdentifierList } from '../jsonapi/payload.js';
-import { parseInclude, parsePage, parseSearch, type Query } from '../jsonapi/query.js';
+import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
+import { VariableBody, variableChanges } from '../variables/schemas.js';
+import { VARSET_INCLUDES, type AssignmentKind, type VarsetCommand, type VarsetList } from './model.js';
+import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
 import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument } from './serialize.js';
 import {
   addVarsetVariable,
@@ -19,110 +24,161 @@ import {
   showVarsetVariable,
   updateVarset,
   updateVarsetVariable,
-  VARSET_INCLUDES,
-  type AssignmentKind,
-  type VarsetList,
+  type CachedResponse,
   type VarsetListRequest,
 } from './service.js';
 
-type OrgParams = { Params: { organization: string } };
-type IdParams = { Params: { id: string } };
-type VarParams = { Params: { id: string; varId: string } };
+const OrganizationParams = Type.Object({ organization: Type.String() });
+const IdParams = Type.Object({ id: Type.String() });
+const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
 
-const includeOf = (request: FastifyRequest) => parseInclude(request.query as Query, VARSET_INCLUDES);
+const IncludeOnly = Query(IncludeQuery(VARSET_INCLUDES));
+const ListQuery = Query({ ...PageQuery, ...IncludeQuery(VARSET_INCLUDES), q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })) });
+const PageOnly = Query(PageQuery);
+const NoQuery = Query({});
+
+const VarsetDocument = Responses({ 200: Document(VarsetResource) });
+const VarsetListDocument = Responses({ 200: ListDocument(VarsetResource) });
+const VariableDocument = Responses({ 200: Document(VarsetVariableResource) });
+const Deleted = Responses({ 204: NoContent });
 
 /** Query parameters are checked (400) before anything is read or written. */
-function listRequest(request: FastifyRequest): VarsetListRequest {
-  const query = request.query as Query;
-  return { include: parseInclude(query, VARSET_INCLUDES), search: parseSearch(query), page: parsePage(query) };
+const includeOf = (query: QueryValues) => parseInclude(query, VARSET_INCLUDES);
+const listRequest = (query: QueryValues): VarsetListRequest => ({ include: includeOf(query), search: parseSearch(query), page: parsePage(query) });
+
+/** The set a create or update body describes, as the service takes it. */
+function varsetCommand(body: Static<typeof VarsetBody>): VarsetCommand {
+  const attributes = body.data.attributes ?? {};
+  const relationships = body.data.relationships ?? {};
+  const command: VarsetCommand = {
+    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `/data/relationships/vars/data/${i}` })),
+  };
+  if (attributes.name != null) command.name = attributes.name;
+  if (attributes.description != null) command.description = attributes.description;
+  if (attributes.global != null) command.global = attributes.global;
+  if (attributes.priority != null) command.priority = attributes.priority;
+  if (relationships.parent?.data) command.parent = { type: relationships.parent.data.type, id: relationships.parent.data.id };
+  if (relationships.workspaces) command.workspaceIds = uniqueIds(relationships.workspaces.data);
+  if (relationships.projects) command.projectIds = uniqueIds(relationships.projects.data);
+  return command;
 }
 
-function listResponse(request: FastifyRequest, path: string, list: VarsetListRequest, result: VarsetList) {
+/** Only `type` and `id` of each member are read; a member named twice counts once. */
+const uniqueIds = (data: { id: string }[]) => [...new Set(data.map((d) => d.id))];
+
+/** How a read's response is kept by the response cache: rendered through the route's response schema. */
+const cachedResponse = (url: string, reply: FastifyReply): CachedResponse => ({ key: url, serialize: (document) => reply.serialize(document) as string });
+
+/** A body the response cache kept, already serialized through the route's response schema, is sent as it is. */
+const sendSerialized = (reply: FastifyReply, body: string) => reply.send(body);
+
+function listResponse(path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
   const data = result.views.map((view) => serializeVarset(view));
-  return listDocument(path, request.query as Query, list.page, result.total, data, includedResources(result.views, list.include));
+  return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include));
 }
 
-export async function varsetRoutes(api: FastifyInstance): Promise<void> {
-  api.post<OrgParams>('/organizations/:organization/varsets', async (request) => {
-    const include = includeOf(request);
-    const view = await createVarset(contextOf(request), request.params.organization, ResourceInput.read(request.body, 'varsets'));
-    return varsetDocument(view, include, { variableAttributes: true });
-  });
+export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.post(
+    '/organizations/:organization/varsets',
+    { schema: { params: OrganizationParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } },
+    async (request) => {
+      const include = includeOf(request.query);
+      const view = await createVarset(contextOf(request), request.params.organization, varsetCommand(request.body));
+      return varsetDocument(view, include, { variableAttributes: true });
+    },
+  );
 
   // Reads answer a rendered body, kept by the response cache under the request's path and query.
-  api.get<OrgParams>('/organizations/:organization/varsets', async (request) => {
-    const list = listRequest(request);
-    return listOrganizationVarsets(contextOf(request), request.url, request.params.organization, list, (result, organization) =>
-      listResponse(request, `/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, list, result),
+  api.get(
+    '/organizations/:organization/varsets',
+    { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } },
+    async (request, reply) => {
+      const list = listRequest(request.query);
+      const body = await listOrganizationVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
+        listResponse(`/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+      );
+      return sendSerialized(reply, body);
+    },
+  );
+
+  api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
+    const list = listRequest(request.query);
+    const body = await listProjectVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.id, list, (result) =>
+      listResponse(`/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
+    return sendSerialized(reply, body);
   });
 
-  api.get<IdParams>('/projects/:id/varsets', async (request) => {
-    const list = listRequest(request);
-    return listProjectVarsets(contextOf(request), request.url, request.params.id, list, (result) =>
-      listResponse(request, `/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, list, result),
+  api.get('/workspaces/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
+    const list = listRequest(request.query);
+    const body = await listWorkspaceVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.id, list, (result) =>
+      listResponse(`/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
+    return sendSerialized(reply, body);
   });
 
-  api.get<IdParams>('/workspaces/:id/varsets', async (request) => {
-    const list = listRequest(request);
-    return listWorkspaceVarsets(contextOf(request), request.url, request.params.id, list, (result) =>
-      listResponse(request, `/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, list, result),
-    );
+  api.get('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } }, async (request, reply) => {
+    const include = includeOf(request.query);
+    const body = await showVarset(contextOf(request), cachedResponse(request.url, reply), request.params.id, include, (view) => varsetDocument(view, include));
+    return sendSerialized(reply, body);
   });
 
-  api.get<IdParams>('/varsets/:id', async (request) => {
-    const include = includeOf(request);
-    return showVarset(contextOf(request), request.url, request.params.id, include, (view) => varsetDocument(view, include));
-  });
-
-  const update = async (request: FastifyRequest<IdParams>) => {
-    const include = includeOf(request);
-    const view = await updateVarset(contextOf(request), request.params.id, ResourceInput.read(request.body, 'varsets'));
-    return varsetDocument(view, include, { variableAttributes: true });
-  };
-  api.patch<IdParams>('/varsets/:id', update);
-  api.put<IdParams>('/varsets/:id', update);
-
-  api.delete<IdParams>('/varsets/:id', async (request, reply) => {
-    await deleteVarset(contextOf(request), request.params.id);
-    return reply.code(204).send();
-  });
-
-  for (const kind of ['workspaces', 'projects'] as const satisfies readonly AssignmentKind[]) {
-    api.post<IdParams>(`/varsets/:id/relationships/${kind}`, async (request, reply) => {
-      await applyVarset(contextOf(request), request.params.id, kind, readIdentifierList(request.body, kind));
-      return reply.code(204).send();
-    });
-    api.delete<IdParams>(`/varsets/:id/relationships/${kind}`, async (request, reply) => {
-      await removeVarset(contextOf(request), request.params.id, kind, readIdentifierList(request.body, kind));
-      return reply.code(204).send();
+  // PUT and PATCH are the same partial update.
+  for (const method of ['patch', 'put'] as const) {
+    api[method]('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } }, async (request) => {
+      const include = includeOf(request.query);
+      const view = await updateVarset(contextOf(request), request.params.id, varsetCommand(request.body));
+      return varsetDocument(view, include, { variableAttributes: true });
     });
   }
 
-  api.get<IdParams>('/varsets/:id/relationships/vars', async (request) => {
-    const query = request.query as Query;
-    const page = parsePage(query);
-    const { rows, total } = await listVarsetVariables(contextOf(request), request.params.id, page);
-    return listDocument(`/api/v2/varsets/${encodeURIComponent(request.params.id)}/relationships/vars`, query, page, total, rows.map(serializeVarsetVariable));
+  api.delete('/varsets/:id', { schema: { params: IdParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {
+    await deleteVarset(contextOf(request), request.params.id);
+    return reply.code(204).send(null);
   });
 
-  api.post<IdParams>('/varsets/:id/relationships/vars', async (request) => {
-    const variable = await addVarsetVariable(contextOf(request), request.params.id, ResourceInput.read(request.body, 'vars'));
+  for (const kind of ['workspaces', 'projects'] as const satisfies readonly AssignmentKind[]) {
+    const schema = { params: IdParams, querystring: NoQuery, body: ToManyInput(kind), response: Deleted };
+    api.post(`/varsets/:id/relationships/${kind}`, { schema }, async (request, reply) => {
+      await applyVarset(contextOf(request), request.params.id, kind, uniqueIds(request.body.data));
+      return reply.code(204).send(null);
+    });
+    api.delete(`/varsets/:id/relationships/${kind}`, { schema }, async (request, reply) => {
+      await removeVarset(contextOf(request), request.params.id, kind, uniqueIds(request.body.data));
+      return reply.code(204).send(null);
+    });
+  }
+
+  api.get(
+    '/varsets/:id/relationships/vars',
+    { schema: { params: IdParams, querystring: PageOnly, response: Responses({ 200: ListDocument(VarsetVariableResource) }) } },
+    async (request) => {
+      const page = parsePage(request.query);
+      const { rows, total } = await listVarsetVariables(contextOf(request), request.params.id, page);
+      return listDocument(`/api/v2/varsets/${encodeURIComponent(request.params.id)}/relationships/vars`, request.query, page, total, rows.map(serializeVarsetVariable));
+    },
+  );
+
+  api.post('/varsets/:id/relationships/vars', { schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } }, async (request) => {
+    const variable = await addVarsetVariable(contextOf(request), request.params.id, variableChanges(request.body.data.attributes));
     return { data: serializeVarsetVariable(variable) };
   });
 
-  api.get<VarParams>('/varsets/:id/relationships/vars/:varId', async (request) => {
+  api.get('/varsets/:id/relationships/vars/:varId', { schema: { params: VariableParams, querystring: NoQuery, response: VariableDocument } }, async (request) => {
     return { data: serializeVarsetVariable(await showVarsetVariable(contextOf(request), request.params.id, request.params.varId)) };
   });
 
-  api.patch<VarParams>('/varsets/:id/relationships/vars/:varId', async (request) => {
-    const variable = await updateVarsetVariable(contextOf(request), request.params.id, request.params.varId, ResourceInput.read(request.body, 'vars'));
-    return { data: serializeVarsetVariable(variable) };
-  });
+  api.patch(
+    '/varsets/:id/relationships/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
+    async (request) => {
+      const variable = await updateVarsetVariable(contextOf(request), request.params.id, request.params.varId, variableChanges(request.body.data.attributes));
+      return { data: serializeVarsetVariable(variable) };
+    },
+  );
 
-  api.delete<VarParams>('/varsets/:id/relationships/vars/:varId', async (request, reply) => {
+  api.delete('/varsets/:id/relationships/vars/:varId', { schema: { params: VariableParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {
     await deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
-}
+};

@@ -1,9 +1,11 @@
-import { toMany, toOne, uniqueResources, type Resource } from '../jsonapi/document.js';
+import type { Static } from 'typebox';
+import { uniqueResources, type Resource } from '../jsonapi/document.js';
 import { serializeProject } from '../projects/serialize.js';
+import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
-import type { VarsetInclude, VarsetView } from './service.js';
-import type { VarsetVariable } from './store.js';
+import type { VarsetInclude, VarsetView } from './model.js';
+import type { VarsetResource, VarsetVariableResource } from './schemas.js';
 
 export interface VarsetSerializeOptions {
   /** Create and update responses show each variable's attributes inside the `vars` relationship. */
@@ -11,8 +13,9 @@ export interface VarsetSerializeOptions {
 }
 
 /** A variable set: the one shape of every response (create, show, list, update), so they cannot drift apart. */
-export function serializeVarset(view: VarsetView, options: VarsetSerializeOptions = {}): Resource {
+export function serializeVarset(view: VarsetView, options: VarsetSerializeOptions = {}): Static<typeof VarsetResource> {
   const { varset } = view;
+  const organization = { id: varset.organization_name, type: 'organizations' as const };
   return {
     id: varset.id,
     type: 'varsets',
@@ -27,13 +30,13 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
       'project-count': view.projects.length,
     },
     relationships: {
-      organization: toOne('organizations', varset.organization_name),
-      parent: varset.project_id === null ? toOne('organizations', varset.organization_name) : toOne('projects', varset.project_id),
-      workspaces: toMany('workspaces', view.workspaces.map((w) => w.id)),
-      projects: toMany('projects', view.projects.map((p) => p.id)),
+      organization: { data: organization },
+      parent: { data: varset.project_id === null ? organization : { id: varset.project_id, type: 'projects' } },
+      workspaces: { data: view.workspaces.map((w) => ({ id: w.id, type: 'workspaces' as const })) },
+      projects: { data: view.projects.map((p) => ({ id: p.id, type: 'projects' as const })) },
       vars: {
         data: view.variables.map((v) =>
-          options.variableAttributes && v.row ? { id: v.id, type: 'vars', attributes: variableAttributes(v.row) } : { id: v.id, type: 'vars' },
+          options.variableAttributes && v.row ? { id: v.id, type: 'vars' as const, attributes: variableAttributes(v.row) } : { id: v.id, type: 'vars' as const },
         ),
       },
     },
@@ -42,13 +45,14 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
 }
 
 /** A variable of a set. */
-export function serializeVarsetVariable(variable: VarsetVariable): Resource {
+export function serializeVarsetVariable(variable: Variable): Static<typeof VarsetVariableResource> {
+  const varsetId = variable.owner.id;
   return {
     id: variable.id,
     type: 'vars',
     attributes: variableAttributes(variable),
     relationships: {
-      varset: { data: { id: variable.varset_id, type: 'varsets' }, links: { related: `/api/v2/varsets/${variable.varset_id}` } },
+      varset: { data: { id: varsetId, type: 'varsets' }, links: { related: `/api/v2/varsets/${varsetId}` } },
     },
     links: { self: `/api/v2/vars/${variable.id}` },
   };

@@ -1,35 +1,59 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { contextOf } from '../context.js';
-import { ResourceInput } from '../jsonapi/payload.js';
+import { CollectionDocument, Document, NoContent, Query, Responses } from '../jsonapi/schemas.js';
+import { VariableBody, variableChanges } from '../variables/schemas.js';
+import { WorkspaceVariableResource } from './schemas.js';
 import { serializeWorkspaceVariable } from './serialize.js';
 import { createWorkspaceVariable, deleteWorkspaceVariable, listWorkspaceVariables, showWorkspaceVariable, updateWorkspaceVariable } from './service.js';
 
-type WorkspaceParams = { Params: { id: string } };
-type VarParams = { Params: { id: string; varId: string } };
+const WorkspaceParams = Type.Object({ id: Type.String() });
+const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
+const NoQuery = Query({});
 
-export async function workspaceVariableRoutes(api: FastifyInstance): Promise<void> {
-  api.post<WorkspaceParams>('/workspaces/:id/vars', async (request, reply) => {
-    const variable = await createWorkspaceVariable(contextOf(request), request.params.id, ResourceInput.read(request.body, 'vars'));
-    return reply.code(201).send({ data: serializeWorkspaceVariable(variable) });
-  });
+export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.post(
+    '/workspaces/:id/vars',
+    { schema: { params: WorkspaceParams, querystring: NoQuery, body: VariableBody, response: Responses({ 201: Document(WorkspaceVariableResource) }) } },
+    async (request, reply) => {
+      const variable = await createWorkspaceVariable(contextOf(request), request.params.id, variableChanges(request.body.data.attributes));
+      return reply.code(201).send({ data: serializeWorkspaceVariable(variable) });
+    },
+  );
 
   // HCP Terraform answers with every variable of the workspace, unpaginated.
-  api.get<WorkspaceParams>('/workspaces/:id/vars', async (request) => {
-    const variables = await listWorkspaceVariables(contextOf(request), request.params.id);
-    return { data: variables.map(serializeWorkspaceVariable) };
-  });
+  api.get(
+    '/workspaces/:id/vars',
+    { schema: { params: WorkspaceParams, querystring: NoQuery, response: Responses({ 200: CollectionDocument(WorkspaceVariableResource) }) } },
+    async (request) => {
+      const variables = await listWorkspaceVariables(contextOf(request), request.params.id);
+      return { data: variables.map(serializeWorkspaceVariable) };
+    },
+  );
 
-  api.get<VarParams>('/workspaces/:id/vars/:varId', async (request) => {
-    return { data: serializeWorkspaceVariable(await showWorkspaceVariable(contextOf(request), request.params.id, request.params.varId)) };
-  });
+  api.get(
+    '/workspaces/:id/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 200: Document(WorkspaceVariableResource) }) } },
+    async (request) => {
+      return { data: serializeWorkspaceVariable(await showWorkspaceVariable(contextOf(request), request.params.id, request.params.varId)) };
+    },
+  );
 
-  api.patch<VarParams>('/workspaces/:id/vars/:varId', async (request) => {
-    const variable = await updateWorkspaceVariable(contextOf(request), request.params.id, request.params.varId, ResourceInput.read(request.body, 'vars'));
-    return { data: serializeWorkspaceVariable(variable) };
-  });
+  api.patch(
+    '/workspaces/:id/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: Responses({ 200: Document(WorkspaceVariableResource) }) } },
+    async (request) => {
+      const variable = await updateWorkspaceVariable(contextOf(request), request.params.id, request.params.varId, variableChanges(request.body.data.attributes));
+      return { data: serializeWorkspaceVariable(variable) };
+    },
+  );
 
-  api.delete<VarParams>('/workspaces/:id/vars/:varId', async (request, reply) => {
-    await deleteWorkspaceVariable(contextOf(request), request.params.id, request.params.varId);
-    return reply.code(204).send();
-  });
-}
+  api.delete(
+    '/workspaces/:id/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      await deleteWorkspaceVariable(contextOf(request), request.params.id, request.params.varId);
+      return reply.code(204).send(null);
+    },
+  );
+};

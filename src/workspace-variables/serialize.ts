@@ -1,16 +1,18 @@
-import type { Resource } from '../jsonapi/document.js';
+import type { Static } from 'typebox';
+import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
-import type { WorkspaceVariable } from './store.js';
+import type { WorkspaceVariableResource } from './schemas.js';
 
 /** A variable of a workspace, as HCP Terraform shows it: `configurable` names the workspace. */
-export function serializeWorkspaceVariable(variable: WorkspaceVariable): Resource {
+export function serializeWorkspaceVariable(variable: Variable): Static<typeof WorkspaceVariableResource> {
+  const workspaceId = variable.owner.id;
   return {
     id: variable.id,
     type: 'vars',
     attributes: variableAttributes(variable),
     relationships: {
-      configurable: { data: { id: variable.workspace_id, type: 'workspaces' }, links: { related: `/api/v2/workspaces/${variable.workspace_id}` } },
+      configurable: { data: { id: workspaceId, type: 'workspaces' }, links: { related: `/api/v2/workspaces/${workspaceId}` } },
     },
-    links: { self: `/api/v2/workspaces/${variable.workspace_id}/vars/${variable.id}` },
+    links: { self: `/api/v2/workspaces/${workspaceId}/vars/${variable.id}` },
   };
 }

@@ -1,0 +1,36 @@
+import type { Category, PrecedenceLevel, ValueSource } from './resolve.js';
+
+/** Where a workspace is: what deciding which sets reach it needs. */
+export interface WorkspaceLocation {
+  id: string;
+  organization_id: string;
+  project_id: string;
+}
+
+/** A run's variable: a Terraform input variable whose value is an HCL expression. */
+export interface RunVariableInput {
+  key: string;
+  value: string;
+}
+
+/** One value of a variable, with where it comes from; the form resolutions are shown and stored in. */
+export interface EffectiveValue {
+  /** The workspace or set variable's id; null for a run variable. */
+  variableId: string | null;
+  versionId: string | null;
+  /** As stored: a sensitive value stays sealed here and is never shown. */
+  value: string;
+  description: string;
+  hcl: boolean;
+  sensitive: boolean;
+  source: ValueSource;
+  level: PrecedenceLevel;
+}
+
+export interface EffectiveVariable {
+  key: string;
+  category: Category;
+  winner: EffectiveValue;
+  /** Highest precedence first. */
+  overridden: EffectiveValue[];
+}

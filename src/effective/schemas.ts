@@ -1,0 +1,42 @@
+import Type from 'typebox';
+import { Nullable, Resource } from '../jsonapi/schemas.js';
+import { CATEGORIES } from '../variables/model.js';
+
+/** Where a value comes from, and its precedence (1 is highest); a set's value names the set. */
+const Source = Type.Object({
+  type: Type.Enum(['workspace', 'run', 'varset']),
+  precedence: Type.Integer(),
+  varset: Type.Optional(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      scope: Type.Enum(['global', 'project', 'workspace']),
+      owner: Type.Enum(['organization', 'project']),
+      priority: Type.Boolean(),
+    }),
+  ),
+});
+
+const ValueProperties = {
+  'variable-id': Nullable(Type.String()),
+  'version-id': Nullable(Type.String()),
+  /** Null for a sensitive value, here as everywhere. */
+  value: Nullable(Type.String()),
+  description: Type.String(),
+  hcl: Type.Boolean(),
+  sensitive: Type.Boolean(),
+  source: Source,
+};
+
+/** varsetd's own resource: a variable's winning value, its source and what it overrode (highest first). */
+export const EffectiveVariableResource = Resource(
+  'effective-variables',
+  {
+    key: Type.String(),
+    category: Type.Enum([...CATEGORIES]),
+    ...ValueProperties,
+    overridden: Type.Array(Type.Object(ValueProperties)),
+  },
+  undefined,
+  null,
+);

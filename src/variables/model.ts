@@ -1,0 +1,111 @@
+import { invalidAttribute } from '../jsonapi/errors.js';
+
+/**
+ * A variable and the rules every kind of variable follows, whatever it belongs to: a set's
+ * variables and a workspace's have the same attributes and the same rules.
+ */
+export const CATEGORIES = ['terraform', 'env'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const KEY_MAX_LENGTH = 128;
+export const DESCRIPTION_MAX_LENGTH = 512;
+export const VALUE_MAX_BYTES = 256 * 1024;
+
+/**
+ * Keys are not checked as identifiers (clients use UUIDs with hyphens as keys); only what
+ * can never name a variable is refused: white space, control characters and `=`.
+ */
+export const KEY_PATTERN = '^[^\\s\\p{Cc}=]+$';
+
+/** What a variable belongs to: a variable set or a workspace. */
+export interface VariableOwner {
+  kind: 'varset' | 'workspace';
+  id: string;
+}
+
+/** What a request may set on a variable. */
+export interface VariableFields {
+  key: string;
+  value: string;
+  description: string;
+  category: Category;
+  hcl: boolean;
+  sensitive: boolean;
+}
+
+export interface Variable extends VariableFields {
+  id: string;
+  owner: VariableOwner;
+  /** Sealed when the variable is sensitive (src/secrets/variables.ts): never shown. */
+  value: string;
+  /** New on creation and on every update, even one that changes nothing. */
+  version_id: string;
+  created_at: string;
+}
+
+/** The attributes a request gives (absent ones are left as they are, or take their default on creation). */
+export type VariableChanges = Partial<VariableFields>;
+
+/** Where the variable's resource is in the request body (`/data`, or `/data/relationships/vars/data/2`): error pointers start there. */
+export type ResourcePointer = string;
+
+export const attributePointer = (at: ResourcePointer, name: keyof VariableFields) => `${at}/attributes/${name}`;
+
+/**
+ * A new variable's attributes: key and category are required (a body may leave out its
+ * attributes altogether, so the schema alone cannot require them), the rest defaults.
+ */
+export function newVariableFields(changes: VariableChanges, at: ResourcePointer): VariableFields {
+  if (changes.key === undefined) throw invalidAttribute("key can't be blank", attributePointer(at, 'key'));
+  if (changes.category === undefined) throw invalidAttribute("category can't be blank", attributePointer(at, 'category'));
+  checkVariableChanges(changes, at);
+  return {
+    key: changes.key,
+    value: changes.value ?? '',
+    description: changes.description ?? '',
+    category: changes.category,
+    hcl: changes.hcl ?? false,
+    sensitive: changes.sensitive ?? false,
+  };
+}
+
+/**
+ * The variable after an update. A sensitive value is write-only: it may be replaced, but
+ * the variable cannot become readable again, and its key and hcl flag are fixed, so a
+ * secret cannot be re-purposed under another name.
+ */
+export function applyVariableChanges(current: VariableFields, changes: VariableChanges, at: ResourcePointer): VariableFields {
+  if (current.sensitive) {
+    if (changes.sensitive === false) {
+      throw invalidAttribute('a sensitive variable cannot be made non-sensitive', attributePointer(at, 'sensitive'));
+    }
+    if (changes.key !== undefined && changes.key !== current.key) {
+      throw invalidAttribute('the key of a sensitive variable cannot be changed', attributePointer(at, 'key'));
+    }
+    if (changes.hcl !== undefined && changes.hcl !== current.hcl) {
+      throw invalidAttribute('the hcl flag of a sensitive variable cannot be changed', attributePointer(at, 'hcl'));
+    }
+  }
+  return {
+    key: changes.key ?? current.key,
+    value: changes.value ?? current.value,
+    description: changes.description ?? current.description,
+    category: changes.category ?? current.category,
+    hcl: changes.hcl ?? current.hcl,
+    sensitive: changes.sensitive ?? current.sensitive,
+  };
+}
+
+/** What the schema cannot state about an update: the value's limit is in UTF-8 bytes. Checked before anything is read. */
+export function checkVariableChanges(changes: VariableChanges, at: ResourcePointer): void {
+  if (changes.value !== undefined && Buffer.byteLength(changes.value, 'utf8') > VALUE_MAX_BYTES) {
+    throw invalidAttribute(`value is too long (maximum is ${VALUE_MAX_BYTES} bytes)`, attributePointer(at, 'value'));
+  }
+}
+
+/** A variable as far as uniqueness goes (key and category together), and where the request names it. */
+export interface KeyCandidate {
+  key: string;
+  category: Category;
+  pointer: string;
+}

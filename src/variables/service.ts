@@ -1,0 +1,104 @@
+import type { Db } from '../db/transaction.js';
+import { newId, now } from '../ids.js';
+import { invalidAttribute, notFound } from '../jsonapi/errors.js';
+import type { Sealer } from '../secrets/sealer.js';
+import { storedValue } from '../secrets/variables.js';
+import { randomBytes } from 'node:crypto';
+import {
+  applyVariableChanges,
+  attributePointer,
+  type KeyCandidate,
+  type ResourcePointer,
+  type Variable,
+  type VariableChanges,
+  type VariableFields,
+  type VariableOwner,
+} from './model.js';
+import * as store from './store.js';
+
+/**
+ * The one write path of every variable, a set's or a workspace's: new ones and updates are
+ * checked (key and category unique in their owner, the write-only rules of sensitive values),
+ * sealed when sensitive and given a new version, then written. The owner's feature calls these
+ * inside its own transaction, with its own checks between preparing and writing (the global
+ * rule of sets).
+ */
+
+export {
+  deleteVariable,
+  findVariable,
+  listVariableKeys,
+  listVariables,
+  pageOfVariables,
+  variableIdsOfSets,
+  variablesOfSets,
+} from './store.js';
+
+/** A new variable of a request: its attributes (see `newVariableFields`) and where the request names it. */
+export interface NewVariable {
+  fields: VariableFields;
+  at: ResourcePointer;
+}
+
+/** A variable ready to be written, with what the uniqueness rules know of it. */
+export interface PreparedVariable {
+  variable: Variable;
+  candidate: KeyCandidate;
+}
+
+/** A fresh opaque version, given to a variable on creation and on every update. */
+function newVersionId(): string {
+  return randomBytes(20).toString('hex');
+}
+
+const keyTaken = (pointer: string) => invalidAttribute('Key has already been taken', pointer);
+
+/**
+ * Key and category together are unique in an owner: none of `candidates` may repeat another
+ * of the request, nor a variable the owner has (but `exceptId`, the one being updated).
+ */
+async function assertKeysFree(db: Db, owner: VariableOwner, candidates: KeyCandidate[], exceptId?: string): Promise<void> {
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    const id = `${c.category}\u0000${c.key}`;
+    if (seen.has(id)) throw keyTaken(c.pointer);
+    seen.add(id);
+  }
+  const existing = await store.findVariablesByKey(db, owner, [...new Set(candidates.map((c) => c.key))]);
+  for (const c of candidates) {
+    if (existing.some((e) => e.key === c.key && e.category === c.category && e.id !== exceptId)) throw keyTaken(c.pointer);
+  }
+}
+
+/** New variables of `owner`, checked and ready for `insertVariables`: ids, sealed values, versions. */
+export async function prepareNewVariables(db: Db, sealer: Sealer, owner: VariableOwner, requested: NewVariable[], createdAt = now()): Promise<PreparedVariable[]> {
+  const prepared = requested.map(({ fields, at }) => ({
+    variable: { ...fields, id: newId('var'), owner, value: storedValue(sealer, fields), version_id: newVersionId(), created_at: createdAt },
+    candidate: { key: fields.key, category: fields.category, pointer: attributePointer(at, 'key') },
+  }));
+  await assertKeysFree(db, owner, prepared.map((p) => p.candidate));
+  return prepared;
+}
+
+export async function insertVariables(db: Db, owner: VariableOwner, prepared: PreparedVariable[], globalOrganizationId: string | null = null): Promise<void> {
+  await store.insertVariables(db, owner, prepared.map((p) => p.variable), globalOrganizationId);
+}
+
+/**
+ * The variable `id` of `owner` after `changes` (404 when it has none), checked and ready for
+ * `saveVariable`: attributes absent from the request keep their value, a new value is sealed
+ * when the variable is sensitive, and the version is new even when nothing changes.
+ */
+export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: ResourcePointer): Promise<PreparedVariable> {
+  const current = await store.findVariable(db, owner, id);
+  if (!current) throw notFound();
+  const fields = applyVariableChanges(current, changes, at);
+  const candidate = { key: fields.key, category: fields.category, pointer: attributePointer(at, changes.key !== undefined ? 'key' : 'category') };
+  await assertKeysFree(db, owner, [candidate], current.id);
+  const value = storedValue(sealer, fields, current, changes.value !== undefined);
+  return { variable: { ...current, ...fields, value, version_id: newVersionId() }, candidate };
+}
+
+export async function saveVariable(db: Db, prepared: PreparedVariable): Promise<void> {
+  await store.updateVariable(db, prepared.variable);
+}

@@ -1,0 +1,48 @@
+import type { Context } from '../context.js';
+import { can, ensure, type Action } from '../auth/policy.js';
+import { withOrganizationLocked, type Trx } from '../db/transaction.js';
+import { notFound } from '../jsonapi/errors.js';
+import { findAssignments } from './assignment-store.js';
+import { targetOf, type Varset } from './model.js';
+import { findVarset, findVarsetAtVersion, findVarsetOrganizationId } from './store.js';
+
+/**
+ * How a request gets at an existing set: to read it, if the caller may; to change it, under
+ * its organization's lock, so that the checks a write makes see every committed change and
+ * no other writer of the organization's sets runs in between.
+ */
+
+/**
+ * Reading a set needs Read variables where it applies. Most callers are decided by what the
+ * set says of itself (organization-wide access, a global set, the owning project); the
+ * others cost one more query for the set's assignments.
+ */
+async function ensureReadable(ctx: Context, varset: Varset): Promise<void> {
+  const target = targetOf(varset);
+  if (can(ctx.subject, 'varset:read', target)) return;
+  const assigned = await findAssignments(ctx.store.db, varset.id);
+  ensure(ctx.subject, 'varset:read', { ...target, varset: { ...target.varset!, ...assigned } });
+}
+
+/**
+ * A set the subject may read, otherwise the 404 of a missing one, with its organization's
+ * version read in the same statement as the set (for the response cache).
+ */
+export async function readableVarset(ctx: Context, id: string): Promise<{ varset: Varset; version: number }> {
+  const found = await findVarsetAtVersion(ctx.store.db, id);
+  if (!found) throw notFound();
+  await ensureReadable(ctx, found.varset);
+  return found;
+}
+
+/** A write on an existing set: under the organization's lock, the set as it is now, if the subject may do `action` on it. */
+export async function changeVarset<T>(ctx: Context, id: string, action: Action, work: (trx: Trx, varset: Varset) => Promise<T>): Promise<T> {
+  const organizationId = await findVarsetOrganizationId(ctx.store.db, id);
+  if (organizationId === undefined) throw notFound();
+  return withOrganizationLocked(ctx.store, organizationId, async (trx) => {
+    const varset = await findVarset(trx, id);
+    if (!varset) throw notFound();
+    ensure(ctx.subject, action, targetOf(varset));
+    return work(trx, varset);
+  });
+}

@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import { inSlices } from '../common/slices.js';
+import { byCodePoint } from '../db/order.js';
+import type { Database } from '../db/schema.js';
+import type { Project } from '../projects/model.js';
+import type { Workspace } from '../workspaces/model.js';
+import type { AssignmentKind, AssignmentRef } from './model.js';
+
+/** The SQL of where sets are assigned: their workspaces and projects. Every function works on the database or a transaction. */
+type Db = Kysely<Database>;
+
+const WORKSPACE_COLUMNS = ['workspaces.id', 'workspaces.organization_id', 'workspaces.project_id', 'workspaces.name', 'workspaces.description', 'workspaces.created_at', 'workspaces.updated_at'] as const;
+const PROJECT_COLUMNS = ['projects.id', 'projects.organization_id', 'projects.name', 'projects.description', 'projects.is_default', 'projects.created_at'] as const;
+
+/** Where workspaces are: to check that a set may be applied to them. */
+export function findWorkspacesById(db: Db, ids: string[]): Promise<{ id: string; organization_id: string; project_id: string }[]> {
+  return inSlices(ids, (slice) => db.selectFrom('workspaces').select(['id', 'organization_id', 'project_id']).where('id', 'in', slice).execute());
+}
+
+export function findProjectsById(db: Db, ids: string[]): Promise<{ id: string; organization_id: string }[]> {
+  return inSlices(ids, (slice) => db.selectFrom('projects').select(['id', 'organization_id']).where('id', 'in', slice).execute());
+}
+
+const TABLE = { workspaces: 'varset_workspaces', projects: 'varset_projects' } as const;
+const COLUMN = { workspaces: 'workspace_id', projects: 'project_id' } as const;
+
+/** Adds assignments; one that exists already is left as it is. */
+export async function addAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[]): Promise<void> {
+  await inSlices(ids, async (slice) => {
+    const query = kind === 'workspaces'
+      ? db.insertInto('varset_workspaces').values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
+      : db.insertInto('varset_projects').values(slice.map((project_id) => ({ varset_id: varsetId, project_id })));
+    await query.onConflict((oc) => oc.doNothing()).execute();
+  });
+}
+
+/** Removes the listed assignments, or all of them. */
+export async function removeAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[] | 'all'): Promise<void> {
+  // Both tables have the same shape; the query is typed through the workspaces' one.
+  const table = TABLE[kind] as 'varset_workspaces';
+  const column = COLUMN[kind] as 'workspace_id';
+  if (ids === 'all') {
+    await db.deleteFrom(table).where('varset_id', '=', varsetId).execute();
+    return;
+  }
+  await inSlices(ids, async (slice) => {
+    await db.deleteFrom(table).where('varset_id', '=', varsetId).where(column, 'in', slice).execute();
+  });
+}
+
+/** Where a set is assigned, with the project of each workspace: what deciding a read by a team needs. */
+export async function findAssignments(db: Db, varsetId: string): Promise<{ workspaces: { id: string; projectId: string }[]; projectIds: string[] }> {
+  const [workspaces, projects] = await Promise.all([
+    db
+      .selectFrom('varset_workspaces')
+      .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+      .select(['workspaces.id', 'workspaces.project_id'])
+      .where('varset_workspaces.varset_id', '=', varsetId)
+      .execute(),
+    db.selectFrom('varset_projects').select('project_id').where('varset_id', '=', varsetId).execute(),
+  ]);
+  return { workspaces: workspaces.map((w) => ({ id: w.id, projectId: w.project_id })), projectIds: projects.map((p) => p.project_id) };
+}
+
+type ByVarset<T> = Map<string, AssignmentRef<T>[]>;
+
+function add<T>(into: ByVarset<T>, varsetId: string, ref: AssignmentRef<T>): void {
+  const refs = into.get(varsetId);
+  if (refs) refs.push(ref);
+  else into.set(varsetId, [ref]);
+}
+
+/**
+ * The workspaces of many sets in one query, in the order of their ids: the workspaces
+ * themselves when `withRows`, otherwise their ids alone, from the assignment index.
+ */
+export async function workspacesOfSets(db: Db, varsetIds: string[], withRows: boolean): Promise<ByVarset<Workspace>> {
+  const found: ByVarset<Workspace> = new Map();
+  if (!varsetIds.length) return found;
+  if (withRows) {
+    const rows = await db
+      .selectFrom('varset_workspaces')
+      .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+      .select(WORKSPACE_COLUMNS)
+      .select('varset_workspaces.varset_id')
+      .where('varset_workspaces.varset_id', 'in', varsetIds)
+      .orderBy(byCodePoint(db, 'varset_workspaces.workspace_id'))
+      .execute();
+    for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row });
+  } else {
+    const rows = await db
+      .selectFrom('varset_workspaces')
+      .select(['varset_id', 'workspace_id'])
+      .where('varset_id', 'in', varsetIds)
+      .orderBy('varset_id')
+      .orderBy(byCodePoint(db, 'workspace_id'))
+      .execute();
+    for (const r of rows) add(found, r.varset_id, { id: r.workspace_id });
+  }
+  return found;
+}
+
+/** The projects of many sets in one query, in the order of their ids (see `workspacesOfSets`). */
+export async function projectsOfSets(db: Db, varsetIds: string[], withRows: boolean): Promise<ByVarset<Project>> {
+  const found: ByVarset<Project> = new Map();
+  if (!varsetIds.length) return found;
+  if (withRows) {
+    const rows = await db
+      .selectFrom('varset_projects')
+      .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
+      .select(PROJECT_COLUMNS)
+      .select('varset_projects.varset_id')
+      .where('varset_projects.varset_id', 'in', varsetIds)
+      .orderBy(byCodePoint(db, 'varset_projects.project_id'))
+      .execute();
+    for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row });
+  } else {
+    const rows = await db
+      .selectFrom('varset_projects')
+      .select(['varset_id', 'project_id'])
+      .where('varset_id', 'in', varsetIds)
+      .orderBy('varset_id')
+      .orderBy(byCodePoint(db, 'project_id'))
+      .execute();
+    for (const r of rows) add(found, r.varset_id, { id: r.project_id });
+  }
+  return found;
+}

@@ -1,0 +1,30 @@
+import type { Context } from '../context.js';
+import { now } from '../ids.js';
+import { changeVarset } from './access.js';
+import { addAssignments, removeAssignments } from './assignment-store.js';
+import type { AssignmentKind } from './model.js';
+import { assertAssignable } from './rules.js';
+import { updateVarset } from './store.js';
+
+/** Where a set applies: the workspaces and projects it is assigned to. A change moves the set's `updated-at`. */
+
+/** Where an assignment request names the workspaces or projects. */
+const AT = '/data';
+
+/** Applies a set to workspaces or projects (adding to those it has; applying twice changes nothing). */
+export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
+  await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
+    await assertAssignable(trx, varset, kind, ids, AT);
+    await addAssignments(trx, kind, varset.id, ids);
+    await updateVarset(trx, varset.id, { updated_at: now() });
+  });
+}
+
+/** Removes a set from the listed workspaces or projects only. */
+export async function removeVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
+  await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
+    await assertAssignable(trx, varset, kind, ids, AT);
+    await removeAssignments(trx, kind, varset.id, ids);
+    await updateVarset(trx, varset.id, { updated_at: now() });
+  });
+}

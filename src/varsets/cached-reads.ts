@@ -1,0 +1,125 @@
+import type { Context } from '../context.js';
+import { varsetListScope } from '../auth/policy.js';
+import { notFound } from '../jsonapi/errors.js';
+import type { Page } from '../jsonapi/query.js';
+import type { Organization } from '../organizations/model.js';
+import { getOrganization } from '../organizations/service.js';
+import { getProject } from '../projects/service.js';
+import { getWorkspace } from '../workspaces/service.js';
+import { readableVarset } from './access.js';
+import { listVarsets } from './list-store.js';
+import type { VarsetInclude, VarsetList, VarsetScope, VarsetView } from './model.js';
+import { organizationVersion, type VersionOf } from './store.js';
+import { loadView, loadViews, rowsFor } from './views.js';
+
+/**
+ * Reads of a set and of lists of sets, answered through the response cache (src/cache): the
+ * organization's version is read before, or in the same statement as, anything the response
+ * holds, and the caller's permission is decided on every request before anything is served.
+ */
+
+/** How a read's response is kept: under the request's path and query, as the route's response serializer renders it. */
+export interface CachedResponse {
+  key: string;
+  serialize: (document: unknown) => string;
+}
+
+/** What a cached read decided before rendering: the organization's version and what the caller may see. */
+interface Versioned<T> {
+  version: number | undefined;
+  authorized: T;
+}
+
+/**
+ * A read answered through the response cache. `authorize` reads the organization's version
+ * and decides (and may refuse) for this caller before anything is served. A response that
+ * `sharedBy` says is not the same for every caller allowed to read it is rendered for each request.
+ */
+async function cachedRead<T>(
+  ctx: Context,
+  response: CachedResponse,
+  authorize: () => Promise<Versioned<T>>,
+  render: (authorized: T) => Promise<unknown>,
+  sharedBy: (authorized: T) => boolean = () => true,
+): Promise<string> {
+  const { version, authorized } = await authorize();
+  return ctx.responses.through(response.key, sharedBy(authorized) ? version : undefined, () => render(authorized), response.serialize);
+}
+
+/** For `cachedRead`: the version of what `of` belongs to, then `authorize`. */
+function versionThen<T>(ctx: Context, of: VersionOf, authorize: () => Promise<T>): () => Promise<Versioned<T>> {
+  return async () => {
+    const version = await organizationVersion(ctx.store.db, of);
+    return { version, authorized: await authorize() };
+  };
+}
+
+/** The rendered response of a set: `render` turns its view into the document. */
+export async function showVarset(ctx: Context, response: CachedResponse, id: string, include: Set<VarsetInclude>, render: (view: VarsetView) => unknown): Promise<string> {
+  return cachedRead(
+    ctx,
+    response,
+    async () => {
+      const { varset, version } = await readableVarset(ctx, id);
+      return { version, authorized: varset };
+    },
+    async (varset) => render(await loadView(ctx.store.db, varset, rowsFor(include))),
+  );
+}
+
+export interface VarsetListRequest {
+  search: string | undefined;
+  page: Page;
+  include: Set<VarsetInclude>;
+}
+
+async function listVarsetViews(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<VarsetList> {
+  const { rows, total } = await listVarsets(ctx.store.db, scope, request.search, request.page);
+  return { views: await loadViews(ctx.store.db, rows, rowsFor(request.include)), total };
+}
+
+/**
+ * An organization's list is the same for every caller with organization-wide access; for
+ * others it depends on what they may read, and is rendered for each request.
+ */
+export async function listOrganizationVarsets(
+  ctx: Context,
+  response: CachedResponse,
+  organizationName: string,
+  request: VarsetListRequest,
+  render: (list: VarsetList, organization: Organization) => unknown,
+): Promise<string> {
+  const authorize = async () => {
+    const organization = await getOrganization(ctx, organizationName);
+    // A member without organization-wide Read variables lists the sets it may read.
+    const readable = varsetListScope(ctx.subject, organization.id);
+    if (readable === 'none') throw notFound();
+    return { organization, readable };
+  };
+  return cachedRead(
+    ctx,
+    response,
+    versionThen(ctx, { organizationName }, authorize),
+    async ({ organization, readable }) => render(await listVarsetViews(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization),
+    ({ readable }) => readable === 'all',
+  );
+}
+
+export async function listProjectVarsets(ctx: Context, response: CachedResponse, projectId: string, request: VarsetListRequest, render: (list: VarsetList) => unknown): Promise<string> {
+  return cachedRead(
+    ctx,
+    response,
+    versionThen(ctx, { projectId }, async () => (await getProject(ctx, projectId, 'project:read-variables')).project),
+    async (project) => render(await listVarsetViews(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request)),
+  );
+}
+
+export async function listWorkspaceVarsets(ctx: Context, response: CachedResponse, workspaceId: string, request: VarsetListRequest, render: (list: VarsetList) => unknown): Promise<string> {
+  return cachedRead(
+    ctx,
+    response,
+    versionThen(ctx, { workspaceId }, async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace),
+    async (workspace) =>
+      render(await listVarsetViews(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request)),
+  );
+}

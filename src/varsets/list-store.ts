@@ -1,0 +1,115 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { VarsetReadScope } from '../auth/policy.js';
+import { byCodePoint } from '../db/order.js';
+import { fetchPage, limitToPage, pageWithTotal } from '../db/page.js';
+import type { Database } from '../db/schema.js';
+import { contains } from '../db/search.js';
+import type { Page } from '../jsonapi/query.js';
+import type { ReachingVarset, Varset, VarsetScope } from './model.js';
+import { selectVarsets } from './store.js';
+
+/** The SQL of which sets an organization, a project or a workspace lists, and which sets reach a workspace. */
+type Db = Kysely<Database>;
+
+/**
+ * A project lists its own sets (assigned to it or owned by it) and the organization's global
+ * sets. A workspace lists the global sets, the sets assigned to its project and those assigned
+ * to it; a set owned by its project applies only where it is assigned.
+ *
+ * The sets reaching a project or workspace other than by being global come from the
+ * assignment tables by index; the global ones are read in name order on their own index
+ * (see `listVarsets`). So neither a page nor its count walks all of an organization's sets.
+ */
+function reachingIds(eb: ExpressionBuilder<Database, any>, scope: Exclude<VarsetScope, { kind: 'organization' }>) {
+  const assignedToProject = eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', '=', scope.projectId);
+  return assignedToProject.unionAll(
+    scope.kind === 'project'
+      ? eb.selectFrom('varsets').select('varsets.id as id').where('varsets.project_id', '=', scope.projectId)
+      : eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id as id').where('varset_workspaces.workspace_id', '=', scope.workspaceId),
+  );
+}
+
+/** The sets a caller without organization-wide access may read (the policy's `varsetListScope`), as one condition. */
+function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: VarsetReadScope) {
+  const conditions = [];
+  if (readable.global) conditions.push(eb('varsets.global', '=', true));
+  if (readable.workspaceIds.length > 0) {
+    conditions.push(eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', 'in', readable.workspaceIds)));
+  }
+  if (readable.workspaceProjectIds.length > 0) {
+    const assignedInProjects = eb
+      .selectFrom('varset_workspaces')
+      .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+      .select('varset_workspaces.varset_id')
+      .where('workspaces.project_id', 'in', readable.workspaceProjectIds);
+    conditions.push(eb('varsets.id', 'in', assignedInProjects));
+  }
+  if (readable.projectIds.length > 0) {
+    conditions.push(eb('varsets.id', 'in', eb.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', 'in', readable.projectIds)));
+  }
+  if (readable.ownerProjectIds.length > 0) conditions.push(eb('varsets.project_id', 'in', readable.ownerProjectIds));
+  return conditions.length > 0 ? eb.or(conditions) : sql<boolean>`1 = 0`;
+}
+
+/** One page of sets, ordered by name (code point order) then id, and the number of all matching sets (see `pageWithTotal`). */
+export async function listVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: Varset[]; total: number }> {
+  const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (search === undefined ? query : query.where(contains(sql.ref('varsets.search_name'), search)));
+  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
+
+  if (scope.kind === 'organization') {
+    const inOrganization = (eb: ExpressionBuilder<Database, 'varsets'>) => {
+      const organization = eb('varsets.organization_id', '=', scope.organizationId);
+      // A caller without organization-wide Read variables lists only the sets it may read.
+      return scope.readable === 'all' ? organization : eb.and([organization, readableBy(eb, scope.readable)]);
+    };
+    return fetchPage(db, matching(db.selectFrom('varsets').where(inOrganization)), page, (query) => ordered(selectVarsets(query)));
+  }
+
+  // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
+  // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
+  const globals = (eb: ExpressionBuilder<Database, any>) =>
+    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId).where('varsets.global', '=', true));
+  const candidates = (eb: ExpressionBuilder<Database, 'varsets'>) =>
+    eb(
+      'varsets.id',
+      'in',
+      eb
+        .selectFrom(ordered(globals(eb).select('varsets.id')).limit(page.number * page.size).as('first_globals'))
+        .select('first_globals.id')
+        .unionAll(reachingIds(eb, scope)),
+    );
+  const total = (eb: ExpressionBuilder<Database, never>) =>
+    eb(
+      globals(eb).select((e) => e.fn.countAll<number>().as('n')),
+      '+',
+      matching(eb.selectFrom('varsets'))
+        .where('varsets.global', '=', false)
+        .where('varsets.id', 'in', reachingIds(eb, scope))
+        .select((e) => e.fn.countAll<number>().as('n')),
+    );
+  return pageWithTotal(db, limitToPage(ordered(selectVarsets(matching(db.selectFrom('varsets').where(candidates)))), page), total);
+}
+
+/** The sets that reach a workspace, each with every way it does: the same sets the workspace's list shows, in one query. */
+export async function findVarsetsReachingWorkspace(db: Db, workspace: { id: string; organization_id: string; project_id: string }): Promise<ReachingVarset[]> {
+  const scope = { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id } as const;
+  const assignedToWorkspace = db.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', workspace.id);
+  const assignedToProject = db.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', workspace.project_id);
+  const rows = await db
+    .selectFrom('varsets')
+    .select(['varsets.id', 'varsets.name', 'varsets.project_id', 'varsets.global', 'varsets.priority'])
+    // Computed flags are read as booleans like the flag columns (src/db/flags.ts).
+    .select((eb) => [eb('varsets.id', 'in', assignedToWorkspace).$castTo<boolean>().as('on_workspace'), eb('varsets.id', 'in', assignedToProject).$castTo<boolean>().as('on_project')])
+    .where('varsets.organization_id', '=', workspace.organization_id)
+    .where((eb) => eb.or([eb('varsets.global', '=', true), eb('varsets.id', 'in', reachingIds(eb, scope))]))
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    ownerProjectId: row.project_id,
+    global: row.global,
+    priority: row.priority,
+    onProject: row.on_project,
+    onWorkspace: row.on_workspace,
+  }));
+}

@@ -1,0 +1,53 @@
+import Type from 'typebox';
+import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToManyInput, ToOne } from '../jsonapi/schemas.js';
+import { VariableAttributeProperties, VariableAttributes, VariableInput } from '../variables/schemas.js';
+import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from './model.js';
+
+/** The owner of a set: its organization, or one of its projects. */
+const ParentIdentifier = Type.Object({ type: Type.Enum(['organizations', 'projects']), id: Type.String({ minLength: 1 }) });
+
+/**
+ * A set in a create or update body. `name` is required on create (checked by the service: a
+ * body may leave out its attributes altogether); `vars` holds complete variable definitions
+ * to add; `workspaces` and `projects` replace the assignments on update.
+ */
+export const VarsetBody = ResourceBody(
+  'varsets',
+  {
+    name: Maybe(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'required on create; unique in the organization' })),
+    description: Maybe(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH })),
+    global: Maybe(Type.Boolean()),
+    priority: Maybe(Type.Boolean()),
+  },
+  {
+    workspaces: Maybe(ToManyInput('workspaces')),
+    projects: Maybe(ToManyInput('projects')),
+    vars: Maybe(Type.Object({ data: Type.Array(VariableInput) })),
+    parent: Maybe(Type.Object({ data: Nullable(ParentIdentifier) })),
+  },
+);
+
+/** A variable of a set. */
+export const VarsetVariableResource = Resource('vars', VariableAttributeProperties, { varset: ToOne('varsets') });
+
+/** A set: the one shape of every response. Create and update responses carry each variable's attributes in `vars`. */
+export const VarsetResource = Resource(
+  'varsets',
+  {
+    name: Type.String(),
+    description: Type.String(),
+    global: Type.Boolean(),
+    priority: Type.Boolean(),
+    'updated-at': Type.String(),
+    'var-count': Type.Integer(),
+    'workspace-count': Type.Integer(),
+    'project-count': Type.Integer(),
+  },
+  {
+    organization: ToOne('organizations'),
+    parent: Type.Object({ data: Type.Object({ id: Type.String(), type: Type.Enum(['organizations', 'projects']) }) }),
+    workspaces: ToMany('workspaces'),
+    projects: ToMany('projects'),
+    vars: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), type: Type.Literal('vars'), attributes: Type.Optional(VariableAttributes) })) }),
+  },
+);

@@ -1,0 +1,60 @@
+import type { Context } from '../context.js';
+import { now } from '../ids.js';
+import { notFound } from '../jsonapi/errors.js';
+import type { Page } from '../jsonapi/query.js';
+import { checkVariableChanges, newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
+import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, saveVariable } from '../variables/service.js';
+import { changeVarset, readableVarset } from './access.js';
+import { globalOrganizationOf, variablesOf } from './model.js';
+import { assertNoGlobalConflict } from './rules.js';
+import { updateVarset } from './store.js';
+
+/**
+ * The variables of a set. They are written as every variable is (src/variables/service.ts),
+ * under the global rule when the set is global; a change moves the set's `updated-at`.
+ */
+
+/** The variable is the request's primary resource. */
+const AT = '/data';
+
+export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: Variable[]; total: number }> {
+  const { varset } = await readableVarset(ctx, varsetId);
+  return pageOfVariables(ctx.store.db, variablesOf(varset), page);
+}
+
+export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<Variable> {
+  const { varset } = await readableVarset(ctx, varsetId);
+  const variable = await findVariable(ctx.store.db, variablesOf(varset), id);
+  if (!variable) throw notFound();
+  return variable;
+}
+
+export async function addVarsetVariable(ctx: Context, varsetId: string, changes: VariableChanges): Promise<Variable> {
+  const fields = newVariableFields(changes, AT);
+  return changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
+    const timestamp = now();
+    const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
+    await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
+    await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
+    await updateVarset(trx, varset.id, { updated_at: timestamp });
+    return prepared[0]!.variable;
+  });
+}
+
+export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, changes: VariableChanges): Promise<Variable> {
+  checkVariableChanges(changes, AT);
+  return changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
+    const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
+    await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
+    await saveVariable(trx, prepared);
+    await updateVarset(trx, varset.id, { updated_at: now() });
+    return prepared.variable;
+  });
+}
+
+export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
+  await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
+    if (!(await deleteVariable(trx, variablesOf(varset), id))) throw notFound();
+    await updateVarset(trx, varset.id, { updated_at: now() });
+  });
+}

@@ -1,0 +1,108 @@
+import type { Context } from '../context.js';
+import { ensure } from '../auth/policy.js';
+import { withOrganizationLocked } from '../db/transaction.js';
+import { newId, now } from '../ids.js';
+import { blankAttribute, invalidAttribute, notFound } from '../jsonapi/errors.js';
+import { getOrganization } from '../organizations/service.js';
+import { newVariableFields } from '../variables/model.js';
+import { insertVariables, listVariableKeys, prepareNewVariables, type NewVariable } from '../variables/service.js';
+import { changeVarset } from './access.js';
+import { addAssignments, removeAssignments } from './assignment-store.js';
+import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetCommand, type VarsetView } from './model.js';
+import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlobalWhenProjectOwned, assertOwnerProject, POINTER } from './rules.js';
+import { deleteVarset as deleteVarsetRow, insertVarset, setVariablesGlobal, updateVarset as updateVarsetRow } from './store.js';
+import { ALL_ROWS, loadView } from './views.js';
+
+/** Creating, updating and deleting sets. Each is one transaction holding the organization's lock. */
+
+/** The variables a request adds, checked for what the schema cannot say before anything is read. */
+function newVariables(command: VarsetCommand): NewVariable[] {
+  return command.variables.map(({ changes, at }) => ({ fields: newVariableFields(changes, at), at }));
+}
+
+export async function createVarset(ctx: Context, organizationName: string, command: VarsetCommand): Promise<VarsetView> {
+  if (command.name === undefined) throw blankAttribute('name');
+  const name = command.name;
+  const variables = newVariables(command);
+  const organization = await getOrganization(ctx, organizationName);
+  return withOrganizationLocked(ctx.store, organization.id, async (trx) => {
+    const { parent } = command;
+    if (parent?.type === 'organizations' && parent.id !== organization.name) throw notFound();
+    if (parent?.type === 'projects') await assertOwnerProject(trx, organization.id, parent.id);
+    const timestamp = now();
+    const varset: Varset = {
+      id: newId('varset'),
+      organization_id: organization.id,
+      organization_name: organization.name,
+      project_id: parent?.type === 'projects' ? parent.id : null,
+      name,
+      description: command.description ?? '',
+      global: command.global ?? false,
+      priority: command.priority ?? false,
+      created_at: timestamp,
+      updated_at: timestamp,
+    };
+    ensure(ctx.subject, 'varsets:create', targetOf(varset));
+    assertNotGlobalWhenProjectOwned(varset);
+    await assertNameFree(trx, varset);
+    await assertAssignable(trx, varset, 'workspaces', command.workspaceIds ?? [], POINTER.relationship('workspaces'));
+    await assertAssignable(trx, varset, 'projects', command.projectIds ?? [], POINTER.relationship('projects'));
+    const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, timestamp);
+    await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
+
+    await insertVarset(trx, varset);
+    await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
+    await addAssignments(trx, 'workspaces', varset.id, command.workspaceIds ?? []);
+    await addAssignments(trx, 'projects', varset.id, command.projectIds ?? []);
+    return loadView(trx, varset, ALL_ROWS);
+  });
+}
+
+/**
+ * PUT and PATCH alike: attributes absent from the body keep their value (priority too: a
+ * client that sends only what changes must not reset it), `workspaces` and `projects`
+ * replace the assignments when present, and `vars` adds variables.
+ */
+export async function updateVarset(ctx: Context, id: string, command: VarsetCommand): Promise<VarsetView> {
+  const variables = newVariables(command);
+  return changeVarset(ctx, id, 'varset:update', async (trx, current) => {
+    if (command.parent) {
+      const currentParent = current.project_id === null ? { type: 'organizations', id: current.organization_name } : { type: 'projects', id: current.project_id };
+      if (command.parent.type !== currentParent.type || command.parent.id !== currentParent.id) {
+        throw invalidAttribute('the parent of a variable set cannot be changed', POINTER.parent);
+      }
+    }
+    const varset: Varset = {
+      ...current,
+      name: command.name ?? current.name,
+      description: command.description ?? current.description,
+      global: command.global ?? current.global,
+      priority: command.priority ?? current.priority,
+      updated_at: now(),
+    };
+    assertNotGlobalWhenProjectOwned(varset);
+    if (varset.name !== current.name) await assertNameFree(trx, varset);
+    if (command.workspaceIds) await assertAssignable(trx, varset, 'workspaces', command.workspaceIds, POINTER.relationship('workspaces'));
+    if (command.projectIds) await assertAssignable(trx, varset, 'projects', command.projectIds, POINTER.relationship('projects'));
+    const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, varset.updated_at);
+    // A set becoming global brings every variable it has under the global rule.
+    const held = varset.global && !current.global ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, pointer: POINTER.global })) : [];
+    await assertNoGlobalConflict(trx, varset, [...held, ...prepared.map((p) => p.candidate)]);
+
+    const { name, description, global, priority, updated_at } = varset;
+    await updateVarsetRow(trx, varset.id, { name, description, global, priority, updated_at });
+    if (varset.global !== current.global) await setVariablesGlobal(trx, varset);
+    await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
+    for (const kind of ['workspaces', 'projects'] as const) {
+      const ids = kind === 'workspaces' ? command.workspaceIds : command.projectIds;
+      if (!ids) continue;
+      await removeAssignments(trx, kind, varset.id, 'all');
+      await addAssignments(trx, kind, varset.id, ids);
+    }
+    return loadView(trx, varset, ALL_ROWS);
+  });
+}
+
+export async function deleteVarset(ctx: Context, id: string): Promise<void> {
+  await changeVarset(ctx, id, 'varset:delete', (trx, varset) => deleteVarsetRow(trx, varset.id));
+}

@@ -1,0 +1,44 @@
+import type { Db } from '../db/transaction.js';
+import { variableIdsOfSets, variablesOfSets } from '../variables/service.js';
+import { projectsOfSets, workspacesOfSets } from './assignment-store.js';
+import type { RelationRows, Varset, VariableRef, VarsetInclude, VarsetView } from './model.js';
+
+/** Relationships read in full for what `include` asks for; create and update responses read them all. */
+export const rowsFor = (include: Set<VarsetInclude>): RelationRows => ({ variables: include.has('vars'), workspaces: include.has('workspaces'), projects: include.has('projects') });
+export const ALL_ROWS: RelationRows = { variables: true, workspaces: true, projects: true };
+
+async function variablesOf(db: Db, varsetIds: string[], withRows: boolean): Promise<Map<string, VariableRef[]>> {
+  const found = new Map<string, VariableRef[]>();
+  const refs = withRows
+    ? (await variablesOfSets(db, varsetIds)).map((row) => ({ varsetId: row.owner.id, ref: { id: row.id, row } }))
+    : (await variableIdsOfSets(db, varsetIds)).map(({ id, varsetId }) => ({ varsetId, ref: { id } }));
+  for (const { varsetId, ref } of refs) {
+    const list = found.get(varsetId);
+    if (list) list.push(ref);
+    else found.set(varsetId, [ref]);
+  }
+  return found;
+}
+
+/**
+ * The sets with their workspaces, projects and variables: three queries whatever the number
+ * of sets. Relationships not named in `rows` are read as ids alone, from the indexes.
+ */
+export async function loadViews(db: Db, varsets: Varset[], rows: RelationRows): Promise<VarsetView[]> {
+  const ids = varsets.map((v) => v.id);
+  const [workspaces, projects, variables] = await Promise.all([
+    workspacesOfSets(db, ids, rows.workspaces),
+    projectsOfSets(db, ids, rows.projects),
+    variablesOf(db, ids, rows.variables),
+  ]);
+  return varsets.map((varset) => ({
+    varset,
+    workspaces: workspaces.get(varset.id) ?? [],
+    projects: projects.get(varset.id) ?? [],
+    variables: variables.get(varset.id) ?? [],
+  }));
+}
+
+export async function loadView(db: Db, varset: Varset, rows: RelationRows): Promise<VarsetView> {
+  return (await loadViews(db, [varset], rows))[0]!;
+}
