@@ -476,6 +476,23 @@ describe(`variable sets (${storeKind})`, () => {
       assert.equal(shown.body.data.attributes['project-count'], 1);
     });
 
+    it('moves updated-at only when an assignment changes', async () => {
+      const ws = await t.createWorkspace(org);
+      const set = await createVarset(t, org, { workspaces: [ws] });
+      const updatedAt = async () => (await t.get(`/api/v2/varsets/${set.id}`)).body.data.attributes['updated-at'];
+      const before = await updatedAt();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const method of ['POST', 'DELETE'] as const) {
+        expectStatus(await t.request(method, `/api/v2/varsets/${set.id}/relationships/workspaces`, { body: { data: [] } }), 204);
+        expectStatus(await t.request(method, `/api/v2/varsets/${set.id}/relationships/projects`, { body: { data: [] } }), 204);
+      }
+      await assign(t, set.id, 'workspaces', [ws]);
+      expectStatus(await t.delete(`/api/v2/varsets/${set.id}/relationships/projects`, identifiers('projects', [await t.createProject(org)])), 204);
+      assert.equal(await updatedAt(), before);
+      await assign(t, set.id, 'workspaces', [await t.createWorkspace(org)]);
+      assert.ok((await updatedAt()) > before);
+    });
+
     it('reads only type and id of full resource objects, as go-tfe sends them', async () => {
       const ws = await t.createWorkspace(org);
       const wsResource = (await t.get(`/api/v2/workspaces/${ws}`)).body.data;

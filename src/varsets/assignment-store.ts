@@ -24,28 +24,32 @@ export function findProjectsById(db: Db, ids: string[]): Promise<{ id: string; o
 const TABLE = { workspaces: 'varset_workspaces', projects: 'varset_projects' } as const;
 const COLUMN = { workspaces: 'workspace_id', projects: 'project_id' } as const;
 
-/** Adds assignments; one that exists already is left as it is. */
-export async function addAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[]): Promise<void> {
-  await inSlices(ids, async (slice) => {
+/** Adds assignments; one that exists already is left as it is. Answers how many were added. */
+export async function addAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[]): Promise<number> {
+  const added = await inSlices(ids, async (slice) => {
     const query = kind === 'workspaces'
       ? db.insertInto('varset_workspaces').values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
       : db.insertInto('varset_projects').values(slice.map((project_id) => ({ varset_id: varsetId, project_id })));
-    await query.onConflict((oc) => oc.doNothing()).execute();
+    const result = await query.onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    return [Number(result.numInsertedOrUpdatedRows ?? 0n)];
   });
+  return added.reduce((a, b) => a + b, 0);
 }
 
-/** Removes the listed assignments, or all of them. */
-export async function removeAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[] | 'all'): Promise<void> {
+/** Removes the listed assignments, or all of them. Answers how many were removed. */
+export async function removeAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[] | 'all'): Promise<number> {
   // Both tables have the same shape; the query is typed through the workspaces' one.
   const table = TABLE[kind] as 'varset_workspaces';
   const column = COLUMN[kind] as 'workspace_id';
   if (ids === 'all') {
-    await db.deleteFrom(table).where('varset_id', '=', varsetId).execute();
-    return;
+    const result = await db.deleteFrom(table).where('varset_id', '=', varsetId).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
-  await inSlices(ids, async (slice) => {
-    await db.deleteFrom(table).where('varset_id', '=', varsetId).where(column, 'in', slice).execute();
+  const removed = await inSlices(ids, async (slice) => {
+    const result = await db.deleteFrom(table).where('varset_id', '=', varsetId).where(column, 'in', slice).executeTakeFirst();
+    return [Number(result.numDeletedRows)];
   });
+  return removed.reduce((a, b) => a + b, 0);
 }
 
 /** Where a set is assigned, with the project of each workspace: what deciding a read by a team needs. */

@@ -6,7 +6,7 @@ import type { AssignmentKind } from './model.js';
 import { assertAssignable } from './rules.js';
 import { updateVarset } from './store.js';
 
-/** Where a set applies: the workspaces and projects it is assigned to. A change moves the set's `updated-at`. */
+/** Where a set applies: the workspaces and projects it is assigned to. A change moves the set's `updated-at`; a request that changes nothing does not. */
 
 /** Where an assignment request names the workspaces or projects. */
 const AT = '/data';
@@ -15,8 +15,7 @@ const AT = '/data';
 export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
     await assertAssignable(trx, varset, kind, ids, AT);
-    await addAssignments(trx, kind, varset.id, ids);
-    await updateVarset(trx, varset.id, { updated_at: now() });
+    if ((await addAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
   });
 }
 
@@ -24,7 +23,6 @@ export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind
 export async function removeVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
     await assertAssignable(trx, varset, kind, ids, AT);
-    await removeAssignments(trx, kind, varset.id, ids);
-    await updateVarset(trx, varset.id, { updated_at: now() });
+    if ((await removeAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
   });
 }
