@@ -23,8 +23,8 @@ export interface Pagination {
   'total-count': number;
 }
 
-export interface ListDocument {
-  data: Resource[];
+export interface ListDocument<R extends Resource = Resource> {
+  data: R[];
   included?: Resource[];
   links: { self: string; first: string; prev: string | null; next: string | null; last: string };
   meta: { pagination: Pagination };
@@ -43,14 +43,14 @@ export function toMany(type: string, ids: readonly string[]): { data: ResourceId
  * A paginated list document. `path` is the request path without query; the links keep
  * every other query parameter of the request and set `page[number]`/`page[size]`.
  */
-export function listDocument(
+export function listDocument<R extends Resource>(
   path: string,
   query: Query,
   page: Page,
   totalCount: number,
-  data: Resource[],
+  data: R[],
   included?: Resource[],
-): ListDocument {
+): ListDocument<R> {
   const totalPages = Math.max(1, Math.ceil(totalCount / page.size));
   const link = (n: number) => pageLink(path, query, n, page.size);
   const prev = page.number > 1 ? Math.min(page.number - 1, totalPages) : null;

@@ -1,4 +1,4 @@
-import Type, { type TProperties, type TSchema } from 'typebox';
+import Type, { type TLiteral, type TObject, type TProperties, type TSchema, type TString } from 'typebox';
 
 /**
  * Building blocks for route schemas: JSON:API request bodies, documents and errors. A route
@@ -69,15 +69,28 @@ export const ToMany = (type: string) =>
 /** A relationship given by a link only. */
 export const Related = Type.Object({ links: Type.Object({ related: Type.String() }) });
 
+/** The members of a resource: `relationships` and `links` only where the resource has them. */
+type ResourceMembers<T extends string, A extends TProperties, R extends TProperties | undefined, L extends TSchema | null> = {
+  id: TString;
+  type: TLiteral<T>;
+  attributes: TObject<A>;
+} & (R extends TProperties ? { relationships: TObject<R> } : {}) &
+  (L extends TSchema ? { links: L } : {});
+
 /** A resource of a response: every attribute and relationship is declared, so nothing is left out by the serializer. */
-export function Resource<A extends TProperties, R extends TProperties>(type: string, attributes: A, relationships?: R, links: TSchema | null = ResourceLinks) {
+export function Resource<T extends string, A extends TProperties, R extends TProperties | undefined = undefined, L extends TSchema | null = typeof ResourceLinks>(
+  type: T,
+  attributes: A,
+  relationships?: R,
+  links: L = ResourceLinks as unknown as L,
+): TObject<ResourceMembers<T, A, R, L>> {
   return Type.Object({
     id: Type.String(),
     type: Type.Literal(type),
     attributes: Type.Object(attributes),
     ...(relationships ? { relationships: Type.Object(relationships) } : {}),
     ...(links ? { links } : {}),
-  });
+  }) as unknown as TObject<ResourceMembers<T, A, R, L>>;
 }
 
 /** Included resources are of several types; each is serialized as its own serializer made it. */
