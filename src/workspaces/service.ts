@@ -31,8 +31,13 @@ export async function listOrganizationWorkspaces(ctx: Context, organizationName:
   return { organization, ...(await store.listWorkspaces(ctx.store.db, organization.id, { ...filter, visible }, page)) };
 }
 
-/** The project a request names; one that is missing or in another organization is a 404. */
-async function projectOf(trx: Trx, organization: Organization, projectId: string): Promise<string> {
+/** The project a request names, or the organization's default one; one that is missing or in another organization is a 404. */
+async function projectOf(trx: Trx, organization: Organization, projectId: string | undefined): Promise<string> {
+  if (projectId === undefined) {
+    const defaultProject = await store.defaultProjectId(trx, organization.id);
+    if (defaultProject === undefined) throw notFound();
+    return defaultProject;
+  }
   if (!(await store.organizationHasProject(trx, organization.id, projectId))) throw notFound();
   return projectId;
 }
@@ -40,7 +45,7 @@ async function projectOf(trx: Trx, organization: Organization, projectId: string
 export async function createWorkspace(ctx: Context, organizationName: string, changes: WorkspaceChanges): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   const workspace = await transaction(ctx.store, async (trx) => {
-    const projectId = changes.projectId === undefined ? await store.defaultProjectId(trx, organization.id) : await projectOf(trx, organization, changes.projectId);
+    const projectId = await projectOf(trx, organization, changes.projectId);
     ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id, projectId });
     if (changes.name === undefined) throw blankAttribute('name');
     if (await store.workspaceNameTaken(trx, organization.id, changes.name)) throw nameTaken();

@@ -44,8 +44,9 @@ export async function organizationHasProject(db: Db, organizationId: string, pro
   return (await db.selectFrom('projects').select('id').where('id', '=', projectId).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
 }
 
-export async function defaultProjectId(db: Db, organizationId: string): Promise<string> {
-  return (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).where('is_default', '=', true).executeTakeFirstOrThrow()).id;
+/** The organization's default project; undefined once the organization is gone. */
+export async function defaultProjectId(db: Db, organizationId: string): Promise<string | undefined> {
+  return (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).where('is_default', '=', true).executeTakeFirst())?.id;
 }
 
 export interface WorkspaceFilter {
