@@ -1,13 +1,23 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Kysely, Selectable } from 'kysely';
 import type { Store } from '../db/connect.js';
-import type { Database, TokenTable } from '../db/schema.js';
-import { compiledOnce } from '../db/compiled-once.js';
+import { transaction, type Db, type Trx } from '../db/transaction.js';
 import { newId, now, randomAlphanumeric } from '../ids.js';
+import type { Token, TokenOwner } from './model.js';
 import { projectGrantRights, workspaceGrantRights } from './policy.js';
+import {
+  deleteDescribedTokens,
+  deleteOwnedToken,
+  findTeamGrants,
+  findTokenByHash,
+  insertToken,
+  siteAdminTokenExists,
+  tokenHashExists,
+} from './store.js';
 import type { Subject, TeamRights } from './subject.js';
+
+export type { Token, TokenOwner };
 
 /** Tokens are stored only as the hex SHA-256 of their secret. */
 export function hashToken(secret: string): string {
@@ -21,32 +31,13 @@ export function generateSecret(): string {
 const CONFIGURED_ADMIN = 'site-admin token from VARSETD_ADMIN_TOKEN';
 const GENERATED_ADMIN = 'site-admin token generated on first start';
 
-const findToken = compiledOnce((db, tokenHash: string) =>
-  db
-    .selectFrom('tokens')
-    .leftJoin('teams', 'teams.id', 'tokens.team_id')
-    .select([
-      'tokens.id',
-      'tokens.kind',
-      'tokens.organization_id',
-      'tokens.team_id',
-      'tokens.expired_at',
-      'teams.is_owners',
-      'teams.manage_workspaces',
-      'teams.manage_projects',
-      'teams.read_workspaces',
-      'teams.read_projects',
-    ])
-    .where('tokens.token_hash', '=', tokenHash),
-);
-
 /**
  * The subject a bearer secret stands for, or null when the token is unknown or expired.
  * One query finds the token with its team's organization access; a team that is neither
  * owners nor manage-projects costs two more, run together, for its workspace and project grants.
  */
 export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
-  const [row] = await findToken(store.db, hashToken(secret));
+  const [row] = await findTokenByHash(store.db, hashToken(secret));
   if (!row) return null;
   if (row.expired_at !== null && row.expired_at <= now()) return null;
   switch (row.kind) {
@@ -59,7 +50,7 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
       const owners = row.is_owners;
       if (owners === null) return null;
       const manageProjects = owners || row.manage_projects === true;
-      const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await loadGrants(store, row.team_id);
+      const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await teamGrants(store.db, row.team_id);
       const rights: TeamRights = {
         owners,
         manageProjects,
@@ -75,33 +66,19 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
   }
 }
 
-async function loadGrants(store: Store, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
-  const [workspaceRows, projectRows] = await Promise.all([
-    store.db
-      .selectFrom('team_workspaces')
-      .innerJoin('workspaces', 'workspaces.id', 'team_workspaces.workspace_id')
-      .select(['team_workspaces.workspace_id', 'workspaces.project_id', 'team_workspaces.access', 'team_workspaces.runs', 'team_workspaces.variables'])
-      .where('team_workspaces.team_id', '=', teamId)
-      .execute(),
-    store.db.selectFrom('team_projects').selectAll().where('team_id', '=', teamId).execute(),
-  ]);
+async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
+  const grants = await findTeamGrants(db, teamId);
   return {
-    workspaces: new Map(workspaceRows.map((r) => [r.workspace_id, { projectId: r.project_id, rights: workspaceGrantRights(r) }])),
+    workspaces: new Map(grants.workspaces.map((g) => [g.workspace_id, { projectId: g.project_id, rights: workspaceGrantRights(g) }])),
     projects: new Map(
-      projectRows.map((r) => [
-        r.project_id,
+      grants.projects.map((g) => [
+        g.project_id,
         projectGrantRights({
-          access: r.access,
-          settings: r.settings,
-          teams: r.teams,
-          variableSets: r.variable_sets,
-          workspace: {
-            create: r.workspace_create,
-            move: r.workspace_move,
-            delete: r.workspace_delete,
-            runs: r.workspace_runs,
-            variables: r.workspace_variables,
-          },
+          access: g.access,
+          settings: g.settings,
+          teams: g.teams,
+          variableSets: g.variable_sets,
+          workspace: { create: g.workspace_create, move: g.workspace_move, delete: g.workspace_delete, runs: g.workspace_runs, variables: g.workspace_variables },
         }),
       ]),
     ),
@@ -109,7 +86,7 @@ async function loadGrants(store: Store, teamId: string): Promise<Pick<TeamRights
 }
 
 export interface IssuedToken {
-  row: Selectable<TokenTable>;
+  row: Token;
   /** The secret: shown once in the create response, never stored. */
   secret: string;
 }
@@ -118,17 +95,11 @@ export interface IssuedToken {
  * Issues the one token of a team or of an organization, replacing the previous one (which
  * stops working at once). Runs inside the caller's transaction.
  */
-export async function issueToken(
-  trx: Kysely<Database>,
-  owner: { kind: 'team'; organizationId: string; teamId: string } | { kind: 'organization'; organizationId: string },
-  options: { description: string; expiredAt: string | null },
-): Promise<IssuedToken> {
-  const existing = trx.deleteFrom('tokens').where('kind', '=', owner.kind);
-  await (owner.kind === 'team' ? existing.where('team_id', '=', owner.teamId) : existing.where('organization_id', '=', owner.organizationId)).execute();
+export async function issueToken(trx: Trx, owner: TokenOwner, options: { description: string; expiredAt: string | null }): Promise<IssuedToken> {
+  await deleteOwnedToken(trx, owner);
   const secret = generateSecret();
-  const row: Selectable<TokenTable> = {
+  const row: Token = {
     id: newId('at'),
-    token_hash: hashToken(secret),
     kind: owner.kind,
     organization_id: owner.organizationId,
     team_id: owner.kind === 'team' ? owner.teamId : null,
@@ -136,8 +107,15 @@ export async function issueToken(
     created_at: now(),
     expired_at: options.expiredAt,
   };
-  await trx.insertInto('tokens').values(row).execute();
+  await insertToken(trx, row, hashToken(secret));
   return { row, secret };
+}
+
+/** The token a team or an organization has, and revoking it (answering whether there was one). */
+export { findOwnedToken, deleteOwnedToken as revokeOwnedToken } from './store.js';
+
+function siteAdminToken(description: string): Token {
+  return { id: newId('at'), kind: 'site-admin', organization_id: null, team_id: null, description, created_at: now(), expired_at: null };
 }
 
 /**
@@ -148,25 +126,19 @@ export async function issueToken(
 export async function ensureAdminToken(store: Store, configured: string | undefined, dataDir: string): Promise<string | undefined> {
   if (configured !== undefined) {
     const hash = hashToken(configured);
-    await store.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('tokens').where('description', '=', CONFIGURED_ADMIN).where('token_hash', '<>', hash).execute();
-      const existing = await trx.selectFrom('tokens').select('id').where('token_hash', '=', hash).executeTakeFirst();
-      if (!existing) {
-        await trx
-          .insertInto('tokens')
-          .values({ id: newId('at'), token_hash: hash, kind: 'site-admin', organization_id: null, team_id: null, description: CONFIGURED_ADMIN, created_at: now(), expired_at: null })
-          .execute();
-      }
+    await transaction(store, async (trx) => {
+      await deleteDescribedTokens(trx, CONFIGURED_ADMIN, hash);
+      if (!(await tokenHashExists(trx, hash))) await insertToken(trx, siteAdminToken(CONFIGURED_ADMIN), hash);
     });
     return undefined;
   }
-  const existing = await store.db.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirst();
-  if (existing) return undefined;
   const secret = generateSecret();
-  await store.db
-    .insertInto('tokens')
-    .values({ id: newId('at'), token_hash: hashToken(secret), kind: 'site-admin', organization_id: null, team_id: null, description: GENERATED_ADMIN, created_at: now(), expired_at: null })
-    .execute();
+  const created = await transaction(store, async (trx) => {
+    if (await siteAdminTokenExists(trx)) return false;
+    await insertToken(trx, siteAdminToken(GENERATED_ADMIN), hashToken(secret));
+    return true;
+  });
+  if (!created) return undefined;
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'admin-token'), `${secret}\n`, { mode: 0o600 });
   return secret;

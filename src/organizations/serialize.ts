@@ -1,8 +1,9 @@
-import type { Resource } from '../jsonapi/document.js';
-import type { Organization } from './store.js';
+import type { Static } from 'typebox';
+import type { Organization } from './model.js';
+import type { OrganizationResource } from './schemas.js';
 
 /** An organization; its JSON:API id is its name, as clients read the name from the id. */
-export function serializeOrganization(org: Organization): Resource {
+export function serializeOrganization(org: Organization): Static<typeof OrganizationResource> {
   return {
     id: org.name,
     type: 'organizations',

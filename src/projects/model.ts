@@ -1,5 +1,18 @@
-import type { Selectable } from 'kysely';
-import type { ProjectTable } from '../db/schema.js';
-
 /** A project of an organization. */
-export type Project = Omit<Selectable<ProjectTable>, 'search_name'>;
+export interface Project {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string;
+  /** The project every organization is created with; it cannot be deleted. */
+  is_default: boolean;
+  created_at: string;
+}
+
+export const DEFAULT_PROJECT_NAME = 'Default Project';
+
+/** What a client may set on a project; on create, the name is required. */
+export interface ProjectChanges {
+  name?: string | undefined;
+  description?: string | undefined;
+}

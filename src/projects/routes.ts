@@ -1,42 +1,68 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
+import Type from 'typebox';
 import { contextOf } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
-import { ResourceInput } from '../jsonapi/payload.js';
-import { parsePage, parseSearch, single, type Query } from '../jsonapi/query.js';
+import { parsePage, parseSearch, single } from '../jsonapi/query.js';
+import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import type { ProjectChanges } from './model.js';
+import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
 import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject } from './service.js';
 
-type OrgParams = { Params: { organization: string } };
-type IdParams = { Params: { id: string } };
+const OrganizationParams = Type.Object({ organization: Type.String() });
+const IdParams = Type.Object({ id: Type.String() });
+const ListQuery = Query({
+  ...PageQuery,
+  q: Type.Optional(Type.String({ description: 'projects whose name contains it, ignoring case' })),
+  'filter[names]': Type.Optional(Type.String({ description: 'comma-separated names' })),
+});
 
-export async function projectRoutes(api: FastifyInstance): Promise<void> {
-  api.post<OrgParams>('/organizations/:organization/projects', async (request, reply) => {
-    const { project, organization } = await createProject(contextOf(request), request.params.organization, ResourceInput.read(request.body, 'projects'));
-    return reply.code(201).send({ data: serializeProject(project, organization.name) });
-  });
+function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
+  const attributes = body.data.attributes;
+  return { name: attributes?.name ?? undefined, description: attributes?.description ?? undefined };
+}
 
-  api.get<OrgParams>('/organizations/:organization/projects', async (request) => {
-    const query = request.query as Query;
-    const page = parsePage(query);
-    const names = single(query, 'filter[names]');
-    const filter = { search: parseSearch(query), names: names === undefined || names === '' ? undefined : names.split(',') };
-    const { organization, rows, total } = await listOrganizationProjects(contextOf(request), request.params.organization, filter, page);
-    const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/projects`;
-    return listDocument(path, query, page, total, rows.map((p) => serializeProject(p, organization.name)));
-  });
+export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.post(
+    '/organizations/:organization/projects',
+    { schema: { params: OrganizationParams, body: ProjectBody, response: Responses({ 201: Document(ProjectResource) }) } },
+    async (request, reply) => {
+      const { project, organization } = await createProject(contextOf(request), request.params.organization, changesOf(request.body));
+      return reply.code(201).send({ data: serializeProject(project, organization.name) });
+    },
+  );
 
-  api.get<IdParams>('/projects/:id', async (request) => {
+  api.get(
+    '/organizations/:organization/projects',
+    { schema: { params: OrganizationParams, querystring: ListQuery, response: Responses({ 200: ListDocument(ProjectResource) }) } },
+    async (request) => {
+      const query = request.query;
+      const page = parsePage(query);
+      const names = single(query, 'filter[names]');
+      const filter = { search: parseSearch(query), names: names === undefined || names === '' ? undefined : names.split(',') };
+      const { organization, rows, total } = await listOrganizationProjects(contextOf(request), request.params.organization, filter, page);
+      const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/projects`;
+      return listDocument(path, query, page, total, rows.map((p) => serializeProject(p, organization.name)));
+    },
+  );
+
+  api.get('/projects/:id', { schema: { params: IdParams, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
     const { project, organization } = await getProject(contextOf(request), request.params.id);
     return { data: serializeProject(project, organization.name) };
   });
 
-  api.patch<IdParams>('/projects/:id', async (request) => {
-    const { project, organization } = await updateProject(contextOf(request), request.params.id, ResourceInput.read(request.body, 'projects'));
-    return { data: serializeProject(project, organization.name) };
-  });
+  api.patch(
+    '/projects/:id',
+    { schema: { params: IdParams, body: ProjectBody, response: Responses({ 200: Document(ProjectResource) }) } },
+    async (request) => {
+      const { project, organization } = await updateProject(contextOf(request), request.params.id, changesOf(request.body));
+      return { data: serializeProject(project, organization.name) };
+    },
+  );
 
-  api.delete<IdParams>('/projects/:id', async (request, reply) => {
+  api.delete('/projects/:id', { schema: { params: IdParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
     await deleteProject(contextOf(request), request.params.id);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
-}
+};

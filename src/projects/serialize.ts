@@ -1,8 +1,9 @@
-import type { Resource } from '../jsonapi/document.js';
+import type { Static } from 'typebox';
 import { toOne } from '../jsonapi/document.js';
-import type { Project } from './store.js';
+import type { Project } from './model.js';
+import type { ProjectResource } from './schemas.js';
 
-export function serializeProject(project: Project, organizationName: string): Resource {
+export function serializeProject(project: Project, organizationName: string): Static<typeof ProjectResource> {
   return {
     id: project.id,
     type: 'projects',

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../db/connect.js';
+import { transaction, type Trx } from '../db/transaction.js';
 import { KEY_BYTES, SealError, createSealer, generateKey, type Sealer } from './sealer.js';
+import { findSetting, insertSettingOnce, updateSetting } from './store.js';
 
 /**
  * Where the encryption key comes from: `VARSETD_ENCRYPTION_KEY` when set, otherwise the key
@@ -51,10 +53,6 @@ export function writeKeyFile(file: string, key: Buffer, exclusive = false): void
   fs.chmodSync(file, 0o600);
 }
 
-async function storedCheck(store: Store): Promise<string | undefined> {
-  return (await store.db.selectFrom('settings').select('value').where('name', '=', CHECK_NAME).executeTakeFirst())?.value;
-}
-
 function opensCheck(sealer: Sealer, check: string): boolean {
   try {
     return sealer.open(check) === CHECK_TEXT;
@@ -74,7 +72,7 @@ export interface LoadedKey {
 /** The sealer of this store's values, after checking the key is the one the store was sealed with. */
 export async function loadSealer(store: Store, options: { configuredKey: Buffer | undefined; dataDir: string }): Promise<LoadedKey> {
   const file = path.join(options.dataDir, KEY_FILE);
-  const check = await storedCheck(store);
+  const check = await findSetting(store.db, CHECK_NAME);
   let key = options.configuredKey ?? readKeyFile(file);
   const source = options.configuredKey ? 'configured' : 'file';
   if (!key) {
@@ -90,9 +88,10 @@ export async function loadSealer(store: Store, options: { configuredKey: Buffer 
   }
   let sealer = createSealer(key);
   if (check === undefined) {
-    await store.db.insertInto('settings').values({ name: CHECK_NAME, value: sealer.seal(CHECK_TEXT) }).onConflict((oc) => oc.doNothing()).execute();
+    const sealed = sealer.seal(CHECK_TEXT);
+    await transaction(store, (trx) => insertSettingOnce(trx, CHECK_NAME, sealed));
   }
-  const current = (await storedCheck(store))!;
+  const current = (await findSetting(store.db, CHECK_NAME))!;
   if (!opensCheck(sealer, current)) {
     const next = source === 'file' ? readKeyFile(path.join(options.dataDir, NEXT_KEY_FILE)) : undefined;
     if (!next || !opensCheck(createSealer(next), current)) {
@@ -107,6 +106,6 @@ export async function loadSealer(store: Store, options: { configuredKey: Buffer 
 }
 
 /** Seals the key check with a new key; part of a rotation's transaction. */
-export async function resealCheck(trx: Store['db'], sealer: Sealer): Promise<void> {
-  await trx.updateTable('settings').set({ value: sealer.seal(CHECK_TEXT) }).where('name', '=', CHECK_NAME).execute();
+export async function resealCheck(trx: Trx, sealer: Sealer): Promise<void> {
+  await updateSetting(trx, CHECK_NAME, sealer.seal(CHECK_TEXT));
 }

@@ -1,101 +1,16 @@
 import type { Context } from '../context.js';
-import {
-  PROJECT_ACCESS,
-  PROJECT_LEVELS,
-  PROJECT_SETTINGS,
-  PROJECT_TEAMS,
-  PROJECT_VARIABLE_SETS,
-  RUNS,
-  SENTINEL_MOCKS,
-  STATE_VERSIONS,
-  VARIABLES,
-  WORKSPACE_ACCESS,
-  WORKSPACE_LEVELS,
-  type ProjectPermissionSet,
-  type ProjectWorkspacePermissionSet,
-  type WorkspacePermissionSet,
-} from '../auth/levels.js';
+import { PROJECT_ACCESS, PROJECT_LEVELS, WORKSPACE_ACCESS, WORKSPACE_LEVELS } from '../auth/levels.js';
 import { ensure, teamAccessListScope, type Target } from '../auth/policy.js';
-import { isUniqueViolation } from '../db/connect.js';
+import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { badQueryParameter, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import { ResourceInput } from '../jsonapi/payload.js';
-import { single, type Page, type Query } from '../jsonapi/query.js';
+import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
+import type { Page } from '../jsonapi/query.js';
 import { getProject } from '../projects/service.js';
-import { getTeam } from '../teams/service.js';
 import type { Team } from '../teams/model.js';
+import { getTeam } from '../teams/service.js';
 import { getWorkspace } from '../workspaces/service.js';
-import {
-  findTeamProject,
-  findTeamWorkspace,
-  listTeamProjects,
-  listTeamWorkspaces,
-  projectPermissionsOf,
-  workspacePermissionsOf,
-  type GrantContext,
-  type TeamProject,
-  type TeamWorkspace,
-} from './store.js';
-
-// ---------------------------------------------------------------------------------------
-// Reading permission attributes
-
-type Spec<T> = { [K in keyof T]: readonly string[] | 'boolean' };
-
-const WORKSPACE_SPEC: Spec<WorkspacePermissionSet> = {
-  runs: RUNS,
-  variables: VARIABLES,
-  'state-versions': STATE_VERSIONS,
-  'sentinel-mocks': SENTINEL_MOCKS,
-  'workspace-locking': 'boolean',
-  'run-tasks': 'boolean',
-};
-
-const PROJECT_SPEC: Spec<ProjectPermissionSet> = { settings: PROJECT_SETTINGS, teams: PROJECT_TEAMS, 'variable-sets': PROJECT_VARIABLE_SETS };
-
-const PROJECT_WORKSPACE_SPEC: Spec<ProjectWorkspacePermissionSet> = {
-  create: 'boolean',
-  move: 'boolean',
-  locking: 'boolean',
-  delete: 'boolean',
-  runs: RUNS,
-  variables: VARIABLES,
-  'state-versions': STATE_VERSIONS,
-  'sentinel-mocks': SENTINEL_MOCKS,
-  'run-tasks': 'boolean',
-};
-
-/** The members of `spec` present in `source` (absent and null ones are left out), each checked against its allowed values. */
-function readPermissions<T>(source: Record<string, unknown>, spec: Spec<T>, pointer: string): Partial<T> {
-  const given: Record<string, unknown> = {};
-  for (const [name, allowed] of Object.entries(spec) as [string, readonly string[] | 'boolean'][]) {
-    const value = source[name];
-    if (value === undefined || value === null) continue;
-    if (allowed === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string' || !allowed.includes(value)) {
-      const expected = allowed === 'boolean' ? 'true or false' : `one of ${allowed.join(', ')}`;
-      throw invalidAttribute(`${name} must be ${expected}`, `${pointer}/${name}`);
-    }
-    given[name] = value;
-  }
-  return given as Partial<T>;
-}
-
-function readObject(input: ResourceInput, name: string): Record<string, unknown> {
-  const value = input.attributes[name];
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidAttribute(`${name} must be an object`, input.attributePointer(name));
-  return value as Record<string, unknown>;
-}
-
-function readAccess<A extends string>(input: ResourceInput, allowed: readonly A[], required: boolean): A | undefined {
-  const access = input.string('access');
-  if (access === undefined) {
-    if (required) throw invalidAttribute(`access can't be blank; it is one of ${allowed.join(', ')}`, input.attributePointer('access'));
-    return undefined;
-  }
-  if (!(allowed as readonly string[]).includes(access)) throw invalidAttribute(`access must be one of ${allowed.join(', ')}`, input.attributePointer('access'));
-  return access as A;
-}
+import type { GrantPlace, TeamProject, TeamProjectChanges, TeamWorkspace, TeamWorkspaceChanges } from './model.js';
+import * as store from './store.js';
 
 /**
  * The complete permission set of a grant: a fixed level's own set (a fine-grained value that
@@ -109,23 +24,18 @@ function resolve<T extends object>(access: string, fixed: T | undefined, start: 
   return fixed;
 }
 
-function requiredIdentifier(input: ResourceInput, name: string, type: string): string {
-  const id = input.identifier(name, type);
-  if (id === undefined) throw invalidAttribute(`the ${name} relationship is required`, `/data/relationships/${name}`);
-  return id;
+function required<T>(value: T | undefined, relationship: string): T {
+  if (value === undefined) throw invalidAttribute(`the ${relationship} relationship is required`, `/data/relationships/${relationship}`);
+  return value;
+}
+
+function requiredAccess<A extends string>(access: A | undefined, allowed: readonly A[]): A {
+  if (access === undefined) throw invalidAttribute(`access can't be blank; it is one of ${allowed.join(', ')}`, '/data/attributes/access');
+  return access;
 }
 
 const alreadyGranted = (what: string) => invalidAttribute(`Team already has access to this ${what}`, '/data/relationships/team');
 const ownersHaveAll = () => unprocessable('the owners team has every permission already; its access cannot be changed', '/data/relationships/team');
-
-async function insertOnce(what: string, fn: () => Promise<unknown>): Promise<void> {
-  try {
-    await fn();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw alreadyGranted(what);
-    throw error;
-  }
-}
 
 /** A team of the resource's organization, visible to the caller; anything else is a 404. */
 async function teamOf(ctx: Context, teamId: string, organizationId: string): Promise<Team> {
@@ -134,170 +44,141 @@ async function teamOf(ctx: Context, teamId: string, organizationId: string): Pro
   return team;
 }
 
-function grantTarget(grant: GrantContext & { team_id: string }, workspaceId?: string): Target {
+function grantTarget(place: GrantPlace, teamId: string, workspaceId?: string): Target {
   return {
-    organizationId: grant.organization_id,
-    projectId: grant.project_id,
+    organizationId: place.organization_id,
+    projectId: place.project_id,
     ...(workspaceId ? { workspaceId } : {}),
-    team: { id: grant.team_id, visibility: grant.team_visibility },
+    team: { id: teamId, visibility: place.team_visibility },
   };
 }
 
-function listFilters(query: Query, resourceFilter: string): { teamId: string | undefined; resourceId: string | undefined } {
-  const teamId = single(query, 'filter[team][id]') || undefined;
-  const resourceId = single(query, resourceFilter) || undefined;
-  if (teamId === undefined && resourceId === undefined) throw badQueryParameter(resourceFilter, `${resourceFilter} (or filter[team][id]) is required`);
-  return { teamId, resourceId };
-}
+/** Which grants a list shows: those of a team, those on one workspace or project, or both. */
+export type GrantListFilter = { teamId: string; resourceId?: undefined } | { teamId?: string | undefined; resourceId: string };
 
 // ---------------------------------------------------------------------------------------
 // Team access to workspaces
 
-const workspaceColumns = (p: WorkspacePermissionSet) => ({
-  runs: p.runs,
-  variables: p.variables,
-  state_versions: p['state-versions'],
-  sentinel_mocks: p['sentinel-mocks'],
-  workspace_locking: p['workspace-locking'],
-  run_tasks: p['run-tasks'],
-});
+export interface NewTeamWorkspace extends TeamWorkspaceChanges {
+  teamId?: string | undefined;
+  workspaceId?: string | undefined;
+}
 
-export async function createTeamWorkspace(ctx: Context, body: unknown): Promise<TeamWorkspace> {
-  const input = ResourceInput.read(body, 'team-workspaces');
-  const teamId = requiredIdentifier(input, 'team', 'teams');
-  const workspaceId = requiredIdentifier(input, 'workspace', 'workspaces');
+export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspace): Promise<TeamWorkspace> {
+  const teamId = required(command.teamId, 'team');
+  const workspaceId = required(command.workspaceId, 'workspace');
   const { workspace } = await getWorkspace(ctx, { id: workspaceId });
   const team = await teamOf(ctx, teamId, workspace.organization_id);
-  ensure(ctx.subject, 'team-workspace:manage', grantTarget({ ...workspace, team_id: team.id, team_visibility: team.visibility }, workspace.id));
+  ensure(ctx.subject, 'team-workspace:manage', grantTarget({ ...workspace, team_visibility: team.visibility }, team.id, workspace.id));
   if (team.is_owners) throw ownersHaveAll();
-  const access = readAccess(input, WORKSPACE_ACCESS, true)!;
-  const given = readPermissions(input.attributes, WORKSPACE_SPEC, '/data/attributes');
-  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], WORKSPACE_LEVELS.custom, given, '/data/attributes');
-  const grant: TeamWorkspace = { id: newId('tws'), team_id: team.id, workspace_id: workspace.id, access, ...workspaceColumns(permissions), created_at: now() };
-  await insertOnce('workspace', () => ctx.store.db.insertInto('team_workspaces').values(grant).execute());
+  const access = requiredAccess(command.access, WORKSPACE_ACCESS);
+  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], WORKSPACE_LEVELS.custom, command.permissions, '/data/attributes');
+  const grant: TeamWorkspace = { id: newId('tws'), team_id: team.id, workspace_id: workspace.id, access, permissions, created_at: now() };
+  await transaction(ctx.store, async (trx) => {
+    if (await store.teamHasWorkspaceGrant(trx, team.id, workspace.id)) throw alreadyGranted('workspace');
+    await store.insertTeamWorkspace(trx, grant);
+  });
   return grant;
 }
 
-async function getTeamWorkspaceFor(ctx: Context, id: string, action: 'team-workspace:read' | 'team-workspace:manage') {
-  const found = await findTeamWorkspace(ctx.store.db, id);
+async function findTeamWorkspace(ctx: Context, id: string, action: 'team-workspace:read' | 'team-workspace:manage'): Promise<TeamWorkspace> {
+  const found = await store.findTeamWorkspace(ctx.store.db, id);
   if (!found) throw notFound();
-  const { organization_id, project_id, team_visibility, ...grant } = found;
-  ensure(ctx.subject, action, grantTarget(found, found.workspace_id));
-  return grant;
+  ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id, found.grant.workspace_id));
+  return found.grant;
 }
 
-export const getTeamWorkspace = (ctx: Context, id: string): Promise<TeamWorkspace> => getTeamWorkspaceFor(ctx, id, 'team-workspace:read');
+export const getTeamWorkspace = (ctx: Context, id: string): Promise<TeamWorkspace> => findTeamWorkspace(ctx, id, 'team-workspace:read');
 
-export async function updateTeamWorkspace(ctx: Context, id: string, body: unknown): Promise<TeamWorkspace> {
-  const input = ResourceInput.read(body, 'team-workspaces');
-  const current = await getTeamWorkspaceFor(ctx, id, 'team-workspace:manage');
-  const access = readAccess(input, WORKSPACE_ACCESS, false) ?? current.access;
-  const given = readPermissions(input.attributes, WORKSPACE_SPEC, '/data/attributes');
-  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], workspacePermissionsOf(current), given, '/data/attributes');
-  const changes = { access, ...workspaceColumns(permissions) };
-  await ctx.store.db.updateTable('team_workspaces').set(changes).where('id', '=', id).execute();
-  return { ...current, ...changes };
+export async function updateTeamWorkspace(ctx: Context, id: string, changes: TeamWorkspaceChanges): Promise<TeamWorkspace> {
+  const current = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
+  const access = changes.access ?? current.access;
+  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], current.permissions, changes.permissions, '/data/attributes');
+  const grant: TeamWorkspace = { ...current, access, permissions };
+  await transaction(ctx.store, (trx) => store.updateTeamWorkspace(trx, grant));
+  return grant;
 }
 
 export async function deleteTeamWorkspace(ctx: Context, id: string): Promise<void> {
-  await getTeamWorkspaceFor(ctx, id, 'team-workspace:manage');
-  await ctx.store.db.deleteFrom('team_workspaces').where('id', '=', id).execute();
+  await findTeamWorkspace(ctx, id, 'team-workspace:manage');
+  await transaction(ctx.store, (trx) => store.deleteTeamWorkspace(trx, id));
 }
 
-/** Grants on one workspace (`filter[workspace][id]`), of one team (`filter[team][id]`), or both. */
-export async function listTeamWorkspaceGrants(ctx: Context, query: Query, page: Page) {
-  const { teamId, resourceId } = listFilters(query, 'filter[workspace][id]');
-  if (resourceId !== undefined) {
-    const { workspace } = await getWorkspace(ctx, { id: resourceId });
+/** Grants on one workspace, of one team, or both. */
+export async function listTeamWorkspaceGrants(ctx: Context, filter: GrantListFilter, page: Page) {
+  if (filter.resourceId !== undefined) {
+    const { workspace } = await getWorkspace(ctx, { id: filter.resourceId });
     const target = { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id };
     const scope = teamAccessListScope(ctx.subject, 'team-workspace:read', target);
     if (scope === 'none') throw notFound();
-    return listTeamWorkspaces(ctx.store.db, { teamId, resourceId, scope }, page);
+    return store.listTeamWorkspaces(ctx.store.db, { teamId: filter.teamId, resourceId: workspace.id, scope }, page);
   }
-  const { team } = await getTeam(ctx, teamId!, 'team:read-access');
-  return listTeamWorkspaces(ctx.store.db, { teamId: team.id, scope: 'all' }, page);
+  const { team } = await getTeam(ctx, filter.teamId, 'team:read-access');
+  return store.listTeamWorkspaces(ctx.store.db, { teamId: team.id, scope: 'all' }, page);
 }
 
 // ---------------------------------------------------------------------------------------
 // Team access to projects
 
-const projectColumns = (project: ProjectPermissionSet, workspace: ProjectWorkspacePermissionSet) => ({
-  settings: project.settings,
-  teams: project.teams,
-  variable_sets: project['variable-sets'],
-  workspace_create: workspace.create,
-  workspace_move: workspace.move,
-  workspace_locking: workspace.locking,
-  workspace_delete: workspace.delete,
-  workspace_runs: workspace.runs,
-  workspace_variables: workspace.variables,
-  workspace_state_versions: workspace['state-versions'],
-  workspace_sentinel_mocks: workspace['sentinel-mocks'],
-  workspace_run_tasks: workspace['run-tasks'],
-});
-
-function resolveProject(input: ResourceInput, access: TeamProject['access'], start: ReturnType<typeof projectPermissionsOf>) {
-  const fixed = access === 'custom' ? undefined : PROJECT_LEVELS[access];
-  const projectPointer = input.attributePointer('project-access');
-  const workspacePointer = input.attributePointer('workspace-access');
-  const project = resolve(access, fixed?.project, start.project, readPermissions(readObject(input, 'project-access'), PROJECT_SPEC, projectPointer), projectPointer);
-  const workspace = resolve(
-    access,
-    fixed?.workspace,
-    start.workspace,
-    readPermissions(readObject(input, 'workspace-access'), PROJECT_WORKSPACE_SPEC, workspacePointer),
-    workspacePointer,
-  );
-  return projectColumns(project, workspace);
+export interface NewTeamProject extends TeamProjectChanges {
+  teamId?: string | undefined;
+  projectId?: string | undefined;
 }
 
-export async function createTeamProject(ctx: Context, body: unknown): Promise<TeamProject> {
-  const input = ResourceInput.read(body, 'team-projects');
-  const teamId = requiredIdentifier(input, 'team', 'teams');
-  const projectId = requiredIdentifier(input, 'project', 'projects');
+function resolveProject(access: TeamProject['access'], start: Pick<TeamProject, 'project' | 'workspace'>, changes: TeamProjectChanges): Pick<TeamProject, 'project' | 'workspace'> {
+  const fixed = access === 'custom' ? undefined : PROJECT_LEVELS[access];
+  return {
+    project: resolve(access, fixed?.project, start.project, changes.project, '/data/attributes/project-access'),
+    workspace: resolve(access, fixed?.workspace, start.workspace, changes.workspace, '/data/attributes/workspace-access'),
+  };
+}
+
+export async function createTeamProject(ctx: Context, command: NewTeamProject): Promise<TeamProject> {
+  const teamId = required(command.teamId, 'team');
+  const projectId = required(command.projectId, 'project');
   const { project } = await getProject(ctx, projectId);
   const team = await teamOf(ctx, teamId, project.organization_id);
-  ensure(ctx.subject, 'team-project:manage', grantTarget({ organization_id: project.organization_id, project_id: project.id, team_id: team.id, team_visibility: team.visibility }));
+  ensure(ctx.subject, 'team-project:manage', grantTarget({ organization_id: project.organization_id, project_id: project.id, team_visibility: team.visibility }, team.id));
   if (team.is_owners) throw ownersHaveAll();
-  const access = readAccess(input, PROJECT_ACCESS, true)!;
-  const grant: TeamProject = { id: newId('tprj'), team_id: team.id, project_id: project.id, access, ...resolveProject(input, access, PROJECT_LEVELS.custom), created_at: now() };
-  await insertOnce('project', () => ctx.store.db.insertInto('team_projects').values(grant).execute());
+  const access = requiredAccess(command.access, PROJECT_ACCESS);
+  const grant: TeamProject = { id: newId('tprj'), team_id: team.id, project_id: project.id, access, ...resolveProject(access, PROJECT_LEVELS.custom, command), created_at: now() };
+  await transaction(ctx.store, async (trx) => {
+    if (await store.teamHasProjectGrant(trx, team.id, project.id)) throw alreadyGranted('project');
+    await store.insertTeamProject(trx, grant);
+  });
   return grant;
 }
 
-async function getTeamProjectFor(ctx: Context, id: string, action: 'team-project:read' | 'team-project:manage') {
-  const found = await findTeamProject(ctx.store.db, id);
+async function findTeamProject(ctx: Context, id: string, action: 'team-project:read' | 'team-project:manage'): Promise<TeamProject> {
+  const found = await store.findTeamProject(ctx.store.db, id);
   if (!found) throw notFound();
-  const { organization_id, team_visibility, ...grant } = found;
-  ensure(ctx.subject, action, grantTarget(found));
-  return grant;
+  ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id));
+  return found.grant;
 }
 
-export const getTeamProject = (ctx: Context, id: string): Promise<TeamProject> => getTeamProjectFor(ctx, id, 'team-project:read');
+export const getTeamProject = (ctx: Context, id: string): Promise<TeamProject> => findTeamProject(ctx, id, 'team-project:read');
 
-export async function updateTeamProject(ctx: Context, id: string, body: unknown): Promise<TeamProject> {
-  const input = ResourceInput.read(body, 'team-projects');
-  const current = await getTeamProjectFor(ctx, id, 'team-project:manage');
-  const access = readAccess(input, PROJECT_ACCESS, false) ?? current.access;
-  const changes = { access, ...resolveProject(input, access, projectPermissionsOf(current)) };
-  await ctx.store.db.updateTable('team_projects').set(changes).where('id', '=', id).execute();
-  return { ...current, ...changes };
+export async function updateTeamProject(ctx: Context, id: string, changes: TeamProjectChanges): Promise<TeamProject> {
+  const current = await findTeamProject(ctx, id, 'team-project:manage');
+  const access = changes.access ?? current.access;
+  const grant: TeamProject = { ...current, access, ...resolveProject(access, current, changes) };
+  await transaction(ctx.store, (trx) => store.updateTeamProject(trx, grant));
+  return grant;
 }
 
 export async function deleteTeamProject(ctx: Context, id: string): Promise<void> {
-  await getTeamProjectFor(ctx, id, 'team-project:manage');
-  await ctx.store.db.deleteFrom('team_projects').where('id', '=', id).execute();
+  await findTeamProject(ctx, id, 'team-project:manage');
+  await transaction(ctx.store, (trx) => store.deleteTeamProject(trx, id));
 }
 
-/** Grants on one project (`filter[project][id]`), of one team (`filter[team][id]`), or both. */
-export async function listTeamProjectGrants(ctx: Context, query: Query, page: Page) {
-  const { teamId, resourceId } = listFilters(query, 'filter[project][id]');
-  if (resourceId !== undefined) {
-    const { project } = await getProject(ctx, resourceId);
+/** Grants on one project, of one team, or both. */
+export async function listTeamProjectGrants(ctx: Context, filter: GrantListFilter, page: Page) {
+  if (filter.resourceId !== undefined) {
+    const { project } = await getProject(ctx, filter.resourceId);
     const scope = teamAccessListScope(ctx.subject, 'team-project:read', { organizationId: project.organization_id, projectId: project.id });
     if (scope === 'none') throw notFound();
-    return listTeamProjects(ctx.store.db, { teamId, resourceId, scope }, page);
+    return store.listTeamProjects(ctx.store.db, { teamId: filter.teamId, resourceId: project.id, scope }, page);
   }
-  const { team } = await getTeam(ctx, teamId!, 'team:read-access');
-  return listTeamProjects(ctx.store.db, { teamId: team.id, scope: 'all' }, page);
+  const { team } = await getTeam(ctx, filter.teamId, 'team:read-access');
+  return store.listTeamProjects(ctx.store.db, { teamId: team.id, scope: 'all' }, page);
 }

@@ -1,23 +1,10 @@
-import { ENFORCED_ORGANIZATION_ACCESS, ORGANIZATION_ACCESS, type OrganizationAccessFlag } from '../auth/levels.js';
-import { toOne, type Resource } from '../jsonapi/document.js';
-import type { Team } from './store.js';
-
-/** Every organization-access flag of a team; the owners team has all of them. */
-export function organizationAccess(team: Team): Record<OrganizationAccessFlag, boolean> {
-  const stored: Record<string, unknown> = JSON.parse(team.other_access);
-  const enforced: Record<(typeof ENFORCED_ORGANIZATION_ACCESS)[number], boolean> = {
-    'manage-workspaces': team.manage_workspaces,
-    'manage-projects': team.manage_projects,
-    'read-workspaces': team.read_workspaces,
-    'read-projects': team.read_projects,
-  };
-  return Object.fromEntries(
-    ORGANIZATION_ACCESS.map((flag) => [flag, team.is_owners || (flag in enforced ? enforced[flag as keyof typeof enforced] : stored[flag] === true)]),
-  ) as Record<OrganizationAccessFlag, boolean>;
-}
+import type { Static } from 'typebox';
+import { toOne } from '../jsonapi/document.js';
+import { organizationAccessOf, type Team } from './model.js';
+import type { TeamResource } from './schemas.js';
 
 /** A team. `permissions` are the caller's on this team, as the policy decides them. */
-export function serializeTeam(team: Team, organizationName: string, permissions: Record<string, boolean>): Resource {
+export function serializeTeam(team: Team, organizationName: string, permissions: Record<string, boolean>): Static<typeof TeamResource> {
   return {
     id: team.id,
     type: 'teams',
@@ -28,7 +15,7 @@ export function serializeTeam(team: Team, organizationName: string, permissions:
       'sso-team-id': team.sso_team_id,
       'allow-member-token-management': team.allow_member_token_management,
       'is-unified': false,
-      'organization-access': organizationAccess(team),
+      'organization-access': organizationAccessOf(team),
       permissions,
       'created-at': team.created_at,
     },

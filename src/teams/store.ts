@@ -1,42 +1,82 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { ENFORCED_ORGANIZATION_ACCESS, ORGANIZATION_ACCESS, type OrganizationAccessFlag } from '../auth/levels.js';
 import type { Scope } from '../auth/policy.js';
-import { contains, searchable } from '../db/search.js';
-import type { Database } from '../db/schema.js';
-import { newId } from '../ids.js';
-import type { Page } from '../jsonapi/query.js';
 import { fetchPage } from '../db/page.js';
-
-import type { Team } from './model.js';
+import { contains, searchable } from '../db/search.js';
+import type { Db, Trx } from '../db/transaction.js';
+import type { Page } from '../jsonapi/query.js';
+import type { Organization } from '../organizations/model.js';
+import type { OrganizationAccess, Team } from './model.js';
 
 export type { Team };
 
-export const OWNERS_TEAM_NAME = 'owners';
+const COLUMNS = [
+  'teams.id',
+  'teams.organization_id',
+  'teams.name',
+  'teams.is_owners',
+  'teams.visibility',
+  'teams.sso_team_id',
+  'teams.allow_member_token_management',
+  'teams.manage_workspaces',
+  'teams.manage_projects',
+  'teams.read_workspaces',
+  'teams.read_projects',
+  'teams.other_access',
+  'teams.created_at',
+] as const;
 
-/** The owners team every organization gets at creation, in the creating transaction. */
-export async function insertOwnersTeam(trx: Kysely<Database>, organizationId: string, createdAt: string): Promise<void> {
-  await trx
-    .insertInto('teams')
-    .values({
-      id: newId('team'),
-      organization_id: organizationId,
-      name: OWNERS_TEAM_NAME,
-      search_name: searchable(OWNERS_TEAM_NAME),
-      is_owners: true,
-      visibility: 'organization',
-      sso_team_id: null,
-      allow_member_token_management: true,
-      manage_workspaces: true,
-      manage_projects: true,
-      read_workspaces: true,
-      read_projects: true,
-      other_access: '{}',
-      created_at: createdAt,
-    })
-    .execute();
+/** The organization access flags varsetd enforces have a column each; the others are kept together as JSON. */
+interface AccessColumns {
+  manage_workspaces: boolean;
+  manage_projects: boolean;
+  read_workspaces: boolean;
+  read_projects: boolean;
+  other_access: string;
 }
 
-export function findTeam(db: Kysely<Database>, id: string): Promise<Team | undefined> {
-  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+type TeamRow = Omit<Team, 'organization_access'> & AccessColumns;
+
+function toTeam({ manage_workspaces, manage_projects, read_workspaces, read_projects, other_access, ...team }: TeamRow): Team {
+  const enforced: Record<(typeof ENFORCED_ORGANIZATION_ACCESS)[number], boolean> = {
+    'manage-workspaces': manage_workspaces,
+    'manage-projects': manage_projects,
+    'read-workspaces': read_workspaces,
+    'read-projects': read_projects,
+  };
+  const others: Record<string, unknown> = JSON.parse(other_access);
+  const access = Object.fromEntries(ORGANIZATION_ACCESS.map((flag) => [flag, flag in enforced ? enforced[flag as keyof typeof enforced] : others[flag] === true]));
+  return { ...team, organization_access: access as OrganizationAccess };
+}
+
+function accessColumns(access: OrganizationAccess): AccessColumns {
+  const enforced: readonly OrganizationAccessFlag[] = ENFORCED_ORGANIZATION_ACCESS;
+  const others = Object.fromEntries(ORGANIZATION_ACCESS.filter((flag) => !enforced.includes(flag) && access[flag]).map((flag) => [flag, true]));
+  return {
+    manage_workspaces: access['manage-workspaces'],
+    manage_projects: access['manage-projects'],
+    read_workspaces: access['read-workspaces'],
+    read_projects: access['read-projects'],
+    other_access: JSON.stringify(others),
+  };
+}
+
+/** A team with its organization, in one statement. */
+export async function findTeamWithOrganization(db: Db, id: string): Promise<{ team: Team; organization: Organization } | undefined> {
+  const row = await db
+    .selectFrom('teams')
+    .innerJoin('organizations', 'organizations.id', 'teams.organization_id')
+    .select(COLUMNS)
+    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'])
+    .where('teams.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { organization_name, organization_email, organization_created_at, ...team } = row;
+  return { team: toTeam(team), organization: { id: team.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+}
+
+export async function teamNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
+  return (await db.selectFrom('teams').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst()) !== undefined;
 }
 
 export interface TeamFilter {
@@ -45,11 +85,41 @@ export interface TeamFilter {
   scope: Exclude<Scope<{ ownTeamId: string }>, 'none'>;
 }
 
-export async function listTeams(db: Kysely<Database>, organizationId: string, filter: TeamFilter, page: Page): Promise<{ rows: Team[]; total: number }> {
+export async function listTeams(db: Db, organizationId: string, filter: TeamFilter, page: Page): Promise<{ rows: Team[]; total: number }> {
   let base = db.selectFrom('teams').where('organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   const scope = filter.scope;
   if (scope !== 'all') base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
-  return fetchPage(db, base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('name').orderBy('id'));
+  return { rows: rows.map(toTeam), total };
+}
+
+export async function insertTeam(trx: Trx, team: Team): Promise<void> {
+  const { organization_access, ...columns } = team;
+  await trx
+    .insertInto('teams')
+    .values({ ...columns, search_name: searchable(team.name), ...accessColumns(organization_access) })
+    .execute();
+}
+
+/** Writes what a client may change on a team. */
+export async function updateTeam(trx: Trx, team: Team): Promise<void> {
+  await trx
+    .updateTable('teams')
+    .set({
+      name: team.name,
+      search_name: searchable(team.name),
+      visibility: team.visibility,
+      sso_team_id: team.sso_team_id,
+      allow_member_token_management: team.allow_member_token_management,
+      ...accessColumns(team.organization_access),
+    })
+    .where('id', '=', team.id)
+    .execute();
+}
+
+/** Deletes a team; its token and access grants go with it (foreign key cascades). */
+export async function deleteTeam(trx: Trx, id: string): Promise<void> {
+  await trx.deleteFrom('teams').where('id', '=', id).execute();
 }

@@ -1,19 +1,20 @@
-import type { Selectable } from 'kysely';
-import type { TokenTable } from '../db/schema.js';
-import { toOne, type Resource } from '../jsonapi/document.js';
+import type { Static } from 'typebox';
+import type { Token } from '../auth/tokens.js';
+import { toOne } from '../jsonapi/document.js';
+import type { TokenResource } from './schemas.js';
 
 /** A team or organization token. `secret` is given only in the response that creates it. */
-export function serializeToken(row: Selectable<TokenTable>, secret?: string): Resource {
+export function serializeToken(token: Token, secret?: string): Static<typeof TokenResource> {
   return {
-    id: row.id,
+    id: token.id,
     type: 'authentication-tokens',
     attributes: {
-      'created-at': row.created_at,
+      'created-at': token.created_at,
       'last-used-at': null,
-      description: row.description === '' ? null : row.description,
+      description: token.description === '' ? null : token.description,
       token: secret ?? null,
-      'expired-at': row.expired_at,
+      'expired-at': token.expired_at,
     },
-    relationships: row.team_id === null ? {} : { team: toOne('teams', row.team_id) },
+    relationships: token.team_id === null ? {} : { team: toOne('teams', token.team_id) },
   };
 }

@@ -1,5 +1,20 @@
-import type { Selectable } from 'kysely';
-import type { WorkspaceTable } from '../db/schema.js';
-
 /** A workspace of an organization, in one of its projects. */
-export type Workspace = Omit<Selectable<WorkspaceTable>, 'search_name'>;
+export interface Workspace {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a client may set on a workspace; on create, the name is required and the project defaults to the organization's default project. */
+export interface WorkspaceChanges {
+  name?: string | undefined;
+  description?: string | undefined;
+  projectId?: string | undefined;
+}
+
+/** Which workspace a request names: its id, or its organization's name and its own. */
+export type WorkspaceLocator = { id: string } | { organizationName: string; name: string };

@@ -1,8 +1,9 @@
-import type { Resource } from '../jsonapi/document.js';
+import type { Static } from 'typebox';
 import { toOne } from '../jsonapi/document.js';
-import type { Workspace } from './store.js';
+import type { Workspace } from './model.js';
+import type { WorkspaceResource } from './schemas.js';
 
-export function serializeWorkspace(workspace: Workspace, organizationName: string): Resource {
+export function serializeWorkspace(workspace: Workspace, organizationName: string): Static<typeof WorkspaceResource> {
   return {
     id: workspace.id,
     type: 'workspaces',

@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { Db, Trx } from '../db/transaction.js';
+
+/**
+ * Every column that holds sealed values, and which of its rows are sealed. A feature that
+ * seals another column adds it here, so that key rotation re-encrypts it too.
+ */
+export interface SealedColumn {
+  table: string;
+  id: string;
+  column: string;
+  /** Only rows where this boolean column is true hold a sealed value. */
+  sealedWhen?: string;
+}
+
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+  { table: 'workspace_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+  { table: 'run_effective_values', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+];
+
+/** Up to `limit` sealed values of a column whose row id comes after `after`, in id order. */
+export async function sealedValues(trx: Trx, c: SealedColumn, after: string, limit: number): Promise<{ id: string; value: string }[]> {
+  const sealed = c.sealedWhen ? sql`and ${sql.ref(c.sealedWhen)} = ${true}` : sql``;
+  const { rows } = await sql<{ id: string; value: string }>`
+    select ${sql.ref(c.id)} as id, ${sql.ref(c.column)} as value from ${sql.table(c.table)}
+    where ${sql.ref(c.id)} > ${after} ${sealed} order by ${sql.ref(c.id)} limit ${limit}`.execute(trx);
+  return rows;
+}
+
+export async function replaceSealedValue(trx: Trx, c: SealedColumn, id: string, value: string): Promise<void> {
+  await sql`update ${sql.table(c.table)} set ${sql.ref(c.column)} = ${value} where ${sql.ref(c.id)} = ${id}`.execute(trx);
+}
+
+/** A server-wide value kept in the database. */
+export async function findSetting(db: Db, name: string): Promise<string | undefined> {
+  return (await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst())?.value;
+}
+
+/** Stores a setting unless it is already there (another process may have stored it first). */
+export async function insertSettingOnce(trx: Trx, name: string, value: string): Promise<void> {
+  await trx.insertInto('settings').values({ name, value }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function updateSetting(trx: Trx, name: string, value: string): Promise<void> {
+  await trx.updateTable('settings').set({ value }).where('name', '=', name).execute();
+}

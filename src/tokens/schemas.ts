@@ -1,0 +1,29 @@
+import Type from 'typebox';
+import { Maybe, Nullable, OptionalBody, Resource, ResourceBody, ToOne } from '../jsonapi/schemas.js';
+
+/** The optional attributes of a new token; the body may be left out altogether. */
+export const TokenBody = OptionalBody(
+  ResourceBody('authentication-tokens', {
+    description: Maybe(Type.String({ maxLength: 512 })),
+    'expired-at': Maybe(
+      Type.String({
+        pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$',
+        description: 'when the token stops working: an ISO 8601 date and time in the future, e.g. 2030-01-31T12:00:00.000Z',
+      }),
+    ),
+  }),
+);
+
+export const TokenResource = Resource(
+  'authentication-tokens',
+  {
+    'created-at': Type.String(),
+    'last-used-at': Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    /** Only in the response that creates the token. */
+    token: Nullable(Type.String()),
+    'expired-at': Nullable(Type.String()),
+  },
+  { team: Type.Optional(ToOne('teams')) },
+  null,
+);
