@@ -35,6 +35,9 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       assert.equal(renamed.body.data.id, `${name}-new`);
       assert.equal((await t.get(`/api/v2/organizations/${name}`)).status, 404);
       expectStatus(await t.get(`/api/v2/organizations/${name}-new`), 200);
+      const put = await t.put(`/api/v2/organizations/${name}-new`, organizationBody({ email: 'put@example.com' }));
+      expectStatus(put, 200);
+      assert.equal(put.body.data.attributes.email, 'put@example.com');
     });
 
     it('rejects a taken name, a bad name, a missing email and wrong types with 422', async () => {

@@ -195,6 +195,9 @@ describe(`variable sets (${storeKind})`, () => {
       );
       const shown = await t.get(`/api/v2/varsets/${created.id}`);
       assert.deepEqual(shown.body.data.attributes, renamed.body.data.attributes);
+      const posted = await t.post(`/api/v2/varsets/${created.id}`, varsetBody({ attributes: { description: 'by POST' } }));
+      expectStatus(posted, 200);
+      assert.deepEqual([posted.body.data.attributes.description, posted.body.data.attributes.name], ['by POST', 'Renamed by PUT']);
     });
 
     it('refuses a taken name, bad attributes and a wrong type on update, changing nothing', async () => {
@@ -339,6 +342,16 @@ describe(`variable sets (${storeKind})`, () => {
       }
       const repeated = await t.get(`/api/v2/organizations/${listOrg}/varsets?q=a&q=b`);
       assert.equal(repeated.status, 400);
+    });
+
+    it('folds case beyond ASCII the same way on both stores', async () => {
+      const org = await t.createOrganization();
+      for (const name of ['Straße', 'ÉCOLE', 'Σοφία']) await createVarset(t, org, { attributes: { name } });
+      const names = async (q: string) => (await t.get(`/api/v2/organizations/${org}/varsets?q=${encodeURIComponent(q)}`)).body.data.map((s: any) => s.attributes.name);
+      assert.deepEqual(await names('STRASSE'), ['Straße']);
+      assert.deepEqual(await names('école'), ['ÉCOLE']);
+      assert.deepEqual(await names('ΣΟΦΊΑ'), ['Σοφία']);
+      assert.deepEqual(await names('σοφία'), ['Σοφία']);
     });
 
     it('searches names case-insensitively by substring, taking % and _ literally; the links keep q', async () => {

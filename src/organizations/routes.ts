@@ -41,14 +41,17 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
     async (request) => ({ data: serializeOrganization(await getOrganization(contextOf(request), request.params.name)) }),
   );
 
-  api.patch(
-    '/organizations/:name',
-    { schema: { params: OrganizationParams, body: OrganizationBody, response: Responses({ 200: Document(OrganizationResource) }) } },
-    async (request) => {
-      const organization = await updateOrganization(contextOf(request), request.params.name, changesOf(request.body));
-      return { data: serializeOrganization(organization) };
-    },
-  );
+  // PATCH and PUT are the same partial update, as in HCP Terraform.
+  for (const method of ['patch', 'put'] as const) {
+    api[method](
+      '/organizations/:name',
+      { schema: { params: OrganizationParams, body: OrganizationBody, response: Responses({ 200: Document(OrganizationResource) }) } },
+      async (request) => {
+        const organization = await updateOrganization(contextOf(request), request.params.name, changesOf(request.body));
+        return { data: serializeOrganization(organization) };
+      },
+    );
+  }
 
   api.delete(
     '/organizations/:name',

@@ -123,8 +123,8 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return sendSerialized(reply, body);
   });
 
-  // PUT and PATCH are the same partial update.
-  for (const method of ['patch', 'put'] as const) {
+  // PUT and PATCH are the same partial update; HashiCorp's OpenAPI document lists POST for it too.
+  for (const method of ['patch', 'put', 'post'] as const) {
     api[method]('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } }, async (request) => {
       const include = includeOf(request.query);
       const view = await updateVarset(contextOf(request), request.params.id, varsetCommand(request.body));
