@@ -67,8 +67,9 @@ export async function buildApp(options: AppOptions) {
           : { ...loggerOptions, level: 'info' },
     bodyLimit: BODY_LIMIT,
     // Route schemas check requests as they are sent: no coercion ("true" is not a boolean), no
-    // defaults filled in and nothing removed, so a route sees exactly what the client sent.
-    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false } },
+    // defaults filled in and nothing removed, so a route sees exactly what the client sent;
+    // `verbose` gives an error its schema, whose description words the error (validation.ts).
+    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, verbose: true } },
     // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
     routerOptions: { ignoreTrailingSlash: true },
     serverFactory: createServerFactory(options.timeouts),

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.js';
-import { ADMIN_TOKEN, TestApp, storeKind, type ApiResponse } from './helpers.js';
+import { ADMIN_TOKEN, TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
+import { grantWorkspace, teamWithToken } from './access-fixtures.js';
 import { createVarset, errorOf, expectRejected, varResource } from './varsets-fixtures.js';
 
 /** Input no store can keep, and clients that never finish: a clear JSON:API 4xx, nothing changed, on both stores. */
@@ -125,5 +126,39 @@ describe(`slow clients and oversized requests (${storeKind})`, () => {
   it('still serves a request that arrives in time', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/api/v2/ping`);
     assert.equal(res.status, 204);
+  });
+});
+
+/** `include` puts in `included` only what the caller may read, whatever another caller's read left in the response cache. */
+describe(`what include shows (${storeKind})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await TestApp.start();
+  });
+  after(async () => t.close());
+
+  it('leaves out the workspaces and projects a team may not read, on a set and on lists', async () => {
+    const org = await t.createOrganization();
+    const [readable, hidden] = [await t.createWorkspace(org, { name: 'readable' }), await t.createWorkspace(org, { name: 'hidden' })];
+    const project = await t.createProject(org, 'hidden-project');
+    const set = await createVarset(t, org, { workspaces: [readable, hidden], projects: [project] });
+    const { teamId, token } = await teamWithToken(t, org);
+    await grantWorkspace(t, teamId, readable, { access: 'read' });
+
+    const paths = [`/api/v2/varsets/${set.id}`, `/api/v2/workspaces/${readable}/varsets`, `/api/v2/organizations/${org}/varsets`];
+    for (const path of paths) {
+      const url = `${path}?include=workspaces,projects`;
+      // The owners' view first, so that a shared rendering would be in the cache.
+      const full = await t.get(url);
+      expectStatus(full, 200);
+      assert.deepEqual(full.body.included.map((r: { id: string }) => r.id).sort(), [readable, hidden, project].sort(), path);
+      const team = await t.get(url, { token });
+      expectStatus(team, 200);
+      assert.deepEqual(team.body.included.map((r: { id: string }) => r.id), [readable], path);
+      const data = Array.isArray(team.body.data) ? team.body.data[0] : team.body.data;
+      assert.equal(data.attributes['workspace-count'], 2, path);
+      assert.ok(!JSON.stringify(team.body).includes('hidden-project'), path);
+      assert.ok(!JSON.stringify(team.body.included).includes('"hidden"'), path);
+    }
   });
 });

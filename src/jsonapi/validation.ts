@@ -37,8 +37,11 @@ function describe(error: FastifySchemaValidationError, all: FastifySchemaValidat
       return params.limit === 1 ? "can't be blank" : `is too short (minimum is ${String(params.limit)} characters)`;
     case 'maxItems':
       return `has too many elements (maximum is ${String(params.limit)})`;
-    case 'pattern':
-      return 'has an invalid format';
+    case 'pattern': {
+      // The schema's description says what the pattern allows (AJV runs with `verbose`, so the error carries its schema).
+      const description = (error as { parentSchema?: { description?: unknown } }).parentSchema?.description;
+      return typeof description === 'string' ? `has an invalid format (${description})` : 'has an invalid format';
+    }
     case 'const':
     case 'enum': {
       // A union of constants reports each one: name them all.

@@ -10,7 +10,7 @@ import { readableVarset } from './access.js';
 import { listVarsets } from './list-store.js';
 import type { VarsetInclude, VarsetList, VarsetScope, VarsetView } from './model.js';
 import { organizationVersion, type VersionOf } from './store.js';
-import { loadView, loadViews, rowsFor } from './views.js';
+import { includesAlike, loadView, loadViews, readableBy, rowsFor } from './views.js';
 
 /**
  * Reads of a set and of lists of sets, answered through the response cache (src/cache): the
@@ -63,7 +63,8 @@ export async function showVarset(ctx: Context, response: CachedResponse, id: str
       const { varset, version } = await readableVarset(ctx, id);
       return { version, authorized: varset };
     },
-    async (varset) => render(await loadView(ctx.store.db, varset, rowsFor(include))),
+    async (varset) => render(readableBy(ctx.subject, [await loadView(ctx.store.db, varset, rowsFor(include))])[0]!),
+    (varset) => includesAlike(ctx.subject, varset.organization_id, include),
   );
 }
 
@@ -75,7 +76,7 @@ export interface VarsetListRequest {
 
 async function listVarsetViews(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<VarsetList> {
   const { rows, total } = await listVarsets(ctx.store.db, scope, request.search, request.page);
-  return { views: await loadViews(ctx.store.db, rows, rowsFor(request.include)), total };
+  return { views: readableBy(ctx.subject, await loadViews(ctx.store.db, rows, rowsFor(request.include))), total };
 }
 
 /**
@@ -101,7 +102,7 @@ export async function listOrganizationVarsets(
     response,
     versionThen(ctx, { organizationName }, authorize),
     async ({ organization, readable }) => render(await listVarsetViews(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization),
-    ({ readable }) => readable === 'all',
+    ({ organization, readable }) => readable === 'all' && includesAlike(ctx.subject, organization.id, request.include),
   );
 }
 
@@ -111,6 +112,7 @@ export async function listProjectVarsets(ctx: Context, response: CachedResponse,
     response,
     versionThen(ctx, { projectId }, async () => (await getProject(ctx, projectId, 'project:read-variables')).project),
     async (project) => render(await listVarsetViews(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request)),
+    (project) => includesAlike(ctx.subject, project.organization_id, request.include),
   );
 }
 
@@ -121,5 +123,6 @@ export async function listWorkspaceVarsets(ctx: Context, response: CachedRespons
     versionThen(ctx, { workspaceId }, async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace),
     async (workspace) =>
       render(await listVarsetViews(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request)),
+    (workspace) => includesAlike(ctx.subject, workspace.organization_id, request.include),
   );
 }

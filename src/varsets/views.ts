@@ -1,3 +1,5 @@
+import { can, projectListScope, workspaceListScope } from '../auth/policy.js';
+import type { Subject } from '../auth/subject.js';
 import type { Db } from '../db/transaction.js';
 import { variableIdsOfSets, variablesOfSets } from '../variables/service.js';
 import { projectsOfSets, workspacesOfSets } from './assignment-store.js';
@@ -41,4 +43,25 @@ export async function loadViews(db: Db, varsets: Varset[], rows: RelationRows): 
 
 export async function loadView(db: Db, varset: Varset, rows: RelationRows): Promise<VarsetView> {
   return (await loadViews(db, [varset], rows))[0]!;
+}
+
+/**
+ * The views as `subject` may see them: the workspaces and projects it may not read keep their
+ * ids in the relationships (the counts match them), but lose their rows, so `include` never
+ * puts their names and attributes in `included`.
+ */
+export function readableBy(subject: Subject, views: VarsetView[]): VarsetView[] {
+  return views.map((view) => ({
+    ...view,
+    workspaces: view.workspaces.map(({ id, row }) =>
+      row && can(subject, 'workspace:read', { organizationId: row.organization_id, projectId: row.project_id, workspaceId: row.id }) ? { id, row } : { id },
+    ),
+    projects: view.projects.map(({ id, row }) => (row && can(subject, 'project:read', { organizationId: row.organization_id, projectId: row.id }) ? { id, row } : { id })),
+  }));
+}
+
+/** Whether what `include` adds is the same for `subject` as for every other caller: it includes nothing of workspaces or projects, or may read them all. */
+export function includesAlike(subject: Subject, organizationId: string, include: Set<VarsetInclude>): boolean {
+  if (!include.has('workspaces') && !include.has('projects')) return true;
+  return workspaceListScope(subject, organizationId) === 'all' && projectListScope(subject, organizationId) === 'all';
 }
