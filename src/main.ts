@@ -1,13 +1,16 @@
 #!/usr/bin/env node
+import https from 'node:https';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore } from './startup.js';
+import { readCertificate, reloadCertificate } from './http/tls.js';
 
 const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
                 [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
                 [--response-cache-mb MB] [--request-timeout S] [--headers-timeout S] [--keep-alive-timeout S]
+                [--tls-cert FILE --tls-key FILE] [--trust-proxy true|false|ADDRESSES]
 
   serve       run migrations, then serve the API (default)
   migrate     run migrations and exit
@@ -15,7 +18,8 @@ const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [
               omitted) in one transaction; stop every varsetd serving the store first
 Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
 VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL, VARSETD_RESPONSE_CACHE_MB,
-VARSETD_REQUEST_TIMEOUT, VARSETD_HEADERS_TIMEOUT, VARSETD_KEEP_ALIVE_TIMEOUT.`;
+VARSETD_REQUEST_TIMEOUT, VARSETD_HEADERS_TIMEOUT, VARSETD_KEEP_ALIVE_TIMEOUT, VARSETD_TLS_CERT,
+VARSETD_TLS_KEY, VARSETD_TRUST_PROXY. With a certificate, SIGHUP reloads it.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
@@ -50,13 +54,14 @@ async function runMigrate(config: Config): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
+  const tls = config.tls ? readCertificate(config.tls) : undefined;
   const store = await openStore(config);
   const { generatedToken: generated, sealer } = await prepareStore(store, config);
   if (generated) {
     // Shown once: only its hash is stored. A copy is in the data folder, readable by this user only.
     console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
   }
-  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts });
+  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts, tls, trustProxy: config.trustProxy });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -72,8 +77,22 @@ async function serve(config: Config): Promise<number> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const tlsFiles = config.tls;
+  const server = app.server;
+  if (tlsFiles && server instanceof https.Server) {
+    process.on('SIGHUP', () => {
+      const result = reloadCertificate(server, tlsFiles);
+      if (result.reloaded) app.log.info({ cert: tlsFiles.certFile }, 'reloaded the TLS certificate');
+      else app.log.error({ reason: result.reason }, 'kept the current TLS certificate: reloading it failed');
+    });
+  }
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({
+    host: config.host,
+    port: config.port,
+    // Fastify names the scheme from its own https option, which the server factory stands in for.
+    listenTextResolver: (address) => `Server listening at ${tls ? address.replace(/^http:/, 'https:') : address}`,
+  });
   return -1;
 }
 
