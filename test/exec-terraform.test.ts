@@ -118,7 +118,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, () => {
     const script = `${terraformBin()} apply -no-color -auto-approve -input=false && ${terraformBin()} output -json all > outputs.json && printf %s "$AWS_SECRET_ACCESS_KEY" > env-secret.txt && printf %s "$PLAIN_ENV" > env-plain.txt && stat -c %a zzz_varsetd_*.auto.tfvars > mode.txt`;
     const { code, stdout, stderr } = await exec(['--workspace', `${org}/network`, '--message', 'exec test', '--', 'sh', '-c', script]);
     assert.equal(code, 0, stderr);
-    const outputs = JSON.parse(fs.readFileSync(path.join(configDir, 'outputs.json'), 'utf8'));
+    const outputs: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(configDir, 'outputs.json'), 'utf8'));
     assert.deepEqual(outputs, {
       tricky: TRICKY,
       secret: SECRET,

@@ -18,7 +18,7 @@ describe('varsetd exec: credentials', () => {
     assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://bücher.example', TF_TOKEN_xn____bcher__kva_example: 'e' }, noHome).token, 'e');
     assert.equal(environmentName('my-vars.example.com'), 'TF_TOKEN_my__vars_example_com');
     assert.equal(environmentName('café.fr'), 'TF_TOKEN_xn____caf__dma_fr');
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/' }, noHome).address, 'https://vars.example.com');
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 't' }, noHome).address, 'https://vars.example.com');
   });
 
   it('reads the host\'s token from credentials.tfrc.json, and refuses without one', () => {
