@@ -119,6 +119,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, () => {
     const { code, stdout, stderr } = await exec(['--workspace', `${org}/network`, '--message', 'exec test', '--', 'sh', '-c', script]);
     assert.equal(code, 0, stderr);
     const outputs: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(configDir, 'outputs.json'), 'utf8'));
+    const outputByKey = new Map(Object.entries(outputs));
     assert.deepEqual(outputs, {
       tricky: TRICKY,
       secret: SECRET,
@@ -140,7 +141,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, () => {
     const effective = (await client.get(`/api/v2/runs/${run.id}/effective-variables`)).body.data as any[];
     const plainStrings = effective.filter((v) => v.attributes.category === 'terraform' && !v.attributes.sensitive && !v.attributes.hcl);
     assert.deepEqual(plainStrings.map((v) => v.attributes.key).sort(), ['region', 'tricky']);
-    for (const { attributes } of plainStrings) assert.equal(outputs[attributes.key], attributes.value, attributes.key);
+    for (const { attributes } of plainStrings) assert.equal(outputByKey.get(attributes.key), attributes.value, attributes.key);
     assert.equal(effective.find((v) => v.attributes.key === 'region').attributes.source.type, 'workspace');
     const [comment] = await commentsOf(run.id);
     assert.match(comment, /^`sh -c '.*'` exited with 0 after \d+\.\d s\.$/s);
