@@ -98,11 +98,17 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
   const runId = await api.createRun(workspaceId, cvId, options.message);
   process.stderr.write(`varsetd exec: run ${runId}\n`);
 
-  const variables = await api.openedVariables(runId);
+  let variables: InjectedVariable[];
+  try {
+    variables = await api.openedVariables(runId);
+  } catch (error) {
+    await abandon(api, runId);
+    throw error;
+  }
   const invalid = variables.filter((v) => v.category === 'terraform' && !isIdentifier(v.key)).map((v) => v.key);
   if (invalid.length) {
     process.stderr.write(`varsetd exec: not valid Terraform variable names: ${invalid.join(', ')}\n`);
-    await report(api, runId, options, { exitCode: 1, planSummary: null }, 0);
+    await abandon(api, runId);
     return 1;
   }
   await api.startRun(runId);
@@ -156,6 +162,16 @@ function childEnvironment(env: NodeJS.ProcessEnv, variables: InjectedVariable[])
   const childEnv = { ...env };
   for (const v of variables) if (v.category === 'env') childEnv[v.key] = v.value ?? '';
   return childEnv;
+}
+
+/** Errors a run whose COMMAND never started, so that it does not stay pending. */
+async function abandon(api: VarsetdApi, runId: string): Promise<void> {
+  try {
+    await api.finishRun(runId, 1);
+  } catch (error) {
+    if (!(error instanceof ApiCallError)) throw error;
+    process.stderr.write(`varsetd exec: could not finish the run: ${error.message}\n`);
+  }
 }
 
 /** Moves the run to planned or errored and comments on it; a failure here is reported but does not change the exit code. */
