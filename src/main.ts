@@ -2,12 +2,13 @@
 import https from 'node:https';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { runExec } from './exec/command.js';
 import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore } from './startup.js';
 import { readCertificate, reloadCertificate } from './http/tls.js';
 
-const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
+const USAGE = `usage: varsetd [serve|migrate|rotate-key|exec] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
                 [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
                 [--response-cache-mb MB] [--request-timeout S] [--headers-timeout S] [--keep-alive-timeout S]
                 [--tls-cert FILE --tls-key FILE] [--trust-proxy true|false|ADDRESSES]
@@ -16,6 +17,8 @@ const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [
   migrate     run migrations and exit
   rotate-key  [--new-key KEY] re-encrypt every sealed value with a new key (generated when
               omitted) in one transaction; stop every varsetd serving the store first
+  exec        --workspace ORG/WORKSPACE [...] -- COMMAND: run COMMAND with a run's variables
+              (varsetd exec --help)
 Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
 VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL, VARSETD_RESPONSE_CACHE_MB,
 VARSETD_REQUEST_TIMEOUT, VARSETD_HEADERS_TIMEOUT, VARSETD_KEEP_ALIVE_TIMEOUT, VARSETD_TLS_CERT,
@@ -23,6 +26,7 @@ VARSETD_TLS_KEY, VARSETD_TRUST_PROXY. With a certificate, SIGHUP reloads it.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
+  if (command === 'exec') return runExec(rest, process.env);
   if (command === 'help' || command === '--help' || rest.includes('--help')) {
     console.log(USAGE);
     return 0;
