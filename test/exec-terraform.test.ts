@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { readCertificate } from '../src/http/tls.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
@@ -195,6 +196,26 @@ describe(`varsetd exec with Terraform (${storeKind})`, () => {
       assert.equal(after.statusCode, 409);
     });
   }
+
+  it('reaches a varsetd served over HTTPS when SSL_CERT_FILE names its authority, and refuses it otherwise', async () => {
+    const certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-tls-'));
+    execFileSync('bash', [path.join(ROOT, 'scripts/make-test-certificate.sh'), certDir], { stdio: 'pipe' });
+    const secure = await buildApp({ store, sealer: app.sealer, tls: readCertificate({ certFile: path.join(certDir, 'cert.pem'), keyFile: path.join(certDir, 'key.pem') }) });
+    try {
+      await secure.listen({ host: '127.0.0.1', port: 0 });
+      const httpsAddress = `https://127.0.0.1:${(secure.server.address() as { port: number }).port}`;
+      const env = { VARSETD_TOKEN: runner.token, VARSETD_ADDRESS: httpsAddress };
+      const trusted = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'test "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED"'], { ...env, SSL_CERT_FILE: path.join(certDir, 'ca.pem'), EXPECTED: ENV_SECRET });
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.equal((await latestRun()).attributes.status, 'planned');
+      const untrusted = await exec(['--workspace', `${org}/network`, '--', 'true'], env);
+      assert.notEqual(untrusted.code, 0);
+      assert.match(untrusted.stderr, /certificate/i);
+    } finally {
+      await secure.close();
+      fs.rmSync(certDir, { recursive: true, force: true });
+    }
+  });
 
   it('puts Terraform\'s plan summary in the comment', async () => {
     const { code } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'printf "\\033[1mPlan:\\033[0m 2 to add, 1 to change, 0 to destroy.\\n"']);
