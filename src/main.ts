@@ -4,25 +4,19 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore } from './startup.js';
-
-const USAGE = `usage: varsetd [serve|migrate|rotate-key] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
-                [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
-                [--response-cache-mb MB] [--request-timeout S] [--headers-timeout S] [--keep-alive-timeout S]
-
-  serve       run migrations, then serve the API (default)
-  migrate     run migrations and exit
-  rotate-key  [--new-key KEY] re-encrypt every sealed value with a new key (generated when
-              omitted) in one transaction; stop every varsetd serving the store first
-Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
-VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL, VARSETD_RESPONSE_CACHE_MB,
-VARSETD_REQUEST_TIMEOUT, VARSETD_HEADERS_TIMEOUT, VARSETD_KEEP_ALIVE_TIMEOUT.`;
+import { usage } from './usage.js';
+import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
-  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
-  if (command === 'help' || command === '--help' || rest.includes('--help')) {
-    console.log(USAGE);
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    console.log(usage());
     return 0;
   }
+  if (argv.includes('--version')) {
+    console.log(`varsetd ${VERSION}`);
+    return 0;
+  }
+  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
   if (command === 'rotate-key') {
     const { newKey, rest: others } = takeNewKeyOption(rest);
     return runRotateKey(loadConfig(process.env, others), newKey);
@@ -83,7 +77,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigError) {
-      console.error(`varsetd: ${error.message}\n\n${USAGE}`);
+      console.error(`varsetd: ${error.message}\n(varsetd --help lists every command and option)`);
       process.exit(2);
     }
     console.error('varsetd: failed to start:', error instanceof Error ? error.message : error);
