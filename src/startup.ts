@@ -12,8 +12,8 @@ import type { Sealer } from './secrets/sealer.js';
 export async function prepareStore(store: Store, config: Pick<Config, 'adminToken' | 'dataDir' | 'encryptionKey'>): Promise<{ sealer: Sealer; generatedToken: string | undefined }> {
   return store.exclusively(async () => {
     await migrate(store);
-    const generatedToken = await ensureAdminToken(store, config.adminToken, config.dataDir);
+    const adminToken = await ensureAdminToken(store, config.adminToken, config.dataDir);
     const { sealer } = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
-    return { sealer, generatedToken };
+    return { sealer, generatedToken: adminToken.source === 'generated' ? adminToken.secret : undefined };
   });
 }
