@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore } from './startup.js';
+import { formatSummary, startSummary } from './summary.js';
 import { usage } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -44,13 +46,13 @@ async function runMigrate(config: Config): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
+  // A person at a terminal gets a summary and readable log lines; anything else (a file, a log
+  // collector) gets one JSON object per line, the summary included.
+  const terminal = process.stdout.isTTY === true;
   const store = await openStore(config);
-  const { generatedToken: generated, sealer } = await prepareStore(store, config);
-  if (generated) {
-    // Shown once: only its hash is stored. A copy is in the data folder, readable by this user only.
-    console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
-  }
-  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts });
+  const prepared = await prepareStore(store, config);
+  const logger = { level: config.logLevel, ...(terminal ? { stream: await prettyLog() } : {}) };
+  const app = await buildApp({ store, sealer: prepared.key.sealer, publicUrl: config.publicUrl, logger, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -68,7 +70,16 @@ async function serve(config: Config): Promise<number> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
+  const summary = startSummary(config, prepared, app.server.address() as AddressInfo);
+  if (terminal) process.stdout.write(formatSummary(summary));
+  else app.log.info(summary, `varsetd ${VERSION} started`);
   return -1;
+}
+
+/** Log lines for a person: one line each, local time. Loaded only then, as JSON needs none of it. */
+async function prettyLog() {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
 
 main(process.argv.slice(2)).then(
@@ -80,7 +91,9 @@ main(process.argv.slice(2)).then(
       console.error(`varsetd: ${error.message}\n(varsetd --help lists every command and option)`);
       process.exit(2);
     }
-    console.error('varsetd: failed to start:', error instanceof Error ? error.message : error);
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (another program listens there: choose another port with PORT or --port)' : '';
+    console.error(`varsetd: failed to start: ${message}${hint}`);
     process.exit(1);
   },
 );
