@@ -20,7 +20,7 @@ export interface StartSummary {
   dataDir: string;
   appliedMigrations: string[];
   encryptionKey: { source: 'configured' } | { source: 'file'; file: string; generated: boolean };
-  adminToken: Exclude<AdminTokenOutcome, { source: 'generated' }> | { source: 'generated'; file: string };
+  adminToken: AdminTokenOutcome;
 }
 
 export function startSummary(config: Config, prepared: PreparedStore, address: AddressInfo): StartSummary {
@@ -36,8 +36,7 @@ export function startSummary(config: Config, prepared: PreparedStore, address: A
     dataDir: config.dataDir,
     appliedMigrations: prepared.appliedMigrations,
     encryptionKey: key.source === 'configured' ? { source: 'configured' } : { source: 'file', file: key.file, generated: key.generated },
-    // Spelled out so that the generated secret cannot slip into a log line.
-    adminToken: adminToken.source === 'generated' ? { source: 'generated', file: adminToken.file } : adminToken,
+    adminToken,
   };
 }
 

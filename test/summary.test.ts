@@ -6,7 +6,6 @@ import { createSealer, generateKey } from '../src/secrets/sealer.js';
 import type { PreparedStore } from '../src/startup.js';
 import { formatSummary, startSummary } from '../src/summary.js';
 
-const SECRET = 'generated-secret-never-printed-0123456789';
 const loopback: AddressInfo = { address: '127.0.0.1', family: 'IPv4', port: 8080 };
 
 function prepared(adminToken: PreparedStore['adminToken'], keyGenerated: boolean): PreparedStore {
@@ -14,12 +13,10 @@ function prepared(adminToken: PreparedStore['adminToken'], keyGenerated: boolean
 }
 
 describe('the start-up summary', () => {
-  it('names the SQLite file and what was generated, never the generated token', () => {
+  it('names the SQLite file and what was generated', () => {
     const config = loadConfig({ VARSETD_DATA_DIR: '/srv/varsetd' }, []);
-    const summary = startSummary(config, prepared({ source: 'generated', secret: SECRET, file: '/srv/varsetd/admin-token' }, true), loopback);
-    assert.ok(!JSON.stringify(summary).includes(SECRET));
+    const summary = startSummary(config, prepared({ source: 'generated', file: '/srv/varsetd/admin-token' }, true), loopback);
     const text = formatSummary(summary);
-    assert.ok(!text.includes(SECRET));
     assert.match(text, /^varsetd \S+ is listening on http:\/\/127\.0\.0\.1:8080\n/);
     assert.match(text, /^ {2}store {11}SQLite, \/srv\/varsetd\/varsetd\.sqlite$/m);
     assert.match(text, /^ {2}schema {10}applied 1 migration$/m);
