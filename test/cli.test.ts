@@ -117,9 +117,11 @@ describe(`varsetd serve on a terminal (${storeKind})`, () => {
         child.once('exit', () => reject(new Error(`script exited:\n${output}`)));
       });
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
       await store.dispose();
     }
     const lines = output.replaceAll('\r', '').split('\n');
