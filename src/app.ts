@@ -5,6 +5,8 @@ import type { Store } from './db/connect.js';
 import { BODY_LIMIT, handleClientError, handleError, handleFrameworkError, sendError } from './http/errors.js';
 import { assertSafeBody, assertSafeUrl } from './http/text.js';
 import { createServerFactory, type Timeouts } from './http/server.js';
+import type { TlsCredentials } from './http/tls.js';
+import type { TrustProxy } from './config.js';
 import { NoContent, Responses } from './jsonapi/schemas.js';
 import Type from 'typebox';
 import { VERSION } from './version.js';
@@ -55,6 +57,10 @@ export interface AppOptions {
   responseCacheSize?: number;
   /** How long a client may take to send a request and to keep an idle connection; DEFAULT_TIMEOUTS unless set. */
   timeouts?: Timeouts;
+  /** Serves HTTPS with this certificate; plain HTTP without. */
+  tls?: TlsCredentials | undefined;
+  /** The peers whose X-Forwarded-Proto and X-Forwarded-Host make absolute URLs; none unless set. */
+  trustProxy?: TrustProxy;
 }
 
 export async function buildApp(options: AppOptions) {
@@ -72,7 +78,8 @@ export async function buildApp(options: AppOptions) {
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, verbose: true } },
     // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
     routerOptions: { ignoreTrailingSlash: true },
-    serverFactory: createServerFactory(options.timeouts),
+    serverFactory: createServerFactory(options.timeouts, options.tls),
+    trustProxy: options.trustProxy ?? false,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { parseKey } from './secrets/key.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
+import type { TlsFiles } from './http/tls.js';
 
 /** Every setting of varsetd, read once at start from the environment and command-line flags. */
 export interface Config {
@@ -24,11 +25,19 @@ export interface Config {
   responseCacheMb: number;
   /** How long clients may take to send a request and its headers, and how long an idle connection stays open. */
   timeouts: Timeouts;
+  /** The PEM certificate and key HTTPS is served with; undefined serves plain HTTP. */
+  tls: TlsFiles | undefined;
+  /** The peers whose X-Forwarded-Proto and X-Forwarded-Host are believed: all (true), none (false), or these addresses and ranges. */
+  trustProxy: TrustProxy;
 }
+
+/** As Fastify's `trustProxy` takes it: addresses, CIDR ranges, or proxy-addr's `loopback`, `linklocal` and `uniquelocal`. */
+export type TrustProxy = boolean | string[];
 
 export class ConfigError extends Error {}
 
 type TimeoutSetting = 'requestTimeout' | 'headersTimeout' | 'keepAliveTimeout';
+type TlsSetting = 'tlsCert' | 'tlsKey';
 
 export interface Setting {
   env: string;
@@ -37,7 +46,7 @@ export interface Setting {
   value: string;
   /** One line for `--help`. */
   help: string;
-  key: Exclude<keyof Config, 'timeouts'> | TimeoutSetting;
+  key: Exclude<keyof Config, 'timeouts' | 'tls'> | TimeoutSetting | TlsSetting;
 }
 
 /** pino's levels; `silent` logs nothing. */
@@ -59,6 +68,9 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', value: 'SECONDS', help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`, key: 'requestTimeout' },
   { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', value: 'SECONDS', help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`, key: 'headersTimeout' },
   { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
+  { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
+  { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key", key: 'tlsKey' },
+  { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
@@ -119,6 +131,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     keepAliveMs: seconds('keepAliveTimeout', 'VARSETD_KEEP_ALIVE_TIMEOUT', DEFAULT_TIMEOUTS.keepAliveMs),
   };
 
+  const certFile = raw.get('tlsCert');
+  const keyFile = raw.get('tlsKey');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError('VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP');
+  }
+  const tls = certFile !== undefined && keyFile !== undefined ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : undefined;
+
   return {
     host,
     port,
@@ -130,5 +149,32 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     logLevel,
     responseCacheMb,
     timeouts,
+    tls,
+    trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
   };
+}
+
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(text: string): TrustProxy {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!isProxyAddress(entry)) {
+      throw new ConfigError(
+        `VARSETD_TRUST_PROXY must be true, false, or a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) and the names loopback, linklocal, uniquelocal; got ${JSON.stringify(entry)}`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...more] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || more.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

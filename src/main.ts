@@ -1,15 +1,20 @@
 #!/usr/bin/env node
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { runExec } from './exec/command.js';
 import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore } from './startup.js';
+import { readCertificate, reloadCertificate } from './http/tls.js';
 import { formatSummary, startSummary } from './summary.js';
 import { usage } from './usage.js';
 import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
+  // exec has its own options, and COMMAND's arguments after `--` are not varsetd's.
+  if (argv[0] === 'exec') return runExec(argv.slice(1), process.env);
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     console.log(usage());
     return 0;
@@ -49,10 +54,20 @@ async function serve(config: Config): Promise<number> {
   // A person at a terminal gets a summary and readable log lines; anything else (a file, a log
   // collector) gets one JSON object per line, the summary included.
   const terminal = process.stdout.isTTY === true;
+  const tls = config.tls ? readCertificate(config.tls) : undefined;
   const store = await openStore(config);
   const prepared = await prepareStore(store, config);
   const logger = { level: config.logLevel, ...(terminal ? { stream: await prettyLog() } : {}) };
-  const app = await buildApp({ store, sealer: prepared.key.sealer, publicUrl: config.publicUrl, logger, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts });
+  const app = await buildApp({
+    store,
+    sealer: prepared.key.sealer,
+    publicUrl: config.publicUrl,
+    logger,
+    responseCacheSize: config.responseCacheMb * 1024 * 1024,
+    timeouts: config.timeouts,
+    tls,
+    trustProxy: config.trustProxy,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -68,8 +83,22 @@ async function serve(config: Config): Promise<number> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const tlsFiles = config.tls;
+  const server = app.server;
+  if (tlsFiles && server instanceof https.Server) {
+    process.on('SIGHUP', () => {
+      const result = reloadCertificate(server, tlsFiles);
+      if (result.reloaded) app.log.info({ cert: tlsFiles.certFile }, 'reloaded the TLS certificate');
+      else app.log.error({ reason: result.reason }, 'kept the current TLS certificate: reloading it failed');
+    });
+  }
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({
+    host: config.host,
+    port: config.port,
+    // Fastify names the scheme from its own https option, which the server factory stands in for.
+    listenTextResolver: (address) => `Server listening at ${tls ? address.replace(/^http:/, 'https:') : address}`,
+  });
   const summary = startSummary(config, prepared, app.server.address() as AddressInfo);
   if (terminal) process.stdout.write(formatSummary(summary));
   else app.log.info(summary, `varsetd ${VERSION} started`);

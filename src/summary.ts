@@ -29,7 +29,7 @@ export function startSummary(config: Config, prepared: PreparedStore, address: A
   const { adminToken, key } = prepared;
   return {
     version: VERSION,
-    url: `http://${host}:${address.port}`,
+    url: `${config.tls ? 'https' : 'http'}://${host}:${address.port}`,
     allAddresses,
     publicUrl: config.publicUrl,
     store: config.databaseUrl ? { type: 'postgres', ...postgresLocation(config.databaseUrl) } : { type: 'sqlite', file: sqliteFile(config.dataDir) },

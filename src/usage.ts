@@ -7,6 +7,7 @@ const row = (left: string, text: string) => `  ${left.padEnd(COLUMN - 2)}${text}
 export function usage(): string {
   return [
     'usage: varsetd [serve | migrate | rotate-key [--new-key KEY]] [options]',
+    '       varsetd exec --workspace ORG/WORKSPACE [...] -- COMMAND [ARGS...]',
     '       varsetd --help | --version',
     '',
     'commands:',
@@ -15,9 +16,11 @@ export function usage(): string {
     row('rotate-key [--new-key KEY]', 're-encrypt every sealed value with a new key (generated when'),
     row('', '--new-key is omitted) in one transaction; stop every varsetd serving'),
     row('', 'the store first'),
+    row('exec', "run COMMAND with a run's variables (varsetd exec --help)"),
     '',
     'options, each also read from the environment variable in brackets (a flag wins; defaults in parentheses):',
     ...SETTINGS.map((s) => row(`${s.flag} ${s.value}`, `[${s.env}] ${s.help}`)),
+    row('', 'with a certificate, SIGHUP reloads it'),
     row('--help, -h', 'show this help'),
     row('--version', "print varsetd's version"),
   ].join('\n');

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
@@ -39,5 +40,29 @@ describe('configuration', () => {
     for (const wrong of ['local host', 'http://localhost', '-x']) assert.throws(() => loadConfig({}, ['--host', wrong]), /HOST must be/, wrong);
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/varsetd' }, []).databaseUrl, 'postgres://u:p@db:5432/varsetd');
     for (const wrong of ['mysql://db/varsetd', 'postgres://db:port/x']) assert.throws(() => loadConfig({ DATABASE_URL: wrong }, []), /DATABASE_URL must be/, wrong);
+  });
+  it('takes a TLS certificate and key together or not at all, as absolute paths', () => {
+    assert.equal(loadConfig({}, []).tls, undefined);
+    assert.deepEqual(loadConfig({ VARSETD_TLS_CERT: 'tls/cert.pem' }, ['--tls-key', '/etc/varsetd/key.pem']).tls, {
+      certFile: path.resolve('tls/cert.pem'),
+      keyFile: '/etc/varsetd/key.pem',
+    });
+    assert.throws(() => loadConfig({ VARSETD_TLS_CERT: 'cert.pem' }, []), /VARSETD_TLS_CERT and VARSETD_TLS_KEY go together/);
+    assert.throws(() => loadConfig({}, ['--tls-key', 'key.pem']), /VARSETD_TLS_CERT and VARSETD_TLS_KEY go together/);
+  });
+  it('trusts no proxy unless told: true, false, or a list of addresses, CIDR ranges and proxy-addr names', () => {
+    assert.equal(loadConfig({}, []).trustProxy, false);
+    assert.equal(loadConfig({ VARSETD_TRUST_PROXY: 'true' }, []).trustProxy, true);
+    assert.equal(loadConfig({ VARSETD_TRUST_PROXY: 'true' }, ['--trust-proxy', 'false']).trustProxy, false);
+    assert.deepEqual(loadConfig({ VARSETD_TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8, ::1,loopback' }, []).trustProxy, [
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+    for (const bad of ['yes', '1', '10.0.0.0/33', 'fd00::/129', '300.1.1.1', '10.0.0.1,,10.0.0.2', '10.0.0.0/8/1', 'proxy.example.com']) {
+      assert.throws(() => loadConfig({ VARSETD_TRUST_PROXY: bad }, []), /VARSETD_TRUST_PROXY must be true, false, or a comma-separated list/, bad);
+    }
   });
 });

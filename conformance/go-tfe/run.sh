@@ -4,6 +4,8 @@
 #
 # Usage: conformance/go-tfe/run.sh [RUN_PATTERN [extra go test flags...]]
 #   RUN_PATTERN replaces the default -run pattern, e.g. '^TestVariableSetsRead$'.
+#   CONFORMANCE_HTTPS=sqlite, postgres or all serves those stores' runs over HTTPS, with
+#   varsetd's own TLS and a throw-away certificate that go-tfe trusts through SSL_CERT_FILE.
 set -euo pipefail
 
 readonly GO_TFE_MODULE=github.com/hashicorp/go-tfe
@@ -13,6 +15,12 @@ readonly DEFAULT_RUN='^Test(VariableSets|VariableSetVariables|Comments)'
 readonly SKIP='^TestVariableSets(ApplyToAndRemoveFromStacks|UpdateStacks)$'
 
 run_pattern=${1:-$DEFAULT_RUN}
+https_stores=${CONFORMANCE_HTTPS:-}
+case $https_stores in
+  '' | sqlite | postgres) ;;
+  all) https_stores='sqlite postgres' ;;
+  *) printf 'error: CONFORMANCE_HTTPS must be sqlite, postgres or all, got %s\n' "$https_stores" >&2; exit 2 ;;
+esac
 extra_args=("${@:2}")
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -43,6 +51,9 @@ require_go
 command -v node >/dev/null 2>&1 || die "node (Node.js 20 or newer) is needed to build and run varsetd"
 command -v npm >/dev/null 2>&1 || die "npm is needed to build varsetd"
 command -v curl >/dev/null 2>&1 || die "curl is needed to wait for varsetd to start"
+if [[ -n $https_stores ]] && ! command -v openssl >/dev/null 2>&1; then
+  die "CONFORMANCE_HTTPS is set but openssl, which makes the certificate, is missing"
+fi
 if [[ -n ${DATABASE_URL:-} ]] && ! command -v psql >/dev/null 2>&1; then
   die "DATABASE_URL is set but psql is missing: install the PostgreSQL client (package postgresql-client)"
 fi
@@ -83,7 +94,7 @@ cleanup() {
   stop_server
   drop_pg_database
   # Keep the logs; drop the go-tfe copy and the data folders.
-  rm -rf "$work/go-tfe" "$work"/data-*
+  rm -rf "$work/go-tfe" "$work"/data-* "$work"/tls-*
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -130,18 +141,35 @@ build_varsetd() {
   (cd "$repo_root" && npm run build) || die "npm run build failed"
 }
 
-# start_server STORE DATABASE_URL_OR_EMPTY: sets server_pid, port and token.
+serves_https() { [[ " $https_stores " == *" $1 "* ]]; }
+
+# start_server STORE DATABASE_URL_OR_EMPTY: sets server_pid, base_url, token, and for HTTPS
+# ca_file (the certificate authority clients must trust).
 start_server() {
-  local store=$1 database_url=$2 data_dir="$work/data-$1" code=""
+  local store=$1 database_url=$2 data_dir="$work/data-$1" code="" tls_dir="$work/tls-$1"
+  local port curl_tls=()
   port=$(free_port)
   token="conformance-$(random_hex 24)"
   mkdir -p "$data_dir"
+  ca_file=""
+  if serves_https "$store"; then
+    bash "$repo_root/scripts/make-test-certificate.sh" "$tls_dir" >"$logs/certificate-$store.log" 2>&1 || {
+      cat "$logs/certificate-$store.log" >&2
+      die "could not make a certificate for the HTTPS run"
+    }
+    ca_file="$tls_dir/ca.pem"
+    curl_tls=(--cacert "$ca_file")
+    base_url="https://127.0.0.1:$port"
+  else
+    base_url="http://127.0.0.1:$port"
+  fi
 
-  log "starting varsetd ($store) on 127.0.0.1:$port"
+  log "starting varsetd ($store) at $base_url"
   (
     cd "$repo_root"
-    unset DATABASE_URL
+    unset DATABASE_URL VARSETD_TLS_CERT VARSETD_TLS_KEY
     if [[ -n $database_url ]]; then export DATABASE_URL=$database_url; fi
+    if [[ -n $ca_file ]]; then export VARSETD_TLS_CERT="$tls_dir/cert.pem" VARSETD_TLS_KEY="$tls_dir/key.pem"; fi
     HOST=127.0.0.1 PORT=$port VARSETD_DATA_DIR=$data_dir VARSETD_ADMIN_TOKEN=$token \
       exec node dist/main.js serve
   ) >"$logs/server-$store.log" 2>&1 &
@@ -153,8 +181,8 @@ start_server() {
       server_pid=""
       die "varsetd ($store) exited during start-up; log: $logs/server-$store.log"
     fi
-    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
-      -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v2/ping" || true)
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "${curl_tls[@]}" \
+      -H "Authorization: Bearer $token" "$base_url/api/v2/ping" || true)
     [[ $code == 204 ]] && return 0
     sleep 0.2
   done
@@ -187,14 +215,17 @@ overall_status=0
 count() { grep -c -E "^--- $1: " "$2" || true; }
 
 run_suite() {
-  local store=$1 database_url=$2 log_file="$logs/go-test-$1.log" status passed failed skipped
+  local store=$1 database_url=$2 log_file="$logs/go-test-$1.log" status passed failed skipped label
   start_server "$store" "$database_url"
+  label="$store, ${base_url%%:*}"
 
-  log "running go-tfe's tests ($store): -run '$run_pattern'"
+  log "running go-tfe's tests ($label): -run '$run_pattern'"
   set +e
   (
     cd "$work/go-tfe"
-    TFE_ADDRESS="http://127.0.0.1:$port" TFE_TOKEN=$token ENABLE_BETA=1 \
+    # Go reads the trusted authorities from SSL_CERT_FILE in place of the system's.
+    if [[ -n $ca_file ]]; then export SSL_CERT_FILE=$ca_file; fi
+    TFE_ADDRESS=$base_url TFE_TOKEN=$token ENABLE_BETA=1 \
       go test -count=1 -v -timeout 20m -run "$run_pattern" -skip "$SKIP" "${extra_args[@]}" .
   ) 2>&1 | tee "$log_file"
   status=${PIPESTATUS[0]}
@@ -209,7 +240,7 @@ run_suite() {
   total_failed=$((total_failed + failed))
   total_skipped=$((total_skipped + skipped))
 
-  echo "go-tfe conformance ($store): $passed passed, $failed failed, $skipped skipped"
+  echo "go-tfe conformance ($label): $passed passed, $failed failed, $skipped skipped"
   echo "  test log: $log_file"
   echo "  server log: $logs/server-$store.log"
   if ((status != 0)); then

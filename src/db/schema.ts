@@ -125,20 +125,28 @@ export interface RunTable {
   id: string;
   workspace_id: string;
   configuration_version_id: string;
-  status: 'pending';
+  status: 'pending' | 'planning' | 'planned' | 'errored';
   message: string;
   is_destroy: boolean;
   plan_only: boolean;
   /** JSON array of `{key, value}` run variables. */
   variables: string;
   created_at: string;
+  /** The token that created the run; null for runs created before it was recorded. */
+  created_by_token_id: string | null;
+  planning_at: string | null;
+  /** When the run became planned or errored. */
+  finished_at: string | null;
 }
+
+/** `variables-opened`: the creating token read the run's variables with sensitive values opened. */
+export type RunEventAction = 'created' | 'commented' | 'planning' | 'planned' | 'errored' | 'variables-opened';
 
 export interface RunEventTable {
   seq: Generated<number>;
   id: string;
   run_id: string;
-  action: 'created' | 'commented';
+  action: RunEventAction;
   description: string;
   /** Kind of token that acted, and its team or organization id (null for the site administrator). */
   actor_kind: 'site-admin' | 'team' | 'organization';

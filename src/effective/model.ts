@@ -34,3 +34,13 @@ export interface EffectiveVariable {
   /** Highest precedence first. */
   overridden: EffectiveValue[];
 }
+
+/** A run's winning value of one variable, opened: what a process running the run is given. */
+export interface OpenedVariable {
+  key: string;
+  category: Category;
+  /** The plain value, a sensitive one included. */
+  value: string;
+  hcl: boolean;
+  sensitive: boolean;
+}

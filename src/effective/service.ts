@@ -2,10 +2,11 @@ import type { Context } from '../context.js';
 import { ensure, type Target } from '../auth/policy.js';
 import type { Db } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
+import type { Sealer } from '../secrets/sealer.js';
 import type { Variable } from '../variables/model.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { loadCandidates } from './load.js';
-import type { EffectiveValue, EffectiveVariable, RunVariableInput, WorkspaceLocation } from './model.js';
+import type { EffectiveValue, EffectiveVariable, OpenedVariable, RunVariableInput, WorkspaceLocation } from './model.js';
 import { resolveVariables, type ResolvedVariable, type SourcedValue } from './resolve.js';
 import { findRunEffectiveVariables, findRunWorkspace, insertRunEffectiveVariables } from './store.js';
 
@@ -15,7 +16,7 @@ import { findRunEffectiveVariables, findRunWorkspace, insertRunEffectiveVariable
  * as stored and never shown (see serialize.ts).
  */
 
-export type { EffectiveValue, EffectiveVariable, RunVariableInput, WorkspaceLocation } from './model.js';
+export type { EffectiveValue, EffectiveVariable, OpenedVariable, RunVariableInput, WorkspaceLocation } from './model.js';
 
 type RunCandidate = RunVariableInput & { category: 'terraform' };
 
@@ -83,4 +84,18 @@ export async function showRunEffectiveVariables(ctx: Context, runId: string): Pr
   ensure(ctx.subject, 'run:read', target);
   ensure(ctx.subject, 'workspace:read-variables', target);
   return findRunEffectiveVariables(ctx.store.db, found.runId);
+}
+
+/**
+ * The winning value of each variable stored with a run, sensitive values opened. Who may
+ * have them is the caller's decision (the runs service allows only the run's own token).
+ */
+export async function openRunVariables(db: Db, sealer: Sealer, runId: string): Promise<OpenedVariable[]> {
+  return (await findRunEffectiveVariables(db, runId)).map(({ key, category, winner }) => ({
+    key,
+    category,
+    value: winner.sensitive ? sealer.open(winner.value) : winner.value,
+    hcl: winner.hcl,
+    sensitive: winner.sensitive,
+  }));
 }

@@ -1,5 +1,7 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { FastifyServerFactory } from 'fastify';
+import type { TlsCredentials } from './tls.js';
 
 /** How long clients may take, in milliseconds. */
 export interface Timeouts {
@@ -14,20 +16,23 @@ export interface Timeouts {
 export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 };
 
 /**
- * The HTTP server, with its timeouts. Node checks them every `connectionsCheckingInterval`
- * (30 s by default, so a slow client could hold a connection far past its limit): here it
- * checks every second, or more often when a timeout is shorter.
+ * The HTTP server, or the HTTPS one when given a certificate, with its timeouts. Node checks
+ * them every `connectionsCheckingInterval` (30 s by default, so a slow client could hold a
+ * connection far past its limit): here it checks every second, or more often when a timeout
+ * is shorter. The TLS handshake, which comes before the headers, gets the headers' time too
+ * (Node's default is 120 s).
  */
-export function createServerFactory(timeouts: Timeouts = DEFAULT_TIMEOUTS): FastifyServerFactory {
+export function createServerFactory(timeouts: Timeouts = DEFAULT_TIMEOUTS, tls?: TlsCredentials): FastifyServerFactory {
   return (handler) => {
-    const server = http.createServer(
-      {
-        requestTimeout: timeouts.requestMs,
-        headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
-        connectionsCheckingInterval: Math.max(100, Math.min(1_000, timeouts.headersMs / 4)),
-      },
-      handler,
-    );
+    const headersTimeout = Math.min(timeouts.headersMs, timeouts.requestMs);
+    const options: http.ServerOptions = {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, timeouts.headersMs / 4)),
+    };
+    const server = tls
+      ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout }, handler)
+      : http.createServer(options, handler);
     server.keepAliveTimeout = timeouts.keepAliveMs;
     return server;
   };

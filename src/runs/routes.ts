@@ -4,10 +4,10 @@ import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { invalidAttribute } from '../jsonapi/errors.js';
 import { parseInclude, parsePage } from '../jsonapi/query.js';
-import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { RunBody, RunResource } from './schemas.js';
-import { serializeRun } from './serialize.js';
-import { createRun, getRun, listWorkspaceRuns, runPermissions } from './service.js';
+import { CollectionDocument, Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import { FinishRunBody, OpenedVariableResource, RunBody, RunResource } from './schemas.js';
+import { serializeOpenedVariable, serializeRun } from './serialize.js';
+import { createRun, finishRun, getRun, listWorkspaceRuns, openOwnRunVariables, runPermissions, startRun } from './service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 /** Plans, applies and the rest of what HCP Terraform can include do not exist here. */
@@ -50,4 +50,25 @@ export const runRoutes: FastifyPluginAsyncTypebox = async (api) => {
       return listDocument(path, request.query, page, total, rows.map((run) => serializeRun(run, permissions)));
     },
   );
+
+  // varsetd's own extension: what `varsetd exec` reports and reads, for the token that created the run only.
+  api.post('/runs/:id/actions/start', { schema: { params: IdParams, response: Responses({ 200: Document(RunResource) }) } }, async (request) => {
+    const { run, permissions } = await startRun(contextOf(request), request.params.id);
+    return { data: serializeRun(run, permissions) };
+  });
+
+  api.post(
+    '/runs/:id/actions/finish',
+    { schema: { params: IdParams, body: FinishRunBody, response: Responses({ 200: Document(RunResource) }) } },
+    async (request) => {
+      const { run, permissions } = await finishRun(contextOf(request), request.params.id, request.body['exit-code']);
+      return { data: serializeRun(run, permissions) };
+    },
+  );
+
+  api.get('/runs/:id/opened-variables', { schema: { params: IdParams, response: Responses({ 200: CollectionDocument(OpenedVariableResource) }) } }, async (request, reply) => {
+    const variables = await openOwnRunVariables(contextOf(request), request.params.id);
+    void reply.header('cache-control', 'no-store');
+    return { data: variables.map(serializeOpenedVariable) };
+  });
 };

@@ -28,8 +28,12 @@ const always = (value: boolean) => Type.Boolean({ description: value ? 'always t
 export const RunResource = Resource(
   'runs',
   {
-    status: Type.Literal('pending'),
-    'status-timestamps': Type.Object({}),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('planning'), Type.Literal('planned'), Type.Literal('errored')]),
+    'status-timestamps': Type.Object({
+      'planning-at': Type.Optional(Type.String()),
+      'planned-at': Type.Optional(Type.String()),
+      'errored-at': Type.Optional(Type.String()),
+    }),
     message: Type.String(),
     source: Type.Literal('tfe-api'),
     'trigger-reason': Type.Literal('manual'),
@@ -69,4 +73,21 @@ export const RunResource = Resource(
     'run-events': Related,
     comments: Related,
   },
+);
+
+/** `POST /runs/:id/actions/finish`: how the command of the run ended (varsetd's own action). */
+export const FinishRunBody = Type.Object({ 'exit-code': Type.Integer({ minimum: 0 }) });
+
+/** A run's variable as given to the process that runs it, its sensitive value opened (varsetd's own resource). */
+export const OpenedVariableResource = Resource(
+  'opened-variables',
+  {
+    key: Type.String(),
+    category: Type.Union([Type.Literal('terraform'), Type.Literal('env')]),
+    value: Type.String(),
+    hcl: Type.Boolean(),
+    sensitive: Type.Boolean(),
+  },
+  undefined,
+  null,
 );

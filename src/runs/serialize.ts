@@ -1,7 +1,9 @@
 import type { Static } from 'typebox';
 import { API_PREFIX, toOne } from '../jsonapi/document.js';
 import type { RunResource } from './schemas.js';
+import type { OpenedVariable } from '../effective/service.js';
 import type { Run, RunPermissions } from './model.js';
+import type { OpenedVariableResource } from './schemas.js';
 
 export function serializeRun(run: Run, permissions: RunPermissions): Static<typeof RunResource> {
   const self = `${API_PREFIX}/runs/${run.id}`;
@@ -10,7 +12,7 @@ export function serializeRun(run: Run, permissions: RunPermissions): Static<type
     type: 'runs',
     attributes: {
       status: run.status,
-      'status-timestamps': {},
+      'status-timestamps': statusTimestamps(run),
       message: run.message,
       source: 'tfe-api',
       'trigger-reason': 'manual',
@@ -47,4 +49,16 @@ export function serializeRun(run: Run, permissions: RunPermissions): Static<type
     },
     links: { self },
   };
+}
+
+function statusTimestamps(run: Run): Static<typeof RunResource>['attributes']['status-timestamps'] {
+  const timestamps: Static<typeof RunResource>['attributes']['status-timestamps'] = {};
+  if (run.planning_at) timestamps['planning-at'] = run.planning_at;
+  if (run.finished_at && (run.status === 'planned' || run.status === 'errored')) timestamps[`${run.status}-at`] = run.finished_at;
+  return timestamps;
+}
+
+export function serializeOpenedVariable(variable: OpenedVariable): Static<typeof OpenedVariableResource> {
+  const { key, category, value, hcl, sensitive } = variable;
+  return { id: `${category}:${key}`, type: 'opened-variables', attributes: { key, category, value, hcl, sensitive } };
 }

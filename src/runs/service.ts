@@ -3,12 +3,12 @@ import { can, ensure, type Action } from '../auth/policy.js';
 import type { Subject } from '../auth/subject.js';
 import { locationOfWorkspace, type WorkspaceLocation } from '../common/location.js';
 import { transaction, type Trx } from '../db/transaction.js';
-import { snapshotEffectiveVariables } from '../effective/service.js';
+import { openRunVariables, snapshotEffectiveVariables, type OpenedVariable } from '../effective/service.js';
 import { newId, now } from '../ids.js';
-import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
+import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import { getWorkspace } from '../workspaces/service.js';
-import { DEFAULT_MESSAGE, type Run, type RunEvent, type RunPermissions, type RunVariable } from './model.js';
+import { DEFAULT_MESSAGE, isFinished, type Run, type RunEvent, type RunPermissions, type RunStatus, type RunVariable } from './model.js';
 import * as store from './store.js';
 
 export type { Run, RunEvent, RunPermissions, RunVariable };
@@ -64,6 +64,9 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
       plan_only: cv.speculative,
       variables: command.variables,
       created_at: now(),
+      created_by_token_id: ctx.subject.tokenId,
+      planning_at: null,
+      finished_at: null,
     };
     await store.insertRun(trx, run);
     await recordRunEvent(trx, run.id, 'created', 'Run created', ctx.subject, run.created_at);
@@ -80,6 +83,62 @@ function assertKeysGivenOnce(variables: RunVariable[]): void {
     if (seen.has(key)) throw invalidAttribute(`variable ${key} is given more than once`, `/data/attributes/variables/${i}/key`);
     seen.add(key);
   });
+}
+
+/**
+ * The run, if the acting token is the very one that created it and may still queue runs on
+ * its workspace; for every other caller (the owners team and other tokens of the same team
+ * included) the 404 of a missing run: a run's id alone gives nothing.
+ */
+async function getOwnRun(ctx: Context, id: string): Promise<{ run: Run; location: WorkspaceLocation }> {
+  const found = await store.findRun(ctx.store.db, id);
+  if (!found || found.run.created_by_token_id !== ctx.subject.tokenId || !can(ctx.subject, 'run:create', found.location)) throw notFound();
+  return found;
+}
+
+/**
+ * The run's variables with sensitive values opened, for its own token while the run has not
+ * finished (409 afterwards); every read is recorded as a `variables-opened` run event.
+ */
+export async function openOwnRunVariables(ctx: Context, id: string): Promise<OpenedVariable[]> {
+  const { run } = await getOwnRun(ctx, id);
+  return transaction(ctx.store, async (trx) => {
+    const current = await store.findRun(trx, run.id);
+    if (!current || isFinished(current.run)) throw conflict(`run ${run.id} has finished; its variables are no longer available`);
+    await recordRunEvent(trx, run.id, 'variables-opened', 'Variables read with sensitive values by the token that created the run', ctx.subject);
+    return openRunVariables(trx, ctx.sealer, run.id);
+  });
+}
+
+/** The run's own token reports that its plan started: pending → planning. */
+export async function startRun(ctx: Context, id: string): Promise<{ run: Run; permissions: RunPermissions }> {
+  return moveOwnRun(ctx, id, ['pending'], 'planning', 'Plan started');
+}
+
+/**
+ * The run's own token reports that its command ended: planned when it exited with 0, errored
+ * otherwise. A run that never started (its command could not be run) may finish too.
+ */
+export async function finishRun(ctx: Context, id: string, exitCode: number): Promise<{ run: Run; permissions: RunPermissions }> {
+  return exitCode === 0
+    ? moveOwnRun(ctx, id, ['pending', 'planning'], 'planned', 'Plan finished: the command exited with 0')
+    : moveOwnRun(ctx, id, ['pending', 'planning'], 'errored', `Errored: the command exited with ${exitCode}`);
+}
+
+async function moveOwnRun(ctx: Context, id: string, from: readonly RunStatus[], to: Exclude<RunStatus, 'pending'>, description: string) {
+  const { run, location } = await getOwnRun(ctx, id);
+  const at = now();
+  const moved = await transaction(ctx.store, async (trx) => {
+    const timestamps = to === 'planning' ? { planning_at: at } : { finished_at: at };
+    if (!(await store.updateRunStatus(trx, run.id, from, to, timestamps))) return undefined;
+    await recordRunEvent(trx, run.id, to, description, ctx.subject, at);
+    return (await store.findRun(trx, run.id))!.run;
+  });
+  if (!moved) {
+    const current = (await store.findRun(ctx.store.db, run.id))?.run.status ?? run.status;
+    throw conflict(`run ${run.id} is ${current}; it can become ${to} only when it is ${from.join(' or ')}`);
+  }
+  return { run: moved, permissions: runPermissions(ctx, location) };
 }
 
 /** Records something that happened to a run (at `at`, by default now), and who did it, inside the caller's transaction. */

@@ -2,11 +2,24 @@ import type { Db } from '../db/transaction.js';
 import { fetchPage } from '../db/page.js';
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Run, RunEvent } from './model.js';
+import type { Run, RunEvent, RunStatus } from './model.js';
 
 /** The SQL of runs and of the events that record what happened to them. */
 
-const RUN_COLUMNS = ['runs.id', 'runs.workspace_id', 'runs.configuration_version_id', 'runs.status', 'runs.message', 'runs.is_destroy', 'runs.plan_only', 'runs.variables', 'runs.created_at'] as const;
+const RUN_COLUMNS = [
+  'runs.id',
+  'runs.workspace_id',
+  'runs.configuration_version_id',
+  'runs.status',
+  'runs.message',
+  'runs.is_destroy',
+  'runs.plan_only',
+  'runs.variables',
+  'runs.created_at',
+  'runs.created_by_token_id',
+  'runs.planning_at',
+  'runs.finished_at',
+] as const;
 
 type RunRow = Omit<Run, 'variables'> & { variables: string };
 
@@ -40,6 +53,20 @@ export async function insertRun(db: Db, run: Run): Promise<void> {
     .insertInto('runs')
     .values({ ...run, variables: JSON.stringify(run.variables) })
     .execute();
+}
+
+/**
+ * Moves a run from one of the statuses in `from` to `to`, setting the given timestamps; false
+ * when the run was no longer in one of them (another request moved it first).
+ */
+export async function updateRunStatus(db: Db, id: string, from: readonly RunStatus[], to: RunStatus, timestamps: Partial<Pick<Run, 'planning_at' | 'finished_at'>>): Promise<boolean> {
+  const result = await db
+    .updateTable('runs')
+    .set({ status: to, ...timestamps })
+    .where('id', '=', id)
+    .where('status', 'in', [...from])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** The configuration version a run is to use: the one named, or the workspace's latest uploaded one. */

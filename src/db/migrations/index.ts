@@ -7,6 +7,7 @@ import * as varsetListIndexes from './0005_varset_list_indexes.js';
 import * as varsetSearchIndex from './0006_varset_search_index.js';
 import * as organizationVersions from './0007_organization_versions.js';
 import * as searchNames from './0008_search_names.js';
+import * as runExecution from './0009_run_execution.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_varset_search_index': varsetSearchIndex,
   '0007_organization_versions': organizationVersions,
   '0008_search_names': searchNames,
+  '0009_run_execution': runExecution,
 };

@@ -1,0 +1,95 @@
+import type { Requester } from './http.js';
+import type { Server } from './credentials.js';
+
+/** The varsetd (HCP Terraform) API calls `varsetd exec` makes. */
+
+export interface InjectedVariable {
+  key: string;
+  category: 'terraform' | 'env';
+  value: string | null;
+  hcl: boolean;
+  sensitive: boolean;
+}
+
+export class ApiCallError extends Error {}
+
+export class VarsetdApi {
+  constructor(
+    private readonly server: Server,
+    private readonly request: Requester,
+  ) {}
+
+  private async call(method: string, path: string, body?: unknown, expected = [200, 201]): Promise<any> {
+    const url = `${this.server.address}/api/v2${path}`;
+    const headers: Record<string, string> = { authorization: `Bearer ${this.server.token}`, accept: 'application/vnd.api+json' };
+    if (body !== undefined) headers['content-type'] = 'application/vnd.api+json';
+    let response;
+    try {
+      response = await this.request(method, url, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+    } catch (error) {
+      throw new ApiCallError(`${method} ${url} failed: ${(error as Error).message}`);
+    }
+    if (!expected.includes(response.status)) throw new ApiCallError(`${method} ${url} answered ${response.status}${describeErrors(response.body)}`);
+    return response.body ? JSON.parse(response.body) : undefined;
+  }
+
+  async workspaceId(organization: string, workspace: string): Promise<string> {
+    const doc = await this.call('GET', `/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspace)}`);
+    return doc.data.id;
+  }
+
+  /** The variables a run of the workspace would get now, sensitive values left out (for --dry-run). */
+  async workspaceVariables(workspaceId: string): Promise<InjectedVariable[]> {
+    const doc = await this.call('GET', `/workspaces/${workspaceId}/effective-variables`);
+    return doc.data.map(({ attributes: a }: any) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
+  }
+
+  /** A configuration version with the archive uploaded to it; returns its id. */
+  async uploadConfiguration(workspaceId: string, archive: Buffer): Promise<string> {
+    const doc = await this.call('POST', `/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
+    const uploadUrl: string = doc.data.attributes['upload-url'];
+    const response = await this.request('PUT', uploadUrl, { 'content-type': 'application/octet-stream' }, archive);
+    if (response.status !== 200) throw new ApiCallError(`the upload of the configuration answered ${response.status}${describeErrors(response.body)}`);
+    return doc.data.id;
+  }
+
+  async createRun(workspaceId: string, configurationVersionId: string, message: string | undefined): Promise<string> {
+    const doc = await this.call('POST', '/runs', {
+      data: {
+        type: 'runs',
+        attributes: message === undefined ? {} : { message },
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: workspaceId } },
+          'configuration-version': { data: { type: 'configuration-versions', id: configurationVersionId } },
+        },
+      },
+    });
+    return doc.data.id;
+  }
+
+  async openedVariables(runId: string): Promise<InjectedVariable[]> {
+    const doc = await this.call('GET', `/runs/${runId}/opened-variables`);
+    return doc.data.map(({ attributes: a }: any) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
+  }
+
+  async startRun(runId: string): Promise<void> {
+    await this.call('POST', `/runs/${runId}/actions/start`);
+  }
+
+  async finishRun(runId: string, exitCode: number): Promise<void> {
+    await this.call('POST', `/runs/${runId}/actions/finish`, { 'exit-code': exitCode });
+  }
+
+  async comment(runId: string, body: string): Promise<void> {
+    await this.call('POST', `/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body } } });
+  }
+}
+
+function describeErrors(body: string): string {
+  try {
+    const errors = (JSON.parse(body) as { errors?: { title?: string; detail?: string }[] }).errors ?? [];
+    return errors.length ? `: ${errors.map((e) => e.detail ?? e.title).join('; ')}` : '';
+  } catch {
+    return '';
+  }
+}

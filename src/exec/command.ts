@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiCallError, VarsetdApi, type InjectedVariable } from './api.js';
+import { packDirectory } from './archive.js';
+import { exitCodeOfSignal, startChild, type ChildResult, type RunningChild } from './child.js';
+import { CredentialsError, discoverServer } from './credentials.js';
+import { createRequester } from './http.js';
+import { isIdentifier, renderTfvars } from './tfvars.js';
+
+export const EXEC_USAGE = `usage: varsetd exec --workspace ORG/WORKSPACE [--message TEXT] [--dir DIR] [--dry-run] -- COMMAND [ARGS...]
+
+  Uploads DIR (default: the current directory) as a configuration version of the workspace,
+  creates a run on it, and runs COMMAND in DIR with the run's env variables in its environment
+  and its Terraform variables in a *.auto.tfvars file, removed when COMMAND ends. The run
+  becomes planning, then planned (exit code 0) or errored, and gets a comment. --dry-run
+  prints what would be injected, sensitive values masked, and creates nothing.
+Server and token: VARSETD_ADDRESS; VARSETD_TOKEN, else TF_TOKEN_<host>, else
+~/.terraform.d/credentials.tfrc.json. Exits with COMMAND's exit code.`;
+
+export class UsageError extends Error {}
+
+interface ExecOptions {
+  organization: string;
+  workspace: string;
+  message: string | undefined;
+  dir: string;
+  dryRun: boolean;
+  command: string;
+  args: string[];
+}
+
+export function parseExecArguments(argv: readonly string[], cwd: string): ExecOptions {
+  const separator = argv.indexOf('--');
+  const flags = separator === -1 ? [...argv] : argv.slice(0, separator);
+  const [command, ...args] = separator === -1 ? [] : argv.slice(separator + 1);
+  let target: string | undefined;
+  let message: string | undefined;
+  let dir = cwd;
+  let dryRun = false;
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i]!;
+    const value = () => {
+      const next = flags[++i];
+      if (next === undefined) throw new UsageError(`${flag} needs a value`);
+      return next;
+    };
+    if (flag === '--workspace') target = value();
+    else if (flag === '--message') message = value();
+    else if (flag === '--dir') dir = path.resolve(cwd, value());
+    else if (flag === '--dry-run') dryRun = true;
+    else throw new UsageError(`unknown option ${flag}`);
+  }
+  const [organization, workspace, ...extra] = target?.split('/') ?? [];
+  if (!organization || !workspace || extra.length) throw new UsageError('--workspace ORG/WORKSPACE is required');
+  if (!command) throw new UsageError('COMMAND is missing: give it after --');
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir ${dir} is not a directory`);
+  return { organization, workspace, message, dir, dryRun, command, args };
+}
+
+/** `varsetd exec`; resolves to the exit code. */
+export async function runExec(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const separator = argv.indexOf('--');
+  if ((separator === -1 ? argv : argv.slice(0, separator)).includes('--help')) {
+    process.stdout.write(`${EXEC_USAGE}\n`);
+    return 0;
+  }
+  let options: ExecOptions;
+  let api: VarsetdApi;
+  try {
+    options = parseExecArguments(argv, process.cwd());
+    api = new VarsetdApi(discoverServer(env), createRequester(env));
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof CredentialsError)) throw error;
+    process.stderr.write(`varsetd exec: ${error.message}\n\n${EXEC_USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await execute(api, options, env);
+  } catch (error) {
+    if (!(error instanceof ApiCallError)) throw error;
+    process.stderr.write(`varsetd exec: ${error.message}\n`);
+    return 1;
+  }
+}
+
+/** The tfvars file's name sorts after a configuration's own `*.auto.tfvars`, so its values win over theirs. */
+const tfvarsName = (runId: string) => `zzz_varsetd_${runId}.auto.tfvars`;
+const TFVARS_PATTERN = /^zzz_varsetd_.*\.auto\.tfvars$/;
+
+async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const workspaceId = await api.workspaceId(options.organization, options.workspace);
+  if (options.dryRun) {
+    printDryRun(await api.workspaceVariables(workspaceId), options);
+    return 0;
+  }
+  const archive = packDirectory(options.dir, (relative) => TFVARS_PATTERN.test(relative));
+  const cvId = await api.uploadConfiguration(workspaceId, archive);
+  const runId = await api.createRun(workspaceId, cvId, options.message);
+  process.stderr.write(`varsetd exec: run ${runId}\n`);
+
+  let variables: InjectedVariable[];
+  try {
+    variables = await api.openedVariables(runId);
+  } catch (error) {
+    await abandon(api, runId);
+    throw error;
+  }
+  const invalid = variables.filter((v) => v.category === 'terraform' && !isIdentifier(v.key)).map((v) => v.key);
+  if (invalid.length) {
+    process.stderr.write(`varsetd exec: not valid Terraform variable names: ${invalid.join(', ')}\n`);
+    await abandon(api, runId);
+    return 1;
+  }
+  await api.startRun(runId);
+  const started = Date.now();
+  const result = await withTfvarsFile(path.join(options.dir, tfvarsName(runId)), variables, (signals) => {
+    if (signals.received) return Promise.resolve({ exitCode: exitCodeOfSignal(signals.received), planSummary: null });
+    const child = startChild(options.command, options.args, options.dir, childEnvironment(env, variables), process.stdout);
+    signals.forwardTo(child);
+    return child.result;
+  });
+  await report(api, runId, options, result, Date.now() - started);
+  return result.exitCode;
+}
+
+interface SignalRelay {
+  /** A signal that arrived before COMMAND started. */
+  received: NodeJS.Signals | null;
+  forwardTo(child: RunningChild): void;
+}
+
+const RELAYED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Writes the tfvars file (mode 0600, never over an existing file), calls `use`, and removes
+ * the file whatever happens: normal end, failure, or SIGINT, SIGTERM and SIGHUP, which are
+ * passed on to COMMAND while it runs (it decides how to stop) instead of ending varsetd exec
+ * before it could clean up. An exit handler removes the file even on an unexpected exit.
+ */
+async function withTfvarsFile(file: string, variables: InjectedVariable[], use: (signals: SignalRelay) => Promise<ChildResult>): Promise<ChildResult> {
+  let child: RunningChild | undefined;
+  const relay: SignalRelay = { received: null, forwardTo: (c) => (child = c) };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (child) child.kill(signal);
+    else relay.received ??= signal;
+  };
+  const removeFile = () => fs.rmSync(file, { force: true });
+  for (const signal of RELAYED) process.on(signal, onSignal);
+  process.on('exit', removeFile);
+  try {
+    const terraform = variables.filter((v) => v.category === 'terraform').map((v) => ({ key: v.key, value: v.value ?? '', hcl: v.hcl }));
+    fs.writeFileSync(file, renderTfvars(terraform), { mode: 0o600, flag: 'wx' });
+    return await use(relay);
+  } finally {
+    removeFile();
+    process.off('exit', removeFile);
+    for (const signal of RELAYED) process.off(signal, onSignal);
+  }
+}
+
+function childEnvironment(env: NodeJS.ProcessEnv, variables: InjectedVariable[]): NodeJS.ProcessEnv {
+  const childEnv = { ...env };
+  for (const v of variables) if (v.category === 'env') childEnv[v.key] = v.value ?? '';
+  return childEnv;
+}
+
+/** Errors a run whose COMMAND never started, so that it does not stay pending. */
+async function abandon(api: VarsetdApi, runId: string): Promise<void> {
+  try {
+    await api.finishRun(runId, 1);
+  } catch (error) {
+    if (!(error instanceof ApiCallError)) throw error;
+    process.stderr.write(`varsetd exec: could not finish the run: ${error.message}\n`);
+  }
+}
+
+/** Moves the run to planned or errored and comments on it; a failure here is reported but does not change the exit code. */
+async function report(api: VarsetdApi, runId: string, options: ExecOptions, result: ChildResult, durationMs: number): Promise<void> {
+  const lines = [`\`${displayCommand(options)}\` exited with ${result.exitCode} after ${(durationMs / 1000).toFixed(1)} s.`];
+  if (result.planSummary) lines.push('', result.planSummary);
+  for (const [what, call] of [
+    ['finish the run', () => api.finishRun(runId, result.exitCode)],
+    ['comment on the run', () => api.comment(runId, lines.join('\n'))],
+  ] as const) {
+    try {
+      await call();
+    } catch (error) {
+      if (!(error instanceof ApiCallError)) throw error;
+      process.stderr.write(`varsetd exec: could not ${what}: ${error.message}\n`);
+    }
+  }
+}
+
+function displayCommand({ command, args }: ExecOptions): string {
+  return [command, ...args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+function printDryRun(variables: InjectedVariable[], options: ExecOptions): void {
+  const shown = (v: InjectedVariable) => (v.sensitive ? '(sensitive)' : v.value ?? '');
+  const lines = [`would run in ${options.dir}: ${displayCommand(options)}`, 'environment:'];
+  for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
+  lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);
+  for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? '(sensitive)' : v.hcl ? v.value : JSON.stringify(v.value)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

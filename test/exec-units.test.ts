@@ -1,0 +1,72 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CredentialsError, discoverServer, environmentName } from '../src/exec/credentials.js';
+import { isIgnored, parseIgnoreFile, DEFAULT_IGNORE } from '../src/exec/ignore.js';
+import { hclString, isIdentifier, renderTfvars } from '../src/exec/tfvars.js';
+
+describe('varsetd exec: credentials', () => {
+  const noHome = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-nohome-'));
+
+  it('prefers VARSETD_TOKEN, then TF_TOKEN_<host> with Terraform\'s name mangling', () => {
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 'a', TF_TOKEN_vars_example_com: 'b' }, noHome).token, 'a');
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com', TF_TOKEN_vars_example_com: 'b' }, noHome).token, 'b');
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://my-vars.example.com', TF_TOKEN_my__vars_example_com: 'c' }, noHome).token, 'c');
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://VARS.Example.com', TF_TOKEN_vars_EXAMPLE_com: 'd' }, noHome).token, 'd');
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://bücher.example', TF_TOKEN_xn____bcher__kva_example: 'e' }, noHome).token, 'e');
+    assert.equal(environmentName('my-vars.example.com'), 'TF_TOKEN_my__vars_example_com');
+    assert.equal(environmentName('café.fr'), 'TF_TOKEN_xn____caf__dma_fr');
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 't' }, noHome).address, 'https://vars.example.com');
+  });
+
+  it('reads the host\'s token from credentials.tfrc.json, and refuses without one', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-home-'));
+    fs.mkdirSync(path.join(home, '.terraform.d'));
+    fs.writeFileSync(path.join(home, '.terraform.d', 'credentials.tfrc.json'), JSON.stringify({ credentials: { 'Vars.Example.com:8443': { token: 'f' } } }));
+    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com:8443' }, home).token, 'f');
+    assert.throws(() => discoverServer({ VARSETD_ADDRESS: 'https://other.example.com' }, home), CredentialsError);
+    assert.throws(() => discoverServer({}, home), /VARSETD_ADDRESS is not set/);
+    assert.throws(() => discoverServer({ VARSETD_ADDRESS: 'ftp://x', VARSETD_TOKEN: 't' }, home), /http\(s\)/);
+    fs.rmSync(home, { recursive: true });
+  });
+});
+
+describe('varsetd exec: tfvars', () => {
+  it('escapes strings exactly', () => {
+    assert.equal(hclString('a"b\\c'), '"a\\"b\\\\c"');
+    assert.equal(hclString('${x} %{y} $${z} $ %'), '"$${x} %%{y} $$${z} $ %"');
+    assert.equal(hclString('l1\nl2\r\t\u0001é😀'), '"l1\\nl2\\r\\t\\u0001é😀"');
+    assert.equal(renderTfvars([{ key: 'n', value: '[1, 2]', hcl: true }, { key: 's', value: 'v', hcl: false }]), 'n = [1, 2]\ns = "v"\n');
+  });
+
+  it('knows a Terraform variable name', () => {
+    assert.ok(isIdentifier('region_1-a'));
+    for (const key of ['1a', 'a b', 'a.b', '']) assert.ok(!isIdentifier(key), key);
+  });
+});
+
+describe('varsetd exec: .terraformignore', () => {
+  it('leaves out .git and .terraform at any depth by default', () => {
+    const rules = parseIgnoreFile(DEFAULT_IGNORE);
+    assert.ok(isIgnored(rules, '.git', true));
+    assert.ok(isIgnored(rules, 'modules/x/.terraform', true));
+    assert.ok(!isIgnored(rules, '.gitignore', false));
+    assert.ok(!isIgnored(rules, 'main.tf', false));
+  });
+
+  it('follows .gitignore rules: anchoring, directories only, **, negation, comments', () => {
+    const rules = parseIgnoreFile('# comment\n*.tfstate\n/build\nlogs/\ndocs/**/*.png\n!keep.tfstate\n\n');
+    assert.ok(isIgnored(rules, 'a/b/x.tfstate', false));
+    assert.ok(!isIgnored(rules, 'keep.tfstate', false));
+    assert.ok(isIgnored(rules, 'build', true));
+    assert.ok(!isIgnored(rules, 'sub/build', true));
+    assert.ok(isIgnored(rules, 'sub/logs', true));
+    assert.ok(!isIgnored(rules, 'logs', false));
+    assert.ok(isIgnored(rules, 'docs/a/b/c.png', false));
+    assert.ok(isIgnored(rules, 'docs/c.png', false));
+    assert.ok(!isIgnored(rules, 'c.png', false));
+    assert.ok(!isIgnored(rules, '# comment', false));
+  });
+});
