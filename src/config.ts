@@ -69,7 +69,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', value: 'SECONDS', help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`, key: 'headersTimeout' },
   { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
   { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
-  { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key", key: 'tlsKey' },
+  { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
   { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
 ];
 

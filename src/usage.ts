@@ -20,7 +20,6 @@ export function usage(): string {
     '',
     'options, each also read from the environment variable in brackets (a flag wins; defaults in parentheses):',
     ...SETTINGS.map((s) => row(`${s.flag} ${s.value}`, `[${s.env}] ${s.help}`)),
-    row('', 'with a certificate, SIGHUP reloads it'),
     row('--help, -h', 'show this help'),
     row('--version', "print varsetd's version"),
   ].join('\n');

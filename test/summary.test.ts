@@ -24,13 +24,16 @@ describe('the start-up summary', () => {
     assert.match(text, /^ {2}admin token {5}generated, in \/srv\/varsetd\/admin-token \(not printed/m);
   });
 
-  it('names the PostgreSQL host and database, never the user or password', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://varsetd:pa55word@db.internal:6543/varsets?sslmode=require&password=other' }, []);
+  it('names the PostgreSQL host and database, never the user or password, and says https with a certificate', () => {
+    const config = loadConfig(
+      { DATABASE_URL: 'postgres://varsetd:pa55word@db.internal:6543/varsets?sslmode=require&password=other', VARSETD_TLS_CERT: 'cert.pem', VARSETD_TLS_KEY: 'key.pem' },
+      [],
+    );
     const summary = startSummary(config, prepared({ source: 'configured', revokedGenerated: true, removedFile: undefined }, false), { address: '::', family: 'IPv6', port: 9000 });
     assert.deepEqual(summary.store, { type: 'postgres', host: 'db.internal:6543', database: 'varsets' });
     const text = formatSummary(summary);
     for (const hidden of ['pa55word', 'other', 'varsetd:']) assert.ok(!text.includes(hidden) && !JSON.stringify(summary).includes(hidden), hidden);
-    assert.match(text, /listening on http:\/\/localhost:9000 \(and every address of this machine\)/);
+    assert.match(text, /listening on https:\/\/localhost:9000 \(and every address of this machine\)/);
     assert.match(text, /PostgreSQL, database varsets on db\.internal:6543/);
     assert.match(text, /admin token {5}from VARSETD_ADMIN_TOKEN; the generated one is revoked$/m);
   });
