@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import pino from 'pino';
 import { parseKey } from './secrets/key.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
@@ -38,28 +39,38 @@ export class ConfigError extends Error {}
 type TimeoutSetting = 'requestTimeout' | 'headersTimeout' | 'keepAliveTimeout';
 type TlsSetting = 'tlsCert' | 'tlsKey';
 
-interface Setting {
+export interface Setting {
   env: string;
   flag: string;
+  /** What the flag takes, as `--help` shows it. */
+  value: string;
+  /** One line for `--help`. */
+  help: string;
   key: Exclude<keyof Config, 'timeouts' | 'tls'> | TimeoutSetting | TlsSetting;
 }
 
-const SETTINGS: Setting[] = [
-  { env: 'HOST', flag: '--host', key: 'host' },
-  { env: 'PORT', flag: '--port', key: 'port' },
-  { env: 'VARSETD_DATA_DIR', flag: '--data-dir', key: 'dataDir' },
-  { env: 'DATABASE_URL', flag: '--database-url', key: 'databaseUrl' },
-  { env: 'VARSETD_ADMIN_TOKEN', flag: '--admin-token', key: 'adminToken' },
-  { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', key: 'publicUrl' },
-  { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', key: 'encryptionKey' },
-  { env: 'LOG_LEVEL', flag: '--log-level', key: 'logLevel' },
-  { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', key: 'responseCacheMb' },
-  { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', key: 'requestTimeout' },
-  { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', key: 'headersTimeout' },
-  { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', key: 'keepAliveTimeout' },
-  { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', key: 'tlsCert' },
-  { env: 'VARSETD_TLS_KEY', flag: '--tls-key', key: 'tlsKey' },
-  { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', key: 'trustProxy' },
+/** pino's levels; `silent` logs nothing. */
+export const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
+
+/** Admin tokens shorter than this are refused: the token is the key to everything. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+export const SETTINGS: readonly Setting[] = [
+  { env: 'HOST', flag: '--host', value: 'ADDRESS', help: 'address to listen on (127.0.0.1)', key: 'host' },
+  { env: 'PORT', flag: '--port', value: 'PORT', help: 'port to listen on, 0 for any free one (8080)', key: 'port' },
+  { env: 'VARSETD_DATA_DIR', flag: '--data-dir', value: 'DIR', help: 'folder of the SQLite file and generated secrets (./data)', key: 'dataDir' },
+  { env: 'DATABASE_URL', flag: '--database-url', value: 'URL', help: 'postgres://… selects PostgreSQL (unset: SQLite)', key: 'databaseUrl' },
+  { env: 'VARSETD_ADMIN_TOKEN', flag: '--admin-token', value: 'TOKEN', help: `the site-admin token, at least ${MIN_ADMIN_TOKEN_LENGTH} characters (unset: generated once)`, key: 'adminToken' },
+  { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', value: 'URL', help: 'absolute base URL clients reach varsetd at (unset: from the request)', key: 'publicUrl' },
+  { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', value: 'KEY', help: '32-byte key, base64 or hex (unset: the key file in the data folder)', key: 'encryptionKey' },
+  { env: 'LOG_LEVEL', flag: '--log-level', value: 'LEVEL', help: `${LOG_LEVELS.join(', ')} (info)`, key: 'logLevel' },
+  { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', value: 'MB', help: `MiB of responses each process caches, 0 for none (${DEFAULT_RESPONSE_CACHE_MB})`, key: 'responseCacheMb' },
+  { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', value: 'SECONDS', help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`, key: 'requestTimeout' },
+  { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', value: 'SECONDS', help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`, key: 'headersTimeout' },
+  { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
+  { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
+  { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
+  { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
@@ -79,12 +90,23 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     raw.set(setting.key, value);
   }
 
+  const host = raw.get('host') ?? '127.0.0.1';
+  if (!net.isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)) {
+    throw new ConfigError(`HOST must be an IP address or a host name, got ${host}`);
+  }
   const port = Number(raw.get('port') ?? '8080');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${raw.get('port')}`);
   const databaseUrl = raw.get('databaseUrl');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  if (databaseUrl !== undefined && (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))) {
+    throw new ConfigError('DATABASE_URL must be a URL starting with postgres:// or postgresql://');
   }
+  const adminToken = raw.get('adminToken');
+  // The token travels as `Authorization: Bearer <token>`, which carries no white space or non-ASCII in it.
+  if (adminToken !== undefined && (adminToken.length < MIN_ADMIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken))) {
+    throw new ConfigError(`VARSETD_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${adminToken.length}`);
+  }
+  const logLevel = raw.get('logLevel') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
   const publicUrl = raw.get('publicUrl');
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
   const encryptionKeyText = raw.get('encryptionKey');
@@ -117,14 +139,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const tls = certFile !== undefined && keyFile !== undefined ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : undefined;
 
   return {
-    host: raw.get('host') ?? '127.0.0.1',
+    host,
     port,
     dataDir: path.resolve(raw.get('dataDir') ?? './data'),
     databaseUrl,
-    adminToken: raw.get('adminToken'),
+    adminToken,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
     encryptionKey,
-    logLevel: raw.get('logLevel') ?? 'info',
+    logLevel,
     responseCacheMb,
     timeouts,
     tls,

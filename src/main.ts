@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { runExec } from './exec/command.js';
@@ -7,30 +8,22 @@ import { migrate, openStore } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore } from './startup.js';
 import { readCertificate, reloadCertificate } from './http/tls.js';
-
-const USAGE = `usage: varsetd [serve|migrate|rotate-key|exec] [--host H] [--port P] [--data-dir DIR] [--database-url URL]
-                [--admin-token TOKEN] [--public-url URL] [--encryption-key KEY] [--log-level LEVEL]
-                [--response-cache-mb MB] [--request-timeout S] [--headers-timeout S] [--keep-alive-timeout S]
-                [--tls-cert FILE --tls-key FILE] [--trust-proxy true|false|ADDRESSES]
-
-  serve       run migrations, then serve the API (default)
-  migrate     run migrations and exit
-  rotate-key  [--new-key KEY] re-encrypt every sealed value with a new key (generated when
-              omitted) in one transaction; stop every varsetd serving the store first
-  exec        --workspace ORG/WORKSPACE [...] -- COMMAND: run COMMAND with a run's variables
-              (varsetd exec --help)
-Every flag has an environment variable: HOST, PORT, VARSETD_DATA_DIR, DATABASE_URL,
-VARSETD_ADMIN_TOKEN, VARSETD_PUBLIC_URL, VARSETD_ENCRYPTION_KEY, LOG_LEVEL, VARSETD_RESPONSE_CACHE_MB,
-VARSETD_REQUEST_TIMEOUT, VARSETD_HEADERS_TIMEOUT, VARSETD_KEEP_ALIVE_TIMEOUT, VARSETD_TLS_CERT,
-VARSETD_TLS_KEY, VARSETD_TRUST_PROXY. With a certificate, SIGHUP reloads it.`;
+import { formatSummary, startSummary } from './summary.js';
+import { usage } from './usage.js';
+import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
-  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
-  if (command === 'exec') return runExec(rest, process.env);
-  if (command === 'help' || command === '--help' || rest.includes('--help')) {
-    console.log(USAGE);
+  // exec has its own options, and COMMAND's arguments after `--` are not varsetd's.
+  if (argv[0] === 'exec') return runExec(argv.slice(1), process.env);
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    console.log(usage());
     return 0;
   }
+  if (argv.includes('--version')) {
+    console.log(`varsetd ${VERSION}`);
+    return 0;
+  }
+  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
   if (command === 'rotate-key') {
     const { newKey, rest: others } = takeNewKeyOption(rest);
     return runRotateKey(loadConfig(process.env, others), newKey);
@@ -58,14 +51,23 @@ async function runMigrate(config: Config): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
+  // A person at a terminal gets a summary and readable log lines; anything else (a file, a log
+  // collector) gets one JSON object per line, the summary included.
+  const terminal = process.stdout.isTTY === true;
   const tls = config.tls ? readCertificate(config.tls) : undefined;
   const store = await openStore(config);
-  const { generatedToken: generated, sealer } = await prepareStore(store, config);
-  if (generated) {
-    // Shown once: only its hash is stored. A copy is in the data folder, readable by this user only.
-    console.log(`varsetd: generated a site-admin token (also in ${config.dataDir}/admin-token):\n${generated}`);
-  }
-  const app = await buildApp({ store, sealer, publicUrl: config.publicUrl, logger: { level: config.logLevel }, responseCacheSize: config.responseCacheMb * 1024 * 1024, timeouts: config.timeouts, tls, trustProxy: config.trustProxy });
+  const prepared = await prepareStore(store, config);
+  const logger = { level: config.logLevel, ...(terminal ? { stream: await prettyLog() } : {}) };
+  const app = await buildApp({
+    store,
+    sealer: prepared.key.sealer,
+    publicUrl: config.publicUrl,
+    logger,
+    responseCacheSize: config.responseCacheMb * 1024 * 1024,
+    timeouts: config.timeouts,
+    tls,
+    trustProxy: config.trustProxy,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -97,7 +99,16 @@ async function serve(config: Config): Promise<number> {
     // Fastify names the scheme from its own https option, which the server factory stands in for.
     listenTextResolver: (address) => `Server listening at ${tls ? address.replace(/^http:/, 'https:') : address}`,
   });
+  const summary = startSummary(config, prepared, app.server.address() as AddressInfo);
+  if (terminal) process.stdout.write(formatSummary(summary));
+  else app.log.info(summary, `varsetd ${VERSION} started`);
   return -1;
+}
+
+/** Log lines for a person: one line each, local time. Loaded only then, as JSON needs none of it. */
+async function prettyLog() {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
 
 main(process.argv.slice(2)).then(
@@ -106,10 +117,12 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigError) {
-      console.error(`varsetd: ${error.message}\n\n${USAGE}`);
+      console.error(`varsetd: ${error.message}\n(varsetd --help lists every command and option)`);
       process.exit(2);
     }
-    console.error('varsetd: failed to start:', error instanceof Error ? error.message : error);
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (another program listens there: choose another port with PORT or --port)' : '';
+    console.error(`varsetd: failed to start: ${message}${hint}`);
     process.exit(1);
   },
 );

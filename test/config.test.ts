@@ -18,6 +18,29 @@ describe('configuration', () => {
       assert.throws(() => loadConfig({ VARSETD_REQUEST_TIMEOUT: bad }, []), ConfigError, bad);
     }
   });
+  it("takes pino's levels only", () => {
+    assert.equal(loadConfig({}, []).logLevel, 'info');
+    for (const level of ['trace', 'debug', 'warn', 'error', 'fatal', 'silent']) assert.equal(loadConfig({}, ['--log-level', level]).logLevel, level);
+    for (const wrong of ['verbose', 'INFO', 'warning']) assert.throws(() => loadConfig({ LOG_LEVEL: wrong }, []), /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent/, wrong);
+  });
+  it('takes admin tokens of at least 32 printable ASCII characters, and never repeats one it refuses', () => {
+    const token = 'a'.repeat(31) + '!';
+    assert.equal(loadConfig({ VARSETD_ADMIN_TOKEN: token }, []).adminToken, token);
+    assert.equal(loadConfig({}, ['--admin-token', `${token}~`]).adminToken, `${token}~`);
+    for (const wrong of ['short-token', 'b'.repeat(31), `${'c'.repeat(32)} d`, `${'e'.repeat(32)}\n`, `${'f'.repeat(32)}é`]) {
+      assert.throws(
+        () => loadConfig({ VARSETD_ADMIN_TOKEN: wrong }, []),
+        (error: unknown) => error instanceof ConfigError && /at least 32/.test(error.message) && !error.message.includes(wrong),
+        JSON.stringify(wrong),
+      );
+    }
+  });
+  it('refuses a host that is neither an IP address nor a host name, and a database URL that is not one', () => {
+    for (const host of ['127.0.0.1', '::', 'localhost', 'varsetd.internal']) assert.equal(loadConfig({ HOST: host }, []).host, host);
+    for (const wrong of ['local host', 'http://localhost', '-x']) assert.throws(() => loadConfig({}, ['--host', wrong]), /HOST must be/, wrong);
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/varsetd' }, []).databaseUrl, 'postgres://u:p@db:5432/varsetd');
+    for (const wrong of ['mysql://db/varsetd', 'postgres://db:port/x']) assert.throws(() => loadConfig({ DATABASE_URL: wrong }, []), /DATABASE_URL must be/, wrong);
+  });
   it('takes a TLS certificate and key together or not at all, as absolute paths', () => {
     assert.equal(loadConfig({}, []).tls, undefined);
     assert.deepEqual(loadConfig({ VARSETD_TLS_CERT: 'tls/cert.pem' }, ['--tls-key', '/etc/varsetd/key.pem']).tls, {

@@ -50,7 +50,7 @@ async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promis
   }
 }
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghij';
 
 export interface ApiResponse {
   status: number;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { ADMIN_TOKEN, TestApp, expectStatus, storeKind } from './helpers.js';
 import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, tar, tarEntry, upload } from './runs-fixtures.js';
 
 describe(`configuration versions (${storeKind})`, () => {
@@ -76,7 +76,7 @@ describe(`configuration versions (${storeKind})`, () => {
     assert.match(read.body.data.attributes['status-timestamps']['uploaded-at'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.equal(read.body.data.links.download, `/api/v2/configuration-versions/${cv.id}/download`);
     // The archive is kept byte for byte.
-    const download = await t.app.inject({ method: 'GET', url: read.body.data.links.download, headers: { authorization: 'Bearer test-admin-token-0123456789' } });
+    const download = await t.app.inject({ method: 'GET', url: read.body.data.links.download, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(download.statusCode, 200);
     assert.equal(download.headers['content-type'], 'application/octet-stream');
     assert.deepEqual(download.rawPayload, archive);
@@ -216,7 +216,7 @@ describe(`configuration versions (${storeKind})`, () => {
       const res = await app.inject({
         method: 'POST',
         url: `/api/v2/workspaces/${ws}/configuration-versions`,
-        headers: { authorization: 'Bearer test-admin-token-0123456789', 'content-type': 'application/vnd.api+json', host: 'varsetd.example:8443' },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json', host: 'varsetd.example:8443' },
         payload: JSON.stringify({ data: { type: 'configuration-versions' } }),
       });
       assert.equal(res.statusCode, 201);

@@ -75,10 +75,12 @@ describe(`encryption key (${storeKind})`, () => {
     const file = path.join(testStore.dataDir, KEY_FILE);
     const first = await loadSealer(store, { configuredKey: undefined, dataDir: testStore.dataDir });
     assert.equal(first.source, 'file');
+    assert.equal(first.generated, true);
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const sealed = first.sealer.seal('kept');
     const second = await loadSealer(store, { configuredKey: undefined, dataDir: testStore.dataDir });
     assert.equal(second.sealer.open(sealed), 'kept');
+    assert.equal(second.generated, false);
   });
 
   it('refuses to start with another key, or with none when values are sealed', async () => {

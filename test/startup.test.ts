@@ -19,7 +19,7 @@ describe(`processes starting together on a fresh store (${storeKind})`, () => {
   const PROCESSES = 6;
 
   for (const round of [1, 2, 3]) {
-    it(`readies one store from ${PROCESSES} processes at the same moment, generating one admin token (round ${round})`, async () => {
+    it(`readies one store from ${PROCESSES} processes at the same moment, generating one admin token and one key (round ${round})`, async () => {
       const store = await createTestStore();
       try {
         const env: NodeJS.ProcessEnv = { ...process.env, VARSETD_DATA_DIR: store.dataDir };
@@ -33,8 +33,9 @@ describe(`processes starting together on a fresh store (${storeKind})`, () => {
         );
         const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : []));
         assert.deepEqual(failures, []);
-        const generated = results.filter((r) => r.status === 'fulfilled' && JSON.parse(r.value.stdout).generated === true);
-        assert.equal(generated.length, 1);
+        const printed = results.flatMap((r) => (r.status === 'fulfilled' ? [JSON.parse(r.value.stdout)] : []));
+        assert.equal(printed.filter((p) => p.generated === true).length, 1);
+        assert.equal(printed.filter((p) => p.generatedKey === true).length, 1);
 
         const opened = await openStore(store);
         try {

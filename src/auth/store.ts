@@ -92,7 +92,8 @@ export async function siteAdminTokenExists(db: Db): Promise<boolean> {
   return (await db.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirst()) !== undefined;
 }
 
-/** Deletes the tokens with this description, but the one with `keptHash`. */
-export async function deleteDescribedTokens(trx: Trx, description: string, keptHash: string): Promise<void> {
-  await trx.deleteFrom('tokens').where('description', '=', description).where('token_hash', '<>', keptHash).execute();
+/** Deletes the tokens with this description, but the one with `keptHash`; answers the hashes of those it deleted. */
+export async function deleteDescribedTokens(trx: Trx, description: string, keptHash: string): Promise<string[]> {
+  const deleted = await trx.deleteFrom('tokens').where('description', '=', description).where('token_hash', '<>', keptHash).returning('token_hash').execute();
+  return deleted.map((row) => row.token_hash);
 }

@@ -42,7 +42,12 @@ export interface StoreOptions {
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'varsetd.sqlite'));
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(sqliteFile(options.dataDir));
+}
+
+/** The SQLite database file in a data folder. */
+export function sqliteFile(dataDir: string): string {
+  return path.join(dataDir, 'varsetd.sqlite');
 }
 
 export async function migrate(store: Store): Promise<string[]> {

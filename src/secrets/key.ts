@@ -67,6 +67,8 @@ export interface LoadedKey {
   /** Where the key came from: the configuration, or the key file (then `file` is its path). */
   source: 'configured' | 'file';
   file: string;
+  /** Whether this start generated the key file. */
+  generated: boolean;
 }
 
 /** The sealer of this store's values, after checking the key is the one the store was sealed with. */
@@ -75,12 +77,14 @@ export async function loadSealer(store: Store, options: { configuredKey: Buffer 
   const check = await findSetting(store.db, CHECK_NAME);
   let key = options.configuredKey ?? readKeyFile(file);
   const source = options.configuredKey ? 'configured' : 'file';
+  let generated = false;
   if (!key) {
     if (check !== undefined) {
       throw new KeyError(`this database holds values sealed with an encryption key, but none is configured: set VARSETD_ENCRYPTION_KEY or restore ${file}`);
     }
     try {
       writeKeyFile(file, generateKey(), true);
+      generated = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -102,7 +106,7 @@ export async function loadSealer(store: Store, options: { configuredKey: Buffer 
     fs.renameSync(path.join(options.dataDir, NEXT_KEY_FILE), file);
     sealer = createSealer(next);
   }
-  return { sealer, source, file };
+  return { sealer, source, file, generated };
 }
 
 /** Seals the key check with a new key; part of a rotation's transaction. */

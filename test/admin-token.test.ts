@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ADMIN_TOKEN_FILE, authenticate, ensureAdminToken } from '../src/auth/tokens.js';
+import { migrate, openStore, type Store } from '../src/db/connect.js';
+import { createTestStore, storeKind, type TestStore } from './helpers.js';
+
+const CONFIGURED = 'configured-admin-token-0123456789abcdef';
+
+/** The site-admin token: generated once into the data folder, or configured, and then the only one. */
+describe(`the site-admin token (${storeKind})`, () => {
+  let testStore: TestStore;
+  let store: Store;
+  let file: string;
+
+  beforeEach(async () => {
+    testStore = await createTestStore();
+    store = await openStore(testStore);
+    await migrate(store);
+    file = path.join(testStore.dataDir, ADMIN_TOKEN_FILE);
+  });
+  afterEach(async () => {
+    await store.close();
+    await testStore.dispose();
+  });
+
+  const isAdmin = async (secret: string) => (await authenticate(store, secret))?.kind === 'site-admin';
+
+  it('is generated on first start into a file only its owner reads, and kept on the next', async () => {
+    const first = await ensureAdminToken(store, undefined, testStore.dataDir);
+    assert.equal(first.source, 'generated');
+    assert.ok(first.source === 'generated' && first.file === file);
+    const secret = fs.readFileSync(file, 'utf8').trim();
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.ok(await isAdmin(secret));
+    assert.deepEqual(await ensureAdminToken(store, undefined, testStore.dataDir), { source: 'existing', file });
+    assert.equal(fs.readFileSync(file, 'utf8').trim(), secret);
+  });
+
+  it('once one is configured, revokes the generated one and removes its file', async () => {
+    await ensureAdminToken(store, undefined, testStore.dataDir);
+    const generated = fs.readFileSync(file, 'utf8').trim();
+    assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), { source: 'configured', revokedGenerated: true, removedFile: file });
+    assert.ok(!fs.existsSync(file));
+    assert.equal(await isAdmin(generated), false);
+    assert.ok(await isAdmin(CONFIGURED));
+    // Configuring another value replaces the first; nothing is generated again.
+    const other = `${CONFIGURED}-2`;
+    assert.deepEqual(await ensureAdminToken(store, other, testStore.dataDir), { source: 'configured', revokedGenerated: false, removedFile: undefined });
+    assert.equal(await isAdmin(CONFIGURED), false);
+    assert.ok(await isAdmin(other));
+  });
+
+  it('keeps the generated token and its file when the configured value is that token', async () => {
+    await ensureAdminToken(store, undefined, testStore.dataDir);
+    const generated = fs.readFileSync(file, 'utf8').trim();
+    assert.deepEqual(await ensureAdminToken(store, generated, testStore.dataDir), { source: 'configured', revokedGenerated: false, removedFile: undefined });
+    assert.ok(fs.existsSync(file));
+    assert.ok(await isAdmin(generated));
+  });
+
+  it('leaves a token file alone that holds no token it revoked', async () => {
+    await ensureAdminToken(store, undefined, testStore.dataDir);
+    fs.writeFileSync(file, 'a token of another store\n');
+    assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), { source: 'configured', revokedGenerated: true, removedFile: undefined });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'a token of another store\n');
+  });
+});

@@ -1,0 +1,80 @@
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { TestStore } from './helpers.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The environment of a varsetd process on `store`: nothing of varsetd's own settings leaks in from the test's. */
+export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, settings: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)) delete env[name];
+  return { ...env, VARSETD_DATA_DIR: store.dataDir, ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}), ...settings };
+}
+
+/** Runs `varsetd ARGS` to its end; rejects only when it cannot be started. */
+export async function runVarsetd(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+export interface ServerProcess {
+  url: string;
+  /** The start-up summary, as logged in JSON when stdout is not a terminal. */
+  summary: Record<string, any>;
+  /** Everything it printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** `varsetd serve` as its own process, on 127.0.0.1 and a port the system picks; resolves once it has logged its start-up summary. */
+export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...env, HOST: '127.0.0.1', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    process.removeListener('exit', kill);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(kill, 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const summary = await new Promise<Record<string, any>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`varsetd logged no start-up summary within 60 s:\n${output}`)), 60_000);
+    child.stderr!.on('data', (chunk) => (output += String(chunk)));
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      // The last piece may be a line still being written.
+      for (const line of output.split('\n').slice(0, -1)) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line);
+        if (/^varsetd \S+ started$/.test(entry.msg)) {
+          clearTimeout(timer);
+          resolve(entry);
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`varsetd exited with ${code}:\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url: summary.url, summary, output: () => output, stop };
+}
