@@ -7,7 +7,17 @@ import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, single } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import type { TeamProjectChanges, TeamWorkspaceChanges } from './model.js';
-import { NewTeamProjectBody, NewTeamWorkspaceBody, TeamProjectBody, TeamProjectResource, TeamWorkspaceBody, TeamWorkspaceResource } from './schemas.js';
+import {
+  NewTeamProjectBody,
+  NewTeamWorkspaceBody,
+  ProjectAccessInput,
+  ProjectWorkspaceAccessInput,
+  TeamProjectBody,
+  TeamProjectResource,
+  TeamWorkspaceBody,
+  TeamWorkspaceResource,
+  workspacePermissions,
+} from './schemas.js';
 import { serializeTeamProject, serializeTeamWorkspace } from './serialize.js';
 import {
   createTeamProject,
@@ -29,22 +39,24 @@ const TeamWorkspaceQuery = Query({ ...PageQuery, ...TeamFilter, 'filter[workspac
 const TeamProjectQuery = Query({ ...PageQuery, ...TeamFilter, 'filter[project][id]': Type.Optional(Type.String({ description: 'grants on this project' })) });
 const Deleted = Responses({ 204: NoContent });
 
-/** The members given: those left out or null are not. */
-function given<T extends object>(values: { [K in keyof T]?: T[K] | null | undefined } | null | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined && value !== null)) as Partial<T>;
+/** The members `schema` names that `values` gives: left-out, null and unknown members are not given. */
+function given<T extends object>(values: object | null | undefined, schema: { properties: object }): Partial<T> {
+  const source = (values ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(schema.properties).flatMap((name) => (source[name] === undefined || source[name] === null ? [] : [[name, source[name]]]))) as Partial<T>;
 }
 
 function workspaceChanges(body: Static<typeof TeamWorkspaceBody>): TeamWorkspaceChanges {
-  const { access, runs, variables, 'state-versions': stateVersions, 'sentinel-mocks': sentinelMocks, 'workspace-locking': locking, 'run-tasks': runTasks } = body.data.attributes ?? {};
-  return {
-    access: access ?? undefined,
-    permissions: given({ runs, variables, 'state-versions': stateVersions, 'sentinel-mocks': sentinelMocks, 'workspace-locking': locking, 'run-tasks': runTasks }),
-  };
+  const attributes = body.data.attributes;
+  return { access: attributes?.access ?? undefined, permissions: given(attributes, { properties: workspacePermissions }) };
 }
 
 function projectChanges(body: Static<typeof TeamProjectBody>): TeamProjectChanges {
   const attributes = body.data.attributes;
-  return { access: attributes?.access ?? undefined, project: given(attributes?.['project-access']), workspace: given(attributes?.['workspace-access']) };
+  return {
+    access: attributes?.access ?? undefined,
+    project: given(attributes?.['project-access'], ProjectAccessInput),
+    workspace: given(attributes?.['workspace-access'], ProjectWorkspaceAccessInput),
+  };
 }
 
 /** The list filters: one of the resource's and the team's is required. */

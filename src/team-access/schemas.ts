@@ -18,7 +18,7 @@ import { Maybe, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/sch
  * or null is not given.
  */
 
-const workspacePermissions = {
+export const workspacePermissions = {
   runs: Maybe(Type.Enum(RUNS)),
   variables: Maybe(Type.Enum(VARIABLES)),
   'state-versions': Maybe(Type.Enum(STATE_VERSIONS)),
@@ -35,28 +35,28 @@ export const NewTeamWorkspaceBody = ResourceBody('team-workspaces', teamWorkspac
 });
 export const TeamWorkspaceBody = ResourceBody('team-workspaces', teamWorkspaceAttributes);
 
+/** The fine-grained permissions a team-projects body may give; other members are ignored. */
+export const ProjectAccessInput = Type.Object({
+  settings: Maybe(Type.Enum(PROJECT_SETTINGS)),
+  teams: Maybe(Type.Enum(PROJECT_TEAMS)),
+  'variable-sets': Maybe(Type.Enum(PROJECT_VARIABLE_SETS)),
+});
+export const ProjectWorkspaceAccessInput = Type.Object({
+  create: Maybe(Type.Boolean()),
+  move: Maybe(Type.Boolean()),
+  locking: Maybe(Type.Boolean()),
+  delete: Maybe(Type.Boolean()),
+  runs: Maybe(Type.Enum(RUNS)),
+  variables: Maybe(Type.Enum(VARIABLES)),
+  'state-versions': Maybe(Type.Enum(STATE_VERSIONS)),
+  'sentinel-mocks': Maybe(Type.Enum(SENTINEL_MOCKS)),
+  'run-tasks': Maybe(Type.Boolean()),
+});
+
 const teamProjectAttributes = {
   access: Maybe(Type.Enum(PROJECT_ACCESS)),
-  'project-access': Maybe(
-    Type.Object({
-      settings: Maybe(Type.Enum(PROJECT_SETTINGS)),
-      teams: Maybe(Type.Enum(PROJECT_TEAMS)),
-      'variable-sets': Maybe(Type.Enum(PROJECT_VARIABLE_SETS)),
-    }),
-  ),
-  'workspace-access': Maybe(
-    Type.Object({
-      create: Maybe(Type.Boolean()),
-      move: Maybe(Type.Boolean()),
-      locking: Maybe(Type.Boolean()),
-      delete: Maybe(Type.Boolean()),
-      runs: Maybe(Type.Enum(RUNS)),
-      variables: Maybe(Type.Enum(VARIABLES)),
-      'state-versions': Maybe(Type.Enum(STATE_VERSIONS)),
-      'sentinel-mocks': Maybe(Type.Enum(SENTINEL_MOCKS)),
-      'run-tasks': Maybe(Type.Boolean()),
-    }),
-  ),
+  'project-access': Maybe(ProjectAccessInput),
+  'workspace-access': Maybe(ProjectWorkspaceAccessInput),
 };
 
 export const NewTeamProjectBody = ResourceBody('team-projects', teamProjectAttributes, {
