@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildApp } from '../src/app.js';
 import { ADMIN_TOKEN_FILE, authenticate, ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { createTestStore, storeKind, type TestStore } from './helpers.js';
@@ -65,5 +66,28 @@ describe(`the site-admin token (${storeKind})`, () => {
     fs.writeFileSync(file, 'a token of another store\n');
     assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), { source: 'configured', revokedGenerated: true, removedFile: undefined });
     assert.equal(fs.readFileSync(file, 'utf8'), 'a token of another store\n');
+  });
+  it('revokes only site-admin tokens, whatever description a team token was given', async () => {
+    await ensureAdminToken(store, undefined, testStore.dataDir);
+    const app = await buildApp({ store });
+    try {
+      const admin = { authorization: `Bearer ${fs.readFileSync(file, 'utf8').trim()}` };
+      const post = async (url: string, data: unknown) => {
+        const res = await app.inject({ method: 'POST', url, headers: admin, payload: { data } });
+        assert.ok(res.statusCode < 300, res.body);
+        return res.json().data;
+      };
+      await post('/api/v2/organizations', { type: 'organizations', attributes: { name: 'described', email: 'd@example.com' } });
+      const teamSecrets: string[] = [];
+      for (const description of ['site-admin token generated on first start', 'site-admin token from VARSETD_ADMIN_TOKEN']) {
+        const team = await post('/api/v2/organizations/described/teams', { type: 'teams', attributes: { name: `t${teamSecrets.length}` } });
+        teamSecrets.push((await post(`/api/v2/teams/${team.id}/authentication-token`, { type: 'authentication-tokens', attributes: { description } })).attributes.token);
+      }
+      await ensureAdminToken(store, CONFIGURED, testStore.dataDir);
+      await ensureAdminToken(store, `${CONFIGURED}-next`, testStore.dataDir);
+      for (const secret of teamSecrets) assert.equal((await authenticate(store, secret))?.kind, 'team');
+    } finally {
+      await app.close();
+    }
   });
 });

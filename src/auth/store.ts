@@ -92,8 +92,18 @@ export async function siteAdminTokenExists(db: Db): Promise<boolean> {
   return (await db.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirst()) !== undefined;
 }
 
-/** Deletes the tokens with this description, but the one with `keptHash`; answers the hashes of those it deleted. */
-export async function deleteDescribedTokens(trx: Trx, description: string, keptHash: string): Promise<string[]> {
-  const deleted = await trx.deleteFrom('tokens').where('description', '=', description).where('token_hash', '<>', keptHash).returning('token_hash').execute();
+/**
+ * Deletes the site-admin tokens with this description, but the one with `keptHash`; answers the
+ * hashes of those it deleted. Only site-admin tokens: a team's or an organization's token may
+ * carry any description its client chose.
+ */
+export async function deleteSiteAdminTokens(trx: Trx, description: string, keptHash: string): Promise<string[]> {
+  const deleted = await trx
+    .deleteFrom('tokens')
+    .where('kind', '=', 'site-admin')
+    .where('description', '=', description)
+    .where('token_hash', '<>', keptHash)
+    .returning('token_hash')
+    .execute();
   return deleted.map((row) => row.token_hash);
 }

@@ -7,7 +7,7 @@ import { newId, now, randomAlphanumeric } from '../ids.js';
 import type { Token, TokenOwner } from './model.js';
 import { projectGrantRights, workspaceGrantRights } from './policy.js';
 import {
-  deleteDescribedTokens,
+  deleteSiteAdminTokens,
   deleteOwnedToken,
   findTeamGrants,
   findTokenByHash,
@@ -141,8 +141,8 @@ export async function ensureAdminToken(store: Store, configured: string | undefi
   if (configured !== undefined) {
     const hash = hashToken(configured);
     const revokedHashes = await transaction(store, async (trx) => {
-      await deleteDescribedTokens(trx, CONFIGURED_ADMIN, hash);
-      const revoked = await deleteDescribedTokens(trx, GENERATED_ADMIN, hash);
+      await deleteSiteAdminTokens(trx, CONFIGURED_ADMIN, hash);
+      const revoked = await deleteSiteAdminTokens(trx, GENERATED_ADMIN, hash);
       if (!(await tokenHashExists(trx, hash))) await insertToken(trx, siteAdminToken(CONFIGURED_ADMIN), hash);
       return revoked;
     });
