@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
 import { generateSecret, hashToken } from '../auth/tokens.js';
-import { transaction, type Store } from '../db/transaction.js';
+import { transaction, type Store, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { ApiError, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
@@ -98,4 +98,9 @@ export async function rejectOversizedUpload(database: Store, upload: PendingUplo
 async function failUpload(database: Store, upload: PendingUpload, error: string, message: string): Promise<void> {
   const failed = await transaction(database, (trx) => store.markErrored(trx, upload, error, message));
   if (!failed) throw notFound();
+}
+
+/** For a run, inside its transaction: the configuration version named, or the workspace's latest uploaded one; undefined when there is none. */
+export function findRunnableConfigurationVersion(trx: Trx, workspaceId: string, id: string | undefined) {
+  return store.findRunnableConfigurationVersion(trx, workspaceId, id);
 }

@@ -89,3 +89,9 @@ export async function markErrored(db: Db, upload: PendingUpload, error: string, 
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The configuration version a run is to use: the one named (if it is in the workspace), or the workspace's latest uploaded one. */
+export function findRunnableConfigurationVersion(db: Db, workspaceId: string, id: string | undefined) {
+  const query = db.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
+  return (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
+}

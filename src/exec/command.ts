@@ -67,7 +67,7 @@ export async function runExec(argv: readonly string[], env: NodeJS.ProcessEnv): 
   let options: ExecOptions;
   let api: VarsetdApi;
   try {
-    options = parseExecArguments(argv, process.cwd());
+    options = parseExecArguments(argv, invokedFrom(env));
     api = new VarsetdApi(discoverServer(env), createRequester(env));
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof CredentialsError)) throw error;
@@ -77,10 +77,19 @@ export async function runExec(argv: readonly string[], env: NodeJS.ProcessEnv): 
   try {
     return await execute(api, options, env);
   } catch (error) {
-    if (!(error instanceof ApiCallError)) throw error;
-    process.stderr.write(`varsetd exec: ${error.message}\n`);
+    // The server refused something, or the tfvars file could not be written.
+    if (!(error instanceof ApiCallError) && typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+    process.stderr.write(`varsetd exec: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+/**
+ * Where `varsetd exec` was invoked. `npm run varsetd -- exec …` runs it from the package's own
+ * folder, and npm says in INIT_CWD where the user typed the command.
+ */
+function invokedFrom(env: NodeJS.ProcessEnv): string {
+  return env.npm_lifecycle_event === 'varsetd' && env.INIT_CWD ? env.INIT_CWD : process.cwd();
 }
 
 /** The tfvars file's name sorts after a configuration's own `*.auto.tfvars`, so its values win over theirs. */
@@ -113,12 +122,19 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
   }
   await api.startRun(runId);
   const started = Date.now();
-  const result = await withTfvarsFile(path.join(options.dir, tfvarsName(runId)), variables, (signals) => {
-    if (signals.received) return Promise.resolve({ exitCode: exitCodeOfSignal(signals.received), planSummary: null });
-    const child = startChild(options.command, options.args, options.dir, childEnvironment(env, variables), process.stdout);
-    signals.forwardTo(child);
-    return child.result;
-  });
+  let result: ChildResult;
+  try {
+    result = await withTfvarsFile(path.join(options.dir, tfvarsName(runId)), variables, (signals) => {
+      if (signals.received) return Promise.resolve({ exitCode: exitCodeOfSignal(signals.received), planSummary: null });
+      const child = startChild(options.command, options.args, options.dir, childEnvironment(env, variables), process.stdout);
+      signals.forwardTo(child);
+      return child.result;
+    });
+  } catch (error) {
+    // COMMAND never ran (the file could not be written, or COMMAND could not start): the run must not stay planning, its variables open.
+    await abandon(api, runId);
+    throw error;
+  }
   await report(api, runId, options, result, Date.now() - started);
   return result.exitCode;
 }
@@ -144,12 +160,15 @@ async function withTfvarsFile(file: string, variables: InjectedVariable[], use: 
     if (child) child.kill(signal);
     else relay.received ??= signal;
   };
-  const removeFile = () => fs.rmSync(file, { force: true });
+  // Only a file this process wrote is removed: one that was there already is left alone.
+  let written = false;
+  const removeFile = () => written && fs.rmSync(file, { force: true });
   for (const signal of RELAYED) process.on(signal, onSignal);
   process.on('exit', removeFile);
   try {
     const terraform = variables.filter((v) => v.category === 'terraform').map((v) => ({ key: v.key, value: v.value ?? '', hcl: v.hcl }));
     fs.writeFileSync(file, renderTfvars(terraform), { mode: 0o600, flag: 'wx' });
+    written = true;
     return await use(relay);
   } finally {
     removeFile();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import { CredentialsError } from './credentials.js';
 
 /**
  * Requests to the varsetd server. HTTPS trusts the system's certificate store, not only the
@@ -28,7 +29,7 @@ export function trustedCertificates(env: NodeJS.ProcessEnv): string[] {
     try {
       certificates.push(fs.readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new Error(`${name}=${file} could not be read: ${(error as Error).message}`);
+      throw new CredentialsError(`${name}=${file} could not be read: ${(error as Error).message}`);
     }
   }
   return certificates;

@@ -3,6 +3,7 @@ import { can, ensure, type Action } from '../auth/policy.js';
 import type { Subject } from '../auth/subject.js';
 import { locationOfWorkspace, type WorkspaceLocation } from '../common/location.js';
 import { transaction, type Trx } from '../db/transaction.js';
+import { findRunnableConfigurationVersion } from '../configuration-versions/service.js';
 import { openRunVariables, snapshotEffectiveVariables, type OpenedVariable } from '../effective/service.js';
 import { newId, now } from '../ids.js';
 import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -48,7 +49,7 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
   assertKeysGivenOnce(command.variables);
   const { workspace } = await getWorkspace(ctx, { id: command.workspaceId }, 'run:create');
   const run = await transaction(ctx.store, async (trx) => {
-    const cv = await store.findRunnableConfigurationVersion(trx, workspace.id, command.configurationVersionId);
+    const cv = await findRunnableConfigurationVersion(trx, workspace.id, command.configurationVersionId);
     const pointer = '/data/relationships/configuration-version';
     // A version of another workspace is as unknown here as a missing one.
     if (!cv && command.configurationVersionId !== undefined) throw notFound();
@@ -104,7 +105,8 @@ export async function openOwnRunVariables(ctx: Context, id: string): Promise<Ope
   const { run } = await getOwnRun(ctx, id);
   return transaction(ctx.store, async (trx) => {
     const current = await store.findRun(trx, run.id);
-    if (!current || isFinished(current.run)) throw conflict(`run ${run.id} has finished; its variables are no longer available`);
+    if (!current) throw notFound();
+    if (isFinished(current.run)) throw conflict(`run ${run.id} has finished; its variables are no longer available`);
     await recordRunEvent(trx, run.id, 'variables-opened', 'Variables read with sensitive values by the token that created the run', ctx.subject);
     return openRunVariables(trx, ctx.sealer, run.id);
   });
@@ -129,15 +131,16 @@ async function moveOwnRun(ctx: Context, id: string, from: readonly RunStatus[], 
   const { run, location } = await getOwnRun(ctx, id);
   const at = now();
   const moved = await transaction(ctx.store, async (trx) => {
+    const current = await store.findRun(trx, run.id);
+    if (!current) throw notFound();
+    const wrongStatus = () => conflict(`run ${run.id} is ${current.run.status}; it can become ${to} only when it is ${from.join(' or ')}`);
+    if (!from.includes(current.run.status)) throw wrongStatus();
     const timestamps = to === 'planning' ? { planning_at: at } : { finished_at: at };
-    if (!(await store.updateRunStatus(trx, run.id, from, to, timestamps))) return undefined;
+    // The update is conditional too: a concurrent move may have committed since the read.
+    if (!(await store.updateRunStatus(trx, run.id, from, to, timestamps))) throw wrongStatus();
     await recordRunEvent(trx, run.id, to, description, ctx.subject, at);
     return (await store.findRun(trx, run.id))!.run;
   });
-  if (!moved) {
-    const current = (await store.findRun(ctx.store.db, run.id))?.run.status ?? run.status;
-    throw conflict(`run ${run.id} is ${current}; it can become ${to} only when it is ${from.join(' or ')}`);
-  }
   return { run: moved, permissions: runPermissions(ctx, location) };
 }
 

@@ -69,11 +69,6 @@ export async function updateRunStatus(db: Db, id: string, from: readonly RunStat
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The configuration version a run is to use: the one named, or the workspace's latest uploaded one. */
-export function findRunnableConfigurationVersion(db: Db, workspaceId: string, id: string | undefined) {
-  const query = db.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
-  return (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
-}
 
 export async function insertRunEvent(db: Db, event: RunEvent): Promise<void> {
   await db.insertInto('run_events').values(event).execute();
