@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { compareCodePoints } from '../src/common/code-points.js';
+import type { Category } from '../src/variables/model.js';
 import {
-  compareCodePoints,
   resolveVariables,
   type ApplicableVarset,
-  type Category,
   type PrecedenceLevel,
   type ResolveInput,
   type ResolvedVariable,

@@ -112,7 +112,7 @@ export async function issueToken(trx: Trx, owner: TokenOwner, options: { descrip
 }
 
 /** The token a team or an organization has, and revoking it (answering whether there was one). */
-export { findOwnedToken, deleteOwnedToken as revokeOwnedToken } from './store.js';
+export { findOwnedToken, deleteOwnedToken } from './store.js';
 
 function siteAdminToken(description: string): Token {
   return { id: newId('at'), kind: 'site-admin', organization_id: null, team_id: null, description, created_at: now(), expired_at: null };

@@ -1,9 +1,8 @@
 import type { Db } from '../db/transaction.js';
+import type { WorkspacePlace } from '../workspaces/model.js';
 import type { Variable } from '../variables/model.js';
-import { variablesOfSets } from '../variables/service.js';
+import { listVariables, variablesOfSets } from '../variables/service.js';
 import { varsetsReachingWorkspace } from '../varsets/service.js';
-import { variablesOfWorkspace } from '../workspace-variables/service.js';
-import type { WorkspaceLocation } from './model.js';
 import type { ApplicableVarset, VarsetScope } from './resolve.js';
 
 export interface Candidates {
@@ -18,8 +17,8 @@ export interface Candidates {
  * the workspace's organization, assigned to the workspace's project, or assigned to the
  * workspace: the same sets the workspace's list of variable sets shows.
  */
-export async function loadCandidates(db: Db, workspace: WorkspaceLocation): Promise<Candidates> {
-  const workspaceVariables = await variablesOfWorkspace(db, workspace.id);
+export async function loadCandidates(db: Db, workspace: WorkspacePlace): Promise<Candidates> {
+  const workspaceVariables = await listVariables(db, { kind: 'workspace', id: workspace.id });
   const sets = await varsetsReachingWorkspace(db, workspace);
   if (!sets.length) return { workspaceVariables, varsets: [] };
 

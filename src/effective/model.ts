@@ -1,11 +1,5 @@
-import type { Category, PrecedenceLevel, ValueSource } from './resolve.js';
-
-/** Where a workspace is: what deciding which sets reach it needs. */
-export interface WorkspaceLocation {
-  id: string;
-  organization_id: string;
-  project_id: string;
-}
+import type { Category } from '../variables/model.js';
+import type { PrecedenceLevel, ValueSource } from './resolve.js';
 
 /** A run's variable: a Terraform input variable whose value is an HCL expression. */
 export interface RunVariableInput {

@@ -1,8 +1,6 @@
 import type { Category } from '../variables/model.js';
 import { compareCodePoints } from '../common/code-points.js';
 
-export { compareCodePoints };
-
 /**
  * Variable precedence: which value of each variable a run of a workspace gets.
  *
@@ -28,7 +26,6 @@ export { compareCodePoints };
  * A variable is identified by key and category together.
  */
 
-export type { Category };
 
 /** How a set reaches the workspace: it is global, assigned to the workspace's project, or assigned to the workspace. */
 export type VarsetScope = 'global' | 'project' | 'workspace';

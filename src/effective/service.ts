@@ -1,14 +1,16 @@
 import type { Context } from '../context.js';
 import { ensure, type Target } from '../auth/policy.js';
 import type { Db } from '../db/transaction.js';
+import type { WorkspacePlace } from '../workspaces/model.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Variable } from '../variables/model.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { loadCandidates } from './load.js';
-import type { EffectiveValue, EffectiveVariable, OpenedVariable, RunVariableInput, WorkspaceLocation } from './model.js';
+import type { EffectiveValue, EffectiveVariable, OpenedVariable, RunVariableInput } from './model.js';
 import { resolveVariables, type ResolvedVariable, type SourcedValue } from './resolve.js';
 import { findRunEffectiveVariables, findRunWorkspace, insertRunEffectiveVariables } from './store.js';
+import { locationOfWorkspace } from '../common/location.js';
 
 /**
  * Effective variables: which value of each variable a run of a workspace gets, and where it
@@ -16,11 +18,11 @@ import { findRunEffectiveVariables, findRunWorkspace, insertRunEffectiveVariable
  * as stored and never shown (see serialize.ts).
  */
 
-export type { EffectiveValue, EffectiveVariable, OpenedVariable, RunVariableInput, WorkspaceLocation } from './model.js';
+export type { OpenedVariable } from './model.js';
 
 type RunCandidate = RunVariableInput & { category: 'terraform' };
 
-async function resolveWorkspace(db: Db, workspace: WorkspaceLocation, runVariables: readonly RunVariableInput[] = []) {
+async function resolveWorkspace(db: Db, workspace: WorkspacePlace, runVariables: readonly RunVariableInput[] = []) {
   const { workspaceVariables, varsets } = await loadCandidates(db, workspace);
   return resolveVariables<Variable | RunCandidate>({
     workspaceVariables,
@@ -68,7 +70,7 @@ export async function showWorkspaceEffectiveVariables(ctx: Context, workspaceId:
  * in the transaction that creates it: the run keeps the values it was created with, whatever
  * happens to the workspace and its sets afterwards. Sensitive values are copied sealed.
  */
-export async function snapshotEffectiveVariables(trx: Db, workspace: WorkspaceLocation, runId: string, runVariables: readonly RunVariableInput[]): Promise<void> {
+export async function snapshotEffectiveVariables(trx: Db, workspace: WorkspacePlace, runId: string, runVariables: readonly RunVariableInput[]): Promise<void> {
   await insertRunEffectiveVariables(trx, runId, toEffective(await resolveWorkspace(trx, workspace, runVariables)));
 }
 
@@ -80,7 +82,7 @@ export async function showRunEffectiveVariables(ctx: Context, runId: string): Pr
   const found = await findRunWorkspace(ctx.store.db, runId);
   if (!found) throw notFound();
   const { workspace } = found;
-  const target: Target = { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id };
+  const target: Target = locationOfWorkspace(workspace);
   ensure(ctx.subject, 'run:read', target);
   ensure(ctx.subject, 'workspace:read-variables', target);
   return findRunEffectiveVariables(ctx.store.db, found.runId);

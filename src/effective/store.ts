@@ -1,7 +1,9 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, RunEffectiveValueTable } from '../db/schema.js';
+import { inSlices } from '../common/slices.js';
 import { newId } from '../ids.js';
-import type { EffectiveValue, EffectiveVariable, WorkspaceLocation } from './model.js';
+import type { WorkspacePlace } from '../workspaces/model.js';
+import type { EffectiveValue, EffectiveVariable } from './model.js';
 import type { PrecedenceLevel, ValueSource } from './resolve.js';
 
 /** The SQL of runs' effective variables: one row per value, written once when the run is created. */
@@ -9,7 +11,7 @@ type Db = Kysely<Database>;
 type Row = Selectable<RunEffectiveValueTable>;
 
 /** The workspace a run belongs to, located in its organization and project; undefined when there is no such run. */
-export async function findRunWorkspace(db: Db, runId: string): Promise<{ runId: string; workspace: WorkspaceLocation } | undefined> {
+export async function findRunWorkspace(db: Db, runId: string): Promise<{ runId: string; workspace: WorkspacePlace } | undefined> {
   const row = await db
     .selectFrom('runs')
     .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
@@ -47,12 +49,12 @@ function toRow(runId: string, position: number, rank: number, variable: Effectiv
   };
 }
 
-/** Rows per statement: far below both stores' limits on bound parameters (19 columns each). */
-const SLICE = 500;
-
 export async function insertRunEffectiveVariables(db: Db, runId: string, variables: EffectiveVariable[]): Promise<void> {
   const rows = variables.flatMap((variable, position) => [variable.winner, ...variable.overridden].map((value, rank) => toRow(runId, position, rank, variable, value)));
-  for (let i = 0; i < rows.length; i += SLICE) await db.insertInto('run_effective_values').values(rows.slice(i, i + SLICE)).execute();
+  // 19 columns a row: a slice stays far below both stores' limits on bound parameters.
+  await inSlices(rows, async (slice) => {
+    await db.insertInto('run_effective_values').values(slice).execute();
+  });
 }
 
 function sourceOf(row: Row): ValueSource {
@@ -75,7 +77,7 @@ export async function findRunEffectiveVariables(db: Db, runId: string): Promise<
       source: sourceOf(row),
       level: row.precedence as PrecedenceLevel,
     };
-    if (!row.rank) variables.push({ key: row.key, category: row.category, winner: value, overridden: [] });
+    if (row.rank === 0) variables.push({ key: row.key, category: row.category, winner: value, overridden: [] });
     else variables[variables.length - 1]!.overridden.push(value);
   }
   return variables;

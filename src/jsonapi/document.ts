@@ -35,10 +35,6 @@ export function toOne(type: string, id: string | null): { data: ResourceIdentifi
   return { data: id === null ? null : { id, type } };
 }
 
-export function toMany(type: string, ids: readonly string[]): { data: ResourceIdentifier[] } {
-  return { data: ids.map((id) => ({ id, type })) };
-}
-
 /**
  * A paginated list document. `path` is the request path without query; the links keep
  * every other query parameter of the request and set `page[number]`/`page[size]`.

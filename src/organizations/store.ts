@@ -6,7 +6,6 @@ import { DEFAULT_PROJECT_NAME } from '../projects/model.js';
 import { OWNERS_TEAM_NAME } from '../teams/model.js';
 import type { Organization } from './model.js';
 
-export type { Organization };
 
 const COLUMNS = ['id', 'name', 'email', 'created_at'] as const;
 

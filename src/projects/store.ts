@@ -7,7 +7,6 @@ import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
 import type { Project } from './model.js';
 
-export type { Project };
 
 const COLUMNS = ['projects.id', 'projects.organization_id', 'projects.name', 'projects.description', 'projects.is_default', 'projects.created_at'] as const;
 

@@ -11,6 +11,7 @@ import { getTeam } from '../teams/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 import type { GrantPlace, TeamProject, TeamProjectChanges, TeamWorkspace, TeamWorkspaceChanges } from './model.js';
 import * as store from './store.js';
+import { locationOfWorkspace } from '../common/location.js';
 
 /**
  * The complete permission set of a grant: a fixed level's own set (a fine-grained value that
@@ -108,7 +109,7 @@ export async function deleteTeamWorkspace(ctx: Context, id: string): Promise<voi
 export async function listTeamWorkspaceGrants(ctx: Context, filter: GrantListFilter, page: Page) {
   if (filter.resourceId !== undefined) {
     const { workspace } = await getWorkspace(ctx, { id: filter.resourceId });
-    const target = { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id };
+    const target = locationOfWorkspace(workspace);
     const scope = teamAccessListScope(ctx.subject, 'team-workspace:read', target);
     if (scope === 'none') throw notFound();
     return store.listTeamWorkspaces(ctx.store.db, { teamId: filter.teamId, resourceId: workspace.id, scope }, page);

@@ -4,7 +4,6 @@ import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
 import type { GrantPlace, TeamProject, TeamWorkspace } from './model.js';
 
-export type { GrantPlace, TeamProject, TeamWorkspace };
 
 const WORKSPACE_GRANT_COLUMNS = [
   'team_workspaces.id',

@@ -8,7 +8,6 @@ import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
 import type { OrganizationAccess, Team } from './model.js';
 
-export type { Team };
 
 const COLUMNS = [
   'teams.id',

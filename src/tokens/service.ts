@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
-import { findOwnedToken, issueToken, revokeOwnedToken, type IssuedToken, type Token, type TokenOwner } from '../auth/tokens.js';
+import { findOwnedToken, issueToken, deleteOwnedToken, type IssuedToken, type Token, type TokenOwner } from '../auth/tokens.js';
 import { transaction } from '../db/transaction.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import { getOrganization } from '../organizations/service.js';
@@ -35,7 +35,7 @@ async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
 
 async function revoke(ctx: Context, owner: TokenOwner): Promise<void> {
   await transaction(ctx.store, async (trx) => {
-    if (!(await revokeOwnedToken(trx, owner))) throw notFound();
+    if (!(await deleteOwnedToken(trx, owner))) throw notFound();
   });
 }
 

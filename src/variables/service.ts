@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   applyVariableChanges,
   attributePointer,
+  checkVariableChanges,
   type KeyCandidate,
   type ResourcePointer,
   type Variable,
@@ -90,6 +91,7 @@ export async function insertVariables(db: Db, owner: VariableOwner, prepared: Pr
  * when the variable is sensitive, and the version is new even when nothing changes.
  */
 export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: ResourcePointer): Promise<PreparedVariable> {
+  checkVariableChanges(changes, at);
   const current = await store.findVariable(db, owner, id);
   if (!current) throw notFound();
   const fields = applyVariableChanges(current, changes, at);

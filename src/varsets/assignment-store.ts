@@ -3,7 +3,7 @@ import { inSlices } from '../common/slices.js';
 import { byCodePoint } from '../db/order.js';
 import type { Database } from '../db/schema.js';
 import type { Project } from '../projects/model.js';
-import type { Workspace } from '../workspaces/model.js';
+import type { Workspace, WorkspacePlace } from '../workspaces/model.js';
 import type { AssignmentKind, AssignmentRef } from './model.js';
 
 /** The SQL of where sets are assigned: their workspaces and projects. Every function works on the database or a transaction. */
@@ -13,7 +13,7 @@ const WORKSPACE_COLUMNS = ['workspaces.id', 'workspaces.organization_id', 'works
 const PROJECT_COLUMNS = ['projects.id', 'projects.organization_id', 'projects.name', 'projects.description', 'projects.is_default', 'projects.created_at'] as const;
 
 /** Where workspaces are: to check that a set may be applied to them. */
-export function findWorkspacesById(db: Db, ids: string[]): Promise<{ id: string; organization_id: string; project_id: string }[]> {
+export function findWorkspacesById(db: Db, ids: string[]): Promise<WorkspacePlace[]> {
   return inSlices(ids, (slice) => db.selectFrom('workspaces').select(['id', 'organization_id', 'project_id']).where('id', 'in', slice).execute());
 }
 

@@ -11,6 +11,7 @@ import { listVarsets } from './list-store.js';
 import type { VarsetInclude, VarsetList, VarsetScope, VarsetView } from './model.js';
 import { organizationVersion, type VersionOf } from './store.js';
 import { includesAlike, loadView, loadViews, readableBy, rowsFor } from './views.js';
+import { locationOfWorkspace } from '../common/location.js';
 
 /**
  * Reads of a set and of lists of sets, answered through the response cache (src/cache): the
@@ -122,7 +123,7 @@ export async function listWorkspaceVarsets(ctx: Context, response: CachedRespons
     response,
     versionThen(ctx, { workspaceId }, async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace),
     async (workspace) =>
-      render(await listVarsetViews(ctx, { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id }, request)),
+      render(await listVarsetViews(ctx, { kind: 'workspace', ...locationOfWorkspace(workspace) }, request)),
     (workspace) => includesAlike(ctx.subject, workspace.organization_id, request.include),
   );
 }

@@ -7,6 +7,8 @@ import { contains } from '../db/search.js';
 import type { Page } from '../jsonapi/query.js';
 import type { ReachingVarset, Varset, VarsetScope } from './model.js';
 import { selectVarsets } from './store.js';
+import { locationOfWorkspace } from '../common/location.js';
+import type { WorkspacePlace } from '../workspaces/model.js';
 
 /** The SQL of which sets an organization, a project or a workspace lists, and which sets reach a workspace. */
 type Db = Kysely<Database>;
@@ -91,8 +93,8 @@ export async function listVarsets(db: Db, scope: VarsetScope, search: string | u
 }
 
 /** The sets that reach a workspace, each with every way it does: the same sets the workspace's list shows, in one query. */
-export async function findVarsetsReachingWorkspace(db: Db, workspace: { id: string; organization_id: string; project_id: string }): Promise<ReachingVarset[]> {
-  const scope = { kind: 'workspace', organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id } as const;
+export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {
+  const scope = { kind: 'workspace', ...locationOfWorkspace(workspace) } as const;
   const assignedToWorkspace = db.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', workspace.id);
   const assignedToProject = db.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', workspace.project_id);
   const rows = await db

@@ -1,6 +1,7 @@
 import type { Db } from '../db/transaction.js';
 import { findVarsetsReachingWorkspace } from './list-store.js';
 import type { ReachingVarset } from './model.js';
+import type { WorkspacePlace } from '../workspaces/model.js';
 
 /**
  * Variable sets, their variables and assignments: the feature's entry, which routes and other
@@ -20,6 +21,6 @@ export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */
-export function varsetsReachingWorkspace(db: Db, workspace: { id: string; organization_id: string; project_id: string }): Promise<ReachingVarset[]> {
+export function varsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {
   return findVarsetsReachingWorkspace(db, workspace);
 }

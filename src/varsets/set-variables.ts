@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { now } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import { checkVariableChanges, newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
+import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
 import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, saveVariable } from '../variables/service.js';
 import { changeVarset, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
@@ -42,7 +42,6 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
 }
 
 export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, changes: VariableChanges): Promise<Variable> {
-  checkVariableChanges(changes, AT);
   return changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
     await assertNoGlobalConflict(trx, varset, [prepared.candidate]);

@@ -4,6 +4,7 @@ import type { Db } from '../db/transaction.js';
 import { variableIdsOfSets, variablesOfSets } from '../variables/service.js';
 import { projectsOfSets, workspacesOfSets } from './assignment-store.js';
 import type { RelationRows, Varset, VariableRef, VarsetInclude, VarsetView } from './model.js';
+import { locationOfWorkspace } from '../common/location.js';
 
 /** Relationships read in full for what `include` asks for; create and update responses read them all. */
 export const rowsFor = (include: Set<VarsetInclude>): RelationRows => ({ variables: include.has('vars'), workspaces: include.has('workspaces'), projects: include.has('projects') });
@@ -54,7 +55,7 @@ export function readableBy(subject: Subject, views: VarsetView[]): VarsetView[] 
   return views.map((view) => ({
     ...view,
     workspaces: view.workspaces.map(({ id, row }) =>
-      row && can(subject, 'workspace:read', { organizationId: row.organization_id, projectId: row.project_id, workspaceId: row.id }) ? { id, row } : { id },
+      row && can(subject, 'workspace:read', locationOfWorkspace(row)) ? { id, row } : { id },
     ),
     projects: view.projects.map(({ id, row }) => (row && can(subject, 'project:read', { organizationId: row.organization_id, projectId: row.id }) ? { id, row } : { id })),
   }));

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
-import { transaction, type Db } from '../db/transaction.js';
+import { transaction } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
-import { checkVariableChanges, newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
+import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
 import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, saveVariable } from '../variables/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 
@@ -19,11 +19,6 @@ const ownedBy = (workspace: { id: string }): VariableOwner => ({ kind: 'workspac
 export async function listWorkspaceVariables(ctx: Context, workspaceId: string): Promise<Variable[]> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
   return listVariables(ctx.store.db, ownedBy(workspace));
-}
-
-/** Every variable of a workspace, for a caller that has decided the permission already (effective variables). */
-export function variablesOfWorkspace(db: Db, workspaceId: string): Promise<Variable[]> {
-  return listVariables(db, { kind: 'workspace', id: workspaceId });
 }
 
 export async function showWorkspaceVariable(ctx: Context, workspaceId: string, id: string): Promise<Variable> {
@@ -47,7 +42,6 @@ export async function createWorkspaceVariable(ctx: Context, workspaceId: string,
 /** Attributes absent from the body keep their value; the version changes on every update, even one that changes nothing. */
 export async function updateWorkspaceVariable(ctx: Context, workspaceId: string, id: string, changes: VariableChanges): Promise<Variable> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:write-variables');
-  checkVariableChanges(changes, AT);
   return transaction(ctx.store, async (trx) => {
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, ownedBy(workspace), id, changes, AT);
     await saveVariable(trx, prepared);

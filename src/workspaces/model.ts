@@ -18,3 +18,6 @@ export interface WorkspaceChanges {
 
 /** Which workspace a request names: its id, or its organization's name and its own. */
 export type WorkspaceLocator = { id: string } | { organizationName: string; name: string };
+
+/** Where a workspace is: what deciding which sets reach it, and who may act on it, needs. */
+export type WorkspacePlace = Pick<Workspace, 'id' | 'organization_id' | 'project_id'>;

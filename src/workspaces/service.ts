@@ -8,6 +8,7 @@ import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import type { Workspace, WorkspaceChanges, WorkspaceLocator } from './model.js';
 import * as store from './store.js';
+import { locationOfWorkspace } from '../common/location.js';
 
 export interface WorkspaceWithOrganization {
   workspace: Workspace;
@@ -19,7 +20,7 @@ export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action
   const found = await store.findWorkspaceWithOrganization(ctx.store.db, where);
   if (!found) throw notFound();
   const { workspace } = found;
-  ensure(ctx.subject, action, { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id });
+  ensure(ctx.subject, action, locationOfWorkspace(workspace));
   return found;
 }
 

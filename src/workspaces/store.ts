@@ -7,7 +7,6 @@ import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
 import type { Workspace, WorkspaceLocator } from './model.js';
 
-export type { Workspace };
 
 const COLUMNS = [
   'workspaces.id',
