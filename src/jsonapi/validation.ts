@@ -15,13 +15,17 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
     if (first.keyword === 'type' && first.params.type === 'string') return badQueryParameter(parameter, `${parameter} may be given only once`);
     return badQueryParameter(parameter, `${parameter} ${describe(first, errors) ?? first.message ?? 'is not valid'}`);
   }
+  // A member that is missing, or that a closed object does not know, is pointed at itself.
   const missing = first.keyword === 'required' ? String(first.params.missingProperty) : undefined;
-  const pointer = missing === undefined ? first.instancePath : `${first.instancePath}/${escape(missing)}`;
+  const unknown = first.keyword === 'additionalProperties' ? String(first.params.additionalProperty) : undefined;
+  const member = missing ?? unknown;
+  const pointer = member === undefined ? first.instancePath : `${first.instancePath}/${escape(member)}`;
   if (pointer === '') return invalidAttribute('the request body must be a JSON:API document with a data member', '/data');
   const segments = decodePointer(pointer);
   const name = segments[segments.length - 1]!;
   const label = /^\d+$/.test(name) ? `element ${name} of ${segments[segments.length - 2]}` : name;
   if (missing !== undefined) return invalidAttribute(segments[segments.length - 2] === 'attributes' ? `${label} can't be blank` : `${label} is required`, pointer);
+  if (unknown !== undefined) return invalidAttribute(`${label} is not one of the members ${segments[segments.length - 2]} may have`, pointer);
   return invalidAttribute(`${label} ${describe(first, errors) ?? first.message ?? 'is not valid'}`, pointer);
 }
 
@@ -50,8 +54,6 @@ function describe(error: FastifySchemaValidationError, all: FastifySchemaValidat
         .flatMap((e) => (e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : ((e.params as { allowedValues: unknown[] }).allowedValues ?? [])));
       return `must be ${allowed.map((v) => JSON.stringify(v)).join(' or ')}`;
     }
-    case 'additionalProperties':
-      return `may not have the member "${String(params.additionalProperty)}"`;
     default:
       return undefined;
   }

@@ -4,7 +4,7 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization } from '../organizations/model.js';
+import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import type { Project } from './model.js';
 
 
@@ -16,12 +16,12 @@ export async function findProjectWithOrganization(db: Db, id: string): Promise<{
     .selectFrom('projects')
     .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
     .select(COLUMNS)
-    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'])
+    .select(ORGANIZATION_COLUMNS)
     .where('projects.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { organization_name, organization_email, organization_created_at, ...project } = row;
-  return { project, organization: { id: project.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  const { row: project, organization } = splitOrganization(row);
+  return { project, organization };
 }
 
 export async function projectNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {

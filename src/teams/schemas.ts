@@ -3,15 +3,16 @@ import { ORGANIZATION_ACCESS } from '../auth/levels.js';
 import { Maybe, Nullable, Related, Resource, ResourceBody, ToMany, ToOne } from '../jsonapi/schemas.js';
 import { TEAM_VISIBILITIES } from './model.js';
 
-/** An object whose members are the named flags, each of `schema`. */
-const flags = <T extends TSchema>(names: readonly string[], schema: () => T) => Type.Object(Object.fromEntries(names.map((name) => [name, schema()])) as Record<string, T>);
+/** An object whose members are the named flags, each of `schema`; with `closed`, no other member is allowed. */
+const flags = <T extends TSchema>(names: readonly string[], schema: () => T, closed = false) =>
+  Type.Object(Object.fromEntries(names.map((name) => [name, schema()])) as Record<string, T>, closed ? { additionalProperties: false } : {});
 
 export const TeamBody = ResourceBody('teams', {
   name: Maybe(Type.String({ minLength: 1, maxLength: 90, pattern: '^[A-Za-z0-9_-]+$', description: 'letters, numbers, "-" and "_"' })),
   visibility: Maybe(Type.Enum(TEAM_VISIBILITIES)),
   'sso-team-id': Type.Optional(Nullable(Type.String({ description: 'null clears it' }))),
   'allow-member-token-management': Maybe(Type.Boolean()),
-  'organization-access': Maybe(flags(ORGANIZATION_ACCESS, () => Maybe(Type.Boolean({ description: 'null counts as false' })))),
+  'organization-access': Maybe(flags(ORGANIZATION_ACCESS, () => Maybe(Type.Boolean({ description: 'null counts as false' })), true)),
 });
 
 /** The caller's permissions on a team (`teamPermissions` in auth/policy.ts). */

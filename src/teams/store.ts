@@ -5,7 +5,7 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization } from '../organizations/model.js';
+import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import type { OrganizationAccess, Team } from './model.js';
 
 
@@ -66,12 +66,12 @@ export async function findTeamWithOrganization(db: Db, id: string): Promise<{ te
     .selectFrom('teams')
     .innerJoin('organizations', 'organizations.id', 'teams.organization_id')
     .select(COLUMNS)
-    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'])
+    .select(ORGANIZATION_COLUMNS)
     .where('teams.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { organization_name, organization_email, organization_created_at, ...team } = row;
-  return { team: toTeam(team), organization: { id: team.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  const { row: team, organization } = splitOrganization(row);
+  return { team: toTeam(team), organization };
 }
 
 export async function teamNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {

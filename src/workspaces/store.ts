@@ -4,7 +4,7 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization } from '../organizations/model.js';
+import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import type { Workspace, WorkspaceLocator } from './model.js';
 
 
@@ -24,14 +24,14 @@ export async function findWorkspaceWithOrganization(db: Db, where: WorkspaceLoca
     .selectFrom('workspaces')
     .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
     .select(COLUMNS)
-    .select(['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at']);
+    .select(ORGANIZATION_COLUMNS);
   const row = await ('id' in where
     ? query.where('workspaces.id', '=', where.id)
     : query.where('organizations.name', '=', where.organizationName).where('workspaces.name', '=', where.name)
   ).executeTakeFirst();
   if (!row) return undefined;
-  const { organization_name, organization_email, organization_created_at, ...workspace } = row;
-  return { workspace, organization: { id: workspace.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  const { row: workspace, organization } = splitOrganization(row);
+  return { workspace, organization };
 }
 
 export async function workspaceNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
