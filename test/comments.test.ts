@@ -159,6 +159,10 @@ describe(`comments and run events (${storeKind})`, () => {
     assert.equal(res.body.data[0].attributes.action, 'commented');
     assert.deepEqual(res.body.included.map((c: any) => c.attributes.body), ['c2']);
     assert.equal(res.body.meta.pagination['total-count'], 4);
+    const past = await t.get(`/api/v2/runs/${run.id}/run-events?page%5Bsize%5D=3&page%5Bnumber%5D=3`);
+    expectStatus(past, 200);
+    assert.deepEqual(past.body.data, []);
+    assert.equal(past.body.meta.pagination['total-count'], 4);
   });
 
   it('answers 404 for unknown run events', async () => {

@@ -23,9 +23,10 @@ export function limitToPage<Q extends { limit: (n: number) => Q; offset: (n: num
  * the database computes it once, and the page with its count costs one statement. A page past
  * the last one has no row to carry the count, and costs a second statement.
  */
-export async function pageWithTotal<DB, TB extends keyof DB, O>(
+export async function pageWithTotal<DB, QDB, TB extends keyof QDB, O>(
   db: Kysely<DB>,
-  pageQuery: SelectQueryBuilder<DB, TB, O>,
+  /** Its tables may be those of `db` widened by joins. */
+  pageQuery: SelectQueryBuilder<QDB, TB, O>,
   total: (eb: ExpressionBuilder<DB, never>) => AliasableExpression<number | null>,
 ): Promise<{ rows: O[]; total: number }> {
   const counted = await pageQuery.select((eb) => total(eb as unknown as ExpressionBuilder<DB, never>).as(TOTAL)).execute();

@@ -1,5 +1,7 @@
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import type { Comment } from '../comments/model.js';
+import { sql } from 'kysely';
+import { limitToPage, pageWithTotal } from '../db/page.js';
 import type { Db } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
 import type { RunEvent } from '../runs/model.js';
@@ -34,11 +36,9 @@ export async function findRunEvent(db: Db, id: string): Promise<(RunEventWithCom
   return { ...withComment(rest), location: locationOf(row) };
 }
 
-/** A run's events, oldest first. */
+/** A run's events, oldest first: one statement that carries the count (see `pageWithTotal`). */
 export async function listRunEvents(db: Db, runId: string, page: Page): Promise<{ rows: RunEventWithComment[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    eventsWithComments(db).where('run_events.run_id', '=', runId).orderBy('run_events.seq').limit(page.size).offset((page.number - 1) * page.size).execute(),
-    db.selectFrom('run_events').where('run_id', '=', runId).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows.map(withComment), total: Number(count.total) };
+  const count = db.selectFrom('run_events').where('run_id', '=', runId).select((eb) => eb.fn.countAll<number>().as('n'));
+  const { rows, total } = await pageWithTotal(db, limitToPage(eventsWithComments(db).where('run_events.run_id', '=', runId).orderBy('run_events.seq'), page), () => sql<number>`${count}`);
+  return { rows: rows.map(withComment), total };
 }
