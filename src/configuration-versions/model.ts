@@ -1,6 +1,6 @@
 /**
  * A configuration version: an upload slot for a workspace's configuration, then the archive
- * uploaded to it. The upload credential itself is never kept, only its hash while it may be used.
+ * uploaded to it. Its upload credential is the store's business (see `PendingUpload`).
  */
 export interface ConfigurationVersion {
   id: string;
@@ -11,8 +11,6 @@ export interface ConfigurationVersion {
   provisional: boolean;
   error: string | null;
   error_message: string | null;
-  upload_secret_hash: string | null;
-  upload_expires_at: string | null;
   created_at: string;
   uploaded_at: string | null;
   errored_at: string | null;

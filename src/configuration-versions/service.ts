@@ -35,13 +35,12 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
     provisional: command.provisional ?? false,
     error: null,
     error_message: null,
-    upload_secret_hash: hashToken(uploadSecret),
-    upload_expires_at: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString(),
     created_at: now(),
     uploaded_at: null,
     errored_at: null,
   };
-  await transaction(ctx.store, (trx) => store.insertConfigurationVersion(trx, cv));
+  const upload = { secretHash: hashToken(uploadSecret), expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString() };
+  await transaction(ctx.store, (trx) => store.insertConfigurationVersion(trx, cv, upload));
   return { cv, uploadSecret };
 }
 

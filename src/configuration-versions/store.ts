@@ -14,15 +14,17 @@ const COLUMNS = [
   'configuration_versions.provisional',
   'configuration_versions.error',
   'configuration_versions.error_message',
-  'configuration_versions.upload_secret_hash',
-  'configuration_versions.upload_expires_at',
   'configuration_versions.created_at',
   'configuration_versions.uploaded_at',
   'configuration_versions.errored_at',
 ] as const;
 
-export async function insertConfigurationVersion(db: Db, cv: ConfigurationVersion): Promise<void> {
-  await db.insertInto('configuration_versions').values(cv).execute();
+/** Inserts a pending version with its upload credential: only the credential's hash is kept, until it is used or expires. */
+export async function insertConfigurationVersion(db: Db, cv: ConfigurationVersion, upload: { secretHash: string; expiresAt: string }): Promise<void> {
+  await db
+    .insertInto('configuration_versions')
+    .values({ ...cv, upload_secret_hash: upload.secretHash, upload_expires_at: upload.expiresAt })
+    .execute();
 }
 
 /** A workspace's configuration versions, newest first. */

@@ -1,5 +1,4 @@
 import { type Kysely } from 'kysely';
-import { searchable } from '../search.js';
 
 /**
  * One case-insensitive search for every name: projects and workspaces get the `search_name`
@@ -8,6 +7,9 @@ import { searchable } from '../search.js';
  */
 const TABLES = ['varsets', 'teams', 'projects', 'workspaces'] as const;
 
+/** The fold as it was when this migration was written; a released migration must not follow later changes of `searchable`. */
+const fold = (name: string) => name.toUpperCase().toLowerCase();
+
 export async function up(db: Kysely<any>): Promise<void> {
   for (const table of ['projects', 'workspaces']) {
     await db.schema.alterTable(table).addColumn('search_name', 'text', (c) => c.notNull().defaultTo('')).execute();
@@ -15,7 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const table of TABLES) {
     const rows: { id: string; name: string }[] = await db.selectFrom(table).select(['id', 'name']).execute();
     for (const row of rows) {
-      const folded = searchable(row.name);
+      const folded = fold(row.name);
       await db.updateTable(table).set({ search_name: folded }).where('id', '=', row.id).execute();
     }
   }
