@@ -62,8 +62,9 @@ function header(name: string, type: '0' | '2' | '5', size: number, mode: number,
 function paxRecord(key: string, value: string): string {
   const rest = ` ${key}=${value}\n`;
   const restBytes = Buffer.byteLength(rest);
+  // The length counts its own digits: the smallest L with L = restBytes + digits(L).
   let length = restBytes + String(restBytes).length;
-  if (String(length).length !== String(length - restBytes).length) length++;
+  while (length !== restBytes + String(length).length) length = restBytes + String(length).length;
   return `${length}${rest}`;
 }
 
