@@ -21,7 +21,11 @@ describe('the varsetd command', () => {
     const readmeRows = [...README.matchAll(/^\| `([A-Z_]+)` \| `(--[a-z-]+)` \|/gm)].map(([, env, flag]) => `${env} ${flag}`);
     assert.deepEqual(readmeRows, SETTINGS.map((s) => `${s.env} ${s.flag}`));
     for (const s of SETTINGS) assert.match(stdout, new RegExp(`^  ${s.flag} ${s.value} +\\[${s.env}\\] `, 'm'), s.flag);
-    for (const command of ['serve', 'migrate', 'rotate-key', '--version']) assert.ok(stdout.includes(command), command);
+    for (const command of ['serve', 'migrate', 'rotate-key', 'exec', '--version']) assert.ok(stdout.includes(command), command);
+    // Each command has a line of its own under "commands:", saying what it does.
+    const commandsSection = /\ncommands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1];
+    assert.ok(commandsSection, stdout);
+    for (const command of ['serve', 'migrate', 'rotate-key', 'exec']) assert.match(commandsSection, new RegExp(`^  ${command}( \\S+)* {2,}\\S`, 'm'), command);
   });
 
   it('prints its version', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { randomAlphanumeric } from '../src/ids.js';
@@ -74,12 +74,16 @@ export class TestApp {
     private readonly testStore: TestStore,
   ) {}
 
-  static async start(): Promise<TestApp> {
+  /**
+   * `options` go to buildApp over the default `publicUrl` (one nothing listens on); pass
+   * `publicUrl: undefined` for absolute URLs derived from each request, as a listening app needs.
+   */
+  static async start(options: Partial<Omit<AppOptions, 'store'>> = {}): Promise<TestApp> {
     const testStore = await createTestStore();
     const store = await openStore(testStore);
     await migrate(store);
     await ensureAdminToken(store, ADMIN_TOKEN, testStore.dataDir);
-    const app = await buildApp({ store, publicUrl: 'http://127.0.0.1:1' });
+    const app = await buildApp({ publicUrl: 'http://127.0.0.1:1', ...options, store });
     return new TestApp(app, store, testStore);
   }
 

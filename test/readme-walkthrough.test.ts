@@ -57,6 +57,8 @@ describe(`the README's walk-through to a commented run (${storeKind})`, () => {
       const runs = await get(`/workspaces/${workspace.data.id}/runs`);
       assert.equal(runs.data.length, 1);
       assert.equal(runs.data[0].attributes.message, 'First run');
+      // Nothing reported a plan for it, so it stays pending, as the README says.
+      assert.equal(runs.data[0].attributes.status, 'pending');
       const comments = await get(`/runs/${runs.data[0].id}/comments`);
       assert.deepEqual(
         comments.data.map((c: any) => c.attributes.body),

@@ -31,6 +31,9 @@ export interface ServerProcess {
   summary: Record<string, any>;
   /** Everything it printed so far. */
   output(): string;
+  sendSignal(signal: NodeJS.Signals): void;
+  /** Whether it has not exited yet. */
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
 
@@ -45,9 +48,10 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
   process.once('exit', kill);
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const isRunning = () => child.exitCode === null && child.signalCode === null;
   const stop = async () => {
     process.removeListener('exit', kill);
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (!isRunning()) return;
     child.kill('SIGTERM');
     const timer = setTimeout(kill, 5_000);
     await exited;
@@ -56,15 +60,22 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
   const summary = await new Promise<Record<string, any>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`varsetd logged no start-up summary within 60 s:\n${output}`)), 60_000);
     child.stderr!.on('data', (chunk) => (output += String(chunk)));
+    // Each line is read once, and none after the summary: a server may log every request.
+    let summaryFound = false;
+    let lineBeingWritten = '';
     child.stdout!.on('data', (chunk) => {
       output += String(chunk);
-      // The last piece may be a line still being written.
-      for (const line of output.split('\n').slice(0, -1)) {
+      if (summaryFound) return;
+      const lines = (lineBeingWritten + String(chunk)).split('\n');
+      lineBeingWritten = lines.pop()!;
+      for (const line of lines) {
         if (!line.startsWith('{')) continue;
         const entry = JSON.parse(line);
         if (/^varsetd \S+ started$/.test(entry.msg)) {
+          summaryFound = true;
           clearTimeout(timer);
           resolve(entry);
+          return;
         }
       }
     });
@@ -76,5 +87,5 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
     await stop();
     throw error;
   });
-  return { url: summary.url, summary, output: () => output, stop };
+  return { url: summary.url, summary, output: () => output, sendSignal: (signal) => child.kill(signal), isRunning, stop };
 }

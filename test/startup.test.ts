@@ -3,12 +3,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openStore } from '../src/db/connect.js';
 import { createTestStore, storeKind } from './helpers.js';
+import { ROOT, varsetdEnv } from './server-process.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
 
 /**
@@ -22,10 +21,8 @@ describe(`processes starting together on a fresh store (${storeKind})`, () => {
     it(`readies one store from ${PROCESSES} processes at the same moment, generating one admin token and one key (round ${round})`, async () => {
       const store = await createTestStore();
       try {
-        const env: NodeJS.ProcessEnv = { ...process.env, VARSETD_DATA_DIR: store.dataDir };
-        delete env.VARSETD_ADMIN_TOKEN;
-        if (store.databaseUrl) env.DATABASE_URL = store.databaseUrl;
-        else delete env.DATABASE_URL;
+        // Neither an admin token nor an encryption key is configured: both are generated.
+        const env = varsetdEnv(store);
         // Every process waits for the same moment, late enough for all of them to have loaded.
         const startAt = String(Date.now() + 4_000);
         const results = await Promise.allSettled(

@@ -1,21 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOptions } from '../src/app.js';
-import { ensureAdminToken } from '../src/auth/tokens.js';
-import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { readCertificate, reloadCertificate, type TlsFiles } from '../src/http/tls.js';
-import { ADMIN_TOKEN, createTestStore, expectStatus, storeKind, type TestStore } from './helpers.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { ADMIN_TOKEN, TestApp, createTestStore, expectStatus, storeKind } from './helpers.js';
+import { ROOT, runVarsetd, startServerProcess, varsetdEnv } from './server-process.js';
 
 /** A server certificate, its key, and the throw-away authority that signed it. */
 interface Certificate {
@@ -73,27 +67,6 @@ function httpsRequest(url: string, options: { ca: string | string[]; agent?: htt
   });
 }
 
-interface RunningApp {
-  app: FastifyInstance;
-  close(): Promise<void>;
-}
-
-async function startApp(options: Omit<AppOptions, 'store'>): Promise<RunningApp> {
-  const testStore: TestStore = await createTestStore();
-  const store: Store = await openStore(testStore);
-  await migrate(store);
-  await ensureAdminToken(store, ADMIN_TOKEN, testStore.dataDir);
-  const app = await buildApp({ store, ...options });
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await store.close();
-      await testStore.dispose();
-    },
-  };
-}
-
 const organizationBody = (name: string) => ({ data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } });
 
 describe(`HTTPS (${storeKind})`, () => {
@@ -101,7 +74,7 @@ describe(`HTTPS (${storeKind})`, () => {
   let first: Certificate;
   let second: Certificate;
   let files: TlsFiles;
-  let running: RunningApp;
+  let running: TestApp;
   let origin: string;
 
   before(async () => {
@@ -110,7 +83,7 @@ describe(`HTTPS (${storeKind})`, () => {
     second = makeCertificate(path.join(dir, 'second'));
     files = { certFile: path.join(dir, 'cert.pem'), keyFile: path.join(dir, 'key.pem') };
     serve(files, first.cert, first.key);
-    running = await startApp({ tls: readCertificate(files) });
+    running = await TestApp.start({ publicUrl: undefined, tls: readCertificate(files) });
     await running.app.listen({ host: '127.0.0.1', port: 0 });
     origin = `https://127.0.0.1:${(running.app.server.address() as net.AddressInfo).port}`;
   });
@@ -199,7 +172,7 @@ describe(`X-Forwarded-Proto and X-Forwarded-Host (${storeKind})`, () => {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'varsetd.example.com' };
 
   /** The upload URL of a new configuration version, asked for from 127.0.0.1 (inject's address) with the forwarding headers. */
-  async function uploadUrl(running: RunningApp): Promise<string> {
+  async function uploadUrl(running: TestApp): Promise<string> {
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json', ...forwarded };
     const name = `proxy-${Math.random().toString(36).slice(2, 10)}`;
     const post = async (url: string, body: unknown) => {
@@ -221,7 +194,7 @@ describe(`X-Forwarded-Proto and X-Forwarded-Host (${storeKind})`, () => {
     ['builds upload URLs from them when the peer is a trusted address', ['10.0.0.0/8', '127.0.0.1'], 'https://varsetd.example.com/api/v2/uploads/'],
   ] as const) {
     it(label, async () => {
-      const running = await startApp(trustProxy === undefined ? {} : { trustProxy: trustProxy === true ? true : [...trustProxy] });
+      const running = await TestApp.start({ publicUrl: undefined, ...(trustProxy === undefined ? {} : { trustProxy: trustProxy === true ? true : [...trustProxy] }) });
       try {
         const url = await uploadUrl(running);
         assert.ok(url.startsWith(expected), url);
@@ -231,45 +204,6 @@ describe(`X-Forwarded-Proto and X-Forwarded-Host (${storeKind})`, () => {
     });
   }
 });
-
-/** `varsetd serve` as its own process, with the given environment on top of a fresh data folder. */
-class ServerProcess {
-  readonly output: string[] = [];
-  private constructor(
-    readonly child: ChildProcess,
-    readonly exited: Promise<number | null>,
-  ) {}
-
-  static spawn(env: NodeJS.ProcessEnv): ServerProcess {
-    const full: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env };
-    delete full.DATABASE_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const server = new ServerProcess(child, exited);
-    child.stdout!.on('data', (chunk) => server.output.push(String(chunk)));
-    child.stderr!.on('data', (chunk) => server.output.push(String(chunk)));
-    return server;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
-    await this.exited;
-    clearTimeout(timer);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, output: () => string): Promise<T> {
   const deadline = Date.now() + 60_000;
@@ -327,11 +261,12 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
   for (const refusal of refusals) {
     it(`refuses to start with ${refusal.label}, saying so before touching the store`, async () => {
       const dataDir = path.join(dir, `data-${Math.random().toString(36).slice(2)}`);
-      const server = ServerProcess.spawn({ ...refusal.env(), VARSETD_DATA_DIR: dataDir, PORT: String(await freePort()) });
-      const code = await server.exited;
-      const output = server.output.join('');
-      assert.equal(code, refusal.code, output);
-      assert.ok(output.startsWith(refusal.message()), output);
+      // Should it start after all, it listens where nothing else does.
+      const settings = { ...refusal.env(), VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, HOST: '127.0.0.1', PORT: '0' };
+      const { code, stdout, stderr } = await runVarsetd(['serve'], varsetdEnv({ dataDir, databaseUrl: undefined }, settings));
+      assert.equal(code, refusal.code, stdout + stderr);
+      assert.equal(stdout, '');
+      assert.ok(stderr.startsWith(refusal.message()), stderr);
       assert.equal(fs.existsSync(dataDir), false, 'the data folder was created');
     });
   }
@@ -339,28 +274,34 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
   it('reloads the certificate on SIGHUP, and keeps it when the new files cannot be used', async () => {
     const files = { certFile: path.join(dir, 'served-cert.pem'), keyFile: path.join(dir, 'served-key.pem') };
     serve(files, first.cert, first.key);
-    const port = await freePort();
-    const server = ServerProcess.spawn({ VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_DATA_DIR: path.join(dir, 'data-sighup'), PORT: String(port) });
-    const ca = [first.ca, second.ca];
-    const ping = () => httpsRequest(`https://127.0.0.1:${port}/api/v2/ping`, { ca });
+    const store = await createTestStore();
     try {
-      const started = await eventually('varsetd did not answer over HTTPS', ping, () => server.output.join(''));
-      assert.equal(started.fingerprint, first.fingerprint);
+      const server = await startServerProcess(varsetdEnv(store, { VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
+      try {
+        assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+        const ca = [first.ca, second.ca];
+        const ping = () => httpsRequest(`${server.url}/api/v2/ping`, { ca });
+        const started = await ping();
+        assert.equal(started.status, 204);
+        assert.equal(started.fingerprint, first.fingerprint);
 
-      serve(files, second.cert, second.key);
-      server.child.kill('SIGHUP');
-      await eventually('new connections did not get the new certificate', async () => ((await ping()).fingerprint === second.fingerprint ? true : undefined), () => server.output.join(''));
+        serve(files, second.cert, second.key);
+        server.sendSignal('SIGHUP');
+        await eventually('new connections did not get the new certificate', async () => ((await ping()).fingerprint === second.fingerprint ? true : undefined), server.output);
 
-      serve(files, first.cert, second.key);
-      server.child.kill('SIGHUP');
-      await eventually('the failed reload was not logged', async () => (server.output.join('').includes('kept the current TLS certificate') ? true : undefined), () => server.output.join(''));
-      assert.match(server.output.join(''), /cannot be used together/);
-      const after = await ping();
-      assert.equal(after.status, 204);
-      assert.equal(after.fingerprint, second.fingerprint);
-      assert.equal(server.child.exitCode, null, 'varsetd exited');
+        serve(files, first.cert, second.key);
+        server.sendSignal('SIGHUP');
+        await eventually('the failed reload was not logged', async () => (server.output().includes('kept the current TLS certificate') ? true : undefined), server.output);
+        assert.match(server.output(), /cannot be used together/);
+        const after = await ping();
+        assert.equal(after.status, 204);
+        assert.equal(after.fingerprint, second.fingerprint);
+        assert.equal(server.isRunning(), true, 'varsetd exited');
+      } finally {
+        await server.stop();
+      }
     } finally {
-      await server.stop();
+      await store.dispose();
     }
   });
 });
