@@ -10,8 +10,9 @@
  * - src/db: connections, migrations, and everything that differs between SQLite and PostgreSQL.
  *
  * A feature uses another only through its service.ts and model.ts (domain types and pure
- * rules), and, for responses, its serialize.ts and schemas.ts. The neutral folders (db, jsonapi, cache, common)
- * know no feature. Nothing imports in a circle.
+ * rules), and, for responses, its serialize.ts and schemas.ts. The shared folders (db, jsonapi,
+ * cache, common, auth, secrets, http) know no feature. `varsetd exec` (src/exec) is a client of
+ * the API: it uses nothing of the server. Nothing imports in a circle.
  */
 const FEATURES = [
   'organizations',
@@ -70,9 +71,16 @@ module.exports = {
     {
       name: 'neutral-layers-know-no-feature',
       severity: 'error',
-      comment: 'db, jsonapi, cache and common are shared by every feature and depend on none.',
-      from: { path: '^src/(db|jsonapi|cache|common)/' },
+      comment: 'db, jsonapi, cache, common, auth, secrets and http are shared by every feature and depend on none.',
+      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|http)/' },
       to: { path: `^src/(${FEATURES})/` },
+    },
+    {
+      name: 'exec-is-a-client',
+      severity: 'error',
+      comment: 'varsetd exec talks to a varsetd server over HTTP only; it shares no code with the server.',
+      from: { path: '^src/exec/' },
+      to: { path: '^src/', pathNot: '^src/exec/' },
     },
   ],
   options: {
