@@ -203,6 +203,28 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     assert.match((await commentsOf(run.id))[0], /exited with 3 after/);
   });
 
+  it('errors the run, and runs nothing, when the variables file cannot be written', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-locked-'));
+    fs.writeFileSync(path.join(dir, 'main.tf'), MAIN_TF);
+    // A folder nothing may be written in: immutable for root (who ignores modes), read-only for anyone else.
+    const lock = (on: boolean) =>
+      process.getuid?.() === 0 ? execFileSync('chattr', [on ? '+i' : '-i', dir]) : fs.chmodSync(dir, on ? 0o555 : 0o755);
+    lock(true);
+    try {
+      const { code, stderr } = await exec(['--dir', dir, '--workspace', `${org}/network`, '--', 'sh', '-c', 'echo ran > ran.txt']);
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, /zzz_varsetd_/);
+      assert.ok(!fs.existsSync(path.join(dir, 'ran.txt')));
+      const run = await latestRun();
+      assert.equal(run.attributes.status, 'errored');
+      const secrets = await client.get(`/api/v2/runs/${run.id}/opened-variables`, { token: runner.token });
+      assert.equal(secrets.status, 409);
+    } finally {
+      lock(false);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`passes ${signal} on to the command, removes the file, and only the creating token reads the secrets meanwhile`, async () => {
       const execution = startExec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'echo started; exec sleep 60']);
