@@ -131,7 +131,7 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
       return child.result;
     });
   } catch (error) {
-    // COMMAND never ran (the file could not be written, or COMMAND could not start): the run must not stay planning, its variables open.
+    // COMMAND never ran (the variables file could not be written): the run must not stay planning, its variables open.
     await abandon(api, runId);
     throw error;
   }
