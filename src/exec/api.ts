@@ -19,7 +19,7 @@ export class VarsetdApi {
     private readonly request: Requester,
   ) {}
 
-  private async call(method: string, path: string, body?: unknown, expected = [200, 201]): Promise<any> {
+  private async call(method: string, path: string, body?: unknown): Promise<any> {
     const url = `${this.server.address}/api/v2${path}`;
     const headers: Record<string, string> = { authorization: `Bearer ${this.server.token}`, accept: 'application/vnd.api+json' };
     if (body !== undefined) headers['content-type'] = 'application/vnd.api+json';
@@ -29,7 +29,7 @@ export class VarsetdApi {
     } catch (error) {
       throw new ApiCallError(`${method} ${url} failed: ${(error as Error).message}`);
     }
-    if (!expected.includes(response.status)) throw new ApiCallError(`${method} ${url} answered ${response.status}${describeErrors(response.body)}`);
+    if (response.status !== 200 && response.status !== 201) throw new ApiCallError(`${method} ${url} answered ${response.status}${describeErrors(response.body)}`);
     return response.body ? JSON.parse(response.body) : undefined;
   }
 
@@ -40,8 +40,7 @@ export class VarsetdApi {
 
   /** The variables a run of the workspace would get now, sensitive values left out (for --dry-run). */
   async workspaceVariables(workspaceId: string): Promise<InjectedVariable[]> {
-    const doc = await this.call('GET', `/workspaces/${workspaceId}/effective-variables`);
-    return doc.data.map(({ attributes: a }: any) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
+    return variablesOf(await this.call('GET', `/workspaces/${workspaceId}/effective-variables`));
   }
 
   /** A configuration version with the archive uploaded to it; returns its id. */
@@ -68,8 +67,7 @@ export class VarsetdApi {
   }
 
   async openedVariables(runId: string): Promise<InjectedVariable[]> {
-    const doc = await this.call('GET', `/runs/${runId}/opened-variables`);
-    return doc.data.map(({ attributes: a }: any) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
+    return variablesOf(await this.call('GET', `/runs/${runId}/opened-variables`));
   }
 
   async startRun(runId: string): Promise<void> {
@@ -92,4 +90,9 @@ function describeErrors(body: string): string {
   } catch {
     return '';
   }
+}
+
+/** The variables of an effective-variables document, as they are injected. */
+function variablesOf(doc: { data: { attributes: InjectedVariable }[] }): InjectedVariable[] {
+  return doc.data.map(({ attributes: a }) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
 }
