@@ -22,6 +22,7 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.js';
+import { sqliteModule } from '../src/db/sqlite-module.js';
 import { randomAlphanumeric } from '../src/ids.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
@@ -229,7 +230,7 @@ async function freshPostgresDatabase(adminUrl: string): Promise<string> {
 async function storeVersion(store: Store): Promise<string> {
   if (store.dialect === 'sqlite') {
     const { rows } = await sql<{ v: string }>`select sqlite_version() as v`.execute(store.db);
-    return `SQLite ${rows[0]!.v} (better-sqlite3 ${packageVersion('better-sqlite3')})`;
+    return `SQLite ${rows[0]!.v} (${sqliteModule().description})`;
   }
   const { rows } = await sql<{ v: string }>`show server_version`.execute(store.db);
   return `PostgreSQL ${Object.values(rows[0]!)[0]} (pg ${packageVersion('pg')})`;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, sql, Migrator } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { sqliteModule } from './sqlite-module.js';
 import { FlagsPlugin } from './flags.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -64,7 +65,7 @@ const PRIVATE_FILE = 0o600;
 function openSqlite(file: string): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
   createPrivately(file);
-  const raw = new BetterSqlite3(file);
+  const raw = new (sqliteModule().Database)(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
@@ -90,7 +91,7 @@ function createPrivately(file: string): void {
 /** Holds an exclusive lock on `lockFile` (a SQLite database of its own) while `work` runs; waits up to two minutes for it. */
 async function withLockFile<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
   createPrivately(lockFile);
-  const lock = new BetterSqlite3(lockFile);
+  const lock = new (sqliteModule().Database)(lockFile);
   try {
     lock.pragma('busy_timeout = 120000');
     lock.exec('begin exclusive');
