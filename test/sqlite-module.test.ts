@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nodeNeedsNewerModule, sqliteModule } from '../src/db/sqlite-module.js';
 
-test('each Node.js major gets the better-sqlite3 major that works on it', () => {
-  assert.equal(nodeNeedsNewerModule('20.20.2'), false);
-  assert.equal(nodeNeedsNewerModule('22.13.0'), true);
-  assert.equal(nodeNeedsNewerModule('24.21.0'), true);
+test('better-sqlite3 13 is used where Node-API 10 is (Node.js 22.14 and later), 12 elsewhere', () => {
+  assert.equal(nodeNeedsNewerModule('9'), false); // Node.js 20 and 22.13
+  assert.equal(nodeNeedsNewerModule('10'), true); // Node.js 22.14 and later, 24
 });
 
 test('the module for this Node.js is installed, loads, and runs a statement', () => {

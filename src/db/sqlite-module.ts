@@ -4,8 +4,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 /**
  * better-sqlite3 12 is the last release that loads on Node.js 20, and since Node.js 24.19 a
  * copy of it compiled against that Node aborts the process when a statement is garbage
- * collected; 13 fixes that but needs Node.js 22. Both are installed where they can be (13 as
- * an optional dependency that npm skips on Node.js 20), and each Node gets the one that works.
+ * collected; 13 fixes that, but its prebuilt module needs Node-API 10 (Node.js 22.14 and later)
+ * and crashes without it. Both are installed where they can be (13 as an optional dependency that
+ * npm skips on Node.js 20), and each Node gets the one that works.
  */
 const NEWER_MODULE = 'better-sqlite3-node22';
 const OLDER_MODULE = 'better-sqlite3';
@@ -18,8 +19,8 @@ export interface SqliteModule {
 
 const require = createRequire(import.meta.url);
 
-export function nodeNeedsNewerModule(nodeVersion = process.versions.node): boolean {
-  return Number(nodeVersion.split('.')[0]) >= 22;
+export function nodeNeedsNewerModule(nodeApiVersion = process.versions.napi): boolean {
+  return Number(nodeApiVersion) >= 10;
 }
 
 let loaded: SqliteModule | undefined;
