@@ -39,6 +39,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
   let page: Page;
   let scenario: Scenario;
   let webSettingsId: string;
+  /** Script errors and Content-Security-Policy violations the pages reported (refused API requests are expected). */
+  const scriptErrors: string[] = [];
 
   before(async () => {
     browser = await launchChromium();
@@ -47,6 +49,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     context = await browser.newContext();
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => scriptErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of (401|404|422)/.test(message.text())) scriptErrors.push(message.text());
+    });
   });
 
   after(async () => {
@@ -230,6 +236,32 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     }
   });
 
+  it('deletes a set with the keyboard alone, through a confirmation dialog that holds and returns focus', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?q=more`);
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'more-globals' }).focus();
+    await page.keyboard.press('Enter');
+    await heading(page, 'more-globals');
+    const setId = new URL(page.url()).pathname.split('/').pop()!;
+    const deleteButton = page.getByRole('button', { name: 'Delete set' });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete more-globals?' });
+    await dialog.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Delete set');
+    assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 200);
+
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('dialog') !== null && document.activeElement?.textContent), 'Delete set');
+    await page.keyboard.press('Enter');
+    await heading(page, `Variable sets of ${scenario.org}`);
+    assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 404);
+  });
+
   it('signs out, forgetting the token; a token the server stops accepting signs out too', async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
     await heading(page, `Variable sets of ${scenario.org}`);
@@ -241,5 +273,15 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
     await heading(page, 'Sign in');
     assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), null);
+
+    // Signing in again with the keyboard alone: Tab to the field, type, Enter.
+    for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement?.id)) !== 'token'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.type(ADMIN_TOKEN_FOR_UI);
+    await page.keyboard.press('Enter');
+    await heading(page, `Variable sets of ${scenario.org}`);
+  });
+
+  it('logged no script error and no Content-Security-Policy violation on any page', () => {
+    assert.deepEqual(scriptErrors, []);
   });
 });

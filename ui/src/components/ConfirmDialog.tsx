@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal question: the browser's own <dialog> keeps focus inside while it is open and closes on
@@ -21,6 +21,7 @@ export function ConfirmDialog({
   onCancel: () => void;
   busy?: boolean;
 }) {
+  const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   useEffect(() => {
@@ -35,8 +36,8 @@ export function ConfirmDialog({
     }
   }, [open]);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={(event) => (event.preventDefault(), onCancel())}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={dialog} aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), onCancel())}>
+      <h2 id={titleId}>{title}</h2>
       <div>{children}</div>
       <div className="actions">
         <button type="button" onClick={onCancel} autoFocus>
