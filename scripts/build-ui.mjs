@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +44,15 @@ async function lock() {
   }
 }
 
+/** Brotli and gzip copies beside each asset, which varsetd sends to browsers that accept them. */
+function compressAssets() {
+  for (const file of files(path.join(outDir, 'assets')).filter((f) => /\.(js|css)$/.test(f))) {
+    const content = readFileSync(file);
+    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+  }
+}
+
 const hash = inputsHash();
 const isBuilt = () => existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash;
 const force = process.argv.includes('--force');
@@ -53,6 +63,7 @@ if (force || !isBuilt()) {
       const started = Date.now();
       const { build } = await import('vite');
       await build({ configFile: path.join(root, 'ui', 'vite.config.ts') });
+      compressAssets();
       writeFileSync(stampFile, hash);
       console.error(`web UI built into dist/web in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }

@@ -58,6 +58,7 @@ describe(`serving the web UI (${storeKind})`, () => {
     assert.match(String(res.headers['content-type']), /javascript/);
     assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers.vary, 'Accept-Encoding');
     const again = await get('/assets/index-abc123.js', { 'if-none-match': String(res.headers.etag) });
     assert.equal(again.statusCode, 304);
   });

@@ -68,6 +68,8 @@ export async function serveUi(app: FastifyInstance, root: string): Promise<(requ
     prefix: '/',
     wildcard: false,
     index: ['index.html'],
+    // The build writes .br and .gz copies of each asset beside it.
+    preCompressed: true,
     cacheControl: false,
     etag: true,
     lastModified: true,
@@ -75,6 +77,8 @@ export async function serveUi(app: FastifyInstance, root: string): Promise<(requ
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
       const inAssets = path.relative(root, filePath).split(path.sep)[0] === 'assets';
       res.setHeader('Cache-Control', inAssets ? IMMUTABLE : 'no-cache');
+      // The same path is sent brotli- or gzip-compressed or plain, as the request accepts.
+      res.setHeader('Vary', 'Accept-Encoding');
     },
   });
   return (request, reply) => (isPageRequest(request) ? reply.sendFile('index.html') : null);

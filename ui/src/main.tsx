@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { ApiError } from './api/client';
 import { Layout } from './components/Layout';
 import { Organizations } from './pages/Organizations';
@@ -25,30 +25,28 @@ const queryClient = new QueryClient({
   },
 });
 
-const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    children: [
-      { path: '/', element: <Organizations /> },
-      { path: '/organizations/:org', element: <OrganizationVarsets /> },
-      { path: '/organizations/:org/varsets', element: <OrganizationVarsets /> },
-      { path: '/organizations/:org/varsets/new', element: <VarsetNew /> },
-      { path: '/organizations/:org/workspaces', element: <OrganizationWorkspaces /> },
-      { path: '/organizations/:org/projects', element: <OrganizationProjects /> },
-      { path: '/varsets/:id', element: <VarsetPage /> },
-      { path: '/varsets/:id/edit', element: <VarsetEdit /> },
-      { path: '/workspaces/:id', element: <WorkspacePage /> },
-      { path: '/projects/:id', element: <ProjectPage /> },
-      { path: '/runs/:id', element: <RunPage /> },
-      { path: '*', element: <NotFound /> },
-    ],
-  },
-]);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route path="/" element={<Organizations />} />
+            <Route path="/organizations/:org" element={<OrganizationVarsets />} />
+            <Route path="/organizations/:org/varsets" element={<OrganizationVarsets />} />
+            <Route path="/organizations/:org/varsets/new" element={<VarsetNew />} />
+            <Route path="/organizations/:org/workspaces" element={<OrganizationWorkspaces />} />
+            <Route path="/organizations/:org/projects" element={<OrganizationProjects />} />
+            <Route path="/varsets/:id" element={<VarsetPage />} />
+            <Route path="/varsets/:id/edit" element={<VarsetEdit />} />
+            <Route path="/workspaces/:id" element={<WorkspacePage />} />
+            <Route path="/projects/:id" element={<ProjectPage />} />
+            <Route path="/runs/:id" element={<RunPage />} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );
