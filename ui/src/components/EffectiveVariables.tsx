@@ -8,7 +8,7 @@ export function describeSource(source: Source, projectName: string | undefined):
   if (source.type === 'run') return "the run's own variables";
   const set = source.varset!;
   const where =
-    set.scope === 'global' ? 'global' : set.scope === 'project' ? `applied to project '${projectName ?? 'of the workspace'}'` : 'applied to the workspace';
+    set.scope === 'global' ? 'global' : set.scope === 'project' ? projectName ? `applied to project '${projectName}'` : "applied to the workspace's project" : 'applied to the workspace';
   const owner = set.owner === 'project' ? ', owned by the project' : '';
   return `set '${set.name}', ${where}${owner}${set.priority ? ', priority' : ''}`;
 }
