@@ -12,7 +12,8 @@
  * A feature uses another only through its service.ts and model.ts (domain types and pure
  * rules), and, for responses, its serialize.ts and schemas.ts. The shared folders (db, jsonapi,
  * cache, common, auth, secrets, http) know no feature. `varsetd exec` (src/exec) is a client of
- * the API: it uses nothing of the server. Nothing imports in a circle.
+ * the API: it uses nothing of the server, and neither does the web UI (ui/), which the server
+ * serves only as built files. Nothing imports in a circle.
  */
 const FEATURES = [
   'organizations',
@@ -82,11 +83,25 @@ module.exports = {
       from: { path: '^src/exec/' },
       to: { path: '^src/', pathNot: '^src/exec/' },
     },
+    {
+      name: 'ui-is-a-client',
+      severity: 'error',
+      comment: 'The web UI (ui/) talks to varsetd through the public API only; it shares no code with the server.',
+      from: { path: '^ui/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'server-knows-no-ui',
+      severity: 'error',
+      comment: 'The server serves the built UI as files (src/ui/static.ts); it imports nothing of ui/.',
+      from: { path: '^src/' },
+      to: { path: '^ui/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js'] },
   },
 };

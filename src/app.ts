@@ -30,6 +30,7 @@ import { runEventRoutes } from './run-events/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { effectiveVariableRoutes } from './effective/routes.js';
+import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,6 +62,8 @@ export interface AppOptions {
   tls?: TlsCredentials | undefined;
   /** The peers whose X-Forwarded-Proto and X-Forwarded-Host make absolute URLs; none unless set. */
   trustProxy?: TrustProxy;
+  /** The folder of the built web UI, served at `/`; DEFAULT_UI_ROOT unless set. */
+  uiRoot?: string;
 }
 
 export async function buildApp(options: AppOptions) {
@@ -98,7 +101,8 @@ export async function buildApp(options: AppOptions) {
     },
   });
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
+  const uiPage = await serveUi(app, options.uiRoot ?? DEFAULT_UI_ROOT);
+  app.setNotFoundHandler((request, reply) => uiPage(request, reply) ?? sendError(reply, notFound()));
 
   const discovery = Type.Object({ 'tfe.v2': Type.String(), 'tfe.v2.1': Type.String(), 'tfe.v2.2': Type.String() });
   app.get('/.well-known/terraform.json', { config: { public: true }, schema: { security: [], response: { 200: discovery } } }, async () => ({

@@ -1,0 +1,67 @@
+/**
+ * The README's pictures of the web UI: `node --import tsx scripts/screenshots.ts` starts varsetd
+ * on a fresh store, seeds an example organization through the API, and has Debian's headless
+ * Chromium (scripts/chromium.sh) save PNGs of the main pages into docs/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { ADMIN_TOKEN, expectStatus } from '../test/helpers.js';
+import { ROOT } from '../test/server-process.js';
+import { createRunOverHttp, launchChromium, seedScenario, startUiServer } from '../test/ui-fixtures.js';
+import { assign, createVar, createVarset } from '../test/varsets-fixtures.js';
+
+const OUT = path.join(ROOT, 'docs', 'screenshots');
+
+const ui = await startUiServer();
+const browser = await launchChromium();
+try {
+  const scenario = await seedScenario(ui.admin, 'acme');
+  await assign(ui.admin, scenario.defaultsSetId, 'projects', [scenario.coreProjectId]);
+  const web = await createVarset(ui.admin, scenario.org, {
+    attributes: { name: 'web-settings', description: 'What the web workspace needs' },
+    workspaces: [scenario.webWorkspaceId],
+  });
+  await createVar(ui.admin, web.id, { key: 'region', value: 'eu', category: 'terraform' });
+  await createVar(ui.admin, web.id, { key: 'db_password', value: 'not-shown', category: 'terraform', sensitive: true } as never);
+  const priority = await createVarset(ui.admin, scenario.org, { attributes: { name: 'security-baseline', priority: true, global: true, description: 'Wins over everything' } });
+  await createVar(ui.admin, priority.id, { key: 'encrypt_volumes', value: 'true', category: 'terraform', hcl: true } as never);
+  const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Release 1.4');
+  expectStatus(await ui.admin.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body: 'Region moved to eu for the release: looks right.' } } }), 201);
+
+  fs.mkdirSync(OUT, { recursive: true });
+  const shoot = async (name: string, url: string, ready: (page: Page) => Promise<unknown>, options: BrowserContextOptions = {}) => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, colorScheme: 'light', ...options });
+    await context.addInitScript((token) => {
+      if (!location.search.includes('signed-out')) sessionStorage.setItem('varsetd.token', token);
+    }, ADMIN_TOKEN);
+    const page = await context.newPage();
+    await page.goto(`${ui.url}${url}`);
+    await ready(page);
+    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+    await context.close();
+    console.log(`docs/screenshots/${name}.png`);
+  };
+  await shoot('sign-in', '/?signed-out', (page) => page.getByLabel('API token').waitFor(), { viewport: { width: 800, height: 420 } });
+  await shoot('sets', `/organizations/${scenario.org}/varsets`, (page) => page.getByRole('link', { name: 'New variable set' }).waitFor());
+  await shoot('set', `/varsets/${web.id}`, async (page) => {
+    await page.getByText('Sensitive: write-only, never shown').waitFor();
+    await page.getByRole('link', { name: 'Edit set' }).waitFor();
+  });
+  await shoot('workspace', `/workspaces/${scenario.webWorkspaceId}`, async (page) => {
+    await page.getByRole('heading', { name: 'Effective variables' }).scrollIntoViewIfNeeded();
+    await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
+    await page.getByText("Applies through its project 'core'").waitFor();
+  }, { viewport: { width: 1100, height: 900 } });
+  await shoot('run', `/runs/${runId}`, async (page) => {
+    await page.getByText('Region moved to eu').waitFor();
+    await page.getByText(/applied to project 'core'/).first().waitFor();
+  }, { colorScheme: 'dark' });
+  await shoot('sets-narrow-dark', `/organizations/${scenario.org}/varsets`, (page) => page.getByRole('link', { name: 'New variable set' }).waitFor(), {
+    viewport: { width: 390, height: 760 },
+    colorScheme: 'dark',
+  });
+} finally {
+  await browser.close();
+  await ui.stop();
+}

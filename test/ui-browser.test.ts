@@ -1,0 +1,287 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expectStatus, storeKind } from './helpers.js';
+import { teamWithToken } from './access-fixtures.js';
+import { createRunOverHttp, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
+
+/**
+ * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
+ * a person does, step by step, and what the API holds afterwards.
+ */
+
+const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
+
+async function heading(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+async function signIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(url);
+  await heading(page, 'Sign in');
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The text of the element an input names in aria-describedby: its error message. */
+async function errorOf(input: Locator): Promise<string> {
+  await input.and(input.page().locator('[aria-invalid="true"]')).waitFor();
+  const id = await input.getAttribute('aria-describedby');
+  assert.ok(id, 'the field names no error message');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  return (await input.page().locator(`[id="${id}"]`).textContent()) ?? '';
+}
+
+describe(`the web UI in Chromium (${storeKind})`, () => {
+  let ui: UiServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let scenario: Scenario;
+  let webSettingsId: string;
+  /** Script errors and Content-Security-Policy violations the pages reported (refused API requests are expected). */
+  const scriptErrors: string[] = [];
+
+  before(async () => {
+    browser = await launchChromium();
+    ui = await startUiServer();
+    scenario = await seedScenario(ui.admin);
+    context = await browser.newContext();
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => scriptErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of (401|404|422)/.test(message.text())) scriptErrors.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await ui?.stop();
+  });
+
+  it('refuses a wrong token and signs in with a good one, keeping it in sessionStorage', async () => {
+    await signIn(page, ui.url, 'not-a-real-token-at-all');
+    const token = page.getByLabel('API token');
+    assert.match(await errorOf(token), /did not accept/);
+    await token.fill(ADMIN_TOKEN_FOR_UI);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(page, 'Organizations');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), ADMIN_TOKEN_FOR_UI);
+    await page.getByRole('link', { name: scenario.org }).click();
+    await heading(page, `Variable sets of ${scenario.org}`);
+    const sets = page.getByRole('list', { name: 'Variable sets' });
+    await sets.getByRole('link', { name: 'globals' }).waitFor();
+    assert.match((await sets.textContent()) ?? '', /Global/);
+    assert.match((await sets.textContent()) ?? '', /2 variables · 0 workspaces · 0 projects/);
+  });
+
+  it('creates a set applied to a workspace, with variables, one of them sensitive', async () => {
+    await page.getByRole('link', { name: 'New variable set' }).click();
+    await heading(page, /New variable set/);
+    await page.getByLabel('Name', { exact: true }).fill('web-settings');
+    await page.getByLabel('Description', { exact: true }).fill('What the web workspace needs');
+    await page.getByLabel('Chosen projects and workspaces').check();
+    await page.getByLabel('Search workspaces').fill('we');
+    await page.getByRole('button', { name: 'Add web' }).click();
+    await page.getByRole('list', { name: 'Chosen workspaces' }).getByText('web').waitFor();
+    await page.getByRole('button', { name: 'Create set' }).click();
+    await heading(page, 'web-settings');
+    webSettingsId = new URL(page.url()).pathname.split('/').pop()!;
+
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    await add.getByLabel('Key', { exact: true }).fill('region');
+    await add.getByLabel('Value', { exact: true }).fill('eu');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    await page.locator('.variable').filter({ hasText: 'region' }).waitFor();
+
+    await add.getByLabel('Key', { exact: true }).fill('db_password');
+    await add.getByLabel('Value', { exact: true }).fill('first-secret');
+    await add.getByLabel('Sensitive (write-only)').check();
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    const secret = page.locator('.variable').filter({ hasText: 'db_password' });
+    await secret.getByText('Sensitive: write-only, never shown').waitFor();
+    assert.doesNotMatch((await page.content()) ?? '', /first-secret/);
+
+    const vars = await ui.admin.get(`/api/v2/varsets/${webSettingsId}/relationships/vars`);
+    expectStatus(vars, 200);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive]).sort(), [
+      ['db_password', null, true],
+      ['region', 'eu', false],
+    ]);
+    const set = await ui.admin.get(`/api/v2/varsets/${webSettingsId}`);
+    assert.deepEqual(set.body.data.relationships.workspaces.data, [{ type: 'workspaces', id: scenario.webWorkspaceId }]);
+  });
+
+  it("shows the global rule's 422 next to the field it points at", async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
+    await heading(page, /New variable set/);
+    await page.getByLabel('Name', { exact: true }).fill('more-globals');
+    await page.getByLabel('Global: every workspace of the organization').check();
+    await page.getByRole('button', { name: 'Create set' }).click();
+    await heading(page, 'more-globals');
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    await add.getByLabel('Key', { exact: true }).fill('owner');
+    await add.getByLabel('Value', { exact: true }).fill('someone else');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    const message = await errorOf(add.getByLabel('Key', { exact: true }));
+    assert.match(message, /conflicts with the global variable set "globals"/);
+  });
+
+  it('assigns a set to a project through the searchable picker', async () => {
+    await page.goto(`${ui.url}/varsets/${scenario.defaultsSetId}`);
+    await heading(page, 'defaults');
+    await page.getByRole('link', { name: 'Edit set' }).click();
+    await heading(page, 'Edit defaults');
+    await page.getByRole('group', { name: 'Projects' }).getByLabel('Search projects').fill('co');
+    await page.getByRole('group', { name: 'Projects' }).getByRole('button', { name: 'Add core' }).click();
+    await page.getByRole('button', { name: 'Save set' }).click();
+    await heading(page, 'defaults');
+    await page.getByRole('link', { name: 'core' }).first().waitFor();
+    const set = await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}`);
+    assert.deepEqual(set.body.data.relationships.projects.data, [{ type: 'projects', id: scenario.coreProjectId }]);
+  });
+
+  it("shows a workspace's sets, how they reach it, and its effective variables with what they overrode", async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/workspaces`);
+    await page.getByRole('list', { name: 'Workspaces' }).getByRole('link', { name: 'web' }).click();
+    await heading(page, 'Workspace web');
+    const sets = page.getByRole('list', { name: 'Variable sets that apply' });
+    await sets.locator('li').filter({ hasText: 'web-settings' }).getByText('Applies directly').waitFor();
+    await sets.locator('li').filter({ hasText: 'defaults' }).getByText("Applies through its project 'core'").waitFor();
+    await sets.locator('li').filter({ hasText: /^globals/ }).getByText('Applies global').waitFor();
+
+    const region = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /region/ }) });
+    await region.waitFor();
+    const text = (await region.textContent()) ?? '';
+    assert.match(text, /eu/);
+    assert.match(text, /set 'web-settings', applied to the workspace/);
+    assert.match(text, /overrides region from set 'defaults', applied to project 'core' \(us\)/);
+    const password = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /db_password/ }) });
+    assert.match((await password.textContent()) ?? '', /\(sensitive\)/);
+  });
+
+  it('replaces a sensitive value without ever showing it', async () => {
+    await page.goto(`${ui.url}/varsets/${webSettingsId}`);
+    await heading(page, 'web-settings');
+    await page.getByRole('button', { name: 'Edit db_password' }).click();
+    const edit = page.getByRole('form', { name: 'Edit variable db_password' });
+    assert.equal(await edit.getByLabel('Value', { exact: true }).inputValue(), '');
+    await edit.getByLabel('Value', { exact: true }).fill('second-secret');
+    await edit.getByRole('button', { name: 'Save variable' }).click();
+    await edit.waitFor({ state: 'detached' });
+    assert.doesNotMatch(await page.content(), /second-secret|first-secret/);
+
+    // The only door a sensitive value leaves through: a run's opened variables, for the token that created the run.
+    const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Check the new password');
+    const opened = await ui.admin.get(`/api/v2/runs/${runId}/opened-variables`);
+    expectStatus(opened, 200);
+    assert.equal(opened.body.data.find((v: any) => v.attributes.key === 'db_password').attributes.value, 'second-secret');
+  });
+
+  it('shows a run with its stored variables, and adds a comment (an empty one is refused at the field)', async () => {
+    const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Plan for the release');
+    await page.goto(`${ui.url}/workspaces/${scenario.webWorkspaceId}`);
+    await page.getByRole('list', { name: 'Runs' }).getByRole('link', { name: 'Plan for the release' }).click();
+    await heading(page, `Run ${runId}`);
+    await page.getByText('pending').first().waitFor();
+    const region = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /region/ }) });
+    assert.match((await region.textContent()) ?? '', /eu/);
+
+    await page.getByLabel('Comment', { exact: true }).fill('   ');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    assert.match(await errorOf(page.getByLabel('Comment', { exact: true })), /./);
+
+    await page.getByLabel('Comment', { exact: true }).fill('The plan looks right to me.');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await page.getByRole('list', { name: 'Comments' }).getByText('The plan looks right to me.').waitFor();
+    const comments = await ui.admin.get(`/api/v2/runs/${runId}/comments`);
+    assert.deepEqual(
+      comments.body.data.map((c: any) => c.attributes.body),
+      ['The plan looks right to me.'],
+    );
+  });
+
+  it('offers no edit controls to a token that may read but not write, and handles the 404 of a write it attempts', async () => {
+    const reader = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'read-workspaces': true } });
+    const readerContext = await browser.newContext();
+    try {
+      const readerPage = await readerContext.newPage();
+      readerPage.setDefaultTimeout(15_000);
+      await signIn(readerPage, ui.url, reader.token);
+      await heading(readerPage, 'Organizations');
+      await readerPage.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+      await readerPage.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'web-settings' }).click();
+      await heading(readerPage, 'web-settings');
+      await readerPage.locator('.variable').filter({ hasText: 'region' }).waitFor();
+      for (const name of ['Edit set', 'Delete set', 'New variable set']) assert.equal(await readerPage.getByRole('link', { name }).count() + (await readerPage.getByRole('button', { name }).count()), 0, name);
+      assert.equal(await readerPage.getByRole('button', { name: 'Edit region' }).count(), 0);
+      assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
+
+      await readerPage.goto(`${ui.url}/workspaces/${scenario.webWorkspaceId}`);
+      await heading(readerPage, 'Workspace web');
+      await readerPage.getByRole('heading', { name: 'Effective variables' }).waitFor();
+      assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
+
+      // Typed into the address bar: the form is there, the API refuses with a 404, the page says so.
+      await readerPage.goto(`${ui.url}/varsets/${webSettingsId}/edit`);
+      await heading(readerPage, 'Edit web-settings');
+      await readerPage.getByLabel('Name', { exact: true }).fill('taken-over');
+      await readerPage.getByRole('button', { name: 'Save set' }).click();
+      await readerPage.getByText(/this token may not make this change/).waitFor();
+      const set = await ui.admin.get(`/api/v2/varsets/${webSettingsId}`);
+      assert.equal(set.body.data.attributes.name, 'web-settings');
+    } finally {
+      await readerContext.close();
+    }
+  });
+
+  it('deletes a set with the keyboard alone, through a confirmation dialog that holds and returns focus', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?q=more`);
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'more-globals' }).focus();
+    await page.keyboard.press('Enter');
+    await heading(page, 'more-globals');
+    const setId = new URL(page.url()).pathname.split('/').pop()!;
+    const deleteButton = page.getByRole('button', { name: 'Delete set' });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete more-globals?' });
+    await dialog.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Delete set');
+    assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 200);
+
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('dialog') !== null && document.activeElement?.textContent), 'Delete set');
+    await page.keyboard.press('Enter');
+    await heading(page, `Variable sets of ${scenario.org}`);
+    assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 404);
+  });
+
+  it('signs out, forgetting the token; a token the server stops accepting signs out too', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    await heading(page, `Variable sets of ${scenario.org}`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading(page, 'Sign in');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), null);
+
+    await page.evaluate(() => sessionStorage.setItem('varsetd.token', 'revoked-or-expired-token-0000000000'));
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    await heading(page, 'Sign in');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), null);
+
+    // Signing in again with the keyboard alone: Tab to the field, type, Enter.
+    for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement?.id)) !== 'token'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.type(ADMIN_TOKEN_FOR_UI);
+    await page.keyboard.press('Enter');
+    await heading(page, `Variable sets of ${scenario.org}`);
+  });
+
+  it('logged no script error and no Content-Security-Policy violation on any page', () => {
+    assert.deepEqual(scriptErrors, []);
+  });
+});

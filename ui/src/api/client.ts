@@ -1,0 +1,97 @@
+/** The JSON:API client of /api/v2: the token from sessionStorage, errors as ApiError. */
+
+const TOKEN_KEY = 'varsetd.token';
+const MEDIA_TYPE = 'application/vnd.api+json';
+
+export interface ErrorObject {
+  status?: string;
+  title?: string;
+  detail?: string;
+  source?: { pointer?: string; parameter?: string };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorObject[],
+  ) {
+    super(errors.map((e) => e.detail ?? e.title).join('; ') || `the server answered ${status}`);
+  }
+
+  /** The errors that point into the request body at `pointer` (or below it). */
+  at(pointer: string): ErrorObject[] {
+    return this.errors.filter((e) => e.source?.pointer === pointer || e.source?.pointer?.startsWith(`${pointer}/`));
+  }
+
+  /** The errors that point at none of `pointers`: shown for the whole form. */
+  elsewhere(pointers: string[]): ErrorObject[] {
+    return this.errors.filter((e) => !pointers.some((p) => e.source?.pointer === p || e.source?.pointer?.startsWith(`${p}/`)));
+  }
+}
+
+export function storedToken(): string | null {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+const signedOutListeners = new Set<() => void>();
+
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+export function saveToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token);
+}
+
+export function forgetToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+  for (const listener of signedOutListeners) listener();
+}
+
+export interface Resource<A = Record<string, unknown>> {
+  id: string;
+  type: string;
+  attributes: A;
+  relationships?: Record<string, { data?: { id: string; type: string } | { id: string; type: string }[] | null }>;
+}
+
+export interface Pagination {
+  'current-page': number;
+  'page-size': number;
+  'total-pages': number;
+  'total-count': number;
+  'next-page': number | null;
+  'prev-page': number | null;
+}
+
+export interface Document<D> {
+  data: D;
+  included?: Resource[];
+  meta?: { pagination?: Pagination };
+}
+
+/** Sends a request to /api/v2`path`; a 401 forgets the token (the UI then asks for another). */
+export async function api<D>(method: string, path: string, body?: unknown, token = storedToken()): Promise<Document<D>> {
+  const headers: Record<string, string> = { Accept: MEDIA_TYPE };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = MEDIA_TYPE;
+  const response = await fetch(`/api/v2${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await response.text();
+  const parsed = text ? (JSON.parse(text) as { errors?: ErrorObject[] }) : {};
+  if (!response.ok) {
+    if (response.status === 401) forgetToken();
+    throw new ApiError(response.status, parsed.errors ?? []);
+  }
+  return parsed as Document<D>;
+}
+
+/** A query string from parameters, leaving out empty ones. */
+export function query(parameters: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== '') search.set(name, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;

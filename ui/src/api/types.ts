@@ -1,0 +1,69 @@
+import type { Resource } from './client';
+
+export type Permissions = Record<string, boolean> | undefined;
+
+export type Organization = Resource<{ name: string; email: string; permissions?: Permissions }>;
+export type Project = Resource<{ name: string; description?: string; 'is-default'?: boolean; permissions?: Permissions }>;
+export type Workspace = Resource<{ name: string; description?: string | null; permissions?: Permissions }>;
+export type Team = Resource<{ name: string; permissions?: Permissions; 'organization-access'?: Record<string, boolean> }>;
+export type Varset = Resource<{
+  name: string;
+  description: string;
+  global: boolean;
+  priority: boolean;
+  'updated-at': string;
+  'var-count': number;
+  'workspace-count': number;
+  'project-count': number;
+  permissions?: Permissions;
+}>;
+export type Category = 'terraform' | 'env';
+export interface VariableAttributes {
+  key: string;
+  value: string | null;
+  description: string | null;
+  category: Category;
+  hcl: boolean;
+  sensitive: boolean;
+}
+export type Variable = Resource<VariableAttributes>;
+
+export interface VarsetRef {
+  id: string;
+  name: string;
+  scope: 'global' | 'project' | 'workspace';
+  owner: 'organization' | 'project';
+  priority: boolean;
+}
+export interface Source {
+  type: 'workspace' | 'run' | 'varset';
+  precedence: number;
+  varset?: VarsetRef;
+}
+export interface EffectiveValue {
+  value: string | null;
+  description: string;
+  hcl: boolean;
+  sensitive: boolean;
+  source: Source;
+}
+export type EffectiveVariable = Resource<EffectiveValue & { key: string; category: Category; overridden: EffectiveValue[] }>;
+export type Run = Resource<{
+  status: string;
+  message: string;
+  'created-at': string;
+  permissions?: Permissions;
+}>;
+export type Comment = Resource<{ body: string }>;
+
+/** The id of a to-one relationship, or null. */
+export function related(resource: Resource, name: string): { id: string; type: string } | null {
+  const data = resource.relationships?.[name]?.data;
+  return data && !Array.isArray(data) ? data : null;
+}
+
+/** The ids of a to-many relationship. */
+export function relatedIds(resource: Resource, name: string): string[] {
+  const data = resource.relationships?.[name]?.data;
+  return Array.isArray(data) ? data.map((d) => d.id) : [];
+}

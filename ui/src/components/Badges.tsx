@@ -1,0 +1,25 @@
+import { Link } from 'react-router';
+import { useApi } from '../api/hooks';
+import { related, type Project, type Varset } from '../api/types';
+
+/** A project's name, read through the API (cached), linked to its page. */
+export function ProjectName({ id }: { id: string }) {
+  const project = useApi<Project>(`/projects/${id}`);
+  return <Link to={`/projects/${id}`}>{project.data?.data.attributes.name ?? id}</Link>;
+}
+
+/** What kind of set it is: global, priority, owned by a project. */
+export function VarsetBadges({ varset }: { varset: Varset }) {
+  const parent = related(varset, 'parent');
+  return (
+    <span className="badges">
+      {varset.attributes.global && <span className="badge global">Global</span>}
+      {varset.attributes.priority && <span className="badge priority">Priority</span>}
+      {parent?.type === 'projects' && (
+        <span className="badge owner">
+          Owned by project <ProjectName id={parent.id} />
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,78 @@
+import { useApi } from '../api/hooks';
+import type { EffectiveValue, EffectiveVariable, Source } from '../api/types';
+import { LoadError } from './errors';
+
+/** Where a value comes from, in words: "set 'defaults', applied to project 'core'". */
+export function describeSource(source: Source, projectName: string | undefined): string {
+  if (source.type === 'workspace') return "the workspace's own variables";
+  if (source.type === 'run') return "the run's own variables";
+  const set = source.varset!;
+  const where =
+    set.scope === 'global' ? 'global' : set.scope === 'project' ? projectName ? `applied to project '${projectName}'` : "applied to the workspace's project" : 'applied to the workspace';
+  const owner = set.owner === 'project' ? ', owned by the project' : '';
+  return `set '${set.name}', ${where}${owner}${set.priority ? ', priority' : ''}`;
+}
+
+function shown(value: EffectiveValue): string {
+  return value.sensitive ? '(sensitive)' : (value.value ?? '');
+}
+
+/** Each winning value of `path` (a workspace's or a run's effective variables), where it comes from and what it beat. */
+export function EffectiveVariables({ path, projectName, title }: { path: string; projectName: string | undefined; title: string }) {
+  const list = useApi<EffectiveVariable[]>(path);
+  return (
+    <section aria-labelledby="effective-title">
+      <h2 id="effective-title">{title}</h2>
+      {list.error ? (
+        <LoadError error={list.error} what="effective variables" />
+      ) : list.isPending ? (
+        <p>Loading…</p>
+      ) : list.data.data.length === 0 ? (
+        <p className="muted">No variables reach it.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="effective">
+            <caption className="visually-hidden">{title}: each variable's winning value and where it comes from</caption>
+            <thead>
+              <tr>
+                <th scope="col">Variable</th>
+                <th scope="col">Value</th>
+                <th scope="col">From</th>
+                <th scope="col">Overrides</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((variable) => {
+                const a = variable.attributes;
+                return (
+                  <tr key={variable.id}>
+                    <th scope="row">
+                      <code>{a.key}</code> <span className="badge">{a.category}</span>
+                    </th>
+                    <td>
+                      <code>{shown(a)}</code>
+                    </td>
+                    <td>{describeSource(a.source, projectName)}</td>
+                    <td>
+                      {a.overridden.length === 0 ? (
+                        <span className="muted">nothing</span>
+                      ) : (
+                        <ul className="overridden">
+                          {a.overridden.map((o, index) => (
+                            <li key={index}>
+                              overrides <code>{a.key}</code> from {describeSource(o.source, projectName)} (<code>{shown(o)}</code>)
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

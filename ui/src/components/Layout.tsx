@@ -1,0 +1,65 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { forgetToken, onSignedOut, storedToken } from '../api/client';
+import { SignIn } from '../pages/SignIn';
+
+function useToken(): string | null {
+  return useSyncExternalStore(
+    (changed) => {
+      const stop = onSignedOut(changed);
+      window.addEventListener('storage', changed);
+      return () => {
+        stop();
+        window.removeEventListener('storage', changed);
+      };
+    },
+    storedToken,
+  );
+}
+
+/** The frame of every page: skip link, banner with the organization's sections, main, sign-out. */
+export function Layout() {
+  const token = useToken();
+  const [, refresh] = useState(0);
+  const client = useQueryClient();
+  const location = useLocation();
+  const inOrganization = useMatch('/organizations/:org/*');
+  const org = inOrganization?.params.org;
+  const signedOut = token === null;
+
+  // After navigating, the new page's heading takes focus, so a screen reader announces it.
+  useEffect(() => {
+    document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [location.pathname, signedOut]);
+
+  useEffect(() => {
+    if (signedOut) client.clear();
+  }, [signedOut, client]);
+
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="banner">
+        <Link to="/" className="brand">
+          varsetd
+        </Link>
+        {!signedOut && org && (
+          <nav aria-label="Organization">
+            <NavLink to={`/organizations/${encodeURIComponent(org)}/varsets`}>Variable sets</NavLink>
+            <NavLink to={`/organizations/${encodeURIComponent(org)}/projects`}>Projects</NavLink>
+            <NavLink to={`/organizations/${encodeURIComponent(org)}/workspaces`}>Workspaces</NavLink>
+          </nav>
+        )}
+        {!signedOut && (
+          <button type="button" className="sign-out" onClick={() => forgetToken()}>
+            Sign out
+          </button>
+        )}
+      </header>
+      <main id="main">{signedOut ? <SignIn onSignedIn={() => refresh((n) => n + 1)} /> : <Outlet />}</main>
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, query } from '../api/client';
+import { useApi } from '../api/hooks';
+import type { Category, Variable } from '../api/types';
+import { ConfirmDialog } from './ConfirmDialog';
+import { describedBy, FieldError, FormError } from './errors';
+import { Pager } from './Pager';
+
+const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
+
+/**
+ * The variables of a set or a workspace: `base` is their collection's path
+ * (`/varsets/:id/relationships/vars`, `/workspaces/:id/vars`). A sensitive value is never shown;
+ * it can be replaced.
+ */
+export function VariableEditor({ base, canWrite, paginated, title }: { base: string; canWrite: boolean; paginated: boolean; title: string }) {
+  const [page, setPage] = useState(1);
+  const list = useApi<Variable[]>(`${base}${paginated ? query({ 'page[number]': page, 'page[size]': 50 }) : ''}`);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Variable | null>(null);
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (variable: Variable) => api('DELETE', `${base}/${variable.id}`),
+    onSuccess: async () => {
+      setDeleting(null);
+      await client.invalidateQueries();
+    },
+  });
+  const variables = list.data?.data ?? [];
+  return (
+    <section aria-labelledby={`${base}-title`} className="variables">
+      <h2 id={`${base}-title`}>{title}</h2>
+      {list.isPending ? (
+        <p>Loading variables…</p>
+      ) : variables.length === 0 ? (
+        <p className="muted">No variables.</p>
+      ) : (
+        <ul className="variable-list">
+          {variables.map((variable) =>
+            editing === variable.id ? (
+              <li key={variable.id}>
+                <VariableForm base={base} variable={variable} onDone={() => setEditing(null)} />
+              </li>
+            ) : (
+              <li key={variable.id} className="variable">
+                <div className="variable-head">
+                  <code className="key">{variable.attributes.key}</code>
+                  <span className="badge">{variable.attributes.category === 'env' ? 'env' : 'terraform'}</span>
+                  {variable.attributes.hcl && <span className="badge">HCL</span>}
+                  {variable.attributes.sensitive && <span className="badge sensitive">Sensitive</span>}
+                </div>
+                <div className="value">
+                  {variable.attributes.sensitive ? <em>Sensitive: write-only, never shown</em> : <code>{variable.attributes.value}</code>}
+                </div>
+                {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
+                {canWrite && (
+                  <div className="actions">
+                    <button type="button" className="small" onClick={() => setEditing(variable.id)} aria-label={`Edit ${variable.attributes.key}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="small danger" onClick={() => setDeleting(variable)} aria-label={`Delete ${variable.attributes.key}`}>
+                      Delete
+                    </button>
+                  </div>
+                )}
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+      {paginated && list.data?.meta?.pagination && list.data.meta.pagination['total-pages'] > 1 && <Pager pagination={list.data.meta.pagination} onPage={setPage} label="Variables" />}
+      {canWrite && <VariableForm base={base} onDone={() => undefined} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
+        confirmLabel="Delete variable"
+        busy={remove.isPending}
+        onCancel={() => (setDeleting(null), remove.reset())}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+      >
+        <p>Runs from now on no longer get this value.</p>
+        <FormError error={remove.error} fields={[]} />
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** Adds a variable, or changes `variable`. */
+function VariableForm({ base, variable, onDone }: { base: string; variable?: Variable; onDone: () => void }) {
+  const id = useId();
+  const initial = variable?.attributes;
+  const [key, setKey] = useState(initial?.key ?? '');
+  const [value, setValue] = useState(initial?.sensitive ? '' : (initial?.value ?? ''));
+  const [category, setCategory] = useState<Category>(initial?.category ?? 'terraform');
+  const [hcl, setHcl] = useState(initial?.hcl ?? false);
+  const [sensitive, setSensitive] = useState(initial?.sensitive ?? false);
+  const [description, setDescription] = useState(initial?.description ?? '');
+  const client = useQueryClient();
+  const save = useMutation({
+    mutationFn: () => {
+      // A sensitive value left empty keeps the stored one; anything typed replaces it.
+      const keepValue = initial?.sensitive && value === '';
+      const attributes = { key, category, hcl, sensitive, description, ...(keepValue ? {} : { value }) };
+      const body = { data: { type: 'vars', ...(variable ? { id: variable.id } : {}), attributes } };
+      return variable ? api('PATCH', `${base}/${variable.id}`, body) : api('POST', base, body);
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries();
+      if (!variable) {
+        setKey('');
+        setValue('');
+        setDescription('');
+        setHcl(false);
+        setSensitive(false);
+      }
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const field = (name: string) => ({ pointer: `/data/attributes/${name}`, id: `${id}-${name}-error` });
+  const err = (name: string) => describedBy(save.error, field(name).pointer, field(name).id);
+  return (
+    <form className="variable-form" onSubmit={submit} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
+      <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
+      <div className="field">
+        <label htmlFor={`${id}-key`}>Key</label>
+        <input id={`${id}-key`} value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} {...err('key')} />
+        <FieldError error={save.error} {...field('key')} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-value`}>Value</label>
+        <textarea
+          id={`${id}-value`}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          rows={2}
+          spellCheck={false}
+          placeholder={initial?.sensitive ? 'Sensitive: leave empty to keep the stored value, or type a new one' : undefined}
+          {...err('value')}
+        />
+        <FieldError error={save.error} {...field('value')} />
+      </div>
+      <fieldset className="field inline" {...err('category')}>
+        <legend>Category</legend>
+        <label>
+          <input type="radio" name={`${id}-category`} checked={category === 'terraform'} onChange={() => setCategory('terraform')} /> Terraform variable
+        </label>
+        <label>
+          <input type="radio" name={`${id}-category`} checked={category === 'env'} onChange={() => setCategory('env')} /> Environment variable
+        </label>
+        <FieldError error={save.error} {...field('category')} />
+      </fieldset>
+      <div className="field inline">
+        <label>
+          <input type="checkbox" checked={hcl} onChange={(e) => setHcl(e.target.checked)} {...err('hcl')} /> HCL (the value is an expression)
+        </label>
+        <FieldError error={save.error} {...field('hcl')} />
+        <label>
+          <input type="checkbox" checked={sensitive} onChange={(e) => setSensitive(e.target.checked)} {...err('sensitive')} /> Sensitive (write-only)
+        </label>
+        <FieldError error={save.error} {...field('sensitive')} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-description`}>Description</label>
+        <input id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} {...err('description')} />
+        <FieldError error={save.error} {...field('description')} />
+      </div>
+      <FormError error={save.error} fields={FIELDS} />
+      <div className="actions">
+        <button type="submit" disabled={save.isPending}>
+          {variable ? 'Save variable' : 'Add variable'}
+        </button>
+        {variable && (
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,12 @@
+import { Link } from 'react-router';
+
+export function NotFound() {
+  return (
+    <>
+      <h1 tabIndex={-1}>Page not found</h1>
+      <p>
+        <Link to="/">Back to the organizations</Link>
+      </p>
+    </>
+  );
+}

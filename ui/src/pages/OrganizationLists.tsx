@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { query } from '../api/client';
+import { useApi } from '../api/hooks';
+import type { Project, Workspace } from '../api/types';
+import { LoadError } from '../components/errors';
+import { Pager } from '../components/Pager';
+
+function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'workspaces'; title: string; searchParameter: string }) {
+  const org = useParams().org!;
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const page = Number(params.get('page') ?? '1') || 1;
+  const [term, setTerm] = useState(q);
+  const list = useApi<(Project | Workspace)[]>(`/organizations/${encodeURIComponent(org)}/${kind}${query({ [searchParameter]: q, 'page[number]': page, 'page[size]': 20 })}`);
+  const go = (nq: string, p: number) => setParams(new URLSearchParams({ ...(nq ? { q: nq } : {}), ...(p > 1 ? { page: String(p) } : {}) }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    go(term, 1);
+  };
+  return (
+    <>
+      <h1 tabIndex={-1}>
+        {title} of {org}
+      </h1>
+      <form role="search" className="search" onSubmit={submit}>
+        <label htmlFor={`${kind}-search`}>Search {kind} by name</label>
+        <input id={`${kind}-search`} type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
+        <button type="submit">Search</button>
+      </form>
+      {list.error ? (
+        <LoadError error={list.error} what={kind} />
+      ) : list.isPending ? (
+        <p>Loading…</p>
+      ) : list.data.data.length === 0 ? (
+        <p className="muted">None.</p>
+      ) : (
+        <ul className="cards" aria-label={title}>
+          {list.data.data.map((r) => (
+            <li key={r.id}>
+              <Link to={`/${kind}/${r.id}`}>{r.attributes.name}</Link>
+              {r.attributes.description && <p className="muted">{r.attributes.description}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager pagination={list.data?.meta?.pagination} onPage={(p) => go(q, p)} label={title} />
+    </>
+  );
+}
+
+export const OrganizationWorkspaces = () => <NamedList key="workspaces" kind="workspaces" title="Workspaces" searchParameter="search[name]" />;
+export const OrganizationProjects = () => <NamedList key="projects" kind="projects" title="Projects" searchParameter="q" />;

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { query } from '../api/client';
+import { useApi } from '../api/hooks';
+import { related, type Project, type Varset, type Workspace } from '../api/types';
+import { VarsetBadges } from '../components/Badges';
+import { LoadError } from '../components/errors';
+import { Pager } from '../components/Pager';
+
+/** A project: the sets that reach it and its workspaces. */
+export function ProjectPage() {
+  const id = useParams().id!;
+  const document = useApi<Project>(`/projects/${id}`);
+  const project = document.data?.data;
+  const org = project ? related(project, 'organization')?.id : undefined;
+  const [setsPage, setSetsPage] = useState(1);
+  const [workspacesPage, setWorkspacesPage] = useState(1);
+  const sets = useApi<Varset[]>(project ? `/projects/${id}/varsets${query({ 'page[number]': setsPage, 'page[size]': 20 })}` : null);
+  const workspaces = useApi<Workspace[]>(
+    org ? `/organizations/${encodeURIComponent(org)}/workspaces${query({ 'filter[project][id]': id, 'page[number]': workspacesPage, 'page[size]': 20 })}` : null,
+  );
+  if (document.error) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Project</h1>
+        <LoadError error={document.error} what="project" />
+      </>
+    );
+  }
+  if (!project) return <h1 tabIndex={-1}>Loading…</h1>;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to={`/organizations/${encodeURIComponent(org!)}/projects`}>Projects of {org}</Link>
+      </p>
+      <h1 tabIndex={-1}>Project {project.attributes.name}</h1>
+      {project.attributes.description && <p>{project.attributes.description}</p>}
+      <section aria-labelledby="project-sets-title">
+        <h2 id="project-sets-title">Variable sets</h2>
+        {sets.error ? (
+          <LoadError error={sets.error} what="variable sets" />
+        ) : !sets.data ? (
+          <p>Loading…</p>
+        ) : sets.data.data.length === 0 ? (
+          <p className="muted">No set applies to this project.</p>
+        ) : (
+          <ul className="cards" aria-label="Variable sets of the project">
+            {sets.data.data.map((varset) => (
+              <li key={varset.id}>
+                <div className="card-head">
+                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                  <VarsetBadges varset={varset} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pager pagination={sets.data?.meta?.pagination} onPage={setSetsPage} label="Variable sets" />
+      </section>
+      <section aria-labelledby="project-workspaces-title">
+        <h2 id="project-workspaces-title">Workspaces</h2>
+        {workspaces.error ? (
+          <LoadError error={workspaces.error} what="workspaces" />
+        ) : !workspaces.data ? (
+          <p>Loading…</p>
+        ) : workspaces.data.data.length === 0 ? (
+          <p className="muted">No workspaces.</p>
+        ) : (
+          <ul className="cards" aria-label="Workspaces of the project">
+            {workspaces.data.data.map((workspace) => (
+              <li key={workspace.id}>
+                <Link to={`/workspaces/${workspace.id}`}>{workspace.attributes.name}</Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pager pagination={workspaces.data?.meta?.pagination} onPage={setWorkspacesPage} label="Workspaces" />
+      </section>
+    </>
+  );
+}

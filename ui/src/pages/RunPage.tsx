@@ -1,0 +1,103 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, query } from '../api/client';
+import { useApi } from '../api/hooks';
+import { related, type Comment, type Project, type Run, type Workspace } from '../api/types';
+import { EffectiveVariables } from '../components/EffectiveVariables';
+import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
+import { Pager } from '../components/Pager';
+
+const BODY = '/data/attributes/body';
+
+/** A run: its status and message, the variables stored with it, its comments. */
+export function RunPage() {
+  const id = useParams().id!;
+  const document = useApi<Run>(`/runs/${id}`);
+  const run = document.data?.data;
+  const workspaceId = run ? related(run, 'workspace')?.id : undefined;
+  const workspace = useApi<Workspace>(workspaceId ? `/workspaces/${workspaceId}` : null);
+  const projectId = workspace.data ? related(workspace.data.data, 'project')?.id : undefined;
+  const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
+  if (document.error) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Run</h1>
+        <LoadError error={document.error} what="run" />
+      </>
+    );
+  }
+  if (!run) return <h1 tabIndex={-1}>Loading…</h1>;
+  return (
+    <>
+      {workspaceId && (
+        <p className="crumbs">
+          <Link to={`/workspaces/${workspaceId}`}>Workspace {workspace.data?.data.attributes.name ?? workspaceId}</Link>
+        </p>
+      )}
+      <h1 tabIndex={-1}>Run {run.id}</h1>
+      <dl className="facts">
+        <dt>Status</dt>
+        <dd>
+          <span className="badge">{run.attributes.status}</span>
+        </dd>
+        <dt>Message</dt>
+        <dd>{run.attributes.message}</dd>
+        <dt>Created</dt>
+        <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
+      </dl>
+      <EffectiveVariables path={`/runs/${id}/effective-variables`} projectName={project.data?.data.attributes.name} title="Variables stored with the run" />
+      <Comments id={id} canComment={run.attributes.permissions?.['can-comment'] === true} />
+    </>
+  );
+}
+
+function Comments({ id, canComment }: { id: string; canComment: boolean }) {
+  const [page, setPage] = useState(1);
+  const list = useApi<Comment[]>(`/runs/${id}/comments${query({ 'page[number]': page, 'page[size]': 50 })}`);
+  const [body, setBody] = useState('');
+  const client = useQueryClient();
+  const add = useMutation({
+    mutationFn: () => api<Comment>('POST', `/runs/${id}/comments`, { data: { type: 'comments', attributes: { body } } }),
+    onSuccess: async () => {
+      setBody('');
+      await client.invalidateQueries();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  return (
+    <section aria-labelledby="comments-title">
+      <h2 id="comments-title">Comments</h2>
+      {list.error ? (
+        <LoadError error={list.error} what="comments" />
+      ) : list.isPending ? (
+        <p>Loading…</p>
+      ) : list.data.data.length === 0 ? (
+        <p className="muted">No comments yet.</p>
+      ) : (
+        <ol className="comments" aria-label="Comments">
+          {list.data.data.map((comment) => (
+            <li key={comment.id}>{comment.attributes.body}</li>
+          ))}
+        </ol>
+      )}
+      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Comments" />
+      {canComment && (
+        <form onSubmit={submit} aria-label="Add a comment">
+          <div className="field">
+            <label htmlFor="comment-body">Comment</label>
+            <textarea id="comment-body" rows={3} value={body} onChange={(e) => setBody(e.target.value)} {...describedBy(add.error, BODY, 'comment-error')} />
+            <FieldError error={add.error} pointer={BODY} id="comment-error" />
+          </div>
+          <FormError error={add.error} fields={[BODY]} />
+          <button type="submit" disabled={add.isPending}>
+            Add comment
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, saveToken } from '../api/client';
+
+/** Asks for an API token (kept for this browser tab only) and checks it against the API. */
+export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api('GET', '/organizations?page%5Bsize%5D=1', undefined, token.trim());
+      saveToken(token.trim());
+      onSignedIn();
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.status === 401 ? 'varsetd did not accept this token.' : `Signing in failed: ${(failure as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="sign-in">
+      <h1 tabIndex={-1}>Sign in</h1>
+      <p>
+        Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser tab only, and forgotten when
+        you sign out or close the tab.
+      </p>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="token">API token</label>
+          <input
+            id="token"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            required
+            {...(error ? { 'aria-invalid': true, 'aria-describedby': 'token-error' } : {})}
+          />
+          {error && (
+            <p className="field-error" id="token-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, type Resource } from '../api/client';
+import { useApi } from '../api/hooks';
+import { related, relatedIds, type Varset } from '../api/types';
+import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
+import { Picker, type Picked } from '../components/Picker';
+
+const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
+const RELATIONSHIP = (name: string) => `/data/relationships/${name}`;
+const FIELDS = [...['name', 'description', 'global', 'priority'].map(ATTRIBUTE), ...['workspaces', 'projects', 'parent'].map(RELATIONSHIP)];
+
+/** A new set of the organization in the URL. */
+export function VarsetNew() {
+  const org = useParams().org!;
+  return (
+    <>
+      <h1 tabIndex={-1}>New variable set in {org}</h1>
+      <VarsetFields org={org} />
+    </>
+  );
+}
+
+/** Changes a set: its name, description, priority and scope. */
+export function VarsetEdit() {
+  const id = useParams().id!;
+  const varset = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
+  if (varset.error) return <LoadError error={varset.error} what="variable set" />;
+  if (varset.isPending) return <p>Loading…</p>;
+  const set = varset.data.data;
+  const names = new Map((varset.data.included ?? []).map((r: Resource) => [r.id, String(r.attributes.name)]));
+  const picked = (ids: string[]) => ids.map((i) => ({ id: i, name: names.get(i) ?? i }));
+  return (
+    <>
+      <h1 tabIndex={-1}>Edit {set.attributes.name}</h1>
+      <VarsetFields
+        org={related(set, 'organization')!.id}
+        varset={set}
+        initialProjects={picked(relatedIds(set, 'projects'))}
+        initialWorkspaces={picked(relatedIds(set, 'workspaces'))}
+      />
+    </>
+  );
+}
+
+function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [] }: { org: string; varset?: Varset; initialProjects?: Picked[]; initialWorkspaces?: Picked[] }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const initial = varset?.attributes;
+  const [name, setName] = useState(initial?.name ?? '');
+  const [description, setDescription] = useState(initial?.description ?? '');
+  const [priority, setPriority] = useState(initial?.priority ?? false);
+  const [global, setGlobal] = useState(initial?.global ?? false);
+  const [projects, setProjects] = useState<Picked[]>(initialProjects);
+  const [workspaces, setWorkspaces] = useState<Picked[]>(initialWorkspaces);
+  const [owner, setOwner] = useState<Picked[]>([]);
+  const save = useMutation({
+    mutationFn: () => {
+      const members = (type: string, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
+      const relationships = {
+        ...(global ? {} : { projects: members('projects', projects), workspaces: members('workspaces', workspaces) }),
+        ...(!varset && owner[0] ? { parent: { data: { type: 'projects', id: owner[0].id } } } : {}),
+      };
+      const body = { data: { type: 'varsets', attributes: { name, description, priority, global }, relationships } };
+      return varset ? api<Varset>('PATCH', `/varsets/${varset.id}`, body) : api<Varset>('POST', `/organizations/${encodeURIComponent(org)}/varsets`, body);
+    },
+    onSuccess: async (document) => {
+      await client.invalidateQueries();
+      navigate(`/varsets/${document.data.id}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const error = save.error;
+  const errorId = (pointer: string) => `error-${pointer.split('/').pop()}`;
+  const props = (pointer: string) => describedBy(error, pointer, errorId(pointer));
+  const fieldError = (pointer: string) => <FieldError error={error} pointer={pointer} id={errorId(pointer)} />;
+  return (
+    <form className="varset-form" onSubmit={submit} aria-label={varset ? 'Edit variable set' : 'New variable set'}>
+      <div className="field">
+        <label htmlFor="varset-name">Name</label>
+        <input id="varset-name" value={name} onChange={(e) => setName(e.target.value)} {...props(ATTRIBUTE('name'))} />
+        {fieldError(ATTRIBUTE('name'))}
+      </div>
+      <div className="field">
+        <label htmlFor="varset-description">Description</label>
+        <textarea id="varset-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} {...props(ATTRIBUTE('description'))} />
+        {fieldError(ATTRIBUTE('description'))}
+      </div>
+      <div className="field inline">
+        <label>
+          <input type="checkbox" checked={priority} onChange={(e) => setPriority(e.target.checked)} {...props(ATTRIBUTE('priority'))} /> Priority: its values
+          win over workspace variables and run variables
+        </label>
+        {fieldError(ATTRIBUTE('priority'))}
+      </div>
+      <fieldset className="field" {...props(ATTRIBUTE('global'))}>
+        <legend>Scope</legend>
+        <label>
+          <input type="radio" name="scope" checked={global} onChange={() => setGlobal(true)} /> Global: every workspace of the organization
+        </label>
+        <label>
+          <input type="radio" name="scope" checked={!global} onChange={() => setGlobal(false)} /> Chosen projects and workspaces
+        </label>
+        {fieldError(ATTRIBUTE('global'))}
+      </fieldset>
+      {!global && (
+        <>
+          <Picker org={org} kind="projects" label="Projects" selected={projects} onChange={setProjects} errorProps={props(RELATIONSHIP('projects'))} />
+          {fieldError(RELATIONSHIP('projects'))}
+          <Picker org={org} kind="workspaces" label="Workspaces" selected={workspaces} onChange={setWorkspaces} errorProps={props(RELATIONSHIP('workspaces'))} />
+          {fieldError(RELATIONSHIP('workspaces'))}
+        </>
+      )}
+      {!varset && (
+        <>
+          <Picker org={org} kind="projects" label="Owned by a project (optional; otherwise by the organization)" selected={owner} onChange={setOwner} single errorProps={props(RELATIONSHIP('parent'))} />
+          {fieldError(RELATIONSHIP('parent'))}
+        </>
+      )}
+      <FormError error={error} fields={FIELDS} />
+      <div className="actions">
+        <button type="submit" disabled={save.isPending}>
+          {varset ? 'Save set' : 'Create set'}
+        </button>
+        <Link to={varset ? `/varsets/${varset.id}` : `/organizations/${encodeURIComponent(org)}/varsets`}>Cancel</Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, type Resource } from '../api/client';
+import { useApi, useCanDeleteVarset, useCanWriteVarset } from '../api/hooks';
+import { related, relatedIds, type Varset } from '../api/types';
+import { VarsetBadges } from '../components/Badges';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { FormError, LoadError } from '../components/errors';
+import { VariableEditor } from '../components/VariableEditor';
+import { count } from './OrganizationVarsets';
+
+/** A set: what it is, where it applies, its variables. */
+export function VarsetPage() {
+  const id = useParams().id!;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const document = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
+  const varset = document.data?.data;
+  const org = varset ? related(varset, 'organization')?.id : undefined;
+  const canWrite = useCanWriteVarset(varset, org);
+  const canDelete = useCanDeleteVarset(varset, org);
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api('DELETE', `/varsets/${id}`),
+    onSuccess: async () => {
+      setConfirming(false);
+      client.removeQueries({ queryKey: [`/varsets/${id}?include=workspaces,projects`] });
+      await client.invalidateQueries();
+      navigate(`/organizations/${encodeURIComponent(org!)}/varsets`);
+    },
+  });
+  if (document.error) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Variable set</h1>
+        <LoadError error={document.error} what="variable set" />
+      </>
+    );
+  }
+  if (!varset) return <h1 tabIndex={-1}>Loading…</h1>;
+  const included = new Map((document.data?.included ?? []).map((r: Resource) => [`${r.type}/${r.id}`, String(r.attributes.name)]));
+  const attributes = varset.attributes;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to={`/organizations/${encodeURIComponent(org!)}/varsets`}>Variable sets of {org}</Link>
+      </p>
+      <div className="page-head">
+        <h1 tabIndex={-1}>{attributes.name}</h1>
+        <VarsetBadges varset={varset} />
+      </div>
+      {attributes.description && <p>{attributes.description}</p>}
+      <p className="counts">
+        {count(attributes['var-count'], 'variable')} · {count(attributes['workspace-count'], 'workspace')} · {count(attributes['project-count'], 'project')}
+      </p>
+      {(canWrite || canDelete) && (
+        <div className="actions">
+          {canWrite && (
+            <Link className="button" to={`/varsets/${id}/edit`}>
+              Edit set
+            </Link>
+          )}
+          {canDelete && (
+            <button type="button" className="danger" onClick={() => setConfirming(true)}>
+              Delete set
+            </button>
+          )}
+        </div>
+      )}
+      <section aria-labelledby="applies-title">
+        <h2 id="applies-title">Where it applies</h2>
+        {attributes.global ? (
+          <p>Every workspace of the organization (global).</p>
+        ) : (
+          <>
+            <AppliedList title="Projects" kind="projects" ids={relatedIds(varset, 'projects')} names={included} />
+            <AppliedList title="Workspaces" kind="workspaces" ids={relatedIds(varset, 'workspaces')} names={included} />
+          </>
+        )}
+      </section>
+      <VariableEditor base={`/varsets/${id}/relationships/vars`} canWrite={canWrite} paginated title="Variables" />
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete ${attributes.name}?`}
+        confirmLabel="Delete set"
+        busy={remove.isPending}
+        onCancel={() => (setConfirming(false), remove.reset())}
+        onConfirm={() => remove.mutate()}
+      >
+        <p>
+          Its {count(attributes['var-count'], 'variable')} stop applying to every workspace it reaches. Runs already created keep the values they were
+          given.
+        </p>
+        <FormError error={remove.error} fields={[]} />
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function AppliedList({ title, kind, ids, names }: { title: string; kind: 'projects' | 'workspaces'; ids: string[]; names: Map<string, string> }) {
+  return (
+    <>
+      <h3>{title}</h3>
+      {ids.length === 0 ? (
+        <p className="muted">None.</p>
+      ) : (
+        <ul>
+          {ids.map((i) => (
+            <li key={i}>{names.has(`${kind}/${i}`) ? <Link to={`/${kind}/${i}`}>{names.get(`${kind}/${i}`)}</Link> : <span className="muted">{i} (not visible to this token)</span>}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { query } from '../api/client';
+import { useApi, useCanWriteWorkspaceVariables } from '../api/hooks';
+import { related, relatedIds, type Project, type Run, type Varset, type Workspace } from '../api/types';
+import { VarsetBadges } from '../components/Badges';
+import { EffectiveVariables } from '../components/EffectiveVariables';
+import { LoadError } from '../components/errors';
+import { Pager } from '../components/Pager';
+import { VariableEditor } from '../components/VariableEditor';
+
+/** A workspace: its variables, the sets that reach it and how, its effective variables, its runs. */
+export function WorkspacePage() {
+  const id = useParams().id!;
+  const document = useApi<Workspace>(`/workspaces/${id}`);
+  const workspace = document.data?.data;
+  const org = workspace ? related(workspace, 'organization')?.id : undefined;
+  const projectId = workspace ? related(workspace, 'project')?.id : undefined;
+  const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
+  const projectName = project.data?.data.attributes.name;
+  const canWrite = useCanWriteWorkspaceVariables(workspace, org);
+  if (document.error) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Workspace</h1>
+        <LoadError error={document.error} what="workspace" />
+      </>
+    );
+  }
+  if (!workspace) return <h1 tabIndex={-1}>Loading…</h1>;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to={`/organizations/${encodeURIComponent(org!)}/workspaces`}>Workspaces of {org}</Link>
+        {projectId && (
+          <>
+            {' · '}project <Link to={`/projects/${projectId}`}>{projectName ?? projectId}</Link>
+          </>
+        )}
+      </p>
+      <h1 tabIndex={-1}>Workspace {workspace.attributes.name}</h1>
+      <VariableEditor base={`/workspaces/${id}/vars`} canWrite={canWrite} paginated={false} title="Workspace variables" />
+      <WorkspaceVarsets id={id} projectId={projectId} projectName={projectName} />
+      <EffectiveVariables path={`/workspaces/${id}/effective-variables`} projectName={projectName} title="Effective variables" />
+      <WorkspaceRuns id={id} />
+    </>
+  );
+}
+
+/** The sets that reach the workspace, and each way they do. */
+function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectId: string | undefined; projectName: string | undefined }) {
+  const [page, setPage] = useState(1);
+  const list = useApi<Varset[]>(`/workspaces/${id}/varsets${query({ 'page[number]': page, 'page[size]': 20 })}`);
+  const ways = (varset: Varset): string[] => {
+    const found: string[] = [];
+    if (varset.attributes.global) found.push('global');
+    if (projectId && relatedIds(varset, 'projects').includes(projectId)) found.push(`through its project '${projectName ?? projectId}'`);
+    if (relatedIds(varset, 'workspaces').includes(id)) found.push('directly');
+    return found;
+  };
+  return (
+    <section aria-labelledby="ws-sets-title">
+      <h2 id="ws-sets-title">Variable sets that apply</h2>
+      {list.error ? (
+        <LoadError error={list.error} what="variable sets" />
+      ) : list.isPending ? (
+        <p>Loading…</p>
+      ) : list.data.data.length === 0 ? (
+        <p className="muted">No set applies to this workspace.</p>
+      ) : (
+        <ul className="cards" aria-label="Variable sets that apply">
+          {list.data.data.map((varset) => (
+            <li key={varset.id}>
+              <div className="card-head">
+                <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                <VarsetBadges varset={varset} />
+              </div>
+              <p className="counts">Applies {ways(varset).join(', ') || 'through its project'}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Variable sets" />
+    </section>
+  );
+}
+
+function WorkspaceRuns({ id }: { id: string }) {
+  const [page, setPage] = useState(1);
+  const list = useApi<Run[]>(`/workspaces/${id}/runs${query({ 'page[number]': page, 'page[size]': 10 })}`);
+  return (
+    <section aria-labelledby="runs-title">
+      <h2 id="runs-title">Runs</h2>
+      {list.error ? (
+        <LoadError error={list.error} what="runs" />
+      ) : list.isPending ? (
+        <p>Loading…</p>
+      ) : list.data.data.length === 0 ? (
+        <p className="muted">No runs.</p>
+      ) : (
+        <ul className="cards" aria-label="Runs">
+          {list.data.data.map((run) => (
+            <li key={run.id}>
+              <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link> <span className="badge">{run.attributes.status}</span>{' '}
+              <span className="muted">{new Date(run.attributes['created-at']).toLocaleString()}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Runs" />
+    </section>
+  );
+}
