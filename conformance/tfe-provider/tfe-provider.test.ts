@@ -91,7 +91,7 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
     await server?.stop();
     await store?.dispose();
     if (passed.size === steps.length) fs.rmSync(work, { recursive: true, force: true });
-    else if (work) console.log(`# Terraform's folders, outputs and debug logs are kept in ${work}`);
+    else if (work) console.log(`Terraform's folders, outputs and debug logs are kept in ${work}`);
   });
 
   let commandCount = 0;
