@@ -5,10 +5,10 @@
 # - the tfe provider, laid out as a Terraform filesystem mirror for
 #   registry.terraform.io/hashicorp/tfe, since the provider registry cannot be reached;
 # - Terraform 1.5.7. The provider serves plugin protocol 6 through a mux that carries its older
-#   resources on protocol 6 too; Terraform learned the flag those resources need on protocol 6
-#   (legacy_type_system, protocol 6.2) in 1.1.5, so the 1.0.3 of the `varsetd exec` tests
-#   refuses their plans. 1.5.7 is the last release under the MPL and builds from its module
-#   alone.
+#   resources on protocol 6 too; Terraform reads the flag those resources need there
+#   (legacy_type_system, protocol 6.2) from its 1.1 series on, so the 1.0.3 of the `varsetd exec`
+#   tests refuses their plans. 1.5.7 is the last release under the MPL and builds from its
+#   module alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
