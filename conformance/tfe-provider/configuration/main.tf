@@ -82,6 +82,8 @@ resource "tfe_workspace" "tools" {
   organization   = tfe_organization.org.name
   name           = "tools"
   execution_mode = "local"
+  # Destroyed with DELETE (the organization allows it); the others through safe-delete.
+  force_delete = true
   # In the organization's default project.
 }
 
