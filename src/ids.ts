@@ -1,18 +1,25 @@
 import { randomBytes } from 'node:crypto';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** Letters and digits without 0, O, I and l. HCP Terraform's ids use these, and the tfe provider tells an id from a name by them (`org/team-…` on import). */
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
-/** An opaque identifier: the prefix, a dash and 16 random alphanumerics (`varset-3Fq…`). */
+/** An opaque identifier: the prefix, a dash and 16 random base58 characters (`varset-3Fq…`). */
 export function newId(prefix: string): string {
-  return `${prefix}-${randomAlphanumeric(16)}`;
+  return `${prefix}-${randomFrom(BASE58, 16)}`;
 }
 
 export function randomAlphanumeric(length: number): string {
-  // 248 is the largest multiple of 62 below 256: rejecting bytes above it keeps every character equally likely.
+  return randomFrom(ALPHANUMERIC, length);
+}
+
+function randomFrom(alphabet: string, length: number): string {
+  // Rejecting bytes at or above the largest multiple of the alphabet's size keeps every character equally likely.
+  const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
     }
   }
   return out;
