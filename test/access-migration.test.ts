@@ -17,7 +17,7 @@ describe(`access migration on an existing store (${storeKind})`, () => {
       const { error } = await migrator.migrateTo('0002_runs');
       assert.equal(error, undefined);
       const at = '2024-01-01T00:00:00.000Z';
-      await store.db.insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at }).execute();
+      await (store.db as Kysely<any>).insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'O@Example.com', created_at: at }).execute();
       await (store.db as Kysely<any>).insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at }).execute();
       await store.db
         .insertInto('tokens')
