@@ -187,6 +187,39 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
   });
 
+  describe('entitlement set', () => {
+    it('says what varsetd offers: teams, and none of HashiCorp’s other features', async () => {
+      const created = await createOrganization();
+      const res = await t.get(`/api/v2/organizations/${created.id}/entitlement-set`);
+      expectStatus(res, 200);
+      const { id, type, attributes } = res.body.data;
+      assert.equal(type, 'entitlement-sets');
+      assert.equal(id, created.attributes['external-id']);
+      assert.deepEqual(created.relationships['entitlement-set'].data, { id, type });
+      assert.equal(attributes.teams, true);
+      for (const feature of ['operations', 'agents', 'sentinel', 'sso', 'state-storage', 'vcs-integrations', 'private-module-registry', 'run-tasks', 'cost-estimation', 'audit-logging']) {
+        assert.equal(attributes[feature], false, feature);
+      }
+      const shown = await t.get(`/api/v2/organizations/${created.id}?include=entitlement_set,default-project`);
+      expectStatus(shown, 200);
+      assert.deepEqual(
+        shown.body.included.map((r: { type: string }) => r.type),
+        ['projects', 'entitlement-sets'],
+      );
+      assert.deepEqual(shown.body.included[1], res.body.data);
+    });
+
+    it('is a 404 for another organization’s token and a 400 with a query parameter', async () => {
+      const created = await createOrganization();
+      const other = await createOrganization();
+      const { token } = await teamWithToken(t, other.id);
+      assert.equal((await t.get(`/api/v2/organizations/${created.id}/entitlement-set`, { token })).status, 404);
+      const res = await t.get(`/api/v2/organizations/${created.id}/entitlement-set?include=x`);
+      assert.equal(res.status, 400);
+      assert.equal(res.body.errors[0].source.parameter, 'include');
+    });
+  });
+
   describe('organization list', () => {
     it('searches names and emails with q, names with q[name], emails with q[email], ignoring case', async () => {
       const tag = randomAlphanumeric(10).toLowerCase();
@@ -204,7 +237,7 @@ describe(`organizations and projects (${storeKind})`, () => {
 
     for (const [query, parameter] of [
       ['include=subscription', 'include'],
-      ['include=default-project,entitlement-set', 'include'],
+      ['include=default-project,entitlement_set', 'include'],
       ['filter%5Bname%5D=x', 'filter[name]'],
       ['search=x', 'search'],
       ['q=a&q=b', 'q'],

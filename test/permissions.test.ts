@@ -301,6 +301,7 @@ describe(`permission matrix (${storeKind})`, () => {
     },
     { name: 'show the organization', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}` }) },
     { name: 'list its stacks', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/stacks` }) },
+    { name: 'read its entitlement set', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/entitlement-set` }) },
     {
       name: 'update the organization',
       allowed: OWNERS_ONLY,

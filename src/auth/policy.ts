@@ -388,10 +388,27 @@ const ABSENT_ORGANIZATION_FEATURES = [
   'can-view-users',
 ] as const;
 
+/** Organization permissions varsetd decides. */
+const DECIDED_ORGANIZATION_PERMISSIONS = [
+  'can-update',
+  'can-destroy',
+  'can-traverse',
+  'can-access-via-teams',
+  'can-create-team',
+  'can-create-workspace',
+  'can-create-project',
+  'can-manage-varsets',
+  'can-read-varsets',
+  'can-update-api-token',
+] as const;
+
+export const ORGANIZATION_PERMISSIONS = [...DECIDED_ORGANIZATION_PERMISSIONS, ...ABSENT_ORGANIZATION_FEATURES] as const;
+export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
+
 /** An organization's `permissions` attribute, as the caller sees it. */
-export function organizationPermissions(subject: Subject, organizationId: string): Record<string, boolean> {
+export function organizationPermissions(subject: Subject, organizationId: string): Record<OrganizationPermission, boolean> {
   const target = { organizationId };
-  const permissions: Record<string, boolean> = {
+  const decided: Record<(typeof DECIDED_ORGANIZATION_PERMISSIONS)[number], boolean> = {
     'can-update': can(subject, 'organization:update', target),
     'can-destroy': can(subject, 'organization:delete', target),
     'can-traverse': can(subject, 'organization:read', target),
@@ -403,12 +420,32 @@ export function organizationPermissions(subject: Subject, organizationId: string
     'can-read-varsets': varsetListScope(subject, organizationId) === 'all',
     'can-update-api-token': can(subject, 'organization-token:manage', target),
   };
-  for (const feature of ABSENT_ORGANIZATION_FEATURES) permissions[feature] = false;
-  return permissions;
+  const absent = Object.fromEntries(ABSENT_ORGANIZATION_FEATURES.map((feature) => [feature, false])) as Record<(typeof ABSENT_ORGANIZATION_FEATURES)[number], false>;
+  return { ...decided, ...absent };
 }
 
+export const PROJECT_PERMISSIONS = [
+  'can-read',
+  'can-update',
+  'can-destroy',
+  'can-create-workspace',
+  'can-move-workspace',
+  'can-move-stack',
+  'can-manage-stacks',
+  'can-view-stacks',
+  'can-update-stacks',
+  'can-deploy-no-code-modules',
+  'can-read-teams',
+  'can-manage-teams',
+  'can-manage-tags',
+  'can-manage-in-hcp',
+  'can-manage-varsets',
+  'can-manage-ephemeral-workspace-for-projects',
+] as const;
+export type ProjectPermission = (typeof PROJECT_PERMISSIONS)[number];
+
 /** A project's `permissions` attribute, as the caller sees it. Stacks and no-code modules are not in varsetd. */
-export function projectPermissions(subject: Subject, project: { organizationId: string; projectId: string; isDefault: boolean }): Record<string, boolean> {
+export function projectPermissions(subject: Subject, project: { organizationId: string; projectId: string; isDefault: boolean }): Record<ProjectPermission, boolean> {
   const target = { organizationId: project.organizationId, projectId: project.projectId };
   // Team access is decided for a team everyone in the organization sees; a secret team may be refused on its own.
   const anyVisibleTeam = { ...target, team: { id: '', visibility: 'organization' as const } };

@@ -10,12 +10,14 @@ import type { Project } from '../projects/model.js';
 import { serializeProject } from '../projects/serialize.js';
 import { readableDefaultProjects } from '../projects/service.js';
 import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from './model.js';
-import { OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
-import { serializeOrganization } from './serialize.js';
+import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
+import { serializeEntitlementSet, serializeOrganization } from './serialize.js';
 import { createOrganization, deleteOrganization, getOrganization, getOrganizationRecord, listVisibleOrganizations, updateOrganization } from './service.js';
 
 const INCLUDES = ['default-project'] as const;
-const ShowQuery = Type.Object(IncludeQuery(INCLUDES), { additionalProperties: false });
+const SHOW_INCLUDES = ['default-project', 'entitlement_set'] as const;
+const ShowQuery = Type.Object(IncludeQuery(SHOW_INCLUDES), { additionalProperties: false });
+const NoQuery = Type.Object({}, { additionalProperties: false });
 const ListQuery = Type.Object(
   {
     ...PageQuery,
@@ -77,10 +79,13 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
     { schema: { params: OrganizationParams, querystring: ShowQuery, response: Responses({ 200: Document(OrganizationResource) }) } },
     async (request) => {
       const ctx = contextOf(request);
-      const include = parseInclude(request.query, INCLUDES);
+      const include = parseInclude(request.query, SHOW_INCLUDES);
       const organization = await getOrganizationRecord(ctx, request.params.name);
-      const included = include.has('default-project') ? await includedDefaultProjects(ctx, [organization]) : undefined;
-      return { data: serialize(ctx)(organization), ...(included ? { included } : {}) };
+      const included = [
+        ...(include.has('default-project') ? await includedDefaultProjects(ctx, [organization]) : []),
+        ...(include.has('entitlement_set') ? [serializeEntitlementSet(organization)] : []),
+      ];
+      return { data: serialize(ctx)(organization), ...(include.size ? { included } : {}) };
     },
   );
 
@@ -104,6 +109,12 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
       await deleteOrganization(contextOf(request), request.params.name);
       return reply.code(204).send(null);
     },
+  );
+
+  api.get(
+    '/organizations/:name/entitlement-set',
+    { schema: { params: OrganizationParams, querystring: NoQuery, response: Responses({ 200: Document(EntitlementSetResource) }) } },
+    async (request) => ({ data: serializeEntitlementSet(await getOrganization(contextOf(request), request.params.name)) }),
   );
 
   // Stacks are outside varsetd's scope; clients that look for them find none.

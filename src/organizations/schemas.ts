@@ -1,5 +1,7 @@
 import Type from 'typebox';
 import { Maybe, Nullable, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
+import { ORGANIZATION_PERMISSIONS } from '../auth/policy.js';
+import { ENTITLEMENTS } from './entitlements.js';
 import { COLLABORATOR_AUTH_POLICIES, EXECUTION_MODES } from './model.js';
 
 const oneOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -60,12 +62,20 @@ export const OrganizationResource = Resource(
     'plan-expires-at': Type.Null(),
     'plan-is-trial': Flag,
     'plan-is-enterprise': Flag,
-    permissions: Type.Record(Type.String(), Type.Boolean()),
+    permissions: Type.Object(Object.fromEntries(ORGANIZATION_PERMISSIONS.map((name) => [name, Type.Boolean()]))),
   },
   {
     'default-project': ToOne('projects'),
     'default-agent-pool': ToOne('agent-pools'),
+    'entitlement-set': ToOne('entitlement-sets'),
   },
+);
+
+const entitlement = (value: boolean | null) => (value === null ? Type.Null() : Type.Boolean());
+
+export const EntitlementSetResource = Resource(
+  'entitlement-sets',
+  Object.fromEntries(Object.entries(ENTITLEMENTS).map(([name, value]) => [name, entitlement(value)])),
 );
 
 export const OrganizationParams = Type.Object({ name: Type.String() });

@@ -1,13 +1,15 @@
 import type { Static } from 'typebox';
-import type { OrganizationRecord } from './model.js';
-import type { OrganizationResource } from './schemas.js';
+import type { Organization, OrganizationRecord } from './model.js';
+import type { OrganizationPermission } from '../auth/policy.js';
+import { ENTITLEMENTS } from './entitlements.js';
+import type { EntitlementSetResource, OrganizationResource } from './schemas.js';
 
 /**
  * An organization; its JSON:API id is its name, as clients read the name from the id.
  * `permissions` are the caller's (`organizationPermissions` in auth/policy.ts). varsetd has no
  * plans, trials, SAML, HYOK, stacks or users: what describes them says so.
  */
-export function serializeOrganization(org: OrganizationRecord, permissions: Record<string, boolean>): Static<typeof OrganizationResource> {
+export function serializeOrganization(org: OrganizationRecord, permissions: Record<OrganizationPermission, boolean>): Static<typeof OrganizationResource> {
   return {
     id: org.name,
     type: 'organizations',
@@ -35,7 +37,18 @@ export function serializeOrganization(org: OrganizationRecord, permissions: Reco
     relationships: {
       'default-project': { data: { id: org.default_project_id, type: 'projects' } },
       'default-agent-pool': { data: null },
+      'entitlement-set': { data: { id: org.id, type: 'entitlement-sets' } },
     },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
+  };
+}
+
+/** An organization's entitlement set: its id is the organization's internal one, as in HCP Terraform. */
+export function serializeEntitlementSet(org: Organization): Static<typeof EntitlementSetResource> {
+  return {
+    id: org.id,
+    type: 'entitlement-sets',
+    attributes: ENTITLEMENTS,
+    links: { self: `/api/v2/entitlement-sets/${org.id}` },
   };
 }

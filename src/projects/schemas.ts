@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { PROJECT_PERMISSIONS } from '../auth/policy.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
 import { EXECUTION_MODES } from '../organizations/model.js';
 import { AUTO_DESTROY_DURATION_PATTERN } from './model.js';
@@ -24,7 +25,7 @@ export const ProjectBody = ResourceBody(
 );
 
 /** The caller's permissions on a project (`projectPermissions` in auth/policy.ts); null where a response does not tell them. */
-const ProjectPermissions = Nullable(Type.Record(Type.String(), Type.Boolean()));
+const ProjectPermissions = Nullable(Type.Object(Object.fromEntries(PROJECT_PERMISSIONS.map((name) => [name, Type.Boolean()]))));
 
 export const ProjectResource = Resource(
   'projects',

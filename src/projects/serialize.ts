@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { ProjectPermission } from '../auth/policy.js';
 import { toOne } from '../jsonapi/document.js';
 import type { Project } from './model.js';
 import type { ProjectResource } from './schemas.js';
@@ -7,7 +8,7 @@ import type { ProjectResource } from './schemas.js';
  * A project. `permissions` are the caller's (`projectPermissions` in auth/policy.ts); a project
  * included in a variable-set response, which may be shared between callers, leaves them null.
  */
-export function serializeProject(project: Project, organizationName: string, permissions: Record<string, boolean> | null = null): Static<typeof ProjectResource> {
+export function serializeProject(project: Project, organizationName: string, permissions: Record<ProjectPermission, boolean> | null = null): Static<typeof ProjectResource> {
   return {
     id: project.id,
     type: 'projects',
