@@ -376,9 +376,10 @@ describe(`organizations and projects (${storeKind})`, () => {
       assert.deepEqual(await names('filter%5Bnames%5D=alpha&q=gam'), []);
     });
 
-    it('sorts by name, and reversed with -name', async () => {
+    it('sorts by name in code point order on both stores, and reversed with -name', async () => {
       const ascending = await names('sort=name');
-      assert.deepEqual(ascending, await names(''));
+      assert.deepEqual(ascending, ['Beta', 'Default Project', 'alpha', 'gamma']);
+      assert.deepEqual(await names(''), ascending);
       assert.deepEqual(await names('sort=-name'), [...ascending].reverse());
     });
 

@@ -1,10 +1,10 @@
 import type { Context } from '../context.js';
 import { ensure, type Action } from '../auth/policy.js';
-import { transaction, withOrganizationLocked } from '../db/transaction.js';
+import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import { DEFAULT_ORGANIZATION_SETTINGS, type Organization, type OrganizationChanges, type OrganizationRecord } from './model.js';
+import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord } from './model.js';
 import { checkSettings } from './settings.js';
 import * as store from './store.js';
 
@@ -57,6 +57,14 @@ export async function updateOrganization(ctx: Context, name: string, changes: Or
     await store.updateOrganization(trx, organization);
   });
   return organization;
+}
+
+/**
+ * The default execution mode of an organization, for a project that follows it; read in the
+ * transaction that holds the organization's lock, which an organization's update takes too.
+ */
+export function organizationExecutionMode(trx: Trx, organizationId: string): Promise<ExecutionMode> {
+  return store.findExecutionMode(trx, organizationId);
 }
 
 /** Deletes an organization and everything in it. */

@@ -15,8 +15,11 @@ function withDefaultProject(db: Db) {
   return db.selectFrom('organizations').innerJoin('projects', (join) => join.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', true));
 }
 
+/** Settings as stored, with HCP Terraform's defaults for what they do not hold. */
+const settingsOf = (stored: string): OrganizationSettings => ({ ...DEFAULT_ORGANIZATION_SETTINGS, ...(JSON.parse(stored) as Partial<OrganizationSettings>) });
+
 function toRecord({ settings, ...row }: Organization & { settings: string; default_project_id: string }): OrganizationRecord {
-  return { ...row, settings: { ...DEFAULT_ORGANIZATION_SETTINGS, ...(JSON.parse(settings) as Partial<OrganizationSettings>) } };
+  return { ...row, settings: settingsOf(settings) };
 }
 
 export function findOrganizationByName(db: Db, name: string): Promise<Organization | undefined> {
@@ -27,6 +30,12 @@ export function findOrganizationByName(db: Db, name: string): Promise<Organizati
 export async function findOrganizationRecord(db: Db, name: string): Promise<OrganizationRecord | undefined> {
   const row = await withDefaultProject(db).select(RECORD_COLUMNS).where('organizations.name', '=', name).executeTakeFirst();
   return row && toRecord(row);
+}
+
+/** The default execution mode an organization's following projects take. */
+export async function findExecutionMode(db: Db, organizationId: string): Promise<OrganizationSettings['default-execution-mode']> {
+  const row = await db.selectFrom('organizations').select('settings').where('id', '=', organizationId).executeTakeFirstOrThrow();
+  return settingsOf(row.settings)['default-execution-mode'];
 }
 
 export interface OrganizationFilter {

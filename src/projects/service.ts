@@ -1,11 +1,11 @@
 import type { Context } from '../context.js';
 import { can, ensure, projectActionScope, projectListScope, type Action } from '../auth/policy.js';
-import { transaction, withOrganizationLocked } from '../db/transaction.js';
+import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
-import { getOrganization, getOrganizationRecord } from '../organizations/service.js';
+import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
 import type { Project, ProjectChanges } from './model.js';
 import { executionModeAfter } from './settings.js';
 import * as store from './store.js';
@@ -45,10 +45,9 @@ export async function listOrganizationProjects(
 }
 
 export async function createProject(ctx: Context, organizationName: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
-  const organization = await getOrganizationRecord(ctx, organizationName);
+  const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'projects:create', { organizationId: organization.id });
   if (changes.name === undefined) throw blankAttribute('name');
-  const organizationMode = organization.settings['default-execution-mode'];
   const project: Project = {
     id: newId('prj'),
     organization_id: organization.id,
@@ -56,29 +55,37 @@ export async function createProject(ctx: Context, organizationName: string, chan
     description: changes.description ?? '',
     is_default: false,
     auto_destroy_activity_duration: changes.autoDestroyActivityDuration ?? null,
-    ...executionModeAfter({ default_execution_mode: organizationMode, execution_mode_overwritten: false }, changes, organizationMode),
+    ...executionModeAfter(FOLLOWING, changes),
     created_at: now(),
   };
-  await transaction(ctx.store, async (trx) => {
+  await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     if (await store.projectNameTaken(trx, organization.id, project.name)) throw nameTaken();
+    await followOrganization(trx, project);
     await store.insertProject(trx, project);
   });
   return { project, organization };
 }
 
+/** A new project follows its organization's execution mode until it is given one. */
+const FOLLOWING = { default_execution_mode: 'remote', execution_mode_overwritten: false } as const;
+
+/** A project that follows its organization takes its mode, read under the organization's lock. */
+async function followOrganization(trx: Trx, project: Project): Promise<void> {
+  if (!project.execution_mode_overwritten) project.default_execution_mode = await organizationExecutionMode(trx, project.organization_id);
+}
+
 export async function updateProject(ctx: Context, id: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
   const found = await getProject(ctx, id, 'project:update');
-  const follows = changes.overwrites.executionMode === false || changes.overwrites.agentPool === false;
-  const organizationMode = follows ? (await getOrganizationRecord(ctx, found.organization.name)).settings['default-execution-mode'] : found.project.default_execution_mode;
   const project: Project = {
     ...found.project,
     name: changes.name ?? found.project.name,
     description: changes.description ?? found.project.description,
     auto_destroy_activity_duration: changes.autoDestroyActivityDuration === undefined ? found.project.auto_destroy_activity_duration : changes.autoDestroyActivityDuration,
-    ...executionModeAfter(found.project, changes, organizationMode),
+    ...executionModeAfter(found.project, changes),
   };
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw nameTaken();
+    await followOrganization(trx, project);
     await store.updateProject(trx, project);
   });
   return { project, organization: found.organization };

@@ -7,12 +7,12 @@ const ATTRIBUTES = '/data/attributes';
 /**
  * A project's execution mode after a change, by HCP Terraform's rules: a mode given overwrites
  * the organization's, `setting-overwrites` false follows it again. varsetd has no agent pools,
- * so neither a pool nor the `agent` mode, which needs one, can be set.
+ * so neither a pool nor the `agent` mode, which needs one, can be set. A project that follows
+ * its organization keeps `current`'s mode here; the service then takes the organization's.
  */
 export function executionModeAfter(
-  current: Pick<Project, 'default_execution_mode' | 'execution_mode_overwritten'>,
+  current: { default_execution_mode: ExecutionMode; execution_mode_overwritten: boolean },
   changes: ProjectChanges,
-  organizationMode: ExecutionMode,
 ): Pick<Project, 'default_execution_mode' | 'execution_mode_overwritten'> {
   const { executionMode, agentPool } = changes.overwrites;
   if (executionMode !== undefined && agentPool !== undefined && executionMode !== agentPool) {
@@ -33,7 +33,7 @@ export function executionModeAfter(
   const overwrite = executionMode ?? agentPool;
   if (overwrite === false) {
     if (mode !== undefined) throw invalidAttribute('default-execution-mode cannot be given with setting-overwrites false', `${ATTRIBUTES}/default-execution-mode`);
-    return { default_execution_mode: organizationMode, execution_mode_overwritten: false };
+    return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: false };
   }
   if (mode !== undefined) return { default_execution_mode: mode, execution_mode_overwritten: true };
   if (overwrite === true && !current.execution_mode_overwritten) {

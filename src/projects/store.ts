@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Scope } from '../auth/policy.js';
+import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
@@ -49,7 +50,8 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
   for (const ids of filter.within ?? []) base = base.where('id', 'in', [...ids, '']);
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('name', filter.descending ? 'desc' : 'asc').orderBy('id'));
+  const direction = filter.descending ? 'desc' : 'asc';
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(byCodePoint(db, 'name'), direction).orderBy('id', direction));
   return { rows: rows.map(toProject), total };
 }
 
