@@ -218,6 +218,68 @@ describe(`permission matrix (${storeKind})`, () => {
     assert.deepEqual(ids(orgs), [fx.otherOrg]);
   });
 
+  // ---------------------------------------------------------------------------------------
+  // The `permissions` each caller is answered: what the matrix below lets it do
+
+  /** Each member's permissions as `permissions` tells them, against the callers the matrix allows. */
+  async function permissionsOf(url: string, readers: readonly Name[], pick: (body: any) => Record<string, boolean>) {
+    const found = {} as Record<Name, Record<string, boolean>>;
+    for (const name of readers) {
+      const res = await t.get(url, { token: token[name] });
+      expectStatus(res, 200);
+      found[name] = pick(res.body);
+    }
+    return (permission: string) => readers.filter((name) => found[name]![permission]).sort();
+  }
+  const sorted = (names: readonly Name[], among: readonly Name[]) => among.filter((n) => names.includes(n)).sort();
+
+  it('answers each caller its permissions on the organization', async () => {
+    const holders = await permissionsOf(`/api/v2/organizations/${fx.org}`, MEMBERS, (body) => body.data.attributes.permissions);
+    assert.deepEqual(holders('can-update'), sorted(OWNERS_ONLY, MEMBERS));
+    assert.deepEqual(holders('can-destroy'), sorted(OWNERS_ONLY, MEMBERS));
+    assert.deepEqual(holders('can-create-team'), sorted(TEAM_MANAGERS, MEMBERS));
+    assert.deepEqual(holders('can-create-project'), sorted(PROJECT_OWNERS, MEMBERS));
+    assert.deepEqual(holders('can-create-workspace'), sorted(ORG_WIDE, MEMBERS));
+    assert.deepEqual(holders('can-manage-varsets'), sorted(ORG_WIDE, MEMBERS));
+    assert.deepEqual(holders('can-read-varsets'), sorted(ORG_WIDE, MEMBERS));
+    assert.deepEqual(holders('can-update-api-token'), sorted(TEAM_MANAGERS, MEMBERS));
+    assert.deepEqual(holders('can-traverse'), sorted(MEMBERS, MEMBERS));
+    // Features varsetd does not have.
+    for (const absent of ['can-manage-run-tasks', 'can-update-oauth', 'can-update-sentinel', 'can-enable-stacks', 'can-manage-no-code-modules']) assert.deepEqual(holders(absent), []);
+    const listed = await t.get('/api/v2/organizations', { token: token.prjRead });
+    assert.deepEqual(listed.body.data[0].attributes.permissions, (await t.get(`/api/v2/organizations/${fx.org}`, { token: token.prjRead })).body.data.attributes.permissions);
+  });
+
+  it('answers each caller its permissions on a project, in every project response', async () => {
+    const holders = await permissionsOf(`/api/v2/projects/${fx.P}`, READ_P, (body) => body.data.attributes.permissions);
+    assert.deepEqual(holders('can-read'), sorted(READ_P, READ_P));
+    assert.deepEqual(holders('can-update'), sorted(PROJECT_ADMINS, READ_P));
+    // Project admins may delete their project (the matrix deletes a fresh project, which only owners of all projects may).
+    assert.deepEqual(holders('can-destroy'), sorted(PROJECT_ADMINS, READ_P));
+    assert.deepEqual(holders('can-create-workspace'), sorted(IN_P_ADMIN, READ_P));
+    assert.deepEqual(holders('can-manage-varsets'), sorted(MANAGE_PROJECT_SETS, READ_P));
+    assert.deepEqual(holders('can-manage-teams'), sorted(PROJECT_ADMINS, READ_P));
+    assert.deepEqual(holders('can-move-stack'), []);
+    const listed = await permissionsOf(`/api/v2/organizations/${fx.org}/projects?filter%5Bnames%5D=${encodeURIComponent((await t.get(`/api/v2/projects/${fx.P}`)).body.data.attributes.name)}`, READ_P, (body) => body.data[0].attributes.permissions);
+    assert.deepEqual(listed('can-update'), holders('can-update'));
+    // The default project cannot be deleted, whoever asks.
+    const organization = await t.get(`/api/v2/organizations/${fx.org}?include=default-project`);
+    assert.equal(organization.body.included[0].attributes.permissions['can-destroy'], false);
+  });
+
+  it('answers each caller its permissions on a set, never serving one caller’s body to another', async () => {
+    const readers = [...ORG_WIDE, ...PRJ_GRANTS];
+    // Read twice in turn: the second round comes from the response cache where it may.
+    for (let round = 0; round < 2; round++) {
+      const onSet = await permissionsOf(`/api/v2/varsets/${fx.setProject}`, readers, (body) => body.data.attributes.permissions);
+      assert.deepEqual(onSet('can-update'), sorted(MANAGE_PROJECT_SETS, readers));
+      const inList = await permissionsOf(`/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`, readers, (body) => body.data.find((s: { id: string }) => s.id === fx.setProject).attributes.permissions);
+      assert.deepEqual(inList('can-update'), sorted(MANAGE_PROJECT_SETS, readers));
+      const ofOrganization = await permissionsOf(`/api/v2/varsets/${fx.setOrg}`, READ_VARS_W, (body) => body.data.attributes.permissions);
+      assert.deepEqual(ofOrganization('can-update'), sorted(ORG_WIDE, READ_VARS_W));
+    }
+  });
+
   it('shows a team only its own team-access rows on a workspace it does not administer', async () => {
     const res = await t.get(`/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${fx.W}`, { token: token.wsRead });
     assert.equal(res.body.data.length, 1);
@@ -239,6 +301,7 @@ describe(`permission matrix (${storeKind})`, () => {
     },
     { name: 'show the organization', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}` }) },
     { name: 'list its stacks', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/stacks` }) },
+    { name: 'read its entitlement set', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/entitlement-set` }) },
     {
       name: 'update the organization',
       allowed: OWNERS_ONLY,

@@ -23,7 +23,16 @@ describe(`variable sets (${storeKind})`, () => {
       assert.equal(set.type, 'varsets');
       const { 'updated-at': updatedAt, ...attributes } = set.attributes;
       assert.match(updatedAt, TIMESTAMP);
-      assert.deepEqual(attributes, { name: 'defaults', description: '', global: false, priority: false, 'var-count': 0, 'workspace-count': 0, 'project-count': 0 });
+      assert.deepEqual(attributes, {
+        name: 'defaults',
+        description: '',
+        global: false,
+        priority: false,
+        'var-count': 0,
+        'workspace-count': 0,
+        'project-count': 0,
+        permissions: { 'can-update': true },
+      });
       assert.deepEqual(set.relationships, {
         organization: { data: { type: 'organizations', id: org } },
         parent: { data: { type: 'organizations', id: org } },

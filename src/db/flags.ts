@@ -26,6 +26,7 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   global: true,
   hcl: true,
   is_default: true,
+  execution_mode_overwritten: true,
   is_destroy: true,
   is_owners: true,
   manage_projects: true,

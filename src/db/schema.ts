@@ -11,6 +11,11 @@ export interface OrganizationTable {
   id: string;
   name: string;
   email: string;
+  /** JSON object of the organization's settings (organizations/settings.ts). */
+  settings: string;
+  /** The name and email folded for case-insensitive search (`searchable`, db/search.ts). */
+  search_name: string;
+  search_email: string;
   created_at: string;
 }
 
@@ -28,6 +33,11 @@ export interface ProjectTable {
   search_name: string;
   description: string;
   is_default: boolean;
+  /** Days or hours of inactivity after which workspaces are destroyed, e.g. `14d`; null for never. */
+  auto_destroy_activity_duration: string | null;
+  /** The project's own mode when `execution_mode_overwritten`, otherwise a copy of its organization's. */
+  default_execution_mode: string;
+  execution_mode_overwritten: boolean;
   created_at: string;
 }
 

@@ -10,7 +10,8 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
   if (part === 'params') return notFound();
   const first = errors[0]!;
   if (part === 'querystring') {
-    const parameter = decodePointer(first.instancePath).join('.') || String(first.params.missingProperty ?? '');
+    const parameter = decodePointer(first.instancePath).join('.') || String(first.params.missingProperty ?? first.params.additionalProperty ?? '');
+    if (first.keyword === 'additionalProperties') return badQueryParameter(parameter, `${parameter} is not a parameter this endpoint supports`);
     // Every parameter is declared a string: anything else is one given more than once.
     if (first.keyword === 'type' && first.params.type === 'string') return badQueryParameter(parameter, `${parameter} may be given only once`);
     return badQueryParameter(parameter, `${parameter} ${describe(first, errors) ?? first.message ?? 'is not valid'}`);

@@ -6,10 +6,61 @@ export interface Organization {
   created_at: string;
 }
 
-/** What a client may set on an organization; on create, both are required. */
+export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+export const COLLABORATOR_AUTH_POLICIES = ['password', 'two_factor_mandatory'] as const;
+export type CollaboratorAuthPolicy = (typeof COLLABORATOR_AUTH_POLICIES)[number];
+
+/**
+ * What an organization's clients may set besides its name and email. varsetd keeps them and
+ * answers them; none changes what varsetd itself does, as it has no VCS, cost estimation,
+ * health assessments, user sessions or user tokens.
+ */
+export interface OrganizationSettings {
+  'session-timeout': number | null;
+  'session-remember': number | null;
+  'collaborator-auth-policy': CollaboratorAuthPolicy;
+  'cost-estimation-enabled': boolean;
+  'send-passing-statuses-for-untriggered-speculative-plans': boolean;
+  'aggregated-commit-status-enabled': boolean;
+  'speculative-plan-management-enabled': boolean;
+  'assessments-enforced': boolean;
+  'allow-force-delete-workspaces': boolean;
+  'default-execution-mode': ExecutionMode;
+  'owners-team-saml-role-id': string | null;
+  'user-tokens-enabled': boolean;
+}
+
+/** HCP Terraform's values for an organization created without them. */
+export const DEFAULT_ORGANIZATION_SETTINGS: Readonly<OrganizationSettings> = {
+  'session-timeout': null,
+  'session-remember': null,
+  'collaborator-auth-policy': 'password',
+  'cost-estimation-enabled': true,
+  'send-passing-statuses-for-untriggered-speculative-plans': false,
+  'aggregated-commit-status-enabled': false,
+  'speculative-plan-management-enabled': true,
+  'assessments-enforced': false,
+  'allow-force-delete-workspaces': false,
+  'default-execution-mode': 'remote',
+  'owners-team-saml-role-id': null,
+  'user-tokens-enabled': true,
+};
+
+/** An organization as its own responses show it: with its settings and its default project. */
+export interface OrganizationRecord extends Organization {
+  settings: OrganizationSettings;
+  default_project_id: string;
+}
+
+/** What a client may set on an organization; on create, the name and email are required. */
 export interface OrganizationChanges {
   name?: string | undefined;
   email?: string | undefined;
+  settings: Partial<OrganizationSettings>;
+  /** A default agent pool named in the request's relationships; varsetd has none. */
+  defaultAgentPoolId?: string | undefined;
 }
 
 /**

@@ -1,44 +1,92 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { organizationPermissions, projectPermissions } from '../auth/policy.js';
+import { contextOf, type Context } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
-import { parsePage } from '../jsonapi/query.js';
-import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import type { OrganizationChanges } from './model.js';
-import { OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
-import { serializeOrganization } from './serialize.js';
-import { createOrganization, deleteOrganization, getOrganization, listVisibleOrganizations, updateOrganization } from './service.js';
+import { parseInclude, parsePage, parseSearch } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import type { Project } from '../projects/model.js';
+import { serializeProject } from '../projects/serialize.js';
+import { readableDefaultProjects } from '../projects/service.js';
+import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from './model.js';
+import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
+import { serializeEntitlementSet, serializeOrganization } from './serialize.js';
+import { createOrganization, deleteOrganization, getOrganization, getOrganizationRecord, listVisibleOrganizations, updateOrganization } from './service.js';
+
+const INCLUDES = ['default-project'] as const;
+const SHOW_INCLUDES = ['default-project', 'entitlement_set'] as const;
+const ShowQuery = Type.Object(IncludeQuery(SHOW_INCLUDES), { additionalProperties: false });
+const NoQuery = Type.Object({}, { additionalProperties: false });
+const ListQuery = Type.Object(
+  {
+    ...PageQuery,
+    ...IncludeQuery(INCLUDES),
+    q: Type.Optional(Type.String({ description: 'organizations whose name or email contains it, ignoring case' })),
+    'q[name]': Type.Optional(Type.String({ description: 'organizations whose name contains it, ignoring case' })),
+    'q[email]': Type.Optional(Type.String({ description: 'organizations whose email contains it, ignoring case' })),
+  },
+  { additionalProperties: false },
+);
 
 function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
-  const attributes = body.data.attributes;
-  return { name: attributes?.name ?? undefined, email: attributes?.email ?? undefined };
+  const { name, email, ...given } = body.data.attributes ?? {};
+  // null counts as left out, as for every attribute.
+  const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null && value !== undefined)) as Partial<OrganizationSettings>;
+  if (settings['owners-team-saml-role-id'] === '') settings['owners-team-saml-role-id'] = null;
+  const pool = body.data.relationships?.['default-agent-pool']?.data;
+  return { name: name ?? undefined, email: email ?? undefined, settings, defaultAgentPoolId: pool?.id };
 }
+
+/** `include=default-project`: the default projects of `organizations` the caller may read. */
+async function includedDefaultProjects(ctx: Context, organizations: OrganizationRecord[]) {
+  const names = new Map(organizations.map((o) => [o.id, o.name]));
+  const serializeOne = (p: Project) =>
+    serializeProject(p, names.get(p.organization_id)!, projectPermissions(ctx.subject, { organizationId: p.organization_id, projectId: p.id, isDefault: p.is_default }));
+  return (await readableDefaultProjects(ctx, organizations)).map(serializeOne);
+}
+
+const serialize = (ctx: Context) => (organization: OrganizationRecord) => serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
 
 export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/organizations',
     { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } },
     async (request, reply) => {
-      const organization = await createOrganization(contextOf(request), changesOf(request.body));
-      return reply.code(201).send({ data: serializeOrganization(organization) });
+      const ctx = contextOf(request);
+      const organization = await createOrganization(ctx, changesOf(request.body));
+      return reply.code(201).send({ data: serialize(ctx)(organization) });
     },
   );
 
   api.get(
     '/organizations',
-    { schema: { querystring: Query(PageQuery), response: Responses({ 200: ListDocument(OrganizationResource) }) } },
+    { schema: { querystring: ListQuery, response: Responses({ 200: ListDocument(OrganizationResource) }) } },
     async (request) => {
-      const page = parsePage(request.query);
-      const { rows, total } = await listVisibleOrganizations(contextOf(request), page);
-      return listDocument('/api/v2/organizations', request.query, page, total, rows.map(serializeOrganization));
+      const ctx = contextOf(request);
+      const query = request.query;
+      const page = parsePage(query);
+      const include = parseInclude(query, INCLUDES);
+      const filter = { search: parseSearch(query), name: parseSearch(query, 'q[name]'), email: parseSearch(query, 'q[email]') };
+      const { rows, total } = await listVisibleOrganizations(ctx, filter, page);
+      const included = include.has('default-project') ? await includedDefaultProjects(ctx, rows) : undefined;
+      return listDocument('/api/v2/organizations', query, page, total, rows.map(serialize(ctx)), included);
     },
   );
 
   api.get(
     '/organizations/:name',
-    { schema: { params: OrganizationParams, response: Responses({ 200: Document(OrganizationResource) }) } },
-    async (request) => ({ data: serializeOrganization(await getOrganization(contextOf(request), request.params.name)) }),
+    { schema: { params: OrganizationParams, querystring: ShowQuery, response: Responses({ 200: Document(OrganizationResource) }) } },
+    async (request) => {
+      const ctx = contextOf(request);
+      const include = parseInclude(request.query, SHOW_INCLUDES);
+      const organization = await getOrganizationRecord(ctx, request.params.name);
+      const included = [
+        ...(include.has('default-project') ? await includedDefaultProjects(ctx, [organization]) : []),
+        ...(include.has('entitlement_set') ? [serializeEntitlementSet(organization)] : []),
+      ];
+      return { data: serialize(ctx)(organization), ...(include.size ? { included } : {}) };
+    },
   );
 
   // PATCH and PUT are the same partial update, as in HCP Terraform.
@@ -47,8 +95,9 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
       '/organizations/:name',
       { schema: { params: OrganizationParams, body: OrganizationBody, response: Responses({ 200: Document(OrganizationResource) }) } },
       async (request) => {
-        const organization = await updateOrganization(contextOf(request), request.params.name, changesOf(request.body));
-        return { data: serializeOrganization(organization) };
+        const ctx = contextOf(request);
+        const organization = await updateOrganization(ctx, request.params.name, changesOf(request.body));
+        return { data: serialize(ctx)(organization) };
       },
     );
   }
@@ -60,6 +109,12 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
       await deleteOrganization(contextOf(request), request.params.name);
       return reply.code(204).send(null);
     },
+  );
+
+  api.get(
+    '/organizations/:name/entitlement-set',
+    { schema: { params: OrganizationParams, querystring: NoQuery, response: Responses({ 200: Document(EntitlementSetResource) }) } },
+    async (request) => ({ data: serializeEntitlementSet(await getOrganization(contextOf(request), request.params.name)) }),
   );
 
   // Stacks are outside varsetd's scope; clients that look for them find none.

@@ -1,9 +1,15 @@
 import type { Static } from 'typebox';
-import type { Organization } from './model.js';
-import type { OrganizationResource } from './schemas.js';
+import type { Organization, OrganizationRecord } from './model.js';
+import type { OrganizationPermission } from '../auth/policy.js';
+import { ENTITLEMENTS } from './entitlements.js';
+import type { EntitlementSetResource, OrganizationResource } from './schemas.js';
 
-/** An organization; its JSON:API id is its name, as clients read the name from the id. */
-export function serializeOrganization(org: Organization): Static<typeof OrganizationResource> {
+/**
+ * An organization; its JSON:API id is its name, as clients read the name from the id.
+ * `permissions` are the caller's (`organizationPermissions` in auth/policy.ts). varsetd has no
+ * plans, trials, SAML, HYOK, stacks or users: what describes them says so.
+ */
+export function serializeOrganization(org: OrganizationRecord, permissions: Record<OrganizationPermission, boolean>): Static<typeof OrganizationResource> {
   return {
     id: org.name,
     type: 'organizations',
@@ -12,7 +18,37 @@ export function serializeOrganization(org: Organization): Static<typeof Organiza
       email: org.email,
       'created-at': org.created_at,
       'external-id': org.id,
+      ...org.settings,
+      'saml-enabled': false,
+      // With no users, no member falls short of the authentication policy.
+      'two-factor-conformant': true,
+      'is-in-degraded-mode': false,
+      'is-unified': false,
+      'stacks-enabled': false,
+      'enforce-hyok': false,
+      'max-ttl-enabled': false,
+      'trial-expires-at': null,
+      'plan-expired': false,
+      'plan-expires-at': null,
+      'plan-is-trial': false,
+      'plan-is-enterprise': false,
+      permissions,
+    },
+    relationships: {
+      'default-project': { data: { id: org.default_project_id, type: 'projects' } },
+      'default-agent-pool': { data: null },
+      'entitlement-set': { data: { id: org.id, type: 'entitlement-sets' } },
     },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
+  };
+}
+
+/** An organization's entitlement set: its id is the organization's internal one, as in HCP Terraform. */
+export function serializeEntitlementSet(org: Organization): Static<typeof EntitlementSetResource> {
+  return {
+    id: org.id,
+    type: 'entitlement-sets',
+    attributes: ENTITLEMENTS,
+    links: { self: `/api/v2/entitlement-sets/${org.id}` },
   };
 }

@@ -1,10 +1,11 @@
 import type { Context } from '../context.js';
 import { ensure, type Action } from '../auth/policy.js';
-import { transaction, withOrganizationLocked } from '../db/transaction.js';
+import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization, OrganizationChanges } from './model.js';
+import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord } from './model.js';
+import { checkSettings } from './settings.js';
 import * as store from './store.js';
 
 /** The organization named `name`, if the subject may do `action` on it; otherwise the 404 of a missing one. */
@@ -15,33 +16,55 @@ export async function getOrganization(ctx: Context, name: string, action: Action
   return organization;
 }
 
-export async function listVisibleOrganizations(ctx: Context, page: Page): Promise<{ rows: Organization[]; total: number }> {
+/** An organization with its settings and default project, as its own responses show it. */
+export async function getOrganizationRecord(ctx: Context, name: string, action: Action = 'organization:read'): Promise<OrganizationRecord> {
+  const organization = await store.findOrganizationRecord(ctx.store.db, name);
+  if (!organization) throw notFound();
+  ensure(ctx.subject, action, { organizationId: organization.id });
+  return organization;
+}
+
+export async function listVisibleOrganizations(ctx: Context, filter: Omit<store.OrganizationFilter, 'only'>, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
   ensure(ctx.subject, 'organizations:list');
   const only = ctx.subject.kind === 'site-admin' ? undefined : [ctx.subject.organizationId];
-  return store.listOrganizations(ctx.store.db, page, only);
+  return store.listOrganizations(ctx.store.db, { ...filter, only }, page);
 }
 
 /** Creates an organization with its default project and its owners team. */
-export async function createOrganization(ctx: Context, changes: OrganizationChanges): Promise<Organization> {
+export async function createOrganization(ctx: Context, changes: OrganizationChanges): Promise<OrganizationRecord> {
   ensure(ctx.subject, 'organizations:create');
   if (changes.name === undefined) throw blankAttribute('name');
   if (changes.email === undefined) throw blankAttribute('email');
-  const organization: Organization = { id: newId('org'), name: changes.name, email: changes.email, created_at: now() };
+  const settings = checkSettings({ ...DEFAULT_ORGANIZATION_SETTINGS, ...changes.settings }, changes);
+  const organization: OrganizationRecord = { id: newId('org'), name: changes.name, email: changes.email, created_at: now(), settings, default_project_id: newId('prj') };
   await transaction(ctx.store, async (trx) => {
     if (await store.findOrganizationByName(trx, organization.name)) throw nameTaken();
-    await store.insertOrganization(trx, organization, { defaultProjectId: newId('prj'), ownersTeamId: newId('team') });
+    await store.insertOrganization(trx, organization, newId('team'));
   });
   return organization;
 }
 
-export async function updateOrganization(ctx: Context, name: string, changes: OrganizationChanges): Promise<Organization> {
-  const found = await getOrganization(ctx, name, 'organization:update');
-  const organization: Organization = { ...found, name: changes.name ?? found.name, email: changes.email ?? found.email };
+export async function updateOrganization(ctx: Context, name: string, changes: OrganizationChanges): Promise<OrganizationRecord> {
+  const found = await getOrganizationRecord(ctx, name, 'organization:update');
+  const organization: OrganizationRecord = {
+    ...found,
+    name: changes.name ?? found.name,
+    email: changes.email ?? found.email,
+    settings: checkSettings({ ...found.settings, ...changes.settings }, changes),
+  };
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw nameTaken();
     await store.updateOrganization(trx, organization);
   });
   return organization;
+}
+
+/**
+ * The default execution mode of an organization, for a project that follows it; read in the
+ * transaction that holds the organization's lock, which an organization's update takes too.
+ */
+export function organizationExecutionMode(trx: Trx, organizationId: string): Promise<ExecutionMode> {
+  return store.findExecutionMode(trx, organizationId);
 }
 
 /** Deletes an organization and everything in it. */

@@ -1,46 +1,92 @@
+import { sql } from 'kysely';
 import { fetchPage } from '../db/page.js';
-import { searchable } from '../db/search.js';
+import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
 import { DEFAULT_PROJECT_NAME } from '../projects/model.js';
 import { OWNERS_TEAM_NAME } from '../teams/model.js';
-import type { Organization } from './model.js';
+import { DEFAULT_ORGANIZATION_SETTINGS, type Organization, type OrganizationRecord, type OrganizationSettings } from './model.js';
 
+const COLUMNS = ['organizations.id', 'organizations.name', 'organizations.email', 'organizations.created_at'] as const;
+const RECORD_COLUMNS = [...COLUMNS, 'organizations.settings', 'projects.id as default_project_id'] as const;
 
-const COLUMNS = ['id', 'name', 'email', 'created_at'] as const;
+/** Organizations joined with their default project, which every organization has. */
+function withDefaultProject(db: Db) {
+  return db.selectFrom('organizations').innerJoin('projects', (join) => join.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', true));
+}
+
+/** Settings as stored, with HCP Terraform's defaults for what they do not hold. */
+const settingsOf = (stored: string): OrganizationSettings => ({ ...DEFAULT_ORGANIZATION_SETTINGS, ...(JSON.parse(stored) as Partial<OrganizationSettings>) });
+
+function toRecord({ settings, ...row }: Organization & { settings: string; default_project_id: string }): OrganizationRecord {
+  return { ...row, settings: settingsOf(settings) };
+}
 
 export function findOrganizationByName(db: Db, name: string): Promise<Organization | undefined> {
   return db.selectFrom('organizations').select(COLUMNS).where('name', '=', name).executeTakeFirst();
 }
 
-export async function listOrganizations(db: Db, page: Page, only?: string[]): Promise<{ rows: Organization[]; total: number }> {
-  let base = db.selectFrom('organizations');
-  if (only) base = base.where('id', 'in', only.length ? only : ['']);
-  return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('name'));
+/** An organization with its settings and default project, in one statement. */
+export async function findOrganizationRecord(db: Db, name: string): Promise<OrganizationRecord | undefined> {
+  const row = await withDefaultProject(db).select(RECORD_COLUMNS).where('organizations.name', '=', name).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** The default execution mode an organization's following projects take. */
+export async function findExecutionMode(db: Db, organizationId: string): Promise<OrganizationSettings['default-execution-mode']> {
+  const row = await db.selectFrom('organizations').select('settings').where('id', '=', organizationId).executeTakeFirstOrThrow();
+  return settingsOf(row.settings)['default-execution-mode'];
+}
+
+export interface OrganizationFilter {
+  /** Organizations whose name or email contains it. */
+  search?: string | undefined;
+  name?: string | undefined;
+  email?: string | undefined;
+  /** Internal ids of the only organizations the caller may see; undefined for all. */
+  only?: string[] | undefined;
+}
+
+export async function listOrganizations(db: Db, filter: OrganizationFilter, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
+  let base = withDefaultProject(db);
+  if (filter.only) base = base.where('organizations.id', 'in', filter.only.length ? filter.only : ['']);
+  const { search, name, email } = filter;
+  if (search !== undefined) base = base.where((eb) => eb.or([contains(sql.ref('organizations.search_name'), search), contains(sql.ref('organizations.search_email'), search)]));
+  if (name !== undefined) base = base.where(contains(sql.ref('organizations.search_name'), name));
+  if (email !== undefined) base = base.where(contains(sql.ref('organizations.search_email'), email));
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(RECORD_COLUMNS).orderBy('organizations.name'));
+  return { rows: rows.map(toRecord), total };
 }
 
 /**
  * Inserts an organization with what it is created with: its default project, and its owners
  * team, which has every organization permission.
  */
-export async function insertOrganization(trx: Trx, organization: Organization, ids: { defaultProjectId: string; ownersTeamId: string }): Promise<void> {
-  await trx.insertInto('organizations').values(organization).execute();
+export async function insertOrganization(trx: Trx, organization: OrganizationRecord, ownersTeamId: string): Promise<void> {
+  const { settings, default_project_id, ...columns } = organization;
+  await trx
+    .insertInto('organizations')
+    .values({ ...columns, settings: JSON.stringify(settings), search_name: searchable(columns.name), search_email: searchable(columns.email) })
+    .execute();
   await trx
     .insertInto('projects')
     .values({
-      id: ids.defaultProjectId,
+      id: default_project_id,
       organization_id: organization.id,
       name: DEFAULT_PROJECT_NAME,
       search_name: searchable(DEFAULT_PROJECT_NAME),
       description: '',
       is_default: true,
+      auto_destroy_activity_duration: null,
+      default_execution_mode: settings['default-execution-mode'],
+      execution_mode_overwritten: false,
       created_at: organization.created_at,
     })
     .execute();
   await trx
     .insertInto('teams')
     .values({
-      id: ids.ownersTeamId,
+      id: ownersTeamId,
       organization_id: organization.id,
       name: OWNERS_TEAM_NAME,
       search_name: searchable(OWNERS_TEAM_NAME),
@@ -58,8 +104,26 @@ export async function insertOrganization(trx: Trx, organization: Organization, i
     .execute();
 }
 
-export async function updateOrganization(trx: Trx, organization: Organization): Promise<void> {
-  await trx.updateTable('organizations').set({ name: organization.name, email: organization.email }).where('id', '=', organization.id).execute();
+/** Writes an organization's name, email and settings; projects that follow its execution mode follow the new one. */
+export async function updateOrganization(trx: Trx, organization: OrganizationRecord): Promise<void> {
+  await trx
+    .updateTable('organizations')
+    .set({
+      name: organization.name,
+      email: organization.email,
+      settings: JSON.stringify(organization.settings),
+      search_name: searchable(organization.name),
+      search_email: searchable(organization.email),
+    })
+    .where('id', '=', organization.id)
+    .execute();
+  await trx
+    .updateTable('projects')
+    .set({ default_execution_mode: organization.settings['default-execution-mode'] })
+    .where('organization_id', '=', organization.id)
+    .where('execution_mode_overwritten', '=', false)
+    .where('default_execution_mode', '!=', organization.settings['default-execution-mode'])
+    .execute();
 }
 
 /** Deletes an organization and, through the foreign keys' cascades, everything in it. */

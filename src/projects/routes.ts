@@ -1,35 +1,79 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { projectPermissions } from '../auth/policy.js';
+import { contextOf, type Context } from '../context.js';
+import { badQueryParameter } from '../jsonapi/errors.js';
 import { listDocument } from '../jsonapi/document.js';
-import { parsePage, parseSearch, single } from '../jsonapi/query.js';
-import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import type { ProjectChanges } from './model.js';
+import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
+import { Document, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
+import type { Project, ProjectChanges } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
-import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject } from './service.js';
+import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectPermissionFilter } from './service.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
-const ListQuery = Query({
-  ...PageQuery,
-  q: Type.Optional(Type.String({ description: 'projects whose name contains it, ignoring case' })),
-  'filter[names]': Type.Optional(Type.String({ description: 'comma-separated names' })),
-});
+const PERMISSION_FILTERS: Record<string, ProjectPermissionFilter> = {
+  'filter[permissions][update]': 'project:update',
+  'filter[permissions][create-workspace]': 'workspaces:create',
+};
+const ListQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.Optional(Type.String({ description: 'projects whose name contains it, ignoring case' })),
+    'filter[names]': Type.Optional(Type.String({ description: 'comma-separated names' })),
+    'filter[permissions][update]': Type.Optional(Type.String({ description: 'true: only projects the caller may update' })),
+    'filter[permissions][create-workspace]': Type.Optional(Type.String({ description: 'true: only projects the caller may create workspaces in' })),
+    sort: Type.Optional(Type.String({ description: 'name, or -name for the reverse order' })),
+  },
+  { additionalProperties: false },
+);
+const NoQuery = Type.Object({}, { additionalProperties: false });
 
 function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
   const attributes = body.data.attributes;
-  return { name: attributes?.name ?? undefined, description: attributes?.description ?? undefined };
+  const overwrites = attributes?.['setting-overwrites'];
+  const pool = attributes?.['default-agent-pool-id'] ?? body.data.relationships?.['default-agent-pool']?.data?.id;
+  return {
+    name: attributes?.name ?? undefined,
+    description: attributes?.description ?? undefined,
+    autoDestroyActivityDuration: attributes?.['auto-destroy-activity-duration'],
+    defaultExecutionMode: attributes?.['default-execution-mode'] ?? undefined,
+    defaultAgentPoolId: pool ?? undefined,
+    overwrites: { executionMode: overwrites?.['default-execution-mode'] ?? undefined, agentPool: overwrites?.['default-agent-pool'] ?? undefined },
+  };
 }
+
+function permissionFilters(query: QueryValues): ProjectPermissionFilter[] {
+  const found: ProjectPermissionFilter[] = [];
+  for (const [parameter, action] of Object.entries(PERMISSION_FILTERS)) {
+    const value = single(query, parameter);
+    if (value === undefined) continue;
+    if (value !== 'true') throw badQueryParameter(parameter, `${parameter} must be true`);
+    found.push(action);
+  }
+  return found;
+}
+
+function parseSort(query: QueryValues): boolean {
+  const sort = single(query, 'sort');
+  if (sort === undefined || sort === '' || sort === 'name') return false;
+  if (sort === '-name') return true;
+  throw badQueryParameter('sort', 'sort must be name or -name');
+}
+
+const serialize = (ctx: Context, organizationName: string) => (project: Project) =>
+  serializeProject(project, organizationName, projectPermissions(ctx.subject, { organizationId: project.organization_id, projectId: project.id, isDefault: project.is_default }));
 
 export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/organizations/:organization/projects',
     { schema: { params: OrganizationParams, body: ProjectBody, response: Responses({ 201: Document(ProjectResource) }) } },
     async (request, reply) => {
-      const { project, organization } = await createProject(contextOf(request), request.params.organization, changesOf(request.body));
-      return reply.code(201).send({ data: serializeProject(project, organization.name) });
+      const ctx = contextOf(request);
+      const { project, organization } = await createProject(ctx, request.params.organization, changesOf(request.body));
+      return reply.code(201).send({ data: serialize(ctx, organization.name)(project) });
     },
   );
 
@@ -37,27 +81,35 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
     '/organizations/:organization/projects',
     { schema: { params: OrganizationParams, querystring: ListQuery, response: Responses({ 200: ListDocument(ProjectResource) }) } },
     async (request) => {
+      const ctx = contextOf(request);
       const query = request.query;
       const page = parsePage(query);
       const names = single(query, 'filter[names]');
-      const filter = { search: parseSearch(query), names: names === undefined || names === '' ? undefined : names.split(',') };
-      const { organization, rows, total } = await listOrganizationProjects(contextOf(request), request.params.organization, filter, page);
+      const filter = {
+        search: parseSearch(query),
+        names: names === undefined || names === '' ? undefined : names.split(','),
+        permitted: permissionFilters(query),
+        descending: parseSort(query),
+      };
+      const { organization, rows, total } = await listOrganizationProjects(ctx, request.params.organization, filter, page);
       const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/projects`;
-      return listDocument(path, query, page, total, rows.map((p) => serializeProject(p, organization.name)));
+      return listDocument(path, query, page, total, rows.map(serialize(ctx, organization.name)));
     },
   );
 
-  api.get('/projects/:id', { schema: { params: IdParams, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
-    const { project, organization } = await getProject(contextOf(request), request.params.id);
-    return { data: serializeProject(project, organization.name) };
+  api.get('/projects/:id', { schema: { params: IdParams, querystring: NoQuery, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
+    const ctx = contextOf(request);
+    const { project, organization } = await getProject(ctx, request.params.id);
+    return { data: serialize(ctx, organization.name)(project) };
   });
 
   api.patch(
     '/projects/:id',
     { schema: { params: IdParams, body: ProjectBody, response: Responses({ 200: Document(ProjectResource) }) } },
     async (request) => {
-      const { project, organization } = await updateProject(contextOf(request), request.params.id, changesOf(request.body));
-      return { data: serializeProject(project, organization.name) };
+      const ctx = contextOf(request);
+      const { project, organization } = await updateProject(ctx, request.params.id, changesOf(request.body));
+      return { data: serialize(ctx, organization.name)(project) };
     },
   );
 

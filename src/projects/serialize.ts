@@ -1,9 +1,14 @@
 import type { Static } from 'typebox';
+import type { ProjectPermission } from '../auth/policy.js';
 import { toOne } from '../jsonapi/document.js';
 import type { Project } from './model.js';
 import type { ProjectResource } from './schemas.js';
 
-export function serializeProject(project: Project, organizationName: string): Static<typeof ProjectResource> {
+/**
+ * A project. `permissions` are the caller's (`projectPermissions` in auth/policy.ts); a project
+ * included in a variable-set response, which may be shared between callers, leaves them null.
+ */
+export function serializeProject(project: Project, organizationName: string, permissions: Record<ProjectPermission, boolean> | null = null): Static<typeof ProjectResource> {
   return {
     id: project.id,
     type: 'projects',
@@ -12,8 +17,13 @@ export function serializeProject(project: Project, organizationName: string): St
       description: project.description,
       'created-at': project.created_at,
       'is-default': project.is_default,
+      'auto-destroy-activity-duration': project.auto_destroy_activity_duration,
+      'default-execution-mode': project.default_execution_mode,
+      // varsetd has no agent pools: a project's pool is always its organization's, none.
+      'setting-overwrites': { 'default-execution-mode': project.execution_mode_overwritten, 'default-agent-pool': project.execution_mode_overwritten },
+      permissions,
     },
-    relationships: { organization: toOne('organizations', organizationName) },
+    relationships: { organization: toOne('organizations', organizationName), 'default-agent-pool': { data: null } },
     links: { self: `/api/v2/projects/${project.id}` },
   };
 }

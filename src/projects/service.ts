@@ -1,12 +1,13 @@
 import type { Context } from '../context.js';
-import { ensure, projectListScope, type Action } from '../auth/policy.js';
-import { transaction, withOrganizationLocked } from '../db/transaction.js';
+import { can, ensure, projectActionScope, projectListScope, type Action } from '../auth/policy.js';
+import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
-import { getOrganization } from '../organizations/service.js';
+import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
 import type { Project, ProjectChanges } from './model.js';
+import { executionModeAfter } from './settings.js';
 import * as store from './store.js';
 
 export interface ProjectWithOrganization {
@@ -22,12 +23,25 @@ export async function getProject(ctx: Context, id: string, action: Action = 'pro
   return found;
 }
 
-export async function listOrganizationProjects(ctx: Context, organizationName: string, filter: Omit<store.ProjectFilter, 'visible'>, page: Page) {
+/** Filters on what the caller may do: `filter[permissions][update]` and `filter[permissions][create-workspace]`. */
+export type ProjectPermissionFilter = 'project:update' | 'workspaces:create';
+
+export async function listOrganizationProjects(
+  ctx: Context,
+  organizationName: string,
+  filter: Omit<store.ProjectFilter, 'visible' | 'within'> & { permitted: ProjectPermissionFilter[] },
+  page: Page,
+) {
   const organization = await getOrganization(ctx, organizationName);
   // A team lists the projects it can read.
   const visible = projectListScope(ctx.subject, organization.id);
   if (visible === 'none') throw notFound();
-  return { organization, ...(await store.listProjects(ctx.store.db, organization.id, { ...filter, visible }, page)) };
+  const within: string[][] = [];
+  for (const action of filter.permitted) {
+    const scope = projectActionScope(ctx.subject, organization.id, action);
+    if (scope !== 'all') within.push(scope === 'none' ? [] : scope.projectIds);
+  }
+  return { organization, ...(await store.listProjects(ctx.store.db, organization.id, { ...filter, visible, within }, page)) };
 }
 
 export async function createProject(ctx: Context, organizationName: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
@@ -40,23 +54,47 @@ export async function createProject(ctx: Context, organizationName: string, chan
     name: changes.name,
     description: changes.description ?? '',
     is_default: false,
+    auto_destroy_activity_duration: changes.autoDestroyActivityDuration ?? null,
+    ...executionModeAfter(FOLLOWING, changes),
     created_at: now(),
   };
-  await transaction(ctx.store, async (trx) => {
+  await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     if (await store.projectNameTaken(trx, organization.id, project.name)) throw nameTaken();
+    await followOrganization(trx, project);
     await store.insertProject(trx, project);
   });
   return { project, organization };
 }
 
+/** A new project follows its organization's execution mode until it is given one. */
+const FOLLOWING = { default_execution_mode: 'remote', execution_mode_overwritten: false } as const;
+
+/** A project that follows its organization takes its mode, read under the organization's lock. */
+async function followOrganization(trx: Trx, project: Project): Promise<void> {
+  if (!project.execution_mode_overwritten) project.default_execution_mode = await organizationExecutionMode(trx, project.organization_id);
+}
+
 export async function updateProject(ctx: Context, id: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
   const found = await getProject(ctx, id, 'project:update');
-  const project: Project = { ...found.project, name: changes.name ?? found.project.name, description: changes.description ?? found.project.description };
+  const project: Project = {
+    ...found.project,
+    name: changes.name ?? found.project.name,
+    description: changes.description ?? found.project.description,
+    auto_destroy_activity_duration: changes.autoDestroyActivityDuration === undefined ? found.project.auto_destroy_activity_duration : changes.autoDestroyActivityDuration,
+    ...executionModeAfter(found.project, changes),
+  };
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw nameTaken();
+    await followOrganization(trx, project);
     await store.updateProject(trx, project);
   });
   return { project, organization: found.organization };
+}
+
+/** The default projects of organizations the caller reads, for `include=default-project`: those it may read, in one statement. */
+export async function readableDefaultProjects(ctx: Context, organizations: { default_project_id: string }[]): Promise<Project[]> {
+  const projects = await store.findProjects(ctx.store.db, organizations.map((o) => o.default_project_id));
+  return projects.filter((p) => can(ctx.subject, 'project:read', { organizationId: p.organization_id, projectId: p.id }));
 }
 
 /**

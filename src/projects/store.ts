@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import type { Scope } from '../auth/policy.js';
+import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
-import type { Project } from './model.js';
+import { PROJECT_COLUMNS, toProject, type Project } from './model.js';
 
 
-const COLUMNS = ['projects.id', 'projects.organization_id', 'projects.name', 'projects.description', 'projects.is_default', 'projects.created_at'] as const;
+const COLUMNS = PROJECT_COLUMNS;
 
 /** A project with its organization, in one statement. */
 export async function findProjectWithOrganization(db: Db, id: string): Promise<{ project: Project; organization: Organization } | undefined> {
@@ -21,7 +22,7 @@ export async function findProjectWithOrganization(db: Db, id: string): Promise<{
     .executeTakeFirst();
   if (!row) return undefined;
   const { row: project, organization } = splitOrganization(row);
-  return { project, organization };
+  return { project: toProject(project), organization };
 }
 
 export async function projectNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
@@ -37,6 +38,10 @@ export interface ProjectFilter {
   names?: string[] | undefined;
   /** What the caller may see: every project, or those listed. */
   visible: Exclude<Scope<{ projectIds: string[] }>, 'none'>;
+  /** Only projects in each of these lists too (what the caller may do on them). */
+  within?: string[][] | undefined;
+  /** By name from z to a. */
+  descending?: boolean | undefined;
 }
 
 export async function listProjects(db: Db, organizationId: string, filter: ProjectFilter, page: Page): Promise<{ rows: Project[]; total: number }> {
@@ -44,7 +49,16 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
   if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
-  return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('name').orderBy('id'));
+  for (const ids of filter.within ?? []) base = base.where('id', 'in', [...ids, '']);
+  const direction = filter.descending ? 'desc' : 'asc';
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(byCodePoint(db, 'name'), direction).orderBy('id', direction));
+  return { rows: rows.map(toProject), total };
+}
+
+/** The projects with these ids, in one statement. */
+export async function findProjects(db: Db, ids: string[]): Promise<Project[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('projects').select(COLUMNS).where('id', 'in', ids).execute()).map(toProject);
 }
 
 export async function insertProject(trx: Trx, project: Project): Promise<void> {
@@ -54,7 +68,14 @@ export async function insertProject(trx: Trx, project: Project): Promise<void> {
 export async function updateProject(trx: Trx, project: Project): Promise<void> {
   await trx
     .updateTable('projects')
-    .set({ name: project.name, search_name: searchable(project.name), description: project.description })
+    .set({
+      name: project.name,
+      search_name: searchable(project.name),
+      description: project.description,
+      auto_destroy_activity_duration: project.auto_destroy_activity_duration,
+      default_execution_mode: project.default_execution_mode,
+      execution_mode_overwritten: project.execution_mode_overwritten,
+    })
     .where('id', '=', project.id)
     .execute();
 }

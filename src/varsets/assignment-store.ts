@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { inSlices } from '../common/slices.js';
 import { byCodePoint } from '../db/order.js';
 import type { Database } from '../db/schema.js';
-import type { Project } from '../projects/model.js';
+import { PROJECT_COLUMNS, toProject, type Project } from '../projects/model.js';
 import type { Workspace, WorkspacePlace } from '../workspaces/model.js';
 import type { AssignmentKind, AssignmentRef } from './model.js';
 
@@ -10,7 +10,6 @@ import type { AssignmentKind, AssignmentRef } from './model.js';
 type Db = Kysely<Database>;
 
 const WORKSPACE_COLUMNS = ['workspaces.id', 'workspaces.organization_id', 'workspaces.project_id', 'workspaces.name', 'workspaces.description', 'workspaces.created_at', 'workspaces.updated_at'] as const;
-const PROJECT_COLUMNS = ['projects.id', 'projects.organization_id', 'projects.name', 'projects.description', 'projects.is_default', 'projects.created_at'] as const;
 
 /** Where workspaces are: to check that a set may be applied to them. */
 export function findWorkspacesById(db: Db, ids: string[]): Promise<WorkspacePlace[]> {
@@ -117,7 +116,7 @@ export async function projectsOfSets(db: Db, varsetIds: string[], withRows: bool
       .where('varset_projects.varset_id', 'in', varsetIds)
       .orderBy(byCodePoint(db, 'varset_projects.project_id'))
       .execute();
-    for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row });
+    for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row: toProject(row) });
   } else {
     const rows = await db
       .selectFrom('varset_projects')

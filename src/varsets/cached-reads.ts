@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { varsetListScope } from '../auth/policy.js';
+import { varsetListScope, varsetPermissionsKey } from '../auth/policy.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
@@ -44,7 +44,9 @@ async function cachedRead<T>(
   sharedBy: (authorized: T) => boolean = () => true,
 ): Promise<string> {
   const { version, authorized } = await authorize();
-  return ctx.responses.through(response.key, sharedBy(authorized) ? version : undefined, () => render(authorized), response.serialize);
+  // Callers whose permissions on sets differ never share a body: each body shows them.
+  const key = `${response.key}\n${varsetPermissionsKey(ctx.subject)}`;
+  return ctx.responses.through(key, sharedBy(authorized) ? version : undefined, () => render(authorized), response.serialize);
 }
 
 /** For `cachedRead`: the version of what `of` belongs to, then `authorize`. */

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { contextOf } from '../context.js';
+import { varsetPermissions } from '../auth/policy.js';
+import { contextOf, type Context } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type VarsetCommand, type VarsetList } from './model.js';
+import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetList } from './model.js';
 import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
 import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument } from './serialize.js';
 import {
@@ -72,8 +73,11 @@ const cachedResponse = (url: string, reply: FastifyReply): CachedResponse => ({ 
 /** A body the response cache kept, already serialized through the route's response schema, is sent as it is. */
 const sendSerialized = (reply: FastifyReply, body: string) => reply.send(body);
 
-function listResponse(path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
-  const data = result.views.map((view) => serializeVarset(view));
+/** The caller's permissions on each set a response shows. */
+const permissionsOf = (ctx: Context) => (varset: Varset) => varsetPermissions(ctx.subject, { organizationId: varset.organization_id, ownerProjectId: varset.project_id });
+
+function listResponse(ctx: Context, path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
+  const data = result.views.map((view) => serializeVarset(view, { permissions: permissionsOf(ctx) }));
   return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include));
 }
 
@@ -83,8 +87,9 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     { schema: { params: OrganizationParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } },
     async (request) => {
       const include = includeOf(request.query);
-      const view = await createVarset(contextOf(request), request.params.organization, varsetCommand(request.body));
-      return varsetDocument(view, include, { variableAttributes: true });
+      const ctx = contextOf(request);
+      const view = await createVarset(ctx, request.params.organization, varsetCommand(request.body));
+      return varsetDocument(view, include, { variableAttributes: true, permissions: permissionsOf(ctx) });
     },
   );
 
@@ -93,33 +98,37 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     '/organizations/:organization/varsets',
     { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } },
     async (request, reply) => {
+      const ctx = contextOf(request);
       const list = listRequest(request.query);
-      const body = await listOrganizationVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
-        listResponse(`/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+      const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
+        listResponse(ctx, `/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
       );
       return sendSerialized(reply, body);
     },
   );
 
   api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
+    const ctx = contextOf(request);
     const list = listRequest(request.query);
-    const body = await listProjectVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(`/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+    const body = await listProjectVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
+      listResponse(ctx, `/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
     return sendSerialized(reply, body);
   });
 
   api.get('/workspaces/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
+    const ctx = contextOf(request);
     const list = listRequest(request.query);
-    const body = await listWorkspaceVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(`/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+    const body = await listWorkspaceVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
+      listResponse(ctx, `/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
     return sendSerialized(reply, body);
   });
 
   api.get('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } }, async (request, reply) => {
     const include = includeOf(request.query);
-    const body = await showVarset(contextOf(request), cachedResponse(request.url, reply), request.params.id, include, (view) => varsetDocument(view, include));
+    const ctx = contextOf(request);
+    const body = await showVarset(ctx, cachedResponse(request.url, reply), request.params.id, include, (view) => varsetDocument(view, include, { permissions: permissionsOf(ctx) }));
     return sendSerialized(reply, body);
   });
 
@@ -127,8 +136,9 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   for (const method of ['patch', 'put', 'post'] as const) {
     api[method]('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } }, async (request) => {
       const include = includeOf(request.query);
-      const view = await updateVarset(contextOf(request), request.params.id, varsetCommand(request.body));
-      return varsetDocument(view, include, { variableAttributes: true });
+      const ctx = contextOf(request);
+      const view = await updateVarset(ctx, request.params.id, varsetCommand(request.body));
+      return varsetDocument(view, include, { variableAttributes: true, permissions: permissionsOf(ctx) });
     });
   }
 

@@ -42,6 +42,8 @@ export const VarsetResource = Resource(
     'var-count': Type.Integer(),
     'workspace-count': Type.Integer(),
     'project-count': Type.Integer(),
+    /** The caller's (`varsetPermissions` in auth/policy.ts). */
+    permissions: Type.Object({ 'can-update': Type.Boolean() }),
   },
   {
     organization: ToOne('organizations'),

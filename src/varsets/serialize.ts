@@ -4,16 +4,18 @@ import { serializeProject } from '../projects/serialize.js';
 import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
-import type { VarsetInclude, VarsetView } from './model.js';
+import type { Varset, VarsetInclude, VarsetView } from './model.js';
 import type { VarsetResource, VarsetVariableResource } from './schemas.js';
 
 export interface VarsetSerializeOptions {
   /** Create and update responses show each variable's attributes inside the `vars` relationship. */
   variableAttributes?: boolean;
+  /** The caller's permissions on a set. */
+  permissions: (varset: Varset) => { 'can-update': boolean };
 }
 
 /** A variable set: the one shape of every response (create, show, list, update), so they cannot drift apart. */
-export function serializeVarset(view: VarsetView, options: VarsetSerializeOptions = {}): Static<typeof VarsetResource> {
+export function serializeVarset(view: VarsetView, options: VarsetSerializeOptions): Static<typeof VarsetResource> {
   const { varset } = view;
   const organization = { id: varset.organization_name, type: 'organizations' as const };
   return {
@@ -28,6 +30,7 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
       'var-count': view.variables.length,
       'workspace-count': view.workspaces.length,
       'project-count': view.projects.length,
+      permissions: options.permissions(varset),
     },
     relationships: {
       organization: { data: organization },
@@ -72,7 +75,7 @@ export function includedResources(views: VarsetView[], include: Set<VarsetInclud
 }
 
 /** A document holding one set. */
-export function varsetDocument(view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions = {}) {
+export function varsetDocument(view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions) {
   const included = includedResources([view], include);
   return { data: serializeVarset(view, options), ...(included ? { included } : {}) };
 }

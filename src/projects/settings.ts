@@ -1,0 +1,43 @@
+import { invalidAttribute } from '../jsonapi/errors.js';
+import type { ExecutionMode } from '../organizations/model.js';
+import type { Project, ProjectChanges } from './model.js';
+
+const ATTRIBUTES = '/data/attributes';
+
+/**
+ * A project's execution mode after a change, by HCP Terraform's rules: a mode given overwrites
+ * the organization's, `setting-overwrites` false follows it again. varsetd has no agent pools,
+ * so neither a pool nor the `agent` mode, which needs one, can be set. A project that follows
+ * its organization keeps `current`'s mode here; the service then takes the organization's.
+ */
+export function executionModeAfter(
+  current: { default_execution_mode: ExecutionMode; execution_mode_overwritten: boolean },
+  changes: ProjectChanges,
+): Pick<Project, 'default_execution_mode' | 'execution_mode_overwritten'> {
+  const { executionMode, agentPool } = changes.overwrites;
+  if (executionMode !== undefined && agentPool !== undefined && executionMode !== agentPool) {
+    throw invalidAttribute(
+      'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.',
+      `${ATTRIBUTES}/setting-overwrites`,
+    );
+  }
+  const mode = changes.defaultExecutionMode;
+  if (changes.defaultAgentPoolId !== undefined) {
+    const pointer = '/data/attributes/default-agent-pool-id';
+    if (mode !== 'agent') throw invalidAttribute("Default agent pool must not be specified unless using 'agent' execution mode", pointer);
+    throw invalidAttribute('Default agent pool not found: varsetd has no agent pools', pointer);
+  }
+  if (mode === 'agent') {
+    throw invalidAttribute("Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools", `${ATTRIBUTES}/default-execution-mode`);
+  }
+  const overwrite = executionMode ?? agentPool;
+  if (overwrite === false) {
+    if (mode !== undefined) throw invalidAttribute('default-execution-mode cannot be given with setting-overwrites false', `${ATTRIBUTES}/default-execution-mode`);
+    return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: false };
+  }
+  if (mode !== undefined) return { default_execution_mode: mode, execution_mode_overwritten: true };
+  if (overwrite === true && !current.execution_mode_overwritten) {
+    throw invalidAttribute('default-execution-mode must be given with setting-overwrites true', `${ATTRIBUTES}/default-execution-mode`);
+  }
+  return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: current.execution_mode_overwritten };
+}
