@@ -165,7 +165,9 @@ describe(`team and organization tokens (${storeKind})`, () => {
     assert.equal(token.type, 'authentication-tokens');
     assert.equal(typeof token.attributes.token, 'string');
     assert.equal(token.attributes.description, 'ci');
-    assert.equal(token.attributes['expired-at'], null);
+    const inTwoYears = new Date(token.attributes['created-at']);
+    inTwoYears.setUTCFullYear(inTwoYears.getUTCFullYear() + 2);
+    assert.equal(token.attributes['expired-at'], inTwoYears.toISOString(), 'a token given no expiry expires two years after its creation, as in HCP Terraform');
     assert.deepEqual(token.relationships.team.data, { id: team, type: 'teams' });
 
     const shown = await t.get(`/api/v2/teams/${team}/authentication-token`);

@@ -40,6 +40,7 @@ export type Action =
   | 'team-token:read'
   | 'team:read-access'
   | 'team-token:manage'
+  | 'team-tokens:list'
   | 'team-workspace:read'
   | 'team-workspace:manage'
   | 'team-project:read'
@@ -130,6 +131,7 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'team:update':
     case 'team:delete':
     case 'team-token:manage':
+    case 'team-tokens:list':
       return team.owners;
     case 'team:read':
       return teamVisible(teamId, team, target);

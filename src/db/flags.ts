@@ -28,6 +28,7 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   is_default: true,
   is_destroy: true,
   is_owners: true,
+  legacy: true,
   manage_projects: true,
   manage_workspaces: true,
   plan_only: true,

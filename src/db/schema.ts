@@ -93,6 +93,12 @@ export interface TokenTable {
   description: string;
   created_at: string;
   expired_at: string | null;
+  /** The one token of a team or organization that the singular endpoints replace; a team's other tokens have a description each. */
+  legacy: boolean;
+  /** Who issued it (a token kind and its team or organization id; null for the site administrator); null for tokens issued before this was kept. */
+  created_by_kind: 'site-admin' | 'team' | 'organization' | null;
+  created_by_id: string | null;
+  last_used_at: string | null;
 }
 
 export interface ConfigurationVersionTable {
