@@ -58,7 +58,9 @@ describe(`teams (${storeKind})`, () => {
     await createTeam(t, org, { name: 'taken' });
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'taken' }, '/data/attributes/name'],
-      [{ name: 'no spaces' }, '/data/attributes/name'],
+      [{ name: '   ' }, '/data/attributes/name'],
+      [{ name: 'no/slash' }, '/data/attributes/name'],
+      [{ name: 'x'.repeat(91) }, '/data/attributes/name'],
       [{}, '/data/attributes/name'],
       [{ name: 'x1', 'organization-access': { 'manage-everything': true } }, '/data/attributes/organization-access/manage-everything'],
       [{ name: 'x2', 'organization-access': { 'manage-workspaces': 'yes' } }, '/data/attributes/organization-access/manage-workspaces'],

@@ -40,6 +40,7 @@ export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
       'teams.manage_projects',
       'teams.read_workspaces',
       'teams.read_projects',
+      'teams.other_access',
     ])
     .where('tokens.token_hash', '=', tokenHash),
 );

@@ -17,6 +17,7 @@ import {
   touchToken,
 } from './store.js';
 import type { Subject, TeamRights } from './subject.js';
+import type { OrganizationAccessFlag } from './levels.js';
 
 export type { Token, TokenCreator, TokenOwner };
 
@@ -65,6 +66,7 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
         manageWorkspaces: manageProjects || row.manage_workspaces === true,
         readWorkspaces: owners || row.read_workspaces === true,
         readProjects: owners || row.read_projects === true,
+        ...teamManagementRights(owners, row.other_access),
         ...grants,
       };
       return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.organization_id, rights };
@@ -72,6 +74,17 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
     default:
       return null;
   }
+}
+
+/** What the team may do to other teams, from the flags kept with its other organization access. */
+function teamManagementRights(owners: boolean, otherAccess: string | null): Pick<TeamRights, 'manageTeams' | 'manageOrganizationAccess' | 'accessSecretTeams'> {
+  const flags = JSON.parse(otherAccess ?? '{}') as Partial<Record<OrganizationAccessFlag, boolean>>;
+  const manageOrganizationAccess = owners || flags['manage-organization-access'] === true;
+  return {
+    manageOrganizationAccess,
+    manageTeams: manageOrganizationAccess || flags['manage-teams'] === true,
+    accessSecretTeams: owners || flags['access-secret-teams'] === true,
+  };
 }
 
 async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
