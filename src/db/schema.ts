@@ -201,6 +201,7 @@ export interface TeamWorkspaceTable {
   sentinel_mocks: 'none' | 'read';
   workspace_locking: boolean;
   run_tasks: boolean;
+  policy_overrides: boolean;
   created_at: string;
 }
 
@@ -222,6 +223,7 @@ export interface TeamProjectTable {
   workspace_state_versions: 'none' | 'read-outputs' | 'read' | 'write';
   workspace_sentinel_mocks: 'none' | 'read';
   workspace_run_tasks: boolean;
+  workspace_policy_overrides: boolean;
   created_at: string;
 }
 

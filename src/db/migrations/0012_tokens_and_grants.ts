@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Tokens as HCP Terraform answers them: who created each one, when it was last used, and
  * several described tokens per team beside the one `legacy` token the singular endpoints
- * replace. Tokens issued before were legacy tokens, of no known creator.
+ * replace. Tokens issued before were legacy tokens, of no known creator. Team access grants
+ * keep `policy-overrides`, which only a custom grant gives (false for every grant before).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('tokens').addColumn('legacy', 'integer', (c) => c.notNull().defaultTo(1)).execute();
@@ -29,4 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .where(sql.ref('legacy'), '=', 0)
     .execute();
+
+  await db.schema.alterTable('team_workspaces').addColumn('policy_overrides', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('team_projects').addColumn('workspace_policy_overrides', 'integer', (c) => c.notNull().defaultTo(0)).execute();
 }
