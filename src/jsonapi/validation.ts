@@ -10,7 +10,6 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
   if (part === 'params') return notFound();
   const first = errors[0]!;
   if (part === 'querystring') {
-    if (first.keyword === 'additionalProperties') return unknownQueryParameter(first);
     const parameter = decodePointer(first.instancePath).join('.') || String(first.params.missingProperty ?? '');
     // Every parameter is declared a string: anything else is one given more than once.
     if (first.keyword === 'type' && first.params.type === 'string') return badQueryParameter(parameter, `${parameter} may be given only once`);
@@ -28,17 +27,6 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
   if (missing !== undefined) return invalidAttribute(segments[segments.length - 2] === 'attributes' ? `${label} can't be blank` : `${label} is required`, pointer);
   if (unknown !== undefined) return invalidAttribute(`${label} is not one of the members ${segments[segments.length - 2]} may have`, pointer);
   return invalidAttribute(`${label} ${describe(first, errors) ?? first.message ?? 'is not valid'}`, pointer);
-}
-
-/** A parameter the endpoint does not declare: named, with those it does support. */
-function unknownQueryParameter(error: FastifySchemaValidationError): ApiError {
-  const parameter = String(error.params.additionalProperty);
-  const properties = (error as { parentSchema?: { properties?: Record<string, unknown> } }).parentSchema?.properties ?? {};
-  const supported = Object.keys(properties);
-  const detail = supported.length
-    ? `${parameter} is not a query parameter of this endpoint; it supports ${supported.join(', ')}`
-    : `${parameter} is not a query parameter of this endpoint; it takes no query parameters`;
-  return badQueryParameter(parameter, detail);
 }
 
 /** What a value must be, in the words of the other errors varsetd answers. */
