@@ -17,6 +17,7 @@ import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './cache/response-cache
 import { authenticate } from './auth/tokens.js';
 import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
+import { closeQuerystring } from './jsonapi/closed-query.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions) {
         request.subject = subject;
       });
       api.addHook('preValidation', async (request) => assertSafeUrl(request));
+      api.addHook('onRoute', closeQuerystring);
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
         return reply.type('application/json').send(app.swagger());

@@ -19,7 +19,7 @@ describe(`access migration on an existing store (${storeKind})`, () => {
       const at = '2024-01-01T00:00:00.000Z';
       await (store.db as Kysely<any>).insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'O@Example.com', created_at: at }).execute();
       await (store.db as Kysely<any>).insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at }).execute();
-      await store.db
+      await (store.db as Kysely<any>)
         .insertInto('tokens')
         .values({ id: 'at-old', token_hash: hashToken('old-admin-secret'), kind: 'site-admin', organization_id: null, team_id: null, description: 'kept', created_at: at, expired_at: null })
         .execute();

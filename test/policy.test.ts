@@ -38,6 +38,9 @@ function team(rights: Partial<TeamRights> = {}, teamId = 'team-me'): Subject {
       manageProjects: false,
       readWorkspaces: false,
       readProjects: false,
+      manageTeams: false,
+      manageOrganizationAccess: false,
+      accessSecretTeams: false,
       workspaces: new Map(),
       projects: new Map(),
       ...rights,
@@ -45,7 +48,7 @@ function team(rights: Partial<TeamRights> = {}, teamId = 'team-me'): Subject {
   };
 }
 
-const owners = team({ owners: true, manageProjects: true, manageWorkspaces: true, readWorkspaces: true, readProjects: true });
+const owners = team({ owners: true, manageProjects: true, manageWorkspaces: true, readWorkspaces: true, readProjects: true, manageTeams: true, manageOrganizationAccess: true, accessSecretTeams: true });
 const manageWorkspaces = team({ manageWorkspaces: true });
 
 function workspaceGrant(access: WorkspaceAccess, custom: Partial<(typeof WORKSPACE_LEVELS)['custom']> = {}, workspaceId = WS, projectId = PRJ): Subject {

@@ -46,7 +46,9 @@ describe(`runs (${storeKind})`, () => {
     assert.equal(run.attributes.permissions['can-apply'], false);
     assert.deepEqual(run.relationships.workspace, { data: { type: 'workspaces', id: ws } });
     assert.deepEqual(run.relationships['configuration-version'], { data: { type: 'configuration-versions', id: cvId } });
-    assert.deepEqual(run.relationships['run-events'], { links: { related: `/api/v2/runs/${run.id}/run-events` } });
+    const events = (await t.get(`/api/v2/runs/${run.id}/run-events`)).body.data;
+    assert.equal(events.length, 1);
+    assert.deepEqual(run.relationships['run-events'], { data: [{ id: events[0].id, type: 'run-events' }], links: { related: `/api/v2/runs/${run.id}/run-events` } });
     assert.deepEqual(run.relationships.comments, { links: { related: `/api/v2/runs/${run.id}/comments` } });
     assert.deepEqual(run.links, { self: `/api/v2/runs/${run.id}` });
 

@@ -58,7 +58,9 @@ describe(`teams (${storeKind})`, () => {
     await createTeam(t, org, { name: 'taken' });
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'taken' }, '/data/attributes/name'],
-      [{ name: 'no spaces' }, '/data/attributes/name'],
+      [{ name: '   ' }, '/data/attributes/name'],
+      [{ name: 'no/slash' }, '/data/attributes/name'],
+      [{ name: 'x'.repeat(91) }, '/data/attributes/name'],
       [{}, '/data/attributes/name'],
       [{ name: 'x1', 'organization-access': { 'manage-everything': true } }, '/data/attributes/organization-access/manage-everything'],
       [{ name: 'x2', 'organization-access': { 'manage-workspaces': 'yes' } }, '/data/attributes/organization-access/manage-workspaces'],
@@ -165,7 +167,9 @@ describe(`team and organization tokens (${storeKind})`, () => {
     assert.equal(token.type, 'authentication-tokens');
     assert.equal(typeof token.attributes.token, 'string');
     assert.equal(token.attributes.description, 'ci');
-    assert.equal(token.attributes['expired-at'], null);
+    const inTwoYears = new Date(token.attributes['created-at']);
+    inTwoYears.setUTCFullYear(inTwoYears.getUTCFullYear() + 2);
+    assert.equal(token.attributes['expired-at'], inTwoYears.toISOString(), 'a token given no expiry expires two years after its creation, as in HCP Terraform');
     assert.deepEqual(token.relationships.team.data, { id: team, type: 'teams' });
 
     const shown = await t.get(`/api/v2/teams/${team}/authentication-token`);

@@ -26,15 +26,17 @@ export interface WorkspacePermissionSet {
   'sentinel-mocks': SentinelMocks;
   'workspace-locking': boolean;
   'run-tasks': boolean;
+  /** Override soft-mandatory policy checks: only a custom grant gives it. */
+  'policy-overrides': boolean;
 }
 
 export const WORKSPACE_LEVELS: Record<WorkspaceAccess, WorkspacePermissionSet> = {
-  read: { runs: 'read', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false },
-  plan: { runs: 'plan', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false },
-  write: { runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': false },
-  admin: { runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': true },
+  read: { runs: 'read', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false, 'policy-overrides': false },
+  plan: { runs: 'plan', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false, 'policy-overrides': false },
+  write: { runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': false, 'policy-overrides': false },
+  admin: { runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': true, 'policy-overrides': false },
   // Where a custom grant starts before its attributes are applied.
-  custom: { runs: 'read', variables: 'none', 'state-versions': 'none', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false },
+  custom: { runs: 'read', variables: 'none', 'state-versions': 'none', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false, 'policy-overrides': false },
 };
 
 export const PROJECT_ACCESS = ['read', 'write', 'maintain', 'admin', 'custom'] as const;
@@ -65,11 +67,13 @@ export interface ProjectWorkspacePermissionSet {
   'state-versions': StateVersions;
   'sentinel-mocks': SentinelMocks;
   'run-tasks': boolean;
+  /** Override soft-mandatory policy checks on the project's workspaces: only a custom grant gives it. */
+  'policy-overrides': boolean;
 }
 
 const readWorkspaces: ProjectWorkspacePermissionSet = {
   create: false, move: false, locking: false, delete: false,
-  runs: 'read', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'run-tasks': false,
+  runs: 'read', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'run-tasks': false, 'policy-overrides': false,
 };
 const writeWorkspaces: ProjectWorkspacePermissionSet = {
   ...readWorkspaces, locking: true, runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read',
@@ -81,11 +85,11 @@ export const PROJECT_LEVELS: Record<ProjectAccess, { project: ProjectPermissionS
   // Maintain: admin of every workspace of the project, and may create workspaces in it.
   maintain: {
     project: { settings: 'read', teams: 'none', 'variable-sets': 'write' },
-    workspace: { ...writeWorkspaces, create: true, delete: true, 'run-tasks': true },
+    workspace: { ...writeWorkspaces, create: true, delete: true, 'run-tasks': true, 'policy-overrides': false },
   },
   admin: {
     project: { settings: 'delete', teams: 'manage', 'variable-sets': 'write' },
-    workspace: { ...writeWorkspaces, create: true, move: true, delete: true, 'run-tasks': true },
+    workspace: { ...writeWorkspaces, create: true, move: true, delete: true, 'run-tasks': true, 'policy-overrides': false },
   },
   custom: {
     project: { settings: 'read', teams: 'none', 'variable-sets': 'none' },

@@ -40,6 +40,8 @@ export type Action =
   | 'team-token:read'
   | 'team:read-access'
   | 'team-token:manage'
+  | 'team-tokens:list'
+  | 'team:update-organization-access'
   | 'team-workspace:read'
   | 'team-workspace:manage'
   | 'team-project:read'
@@ -85,7 +87,7 @@ export interface Target {
   projectId?: string | null;
   workspaceId?: string;
   /** Team actions and team access: the team concerned. */
-  team?: { id: string; visibility: 'secret' | 'organization' };
+  team?: { id: string; visibility: 'secret' | 'organization'; owners?: boolean };
   /** Variable set actions: the set (for `varsets:create`, the set about to be created). */
   varset?: VarsetApplicability;
 }
@@ -126,14 +128,20 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'organization:update':
     case 'organization:delete':
     case 'organization-token:manage':
+      return team.owners;
     case 'teams:create':
+    case 'team-tokens:list':
+      return team.manageTeams;
     case 'team:update':
     case 'team:delete':
     case 'team-token:manage':
-      return team.owners;
+      return team.owners || (team.manageTeams && otherTeamThanOwners(target) && teamVisible(teamId, team, target));
+    case 'team:update-organization-access':
+      return team.owners || (team.manageOrganizationAccess && otherTeamThanOwners(target) && teamVisible(teamId, team, target));
     case 'team:read':
       return teamVisible(teamId, team, target);
     case 'team-token:read':
+      return team.owners || ownTeam || (team.manageTeams && otherTeamThanOwners(target) && teamVisible(teamId, team, target));
     case 'team:read-access':
       return team.owners || ownTeam;
     case 'team-workspace:read':
@@ -221,9 +229,14 @@ function projectVisible(team: TeamRights, projectId: string): boolean {
   return false;
 }
 
-/** Owners and other teams see a team whose visibility is `organization`; a secret team is seen by owners and itself. */
+/** Every team sees a team whose visibility is `organization`; a secret team is seen by itself, owners and access-secret-teams. */
 function teamVisible(teamId: string, team: TeamRights, target: Target): boolean {
-  return target.team !== undefined && (team.owners || target.team.visibility === 'organization' || target.team.id === teamId);
+  return target.team !== undefined && (team.owners || team.accessSecretTeams || target.team.visibility === 'organization' || target.team.id === teamId);
+}
+
+/** Only owners manage the owners team: a team managing teams cannot give itself the owners' token. */
+function otherTeamThanOwners(target: Target): boolean {
+  return target.team !== undefined && !target.team.owners;
 }
 
 /** Read variables on every workspace, current and future: the organization's whole list of sets is visible. */
@@ -296,7 +309,7 @@ export function projectActionScope(subject: Subject, organizationId: string, act
 export function teamListScope(subject: Subject, organizationId: string): Scope<{ ownTeamId: string }> {
   if (subject.kind === 'site-admin') return 'all';
   if (subject.organizationId !== organizationId) return 'none';
-  if (subject.kind === 'organization' || subject.rights.owners) return 'all';
+  if (subject.kind === 'organization' || subject.rights.owners || subject.rights.accessSecretTeams) return 'all';
   return { ownTeamId: subject.teamId };
 }
 
@@ -493,7 +506,7 @@ export function teamPermissions(subject: Subject, target: Target): Record<string
   return {
     'can-update-membership': manage,
     'can-destroy': manage,
-    'can-update-organization-access': manage,
+    'can-update-organization-access': can(subject, 'team:update-organization-access', target),
     'can-update-api-token': can(subject, 'team-token:manage', target),
     'can-update-visibility': manage,
     'can-update-name': manage,

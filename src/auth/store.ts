@@ -1,9 +1,24 @@
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { ProjectAccess, ProjectSettings, ProjectTeams, ProjectVariableSets, Runs, Variables, WorkspaceAccess } from './levels.js';
+import { fetchPage } from '../db/page.js';
+import { contains } from '../db/search.js';
+import type { Page } from '../jsonapi/query.js';
 import type { Token, TokenOwner } from './model.js';
 
-const COLUMNS = ['id', 'kind', 'organization_id', 'team_id', 'description', 'created_at', 'expired_at'] as const;
+const COLUMNS = [
+  'tokens.id',
+  'tokens.kind',
+  'tokens.organization_id',
+  'tokens.team_id',
+  'tokens.description',
+  'tokens.created_at',
+  'tokens.expired_at',
+  'tokens.legacy',
+  'tokens.created_by_kind',
+  'tokens.created_by_id',
+  'tokens.last_used_at',
+] as const;
 
 /**
  * The token with this hash, with its team's organization access (null for a token of no
@@ -19,11 +34,13 @@ export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
       'tokens.organization_id',
       'tokens.team_id',
       'tokens.expired_at',
+      'tokens.last_used_at',
       'teams.is_owners',
       'teams.manage_workspaces',
       'teams.manage_projects',
       'teams.read_workspaces',
       'teams.read_projects',
+      'teams.other_access',
     ])
     .where('tokens.token_hash', '=', tokenHash),
 );
@@ -68,16 +85,59 @@ export async function findTeamGrants(db: Db, teamId: string): Promise<{ workspac
   return { workspaces, projects };
 }
 
+/** The legacy token of a team or an organization: the one the singular endpoints manage. */
 export function findOwnedToken(db: Db, owner: TokenOwner): Promise<Token | undefined> {
-  const query = db.selectFrom('tokens').select(COLUMNS).where('kind', '=', owner.kind);
-  return (owner.kind === 'team' ? query.where('team_id', '=', owner.teamId) : query.where('organization_id', '=', owner.organizationId)).executeTakeFirst();
+  const query = db.selectFrom('tokens').select(COLUMNS).where('tokens.kind', '=', owner.kind).where('tokens.legacy', '=', true);
+  return (owner.kind === 'team' ? query.where('tokens.team_id', '=', owner.teamId) : query.where('tokens.organization_id', '=', owner.organizationId)).executeTakeFirst();
 }
 
-/** Deletes the owner's token; answers whether there was one. */
+/** Deletes the owner's legacy token; answers whether there was one. */
 export async function deleteOwnedToken(db: Db, owner: TokenOwner): Promise<boolean> {
-  const query = db.deleteFrom('tokens').where('kind', '=', owner.kind);
+  const query = db.deleteFrom('tokens').where('kind', '=', owner.kind).where('legacy', '=', true);
   const { numDeletedRows } = await (owner.kind === 'team' ? query.where('team_id', '=', owner.teamId) : query.where('organization_id', '=', owner.organizationId)).executeTakeFirstOrThrow();
   return Number(numDeletedRows) > 0;
+}
+
+/** A team token by its id, or undefined (another kind of token is not one). */
+export function findTeamTokenById(db: Db, id: string): Promise<Token | undefined> {
+  return db.selectFrom('tokens').select(COLUMNS).where('tokens.id', '=', id).where('tokens.kind', '=', 'team').executeTakeFirst();
+}
+
+export async function deleteTokenById(db: Db, id: string): Promise<boolean> {
+  const { numDeletedRows } = await db.deleteFrom('tokens').where('id', '=', id).executeTakeFirstOrThrow();
+  return Number(numDeletedRows) > 0;
+}
+
+/** Whether the team has a described token with this description. */
+export async function teamTokenDescriptionTaken(db: Db, teamId: string, description: string): Promise<boolean> {
+  const row = await db.selectFrom('tokens').select('id').where('team_id', '=', teamId).where('legacy', '=', false).where('description', '=', description).executeTakeFirst();
+  return row !== undefined;
+}
+
+export type TeamTokenSort = 'team-name' | 'created-by' | 'expired-at' | 'last-used-at' | 'created-at';
+
+export interface TeamTokenQuery {
+  /** Part of the team's name, ignoring case. */
+  teamName: string | undefined;
+  /** One team's tokens only. */
+  teamId: string | undefined;
+  sort: TeamTokenSort;
+  descending: boolean;
+}
+
+/** The team tokens of an organization, one page, with how many there are. */
+export async function listTeamTokens(db: Db, organizationId: string, query: TeamTokenQuery, page: Page): Promise<{ rows: Token[]; total: number }> {
+  let base = db.selectFrom('tokens').innerJoin('teams', 'teams.id', 'tokens.team_id').where('tokens.kind', '=', 'team').where('tokens.organization_id', '=', organizationId);
+  if (query.teamId !== undefined) base = base.where('tokens.team_id', '=', query.teamId);
+  if (query.teamName !== undefined) base = base.where((eb) => contains(eb.ref('teams.search_name'), query.teamName!));
+  const column = ({ 'team-name': 'teams.search_name', 'created-by': 'tokens.created_by_id', 'expired-at': 'tokens.expired_at', 'last-used-at': 'tokens.last_used_at', 'created-at': 'tokens.created_at' } as const)[query.sort];
+  const direction = query.descending ? 'desc' : 'asc';
+  return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(column, direction).orderBy('tokens.id', direction));
+}
+
+/** Records that the token was used now. */
+export async function touchToken(db: Db, id: string, at: string): Promise<void> {
+  await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute();
 }
 
 export async function insertToken(trx: Trx, token: Token, tokenHash: string): Promise<void> {

@@ -38,6 +38,12 @@ export interface TeamRights {
   manageProjects: boolean;
   readWorkspaces: boolean;
   readProjects: boolean;
+  /** Create, update and delete teams other than owners, and manage their tokens (`manage-teams`; `manage-organization-access` implies it). */
+  manageTeams: boolean;
+  /** Change other teams' organization access (`manage-organization-access`). */
+  manageOrganizationAccess: boolean;
+  /** See secret teams (`access-secret-teams`). */
+  accessSecretTeams: boolean;
   /** Team-workspace grants by workspace id, with the project the workspace is in. */
   workspaces: ReadonlyMap<string, { projectId: string; rights: WorkspaceRights }>;
   /** Team-project grants by project id. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Store } from '../db/connect.js';
 import { transaction, type Db, type Trx } from '../db/transaction.js';
 import { newId, now, randomAlphanumeric } from '../ids.js';
-import type { Token, TokenOwner } from './model.js';
+import type { Token, TokenCreator, TokenOwner } from './model.js';
 import { projectGrantRights, workspaceGrantRights } from './policy.js';
 import {
   deleteSiteAdminTokens,
@@ -14,10 +14,12 @@ import {
   insertToken,
   siteAdminTokenExists,
   tokenHashExists,
+  touchToken,
 } from './store.js';
 import type { Subject, TeamRights } from './subject.js';
+import type { OrganizationAccessFlag } from './levels.js';
 
-export type { Token, TokenOwner };
+export type { Token, TokenCreator, TokenOwner };
 
 /** Tokens are stored only as the hex SHA-256 of their secret. */
 export function hashToken(secret: string): string {
@@ -31,6 +33,9 @@ export function generateSecret(): string {
 const CONFIGURED_ADMIN = 'site-admin token from VARSETD_ADMIN_TOKEN';
 const GENERATED_ADMIN = 'site-admin token generated on first start';
 
+/** `last-used-at` is kept to the minute: a token used all the time costs one write a minute, not one a request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /**
  * The subject a bearer secret stands for, or null when the token is unknown or expired.
  * One query finds the token with its team's organization access; a team that is neither
@@ -39,7 +44,11 @@ const GENERATED_ADMIN = 'site-admin token generated on first start';
 export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
   const [row] = await findTokenByHash(store.db, hashToken(secret));
   if (!row) return null;
-  if (row.expired_at !== null && row.expired_at <= now()) return null;
+  const at = now();
+  if (row.expired_at !== null && row.expired_at <= at) return null;
+  if (row.last_used_at === null || Date.parse(at) - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+    await transaction(store, (trx) => touchToken(trx, row.id, at));
+  }
   switch (row.kind) {
     case 'site-admin':
       return { kind: 'site-admin', tokenId: row.id };
@@ -57,6 +66,7 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
         manageWorkspaces: manageProjects || row.manage_workspaces === true,
         readWorkspaces: owners || row.read_workspaces === true,
         readProjects: owners || row.read_projects === true,
+        ...teamManagementRights(owners, row.other_access),
         ...grants,
       };
       return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.organization_id, rights };
@@ -64,6 +74,17 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
     default:
       return null;
   }
+}
+
+/** What the team may do to other teams, from the flags kept with its other organization access. */
+function teamManagementRights(owners: boolean, otherAccess: string | null): Pick<TeamRights, 'manageTeams' | 'manageOrganizationAccess' | 'accessSecretTeams'> {
+  const flags = JSON.parse(otherAccess ?? '{}') as Partial<Record<OrganizationAccessFlag, boolean>>;
+  const manageOrganizationAccess = owners || flags['manage-organization-access'] === true;
+  return {
+    manageOrganizationAccess,
+    manageTeams: manageOrganizationAccess || flags['manage-teams'] === true,
+    accessSecretTeams: owners || flags['access-secret-teams'] === true,
+  };
 }
 
 async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
@@ -91,31 +112,69 @@ export interface IssuedToken {
   secret: string;
 }
 
+/** What a new team or organization token is given. */
+export interface TokenSettings {
+  description: string;
+  createdAt: string;
+  expiredAt: string | null;
+  /** The owner's one token that the singular endpoints replace, or one more described token of a team. */
+  legacy: boolean;
+  createdBy: TokenCreator;
+}
+
 /**
- * Issues the one token of a team or of an organization, replacing the previous one (which
- * stops working at once). Runs inside the caller's transaction.
+ * Issues a token of a team or of an organization. A legacy token replaces the owner's previous
+ * one (which stops working at once). Runs inside the caller's transaction.
  */
-export async function issueToken(trx: Trx, owner: TokenOwner, options: { description: string; expiredAt: string | null }): Promise<IssuedToken> {
-  await deleteOwnedToken(trx, owner);
+export async function issueToken(trx: Trx, owner: TokenOwner, settings: TokenSettings): Promise<IssuedToken> {
+  if (settings.legacy) await deleteOwnedToken(trx, owner);
   const secret = generateSecret();
   const row: Token = {
     id: newId('at'),
     kind: owner.kind,
     organization_id: owner.organizationId,
     team_id: owner.kind === 'team' ? owner.teamId : null,
-    description: options.description,
-    created_at: now(),
-    expired_at: options.expiredAt,
+    description: settings.description,
+    created_at: settings.createdAt,
+    expired_at: settings.expiredAt,
+    legacy: settings.legacy,
+    created_by_kind: settings.createdBy.kind,
+    created_by_id: settings.createdBy.id,
+    last_used_at: null,
   };
   await insertToken(trx, row, hashToken(secret));
   return { row, secret };
 }
 
-/** The token a team or an organization has, and revoking it (answering whether there was one). */
-export { findOwnedToken, deleteOwnedToken } from './store.js';
+/** Who issues a token: the acting subject. */
+export function creatorOf(subject: Subject): TokenCreator {
+  switch (subject.kind) {
+    case 'site-admin':
+      return { kind: 'site-admin', id: null };
+    case 'team':
+      return { kind: 'team', id: subject.teamId };
+    case 'organization':
+      return { kind: 'organization', id: subject.organizationId };
+  }
+}
+
+export { findOwnedToken, deleteOwnedToken, findTeamTokenById, deleteTokenById, teamTokenDescriptionTaken, listTeamTokens, type TeamTokenSort } from './store.js';
 
 function siteAdminToken(description: string): Token {
-  return { id: newId('at'), kind: 'site-admin', organization_id: null, team_id: null, description, created_at: now(), expired_at: null };
+  const createdAt = now();
+  return {
+    id: newId('at'),
+    kind: 'site-admin',
+    organization_id: null,
+    team_id: null,
+    description,
+    created_at: createdAt,
+    expired_at: null,
+    legacy: true,
+    created_by_kind: null,
+    created_by_id: null,
+    last_used_at: null,
+  };
 }
 
 /** The file a generated site-admin token is written to, in the data folder. */

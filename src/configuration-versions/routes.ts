@@ -5,8 +5,8 @@ import Type from 'typebox';
 import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badRequest } from '../jsonapi/errors.js';
-import { parsePage } from '../jsonapi/query.js';
-import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import { parseInclude, parsePage } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { MAX_ARCHIVE_BYTES } from './archive.js';
 import { ConfigurationVersionBody, ConfigurationVersionResource } from './schemas.js';
 import { serializeConfigurationVersion } from './serialize.js';
@@ -26,6 +26,12 @@ export interface ConfigurationVersionRoutesOptions {
 }
 
 const IdParams = Type.Object({ id: Type.String() });
+/**
+ * HCP Terraform includes a version's VCS ingress attributes; a version uploaded through the
+ * API, as every version here is, has none, so including them adds nothing. (HCP's `run`
+ * include is not offered: a version can have any number of runs here.)
+ */
+const CV_INCLUDES = ['ingress_attributes'] as const;
 
 export const configurationVersionRoutes: FastifyPluginAsyncTypebox<ConfigurationVersionRoutesOptions> = async (api, options) => {
   const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
@@ -47,8 +53,9 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
 
   api.get(
     '/workspaces/:id/configuration-versions',
-    { schema: { params: IdParams, querystring: Query(PageQuery), response: Responses({ 200: ListDocument(ConfigurationVersionResource) }) } },
+    { schema: { params: IdParams, querystring: Query({ ...PageQuery, ...IncludeQuery(CV_INCLUDES) }), response: Responses({ 200: ListDocument(ConfigurationVersionResource) }) } },
     async (request) => {
+      parseInclude(request.query, CV_INCLUDES);
       const page = parsePage(request.query);
       const { rows, total } = await listWorkspaceConfigurationVersions(contextOf(request), request.params.id, page);
       const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/configuration-versions`;
@@ -58,8 +65,11 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
 
   api.get(
     '/configuration-versions/:id',
-    { schema: { params: IdParams, response: Responses({ 200: Document(ConfigurationVersionResource) }) } },
-    async (request) => ({ data: serializeConfigurationVersion(await getConfigurationVersion(contextOf(request), request.params.id)) }),
+    { schema: { params: IdParams, querystring: Query(IncludeQuery(CV_INCLUDES)), response: Responses({ 200: Document(ConfigurationVersionResource) }) } },
+    async (request) => {
+      parseInclude(request.query, CV_INCLUDES);
+      return { data: serializeConfigurationVersion(await getConfigurationVersion(contextOf(request), request.params.id)) };
+    },
   );
 
   api.get(

@@ -29,9 +29,11 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   execution_mode_overwritten: true,
   is_destroy: true,
   is_owners: true,
+  legacy: true,
   manage_projects: true,
   manage_workspaces: true,
   plan_only: true,
+  policy_overrides: true,
   priority: true,
   provisional: true,
   read_projects: true,
@@ -44,6 +46,7 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   workspace_delete: true,
   workspace_locking: true,
   workspace_move: true,
+  workspace_policy_overrides: true,
   workspace_run_tasks: true,
 };
 

@@ -103,6 +103,12 @@ export interface TokenTable {
   description: string;
   created_at: string;
   expired_at: string | null;
+  /** The one token of a team or organization that the singular endpoints replace; a team's other tokens have a description each. */
+  legacy: boolean;
+  /** Who issued it (a token kind and its team or organization id; null for the site administrator); null for tokens issued before this was kept. */
+  created_by_kind: 'site-admin' | 'team' | 'organization' | null;
+  created_by_id: string | null;
+  last_used_at: string | null;
 }
 
 export interface ConfigurationVersionTable {
@@ -205,6 +211,7 @@ export interface TeamWorkspaceTable {
   sentinel_mocks: 'none' | 'read';
   workspace_locking: boolean;
   run_tasks: boolean;
+  policy_overrides: boolean;
   created_at: string;
 }
 
@@ -226,6 +233,7 @@ export interface TeamProjectTable {
   workspace_state_versions: 'none' | 'read-outputs' | 'read' | 'write';
   workspace_sentinel_mocks: 'none' | 'read';
   workspace_run_tasks: boolean;
+  workspace_policy_overrides: boolean;
   created_at: string;
 }
 

@@ -24,3 +24,8 @@ export function contains(column: Expression<string>, text: string): RawBuilder<b
 export function containsPattern(text: string): string {
   return `%${searchable(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** `column` contains `text` exactly as written, case included: one meaning on both stores, whose LIKE differ on case. */
+export function containsText(column: Expression<string>, text: string): RawBuilder<boolean> {
+  return sql<boolean>`replace(${column}, ${text}, '') <> ${column}`;
+}

@@ -44,7 +44,9 @@ export function parseInclude<T extends string>(query: Query, allowed: readonly T
   if (!raw) return names;
   for (const name of raw.split(',').map((n) => n.trim()).filter((n) => n !== '')) {
     if (!(allowed as readonly string[]).includes(name)) {
-      throw badQueryParameter('include', `include must be a comma-separated list of: ${allowed.join(', ')}`);
+      // go-tfe recognises a refused include by the words "include parameter".
+      const supported = allowed.length ? `it supports ${allowed.join(', ')}` : 'nothing can be included here';
+      throw badQueryParameter('include', `${name} is not a valid include parameter of this endpoint; ${supported}`);
     }
     names.add(name as T);
   }

@@ -25,12 +25,12 @@ export const ToManyInput = <T extends string>(type: T) => Type.Object({ data: Ty
 /**
  * A request body whose `data` is one resource of `type`. Attributes and relationships not
  * named are ignored, as HCP Terraform ignores them; `attributes` and `relationships` may be
- * left out (or null) altogether.
+ * left out (or null) altogether. With several types, any of them is accepted.
  */
-export function ResourceBody<A extends TProperties, R extends TProperties = {}>(type: string, attributes: A, relationships?: R) {
+export function ResourceBody<A extends TProperties, R extends TProperties = {}>(type: string | readonly string[], attributes: A, relationships?: R) {
   return Type.Object({
     data: Type.Object({
-      type: Type.Literal(type),
+      type: typeof type === 'string' ? Type.Literal(type) : Type.Union(type.map((t) => Type.Literal(t))),
       id: Type.Optional(Type.Unknown()),
       attributes: Maybe(Type.Object(attributes)),
       relationships: Maybe(Type.Object(relationships ?? ({} as R))),
@@ -53,8 +53,11 @@ export const IncludeQuery = (names: readonly string[]) => ({
   include: Type.Optional(Type.String({ description: names.length ? `comma-separated: ${names.join(', ')}` : 'nothing can be included; only an empty value is accepted' })),
 });
 
-/** Query parameters: those named, plus any other (ignored, as before). */
-export const Query = <P extends TProperties>(properties: P) => Type.Object(properties);
+/**
+ * Query parameters: exactly those named. Any other is refused with a 400 naming it and the
+ * ones the endpoint supports (validation.ts); a route that declares none takes none (closed-query.ts).
+ */
+export const Query = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
 // ---------------------------------------------------------------------------------------
 // Responses

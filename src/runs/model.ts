@@ -53,3 +53,34 @@ export interface RunPermissions {
 }
 
 export const DEFAULT_MESSAGE = 'Triggered via API';
+
+/** Every status HCP Terraform names; varsetd's runs only ever have the four of `RunStatus`. */
+export const HCP_RUN_STATUSES = [
+  'applied', 'applying', 'apply_queued', 'canceled', 'confirmed', 'cost_estimated', 'cost_estimating', 'discarded', 'errored',
+  'fetching', 'fetching_completed', 'force_canceled', 'pending', 'planned', 'planned_and_finished', 'planned_and_saved', 'planning',
+  'plan_queued', 'policy_checked', 'policy_checking', 'policy_override', 'policy_soft_failed', 'post_plan_awaiting_decision',
+  'post_plan_completed', 'post_plan_running', 'post_apply_running', 'post_apply_completed', 'pre_apply_running',
+  'pre_apply_completed', 'pre_plan_completed', 'pre_plan_running', 'queuing', 'queuing_apply',
+] as const;
+export const RUN_OPERATIONS = ['plan_only', 'plan_and_apply', 'save_plan', 'refresh_only', 'destroy', 'empty_apply'] as const;
+export const RUN_SOURCES = ['tfe-api', 'tfe-ui', 'tfe-configuration-version', 'terraform', 'terraform+cloud'] as const;
+export const RUN_STATUS_GROUPS = ['non_final', 'final', 'discardable'] as const;
+export type RunOperation = (typeof RUN_OPERATIONS)[number];
+
+/**
+ * Which runs of a workspace a list answers: each member narrows it. A value HCP Terraform
+ * knows but no varsetd run can have (a `discarded` status, a `tfe-ui` source) matches none.
+ */
+export interface RunFilter {
+  statuses?: string[] | undefined;
+  operations?: RunOperation[] | undefined;
+  sources?: string[] | undefined;
+  statusGroup?: (typeof RUN_STATUS_GROUPS)[number] | undefined;
+  /** A run id, or text the message contains (case-sensitive). */
+  search?: string | undefined;
+}
+
+/** The operation of a run, as HCP Terraform's `filter[operation]` names it. */
+export function operationOf(run: Pick<Run, 'is_destroy' | 'plan_only'>): RunOperation {
+  return run.is_destroy ? 'destroy' : run.plan_only ? 'plan_only' : 'plan_and_apply';
+}

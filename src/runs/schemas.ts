@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Maybe, Related, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
+import { Maybe, Related, Resource, ResourceBody, ToMany, ToOne, ToOneInput } from '../jsonapi/schemas.js';
 
 export const MESSAGE_MAX = 10_000;
 const VARIABLE_KEY_MAX = 128;
@@ -70,7 +70,7 @@ export const RunResource = Resource(
   {
     workspace: ToOne('workspaces'),
     'configuration-version': ToOne('configuration-versions'),
-    'run-events': Related,
+    'run-events': ToMany('run-events'),
     comments: Related,
   },
 );

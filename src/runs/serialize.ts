@@ -5,7 +5,8 @@ import type { OpenedVariable } from '../effective/service.js';
 import type { Run, RunPermissions } from './model.js';
 import type { OpenedVariableResource } from './schemas.js';
 
-export function serializeRun(run: Run, permissions: RunPermissions): Static<typeof RunResource> {
+/** A run; `eventIds` are its events', oldest first. */
+export function serializeRun(run: Run, permissions: RunPermissions, eventIds: readonly string[]): Static<typeof RunResource> {
   const self = `${API_PREFIX}/runs/${run.id}`;
   return {
     id: run.id,
@@ -44,7 +45,7 @@ export function serializeRun(run: Run, permissions: RunPermissions): Static<type
     relationships: {
       workspace: toOne('workspaces', run.workspace_id),
       'configuration-version': toOne('configuration-versions', run.configuration_version_id),
-      'run-events': { links: { related: `${self}/run-events` } },
+      'run-events': { data: eventIds.map((id) => ({ id, type: 'run-events' as const })), links: { related: `${self}/run-events` } },
       comments: { links: { related: `${self}/comments` } },
     },
     links: { self },

@@ -9,7 +9,7 @@ import { newId, now } from '../ids.js';
 import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import { getWorkspace } from '../workspaces/service.js';
-import { DEFAULT_MESSAGE, isFinished, type Run, type RunEvent, type RunPermissions, type RunStatus, type RunVariable } from './model.js';
+import { DEFAULT_MESSAGE, isFinished, type Run, type RunEvent, type RunFilter, type RunPermissions, type RunStatus, type RunVariable } from './model.js';
 import * as store from './store.js';
 
 export type { Run, RunEvent, RunPermissions, RunVariable };
@@ -26,9 +26,14 @@ export function runPermissions(ctx: Context, location: WorkspaceLocation): RunPe
   return { canComment: can(ctx.subject, 'comment:create', location) };
 }
 
-export async function listWorkspaceRuns(ctx: Context, workspaceId: string, page: Page) {
+export async function listWorkspaceRuns(ctx: Context, workspaceId: string, filter: RunFilter, page: Page) {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'run:read');
-  return { ...(await store.listRuns(ctx.store.db, workspace.id, page)), permissions: runPermissions(ctx, locationOfWorkspace(workspace)) };
+  return { ...(await store.listRuns(ctx.store.db, workspace.id, filter, page)), permissions: runPermissions(ctx, locationOfWorkspace(workspace)) };
+}
+
+/** The ids of the runs' events, for their `run-events` relationship; the caller has read the runs. */
+export function runEventIdsOf(ctx: Context, runs: readonly Run[]): Promise<Map<string, string[]>> {
+  return store.findRunEventIds(ctx.store.db, runs.map((run) => run.id));
 }
 
 export interface NewRun {

@@ -2,7 +2,11 @@ import type { Db } from '../db/transaction.js';
 import { fetchPage } from '../db/page.js';
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Run, RunEvent, RunStatus } from './model.js';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { containsText } from '../db/search.js';
+import type { Run, RunEvent, RunFilter, RunStatus } from './model.js';
+
+const RUN_STATUSES: readonly RunStatus[] = ['pending', 'planning', 'planned', 'errored'];
 
 /** The SQL of runs and of the events that record what happened to them. */
 
@@ -41,11 +45,47 @@ export async function findRun(db: Db, id: string): Promise<{ run: Run; location:
   return { run: toRun(run), location: locationOf(row) };
 }
 
-/** A workspace's runs, newest first. */
-export async function listRuns(db: Db, workspaceId: string, page: Page): Promise<{ rows: Run[]; total: number }> {
-  const base = db.selectFrom('runs').where('workspace_id', '=', workspaceId);
+const NOTHING = sql<boolean>`1 = 0`;
+const FINAL_STATUSES: RunStatus[] = ['planned', 'errored'];
+const NON_FINAL_STATUSES: RunStatus[] = ['pending', 'planning'];
+
+/** A workspace's runs that pass the filter, newest first. */
+export async function listRuns(db: Db, workspaceId: string, filter: RunFilter, page: Page): Promise<{ rows: Run[]; total: number }> {
+  const base = db
+    .selectFrom('runs')
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => {
+      const conditions: Expression<SqlBool>[] = [];
+      const statusIn = (statuses: readonly string[]) => (statuses.length ? eb('runs.status', 'in', statuses as RunStatus[]) : NOTHING);
+      if (filter.statuses) conditions.push(statusIn(filter.statuses.filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s))));
+      if (filter.statusGroup) conditions.push(filter.statusGroup === 'discardable' ? NOTHING : statusIn(filter.statusGroup === 'final' ? FINAL_STATUSES : NON_FINAL_STATUSES));
+      if (filter.sources && !filter.sources.includes('tfe-api')) conditions.push(NOTHING);
+      if (filter.operations) {
+        const operations = filter.operations.map((operation) =>
+          operation === 'destroy'
+            ? eb('runs.is_destroy', '=', true)
+            : operation === 'plan_only'
+              ? eb.and([eb('runs.is_destroy', '=', false), eb('runs.plan_only', '=', true)])
+              : operation === 'plan_and_apply'
+                ? eb.and([eb('runs.is_destroy', '=', false), eb('runs.plan_only', '=', false)])
+                : NOTHING,
+        );
+        conditions.push(eb.or(operations));
+      }
+      if (filter.search !== undefined) conditions.push(eb.or([eb('runs.id', '=', filter.search), containsText(eb.ref('runs.message'), filter.search)]));
+      return eb.and(conditions);
+    });
   const { rows, total } = await fetchPage(db, base, page, (q) => q.select(RUN_COLUMNS).orderBy('seq', 'desc'));
   return { rows: rows.map(toRun), total };
+}
+
+/** The ids of each run's events, oldest first. */
+export async function findRunEventIds(db: Db, runIds: readonly string[]): Promise<Map<string, string[]>> {
+  const ids = new Map<string, string[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return ids;
+  const rows = await db.selectFrom('run_events').select(['run_id', 'id']).where('run_id', 'in', [...runIds]).orderBy('seq').execute();
+  for (const row of rows) ids.get(row.run_id)?.push(row.id);
+  return ids;
 }
 
 export async function insertRun(db: Db, run: Run): Promise<void> {

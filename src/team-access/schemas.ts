@@ -25,6 +25,7 @@ export const workspacePermissions = {
   'sentinel-mocks': Maybe(Type.Enum(SENTINEL_MOCKS)),
   'workspace-locking': Maybe(Type.Boolean()),
   'run-tasks': Maybe(Type.Boolean()),
+  'policy-overrides': Maybe(Type.Boolean()),
 };
 
 const teamWorkspaceAttributes = { access: Maybe(Type.Enum(WORKSPACE_ACCESS)), ...workspacePermissions };
@@ -51,6 +52,7 @@ export const ProjectWorkspaceAccessInput = Type.Object({
   'state-versions': Maybe(Type.Enum(STATE_VERSIONS)),
   'sentinel-mocks': Maybe(Type.Enum(SENTINEL_MOCKS)),
   'run-tasks': Maybe(Type.Boolean()),
+  'policy-overrides': Maybe(Type.Boolean()),
 });
 
 const teamProjectAttributes = {

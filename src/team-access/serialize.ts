@@ -8,7 +8,7 @@ export function serializeTeamWorkspace(grant: TeamWorkspace): Static<typeof Team
   return {
     id: grant.id,
     type: 'team-workspaces',
-    attributes: { access: grant.access, ...grant.permissions, 'policy-overrides': false },
+    attributes: { access: grant.access, ...grant.permissions },
     relationships: { team: related('teams', grant.team_id, 'teams'), workspace: related('workspaces', grant.workspace_id, 'workspaces') },
     links: { self: `/api/v2/team-workspaces/${grant.id}` },
   };
@@ -21,7 +21,7 @@ export function serializeTeamProject(grant: TeamProject): Static<typeof TeamProj
     attributes: {
       access: grant.access,
       'project-access': grant.project,
-      'workspace-access': { ...grant.workspace, 'policy-overrides': false },
+      'workspace-access': grant.workspace,
     },
     relationships: { team: related('teams', grant.team_id, 'teams'), project: related('projects', grant.project_id, 'projects') },
     links: { self: `/api/v2/team-projects/${grant.id}` },

@@ -20,7 +20,9 @@ import { locationOfWorkspace } from '../common/location.js';
 function resolve<T extends object>(access: string, fixed: T | undefined, start: T, given: Partial<T>, pointer: string): T {
   if (fixed === undefined) return { ...start, ...given };
   for (const [name, value] of Object.entries(given)) {
-    if (fixed[name as keyof T] !== value) throw invalidAttribute(`${name} can only be set when access is "custom" (access "${access}" grants ${String(fixed[name as keyof T])})`, `${pointer}/${name}`);
+    // HCP Terraform's words, which go-tfe's tests compare (the attribute humanized: `state-versions` is "State versions").
+    const label = name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, ' ');
+    if (fixed[name as keyof T] !== value) throw invalidAttribute(`${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`, `${pointer}/${name}`);
   }
   return fixed;
 }

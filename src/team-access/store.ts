@@ -16,6 +16,7 @@ const WORKSPACE_GRANT_COLUMNS = [
   'team_workspaces.sentinel_mocks',
   'team_workspaces.workspace_locking',
   'team_workspaces.run_tasks',
+  'team_workspaces.policy_overrides',
   'team_workspaces.created_at',
 ] as const;
 
@@ -36,6 +37,7 @@ const PROJECT_GRANT_COLUMNS = [
   'team_projects.workspace_state_versions',
   'team_projects.workspace_sentinel_mocks',
   'team_projects.workspace_run_tasks',
+  'team_projects.workspace_policy_overrides',
   'team_projects.created_at',
 ] as const;
 
@@ -50,13 +52,22 @@ function workspaceColumns(p: TeamWorkspace['permissions']) {
     sentinel_mocks: p['sentinel-mocks'],
     workspace_locking: p['workspace-locking'],
     run_tasks: p['run-tasks'],
+    policy_overrides: p['policy-overrides'],
   };
 }
 
-function toTeamWorkspace({ runs, variables, state_versions, sentinel_mocks, workspace_locking, run_tasks, ...grant }: WorkspaceGrantRow): TeamWorkspace {
+function toTeamWorkspace({ runs, variables, state_versions, sentinel_mocks, workspace_locking, run_tasks, policy_overrides, ...grant }: WorkspaceGrantRow): TeamWorkspace {
   return {
     ...grant,
-    permissions: { runs, variables, 'state-versions': state_versions, 'sentinel-mocks': sentinel_mocks, 'workspace-locking': workspace_locking, 'run-tasks': run_tasks },
+    permissions: {
+      runs,
+      variables,
+      'state-versions': state_versions,
+      'sentinel-mocks': sentinel_mocks,
+      'workspace-locking': workspace_locking,
+      'run-tasks': run_tasks,
+      'policy-overrides': policy_overrides,
+    },
   };
 }
 
@@ -74,6 +85,7 @@ function projectColumns(project: TeamProject['project'], workspace: TeamProject[
     workspace_state_versions: workspace['state-versions'],
     workspace_sentinel_mocks: workspace['sentinel-mocks'],
     workspace_run_tasks: workspace['run-tasks'],
+    workspace_policy_overrides: workspace['policy-overrides'],
   };
 }
 
@@ -94,6 +106,7 @@ function toTeamProject(row: ProjectGrantRow): TeamProject {
       'state-versions': row.workspace_state_versions,
       'sentinel-mocks': row.workspace_sentinel_mocks,
       'run-tasks': row.workspace_run_tasks,
+      'policy-overrides': row.workspace_policy_overrides,
     },
     created_at: row.created_at,
   };

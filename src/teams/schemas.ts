@@ -8,7 +8,7 @@ const flags = <T extends TSchema>(names: readonly string[], schema: () => T, clo
   Type.Object(Object.fromEntries(names.map((name) => [name, schema()])) as Record<string, T>, closed ? { additionalProperties: false } : {});
 
 export const TeamBody = ResourceBody('teams', {
-  name: Maybe(Type.String({ minLength: 1, maxLength: 90, pattern: '^[A-Za-z0-9_-]+$', description: 'letters, numbers, "-" and "_"' })),
+  name: Maybe(Type.String({ minLength: 1, maxLength: 90, pattern: '^(?=.*[A-Za-z0-9_-])[A-Za-z0-9 _-]+$', description: 'letters, numbers, spaces, "-" and "_", not only spaces' })),
   visibility: Maybe(Type.Enum(TEAM_VISIBILITIES)),
   'sso-team-id': Type.Optional(Nullable(Type.String({ description: 'null clears it' }))),
   'allow-member-token-management': Maybe(Type.Boolean()),

@@ -1,9 +1,9 @@
 import type { Context } from '../context.js';
 import type { OrganizationAccessFlag } from '../auth/levels.js';
-import { ensure, teamListScope, teamPermissions, type Action, type Target } from '../auth/policy.js';
+import { can, ensure, teamListScope, teamPermissions, type Action, type Target } from '../auth/policy.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { blankAttribute, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
+import { ApiError, blankAttribute, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
@@ -25,7 +25,7 @@ export async function getTeam(ctx: Context, id: string, action: Action = 'team:r
 }
 
 export function teamTarget(team: Team): Target {
-  return { organizationId: team.organization_id, team: { id: team.id, visibility: team.visibility } };
+  return { organizationId: team.organization_id, team: { id: team.id, visibility: team.visibility, owners: team.is_owners } };
 }
 
 /** The caller's `permissions` on a team. */
@@ -55,6 +55,8 @@ export async function createTeam(ctx: Context, organizationName: string, changes
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'teams:create', { organizationId: organization.id });
   if (changes.name === undefined) throw blankAttribute('name');
+  const access = givenAccess(changes);
+  if (access !== undefined && Object.values(access).some(Boolean)) ensureMayGrant(ctx, { organizationId: organization.id, team: { id: '', visibility: changes.visibility ?? 'secret' } });
   const team: Team = {
     id: newId('team'),
     organization_id: organization.id,
@@ -63,7 +65,7 @@ export async function createTeam(ctx: Context, organizationName: string, changes
     visibility: changes.visibility ?? 'secret',
     sso_team_id: changes.ssoTeamId ?? null,
     allow_member_token_management: changes.allowMemberTokenManagement ?? true,
-    organization_access: grantedOnly(givenAccess(changes) ?? {}),
+    organization_access: grantedOnly(access ?? {}),
     created_at: now(),
   };
   await transaction(ctx.store, async (trx) => {
@@ -76,6 +78,8 @@ export async function createTeam(ctx: Context, organizationName: string, changes
 export async function updateTeam(ctx: Context, id: string, changes: TeamChanges): Promise<TeamWithOrganization> {
   const found = await getTeam(ctx, id, 'team:update');
   const access = givenAccess(changes);
+  const current = organizationAccessOf(found.team);
+  if (access !== undefined && Object.entries(access).some(([flag, enabled]) => current[flag as OrganizationAccessFlag] !== enabled)) ensureMayGrant(ctx, teamTarget(found.team));
   if (found.team.is_owners) {
     if (changes.name !== undefined && changes.name !== found.team.name) throw unprocessable('the owners team cannot be renamed', '/data/attributes/name');
     if (access !== undefined && Object.values(access).some((enabled) => !enabled)) {
@@ -95,6 +99,13 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
     await store.updateTeam(trx, team);
   });
   return { team, organization: found.organization };
+}
+
+/** Changing organization access takes manage-organization-access: manage-teams alone cannot grant permissions. */
+function ensureMayGrant(ctx: Context, target: Target): void {
+  if (!can(ctx.subject, 'team:update-organization-access', target)) {
+    throw new ApiError(403, [{ status: '403', title: 'forbidden', detail: "changing a team's organization access takes the manage-organization-access permission", source: { pointer: '/data/attributes/organization-access' } }]);
+  }
 }
 
 /** Deletes a team with its token and access grants. The owners team cannot be deleted. */

@@ -2,28 +2,42 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { contextOf } from '../context.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
-import { single } from '../jsonapi/query.js';
-import { Document, NoContent, Query, Responses } from '../jsonapi/schemas.js';
+import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
+import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { TokenBody, TokenResource } from './schemas.js';
 import { serializeToken } from './serialize.js';
 import {
+  createDescribedTeamToken,
   createOrganizationToken,
   createTeamToken,
   deleteOrganizationToken,
   deleteTeamToken,
+  deleteTeamTokenById,
   getOrganizationToken,
   getTeamToken,
+  getTeamTokenById,
+  listOrganizationTeamTokens,
+  listTeamTokensOfTeam,
+  type TeamTokenListOptions,
   type TokenOptions,
 } from './service.js';
 
-const TeamParams = Type.Object({ id: Type.String() });
+const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const OrganizationTokenQuery = Query({
   token: Type.Optional(Type.String({ description: "HCP Terraform's other kinds of organization token (audit-trails); varsetd has only the default one, so only an empty value is accepted" })),
 });
+const TEAM_TOKEN_SORTS = ['team-name', 'created-by', 'expired-at', 'last-used-at', 'created-at'] as const;
+const TeamTokenListQuery = Query({
+  ...PageQuery,
+  q: Type.Optional(Type.String({ description: "part of the team's name, ignoring case" })),
+  sort: Type.Optional(Type.String({ description: `${TEAM_TOKEN_SORTS.join(', ')}; a leading "-" sorts descending (default created-at)` })),
+});
 const Created = Responses({ 201: Document(TokenResource) });
 const Shown = Responses({ 200: Document(TokenResource) });
+const Listed = Responses({ 200: ListDocument(TokenResource) });
 const Deleted = Responses({ 204: NoContent });
 
 function optionsOf(body: Static<typeof TokenBody> | undefined): TokenOptions {
@@ -37,19 +51,60 @@ function defaultOrganizationTokenOnly(query: Static<typeof OrganizationTokenQuer
   if (kind !== undefined && kind !== '') throw badQueryParameter('token', 'only the default organization token exists; omit the token parameter');
 }
 
-/** Team tokens and organization tokens: one of each at most, the secret shown only when created. */
+function listOptionsOf(query: QueryValues): TeamTokenListOptions {
+  const raw = single(query, 'sort') || 'created-at';
+  const descending = raw.startsWith('-');
+  const sort = descending ? raw.slice(1) : raw;
+  if (!(TEAM_TOKEN_SORTS as readonly string[]).includes(sort)) throw badQueryParameter('sort', `sort must be one of ${TEAM_TOKEN_SORTS.join(', ')}, optionally after "-"`);
+  return { teamName: parseSearch(query), sort: sort as TeamTokenListOptions['sort'], descending };
+}
+
+/**
+ * Team tokens (a legacy one the singular endpoints replace, and any number with a description
+ * each) and the organization's token, the secret shown only when created.
+ */
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
-  api.post('/teams/:id/authentication-token', { schema: { params: TeamParams, body: TokenBody, response: Created } }, async (request, reply) => {
-    const { row, secret } = await createTeamToken(contextOf(request), request.params.id, optionsOf(request.body));
-    return reply.code(201).send({ data: serializeToken(row, secret) });
+  api.post('/teams/:id/authentication-token', { schema: { params: IdParams, body: TokenBody, response: Created } }, async (request, reply) => {
+    const { row, secret, organizationName } = await createTeamToken(contextOf(request), request.params.id, optionsOf(request.body));
+    return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
   });
 
-  api.get('/teams/:id/authentication-token', { schema: { params: TeamParams, response: Shown } }, async (request) => {
-    return { data: serializeToken(await getTeamToken(contextOf(request), request.params.id)) };
+  api.get('/teams/:id/authentication-token', { schema: { params: IdParams, response: Shown } }, async (request) => {
+    const { token, organizationName } = await getTeamToken(contextOf(request), request.params.id);
+    return { data: serializeToken(token, organizationName) };
   });
 
-  api.delete('/teams/:id/authentication-token', { schema: { params: TeamParams, response: Deleted } }, async (request, reply) => {
+  api.delete('/teams/:id/authentication-token', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
     await deleteTeamToken(contextOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  api.post('/teams/:id/authentication-tokens', { schema: { params: IdParams, body: TokenBody, response: Created } }, async (request, reply) => {
+    const { row, secret, organizationName } = await createDescribedTeamToken(contextOf(request), request.params.id, optionsOf(request.body));
+    return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
+  });
+
+  api.get('/teams/:id/authentication-tokens', { schema: { params: IdParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
+    const page = parsePage(request.query);
+    const { rows, total, organizationName } = await listTeamTokensOfTeam(contextOf(request), request.params.id, listOptionsOf(request.query), page);
+    const path = `${API_PREFIX}/teams/${encodeURIComponent(request.params.id)}/authentication-tokens`;
+    return listDocument(path, request.query, page, total, rows.map((token) => serializeToken(token, organizationName)));
+  });
+
+  api.get('/organizations/:organization/team-tokens', { schema: { params: OrganizationParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
+    const page = parsePage(request.query);
+    const { rows, total, organizationName } = await listOrganizationTeamTokens(contextOf(request), request.params.organization, listOptionsOf(request.query), page);
+    const path = `${API_PREFIX}/organizations/${encodeURIComponent(request.params.organization)}/team-tokens`;
+    return listDocument(path, request.query, page, total, rows.map((token) => serializeToken(token, organizationName)));
+  });
+
+  api.get('/authentication-tokens/:id', { schema: { params: IdParams, response: Shown } }, async (request) => {
+    const { token, organizationName } = await getTeamTokenById(contextOf(request), request.params.id);
+    return { data: serializeToken(token, organizationName) };
+  });
+
+  api.delete('/authentication-tokens/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
+    await deleteTeamTokenById(contextOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 
@@ -58,8 +113,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
     { schema: { params: OrganizationParams, querystring: OrganizationTokenQuery, body: TokenBody, response: Created } },
     async (request, reply) => {
       defaultOrganizationTokenOnly(request.query);
-      const { row, secret } = await createOrganizationToken(contextOf(request), request.params.organization, optionsOf(request.body));
-      return reply.code(201).send({ data: serializeToken(row, secret) });
+      const { row, secret, organizationName } = await createOrganizationToken(contextOf(request), request.params.organization, optionsOf(request.body));
+      return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
     },
   );
 
@@ -68,7 +123,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
     { schema: { params: OrganizationParams, querystring: OrganizationTokenQuery, response: Shown } },
     async (request) => {
       defaultOrganizationTokenOnly(request.query);
-      return { data: serializeToken(await getOrganizationToken(contextOf(request), request.params.organization)) };
+      const { token, organizationName } = await getOrganizationToken(contextOf(request), request.params.organization);
+      return { data: serializeToken(token, organizationName) };
     },
   );
 

@@ -1,9 +1,12 @@
 import Type from 'typebox';
 import { Maybe, Nullable, OptionalBody, Resource, ResourceBody, ToOne } from '../jsonapi/schemas.js';
 
-/** The optional attributes of a new token; the body may be left out altogether. */
+/**
+ * The optional attributes of a new token; the body may be left out altogether. go-tfe's
+ * options carry no resource type, so it sends an empty one.
+ */
 export const TokenBody = OptionalBody(
-  ResourceBody('authentication-tokens', {
+  ResourceBody(['authentication-tokens', ''], {
     description: Maybe(Type.String({ maxLength: 512 })),
     'expired-at': Maybe(
       Type.String({
@@ -24,6 +27,10 @@ export const TokenResource = Resource(
     token: Nullable(Type.String()),
     'expired-at': Nullable(Type.String()),
   },
-  { team: Type.Optional(ToOne('teams')) },
+  {
+    /** A team, an organization or a user (the site administrator); empty for tokens issued before varsetd kept it. */
+    'created-by': Type.Object({ data: Nullable(Type.Object({ id: Type.String(), type: Type.Union([Type.Literal('teams'), Type.Literal('organizations'), Type.Literal('users')]) })) }),
+    team: Type.Optional(ToOne('teams')),
+  },
   null,
 );

@@ -1,8 +1,24 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
-import { findOwnedToken, issueToken, deleteOwnedToken, type IssuedToken, type Token, type TokenOwner } from '../auth/tokens.js';
+import {
+  creatorOf,
+  deleteOwnedToken,
+  deleteTokenById,
+  findOwnedToken,
+  findTeamTokenById,
+  issueToken,
+  listTeamTokens,
+  teamTokenDescriptionTaken,
+  type IssuedToken,
+  type TeamTokenSort,
+  type Token,
+  type TokenOwner,
+} from '../auth/tokens.js';
 import { transaction } from '../db/transaction.js';
-import { invalidAttribute, notFound } from '../jsonapi/errors.js';
+import { now } from '../ids.js';
+import { ApiError, invalidAttribute, notFound } from '../jsonapi/errors.js';
+import type { Page } from '../jsonapi/query.js';
+import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import { getTeam } from '../teams/service.js';
 
@@ -12,9 +28,22 @@ export interface TokenOptions {
   expiredAt?: string | undefined;
 }
 
+/** A token with the name of its organization, which its serialization needs. */
+export interface TokenWithOrganization {
+  token: Token;
+  organizationName: string;
+}
+
+/** Like HCP Terraform, a token issued without an expiry expires two years after it is created. */
+const DEFAULT_LIFETIME_YEARS = 2;
+
 /** The expiry of a new token: a real time, in the future, written back with milliseconds in UTC. */
-function expiry(text: string | undefined): string | null {
-  if (text === undefined) return null;
+function expiry(text: string | undefined, createdAt: string): string {
+  if (text === undefined) {
+    const time = new Date(createdAt);
+    time.setUTCFullYear(time.getUTCFullYear() + DEFAULT_LIFETIME_YEARS);
+    return time.toISOString();
+  }
   const time = Date.parse(text);
   const pointer = '/data/attributes/expired-at';
   if (Number.isNaN(time)) throw invalidAttribute('expired-at must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00.000Z', pointer);
@@ -22,9 +51,18 @@ function expiry(text: string | undefined): string | null {
   return new Date(time).toISOString();
 }
 
-async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions): Promise<IssuedToken> {
-  const settings = { description: options.description ?? '', expiredAt: expiry(options.expiredAt) };
-  return transaction(ctx.store, (trx) => issueToken(trx, owner, settings));
+/** The 422 HCP Terraform answers for a second token of a team with the same description. */
+function descriptionTaken(): ApiError {
+  return new ApiError(422, [{ status: '422', title: 'invalid attributes', detail: 'Validation failed: Description has already been taken', source: { pointer: '/data/attributes/description' } }]);
+}
+
+async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions, legacy: boolean): Promise<IssuedToken> {
+  const createdAt = now();
+  const settings = { description: options.description ?? '', createdAt, expiredAt: expiry(options.expiredAt, createdAt), legacy, createdBy: creatorOf(ctx.subject) };
+  return transaction(ctx.store, async (trx) => {
+    if (!legacy && owner.kind === 'team' && (await teamTokenDescriptionTaken(trx, owner.teamId, settings.description))) throw descriptionTaken();
+    return issueToken(trx, owner, settings);
+  });
 }
 
 async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
@@ -39,39 +77,83 @@ async function revoke(ctx: Context, owner: TokenOwner): Promise<void> {
   });
 }
 
-async function teamOwner(ctx: Context, teamId: string, action: 'team-token:read' | 'team-token:manage'): Promise<TokenOwner> {
-  const { team } = await getTeam(ctx, teamId, action);
-  return { kind: 'team', organizationId: team.organization_id, teamId: team.id };
+async function teamOwner(ctx: Context, teamId: string, action: 'team-token:read' | 'team-token:manage'): Promise<{ owner: TokenOwner; organizationName: string }> {
+  const { team, organization } = await getTeam(ctx, teamId, action);
+  return { owner: { kind: 'team', organizationId: team.organization_id, teamId: team.id }, organizationName: organization.name };
 }
 
-async function organizationOwner(ctx: Context, organizationName: string): Promise<TokenOwner> {
+async function organizationOwner(ctx: Context, organizationName: string): Promise<{ owner: TokenOwner; organization: Organization }> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'organization-token:manage', { organizationId: organization.id });
-  return { kind: 'organization', organizationId: organization.id };
+  return { owner: { kind: 'organization', organizationId: organization.id }, organization };
 }
 
-/** Creates the team's token, replacing the one it had. */
-export async function createTeamToken(ctx: Context, teamId: string, options: TokenOptions): Promise<IssuedToken> {
-  return issue(ctx, await teamOwner(ctx, teamId, 'team-token:manage'), options);
+/** Creates the team's legacy token, replacing the one it had. */
+export async function createTeamToken(ctx: Context, teamId: string, options: TokenOptions): Promise<IssuedToken & { organizationName: string }> {
+  const { owner, organizationName } = await teamOwner(ctx, teamId, 'team-token:manage');
+  return { ...(await issue(ctx, owner, options, true)), organizationName };
 }
 
-export async function getTeamToken(ctx: Context, teamId: string): Promise<Token> {
-  return shown(ctx, await teamOwner(ctx, teamId, 'team-token:read'));
+/** Creates one more token of the team, with a description no other of its tokens has. */
+export async function createDescribedTeamToken(ctx: Context, teamId: string, options: TokenOptions): Promise<IssuedToken & { organizationName: string }> {
+  const { owner, organizationName } = await teamOwner(ctx, teamId, 'team-token:manage');
+  return { ...(await issue(ctx, owner, { ...options, description: options.description ?? '' }, false)), organizationName };
+}
+
+export async function getTeamToken(ctx: Context, teamId: string): Promise<TokenWithOrganization> {
+  const { owner, organizationName } = await teamOwner(ctx, teamId, 'team-token:read');
+  return { token: await shown(ctx, owner), organizationName };
 }
 
 export async function deleteTeamToken(ctx: Context, teamId: string): Promise<void> {
-  await revoke(ctx, await teamOwner(ctx, teamId, 'team-token:manage'));
+  await revoke(ctx, (await teamOwner(ctx, teamId, 'team-token:manage')).owner);
+}
+
+/** A team token by its id, if the subject may read its team's tokens. */
+export async function getTeamTokenById(ctx: Context, id: string, action: 'team-token:read' | 'team-token:manage' = 'team-token:read'): Promise<TokenWithOrganization> {
+  const token = await findTeamTokenById(ctx.store.db, id);
+  if (!token || token.team_id === null) throw notFound();
+  const { organizationName } = await teamOwner(ctx, token.team_id, action);
+  return { token, organizationName };
+}
+
+export async function deleteTeamTokenById(ctx: Context, id: string): Promise<void> {
+  const { token } = await getTeamTokenById(ctx, id, 'team-token:manage');
+  await transaction(ctx.store, async (trx) => {
+    if (!(await deleteTokenById(trx, token.id))) throw notFound();
+  });
+}
+
+export interface TeamTokenListOptions {
+  teamName: string | undefined;
+  sort: TeamTokenSort;
+  descending: boolean;
+}
+
+/** The tokens of the organization's teams whose tokens the subject may read. */
+export async function listOrganizationTeamTokens(ctx: Context, organizationName: string, options: TeamTokenListOptions, page: Page) {
+  const organization = await getOrganization(ctx, organizationName);
+  ensure(ctx.subject, 'team-tokens:list', { organizationId: organization.id });
+  return { organizationName: organization.name, ...(await listTeamTokens(ctx.store.db, organization.id, { ...options, teamId: undefined }, page)) };
+}
+
+/** One team's tokens, legacy and described. */
+export async function listTeamTokensOfTeam(ctx: Context, teamId: string, options: TeamTokenListOptions, page: Page) {
+  const { team, organization } = await getTeam(ctx, teamId, 'team-token:read');
+  return { organizationName: organization.name, ...(await listTeamTokens(ctx.store.db, team.organization_id, { ...options, teamId: team.id }, page)) };
 }
 
 /** Creates the organization's token, replacing the one it had. */
-export async function createOrganizationToken(ctx: Context, organizationName: string, options: TokenOptions): Promise<IssuedToken> {
-  return issue(ctx, await organizationOwner(ctx, organizationName), options);
+export async function createOrganizationToken(ctx: Context, organizationName: string, options: TokenOptions): Promise<IssuedToken & { organizationName: string }> {
+  const { owner, organization } = await organizationOwner(ctx, organizationName);
+  return { ...(await issue(ctx, owner, options, true)), organizationName: organization.name };
 }
 
-export async function getOrganizationToken(ctx: Context, organizationName: string): Promise<Token> {
-  return shown(ctx, await organizationOwner(ctx, organizationName));
+export async function getOrganizationToken(ctx: Context, organizationName: string): Promise<TokenWithOrganization> {
+  const { owner, organization } = await organizationOwner(ctx, organizationName);
+  return { token: await shown(ctx, owner), organizationName: organization.name };
 }
 
 export async function deleteOrganizationToken(ctx: Context, organizationName: string): Promise<void> {
-  await revoke(ctx, await organizationOwner(ctx, organizationName));
+  await revoke(ctx, (await organizationOwner(ctx, organizationName)).owner);
 }

@@ -9,6 +9,7 @@ import * as organizationVersions from './0007_organization_versions.js';
 import * as searchNames from './0008_search_names.js';
 import * as runExecution from './0009_run_execution.js';
 import * as organizationProjectSettings from './0011_organization_project_settings.js';
+import * as tokensAndGrants from './0012_tokens_and_grants.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_search_names': searchNames,
   '0009_run_execution': runExecution,
   '0011_organization_project_settings': organizationProjectSettings,
+  '0012_tokens_and_grants': tokensAndGrants,
 };
