@@ -29,6 +29,7 @@ const FEATURES = [
   'runs',
   'run-events',
   'comments',
+  'tag-bindings',
 ].join('|');
 
 module.exports = {

@@ -15,4 +15,6 @@ export const DEFAULT_PROJECT_NAME = 'Default Project';
 export interface ProjectChanges {
   name?: string | undefined;
   description?: string | undefined;
+  /** Key/value bindings replacing the project's own (an empty list removes them). */
+  tagBindings?: { key: string; value: string }[] | undefined;
 }

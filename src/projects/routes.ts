@@ -5,6 +5,7 @@ import { contextOf } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parsePage, parseSearch, single } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import { checkedBindings } from '../tag-bindings/model.js';
 import type { ProjectChanges } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
@@ -20,7 +21,12 @@ const ListQuery = Query({
 
 function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
   const attributes = body.data.attributes;
-  return { name: attributes?.name ?? undefined, description: attributes?.description ?? undefined };
+  const bindings = body.data.relationships?.['tag-bindings']?.data;
+  return {
+    name: attributes?.name ?? undefined,
+    description: attributes?.description ?? undefined,
+    tagBindings: bindings === undefined ? undefined : checkedBindings(bindings.map((b) => b.attributes), '/data/relationships/tag-bindings/data'),
+  };
 }
 
 export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {

@@ -7,7 +7,10 @@ import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import type { Project, ProjectChanges } from './model.js';
+import { replaceBindings } from '../tag-bindings/service.js';
 import * as store from './store.js';
+
+const BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
 
 export interface ProjectWithOrganization {
   project: Project;
@@ -45,6 +48,7 @@ export async function createProject(ctx: Context, organizationName: string, chan
   await transaction(ctx.store, async (trx) => {
     if (await store.projectNameTaken(trx, organization.id, project.name)) throw nameTaken();
     await store.insertProject(trx, project);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
   });
   return { project, organization };
 }
@@ -55,6 +59,7 @@ export async function updateProject(ctx: Context, id: string, changes: ProjectCh
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw nameTaken();
     await store.updateProject(trx, project);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings, BINDINGS_POINTER);
   });
   return { project, organization: found.organization };
 }

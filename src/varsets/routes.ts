@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf, type Context } from '../context.js';
+import type { WorkspaceView } from '../workspaces/serialize.js';
+import { describeWorkspacesById } from '../workspaces/service.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type VarsetCommand, type VarsetList } from './model.js';
+import { VARSET_INCLUDES, type AssignmentKind, type VarsetCommand, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
 import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
-import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument } from './serialize.js';
+import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
 import {
   addVarsetVariable,
   applyVarset,
@@ -72,9 +74,19 @@ const cachedResponse = (url: string, reply: FastifyReply): CachedResponse => ({ 
 /** A body the response cache kept, already serialized through the route's response schema, is sent as it is. */
 const sendSerialized = (reply: FastifyReply, body: string) => reply.send(body);
 
-function listResponse(path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
+/** Included workspaces carry the caller's permissions on each: they are described for each request. */
+async function includedWorkspaces(ctx: Context, views: VarsetView[], include: Set<VarsetInclude>): Promise<WorkspaceView[]> {
+  if (!include.has('workspaces')) return [];
+  return describeWorkspacesById(ctx, [...new Set(views.flatMap((view) => view.workspaces.flatMap((w) => (w.row ? [w.id] : []))))]);
+}
+
+async function listResponse(ctx: Context, path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
   const data = result.views.map((view) => serializeVarset(view));
-  return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include));
+  return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include, await includedWorkspaces(ctx, result.views, list.include)));
+}
+
+async function oneResponse(ctx: Context, view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions = {}) {
+  return varsetDocument(view, include, options, await includedWorkspaces(ctx, [view], include));
 }
 
 export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
@@ -83,8 +95,9 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     { schema: { params: OrganizationParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } },
     async (request) => {
       const include = includeOf(request.query);
-      const view = await createVarset(contextOf(request), request.params.organization, varsetCommand(request.body));
-      return varsetDocument(view, include, { variableAttributes: true });
+      const ctx = contextOf(request);
+      const view = await createVarset(ctx, request.params.organization, varsetCommand(request.body));
+      return oneResponse(ctx, view, include, { variableAttributes: true });
     },
   );
 
@@ -94,8 +107,9 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } },
     async (request, reply) => {
       const list = listRequest(request.query);
-      const body = await listOrganizationVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
-        listResponse(`/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+      const ctx = contextOf(request);
+      const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
+        listResponse(ctx, `/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
       );
       return sendSerialized(reply, body);
     },
@@ -103,23 +117,26 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const list = listRequest(request.query);
-    const body = await listProjectVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(`/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+    const ctx = contextOf(request);
+    const body = await listProjectVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
+      listResponse(ctx, `/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
     return sendSerialized(reply, body);
   });
 
   api.get('/workspaces/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const list = listRequest(request.query);
-    const body = await listWorkspaceVarsets(contextOf(request), cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(`/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+    const ctx = contextOf(request);
+    const body = await listWorkspaceVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
+      listResponse(ctx, `/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
     return sendSerialized(reply, body);
   });
 
   api.get('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } }, async (request, reply) => {
     const include = includeOf(request.query);
-    const body = await showVarset(contextOf(request), cachedResponse(request.url, reply), request.params.id, include, (view) => varsetDocument(view, include));
+    const ctx = contextOf(request);
+    const body = await showVarset(ctx, cachedResponse(request.url, reply), request.params.id, include, (view) => oneResponse(ctx, view, include));
     return sendSerialized(reply, body);
   });
 
@@ -127,8 +144,9 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   for (const method of ['patch', 'put', 'post'] as const) {
     api[method]('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } }, async (request) => {
       const include = includeOf(request.query);
-      const view = await updateVarset(contextOf(request), request.params.id, varsetCommand(request.body));
-      return varsetDocument(view, include, { variableAttributes: true });
+      const ctx = contextOf(request);
+      const view = await updateVarset(ctx, request.params.id, varsetCommand(request.body));
+      return oneResponse(ctx, view, include, { variableAttributes: true });
     });
   }
 

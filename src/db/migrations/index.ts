@@ -8,6 +8,7 @@ import * as varsetSearchIndex from './0006_varset_search_index.js';
 import * as organizationVersions from './0007_organization_versions.js';
 import * as searchNames from './0008_search_names.js';
 import * as runExecution from './0009_run_execution.js';
+import * as workspaceSettings from './0010_workspace_settings.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_organization_versions': organizationVersions,
   '0008_search_names': searchNames,
   '0009_run_execution': runExecution,
+  '0010_workspace_settings': workspaceSettings,
 };
