@@ -1,7 +1,7 @@
 export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
-/** The execution mode of a workspace that inherits it: varsetd's organizations all default to remote. */
+/** The execution mode of a workspace that inherits it, where its organization names no default. */
 export const ORGANIZATION_DEFAULT_EXECUTION_MODE: ExecutionMode = 'remote';
 
 /** The settings HCP Terraform gives every workspace. varsetd stores them and answers them; it runs nothing by them. */
@@ -93,9 +93,9 @@ export type WorkspaceLocator = { id: string } | { organizationName: string; name
 /** Where a workspace is: what deciding which sets reach it, and who may act on it, needs. */
 export type WorkspacePlace = Pick<Workspace, 'id' | 'organization_id' | 'project_id'>;
 
-/** The execution mode in force: the workspace's own, or the organization's default. */
-export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>): ExecutionMode {
-  return workspace.execution_mode ?? ORGANIZATION_DEFAULT_EXECUTION_MODE;
+/** The execution mode in force: the workspace's own, or its organization's default. */
+export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>, organizationDefault: ExecutionMode = ORGANIZATION_DEFAULT_EXECUTION_MODE): ExecutionMode {
+  return workspace.execution_mode ?? organizationDefault;
 }
 
 /** What a workspace response carries beyond the row: read in a constant number of statements for a whole page. */

@@ -9,7 +9,7 @@ import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import { effectiveBindingsOf, replaceBindings } from '../tag-bindings/service.js';
 import type { EffectiveTagBinding } from '../tag-bindings/model.js';
-import { DEFAULT_SETTINGS, effectiveExecutionMode, type Workspace, type WorkspaceChanges, type WorkspaceLocator } from './model.js';
+import { DEFAULT_SETTINGS, ORGANIZATION_DEFAULT_EXECUTION_MODE, effectiveExecutionMode, type ExecutionMode, type Workspace, type WorkspaceChanges, type WorkspaceLocator } from './model.js';
 import type { WorkspaceView } from './serialize.js';
 import { withActivity } from './settings.js';
 import * as store from './store.js';
@@ -28,6 +28,15 @@ export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action
   const { workspace } = found;
   ensure(ctx.subject, action, locationOfWorkspace(workspace));
   return found;
+}
+
+/**
+ * The organization's default execution mode, where organizations carry one
+ * (`default-execution-mode`); otherwise remote, as HCP Terraform's default.
+ */
+function organizationExecutionMode(organization: Organization): ExecutionMode {
+  const mode = (organization as Organization & { default_execution_mode?: string }).default_execution_mode;
+  return mode === 'local' || mode === 'agent' || mode === 'remote' ? mode : ORGANIZATION_DEFAULT_EXECUTION_MODE;
 }
 
 /** Whether the organization lets workspace admins force-delete: a setting organizations may carry (`allow-force-delete-workspaces`); without it, they may not. */
@@ -53,6 +62,7 @@ export async function describeWorkspaces(
   const views = workspaces.map((workspace) => ({
     workspace,
     organizationName: organization.name,
+    organizationExecutionMode: organizationExecutionMode(organization),
     extras: extras.get(workspace.id)!,
     permissions: permissionsOn(ctx.subject, organization, workspace),
     effectiveTagBindingIds: options.effectiveTagBindings ? (effective.get(workspace.id) ?? []).map((b) => b.id) : undefined,
@@ -120,7 +130,7 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
       locked_by: null,
       lock_reason: null,
     };
-    if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created);
+    if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created, organizationExecutionMode(organization));
     await store.insertWorkspace(trx, created);
     if (changes.tags) await tagWorkspace(trx, created, changes.tags);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
@@ -153,7 +163,7 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
       timestamp,
     );
     // A duration given in this request counts from now; one already running starts again.
-    if (pinExecutionMode) updated.execution_mode = effectiveExecutionMode(current);
+    if (pinExecutionMode) updated.execution_mode = effectiveExecutionMode(current, organizationExecutionMode(organization));
     if (changes.settings.auto_destroy_at !== undefined && changes.settings.auto_destroy_activity_duration === undefined) updated.auto_destroy_at = changes.settings.auto_destroy_at;
     if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw nameTaken();
     await store.updateWorkspace(trx, updated);

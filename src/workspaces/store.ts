@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
+import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import type { WorkspaceTable } from '../db/schema.js';
 import { contains, searchable } from '../db/search.js';
@@ -168,15 +169,16 @@ export async function listWorkspaces(db: Db, organizationId: string, filter: Wor
   }
   const descending = filter.sort.startsWith('-');
   const column = SORT_COLUMNS[(descending ? filter.sort.slice(1) : filter.sort) as keyof typeof SORT_COLUMNS];
-  const { rows, total } = await fetchPage(db, base, page, (q) =>
-    q.select(COLUMNS).orderBy(`workspaces.${column}`, descending ? 'desc' : 'asc').orderBy('workspaces.id', descending ? 'desc' : 'asc'),
-  );
+  // Names in code point order on both stores; ties (same time) by id.
+  const order = column === 'name' ? byCodePoint(db, 'workspaces.name') : sql.ref(`workspaces.${column}`);
+  const direction = descending ? 'desc' : 'asc';
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(order, direction).orderBy('workspaces.id', direction));
   return { rows: rows.map(fromRow), total };
 }
 
 /**
  * What the responses of these workspaces carry beyond their rows: tag names, variable ids,
- * newest configuration version and run. Four statements, whatever the number of workspaces.
+ * newest (not provisional) configuration version and newest run. Four statements, whatever the number of workspaces.
  */
 export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, WorkspaceExtras>> {
   const extras = new Map<string, WorkspaceExtras>(ids.map((id) => [id, { tagNames: [], variableIds: [], currentConfigurationVersionId: null, currentRunId: null }]));
@@ -187,7 +189,10 @@ export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, Works
     db
       .selectFrom('configuration_versions')
       .select(['workspace_id', 'id'])
-      .where('seq', 'in', (eb) => eb.selectFrom('configuration_versions').select((c) => c.fn.max('seq').as('seq')).where('workspace_id', 'in', ids).groupBy('workspace_id'))
+      // A provisional version never becomes the current one.
+      .where('seq', 'in', (eb) =>
+        eb.selectFrom('configuration_versions').select((c) => c.fn.max('seq').as('seq')).where('workspace_id', 'in', ids).where('provisional', '=', false).groupBy('workspace_id'),
+      )
       .execute(),
     db
       .selectFrom('runs')
