@@ -72,6 +72,9 @@ export interface Workspace extends WorkspaceSettings {
   updated_at: string;
   locked_by: LockHolder | null;
   lock_reason: string | null;
+  /** Read with the row, never written: the newest configuration version that is not provisional, and the newest run. */
+  current_configuration_version_id: string | null;
+  current_run_id: string | null;
 }
 
 /** What a client may set on a workspace; on create, the name is required and the project defaults to the organization's default project. */
@@ -98,12 +101,10 @@ export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execu
   return workspace.execution_mode ?? organizationDefault;
 }
 
-/** What a workspace response carries beyond the row: read in a constant number of statements for a whole page. */
+/** What a workspace response carries beyond the row: read in two statements for a whole page. */
 export interface WorkspaceExtras {
   tagNames: string[];
   variableIds: string[];
-  currentConfigurationVersionId: string | null;
-  currentRunId: string | null;
 }
 
 /** `include` values of workspace reads and lists. */

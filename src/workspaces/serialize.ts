@@ -84,12 +84,12 @@ export function serializeWorkspace(view: WorkspaceView): Static<typeof Workspace
       project: toOne('projects', w.project_id),
       vars: { data: extras.variableIds.map((id) => ({ id, type: 'vars' as const })), links: { related: `${path}/vars` } },
       'current-configuration-version': {
-        data: extras.currentConfigurationVersionId === null ? null : { id: extras.currentConfigurationVersionId, type: 'configuration-versions' },
-        ...(extras.currentConfigurationVersionId === null ? {} : { links: { related: `/api/v2/configuration-versions/${extras.currentConfigurationVersionId}` } }),
+        data: w.current_configuration_version_id === null ? null : { id: w.current_configuration_version_id, type: 'configuration-versions' },
+        ...(w.current_configuration_version_id === null ? {} : { links: { related: `/api/v2/configuration-versions/${w.current_configuration_version_id}` } }),
       },
       'current-run': {
-        data: extras.currentRunId === null ? null : { id: extras.currentRunId, type: 'runs' },
-        ...(extras.currentRunId === null ? {} : { links: { related: `/api/v2/runs/${extras.currentRunId}` } }),
+        data: w.current_run_id === null ? null : { id: w.current_run_id, type: 'runs' },
+        ...(w.current_run_id === null ? {} : { links: { related: `/api/v2/runs/${w.current_run_id}` } }),
       },
       'current-state-version': { data: null },
       'agent-pool': { data: null },

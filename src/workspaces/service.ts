@@ -129,6 +129,8 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
       updated_at: timestamp,
       locked_by: null,
       lock_reason: null,
+      current_configuration_version_id: null,
+      current_run_id: null,
     };
     if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created, organizationExecutionMode(organization));
     await store.insertWorkspace(trx, created);

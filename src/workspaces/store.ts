@@ -1,8 +1,8 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
-import type { WorkspaceTable } from '../db/schema.js';
+import type { Database, WorkspaceTable } from '../db/schema.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
@@ -43,7 +43,20 @@ const COLUMNS = [
   'workspaces.lock_reason',
 ] as const;
 
-type Row = Omit<Selectable<WorkspaceTable>, 'search_name'>;
+type Row = Omit<Selectable<WorkspaceTable>, 'search_name'> & { current_configuration_version_id: string | null; current_run_id: string | null };
+
+/** The newest configuration version that is not provisional (a provisional one never becomes current) and the newest run, beside the row. */
+const current = (eb: ExpressionBuilder<Database, 'workspaces'>) => [
+  eb
+    .selectFrom('configuration_versions as cv')
+    .select('cv.id')
+    .whereRef('cv.workspace_id', '=', 'workspaces.id')
+    .where('cv.provisional', '=', false)
+    .orderBy('cv.seq', 'desc')
+    .limit(1)
+    .as('current_configuration_version_id'),
+  eb.selectFrom('runs as run').select('run.id').whereRef('run.workspace_id', '=', 'workspaces.id').orderBy('run.seq', 'desc').limit(1).as('current_run_id'),
+];
 
 function fromRow(row: Row): Workspace {
   const { trigger_prefixes, trigger_patterns, locked_by_type, locked_by_id, ...rest } = row;
@@ -55,8 +68,8 @@ function fromRow(row: Row): Workspace {
   };
 }
 
-function toRow(workspace: Workspace): Omit<Row, 'id' | 'organization_id' | 'created_at'> & { search_name: string } {
-  const { locked_by, trigger_prefixes, trigger_patterns, id: _id, organization_id: _o, created_at: _c, ...rest } = workspace;
+function toRow(workspace: Workspace): Omit<Selectable<WorkspaceTable>, 'id' | 'organization_id' | 'created_at'> {
+  const { locked_by, trigger_prefixes, trigger_patterns, id: _id, organization_id: _o, created_at: _c, current_configuration_version_id: _v, current_run_id: _r, ...rest } = workspace;
   return {
     ...rest,
     search_name: searchable(workspace.name),
@@ -73,6 +86,7 @@ export async function findWorkspaceWithOrganization(db: Db, where: WorkspaceLoca
     .selectFrom('workspaces')
     .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
     .select(COLUMNS)
+    .select(current)
     .select(ORGANIZATION_COLUMNS);
   const row = await ('id' in where
     ? query.where('workspaces.id', '=', where.id)
@@ -90,6 +104,7 @@ export async function findWorkspacesWithOrganization(db: Db, ids: string[]): Pro
     .selectFrom('workspaces')
     .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
     .select(COLUMNS)
+    .select(current)
     .select(ORGANIZATION_COLUMNS)
     .where('workspaces.id', 'in', ids)
     .orderBy('workspaces.id')
@@ -103,7 +118,7 @@ export async function findWorkspacesWithOrganization(db: Db, ids: string[]): Pro
 /** Workspaces of an organization by id, those that exist. */
 export async function findWorkspaces(db: Db, organizationId: string, ids: string[]): Promise<Workspace[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('workspaces').select(COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).execute()).map(fromRow);
+  return (await db.selectFrom('workspaces').select(COLUMNS).select(current).where('organization_id', '=', organizationId).where('id', 'in', ids).execute()).map(fromRow);
 }
 
 export async function workspaceNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
@@ -172,38 +187,23 @@ export async function listWorkspaces(db: Db, organizationId: string, filter: Wor
   // Names in code point order on both stores; ties (same time) by id.
   const order = column === 'name' ? byCodePoint(db, 'workspaces.name') : sql.ref(`workspaces.${column}`);
   const direction = descending ? 'desc' : 'asc';
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(order, direction).orderBy('workspaces.id', direction));
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).select(current).orderBy(order, direction).orderBy('workspaces.id', direction));
   return { rows: rows.map(fromRow), total };
 }
 
 /**
- * What the responses of these workspaces carry beyond their rows: tag names, variable ids,
- * newest (not provisional) configuration version and newest run. Four statements, whatever the number of workspaces.
+ * What the responses of these workspaces carry beyond their rows: tag names and variable ids.
+ * Two statements, whatever the number of workspaces.
  */
 export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, WorkspaceExtras>> {
-  const extras = new Map<string, WorkspaceExtras>(ids.map((id) => [id, { tagNames: [], variableIds: [], currentConfigurationVersionId: null, currentRunId: null }]));
+  const extras = new Map<string, WorkspaceExtras>(ids.map((id) => [id, { tagNames: [], variableIds: [] }]));
   if (ids.length === 0) return extras;
-  const [tags, variables, versions, runs] = await Promise.all([
+  const [tags, variables] = await Promise.all([
     db.selectFrom('workspace_tags').innerJoin('tags', 'tags.id', 'workspace_tags.tag_id').select(['workspace_tags.workspace_id', 'tags.name']).where('workspace_tags.workspace_id', 'in', ids).orderBy('tags.name').execute(),
     db.selectFrom('workspace_variables').select(['workspace_id', 'id']).where('workspace_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
-    db
-      .selectFrom('configuration_versions')
-      .select(['workspace_id', 'id'])
-      // A provisional version never becomes the current one.
-      .where('seq', 'in', (eb) =>
-        eb.selectFrom('configuration_versions').select((c) => c.fn.max('seq').as('seq')).where('workspace_id', 'in', ids).where('provisional', '=', false).groupBy('workspace_id'),
-      )
-      .execute(),
-    db
-      .selectFrom('runs')
-      .select(['workspace_id', 'id'])
-      .where('seq', 'in', (eb) => eb.selectFrom('runs').select((c) => c.fn.max('seq').as('seq')).where('workspace_id', 'in', ids).groupBy('workspace_id'))
-      .execute(),
   ]);
   for (const { workspace_id, name } of tags) extras.get(workspace_id)!.tagNames.push(name);
   for (const { workspace_id, id } of variables) extras.get(workspace_id)!.variableIds.push(id);
-  for (const { workspace_id, id } of versions) extras.get(workspace_id)!.currentConfigurationVersionId = id;
-  for (const { workspace_id, id } of runs) extras.get(workspace_id)!.currentRunId = id;
   return extras;
 }
 
