@@ -39,6 +39,9 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     const bad = await t.post(`/api/v2/workspaces/${id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'Not Valid' } }] });
     assert.equal(bad.status, 422);
     assert.equal(bad.body.errors[0].source.pointer, '/data/0/attributes/name');
+
+    const updated = await t.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', relationships: { tags: { data: [{ type: 'tags', attributes: { name: 'api' } }] } } } });
+    assert.deepEqual(updated.body.data.attributes['tag-names'], ['api', 'prod'], 'an update adds the tags it names');
   });
 
   it('keeps key/value bindings of workspaces and projects: replaced on create and update, added by PATCH, at most 10', async () => {

@@ -84,7 +84,7 @@ export interface WorkspaceChanges {
   projectId?: string | undefined;
   /** `pinExecutionMode`: the mode in force becomes the workspace's own (`setting-overwrites.execution-mode` true). */
   settings: Partial<WorkspaceSettings> & { pinExecutionMode?: true };
-  /** Tags to add, by name or by id (create only). */
+  /** Tags to add, by name or by id. */
   tags?: { names: string[]; ids: string[] } | undefined;
   /** Key/value bindings replacing the workspace's own. */
   tagBindings?: { key: string; value: string }[] | undefined;

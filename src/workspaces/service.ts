@@ -170,6 +170,7 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
     if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw nameTaken();
     await store.updateWorkspace(trx, updated);
     await store.leaveOtherProjectsSets(trx, updated);
+    if (changes.tags) await tagWorkspace(trx, updated, changes.tags);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
     return updated;
   });
