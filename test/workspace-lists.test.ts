@@ -79,14 +79,28 @@ describe(`workspace lists (${storeKind})`, () => {
     assert.deepEqual(bindings.map((b: any) => [b.attributes.key, b.attributes.value, b.links['inherited-from']]), [['env', 'prod', { id: project, type: 'projects' }]]);
   });
 
-  it('costs the same number of statements for a page of 1 and a page of 4', async () => {
+  it('includes each workspace’s project and current configuration version', async () => {
+    const cv = await t.post(`/api/v2/workspaces/${ids['api-prod']}/configuration-versions`, { data: { type: 'configuration-versions' } });
+    expectStatus(cv, 201);
+    const res = await t.get(`/api/v2/workspaces/${ids['api-prod']}?include=project,current_configuration_version`);
+    expectStatus(res, 200);
+    assert.deepEqual(
+      res.body.included.map((r: any) => [r.type, r.id]),
+      [['projects', project], ['configuration-versions', cv.body.data.id]],
+    );
+    const list = await t.get(`/api/v2/organizations/${org}/workspaces?include=project`);
+    assert.equal(list.body.included.filter((r: any) => r.type === 'projects').length, 2, 'each project once');
+  });
+
+  it('costs the same number of statements for a page of 1 and a page of 4, whatever it includes', async () => {
     const count = async (query: string) => {
       counter.count = 0;
       expectStatus(await t.get(`/api/v2/organizations/${org}/workspaces?${query}`), 200);
       return counter.count;
     };
-    const include = 'include=organization,effective_tag_bindings';
-    assert.equal(await count(`${include}&page%5Bsize%5D=1`), await count(`${include}&page%5Bsize%5D=4`));
+    const include = 'include=organization,project,current_configuration_version,effective_tag_bindings';
+    // A page of the one workspace with a configuration version, and a page of all four.
+    assert.equal(await count(`${include}&search%5Bname%5D=api&page%5Bsize%5D=1`), await count(`${include}&page%5Bsize%5D=4`));
     assert.equal(await count('page%5Bsize%5D=1'), await count('page%5Bsize%5D=4'));
   });
 });

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure, projectListScope, type Action } from '../auth/policy.js';
+import { can, ensure, projectListScope, type Action } from '../auth/policy.js';
 import { transaction, withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -75,4 +75,9 @@ export async function deleteProject(ctx: Context, id: string): Promise<void> {
     if (await store.hasWorkspaces(trx, id)) throw conflict('the project still contains workspaces: move or delete them first');
     await store.deleteProject(trx, id);
   });
+}
+
+/** The projects of an organization by id that the subject may read (for another resource's `include`): one statement. */
+export async function readableProjects(ctx: Context, organizationId: string, ids: string[]): Promise<Project[]> {
+  return (await store.findProjects(ctx.store.db, organizationId, ids)).filter((p) => can(ctx.subject, 'project:read', { organizationId, projectId: p.id }));
 }

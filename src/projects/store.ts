@@ -63,3 +63,9 @@ export async function updateProject(trx: Trx, project: Project): Promise<void> {
 export async function deleteProject(trx: Trx, id: string): Promise<void> {
   await trx.deleteFrom('projects').where('id', '=', id).execute();
 }
+
+/** Projects of an organization by id, those that exist. */
+export async function findProjects(db: Db, organizationId: string, ids: string[]): Promise<Project[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('projects').select(COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).orderBy('id').execute();
+}

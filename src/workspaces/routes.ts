@@ -7,6 +7,10 @@ import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
 import { serializeOrganization } from '../organizations/serialize.js';
+import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
+import { readableConfigurationVersions } from '../configuration-versions/service.js';
+import { serializeProject } from '../projects/serialize.js';
+import { readableProjects } from '../projects/service.js';
 import { checkedBindings } from '../tag-bindings/model.js';
 import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
 import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
@@ -127,6 +131,14 @@ async function workspacesDocument(ctx: Context, organization: Organization, work
   const { views, effectiveTagBindings } = await describeWorkspaces(ctx, organization, workspaces, { effectiveTagBindings: include.has('effective_tag_bindings') });
   const included: unknown[] = [];
   if (include.has('organization') && workspaces.length) included.push(serializeOrganization(organization));
+  if (include.has('project')) {
+    const projects = await readableProjects(ctx, organization.id, [...new Set(workspaces.map((w) => w.project_id))]);
+    included.push(...projects.map((p) => serializeProject(p, organization.name)));
+  }
+  if (include.has('current_configuration_version')) {
+    const ids = workspaces.flatMap((w) => (w.current_configuration_version_id ? [w.current_configuration_version_id] : []));
+    included.push(...(await readableConfigurationVersions(ctx, ids)).map((cv) => serializeConfigurationVersion(cv)));
+  }
   for (const bindings of effectiveTagBindings.values()) included.push(...bindings.map(serializeEffectiveTagBinding));
   return { data: views.map(serializeWorkspace), included: include.size ? included : undefined };
 }
