@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { createRun } from './runs-fixtures.js';
 
 const body = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({ data: { type: 'workspaces', attributes, ...(relationships ? { relationships } : {}) } });
 
@@ -165,5 +166,17 @@ describe(`workspace settings (${storeKind})`, () => {
     const res = await t.get(`/api/v2/workspaces/${id}`);
     assert.deepEqual(res.body.data.relationships.vars.data, [{ id: variable.body.data.id, type: 'vars' }]);
     assert.deepEqual(res.body.data.relationships['current-configuration-version'].data, { id: cv.body.data.id, type: 'configuration-versions' });
+    assert.deepEqual(res.body.data.relationships['current-run'].data, null);
+    assert.equal(res.body.data.attributes['workspace-kpis-runs-count'], 0);
+  });
+
+  it('counts the workspace’s runs and links its newest one', async () => {
+    const id = await t.createWorkspace(org, { name: 'with-runs' });
+    await createRun(t, id);
+    const newest = await createRun(t, id);
+    const res = await t.get(`/api/v2/workspaces/${id}`);
+    assert.equal(res.body.data.attributes['workspace-kpis-runs-count'], 2);
+    assert.equal(res.body.data.attributes['run-failures'], 0);
+    assert.deepEqual(res.body.data.relationships['current-run'].data, { id: newest.id, type: 'runs' });
   });
 });

@@ -72,9 +72,12 @@ export interface Workspace extends WorkspaceSettings {
   updated_at: string;
   locked_by: LockHolder | null;
   lock_reason: string | null;
-  /** Read with the row, never written: the newest configuration version that is not provisional, and the newest run. */
+  /** Read with the row, never written: the newest configuration version that is not provisional, the newest run, run counts. */
   current_configuration_version_id: string | null;
   current_run_id: string | null;
+  /** How many runs the workspace has had, and how many of them errored. */
+  runs_count: number;
+  run_failures: number;
 }
 
 /** What a client may set on a workspace; on create, the name is required and the project defaults to the organization's default project. */

@@ -131,6 +131,8 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
       lock_reason: null,
       current_configuration_version_id: null,
       current_run_id: null,
+      runs_count: 0,
+      run_failures: 0,
     };
     if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created, organizationExecutionMode(organization));
     await store.insertWorkspace(trx, created);

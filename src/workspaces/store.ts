@@ -43,9 +43,17 @@ const COLUMNS = [
   'workspaces.lock_reason',
 ] as const;
 
-type Row = Omit<Selectable<WorkspaceTable>, 'search_name'> & { current_configuration_version_id: string | null; current_run_id: string | null };
+type Row = Omit<Selectable<WorkspaceTable>, 'search_name'> & {
+  current_configuration_version_id: string | null;
+  current_run_id: string | null;
+  runs_count: number | string | bigint | null;
+  run_failures: number | string | bigint | null;
+};
 
-/** The newest configuration version that is not provisional (a provisional one never becomes current) and the newest run, beside the row. */
+/**
+ * Beside the row: the newest configuration version that is not provisional (a provisional one
+ * never becomes current), the newest run, and how many runs it has had and how many errored.
+ */
 const current = (eb: ExpressionBuilder<Database, 'workspaces'>) => [
   eb
     .selectFrom('configuration_versions as cv')
@@ -56,12 +64,22 @@ const current = (eb: ExpressionBuilder<Database, 'workspaces'>) => [
     .limit(1)
     .as('current_configuration_version_id'),
   eb.selectFrom('runs as run').select('run.id').whereRef('run.workspace_id', '=', 'workspaces.id').orderBy('run.seq', 'desc').limit(1).as('current_run_id'),
+  eb.selectFrom('runs as counted').select((c) => c.fn.countAll<number>().as('n')).whereRef('counted.workspace_id', '=', 'workspaces.id').as('runs_count'),
+  eb
+    .selectFrom('runs as failed')
+    .select((c) => c.fn.countAll<number>().as('n'))
+    .whereRef('failed.workspace_id', '=', 'workspaces.id')
+    .where('failed.status', '=', 'errored')
+    .as('run_failures'),
 ];
 
 function fromRow(row: Row): Workspace {
-  const { trigger_prefixes, trigger_patterns, locked_by_type, locked_by_id, ...rest } = row;
+  const { trigger_prefixes, trigger_patterns, locked_by_type, locked_by_id, runs_count, run_failures, ...rest } = row;
   return {
     ...rest,
+    // PostgreSQL answers a count as a bigint, in text.
+    runs_count: Number(runs_count ?? 0),
+    run_failures: Number(run_failures ?? 0),
     trigger_prefixes: JSON.parse(trigger_prefixes) as string[],
     trigger_patterns: JSON.parse(trigger_patterns) as string[],
     locked_by: locked_by_type && locked_by_id ? { type: locked_by_type, id: locked_by_id } : null,
@@ -69,7 +87,7 @@ function fromRow(row: Row): Workspace {
 }
 
 function toRow(workspace: Workspace): Omit<Selectable<WorkspaceTable>, 'id' | 'organization_id' | 'created_at'> {
-  const { locked_by, trigger_prefixes, trigger_patterns, id: _id, organization_id: _o, created_at: _c, current_configuration_version_id: _v, current_run_id: _r, ...rest } = workspace;
+  const { locked_by, trigger_prefixes, trigger_patterns, id: _id, organization_id: _o, created_at: _c, current_configuration_version_id: _v, current_run_id: _r, runs_count: _n, run_failures: _f, ...rest } = workspace;
   return {
     ...rest,
     search_name: searchable(workspace.name),
