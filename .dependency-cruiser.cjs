@@ -30,6 +30,7 @@ const FEATURES = [
   'runs',
   'run-events',
   'comments',
+  'tag-bindings',
 ].join('|');
 
 module.exports = {

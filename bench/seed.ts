@@ -10,6 +10,7 @@ import type { Store } from '../src/db/connect.js';
 import type { Database, VarsetTable, VarsetVariableTable, WorkspaceTable } from '../src/db/schema.js';
 import { newId } from '../src/ids.js';
 import { searchable } from '../src/db/search.js';
+import { DEFAULT_SETTINGS } from '../src/workspaces/model.js';
 import type { Api } from './api.js';
 
 export interface Shape {
@@ -98,10 +99,13 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
   const projectIds = (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').execute()).map((p) => p.id);
 
   const workspaces: Insertable<WorkspaceTable>[] = [];
+  // Every workspace with HCP Terraform's default settings, unlocked.
+  const settings = { ...DEFAULT_SETTINGS, trigger_prefixes: '[]', trigger_patterns: '[]', locked_by_type: null, locked_by_id: null, lock_reason: null };
   for (let i = 0; i < shape.workspaces; i++) {
     const created = timestamp(rng, 730);
     const name = `${rng.pick(TEAMS)}-${rng.pick(SERVICES)}-${rng.pick(ENVIRONMENTS)}-${i}`;
     workspaces.push({
+      ...settings,
       id: newId('ws'),
       organization_id: organizationId,
       project_id: rng.pick(projectIds),

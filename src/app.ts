@@ -20,7 +20,9 @@ import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { closeQuerystring } from './jsonapi/closed-query.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { projectRoutes } from './projects/routes.js';
+import { projectTagBindingRoutes } from './projects/tag-binding-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
+import { workspaceActionRoutes } from './workspaces/action-routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { teamAccessRoutes } from './team-access/routes.js';
@@ -135,7 +137,9 @@ export async function buildApp(options: AppOptions) {
 
       await api.register(organizationRoutes);
       await api.register(projectRoutes);
+      await api.register(projectTagBindingRoutes);
       await api.register(workspaceRoutes);
+      await api.register(workspaceActionRoutes);
       await api.register(teamRoutes);
       await api.register(tokenRoutes);
       await api.register(teamAccessRoutes);

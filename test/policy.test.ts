@@ -53,7 +53,7 @@ const manageWorkspaces = team({ manageWorkspaces: true });
 
 function workspaceGrant(access: WorkspaceAccess, custom: Partial<(typeof WORKSPACE_LEVELS)['custom']> = {}, workspaceId = WS, projectId = PRJ): Subject {
   const set = { ...WORKSPACE_LEVELS[access], ...custom };
-  return team({ workspaces: new Map([[workspaceId, { projectId, rights: workspaceGrantRights({ access, runs: set.runs, variables: set.variables }) }]]) });
+  return team({ workspaces: new Map([[workspaceId, { projectId, rights: workspaceGrantRights({ access, runs: set.runs, variables: set.variables, locking: set['workspace-locking'], runTasks: set['run-tasks'] }) }]]) });
 }
 
 function projectGrant(access: ProjectAccess, custom: { project?: object; workspace?: object } = {}, projectId = PRJ): Subject {
@@ -135,7 +135,7 @@ describe('policy: workspace access levels', () => {
   it('takes the greatest of all grants that reach a workspace', () => {
     const read = PROJECT_LEVELS.read;
     const both = team({
-      workspaces: new Map([[WS, { projectId: PRJ, rights: workspaceGrantRights({ access: 'custom', runs: 'apply', variables: 'none' }) }]]),
+      workspaces: new Map([[WS, { projectId: PRJ, rights: workspaceGrantRights({ access: 'custom', runs: 'apply', variables: 'none', locking: false, runTasks: false }) }]]),
       projects: new Map([[PRJ, projectGrantRights({ access: 'read', settings: 'read', teams: 'none', variableSets: 'read', workspace: read.workspace })]]),
     });
     assert.ok(can(both, 'workspace:read-variables', inWorkspace));

@@ -55,6 +55,9 @@ export type Action =
   | 'workspace:update'
   | 'workspace:move'
   | 'workspace:delete'
+  | 'workspace:lock'
+  | 'workspace:force-unlock'
+  | 'workspace:manage-run-tasks'
   | 'workspace:read-variables'
   | 'workspace:write-variables'
   | 'project:read-variables'
@@ -175,6 +178,12 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
       return workspace()?.admin ?? false;
     case 'workspace:delete':
       return workspace()?.delete ?? false;
+    case 'workspace:lock':
+      return workspace()?.lock ?? false;
+    case 'workspace:force-unlock':
+      return workspace()?.admin ?? false;
+    case 'workspace:manage-run-tasks':
+      return workspace()?.runTasks ?? false;
     case 'workspace:read-variables':
       return (workspace()?.variables ?? 0) >= 1;
     case 'workspace:write-variables':
@@ -200,8 +209,8 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
 // ---------------------------------------------------------------------------------------
 // Effective rights of a team
 
-const FULL_WORKSPACE: WorkspaceRights = { runs: 3, variables: 2, admin: true, delete: true };
-const READ_WORKSPACE: WorkspaceRights = { runs: 1, variables: 1, admin: false, delete: false };
+const FULL_WORKSPACE: WorkspaceRights = { runs: 3, variables: 2, admin: true, delete: true, lock: true, runTasks: true };
+const READ_WORKSPACE: WorkspaceRights = { runs: 1, variables: 1, admin: false, delete: false, lock: false, runTasks: false };
 
 function greatest(a: WorkspaceRights | null, b: WorkspaceRights | undefined): WorkspaceRights | null {
   if (!b) return a;
@@ -211,6 +220,8 @@ function greatest(a: WorkspaceRights | null, b: WorkspaceRights | undefined): Wo
     variables: Math.max(a.variables, b.variables) as Level,
     admin: a.admin || b.admin,
     delete: a.delete || b.delete,
+    lock: a.lock || b.lock,
+    runTasks: a.runTasks || b.runTasks,
   };
 }
 
@@ -516,6 +527,35 @@ export function teamPermissions(subject: Subject, target: Target): Record<string
   };
 }
 
+/**
+ * The caller's `permissions` on a workspace, as go-tfe reads them. Force delete (deleting a
+ * workspace whatever it manages) is for those who may delete it when the organization allows
+ * it to admins, and otherwise for owners, the organization token and the site administrator.
+ * varsetd serves no state versions and no HYOK keys: nobody may read or manage them.
+ */
+export function workspacePermissions(subject: Subject, target: Target, options: { adminsMayForceDelete: boolean }): Record<string, boolean> {
+  const may = (action: Action) => can(subject, action, target);
+  const owner = subject.kind !== 'team' || subject.rights.owners;
+  const destroy = may('workspace:delete');
+  return {
+    'can-update': may('workspace:update'),
+    'can-destroy': destroy,
+    'can-force-delete': destroy && (owner || options.adminsMayForceDelete),
+    'can-queue-run': may('run:create'),
+    'can-queue-apply': may('run:apply'),
+    'can-queue-destroy': may('run:apply'),
+    'can-read-variable': may('workspace:read-variables'),
+    'can-update-variable': may('workspace:write-variables'),
+    'can-read-settings': may('workspace:read'),
+    'can-read-state-versions': false,
+    'can-lock': may('workspace:lock'),
+    'can-unlock': may('workspace:lock'),
+    'can-force-unlock': may('workspace:force-unlock'),
+    'can-manage-run-tasks': may('workspace:manage-run-tasks'),
+    'can-manage-hyok': false,
+  };
+}
+
 // ---------------------------------------------------------------------------------------
 // What a stored grant means
 
@@ -523,9 +563,9 @@ const RUNS_LEVEL = { read: 1, plan: 2, apply: 3 } as const;
 const LEVEL = { none: 0, read: 1, write: 2 } as const;
 
 /** The rights of one team-workspace row. Admin is the one level that carries settings, team access and deletion. */
-export function workspaceGrantRights(grant: { access: WorkspaceAccess; runs: Runs; variables: Variables }): WorkspaceRights {
+export function workspaceGrantRights(grant: { access: WorkspaceAccess; runs: Runs; variables: Variables; locking: boolean; runTasks: boolean }): WorkspaceRights {
   const admin = grant.access === 'admin';
-  return { runs: RUNS_LEVEL[grant.runs], variables: LEVEL[grant.variables], admin, delete: admin };
+  return { runs: RUNS_LEVEL[grant.runs], variables: LEVEL[grant.variables], admin, delete: admin, lock: grant.locking, runTasks: grant.runTasks };
 }
 
 /** The rights of one team-project row. Maintain and admin make the team admin of every workspace in the project. */
@@ -534,7 +574,7 @@ export function projectGrantRights(grant: {
   settings: ProjectSettings;
   teams: ProjectTeams;
   variableSets: ProjectVariableSets;
-  workspace: Pick<ProjectWorkspacePermissionSet, 'create' | 'move' | 'delete' | 'runs' | 'variables'>;
+  workspace: Pick<ProjectWorkspacePermissionSet, 'create' | 'move' | 'delete' | 'runs' | 'variables' | 'locking' | 'run-tasks'>;
 }): ProjectRights {
   const w = grant.workspace;
   return {
@@ -546,6 +586,8 @@ export function projectGrantRights(grant: {
       variables: LEVEL[w.variables],
       admin: grant.access === 'maintain' || grant.access === 'admin',
       delete: w.delete,
+      lock: w.locking,
+      runTasks: w['run-tasks'],
       create: w.create,
       move: w.move,
     },

@@ -52,6 +52,8 @@ export interface WorkspaceGrant {
   access: WorkspaceAccess;
   runs: Runs;
   variables: Variables;
+  workspace_locking: boolean;
+  run_tasks: boolean;
 }
 
 export interface ProjectGrant {
@@ -65,6 +67,8 @@ export interface ProjectGrant {
   workspace_delete: boolean;
   workspace_runs: Runs;
   workspace_variables: Variables;
+  workspace_locking: boolean;
+  workspace_run_tasks: boolean;
 }
 
 /** A team's workspace and project grants: two statements, run together. */
@@ -73,12 +77,12 @@ export async function findTeamGrants(db: Db, teamId: string): Promise<{ workspac
     db
       .selectFrom('team_workspaces')
       .innerJoin('workspaces', 'workspaces.id', 'team_workspaces.workspace_id')
-      .select(['team_workspaces.workspace_id', 'workspaces.project_id', 'team_workspaces.access', 'team_workspaces.runs', 'team_workspaces.variables'])
+      .select(['team_workspaces.workspace_id', 'workspaces.project_id', 'team_workspaces.access', 'team_workspaces.runs', 'team_workspaces.variables', 'team_workspaces.workspace_locking', 'team_workspaces.run_tasks'])
       .where('team_workspaces.team_id', '=', teamId)
       .execute(),
     db
       .selectFrom('team_projects')
-      .select(['project_id', 'access', 'settings', 'teams', 'variable_sets', 'workspace_create', 'workspace_move', 'workspace_delete', 'workspace_runs', 'workspace_variables'])
+      .select(['project_id', 'access', 'settings', 'teams', 'variable_sets', 'workspace_create', 'workspace_move', 'workspace_delete', 'workspace_runs', 'workspace_variables', 'workspace_locking', 'workspace_run_tasks'])
       .where('team_id', '=', teamId)
       .execute(),
   ]);

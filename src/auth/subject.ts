@@ -18,6 +18,10 @@ export interface WorkspaceRights {
   /** Settings, team access and the other admin-only permissions. */
   admin: boolean;
   delete: boolean;
+  /** Lock and unlock the workspace. */
+  lock: boolean;
+  /** Manage the workspace's run tasks. */
+  runTasks: boolean;
 }
 
 /** What a team may do on one project and, through `workspaces`, on every workspace in it. */

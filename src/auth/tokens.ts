@@ -90,7 +90,7 @@ function teamManagementRights(owners: boolean, otherAccess: string | null): Pick
 async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
   const grants = await findTeamGrants(db, teamId);
   return {
-    workspaces: new Map(grants.workspaces.map((g) => [g.workspace_id, { projectId: g.project_id, rights: workspaceGrantRights(g) }])),
+    workspaces: new Map(grants.workspaces.map((g) => [g.workspace_id, { projectId: g.project_id, rights: workspaceGrantRights({ ...g, locking: g.workspace_locking, runTasks: g.run_tasks }) }])),
     projects: new Map(
       grants.projects.map((g) => [
         g.project_id,
@@ -99,7 +99,7 @@ async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'wor
           settings: g.settings,
           teams: g.teams,
           variableSets: g.variable_sets,
-          workspace: { create: g.workspace_create, move: g.workspace_move, delete: g.workspace_delete, runs: g.workspace_runs, variables: g.workspace_variables },
+          workspace: { create: g.workspace_create, move: g.workspace_move, delete: g.workspace_delete, runs: g.workspace_runs, variables: g.workspace_variables, locking: g.workspace_locking, 'run-tasks': g.workspace_run_tasks },
         }),
       ]),
     ),

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { can, ensure } from '../auth/policy.js';
 import { generateSecret, hashToken } from '../auth/tokens.js';
 import { transaction, type Store, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
@@ -102,4 +102,9 @@ async function failUpload(database: Store, upload: PendingUpload, error: string,
 /** For a run, inside its transaction: the configuration version named, or the workspace's latest uploaded one; undefined when there is none. */
 export function findRunnableConfigurationVersion(trx: Trx, workspaceId: string, id: string | undefined) {
   return store.findRunnableConfigurationVersion(trx, workspaceId, id);
+}
+
+/** The configuration versions by id that the subject may read (for another resource's `include`): one statement. */
+export async function readableConfigurationVersions(ctx: Context, ids: string[]): Promise<ConfigurationVersion[]> {
+  return (await store.findConfigurationVersions(ctx.store.db, ids)).filter((found) => can(ctx.subject, 'run:read', found.location)).map((found) => found.cv);
 }

@@ -97,3 +97,17 @@ export function findRunnableConfigurationVersion(db: Db, workspaceId: string, id
   const query = db.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
   return (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
 }
+
+/** Configuration versions by id with where they are, those that exist. */
+export async function findConfigurationVersions(db: Db, ids: string[]): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('configuration_versions')
+    .innerJoin('workspaces', 'workspaces.id', 'configuration_versions.workspace_id')
+    .select(COLUMNS)
+    .select(['workspaces.organization_id', 'workspaces.project_id'])
+    .where('configuration_versions.id', 'in', ids)
+    .orderBy('configuration_versions.seq')
+    .execute();
+  return rows.map(({ organization_id: _o, project_id: _p, ...cv }, i) => ({ cv, location: locationOf(rows[i]!) }));
+}

@@ -21,7 +21,19 @@ type FlagColumn = {
  * refuses a list that misses one or names another), and the flags stores compute in a select.
  */
 const FLAG_COLUMNS: Record<FlagColumn, true> = {
+  allow_destroy_plan: true,
   allow_member_token_management: true,
+  assessments_enabled: true,
+  auto_apply: true,
+  auto_apply_run_trigger: true,
+  file_triggers_enabled: true,
+  global_remote_state: true,
+  hyok_enabled: true,
+  inherits_project_auto_destroy: true,
+  project_remote_state: true,
+  queue_all_runs: true,
+  speculative_enabled: true,
+  structured_run_output_enabled: true,
   auto_queue_runs: true,
   global: true,
   hcl: true,

@@ -51,6 +51,64 @@ export interface WorkspaceTable {
   description: string;
   created_at: string;
   updated_at: string;
+  allow_destroy_plan: boolean;
+  auto_apply: boolean;
+  auto_apply_run_trigger: boolean;
+  assessments_enabled: boolean;
+  file_triggers_enabled: boolean;
+  global_remote_state: boolean;
+  project_remote_state: boolean;
+  queue_all_runs: boolean;
+  speculative_enabled: boolean;
+  structured_run_output_enabled: boolean;
+  inherits_project_auto_destroy: boolean;
+  hyok_enabled: boolean;
+  auto_destroy_at: string | null;
+  auto_destroy_activity_duration: string | null;
+  source_name: string | null;
+  source_url: string | null;
+  terraform_version: string;
+  /** JSON arrays of strings. */
+  trigger_prefixes: string;
+  trigger_patterns: string;
+  working_directory: string;
+  /** null: the organization's default applies. */
+  execution_mode: 'remote' | 'local' | 'agent' | null;
+  /** Who holds the lock: a team, or a token standing for a user; null while unlocked. */
+  locked_by_type: 'teams' | 'users' | null;
+  locked_by_id: string | null;
+  lock_reason: string | null;
+}
+
+/** A tag name of an organization's workspaces. */
+export interface TagTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface WorkspaceTagTable {
+  workspace_id: string;
+  tag_id: string;
+}
+
+/** A key/value tag of one workspace or one project. */
+export interface TagBindingTable {
+  id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  project_id: string | null;
+  key: string;
+  value: string;
+  position: number;
+  created_at: string;
+}
+
+/** A workspace allowed to read another's remote state. */
+export interface RemoteStateConsumerTable {
+  workspace_id: string;
+  consumer_id: string;
 }
 
 export interface VarsetTable {
@@ -306,6 +364,10 @@ export interface Database {
   comments: CommentTable;
   workspace_variables: WorkspaceVariableTable;
   run_effective_values: RunEffectiveValueTable;
+  tags: TagTable;
+  workspace_tags: WorkspaceTagTable;
+  tag_bindings: TagBindingTable;
+  remote_state_consumers: RemoteStateConsumerTable;
 }
 
 export type { Generated };

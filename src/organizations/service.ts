@@ -4,7 +4,7 @@ import { transaction, withOrganizationLocked, type Trx } from '../db/transaction
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord } from './model.js';
+import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord, type OrganizationSettings } from './model.js';
 import { checkSettings } from './settings.js';
 import * as store from './store.js';
 
@@ -63,8 +63,13 @@ export async function updateOrganization(ctx: Context, name: string, changes: Or
  * The default execution mode of an organization, for a project that follows it; read in the
  * transaction that holds the organization's lock, which an organization's update takes too.
  */
-export function organizationExecutionMode(trx: Trx, organizationId: string): Promise<ExecutionMode> {
-  return store.findExecutionMode(trx, organizationId);
+export async function organizationExecutionMode(trx: Trx, organizationId: string): Promise<ExecutionMode> {
+  return (await store.findSettings(trx, organizationId))['default-execution-mode'];
+}
+
+/** An organization's settings, for the rules of what lives in it (whoever asks). */
+export function organizationSettings(ctx: Context, organizationId: string): Promise<OrganizationSettings> {
+  return store.findSettings(ctx.store.db, organizationId);
 }
 
 /** Deletes an organization and everything in it. */

@@ -32,10 +32,10 @@ export async function findOrganizationRecord(db: Db, name: string): Promise<Orga
   return row && toRecord(row);
 }
 
-/** The default execution mode an organization's following projects take. */
-export async function findExecutionMode(db: Db, organizationId: string): Promise<OrganizationSettings['default-execution-mode']> {
+/** An organization's settings, by its internal id. */
+export async function findSettings(db: Db, organizationId: string): Promise<OrganizationSettings> {
   const row = await db.selectFrom('organizations').select('settings').where('id', '=', organizationId).executeTakeFirstOrThrow();
-  return settingsOf(row.settings)['default-execution-mode'];
+  return settingsOf(row.settings);
 }
 
 export interface OrganizationFilter {

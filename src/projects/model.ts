@@ -31,6 +31,8 @@ export interface ProjectChanges {
   defaultAgentPoolId?: string | undefined;
   /** `setting-overwrites`: false hands a setting back to the organization. */
   overwrites: { executionMode?: boolean | undefined; agentPool?: boolean | undefined };
+  /** Key/value bindings replacing the project's own (an empty list removes them). */
+  tagBindings?: { key: string; value: string }[] | undefined;
 }
 
 /** The columns of a project, for every store that reads one; `toProject` types what they hold. */

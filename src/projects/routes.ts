@@ -8,6 +8,7 @@ import { listDocument } from '../jsonapi/document.js';
 import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
 import type { Project, ProjectChanges } from './model.js';
+import { checkedBindings } from '../tag-bindings/model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
 import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectPermissionFilter } from './service.js';
@@ -34,6 +35,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
   const attributes = body.data.attributes;
   const overwrites = attributes?.['setting-overwrites'];
+  const bindings = body.data.relationships?.['tag-bindings']?.data;
   const pool = attributes?.['default-agent-pool-id'] ?? body.data.relationships?.['default-agent-pool']?.data?.id;
   return {
     name: attributes?.name ?? undefined,
@@ -42,6 +44,7 @@ function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
     defaultExecutionMode: attributes?.['default-execution-mode'] ?? undefined,
     defaultAgentPoolId: pool ?? undefined,
     overwrites: { executionMode: overwrites?.['default-execution-mode'] ?? undefined, agentPool: overwrites?.['default-agent-pool'] ?? undefined },
+    tagBindings: bindings === undefined ? undefined : checkedBindings(bindings.map((b) => b.attributes), '/data/relationships/tag-bindings/data'),
   };
 }
 

@@ -3,6 +3,7 @@ import { PROJECT_PERMISSIONS } from '../auth/policy.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
 import { EXECUTION_MODES } from '../organizations/model.js';
 import { AUTO_DESTROY_DURATION_PATTERN } from './model.js';
+import { TagBindingsRelationship } from '../tag-bindings/schemas.js';
 
 export const ProjectBody = ResourceBody(
   'projects',
@@ -21,7 +22,7 @@ export const ProjectBody = ResourceBody(
       }),
     ),
   },
-  { 'default-agent-pool': Type.Optional(ToOneInput('agent-pools')) },
+  { 'default-agent-pool': Type.Optional(ToOneInput('agent-pools')), 'tag-bindings': Maybe(TagBindingsRelationship) },
 );
 
 /** The caller's permissions on a project (`projectPermissions` in auth/policy.ts); null where a response does not tell them. */

@@ -4,11 +4,14 @@ import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization } from '../organizations/model.js';
+import type { ExecutionMode, Organization } from '../organizations/model.js';
 import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
 import type { Project, ProjectChanges } from './model.js';
 import { executionModeAfter } from './settings.js';
+import { replaceBindings } from '../tag-bindings/service.js';
 import * as store from './store.js';
+
+const BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
 
 export interface ProjectWithOrganization {
   project: Project;
@@ -62,6 +65,7 @@ export async function createProject(ctx: Context, organizationName: string, chan
     if (await store.projectNameTaken(trx, organization.id, project.name)) throw nameTaken();
     await followOrganization(trx, project);
     await store.insertProject(trx, project);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
   });
   return { project, organization };
 }
@@ -87,13 +91,14 @@ export async function updateProject(ctx: Context, id: string, changes: ProjectCh
     if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw nameTaken();
     await followOrganization(trx, project);
     await store.updateProject(trx, project);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings, BINDINGS_POINTER);
   });
   return { project, organization: found.organization };
 }
 
 /** The default projects of organizations the caller reads, for `include=default-project`: those it may read, in one statement. */
 export async function readableDefaultProjects(ctx: Context, organizations: { default_project_id: string }[]): Promise<Project[]> {
-  const projects = await store.findProjects(ctx.store.db, organizations.map((o) => o.default_project_id));
+  const projects = await store.findProjectsById(ctx.store.db, organizations.map((o) => o.default_project_id));
   return projects.filter((p) => can(ctx.subject, 'project:read', { organizationId: p.organization_id, projectId: p.id }));
 }
 
@@ -108,4 +113,21 @@ export async function deleteProject(ctx: Context, id: string): Promise<void> {
     if (await store.hasWorkspaces(trx, id)) throw conflict('the project still contains workspaces: move or delete them first');
     await store.deleteProject(trx, id);
   });
+}
+
+/** The execution mode a project's workspaces take when they do not set their own, read in the caller's transaction. */
+export async function projectExecutionMode(trx: Trx, organizationId: string, projectId: string): Promise<ExecutionMode> {
+  const [project] = await store.findProjects(trx, organizationId, [projectId]);
+  if (!project) throw notFound();
+  return project.default_execution_mode;
+}
+
+/** The projects of an organization with these ids, whoever asks (what a workspace follows): one statement. */
+export function projectsOfOrganization(ctx: Context, organizationId: string, ids: string[]): Promise<Project[]> {
+  return store.findProjects(ctx.store.db, organizationId, ids);
+}
+
+/** The projects of an organization by id that the subject may read (for another resource's `include`): one statement. */
+export async function readableProjects(ctx: Context, organizationId: string, ids: string[]): Promise<Project[]> {
+  return (await store.findProjects(ctx.store.db, organizationId, ids)).filter((p) => can(ctx.subject, 'project:read', { organizationId, projectId: p.id }));
 }

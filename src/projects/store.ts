@@ -56,7 +56,7 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
 }
 
 /** The projects with these ids, in one statement. */
-export async function findProjects(db: Db, ids: string[]): Promise<Project[]> {
+export async function findProjectsById(db: Db, ids: string[]): Promise<Project[]> {
   if (ids.length === 0) return [];
   return (await db.selectFrom('projects').select(COLUMNS).where('id', 'in', ids).execute()).map(toProject);
 }
@@ -83,4 +83,10 @@ export async function updateProject(trx: Trx, project: Project): Promise<void> {
 /** Deletes a project; the sets it owns and its assignments go with it (foreign key cascades). */
 export async function deleteProject(trx: Trx, id: string): Promise<void> {
   await trx.deleteFrom('projects').where('id', '=', id).execute();
+}
+
+/** Projects of an organization by id, those that exist. */
+export async function findProjects(db: Db, organizationId: string, ids: string[]): Promise<Project[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('projects').select(COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).orderBy('id').execute()).map(toProject);
 }

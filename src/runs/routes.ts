@@ -7,7 +7,7 @@ import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues
 import { CollectionDocument, Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { getConfigurationVersion } from '../configuration-versions/service.js';
 import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
-import { getWorkspace } from '../workspaces/service.js';
+import { describeWorkspace, getWorkspace } from '../workspaces/service.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
 import { HCP_RUN_STATUSES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUS_GROUPS, type RunFilter, type RunOperation } from './model.js';
 import { FinishRunBody, OpenedVariableResource, RunBody, RunResource } from './schemas.js';
@@ -64,8 +64,7 @@ async function runsDocument(ctx: Context, runs: readonly Run[], permissions: Run
   const included: unknown[] = [];
   if (include.has('workspace')) {
     for (const id of new Set(runs.map((run) => run.workspace_id))) {
-      const { workspace, organization } = await getWorkspace(ctx, { id }, 'run:read');
-      included.push(serializeWorkspace(workspace, organization.name));
+      included.push(serializeWorkspace(await describeWorkspace(ctx, await getWorkspace(ctx, { id }, 'run:read'))));
     }
   }
   if (include.has('configuration_version')) {

@@ -67,7 +67,7 @@ export async function showVarset(ctx: Context, response: CachedResponse, id: str
       return { version, authorized: varset };
     },
     async (varset) => render(readableBy(ctx.subject, [await loadView(ctx.store.db, varset, rowsFor(include))])[0]!),
-    (varset) => includesAlike(ctx.subject, varset.organization_id, include),
+    () => includesAlike(include),
   );
 }
 
@@ -105,7 +105,7 @@ export async function listOrganizationVarsets(
     response,
     versionThen(ctx, { organizationName }, authorize),
     async ({ organization, readable }) => render(await listVarsetViews(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization),
-    ({ organization, readable }) => readable === 'all' && includesAlike(ctx.subject, organization.id, request.include),
+    ({ readable }) => readable === 'all' && includesAlike(request.include),
   );
 }
 
@@ -115,7 +115,7 @@ export async function listProjectVarsets(ctx: Context, response: CachedResponse,
     response,
     versionThen(ctx, { projectId }, async () => (await getProject(ctx, projectId, 'project:read-variables')).project),
     async (project) => render(await listVarsetViews(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request)),
-    (project) => includesAlike(ctx.subject, project.organization_id, request.include),
+    () => includesAlike(request.include),
   );
 }
 
@@ -126,6 +126,6 @@ export async function listWorkspaceVarsets(ctx: Context, response: CachedRespons
     versionThen(ctx, { workspaceId }, async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace),
     async (workspace) =>
       render(await listVarsetViews(ctx, { kind: 'workspace', ...locationOfWorkspace(workspace) }, request)),
-    (workspace) => includesAlike(ctx.subject, workspace.organization_id, request.include),
+    () => includesAlike(request.include),
   );
 }

@@ -3,13 +3,15 @@ import type { FastifyReply } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { varsetPermissions } from '../auth/policy.js';
 import { contextOf, type Context } from '../context.js';
+import type { WorkspaceView } from '../workspaces/serialize.js';
+import { describeWorkspacesById } from '../workspaces/service.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetList } from './model.js';
+import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
 import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
-import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument } from './serialize.js';
+import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
 import {
   addVarsetVariable,
   applyVarset,
@@ -76,9 +78,19 @@ const sendSerialized = (reply: FastifyReply, body: string) => reply.send(body);
 /** The caller's permissions on each set a response shows. */
 const permissionsOf = (ctx: Context) => (varset: Varset) => varsetPermissions(ctx.subject, { organizationId: varset.organization_id, ownerProjectId: varset.project_id });
 
-function listResponse(ctx: Context, path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
+/** Included workspaces carry the caller's permissions on each: they are described for each request. */
+async function includedWorkspaces(ctx: Context, views: VarsetView[], include: Set<VarsetInclude>): Promise<WorkspaceView[]> {
+  if (!include.has('workspaces')) return [];
+  return describeWorkspacesById(ctx, [...new Set(views.flatMap((view) => view.workspaces.flatMap((w) => (w.row ? [w.id] : []))))]);
+}
+
+async function listResponse(ctx: Context, path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
   const data = result.views.map((view) => serializeVarset(view, { permissions: permissionsOf(ctx) }));
-  return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include));
+  return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include, await includedWorkspaces(ctx, result.views, list.include)));
+}
+
+async function oneResponse(ctx: Context, view: VarsetView, include: Set<VarsetInclude>, options: Omit<VarsetSerializeOptions, 'permissions'> = {}) {
+  return varsetDocument(view, include, { ...options, permissions: permissionsOf(ctx) }, await includedWorkspaces(ctx, [view], include));
 }
 
 export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
@@ -89,7 +101,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const include = includeOf(request.query);
       const ctx = contextOf(request);
       const view = await createVarset(ctx, request.params.organization, varsetCommand(request.body));
-      return varsetDocument(view, include, { variableAttributes: true, permissions: permissionsOf(ctx) });
+      return oneResponse(ctx, view, include, { variableAttributes: true });
     },
   );
 
@@ -128,7 +140,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } }, async (request, reply) => {
     const include = includeOf(request.query);
     const ctx = contextOf(request);
-    const body = await showVarset(ctx, cachedResponse(request.url, reply), request.params.id, include, (view) => varsetDocument(view, include, { permissions: permissionsOf(ctx) }));
+    const body = await showVarset(ctx, cachedResponse(request.url, reply), request.params.id, include, (view) => oneResponse(ctx, view, include));
     return sendSerialized(reply, body);
   });
 
@@ -138,7 +150,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const include = includeOf(request.query);
       const ctx = contextOf(request);
       const view = await updateVarset(ctx, request.params.id, varsetCommand(request.body));
-      return varsetDocument(view, include, { variableAttributes: true, permissions: permissionsOf(ctx) });
+      return oneResponse(ctx, view, include, { variableAttributes: true });
     });
   }
 

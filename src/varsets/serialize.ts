@@ -3,7 +3,7 @@ import { uniqueResources, type Resource } from '../jsonapi/document.js';
 import { serializeProject } from '../projects/serialize.js';
 import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
-import { serializeWorkspace } from '../workspaces/serialize.js';
+import { serializeWorkspace, type WorkspaceView } from '../workspaces/serialize.js';
 import type { Varset, VarsetInclude, VarsetView } from './model.js';
 import type { VarsetResource, VarsetVariableResource } from './schemas.js';
 
@@ -62,20 +62,20 @@ export function serializeVarsetVariable(variable: Variable): Static<typeof Varse
 }
 
 /** The `included` member for the sets of a response: present only when `include` asked for something. */
-export function includedResources(views: VarsetView[], include: Set<VarsetInclude>): Resource[] | undefined {
+export function includedResources(views: VarsetView[], include: Set<VarsetInclude>, workspaces: WorkspaceView[] = []): Resource[] | undefined {
   if (!include.size) return undefined;
   const resources: Resource[] = [];
   for (const view of views) {
     const organizationName = view.varset.organization_name;
     if (include.has('vars')) resources.push(...view.variables.flatMap((v) => (v.row ? [serializeVarsetVariable(v.row)] : [])));
-    if (include.has('workspaces')) resources.push(...view.workspaces.flatMap((w) => (w.row ? [serializeWorkspace(w.row, organizationName)] : [])));
     if (include.has('projects')) resources.push(...view.projects.flatMap((p) => (p.row ? [serializeProject(p.row, organizationName)] : [])));
   }
+  resources.push(...(workspaces.map(serializeWorkspace) as Resource[]));
   return uniqueResources(resources);
 }
 
 /** A document holding one set. */
-export function varsetDocument(view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions) {
-  const included = includedResources([view], include);
+export function varsetDocument(view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions, workspaces: WorkspaceView[] = []) {
+  const included = includedResources([view], include, workspaces);
   return { data: serializeVarset(view, options), ...(included ? { included } : {}) };
 }

@@ -1,4 +1,4 @@
-import { can, projectListScope, workspaceListScope } from '../auth/policy.js';
+import { can } from '../auth/policy.js';
 import type { Subject } from '../auth/subject.js';
 import type { Db } from '../db/transaction.js';
 import { variableIdsOfSets, variablesOfSets } from '../variables/service.js';
@@ -61,8 +61,12 @@ export function readableBy(subject: Subject, views: VarsetView[]): VarsetView[] 
   }));
 }
 
-/** Whether what `include` adds is the same for `subject` as for every other caller: it includes nothing of workspaces or projects, or may read them all. */
-export function includesAlike(subject: Subject, organizationId: string, include: Set<VarsetInclude>): boolean {
-  if (!include.has('workspaces') && !include.has('projects')) return true;
-  return workspaceListScope(subject, organizationId) === 'all' && projectListScope(subject, organizationId) === 'all';
+/**
+ * Whether what `include` adds is the same for every caller who may read the sets: not when it
+ * includes workspaces (each carries the caller's own permissions on it) or projects (whom the
+ * caller may see decides which are included).
+ */
+export function includesAlike(include: Set<VarsetInclude>): boolean {
+  // Included workspaces carry the caller's own permissions on each; included projects, who may see them.
+  return !include.has('workspaces') && !include.has('projects');
 }

@@ -1,5 +1,68 @@
+export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+/** The execution mode of a workspace that inherits it, where its organization names no default. */
+export const ORGANIZATION_DEFAULT_EXECUTION_MODE: ExecutionMode = 'remote';
+
+/** The settings HCP Terraform gives every workspace. varsetd stores them and answers them; it runs nothing by them. */
+export interface WorkspaceSettings {
+  allow_destroy_plan: boolean;
+  auto_apply: boolean;
+  auto_apply_run_trigger: boolean;
+  assessments_enabled: boolean;
+  file_triggers_enabled: boolean;
+  global_remote_state: boolean;
+  project_remote_state: boolean;
+  queue_all_runs: boolean;
+  speculative_enabled: boolean;
+  structured_run_output_enabled: boolean;
+  inherits_project_auto_destroy: boolean;
+  hyok_enabled: boolean;
+  auto_destroy_at: string | null;
+  auto_destroy_activity_duration: string | null;
+  source_name: string | null;
+  source_url: string | null;
+  terraform_version: string;
+  trigger_prefixes: string[];
+  trigger_patterns: string[];
+  working_directory: string;
+  /** null: the organization's default applies (`setting-overwrites.execution-mode` false). */
+  execution_mode: ExecutionMode | null;
+}
+
+/** HCP Terraform's defaults for a workspace created without them. */
+export const DEFAULT_SETTINGS: WorkspaceSettings = {
+  allow_destroy_plan: true,
+  auto_apply: false,
+  auto_apply_run_trigger: false,
+  assessments_enabled: false,
+  file_triggers_enabled: true,
+  global_remote_state: false,
+  project_remote_state: false,
+  queue_all_runs: false,
+  speculative_enabled: true,
+  structured_run_output_enabled: true,
+  inherits_project_auto_destroy: true,
+  hyok_enabled: false,
+  auto_destroy_at: null,
+  auto_destroy_activity_duration: null,
+  source_name: null,
+  source_url: null,
+  terraform_version: 'latest',
+  trigger_prefixes: [],
+  trigger_patterns: [],
+  working_directory: '',
+  execution_mode: null,
+};
+
+/** Who holds a workspace's lock: a team (its token locked it), or a user standing for a site-admin or organization token, named by the token's id. */
+export interface LockHolder {
+  type: 'teams' | 'users';
+  id: string;
+}
+
 /** A workspace of an organization, in one of its projects. */
-export interface Workspace {
+export interface Workspace extends WorkspaceSettings {
   id: string;
   organization_id: string;
   project_id: string;
@@ -7,6 +70,14 @@ export interface Workspace {
   description: string;
   created_at: string;
   updated_at: string;
+  locked_by: LockHolder | null;
+  lock_reason: string | null;
+  /** Read with the row, never written: the newest configuration version that is not provisional, the newest run, run counts. */
+  current_configuration_version_id: string | null;
+  current_run_id: string | null;
+  /** How many runs the workspace has had, and how many of them errored. */
+  runs_count: number;
+  run_failures: number;
 }
 
 /** What a client may set on a workspace; on create, the name is required and the project defaults to the organization's default project. */
@@ -14,6 +85,12 @@ export interface WorkspaceChanges {
   name?: string | undefined;
   description?: string | undefined;
   projectId?: string | undefined;
+  /** `pinExecutionMode`: the mode in force becomes the workspace's own (`setting-overwrites.execution-mode` true). */
+  settings: Partial<WorkspaceSettings> & { pinExecutionMode?: true };
+  /** Tags to add, by name or by id. */
+  tags?: { names: string[]; ids: string[] } | undefined;
+  /** Key/value bindings replacing the workspace's own. */
+  tagBindings?: { key: string; value: string }[] | undefined;
 }
 
 /** Which workspace a request names: its id, or its organization's name and its own. */
@@ -21,3 +98,22 @@ export type WorkspaceLocator = { id: string } | { organizationName: string; name
 
 /** Where a workspace is: what deciding which sets reach it, and who may act on it, needs. */
 export type WorkspacePlace = Pick<Workspace, 'id' | 'organization_id' | 'project_id'>;
+
+/** The execution mode in force: the workspace's own, or its organization's default. */
+export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>, organizationDefault: ExecutionMode = ORGANIZATION_DEFAULT_EXECUTION_MODE): ExecutionMode {
+  return workspace.execution_mode ?? organizationDefault;
+}
+
+/** What a workspace response carries beyond the row: read in two statements for a whole page. */
+export interface WorkspaceExtras {
+  tagNames: string[];
+  variableIds: string[];
+}
+
+/** `include` values of workspace reads and lists. */
+export const WORKSPACE_INCLUDES = ['organization', 'project', 'current_configuration_version', 'effective_tag_bindings'] as const;
+export type WorkspaceInclude = (typeof WORKSPACE_INCLUDES)[number];
+
+/** `sort` values of workspace lists: the column and the direction. */
+export const WORKSPACE_SORTS = ['name', '-name', 'created-at', '-created-at', 'updated-at', '-updated-at'] as const;
+export type WorkspaceSort = (typeof WORKSPACE_SORTS)[number];

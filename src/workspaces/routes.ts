@@ -1,41 +1,170 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf, type Context } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
-import { parsePage, parseSearch, single } from '../jsonapi/query.js';
-import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import type { WorkspaceChanges } from './model.js';
-import { WorkspaceBody, WorkspaceResource } from './schemas.js';
+import { badQueryParameter } from '../jsonapi/errors.js';
+import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
+import { organizationPermissions } from '../auth/policy.js';
+import { serializeOrganization } from '../organizations/serialize.js';
+import { getOrganizationRecord } from '../organizations/service.js';
+import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
+import { readableConfigurationVersions } from '../configuration-versions/service.js';
+import { serializeProject } from '../projects/serialize.js';
+import { readableProjects } from '../projects/service.js';
+import { checkedBindings } from '../tag-bindings/model.js';
+import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
+import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
+import { TagsBody, WorkspaceBody, WorkspaceResource } from './schemas.js';
 import { serializeWorkspace } from './serialize.js';
-import { createWorkspace, deleteWorkspace, getWorkspace, listOrganizationWorkspaces, updateWorkspace } from './service.js';
+import {
+  createWorkspace,
+  deleteWorkspace,
+  describeWorkspace,
+  describeWorkspaces,
+  getWorkspace,
+  listOrganizationWorkspaces,
+  updateWorkspace,
+  type WorkspaceWithOrganization,
+} from './service.js';
+import { settingsOf } from './settings.js';
+import { now } from '../ids.js';
+import type { Workspace } from './model.js';
+import type { Organization } from '../organizations/model.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const NameParams = Type.Object({ organization: Type.String(), name: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
-const ListQuery = Query({
-  ...PageQuery,
-  'search[name]': Type.Optional(Type.String({ description: 'workspaces whose name contains it, ignoring case' })),
-  'filter[project][id]': Type.Optional(Type.String({ description: 'workspaces of this project' })),
-});
+
+/** `filter[tagged][N][key]` and `filter[tagged][N][value]`, N from 0: bindings a listed workspace has. */
+const TAGGED = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
+
+const ListQuery = Type.Object(
+  {
+    ...PageQuery,
+    ...IncludeQuery(WORKSPACE_INCLUDES),
+    'search[name]': Type.Optional(Type.String({ description: 'workspaces whose name contains it, ignoring case' })),
+    'search[wildcard-name]': Type.Optional(Type.String({ description: 'a name pattern where "*" stands for any characters, ignoring case, e.g. "*-prod"' })),
+    'search[tags]': Type.Optional(Type.String({ description: 'comma-separated tag names a workspace has all of' })),
+    'search[exclude-tags]': Type.Optional(Type.String({ description: 'comma-separated tag names a workspace has none of' })),
+    'filter[project][id]': Type.Optional(Type.String({ description: 'workspaces of this project' })),
+    sort: Type.Optional(Type.String({ description: `one of ${WORKSPACE_SORTS.join(', ')}` })),
+  },
+  { patternProperties: { [TAGGED.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a workspace has, its own or its project\'s' }) } },
+);
+const ReadQuery = Type.Object({ ...IncludeQuery(WORKSPACE_INCLUDES) });
 
 const One = Responses({ 200: Document(WorkspaceResource) });
 const Deleted = Responses({ 204: NoContent });
 
-function changesOf(body: Static<typeof WorkspaceBody>): WorkspaceChanges {
+export function changesOf(body: Static<typeof WorkspaceBody>): WorkspaceChanges {
   const { attributes, relationships } = body.data;
-  return { name: attributes?.name ?? undefined, description: attributes?.description ?? undefined, projectId: relationships?.project?.data?.id };
+  const tags = relationships?.tags?.data ?? [];
+  const bindings = relationships?.['tag-bindings']?.data;
+  return {
+    name: attributes?.name ?? undefined,
+    description: attributes?.description ?? undefined,
+    projectId: relationships?.project?.data?.id,
+    settings: settingsOf(attributes, now()),
+    tags: tagsOf(tags),
+    tagBindings:
+      bindings === undefined
+        ? undefined
+        : checkedBindings(
+            bindings.map((b) => b.attributes),
+            '/data/relationships/tag-bindings/data',
+          ),
+  };
+}
+
+/** Tags of a request: by id where one is given, by name otherwise. */
+export function tagsOf(tags: Static<typeof TagsBody>['data']): { names: string[]; ids: string[] } {
+  return {
+    ids: tags.flatMap((t) => (t.id ? [t.id] : [])),
+    names: tags.flatMap((t) => (!t.id && t.attributes?.name ? [t.attributes.name] : [])),
+  };
 }
 
 const byName = (params: Static<typeof NameParams>) => ({ organizationName: params.organization, name: params.name });
+
+function listFilterOf(query: RawQuery) {
+  const names = (name: string) => {
+    const raw = parseSearch(query, name);
+    return raw === undefined ? undefined : raw.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  };
+  const sort = single(query, 'sort') || 'name';
+  if (!(WORKSPACE_SORTS as readonly string[]).includes(sort)) throw badQueryParameter('sort', `sort must be one of ${WORKSPACE_SORTS.join(', ')}`);
+  const wildcard = parseSearch(query, 'search[wildcard-name]');
+  const tagged = new Map<number, { key: string; value: string }>();
+  for (const name of Object.keys(query)) {
+    const match = TAGGED.exec(name);
+    if (!match) continue;
+    const index = Number(match[1]);
+    const entry = tagged.get(index) ?? { key: '', value: '' };
+    entry[match[2] as 'key' | 'value'] = single(query, name) ?? '';
+    tagged.set(index, entry);
+  }
+  for (const [index, { key }] of tagged) {
+    if (key === '') throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
+  }
+  return {
+    search: parseSearch(query, 'search[name]'),
+    wildcard: wildcard === undefined ? undefined : wildcardPattern(wildcard),
+    projectId: single(query, 'filter[project][id]') || undefined,
+    tags: names('search[tags]'),
+    excludeTags: names('search[exclude-tags]'),
+    tagged: [...tagged.values()],
+    sort: sort as WorkspaceSort,
+  };
+}
+
+/** A LIKE pattern of a wildcard name: `*` matches any characters, everything else itself, ignoring case. */
+function wildcardPattern(wildcard: string): string {
+  return wildcard
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)
+    .replace(/\*/g, '%');
+}
+
+/** The organization of a page of workspaces, as its own responses show it to the caller. */
+async function includedOrganization(ctx: Context, organization: Organization) {
+  const record = await getOrganizationRecord(ctx, organization.name);
+  return serializeOrganization(record, organizationPermissions(ctx.subject, record.id));
+}
+
+/** The document of workspaces with what `include` asks for. */
+async function workspacesDocument(ctx: Context, organization: Organization, workspaces: Workspace[], include: Set<WorkspaceInclude>) {
+  const { views, effectiveTagBindings } = await describeWorkspaces(ctx, organization, workspaces, { effectiveTagBindings: include.has('effective_tag_bindings') });
+  const included: unknown[] = [];
+  if (include.has('organization') && workspaces.length) included.push(await includedOrganization(ctx, organization));
+  if (include.has('project')) {
+    const projects = await readableProjects(ctx, organization.id, [...new Set(workspaces.map((w) => w.project_id))]);
+    included.push(...projects.map((p) => serializeProject(p, organization.name)));
+  }
+  if (include.has('current_configuration_version')) {
+    const ids = workspaces.flatMap((w) => (w.current_configuration_version_id ? [w.current_configuration_version_id] : []));
+    included.push(...(await readableConfigurationVersions(ctx, ids)).map((cv) => serializeConfigurationVersion(cv)));
+  }
+  for (const bindings of effectiveTagBindings.values()) included.push(...bindings.map(serializeEffectiveTagBinding));
+  return { data: views.map(serializeWorkspace), included: include.size ? included : undefined };
+}
+
+async function oneDocument(ctx: Context, found: WorkspaceWithOrganization, include: Set<WorkspaceInclude> = new Set()) {
+  if (include.size === 0) return { data: serializeWorkspace(await describeWorkspace(ctx, found)) };
+  const { data, included } = await workspacesDocument(ctx, found.organization, [found.workspace], include);
+  return { data: data[0]!, included };
+}
 
 export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/organizations/:organization/workspaces',
     { schema: { params: OrganizationParams, body: WorkspaceBody, response: Responses({ 201: Document(WorkspaceResource) }) } },
     async (request, reply) => {
-      const { workspace, organization } = await createWorkspace(contextOf(request), request.params.organization, changesOf(request.body));
-      return reply.code(201).send({ data: serializeWorkspace(workspace, organization.name) });
+      const ctx = contextOf(request);
+      const found = await createWorkspace(ctx, request.params.organization, changesOf(request.body));
+      return reply.code(201).send(await oneDocument(ctx, found));
     },
   );
 
@@ -43,23 +172,25 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
     '/organizations/:organization/workspaces',
     { schema: { params: OrganizationParams, querystring: ListQuery, response: Responses({ 200: ListDocument(WorkspaceResource) }) } },
     async (request) => {
-      const query = request.query;
+      const ctx = contextOf(request);
+      const query = request.query as RawQuery;
       const page = parsePage(query);
-      const filter = { search: parseSearch(query, 'search[name]'), projectId: single(query, 'filter[project][id]') || undefined };
-      const { organization, rows, total } = await listOrganizationWorkspaces(contextOf(request), request.params.organization, filter, page);
+      const include = parseInclude(query, WORKSPACE_INCLUDES);
+      const { organization, rows, total } = await listOrganizationWorkspaces(ctx, request.params.organization, listFilterOf(query), page);
+      const { data, included } = await workspacesDocument(ctx, organization, rows, include);
       const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/workspaces`;
-      return listDocument(path, query, page, total, rows.map((w) => serializeWorkspace(w, organization.name)));
+      return listDocument(path, query, page, total, data, included as never);
     },
   );
 
-  api.get('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, response: One } }, async (request) => {
-    const { workspace, organization } = await getWorkspace(contextOf(request), byName(request.params));
-    return { data: serializeWorkspace(workspace, organization.name) };
+  api.get('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, querystring: ReadQuery, response: One } }, async (request) => {
+    const ctx = contextOf(request);
+    return oneDocument(ctx, await getWorkspace(ctx, byName(request.params)), parseInclude(request.query, WORKSPACE_INCLUDES));
   });
 
   api.patch('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, body: WorkspaceBody, response: One } }, async (request) => {
-    const { workspace, organization } = await updateWorkspace(contextOf(request), byName(request.params), changesOf(request.body));
-    return { data: serializeWorkspace(workspace, organization.name) };
+    const ctx = contextOf(request);
+    return oneDocument(ctx, await updateWorkspace(ctx, byName(request.params), changesOf(request.body)));
   });
 
   api.delete('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, response: Deleted } }, async (request, reply) => {
@@ -67,14 +198,14 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return reply.code(204).send(null);
   });
 
-  api.get('/workspaces/:id', { schema: { params: IdParams, response: One } }, async (request) => {
-    const { workspace, organization } = await getWorkspace(contextOf(request), { id: request.params.id });
-    return { data: serializeWorkspace(workspace, organization.name) };
+  api.get('/workspaces/:id', { schema: { params: IdParams, querystring: ReadQuery, response: One } }, async (request) => {
+    const ctx = contextOf(request);
+    return oneDocument(ctx, await getWorkspace(ctx, { id: request.params.id }), parseInclude(request.query, WORKSPACE_INCLUDES));
   });
 
   api.patch('/workspaces/:id', { schema: { params: IdParams, body: WorkspaceBody, response: One } }, async (request) => {
-    const { workspace, organization } = await updateWorkspace(contextOf(request), { id: request.params.id }, changesOf(request.body));
-    return { data: serializeWorkspace(workspace, organization.name) };
+    const ctx = contextOf(request);
+    return oneDocument(ctx, await updateWorkspace(ctx, { id: request.params.id }, changesOf(request.body)));
   });
 
   api.delete('/workspaces/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {

@@ -1,13 +1,20 @@
 import type { Context } from '../context.js';
-import { ensure, workspaceListScope, type Action } from '../auth/policy.js';
-import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
+import { ensure, workspaceListScope, workspacePermissions, type Action } from '../auth/policy.js';
+import type { Subject } from '../auth/subject.js';
+import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization } from '../organizations/model.js';
-import { getOrganization } from '../organizations/service.js';
-import type { Workspace, WorkspaceChanges, WorkspaceLocator } from './model.js';
+import type { Organization, OrganizationSettings } from '../organizations/model.js';
+import { getOrganization, organizationSettings } from '../organizations/service.js';
+import { projectExecutionMode, projectsOfOrganization } from '../projects/service.js';
+import { effectiveBindingsOf, replaceBindings } from '../tag-bindings/service.js';
+import type { EffectiveTagBinding } from '../tag-bindings/model.js';
+import { DEFAULT_SETTINGS, effectiveExecutionMode, type Workspace, type WorkspaceChanges, type WorkspaceLocator } from './model.js';
+import type { WorkspaceView } from './serialize.js';
+import { withActivity } from './settings.js';
 import * as store from './store.js';
+import { tagWorkspace } from './tags.js';
 import { locationOfWorkspace } from '../common/location.js';
 
 export interface WorkspaceWithOrganization {
@@ -22,6 +29,58 @@ export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action
   const { workspace } = found;
   ensure(ctx.subject, action, locationOfWorkspace(workspace));
   return found;
+}
+
+/**
+ * The organization's default execution mode, where organizations carry one
+ * (`default-execution-mode`); otherwise remote, as HCP Terraform's default.
+ */
+/**
+ * What the responses of these workspaces show, as `subject` sees them: a constant number of
+ * statements for a whole page. With `effectiveTagBindings`, the bindings in force on each.
+ */
+export async function describeWorkspaces(
+  ctx: Context,
+  organization: Organization,
+  workspaces: Workspace[],
+  options: { effectiveTagBindings?: boolean } = {},
+): Promise<{ views: WorkspaceView[]; effectiveTagBindings: Map<string, EffectiveTagBinding[]> }> {
+  const ids = workspaces.map((w) => w.id);
+  const [extras, effective, projects, settings] = await Promise.all([
+    store.extrasOf(ctx.store.db, ids),
+    options.effectiveTagBindings ? effectiveBindingsOf(ctx.store.db, workspaces) : Promise.resolve(new Map<string, EffectiveTagBinding[]>()),
+    projectsOfOrganization(ctx, organization.id, [...new Set(workspaces.map((w) => w.project_id))]),
+    organizationSettings(ctx, organization.id),
+  ]);
+  // A workspace that does not overwrite its execution mode takes its project's, which follows the organization's.
+  const projectModes = new Map(projects.map((p) => [p.id, p.default_execution_mode]));
+  const views = workspaces.map((workspace) => ({
+    workspace,
+    organizationName: organization.name,
+    organizationExecutionMode: projectModes.get(workspace.project_id) ?? settings['default-execution-mode'],
+    extras: extras.get(workspace.id)!,
+    permissions: permissionsOn(ctx.subject, settings, workspace),
+    effectiveTagBindingIds: options.effectiveTagBindings ? (effective.get(workspace.id) ?? []).map((b) => b.id) : undefined,
+  }));
+  return { views, effectiveTagBindings: effective };
+}
+
+export function permissionsOn(subject: Subject, settings: OrganizationSettings, workspace: Workspace): WorkspaceView['permissions'] {
+  const adminsMayForceDelete = settings['allow-force-delete-workspaces'];
+  return workspacePermissions(subject, locationOfWorkspace(workspace), { adminsMayForceDelete }) as WorkspaceView['permissions'];
+}
+
+/** Workspaces by id (all of one organization) described for the caller, as resources of another's response include them. */
+export async function describeWorkspacesById(ctx: Context, ids: string[]): Promise<WorkspaceView[]> {
+  const found = await store.findWorkspacesWithOrganization(ctx.store.db, ids);
+  const first = found[0];
+  if (!first) return [];
+  return (await describeWorkspaces(ctx, first.organization, found.map((f) => f.workspace))).views;
+}
+
+/** One workspace's view, for the response of a read or a write. */
+export async function describeWorkspace(ctx: Context, found: WorkspaceWithOrganization): Promise<WorkspaceView> {
+  return (await describeWorkspaces(ctx, found.organization, [found.workspace])).views[0]!;
 }
 
 export async function listOrganizationWorkspaces(ctx: Context, organizationName: string, filter: Omit<store.WorkspaceFilter, 'visible'>, page: Page) {
@@ -43,15 +102,20 @@ async function projectOf(trx: Trx, organization: Organization, projectId: string
   return projectId;
 }
 
+const BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
+
 export async function createWorkspace(ctx: Context, organizationName: string, changes: WorkspaceChanges): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
-  const workspace = await transaction(ctx.store, async (trx) => {
+  const workspace = await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     const projectId = await projectOf(trx, organization, changes.projectId);
     ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id, projectId });
     if (changes.name === undefined) throw blankAttribute('name');
     if (await store.workspaceNameTaken(trx, organization.id, changes.name)) throw nameTaken();
     const timestamp = now();
+    const { pinExecutionMode, ...settings } = changes.settings;
     const created: Workspace = {
+      ...DEFAULT_SETTINGS,
+      ...settings,
       id: newId('ws'),
       organization_id: organization.id,
       project_id: projectId,
@@ -59,8 +123,17 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
       description: changes.description ?? '',
       created_at: timestamp,
       updated_at: timestamp,
+      locked_by: null,
+      lock_reason: null,
+      current_configuration_version_id: null,
+      current_run_id: null,
+      runs_count: 0,
+      run_failures: 0,
     };
+    if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created, await projectExecutionMode(trx, organization.id, created.project_id));
     await store.insertWorkspace(trx, created);
+    if (changes.tags) await tagWorkspace(trx, created, changes.tags);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
     return created;
   });
   return { workspace, organization };
@@ -71,18 +144,32 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
   const found = await getWorkspace(ctx, where, 'workspace:update');
   const { organization } = found;
   const workspace = await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
-    const projectId = changes.projectId === undefined ? found.workspace.project_id : await projectOf(trx, organization, changes.projectId);
-    if (projectId !== found.workspace.project_id) ensure(ctx.subject, 'workspace:move', { organizationId: organization.id, projectId });
-    const updated: Workspace = {
-      ...found.workspace,
-      name: changes.name ?? found.workspace.name,
-      description: changes.description ?? found.workspace.description,
-      project_id: projectId,
-      updated_at: now(),
-    };
-    if (updated.name !== found.workspace.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw nameTaken();
+    // The row as it is now, under the organization's lock: a concurrent lock or change is kept.
+    const current = (await store.findWorkspaceWithOrganization(trx, { id: found.workspace.id }))?.workspace;
+    if (!current) throw notFound();
+    const projectId = changes.projectId === undefined ? current.project_id : await projectOf(trx, organization, changes.projectId);
+    if (projectId !== current.project_id) ensure(ctx.subject, 'workspace:move', { organizationId: organization.id, projectId });
+    const timestamp = now();
+    const { pinExecutionMode, ...settings } = changes.settings;
+    const updated: Workspace = withActivity(
+      {
+        ...current,
+        ...settings,
+        name: changes.name ?? current.name,
+        description: changes.description ?? current.description,
+        project_id: projectId,
+        updated_at: timestamp,
+      },
+      timestamp,
+    );
+    // A duration given in this request counts from now; one already running starts again.
+    if (pinExecutionMode) updated.execution_mode = effectiveExecutionMode(current, await projectExecutionMode(trx, organization.id, current.project_id));
+    if (changes.settings.auto_destroy_at !== undefined && changes.settings.auto_destroy_activity_duration === undefined) updated.auto_destroy_at = changes.settings.auto_destroy_at;
+    if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw nameTaken();
     await store.updateWorkspace(trx, updated);
     await store.leaveOtherProjectsSets(trx, updated);
+    if (changes.tags) await tagWorkspace(trx, updated, changes.tags);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
     return updated;
   });
   return { workspace, organization };

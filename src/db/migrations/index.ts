@@ -8,6 +8,7 @@ import * as varsetSearchIndex from './0006_varset_search_index.js';
 import * as organizationVersions from './0007_organization_versions.js';
 import * as searchNames from './0008_search_names.js';
 import * as runExecution from './0009_run_execution.js';
+import * as workspaceSettings from './0010_workspace_settings.js';
 import * as organizationProjectSettings from './0011_organization_project_settings.js';
 import * as tokensAndGrants from './0012_tokens_and_grants.js';
 
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0007_organization_versions': organizationVersions,
   '0008_search_names': searchNames,
   '0009_run_execution': runExecution,
+  '0010_workspace_settings': workspaceSettings,
   '0011_organization_project_settings': organizationProjectSettings,
   '0012_tokens_and_grants': tokensAndGrants,
 };

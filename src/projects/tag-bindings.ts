@@ -1,0 +1,24 @@
+import type { Context } from '../context.js';
+import { withOrganizationLocked } from '../db/transaction.js';
+import type { EffectiveTagBinding, TagBinding, TagBindingOwner } from '../tag-bindings/model.js';
+import { addBindings, listBindings } from '../tag-bindings/service.js';
+import { getProject } from './service.js';
+
+/** A project's key/value tag bindings: read with the project, changed by those who may update it. */
+
+const ownerOf = (project: { id: string; organization_id: string }): TagBindingOwner => ({ kind: 'project', id: project.id, organizationId: project.organization_id });
+
+export async function listProjectTagBindings(ctx: Context, id: string): Promise<TagBinding[]> {
+  const { project } = await getProject(ctx, id);
+  return listBindings(ctx.store.db, ownerOf(project));
+}
+
+/** A project inherits no bindings: the ones in force on it are its own. */
+export async function listProjectEffectiveTagBindings(ctx: Context, id: string): Promise<EffectiveTagBinding[]> {
+  return (await listProjectTagBindings(ctx, id)).map((binding) => ({ ...binding, inheritedFrom: null }));
+}
+
+export async function addProjectTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
+  const { project } = await getProject(ctx, id, 'project:update');
+  return withOrganizationLocked(ctx.store, project.organization_id, (trx) => addBindings(trx, ownerOf(project), bindings, '/data'));
+}

@@ -1,0 +1,68 @@
+import type { Context } from '../context.js';
+import type { Subject } from '../auth/subject.js';
+import { withOrganizationLocked } from '../db/transaction.js';
+import { now } from '../ids.js';
+import { conflict, notFound } from '../jsonapi/errors.js';
+import type { LockHolder, WorkspaceLocator } from './model.js';
+import { getWorkspace, type WorkspaceWithOrganization } from './service.js';
+import * as store from './store.js';
+
+/**
+ * Locks. A team token locks as its team; the site administrator's and an organization's token
+ * lock as a user named by the token's id (varsetd has no users: the token stands for whoever
+ * holds it). Only the holder unlocks; those who administer the workspace force-unlock.
+ */
+export function lockHolderOf(subject: Subject): LockHolder {
+  return subject.kind === 'team' ? { type: 'teams', id: subject.teamId } : { type: 'users', id: subject.tokenId };
+}
+
+const holderName = (holder: LockHolder) => `${holder.type === 'teams' ? 'Team' : 'User'} ${holder.id}`;
+
+async function reread(ctx: Context, found: WorkspaceWithOrganization): Promise<WorkspaceWithOrganization> {
+  const again = await store.findWorkspaceWithOrganization(ctx.store.db, { id: found.workspace.id });
+  if (!again) throw notFound();
+  return again;
+}
+
+export async function lockWorkspace(ctx: Context, id: string, reason: string | undefined): Promise<WorkspaceWithOrganization> {
+  const found = await getWorkspace(ctx, { id }, 'workspace:lock');
+  if (!(await store.setLock(ctx.store.db, id, null, lockHolderOf(ctx.subject), reason ?? '', now()))) {
+    throw conflict('Unable to lock workspace. The workspace is already locked.');
+  }
+  return reread(ctx, found);
+}
+
+export async function unlockWorkspace(ctx: Context, id: string): Promise<WorkspaceWithOrganization> {
+  const found = await getWorkspace(ctx, { id }, 'workspace:lock');
+  const holder = lockHolderOf(ctx.subject);
+  const current = found.workspace.locked_by;
+  if (current === null) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (current.type !== holder.type || current.id !== holder.id) {
+    throw conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(current)}.`);
+  }
+  if (!(await store.setLock(ctx.store.db, id, holder, null, null, now()))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  return reread(ctx, found);
+}
+
+export async function forceUnlockWorkspace(ctx: Context, id: string): Promise<WorkspaceWithOrganization> {
+  const found = await getWorkspace(ctx, { id }, 'workspace:force-unlock');
+  if (!(await store.setLock(ctx.store.db, id, 'locked', null, null, now()))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  return reread(ctx, found);
+}
+
+/**
+ * Deletes a workspace only if that is safe. HCP Terraform refuses while the workspace manages
+ * resources (its latest state has some) or is locked. varsetd keeps no state, so no workspace
+ * of it manages resources: the one refusal left is a lock (409), checked in the same statement
+ * that deletes.
+ */
+export async function safeDeleteWorkspace(ctx: Context, where: WorkspaceLocator): Promise<void> {
+  const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
+  const deleted = await withOrganizationLocked(ctx.store, workspace.organization_id, (trx) => store.deleteUnlockedWorkspace(trx, workspace.id));
+  if (!deleted) {
+    if (await store.findWorkspaceWithOrganization(ctx.store.db, { id: workspace.id })) {
+      throw conflict('Workspace is currently locked. Workspace must be unlocked before it can be safely deleted.');
+    }
+    throw notFound();
+  }
+}
