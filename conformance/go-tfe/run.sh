@@ -20,9 +20,22 @@ readonly EXCLUDED_FILE="$(dirname "${BASH_SOURCE[0]}")/excluded.txt"
 run_pattern=${1:-$DEFAULT_RUN}
 
 # The -skip pattern: every test named in excluded.txt (its first column; # starts a comment).
+# A name may be a subtest's (`TestX/sub_test`): go test matches each level of a pattern split at
+# "/" against one level of the name, so each level is escaped and anchored on its own, and the
+# names are joined as alternatives.
 excluded_tests() { sed -e 's/#.*//' "$EXCLUDED_FILE" | awk 'NF { print $1 }'; }
+skip_pattern() {
+  excluded_tests | awk '{
+    n = split($0, levels, "/"); out = ""
+    for (i = 1; i <= n; i++) {
+      level = levels[i]; gsub(/[][\\.+*?(){}|^$]/, "\\\\&", level)
+      out = out (i > 1 ? "/" : "") "^" level "$"
+    }
+    print out
+  }' | paste -sd '|' -
+}
 [[ -r $EXCLUDED_FILE ]] || { printf 'error: %s is missing\n' "$EXCLUDED_FILE" >&2; exit 2; }
-SKIP="^($(excluded_tests | paste -sd '|' -))\$"
+SKIP=$(skip_pattern)
 readonly SKIP
 https_stores=${CONFORMANCE_HTTPS:-}
 case $https_stores in
