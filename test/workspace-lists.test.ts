@@ -45,6 +45,23 @@ describe(`workspace lists (${storeKind})`, () => {
     assert.deepEqual(await names('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D='), ['api-prod', 'web-dev'], 'an empty value is any value');
   });
 
+  it('lists the projects that have each binding asked for by filter[tagged], as go-tfe sends it', async () => {
+    const other = await t.createProject(org, 'tools');
+    expectStatus(await t.patch(`/api/v2/projects/${other}/tag-bindings`, { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'dev' } }] }), 200);
+    const projectNames = async (query: string) => {
+      const res = await t.get(`/api/v2/organizations/${org}/projects?${query}`);
+      expectStatus(res, 200);
+      return res.body.data.map((p: any) => p.attributes.name).sort();
+    };
+    assert.deepEqual(await projectNames('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env'), ['apps', 'tools']);
+    assert.deepEqual(await projectNames('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=dev'), ['tools']);
+    assert.deepEqual(await projectNames('filter%5Btagged%5D%5B0%5D%5Bkey%5D=team'), []);
+    // go-tfe also sends its filter as the text of a Go value under TagBindings; only filter[tagged] counts.
+    assert.deepEqual(await projectNames('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod&TagBindings=%26%7Benv+prod%7D'), ['apps']);
+    expectStatus(await t.get(`/api/v2/organizations/${org}/projects?filter%5Btagged%5D%5B0%5D%5Bvalue%5D=dev`), 400);
+    expectStatus(await t.delete(`/api/v2/projects/${other}`), 204);
+  });
+
   it('sorts by name (in code point order), creation or change time, either way', async () => {
     assert.deepEqual(await names('sort=name'), ['Batch_Prod', 'api-prod', 'web-dev', 'web-prod']);
     assert.deepEqual(await names('sort=-name'), ['web-prod', 'web-dev', 'api-prod', 'Batch_Prod']);

@@ -12,19 +12,22 @@ const NO_PARAMETERS = Query({});
  */
 export function closeQuerystring(route: RouteOptions): void {
   const schema = (route.schema ??= {});
-  const declared = (schema.querystring ?? NO_PARAMETERS) as { properties?: Record<string, unknown> };
+  const declared = (schema.querystring ?? NO_PARAMETERS) as { properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> };
   schema.querystring = { ...declared, additionalProperties: false };
   const supported = new Set(Object.keys(declared.properties ?? {}));
+  // Indexed families such as filter[tagged][N][key] are declared as patterns.
+  const patterns = Object.keys(declared.patternProperties ?? {});
+  const matchers = patterns.map((pattern) => new RegExp(pattern, 'u'));
   const refuseUnknown = async (request: FastifyRequest) => {
     for (const name of Object.keys(request.query as Record<string, unknown>)) {
-      if (!supported.has(name)) throw unknownParameter(name, supported);
+      if (!supported.has(name) && !matchers.some((matcher) => matcher.test(name))) throw unknownParameter(name, [...supported, ...patterns]);
     }
   };
   const hooks = route.preValidation;
   route.preValidation = hooks === undefined ? [refuseUnknown] : [refuseUnknown, ...(Array.isArray(hooks) ? hooks : [hooks])];
 }
 
-function unknownParameter(name: string, supported: ReadonlySet<string>) {
-  const accepted = supported.size ? `it supports ${[...supported].join(', ')}` : 'it takes no query parameters';
+function unknownParameter(name: string, supported: readonly string[]) {
+  const accepted = supported.length ? `it supports ${supported.join(', ')}` : 'it takes no query parameters';
   return badQueryParameter(name, `${name} is not a query parameter of this endpoint; ${accepted}`);
 }

@@ -7,8 +7,8 @@ import { badQueryParameter } from '../jsonapi/errors.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
+import { TAGGED_FILTER, checkedBindings, parseTaggedFilter } from '../tag-bindings/model.js';
 import type { Project, ProjectChanges } from './model.js';
-import { checkedBindings } from '../tag-bindings/model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
 import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectPermissionFilter } from './service.js';
@@ -27,8 +27,13 @@ const ListQuery = Type.Object(
     'filter[permissions][update]': Type.Optional(Type.String({ description: 'true: only projects the caller may update' })),
     'filter[permissions][create-workspace]': Type.Optional(Type.String({ description: 'true: only projects the caller may create workspaces in' })),
     sort: Type.Optional(Type.String({ description: 'name, or -name for the reverse order' })),
+    // go-tfe encodes its tag filter twice: as filter[tagged][N][…], and as this, a Go value's text.
+    TagBindings: Type.Optional(Type.Unsafe<string | string[]>({ description: "go-tfe's second encoding of the filter[tagged] parameters it sends with it; never read" })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a project has' }) },
+  },
 );
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -93,6 +98,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
         names: names === undefined || names === '' ? undefined : names.split(','),
         permitted: permissionFilters(query),
         descending: parseSort(query),
+        tagged: parseTaggedFilter(query),
       };
       const { organization, rows, total } = await listOrganizationProjects(ctx, request.params.organization, filter, page);
       const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/projects`;

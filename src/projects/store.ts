@@ -36,6 +36,8 @@ export async function hasWorkspaces(db: Db, projectId: string): Promise<boolean>
 export interface ProjectFilter {
   search?: string | undefined;
   names?: string[] | undefined;
+  /** Key/value bindings (value '' for any value) a project must all have. */
+  tagged?: { key: string; value: string }[] | undefined;
   /** What the caller may see: every project, or those listed. */
   visible: Exclude<Scope<{ projectIds: string[] }>, 'none'>;
   /** Only projects in each of these lists too (what the caller may do on them). */
@@ -48,6 +50,13 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
   let base = db.selectFrom('projects').where('organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
+  for (const { key, value } of filter.tagged ?? []) {
+    base = base.where(({ exists, selectFrom }) => {
+      let bound = selectFrom('tag_bindings').select('tag_bindings.id').whereRef('tag_bindings.project_id', '=', 'projects.id').where('tag_bindings.key', '=', key);
+      if (value !== '') bound = bound.where('tag_bindings.value', '=', value);
+      return exists(bound);
+    });
+  }
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
   for (const ids of filter.within ?? []) base = base.where('id', 'in', [...ids, '']);
   const direction = filter.descending ? 'desc' : 'asc';

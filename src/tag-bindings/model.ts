@@ -1,4 +1,5 @@
-import { invalidAttribute } from '../jsonapi/errors.js';
+import { badQueryParameter, invalidAttribute } from '../jsonapi/errors.js';
+import { single, type Query } from '../jsonapi/query.js';
 
 /** A key/value tag of one workspace or one project. */
 export interface TagBinding {
@@ -45,4 +46,24 @@ export function effectiveBindings(own: TagBinding[], projectId: string, inherite
     ...own.map((b) => ({ ...b, inheritedFrom: null })),
     ...inherited.filter((b) => !keys.has(b.key)).map((b) => ({ ...b, inheritedFrom: { type: 'projects' as const, id: projectId } })),
   ];
+}
+
+/** `filter[tagged][N][key]` and `filter[tagged][N][value]`, N from 0, as lists of workspaces and projects take them. */
+export const TAGGED_FILTER = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
+
+/** The bindings a list's `filter[tagged]` parameters ask for (value '' for any value); each needs its key. */
+export function parseTaggedFilter(query: Query): { key: string; value: string }[] {
+  const tagged = new Map<number, { key: string; value: string }>();
+  for (const name of Object.keys(query)) {
+    const match = TAGGED_FILTER.exec(name);
+    if (!match) continue;
+    const index = Number(match[1]);
+    const entry = tagged.get(index) ?? { key: '', value: '' };
+    entry[match[2] as 'key' | 'value'] = single(query, name) ?? '';
+    tagged.set(index, entry);
+  }
+  for (const [index, { key }] of tagged) {
+    if (key === '') throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
+  }
+  return [...tagged.values()];
 }

@@ -13,7 +13,7 @@ import { serializeConfigurationVersion } from '../configuration-versions/seriali
 import { readableConfigurationVersions } from '../configuration-versions/service.js';
 import { serializeProject } from '../projects/serialize.js';
 import { readableProjects } from '../projects/service.js';
-import { checkedBindings } from '../tag-bindings/model.js';
+import { TAGGED_FILTER, checkedBindings, parseTaggedFilter } from '../tag-bindings/model.js';
 import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
 import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
 import { TagsBody, WorkspaceBody, WorkspaceResource } from './schemas.js';
@@ -37,8 +37,6 @@ const OrganizationParams = Type.Object({ organization: Type.String() });
 const NameParams = Type.Object({ organization: Type.String(), name: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
 
-/** `filter[tagged][N][key]` and `filter[tagged][N][value]`, N from 0: bindings a listed workspace has. */
-const TAGGED = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
 
 const ListQuery = Type.Object(
   {
@@ -51,7 +49,7 @@ const ListQuery = Type.Object(
     'filter[project][id]': Type.Optional(Type.String({ description: 'workspaces of this project' })),
     sort: Type.Optional(Type.String({ description: `one of ${WORKSPACE_SORTS.join(', ')}` })),
   },
-  { patternProperties: { [TAGGED.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a workspace has, its own or its project\'s' }) } },
+  { patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a workspace has, its own or its project\'s' }) } },
 );
 const ReadQuery = Type.Object({ ...IncludeQuery(WORKSPACE_INCLUDES) });
 
@@ -96,25 +94,13 @@ function listFilterOf(query: RawQuery) {
   const sort = single(query, 'sort') || 'name';
   if (!(WORKSPACE_SORTS as readonly string[]).includes(sort)) throw badQueryParameter('sort', `sort must be one of ${WORKSPACE_SORTS.join(', ')}`);
   const wildcard = parseSearch(query, 'search[wildcard-name]');
-  const tagged = new Map<number, { key: string; value: string }>();
-  for (const name of Object.keys(query)) {
-    const match = TAGGED.exec(name);
-    if (!match) continue;
-    const index = Number(match[1]);
-    const entry = tagged.get(index) ?? { key: '', value: '' };
-    entry[match[2] as 'key' | 'value'] = single(query, name) ?? '';
-    tagged.set(index, entry);
-  }
-  for (const [index, { key }] of tagged) {
-    if (key === '') throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
-  }
   return {
     search: parseSearch(query, 'search[name]'),
     wildcard: wildcard === undefined ? undefined : wildcardPattern(wildcard),
     projectId: single(query, 'filter[project][id]') || undefined,
     tags: names('search[tags]'),
     excludeTags: names('search[exclude-tags]'),
-    tagged: [...tagged.values()],
+    tagged: parseTaggedFilter(query),
     sort: sort as WorkspaceSort,
   };
 }
