@@ -19,10 +19,17 @@ export class Api {
 
   /** Sends a request; anything but a 2xx is an error, since every benchmark request must succeed. */
   async request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers: { authorization: this.authorization, 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    const send = () =>
+      fetch(this.baseUrl + path, {
+        method,
+        headers: { authorization: this.authorization, 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    // A read is sent once more when its kept-alive connection was closed by the server as it was sent
+    // (after a long pause, such as seeding a large organization).
+    const res = await send().catch((error: unknown) => {
+      if (method !== 'GET') throw error;
+      return send();
     });
     const text = await res.text();
     if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
