@@ -18,12 +18,12 @@ import { updateVarset } from './store.js';
 const AT = '/data';
 
 export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: Variable[]; total: number }> {
-  const { varset } = await readableVarset(ctx, varsetId);
+  const { varset } = await readableVarset(ctx, varsetId, false);
   return pageOfVariables(ctx.store.db, variablesOf(varset), page);
 }
 
 export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<Variable> {
-  const { varset } = await readableVarset(ctx, varsetId);
+  const { varset } = await readableVarset(ctx, varsetId, false);
   const variable = await findVariable(ctx.store.db, variablesOf(varset), id);
   if (!variable) throw notFound();
   return variable;
