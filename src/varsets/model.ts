@@ -54,10 +54,10 @@ export interface VarsetRelations {
   variableRows: boolean;
 }
 
-/** A set read with its relationships in one statement. */
+/** A set read with its relationships in one statement; they are decoded when first asked for (a cached response needs none). */
 export interface VarsetRead {
   varset: Varset;
-  relations: VarsetRelations;
+  relations: () => VarsetRelations;
 }
 
 export interface RelationRows {

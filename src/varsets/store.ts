@@ -91,14 +91,16 @@ export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variabl
     updated_at: rest.updated_at,
   };
   const owner = { kind: 'varset', id: varset.id } as const;
-  const relations: VarsetRelations = {
-    workspaceIds: fromJson<string[]>(workspace_ids),
-    projectIds: fromJson<string[]>(project_ids),
-    variables: variableRows
-      ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: { ...v, owner, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) } }))
-      : fromJson<string[]>(variables).map((id) => ({ id })),
-    variableRows,
-  };
+  let decoded: VarsetRelations | undefined;
+  const relations = () =>
+    (decoded ??= {
+      workspaceIds: fromJson<string[]>(workspace_ids),
+      projectIds: fromJson<string[]>(project_ids),
+      variables: variableRows
+        ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: { ...v, owner, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) } }))
+        : fromJson<string[]>(variables).map((id) => ({ id })),
+      variableRows,
+    });
   return { varset, relations };
 }
 

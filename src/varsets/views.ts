@@ -56,14 +56,17 @@ export async function completeViews(db: Db, reads: VarsetRead[], rows: RelationR
   const [workspaces, projects, variables] = await Promise.all([
     rows.workspaces && ids.length ? workspacesOfSets(db, ids, true) : none(),
     rows.projects && ids.length ? projectsOfSets(db, ids, true) : none(),
-    rows.variables && reads.some((read) => !read.relations.variableRows) ? variablesOf(db, ids, true) : none(),
+    rows.variables && reads.some((read) => !read.relations().variableRows) ? variablesOf(db, ids, true) : none(),
   ]);
-  return reads.map(({ varset, relations }) => ({
-    varset,
-    workspaces: workspaces ? (workspaces.get(varset.id) ?? []) : relations.workspaceIds.map((id) => ({ id })),
-    projects: projects ? (projects.get(varset.id) ?? []) : relations.projectIds.map((id) => ({ id })),
-    variables: variables ? (variables.get(varset.id) ?? []) : relations.variables,
-  }));
+  return reads.map(({ varset, relations }) => {
+    const { workspaceIds, projectIds, variables: carried } = relations();
+    return {
+      varset,
+      workspaces: workspaces ? (workspaces.get(varset.id) ?? []) : workspaceIds.map((id) => ({ id })),
+      projects: projects ? (projects.get(varset.id) ?? []) : projectIds.map((id) => ({ id })),
+      variables: variables ? (variables.get(varset.id) ?? []) : carried,
+    };
+  });
 }
 
 /**
