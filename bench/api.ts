@@ -25,12 +25,10 @@ export class Api {
         headers: { authorization: this.authorization, 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
-    // A read is sent once more when its kept-alive connection was closed by the server as it was sent
-    // (after a long pause, such as seeding a large organization).
-    const res = await send().catch((error: unknown) => {
-      if (method !== 'GET') throw error;
-      return send();
-    });
+    // A request is sent once more when its kept-alive connection was closed by the server as it was
+    // sent (after a pause longer than varsetd's keep-alive timeout, such as seeding): the server
+    // closed an idle connection, so it never saw the request.
+    const res = await send().catch(() => send());
     const text = await res.text();
     if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
     return { status: res.status, text, body: text === '' ? undefined : JSON.parse(text) };

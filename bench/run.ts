@@ -259,6 +259,8 @@ async function main(): Promise<void> {
     logFile: (serverLog = path.join(workDir, 'varsetd.log')),
     readyPath: '/api/v2/ping',
     readyStatus: 204,
+    // Several workers on a busy machine take a while to start.
+    timeoutMs: 180_000,
   });
   serverProcess = server;
   console.error(`bench: varsetd (pid ${server.pid}) on ${server.url}, ${storeKind} store`);
