@@ -33,8 +33,10 @@ export function selectVarsets<Q extends SelectQueryBuilder<Database, 'varsets', 
   return query.innerJoin('organizations', 'organizations.id', 'varsets.organization_id').select(VARSET_COLUMNS);
 }
 
-export function findVarset(db: Db, id: string): Promise<Varset | undefined> {
-  return selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).executeTakeFirst();
+const findVarsetById = compiledOnce((db, id: string) => selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)));
+
+export async function findVarset(db: Db, id: string): Promise<Varset | undefined> {
+  return (await findVarsetById(db, id))[0];
 }
 
 /** The columns `withRelations` adds to a set's row. */
@@ -146,8 +148,10 @@ export async function organizationVersion(db: Db, of: VersionOf): Promise<number
   return row === undefined ? undefined : Number(row.version);
 }
 
+const organizationIdOfVarset = compiledOnce((db, id: string) => db.selectFrom('varsets').select('organization_id').where('id', '=', id));
+
 export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {
-  return (await db.selectFrom('varsets').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;
+  return (await organizationIdOfVarset(db, id))[0]?.organization_id;
 }
 
 export async function isVarsetNameTaken(db: Db, organizationId: string, name: string, exceptId: string): Promise<boolean> {
@@ -168,6 +172,13 @@ export async function updateVarset(db: Db, id: string, changes: Partial<Pick<Var
     .set({ ...changes, ...(changes.name !== undefined ? { search_name: searchable(changes.name) } : {}) })
     .where('id', '=', id)
     .execute();
+}
+
+const touchVarset = compiledOnce((db, id: string, updatedAt: string) => db.updateTable('varsets').set({ updated_at: updatedAt }).where('id', '=', id));
+
+/** Records that a set changed (its variables did) at `updatedAt`. */
+export async function touchVarsetAt(db: Db, id: string, updatedAt: string): Promise<void> {
+  await touchVarset(db, id, updatedAt);
 }
 
 export async function deleteVarset(db: Db, id: string): Promise<void> {
