@@ -59,8 +59,14 @@ async function runMigrate(config: Config): Promise<number> {
  */
 async function serve(config: Config): Promise<number> {
   if (config.workers > 1 && isWorker()) {
+    // Until it serves, a worker told to stop, or whose primary is gone, has nothing to finish.
+    const stopAtOnce = () => process.exit(0);
+    const untilServing = ['SIGTERM', 'SIGINT', 'disconnect'] as const;
+    for (const event of untilServing) process.on(event, stopAtOnce);
     const key = await keyFromPrimary();
-    await serveRequests(config, createSealer(key));
+    await serveRequests(config, createSealer(key), undefined, () => {
+      for (const event of untilServing) process.removeListener(event, stopAtOnce);
+    });
     return -1;
   }
   const tls = config.tls ? readCertificate(config.tls) : undefined;
@@ -89,7 +95,7 @@ function logSummary(log: { info: (object: object, message: string) => void }, su
 }
 
 /** Serves the API from this process until SIGTERM or SIGINT (or, in a worker, until its primary is gone). */
-async function serveRequests(config: Config, sealer: Sealer, opened?: { store: Store; tls: TlsCredentials | undefined }) {
+async function serveRequests(config: Config, sealer: Sealer, opened?: { store: Store; tls: TlsCredentials | undefined }, onShutdownHandled: () => void = () => {}) {
   // A person at a terminal gets readable log lines; anything else one JSON object per line.
   const terminal = process.stdout.isTTY === true;
   const tls = opened ? opened.tls : config.tls ? readCertificate(config.tls) : undefined;
@@ -122,6 +128,7 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // A worker whose primary is gone stops too.
   if (isWorker()) process.on('disconnect', () => void shutdown('disconnect'));
+  onShutdownHandled();
   const tlsFiles = config.tls;
   const server = app.server;
   if (tlsFiles && server instanceof https.Server) {
