@@ -36,6 +36,8 @@ function request(url: string, method: string, path: string, body?: unknown): Pro
       res.on('end', () => resolve({ status: res.statusCode!, body: data ? JSON.parse(data) : undefined }));
     });
     req.on('error', reject);
+    // A connection the primary was handing to a worker as it was killed is never answered.
+    req.setTimeout(5_000, () => req.destroy(new Error('no answer within 5 s')));
     req.end(text);
   });
 }
@@ -65,7 +67,7 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
 
       // A worker killed without warning is replaced; the other serves meanwhile.
       process.kill(first[0]!, 'SIGKILL');
-      assert.equal((await request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')).status, 200);
+      await eventually('the other worker did not serve', async () => ((await request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')).status === 200 ? true : undefined), server.output);
       const replaced = await eventually(
         'the killed worker was not replaced',
         async () => {
