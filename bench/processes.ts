@@ -57,9 +57,9 @@ export interface ManagedProcess {
   readonly pid: number;
   readonly url: string;
   readonly logFile: string;
-  /** Peak resident set size (VmHWM) in KiB, read from /proc; undefined where /proc is missing. */
+  /** Peak resident set size (VmHWM) in KiB of the process and its children (summed), read from /proc; undefined where /proc is missing. */
   peakRssKiB(): number | undefined;
-  /** CPU time (user + system) the process has used so far, in seconds; undefined where /proc is missing. */
+  /** CPU time (user + system) the process and its live children have used so far, in seconds; undefined where /proc is missing. */
   cpuSeconds(): number | undefined;
   /** How the process ended (`code 0`, `signal SIGKILL`), or undefined while it runs. */
   exitStatus(): string | undefined;
@@ -125,14 +125,27 @@ export async function startProcess(options: StartOptions): Promise<ManagedProces
     pid: child.pid!,
     url,
     logFile: options.logFile,
-    peakRssKiB: () => readPeakRss(child.pid!),
-    cpuSeconds: () => readCpuSeconds(child.pid!),
+    peakRssKiB: () => overTree(child.pid!, readPeakRss),
+    cpuSeconds: () => overTree(child.pid!, readCpuSeconds),
     exitStatus: () => exit,
     stop: async () => {
       unregister();
       await stop();
     },
   };
+}
+
+/** A figure summed over a process and its children (varsetd's workers); undefined where /proc is missing. */
+function overTree(pid: number, read: (pid: number) => number | undefined): number | undefined {
+  const own = read(pid);
+  if (own === undefined) return undefined;
+  let children: number[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // no children, or no /proc
+  }
+  return children.reduce((sum, child) => sum + (read(child) ?? 0), own);
 }
 
 function readPeakRss(pid: number): number | undefined {

@@ -11,7 +11,7 @@
  * seconds before it (2), BENCH_SLICE seconds of one turn (varsetd and the floor take turns,
  * 2), BENCH_CONNECTIONS (4), BENCH_MAX_REQUESTS per run (250000),
  * BENCH_SCENARIOS (e.g. "1,2,6"; all by default), BENCH_LABEL (suffix of the result file),
- * BENCH_LOG_LEVEL (varsetd's log level, warn), BENCH_SERVER_NODE_ARGS (extra node flags for
+ * BENCH_LOG_LEVEL (varsetd's log level, warn), BENCH_WORKERS (varsetd's VARSETD_WORKERS, 1), BENCH_SERVER_NODE_ARGS (extra node flags for
  * varsetd, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import fs from 'node:fs';
@@ -46,7 +46,7 @@ function numberSetting(name: string, fallback: number): number {
   return value;
 }
 
-const settings: LoadSettings & { logLevel: string; responseCacheMb: number } = {
+const settings: LoadSettings & { logLevel: string; responseCacheMb: number; workers: number } = {
   duration: numberSetting('BENCH_DURATION', 10),
   warmup: numberSetting('BENCH_WARMUP', 2),
   slice: Math.max(1, numberSetting('BENCH_SLICE', 2)),
@@ -55,6 +55,8 @@ const settings: LoadSettings & { logLevel: string; responseCacheMb: number } = {
   logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
   // varsetd's own setting, passed on to it: 0 measures every request as a cache miss.
   responseCacheMb: Math.max(0, Math.floor(numberSetting('VARSETD_RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE_MB))),
+  // varsetd's worker processes; the floor is always one process.
+  workers: Math.max(1, Math.floor(numberSetting('BENCH_WORKERS', 1))),
 };
 const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6').split(',').map((s) => Number(s.trim())));
 
@@ -246,7 +248,7 @@ async function main(): Promise<void> {
   const storeKind = databaseUrl ? 'postgres' : 'sqlite';
 
   const port = await freePort();
-  const serverEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: settings.logLevel, VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb), NODE_ENV: 'production' };
+  const serverEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: settings.logLevel, VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb), VARSETD_WORKERS: String(settings.workers), NODE_ENV: 'production' };
   delete serverEnv.DATABASE_URL;
   if (databaseUrl) serverEnv.DATABASE_URL = databaseUrl;
   // Migrations run as the server starts; the seeding connection opens after that.
@@ -258,6 +260,8 @@ async function main(): Promise<void> {
     logFile: (serverLog = path.join(workDir, 'varsetd.log')),
     readyPath: '/api/v2/ping',
     readyStatus: 204,
+    // Several workers on a busy machine take a while to start.
+    timeoutMs: 180_000,
   });
   serverProcess = server;
   console.error(`bench: varsetd (pid ${server.pid}) on ${server.url}, ${storeKind} store`);
@@ -360,7 +364,7 @@ async function main(): Promise<void> {
     memory,
   };
   console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${report.machine.cpu} × ${report.machine.cores}, node ${process.version}`);
-  console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : "off"}\n`);
+  console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : "off"}, ${settings.workers} varsetd worker${settings.workers === 1 ? '' : 's'}\n`);
   console.log(table(report));
   const file = writeReport(report, process.env.BENCH_LABEL || undefined);
   console.log(`\nresults: ${path.relative(root, file)}`);

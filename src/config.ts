@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { parseKey } from './secrets/key.js';
@@ -23,6 +24,8 @@ export interface Config {
   logLevel: string;
   /** Mebibytes of rendered variable-set responses each process keeps; 0 turns the cache off. */
   responseCacheMb: number;
+  /** Processes serving requests on the one port; 1 serves from the started process itself. */
+  workers: number;
   /** How long clients may take to send a request and its headers, and how long an idle connection stays open. */
   timeouts: Timeouts;
   /** The PEM certificate and key HTTPS is served with; undefined serves plain HTTP. */
@@ -52,6 +55,9 @@ export interface Setting {
 /** pino's levels; `silent` logs nothing. */
 export const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
 
+/** More worker processes than this is a typo, not a machine. */
+export const MAX_WORKERS = 256;
+
 /** Admin tokens shorter than this are refused: the token is the key to everything. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
@@ -65,6 +71,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', value: 'KEY', help: '32-byte key, base64 or hex (unset: the key file in the data folder)', key: 'encryptionKey' },
   { env: 'LOG_LEVEL', flag: '--log-level', value: 'LEVEL', help: `${LOG_LEVELS.join(', ')} (info)`, key: 'logLevel' },
   { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', value: 'MB', help: `MiB of responses each process caches, 0 for none (${DEFAULT_RESPONSE_CACHE_MB})`, key: 'responseCacheMb' },
+  { env: 'VARSETD_WORKERS', flag: '--workers', value: 'N', help: `processes serving the port, 1 for one process (the CPUs, ${os.availableParallelism()} here)`, key: 'workers' },
   { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', value: 'SECONDS', help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`, key: 'requestTimeout' },
   { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', value: 'SECONDS', help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`, key: 'headersTimeout' },
   { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
@@ -118,6 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     throw new ConfigError(`VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`);
   }
 
+  const workers = Number(raw.get('workers') ?? os.availableParallelism());
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+    throw new ConfigError(`VARSETD_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, got ${raw.get('workers')}`);
+  }
+
   const seconds = (key: TimeoutSetting, env: string, fallbackMs: number): number => {
     const text = raw.get(key);
     if (text === undefined) return fallbackMs;
@@ -148,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     encryptionKey,
     logLevel,
     responseCacheMb,
+    workers,
     timeouts,
     tls,
     trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),

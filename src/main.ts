@@ -4,11 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { runExec } from './exec/command.js';
-import { migrate, openStore } from './db/connect.js';
+import { migrate, openStore, type Store } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
-import { prepareStore } from './startup.js';
-import { readCertificate, reloadCertificate } from './http/tls.js';
-import { formatSummary, startSummary } from './summary.js';
+import { prepareStore, type PreparedStore } from './startup.js';
+import { readCertificate, reloadCertificate, type TlsCredentials } from './http/tls.js';
+import { formatSummary, startSummary, type StartSummary } from './summary.js';
+import { createSealer, type Sealer } from './secrets/sealer.js';
+import { isWorker, keyFromPrimary, superviseWorkers } from './workers.js';
+import pino from 'pino';
 import { usage } from './usage.js';
 import { VERSION } from './version.js';
 
@@ -50,17 +53,57 @@ async function runMigrate(config: Config): Promise<number> {
   return 0;
 }
 
+/**
+ * One process serves, or (VARSETD_WORKERS above 1) the started process readies the store and
+ * starts workers that serve (src/workers.ts); each worker runs `serve` again and lands in `serveRequests`.
+ */
 async function serve(config: Config): Promise<number> {
-  // A person at a terminal gets a summary and readable log lines; anything else (a file, a log
-  // collector) gets one JSON object per line, the summary included.
-  const terminal = process.stdout.isTTY === true;
+  if (config.workers > 1 && isWorker()) {
+    // Until it serves, a worker told to stop, or whose primary is gone, has nothing to finish.
+    const stopAtOnce = () => process.exit(0);
+    const untilServing = ['SIGTERM', 'SIGINT', 'disconnect'] as const;
+    for (const event of untilServing) process.on(event, stopAtOnce);
+    const key = await keyFromPrimary();
+    await serveRequests(config, createSealer(key), undefined, () => {
+      for (const event of untilServing) process.removeListener(event, stopAtOnce);
+    });
+    return -1;
+  }
   const tls = config.tls ? readCertificate(config.tls) : undefined;
   const store = await openStore(config);
-  const prepared = await prepareStore(store, config);
+  let prepared: PreparedStore;
+  try {
+    prepared = await prepareStore(store, config);
+  } finally {
+    if (config.workers > 1) await store.close();
+  }
+  if (config.workers === 1) {
+    const app = await serveRequests(config, prepared.key.sealer, { store, tls });
+    logSummary(app.log, startSummary(config, prepared, app.server.address() as AddressInfo));
+    return -1;
+  }
+  const log = process.stdout.isTTY ? pino({ level: config.logLevel }, await prettyLog()) : pino({ level: config.logLevel });
+  const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined });
+  logSummary(log, startSummary(config, prepared, address));
+  return -1;
+}
+
+/** A person at a terminal gets the summary as a few lines; anything else (a file, a log collector) as one JSON log line. */
+function logSummary(log: { info: (object: object, message: string) => void }, summary: StartSummary): void {
+  if (process.stdout.isTTY === true) process.stdout.write(formatSummary(summary));
+  else log.info(summary, `varsetd ${VERSION} started`);
+}
+
+/** Serves the API from this process until SIGTERM or SIGINT (or, in a worker, until its primary is gone). */
+async function serveRequests(config: Config, sealer: Sealer, opened?: { store: Store; tls: TlsCredentials | undefined }, onShutdownHandled: () => void = () => {}) {
+  // A person at a terminal gets readable log lines; anything else one JSON object per line.
+  const terminal = process.stdout.isTTY === true;
+  const tls = opened ? opened.tls : config.tls ? readCertificate(config.tls) : undefined;
+  const store = opened?.store ?? (await openStore(config));
   const logger = { level: config.logLevel, ...(terminal ? { stream: await prettyLog() } : {}) };
   const app = await buildApp({
     store,
-    sealer: prepared.key.sealer,
+    sealer,
     publicUrl: config.publicUrl,
     logger,
     responseCacheSize: config.responseCacheMb * 1024 * 1024,
@@ -83,6 +126,9 @@ async function serve(config: Config): Promise<number> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A worker whose primary is gone stops too.
+  if (isWorker()) process.on('disconnect', () => void shutdown('disconnect'));
+  onShutdownHandled();
   const tlsFiles = config.tls;
   const server = app.server;
   if (tlsFiles && server instanceof https.Server) {
@@ -99,10 +145,7 @@ async function serve(config: Config): Promise<number> {
     // Fastify names the scheme from its own https option, which the server factory stands in for.
     listenTextResolver: (address) => `Server listening at ${tls ? address.replace(/^http:/, 'https:') : address}`,
   });
-  const summary = startSummary(config, prepared, app.server.address() as AddressInfo);
-  if (terminal) process.stdout.write(formatSummary(summary));
-  else app.log.info(summary, `varsetd ${VERSION} started`);
-  return -1;
+  return app;
 }
 
 /** Log lines for a person: one line each, local time. Loaded only then, as JSON needs none of it. */

@@ -21,6 +21,8 @@ export interface StartSummary {
   appliedMigrations: string[];
   encryptionKey: { source: 'configured' } | { source: 'file'; file: string; generated: boolean };
   adminToken: AdminTokenOutcome;
+  /** Processes serving requests (`VARSETD_WORKERS`). */
+  workers: number;
 }
 
 export function startSummary(config: Config, prepared: PreparedStore, address: AddressInfo): StartSummary {
@@ -37,6 +39,7 @@ export function startSummary(config: Config, prepared: PreparedStore, address: A
     appliedMigrations: prepared.appliedMigrations,
     encryptionKey: key.source === 'configured' ? { source: 'configured' } : { source: 'file', file: key.file, generated: key.generated },
     adminToken,
+    workers: config.workers,
   };
 }
 
@@ -63,6 +66,7 @@ export function formatSummary(summary: StartSummary): string {
           : key.file,
     ],
     ['admin token', describeAdminToken(token)],
+    ['workers', summary.workers === 1 ? '1 process' : `${summary.workers} processes`],
   ];
   if (summary.publicUrl) lines.splice(1, 0, ['public URL', summary.publicUrl]);
   const where = summary.allAddresses ? `${summary.url} (and every address of this machine)` : summary.url;

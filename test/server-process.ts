@@ -27,6 +27,8 @@ export async function runVarsetd(args: string[], env: NodeJS.ProcessEnv): Promis
 
 export interface ServerProcess {
   url: string;
+  /** The started process: with several workers, their primary. */
+  pid: number;
   /** The start-up summary, as logged in JSON when stdout is not a terminal. */
   summary: Record<string, any>;
   /** Everything it printed so far. */
@@ -34,6 +36,8 @@ export interface ServerProcess {
   sendSignal(signal: NodeJS.Signals): void;
   /** Whether it has not exited yet. */
   isRunning(): boolean;
+  /** How it ended: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +51,7 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const isRunning = () => child.exitCode === null && child.signalCode === null;
   const stop = async () => {
     process.removeListener('exit', kill);
@@ -87,5 +91,31 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
     await stop();
     throw error;
   });
-  return { url: summary.url, summary, output: () => output, sendSignal: (signal) => child.kill(signal), isRunning, stop };
+  return { url: summary.url, pid: child.pid!, summary, output: () => output, sendSignal: (signal) => child.kill(signal), isRunning, exited, stop };
+}
+
+/** Tries `attempt` every 100 ms until it answers something other than undefined; fails after 60 s, showing `output`. */
+export async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, output: () => string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const value = await attempt();
+      if (value !== undefined) return value;
+    } catch {
+      // Not there yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} within 60 s:\n${output()}`);
+}
+
+/** The processes that logged a JSON line with this message (read by its text: stderr may be interleaved with the lines). */
+export function logPids(output: string, message: string): Set<number> {
+  const pids = new Set<number>();
+  const logged = `"msg":${JSON.stringify(message)}`;
+  for (const line of output.split('\n')) {
+    const pid = line.includes(logged) ? /"pid":(\d+)/.exec(line)?.[1] : undefined;
+    if (pid) pids.add(Number(pid));
+  }
+  return pids;
 }

@@ -9,12 +9,12 @@ import { formatSummary, startSummary } from '../src/summary.js';
 const loopback: AddressInfo = { address: '127.0.0.1', family: 'IPv4', port: 8080 };
 
 function prepared(adminToken: PreparedStore['adminToken'], keyGenerated: boolean): PreparedStore {
-  return { appliedMigrations: ['0001_core'], adminToken, key: { sealer: createSealer(generateKey()), source: 'file', file: '/srv/varsetd/encryption-key', generated: keyGenerated } };
+  return { appliedMigrations: ['0001_core'], adminToken, key: { sealer: createSealer(generateKey()), key: generateKey(), source: 'file', file: '/srv/varsetd/encryption-key', generated: keyGenerated } };
 }
 
 describe('the start-up summary', () => {
   it('names the SQLite file and what was generated', () => {
-    const config = loadConfig({ VARSETD_DATA_DIR: '/srv/varsetd' }, []);
+    const config = loadConfig({ VARSETD_DATA_DIR: '/srv/varsetd', VARSETD_WORKERS: '3' }, []);
     const summary = startSummary(config, prepared({ source: 'generated', file: '/srv/varsetd/admin-token' }, true), loopback);
     const text = formatSummary(summary);
     assert.match(text, /^varsetd \S+ is listening on http:\/\/127\.0\.0\.1:8080\n/);
@@ -22,6 +22,7 @@ describe('the start-up summary', () => {
     assert.match(text, /^ {2}schema {10}applied 1 migration$/m);
     assert.match(text, /^ {2}encryption key {2}generated, in \/srv\/varsetd\/encryption-key/m);
     assert.match(text, /^ {2}admin token {5}generated, in \/srv\/varsetd\/admin-token \(not printed/m);
+    assert.match(text, /^ {2}workers {9}3 processes$/m);
   });
 
   it('names the PostgreSQL host and database, never the user or password, and says https with a certificate', () => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readCertificate, reloadCertificate, type TlsFiles } from '../src/http/tls.js';
 import { ADMIN_TOKEN, TestApp, createTestStore, expectStatus, storeKind } from './helpers.js';
-import { ROOT, runVarsetd, startServerProcess, varsetdEnv } from './server-process.js';
+import { ROOT, eventually, logPids, runVarsetd, startServerProcess, varsetdEnv } from './server-process.js';
 
 /** A server certificate, its key, and the throw-away authority that signed it. */
 interface Certificate {
@@ -205,20 +205,6 @@ describe(`X-Forwarded-Proto and X-Forwarded-Host (${storeKind})`, () => {
   }
 });
 
-async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, output: () => string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const value = await attempt();
-      if (value !== undefined) return value;
-    } catch {
-      // Not there yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what} within 60 s:\n${output()}`);
-}
-
 describe('varsetd serve with a certificate', { concurrency: true }, () => {
   let dir: string;
   let first: Certificate;
@@ -276,7 +262,8 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
     serve(files, first.cert, first.key);
     const store = await createTestStore();
     try {
-      const server = await startServerProcess(varsetdEnv(store, { VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
+      // Two workers: the primary passes SIGHUP on to each of them.
+      const server = await startServerProcess(varsetdEnv(store, { VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2' }));
       try {
         assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
         const ca = [first.ca, second.ca];
@@ -288,10 +275,12 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
         serve(files, second.cert, second.key);
         server.sendSignal('SIGHUP');
         await eventually('new connections did not get the new certificate', async () => ((await ping()).fingerprint === second.fingerprint ? true : undefined), server.output);
+        await eventually('not every worker reloaded', async () => (logPids(server.output(), 'reloaded the TLS certificate').size === 2 ? true : undefined), server.output);
+        for (let i = 0; i < 6; i++) assert.equal((await ping()).fingerprint, second.fingerprint);
 
         serve(files, first.cert, second.key);
         server.sendSignal('SIGHUP');
-        await eventually('the failed reload was not logged', async () => (server.output().includes('kept the current TLS certificate') ? true : undefined), server.output);
+        await eventually('the failed reload was not logged by every worker', async () => (logPids(server.output(), 'kept the current TLS certificate: reloading it failed').size === 2 ? true : undefined), server.output);
         assert.match(server.output(), /cannot be used together/);
         const after = await ping();
         assert.equal(after.status, 204);

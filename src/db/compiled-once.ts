@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely';
 import { randomAlphanumeric } from '../ids.js';
 import type { Database } from './schema.js';
 
@@ -11,7 +11,7 @@ interface Template {
 }
 
 /**
- * A query that Kysely builds and compiles once per database handle and that then runs with each
+ * A query that Kysely builds and compiles once per database (and its transactions) and that then runs with each
  * call's arguments. Building and compiling a query costs about as much as SQLite takes to
  * answer a lookup by key, so the statements every read request runs (its token, its
  * organization's version, the set it shows) are compiled once. `build` receives a placeholder
@@ -19,12 +19,15 @@ interface Template {
  * inside another value: compiling refuses a query that does otherwise.
  */
 export function compiledOnce<Args extends string[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
-  const templates = new WeakMap<Db, Template>();
+  // Kept per dialect adapter, which a database handle shares with its transactions and its
+  // handles with other plugins: all of them compile a query to the same statement.
+  const templates = new WeakMap<DialectAdapter, Template>();
   return async (db, ...args) => {
-    let template = templates.get(db);
+    const adapter = db.getExecutor().adapter;
+    let template = templates.get(adapter);
     if (!template) {
       template = compile(db, build, args.length);
-      templates.set(db, template);
+      templates.set(adapter, template);
     }
     const parameters = template.parameters.map((p) => ('argument' in p ? args[p.argument] : p.value));
     const result = await db.executeQuery<Row>({ ...template.compiled, parameters });

@@ -7,7 +7,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, ty
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqliteModule } from './sqlite-module.js';
-import { FlagsPlugin } from './flags.js';
+import { bindingFlagsAsIntegers, FlagsPlugin } from './flags.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -70,7 +70,7 @@ function openSqlite(file: string): Store {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(raw)), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(new ImmediateSqliteDialect(withStatementCache(raw))), plugins: [new FlagsPlugin()] });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
   return {
@@ -153,7 +153,7 @@ function openPostgres(connectionString: string): Store {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(new PostgresDialect({ pool: withNamedStatements(pool) })), plugins: [new FlagsPlugin()] });
   return {
     db,
     dialect: 'postgres',

@@ -1,13 +1,14 @@
-import {
-  OperationNodeTransformer,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type PrimitiveValueListNode,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-  type ValueNode,
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
 } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -68,27 +69,58 @@ export const COMPUTED_FLAGS = ['on_workspace', 'on_project'] as const;
 const FLAGS = new Set<string>([...Object.keys(FLAG_COLUMNS), ...COMPUTED_FLAGS]);
 
 /** Booleans bound to a statement become 1 and 0, the values both stores keep in flag columns. */
-class BooleansAsIntegers extends OperationNodeTransformer {
-  protected override transformValue(node: ValueNode): ValueNode {
-    return typeof node.value === 'boolean' ? { ...node, value: node.value ? 1 : 0 } : super.transformValue(node);
-  }
+function withIntegerFlags(query: CompiledQuery): CompiledQuery {
+  if (!query.parameters.some((value) => typeof value === 'boolean')) return query;
+  return { ...query, parameters: query.parameters.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)) };
+}
 
-  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    if (!node.values.some((v) => typeof v === 'boolean')) return super.transformPrimitiveValueList(node);
-    return { ...node, values: node.values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)) };
-  }
+/**
+ * `dialect` binding booleans as 1 and 0 (see `FlagsPlugin`). This is done on the compiled
+ * statement, where the parameters are a flat list, instead of by rewriting every query's tree.
+ */
+export function bindingFlagsAsIntegers(dialect: Dialect): Dialect {
+  const connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const converting = (connection: DatabaseConnection): DatabaseConnection => {
+    let proxy = connections.get(connection);
+    if (!proxy) {
+      proxy = new Proxy(connection, {
+        get(target, property) {
+          if (property === 'executeQuery') return (query: CompiledQuery) => target.executeQuery(withIntegerFlags(query));
+          if (property === 'streamQuery') return (query: CompiledQuery, chunkSize?: number) => target.streamQuery(withIntegerFlags(query), chunkSize);
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      connections.set(connection, proxy);
+    }
+    return proxy;
+  };
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: (): Driver => {
+      const driver = dialect.createDriver();
+      return new Proxy(driver, {
+        get(target, property) {
+          if (property === 'acquireConnection') return async () => converting(await target.acquireConnection());
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    },
+  };
 }
 
 /**
  * The one place that knows how booleans are stored: statements bind 1 and 0 for true and
- * false, and the flag columns of every result row are read back as true and false. Null
+ * false (`bindingFlagsAsIntegers`, which the dialect must be wrapped in), and the flag columns of every result row are read back as true and false. Null
  * stays null (a flag of a row a left join did not find).
  */
 export class FlagsPlugin implements KyselyPlugin {
-  private readonly transformer = new BooleansAsIntegers();
-
+  // Statements bind booleans as integers through `bindingFlagsAsIntegers`.
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.transformer.transformNode(args.node);
+    return args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

@@ -9,6 +9,6 @@ export function byCodePoint(db: Kysely<any>, column: string): RawBuilder<string>
   return isPostgres(db) ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
 }
 
-function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -64,6 +64,8 @@ function opensCheck(sealer: Sealer, check: string): boolean {
 
 export interface LoadedKey {
   sealer: Sealer;
+  /** The key itself, for worker processes to seal with (see src/workers.ts). */
+  key: Buffer;
   /** Where the key came from: the configuration, or the key file (then `file` is its path). */
   source: 'configured' | 'file';
   file: string;
@@ -105,8 +107,9 @@ export async function loadSealer(store: Store, options: { configuredKey: Buffer 
     // A rotation committed but did not get to replace the key file: finish it.
     fs.renameSync(path.join(options.dataDir, NEXT_KEY_FILE), file);
     sealer = createSealer(next);
+    key = next;
   }
-  return { sealer, source, file, generated };
+  return { sealer, key, source, file, generated };
 }
 
 /** Seals the key check with a new key; part of a rotation's transaction. */

@@ -3,7 +3,7 @@ import { can, ensure, type Action } from '../auth/policy.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { findAssignments } from './assignment-store.js';
-import { targetOf, type Varset } from './model.js';
+import { targetOf, type Varset, type VarsetRead } from './model.js';
 import { findVarset, findVarsetAtVersion, findVarsetOrganizationId } from './store.js';
 
 /**
@@ -25,11 +25,12 @@ async function ensureReadable(ctx: Context, varset: Varset): Promise<void> {
 }
 
 /**
- * A set the subject may read, otherwise the 404 of a missing one, with its organization's
- * version read in the same statement as the set (for the response cache).
+ * A set the subject may read, otherwise the 404 of a missing one, with its relationships
+ * (variables' rows when `variableRows`) and its organization's version (for the response
+ * cache), all read in the statement that reads the set.
  */
-export async function readableVarset(ctx: Context, id: string): Promise<{ varset: Varset; version: number }> {
-  const found = await findVarsetAtVersion(ctx.store.db, id);
+export async function readableVarset(ctx: Context, id: string, variableRows: boolean): Promise<VarsetRead & { version: number }> {
+  const found = await findVarsetAtVersion(ctx.store.db, id, variableRows);
   if (!found) throw notFound();
   await ensureReadable(ctx, found.varset);
   return found;

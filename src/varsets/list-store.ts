@@ -5,8 +5,8 @@ import { fetchPage, limitToPage, pageWithTotal } from '../db/page.js';
 import type { Database } from '../db/schema.js';
 import { contains } from '../db/search.js';
 import type { Page } from '../jsonapi/query.js';
-import type { ReachingVarset, Varset, VarsetScope } from './model.js';
-import { selectVarsets } from './store.js';
+import type { ReachingVarset, VarsetRead, VarsetScope } from './model.js';
+import { selectVarsets, toVarsetRead, withRelations } from './store.js';
 import { locationOfWorkspace } from '../common/location.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
 
@@ -53,8 +53,16 @@ function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: Varset
   return conditions.length > 0 ? eb.or(conditions) : sql<boolean>`1 = 0`;
 }
 
-/** One page of sets, ordered by name (code point order) then id, and the number of all matching sets (see `pageWithTotal`). */
-export async function listVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page): Promise<{ rows: Varset[]; total: number }> {
+/**
+ * One page of sets with their relationships (see `withRelations`), ordered by name (code point
+ * order) then id, and the number of all matching sets (see `pageWithTotal`): one statement.
+ */
+export async function listVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page, variableRows: boolean): Promise<{ rows: VarsetRead[]; total: number }> {
+  const { rows, total } = await pageOfVarsets(db, scope, search, page, variableRows);
+  return { rows: rows.map((row) => toVarsetRead(row, variableRows)), total };
+}
+
+async function pageOfVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page, variableRows: boolean) {
   const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (search === undefined ? query : query.where(contains(sql.ref('varsets.search_name'), search)));
   const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
 
@@ -64,7 +72,7 @@ export async function listVarsets(db: Db, scope: VarsetScope, search: string | u
       // A caller without organization-wide Read variables lists only the sets it may read.
       return scope.readable === 'all' ? organization : eb.and([organization, readableBy(eb, scope.readable)]);
     };
-    return fetchPage(db, matching(db.selectFrom('varsets').where(inOrganization)), page, (query) => ordered(selectVarsets(query)));
+    return fetchPage(db, matching(db.selectFrom('varsets').where(inOrganization)), page, (query) => ordered(withRelations(db, selectVarsets(query), variableRows)));
   }
 
   // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
@@ -89,7 +97,7 @@ export async function listVarsets(db: Db, scope: VarsetScope, search: string | u
         .where('varsets.id', 'in', reachingIds(eb, scope))
         .select((e) => e.fn.countAll<number>().as('n')),
     );
-  return pageWithTotal(db, limitToPage(ordered(selectVarsets(matching(db.selectFrom('varsets').where(candidates)))), page), total);
+  return pageWithTotal(db, limitToPage(ordered(withRelations(db, selectVarsets(matching(db.selectFrom('varsets').where(candidates))), variableRows)), page), total);
 }
 
 /** The sets that reach a workspace, each with every way it does: the same sets the workspace's list shows, in one query. */

@@ -7,7 +7,7 @@ import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepare
 import { changeVarset, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
 import { assertNoGlobalConflict } from './rules.js';
-import { updateVarset } from './store.js';
+import { touchVarsetAt } from './store.js';
 
 /**
  * The variables of a set. They are written as every variable is (src/variables/service.ts),
@@ -18,12 +18,12 @@ import { updateVarset } from './store.js';
 const AT = '/data';
 
 export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: Variable[]; total: number }> {
-  const { varset } = await readableVarset(ctx, varsetId);
+  const { varset } = await readableVarset(ctx, varsetId, false);
   return pageOfVariables(ctx.store.db, variablesOf(varset), page);
 }
 
 export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<Variable> {
-  const { varset } = await readableVarset(ctx, varsetId);
+  const { varset } = await readableVarset(ctx, varsetId, false);
   const variable = await findVariable(ctx.store.db, variablesOf(varset), id);
   if (!variable) throw notFound();
   return variable;
@@ -36,7 +36,7 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
     const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
     await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
     await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
-    await updateVarset(trx, varset.id, { updated_at: timestamp });
+    await touchVarsetAt(trx, varset.id, timestamp);
     return prepared[0]!.variable;
   });
 }
@@ -46,7 +46,7 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
     await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
     await saveVariable(trx, prepared);
-    await updateVarset(trx, varset.id, { updated_at: now() });
+    await touchVarsetAt(trx, varset.id, now());
     return prepared.variable;
   });
 }
@@ -54,6 +54,6 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
   await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
     if (!(await deleteVariable(trx, variablesOf(varset), id))) throw notFound();
-    await updateVarset(trx, varset.id, { updated_at: now() });
+    await touchVarsetAt(trx, varset.id, now());
   });
 }

@@ -1,10 +1,12 @@
-import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.js';
+import { fromJson, jsonArrayOf, jsonObjectOf } from '../db/json.js';
+import { byCodePoint } from '../db/order.js';
 import type { Database, VarsetTable } from '../db/schema.js';
 import { searchable } from '../db/search.js';
 import { inSlices } from '../common/slices.js';
-import type { Category } from '../variables/model.js';
-import type { Varset } from './model.js';
+import type { Category, Variable } from '../variables/model.js';
+import type { Varset, VarsetRead, VarsetRelations } from './model.js';
 
 /**
  * The SQL of variable sets themselves: reading and writing a set, its organization's version
@@ -31,22 +33,95 @@ export function selectVarsets<Q extends SelectQueryBuilder<Database, 'varsets', 
   return query.innerJoin('organizations', 'organizations.id', 'varsets.organization_id').select(VARSET_COLUMNS);
 }
 
-export function findVarset(db: Db, id: string): Promise<Varset | undefined> {
-  return selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).executeTakeFirst();
+const findVarsetById = compiledOnce((db, id: string) => selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)));
+
+export async function findVarset(db: Db, id: string): Promise<Varset | undefined> {
+  return (await findVarsetById(db, id))[0];
 }
 
-const findVarsetWithVersion = compiledOnce((db, id: string) =>
-  selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id))
-    .innerJoin('organization_versions', 'organization_versions.organization_id', 'varsets.organization_id')
-    .select('organization_versions.version as organization_version'),
-);
+/** The columns `withRelations` adds to a set's row. */
+interface RelationColumns {
+  workspace_ids: unknown;
+  project_ids: unknown;
+  variables: unknown;
+}
 
-/** A set with its organization's version (see `ResponseCache`), both read by one statement. */
-export async function findVarsetAtVersion(db: Db, id: string): Promise<{ varset: Varset; version: number } | undefined> {
-  const [found] = await findVarsetWithVersion(db, id);
+const idsOf = (db: Db, table: 'varset_workspaces' | 'varset_projects', column: 'workspace_id' | 'project_id') => (eb: ExpressionBuilder<Database, 'varsets'>) =>
+  eb
+    .selectFrom(table)
+    .select(jsonArrayOf(db, sql.ref(`${table}.${column}`), [byCodePoint(db, `${table}.${column}`)]).as('ids'))
+    .whereRef(`${table}.varset_id`, '=', 'varsets.id');
+
+/** The columns of a variable as a set's row carries them (`variableRows`). */
+const VARIABLE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive', 'version_id', 'created_at'] as const;
+
+/**
+ * Adds to a query on sets their workspaces' and projects' ids and their variables (ids, or
+ * whole rows when `variableRows`), each as one JSON column read from the tables' indexes, in
+ * the order responses list them: a set and all it holds in one statement.
+ */
+export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>, variableRows: boolean) {
+  const variable = variableRows
+    ? jsonObjectOf(db, Object.fromEntries(VARIABLE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)])))
+    : sql.ref('varset_variables.id');
+  return query.select((eb) => [
+    idsOf(db, 'varset_workspaces', 'workspace_id')(eb).as('workspace_ids'),
+    idsOf(db, 'varset_projects', 'project_id')(eb).as('project_ids'),
+    eb
+      .selectFrom('varset_variables')
+      .select(jsonArrayOf(db, variable, [byCodePoint(db, 'varset_variables.key'), sql.ref('varset_variables.category'), sql.ref('varset_variables.id')]).as('variables'))
+      .whereRef('varset_variables.varset_id', '=', 'varsets.id')
+      .as('variables'),
+  ]);
+}
+
+type VariableFields = Omit<Variable, 'owner' | 'hcl' | 'sensitive'> & { hcl: boolean | number; sensitive: boolean | number };
+
+/** A row of `withRelations` as the set and its relationships. */
+export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variableRows: boolean): VarsetRead {
+  const { workspace_ids, project_ids, variables, ...rest } = row;
+  const varset: Varset = {
+    id: rest.id,
+    organization_id: rest.organization_id,
+    organization_name: rest.organization_name,
+    project_id: rest.project_id,
+    name: rest.name,
+    description: rest.description,
+    global: rest.global,
+    priority: rest.priority,
+    created_at: rest.created_at,
+    updated_at: rest.updated_at,
+  };
+  const owner = { kind: 'varset', id: varset.id } as const;
+  let decoded: VarsetRelations | undefined;
+  const relations = () =>
+    (decoded ??= {
+      workspaceIds: fromJson<string[]>(workspace_ids),
+      projectIds: fromJson<string[]>(project_ids),
+      variables: variableRows
+        ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: { ...v, owner, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) } }))
+        : fromJson<string[]>(variables).map((id) => ({ id })),
+      variableRows,
+    });
+  return { varset, relations };
+}
+
+const findWithVersion = (variableRows: boolean) =>
+  compiledOnce((db, id: string) =>
+    withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), variableRows)
+      .innerJoin('organization_versions', 'organization_versions.organization_id', 'varsets.organization_id')
+      .select('organization_versions.version as organization_version'),
+  );
+const FIND_WITH_VERSION = { ids: findWithVersion(false), rows: findWithVersion(true) };
+
+/**
+ * A set with its relationships (see `withRelations`) and its organization's version (see
+ * `ResponseCache`), all read by one statement.
+ */
+export async function findVarsetAtVersion(db: Db, id: string, variableRows: boolean): Promise<(VarsetRead & { version: number }) | undefined> {
+  const [found] = await FIND_WITH_VERSION[variableRows ? 'rows' : 'ids'](db, id);
   if (!found) return undefined;
-  const { organization_version, ...varset } = found;
-  return { varset, version: Number(organization_version) };
+  return { ...toVarsetRead(found, variableRows), version: Number(found.organization_version) };
 }
 
 /** What a cached list of sets belongs to (see `ResponseCache`). */
@@ -73,8 +148,10 @@ export async function organizationVersion(db: Db, of: VersionOf): Promise<number
   return row === undefined ? undefined : Number(row.version);
 }
 
+const organizationIdOfVarset = compiledOnce((db, id: string) => db.selectFrom('varsets').select('organization_id').where('id', '=', id));
+
 export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {
-  return (await db.selectFrom('varsets').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;
+  return (await organizationIdOfVarset(db, id))[0]?.organization_id;
 }
 
 export async function isVarsetNameTaken(db: Db, organizationId: string, name: string, exceptId: string): Promise<boolean> {
@@ -95,6 +172,13 @@ export async function updateVarset(db: Db, id: string, changes: Partial<Pick<Var
     .set({ ...changes, ...(changes.name !== undefined ? { search_name: searchable(changes.name) } : {}) })
     .where('id', '=', id)
     .execute();
+}
+
+const touchVarset = compiledOnce((db, id: string, updatedAt: string) => db.updateTable('varsets').set({ updated_at: updatedAt }).where('id', '=', id));
+
+/** Records that a set changed (its variables did) at `updatedAt`. */
+export async function touchVarsetAt(db: Db, id: string, updatedAt: string): Promise<void> {
+  await touchVarset(db, id, updatedAt);
 }
 
 export async function deleteVarset(db: Db, id: string): Promise<void> {

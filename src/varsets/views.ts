@@ -3,7 +3,7 @@ import type { Subject } from '../auth/subject.js';
 import type { Db } from '../db/transaction.js';
 import { variableIdsOfSets, variablesOfSets } from '../variables/service.js';
 import { projectsOfSets, workspacesOfSets } from './assignment-store.js';
-import type { RelationRows, Varset, VariableRef, VarsetInclude, VarsetView } from './model.js';
+import type { RelationRows, Varset, VariableRef, VarsetInclude, VarsetRead, VarsetView } from './model.js';
 import { locationOfWorkspace } from '../common/location.js';
 
 /** Relationships read in full for what `include` asks for; create and update responses read them all. */
@@ -44,6 +44,29 @@ export async function loadViews(db: Db, varsets: Varset[], rows: RelationRows): 
 
 export async function loadView(db: Db, varset: Varset, rows: RelationRows): Promise<VarsetView> {
   return (await loadViews(db, [varset], rows))[0]!;
+}
+
+/**
+ * The views of sets read with their relationships (`VarsetRead`): only the rows `include`
+ * asks for and the read did not carry cost a query, one per kind whatever the number of sets.
+ */
+export async function completeViews(db: Db, reads: VarsetRead[], rows: RelationRows): Promise<VarsetView[]> {
+  const ids = reads.map((read) => read.varset.id);
+  const none = async () => undefined;
+  const [workspaces, projects, variables] = await Promise.all([
+    rows.workspaces && ids.length ? workspacesOfSets(db, ids, true) : none(),
+    rows.projects && ids.length ? projectsOfSets(db, ids, true) : none(),
+    rows.variables && reads.some((read) => !read.relations().variableRows) ? variablesOf(db, ids, true) : none(),
+  ]);
+  return reads.map(({ varset, relations }) => {
+    const { workspaceIds, projectIds, variables: carried } = relations();
+    return {
+      varset,
+      workspaces: workspaces ? (workspaces.get(varset.id) ?? []) : workspaceIds.map((id) => ({ id })),
+      projects: projects ? (projects.get(varset.id) ?? []) : projectIds.map((id) => ({ id })),
+      variables: variables ? (variables.get(varset.id) ?? []) : carried,
+    };
+  });
 }
 
 /**
