@@ -10,7 +10,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, settings: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)) delete env[name];
-  return { ...env, VARSETD_DATA_DIR: store.dataDir, ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}), ...settings };
+  // One process unless a test asks for workers: the suite already runs two test files at a time.
+  return { ...env, VARSETD_DATA_DIR: store.dataDir, VARSETD_WORKERS: '1', ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}), ...settings };
 }
 
 /** Runs `varsetd ARGS` to its end; rejects only when it cannot be started. */
