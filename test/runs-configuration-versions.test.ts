@@ -18,6 +18,11 @@ describe(`configuration versions (${storeKind})`, () => {
   after(async () => t.close());
 
   const show = (id: string) => t.get(`/api/v2/configuration-versions/${id}`);
+  const downloaded = async (id: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v2/configuration-versions/${id}/download`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    assert.equal(res.statusCode, 200);
+    return res.rawPayload;
+  };
 
   it('creates a pending version with defaults and an absolute, tokenless upload URL', async () => {
     const res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, { data: { type: 'configuration-versions' } });
@@ -160,12 +165,8 @@ describe(`configuration versions (${storeKind})`, () => {
     assert.equal(read.error, 'archive_too_large');
   });
 
-  it('answers 404 for an unknown, used or expired credential, and changes nothing', async () => {
+  it('answers 404 for an unknown, expired or no longer usable credential, and changes nothing', async () => {
     assert.equal((await upload(t, 'http://x/api/v2/uploads/nope', configArchive())).status, 404);
-    const cv = await createConfigurationVersion(t, ws);
-    const url = cv.attributes['upload-url'];
-    expectStatus(await upload(t, url, configArchive()), 200);
-    assert.equal((await upload(t, url, configArchive())).status, 404);
 
     const failed = await createConfigurationVersion(t, ws);
     assert.equal((await upload(t, failed.attributes['upload-url'], Buffer.from('nope'))).status, 422);
@@ -176,6 +177,47 @@ describe(`configuration versions (${storeKind})`, () => {
     await t.store.db.updateTable('configuration_versions').set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expired.id).execute();
     assert.equal((await upload(t, expired.attributes['upload-url'], configArchive())).status, 404);
     assert.equal((await show(expired.id)).body.data.attributes.status, 'pending');
+
+    const uploadedThenExpired = await createConfigurationVersion(t, ws);
+    const kept = configArchive();
+    expectStatus(await upload(t, uploadedThenExpired.attributes['upload-url'], kept), 200);
+    await t.store.db.updateTable('configuration_versions').set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', uploadedThenExpired.id).execute();
+    assert.equal((await upload(t, uploadedThenExpired.attributes['upload-url'], gzipSync(tar({ 'other.tf': 'x' })))).status, 404);
+    assert.deepEqual(await downloaded(uploadedThenExpired.id), kept);
+  });
+
+  it('replaces the archive on each accepted upload to the same URL, until a run uses the version', async () => {
+    const w = await t.createWorkspace(org);
+    const cv = await createConfigurationVersion(t, w);
+    const url = cv.attributes['upload-url'];
+    const first = gzipSync(tar({ 'main.tf': 'first' }));
+    const second = gzipSync(tar({ 'main.tf': 'second' }));
+    expectStatus(await upload(t, url, first), 200);
+    assert.deepEqual(await downloaded(cv.id), first);
+    expectStatus(await upload(t, url, second), 200);
+    assert.deepEqual(await downloaded(cv.id), second);
+    assert.equal((await show(cv.id)).body.data.attributes.status, 'uploaded');
+
+    // A refused upload to an uploaded version keeps its archive and status.
+    const refused = await upload(t, url, Buffer.from('not an archive'));
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.errors[0].status, '422');
+    const tooLarge = await upload(t, url, Buffer.alloc(10 * 1024 * 1024 + 1, 1));
+    assert.equal(tooLarge.status, 413);
+    const read = (await show(cv.id)).body.data.attributes;
+    assert.equal(read.status, 'uploaded');
+    assert.equal(read.error, null);
+    assert.deepEqual(await downloaded(cv.id), second);
+
+    const run = await t.post('/api/v2/runs', {
+      data: {
+        type: 'runs',
+        relationships: { workspace: { data: { type: 'workspaces', id: w } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv.id } } },
+      },
+    });
+    expectStatus(run, 201);
+    assert.equal((await upload(t, url, first)).status, 404);
+    assert.deepEqual(await downloaded(cv.id), second);
   });
 
   it('needs a token for everything but the upload', async () => {

@@ -90,6 +90,45 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     assert.deepEqual((await t.get(`/api/v2/workspaces/${id}/effective-tag-bindings`)).body.data, []);
   });
 
+  it('includes a project’s effective tag bindings on a read and a list, and refuses any other include', async () => {
+    const o = await t.createOrganization();
+    const created = await t.post(`/api/v2/organizations/${o}/projects`, {
+      data: { type: 'projects', attributes: { name: 'bound' }, relationships: { 'tag-bindings': { data: [binding('team', 'platform'), binding('env', 'prod')] } } },
+    });
+    expectStatus(created, 201);
+    const id = created.body.data.id;
+    const plain = await t.get(`/api/v2/projects/${id}`);
+    expectStatus(plain, 200);
+    assert.equal(plain.body.included, undefined);
+    assert.deepEqual(plain.body.data.relationships['tag-bindings'], { links: { related: `/api/v2/projects/${id}/tag-bindings` } });
+    assert.deepEqual(plain.body.data.relationships['effective-tag-bindings'], { links: { related: `/api/v2/projects/${id}/effective-tag-bindings` } });
+
+    const read = await t.get(`/api/v2/projects/${id}?include=effective_tag_bindings`);
+    expectStatus(read, 200);
+    const effective = (await t.get(`/api/v2/projects/${id}/effective-tag-bindings`)).body.data;
+    assert.deepEqual(read.body.included, effective);
+    assert.deepEqual(keyValues(read.body.included), [['team', 'platform'], ['env', 'prod']]);
+    assert.ok(read.body.included.every((b: any) => b.type === 'effective-tag-bindings' && b.links === undefined));
+    assert.deepEqual(
+      read.body.data.relationships['effective-tag-bindings'].data,
+      effective.map((b: any) => ({ id: b.id, type: 'effective-tag-bindings' })),
+    );
+
+    const listed = await t.get(`/api/v2/organizations/${o}/projects?include=effective_tag_bindings`);
+    expectStatus(listed, 200);
+    const byName = new Map(listed.body.data.map((p: any) => [p.attributes.name, p]));
+    assert.deepEqual((byName.get('Default Project') as any).relationships['effective-tag-bindings'].data, []);
+    assert.deepEqual((byName.get('bound') as any).relationships['effective-tag-bindings'].data, read.body.data.relationships['effective-tag-bindings'].data);
+    assert.deepEqual(listed.body.included, effective);
+
+    for (const url of [`/api/v2/projects/${id}?include=organization`, `/api/v2/organizations/${o}/projects?include=effective_tag_bindings,workspaces`]) {
+      const refused = await t.get(url);
+      assert.equal(refused.status, 400, url);
+      assert.equal(refused.body.errors[0].source.parameter, 'include');
+    }
+    assert.equal((await t.get(`/api/v2/projects/${id}?other=1`)).status, 400);
+  });
+
   it('reads bindings with the workspace and changes them only with the right to update it', async () => {
     const id = await t.createWorkspace(org);
     const reader = await teamWithToken(t, org);

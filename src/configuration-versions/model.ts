@@ -5,7 +5,7 @@
 export interface ConfigurationVersion {
   id: string;
   workspace_id: string;
-  status: 'pending' | 'uploaded' | 'errored';
+  status: 'pending' | 'uploaded' | 'errored' | 'archived';
   auto_queue_runs: boolean;
   speculative: boolean;
   provisional: boolean;
@@ -14,12 +14,13 @@ export interface ConfigurationVersion {
   created_at: string;
   uploaded_at: string | null;
   errored_at: string | null;
+  archived_at: string | null;
 }
 
 /**
  * An upload in progress: the configuration version a credential opens. The credential is
  * the whole authorization of an upload (the client sends no token), so every write of an
- * upload is conditional on it still being unused.
+ * upload is conditional on it still opening the version.
  */
 export interface PendingUpload {
   configurationVersionId: string;

@@ -15,6 +15,7 @@ import {
   createConfigurationVersion,
   getConfigurationVersion,
   getConfigurationVersionArchive,
+  archiveConfigurationVersion,
   listWorkspaceConfigurationVersions,
   openUpload,
   rejectOversizedUpload,
@@ -83,6 +84,16 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
     async (request, reply) => {
       const archive = await getConfigurationVersionArchive(contextOf(request), request.params.id);
       return reply.type('application/octet-stream').send(archive);
+    },
+  );
+
+  api.post(
+    '/configuration-versions/:id/actions/archive',
+    { schema: { params: IdParams, response: Responses({ 202: NoContent }) } },
+    async (request, reply) => {
+      await archiveConfigurationVersion(contextOf(request), request.params.id);
+      // No body, as HCP Terraform answers (null would be sent as the text "null").
+      return reply.code(202).removeHeader('content-type').send(undefined as unknown as null);
     },
   );
 

@@ -8,9 +8,10 @@ import type { ConfigurationVersionResource } from './schemas.js';
  * server keeps a hash of the upload credential, never the credential itself.
  */
 export function serializeConfigurationVersion(cv: ConfigurationVersion, uploadUrl: string | null = null): Static<typeof ConfigurationVersionResource> {
-  const timestamps: { 'uploaded-at'?: string; 'errored-at'?: string } = {};
+  const timestamps: { 'uploaded-at'?: string; 'errored-at'?: string; 'archived-at'?: string } = {};
   if (cv.uploaded_at !== null) timestamps['uploaded-at'] = cv.uploaded_at;
   if (cv.errored_at !== null) timestamps['errored-at'] = cv.errored_at;
+  if (cv.archived_at !== null) timestamps['archived-at'] = cv.archived_at;
   const self = `${API_PREFIX}/configuration-versions/${cv.id}`;
   return {
     id: cv.id,

@@ -19,8 +19,7 @@ export interface NewConfigurationVersion {
 }
 
 /**
- * Creates a pending configuration version in a workspace, with a fresh single-use upload
- * credential. Only the credential's hash is stored; the secret is returned once, for the upload URL.
+ * Creates a pending configuration version in a workspace, with a fresh upload credential. Only the credential's hash is stored; the secret is returned once, for the upload URL.
  * Creating one needs the permission to queue runs, as in HCP Terraform.
  */
 export async function createConfigurationVersion(ctx: Context, workspaceId: string, command: NewConfigurationVersion): Promise<{ cv: ConfigurationVersion; uploadSecret: string }> {
@@ -38,6 +37,7 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
     created_at: now(),
     uploaded_at: null,
     errored_at: null,
+    archived_at: null,
   };
   const upload = { secretHash: hashToken(uploadSecret), expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString() };
   await transaction(ctx.store, (trx) => store.insertConfigurationVersion(trx, cv, upload));
@@ -64,15 +64,23 @@ export async function getConfigurationVersionArchive(ctx: Context, id: string): 
   return archive;
 }
 
-/** The pending configuration version `secret` opens; an unknown, used or expired credential is a 404. */
+/**
+ * The configuration version `secret` opens. The credential stays valid for its hour and each
+ * accepted upload replaces the archive, until a run uses the version (or it errored or was
+ * archived). An unknown, expired or no longer usable credential is a 404.
+ */
 export async function openUpload(database: Store, secret: string): Promise<PendingUpload> {
   const secretHash = hashToken(secret);
-  const id = await store.findPendingUpload(database.db, secretHash);
+  const id = await store.findOpenUpload(database.db, secretHash);
   if (id === undefined) throw notFound();
   return { configurationVersionId: id, secretHash };
 }
 
-/** Keeps a valid archive and marks the version uploaded; anything else marks it errored and answers 422. */
+/**
+ * Keeps a valid archive (replacing an earlier one) and marks the version uploaded. Anything
+ * else answers 422, and marks the version errored unless an earlier upload was accepted:
+ * that archive and status are kept.
+ */
 export async function completeUpload(database: Store, upload: PendingUpload, archive: Buffer): Promise<void> {
   const problem = await archiveProblem(archive);
   if (problem !== null) {
@@ -80,23 +88,46 @@ export async function completeUpload(database: Store, upload: PendingUpload, arc
     throw unprocessable(`${problem}: upload a tar archive compressed with gzip`);
   }
   await transaction(database, async (trx) => {
-    // Another request used the credential while this body was being read.
-    if (!(await store.markUploaded(trx, upload))) throw notFound();
-    await store.insertArchive(trx, upload.configurationVersionId, archive);
+    // A run started on the version, or the credential expired, while this body was being read.
+    if (!(await store.storeUploadedArchive(trx, upload, archive))) throw notFound();
   });
 }
 
-/** Marks the version errored because the upload was larger than allowed, and answers 413. */
+/** Refuses an upload larger than allowed with 413, marking the version errored unless an earlier upload was accepted. */
 export async function rejectOversizedUpload(database: Store, upload: PendingUpload): Promise<never> {
   const detail = `the archive may be at most ${MAX_ARCHIVE_BYTES} bytes`;
   await failUpload(database, upload, 'archive_too_large', detail);
   throw new ApiError(413, [{ status: '413', title: 'payload too large', detail }]);
 }
 
-/** Uses up the credential and records why the upload failed. */
+/** Records why the first upload failed and uses up the credential; a version already uploaded is left as it is. */
 async function failUpload(database: Store, upload: PendingUpload, error: string, message: string): Promise<void> {
-  const failed = await transaction(database, (trx) => store.markErrored(trx, upload, error, message));
-  if (!failed) throw notFound();
+  await transaction(database, (trx) => store.markErrored(trx, upload, error, message));
+}
+
+/**
+ * Archives an uploaded version: its archive is discarded and its runs keep it by reference.
+ * Only a caller who may queue runs on the workspace may; the workspace's current version and
+ * one an unfinished run uses cannot be archived (409, as HCP Terraform answers).
+ */
+export async function archiveConfigurationVersion(ctx: Context, id: string): Promise<void> {
+  const found = await store.findConfigurationVersion(ctx.store.db, id);
+  if (!found) throw notFound();
+  ensure(ctx.subject, 'run:create', found.location);
+  await transaction(ctx.store, async (trx) => {
+    const cv = await store.lockConfigurationVersion(trx, id);
+    if (!cv) throw notFound();
+    if (cv.status !== 'uploaded') throw transitionNotAllowed(`configuration could not be archived because it is ${cv.status}; only an uploaded one can be`);
+    if ((await store.findCurrentConfigurationVersionId(trx, cv.workspace_id)) === cv.id) {
+      throw transitionNotAllowed('configuration could not be archived because it is current');
+    }
+    if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
+    await store.markArchived(trx, cv.id);
+  });
+}
+
+function transitionNotAllowed(detail: string): ApiError {
+  return new ApiError(409, [{ status: '409', title: 'transition not allowed', detail }]);
 }
 
 /** For a run, inside its transaction: the configuration version named, or the workspace's latest uploaded one; undefined when there is none. */

@@ -1,6 +1,9 @@
+import type { ExpressionBuilder } from 'kysely';
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import { fetchPage } from '../db/page.js';
-import type { Db } from '../db/transaction.js';
+import { lockConfigurationVersionRow } from '../db/row-lock.js';
+import type { Database } from '../db/schema.js';
+import type { Db, Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
 import type { Page } from '../jsonapi/query.js';
 import type { ConfigurationVersion, PendingUpload } from './model.js';
@@ -17,6 +20,7 @@ const COLUMNS = [
   'configuration_versions.created_at',
   'configuration_versions.uploaded_at',
   'configuration_versions.errored_at',
+  'configuration_versions.archived_at',
 ] as const;
 
 /** Inserts a pending version with its upload credential: only the credential's hash is kept, until it is used or expires. */
@@ -52,35 +56,48 @@ export async function findArchive(db: Db, configurationVersionId: string): Promi
   return row?.data;
 }
 
-/** The id of the pending, unexpired configuration version whose upload credential has this hash. */
-export async function findPendingUpload(db: Db, secretHash: string): Promise<string | undefined> {
+/** No run uses the version yet: its archive may still be replaced. */
+const unused = (eb: ExpressionBuilder<Database, 'configuration_versions'>) =>
+  eb.not(eb.exists(eb.selectFrom('runs').select('runs.id').whereRef('runs.configuration_version_id', '=', 'configuration_versions.id')));
+
+/** The id of the unexpired, pending or uploaded version, used by no run, whose upload credential has this hash. */
+export async function findOpenUpload(db: Db, secretHash: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('configuration_versions')
     .select('id')
     .where('upload_secret_hash', '=', secretHash)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'uploaded'])
     .where('upload_expires_at', '>', now())
+    .where(unused)
     .executeTakeFirst();
   return row?.id;
 }
 
-/** Marks the version uploaded and uses up its credential; false when another request used the credential first. */
-export async function markUploaded(db: Db, upload: PendingUpload): Promise<boolean> {
-  const result = await db
+/**
+ * Keeps `data` as the version's archive, replacing any earlier one, and marks it uploaded;
+ * false when the credential no longer opens it (expired, errored, archived, or a run uses it).
+ */
+export async function storeUploadedArchive(trx: Trx, upload: PendingUpload, data: Buffer): Promise<boolean> {
+  await lockConfigurationVersionRow(trx, upload.configurationVersionId, 'update');
+  const result = await trx
     .updateTable('configuration_versions')
-    .set({ status: 'uploaded', uploaded_at: now(), upload_secret_hash: null, upload_expires_at: null })
+    .set({ status: 'uploaded', uploaded_at: now() })
     .where('id', '=', upload.configurationVersionId)
     .where('upload_secret_hash', '=', upload.secretHash)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'uploaded'])
+    .where('upload_expires_at', '>', now())
+    .where(unused)
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  if (result.numUpdatedRows === 0n) return false;
+  await trx
+    .insertInto('configuration_version_archives')
+    .values({ configuration_version_id: upload.configurationVersionId, data })
+    .onConflict((oc) => oc.column('configuration_version_id').doUpdateSet({ data }))
+    .execute();
+  return true;
 }
 
-export async function insertArchive(db: Db, configurationVersionId: string, data: Buffer): Promise<void> {
-  await db.insertInto('configuration_version_archives').values({ configuration_version_id: configurationVersionId, data }).execute();
-}
-
-/** Marks the version errored and uses up its credential; false when another request used the credential first. */
+/** Marks a pending version errored and uses up its credential; false when it is not pending (an upload already succeeded, or the credential was used up). */
 export async function markErrored(db: Db, upload: PendingUpload, error: string, message: string): Promise<boolean> {
   const result = await db
     .updateTable('configuration_versions')
@@ -92,10 +109,51 @@ export async function markErrored(db: Db, upload: PendingUpload, error: string, 
   return result.numUpdatedRows > 0n;
 }
 
+/** The version, read again under a lock that keeps runs from starting on it until the transaction ends. */
+export async function lockConfigurationVersion(trx: Trx, id: string): Promise<ConfigurationVersion | undefined> {
+  await lockConfigurationVersionRow(trx, id, 'update');
+  return trx.selectFrom('configuration_versions').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** The workspace's current configuration version: its newest one that is not provisional (as a workspace reads it). */
+export async function findCurrentConfigurationVersionId(db: Db, workspaceId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('configuration_versions')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('provisional', '=', false)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Whether a run that has not finished uses the version. */
+export async function hasUnfinishedRun(db: Db, configurationVersionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('configuration_version_id', '=', configurationVersionId)
+    .where('status', 'in', ['pending', 'planning'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Archives the version: its archive is deleted and no upload can happen any more. */
+export async function markArchived(trx: Trx, id: string): Promise<void> {
+  await trx.updateTable('configuration_versions').set({ status: 'archived', archived_at: now(), upload_secret_hash: null, upload_expires_at: null }).where('id', '=', id).execute();
+  await trx.deleteFrom('configuration_version_archives').where('configuration_version_id', '=', id).execute();
+}
+
 /** The configuration version a run is to use: the one named (if it is in the workspace), or the workspace's latest uploaded one. */
-export function findRunnableConfigurationVersion(db: Db, workspaceId: string, id: string | undefined) {
-  const query = db.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
-  return (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
+export async function findRunnableConfigurationVersion(trx: Trx, workspaceId: string, id: string | undefined) {
+  const query = trx.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
+  const found = await (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
+  if (!found) return undefined;
+  // Read again under the lock: an upload replacing the archive or an archiving waits for this run, or this run for it.
+  await lockConfigurationVersionRow(trx, found.id, 'share');
+  return trx.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('id', '=', found.id).executeTakeFirst();
 }
 
 /** Configuration versions by id with where they are, those that exist. */

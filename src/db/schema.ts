@@ -174,18 +174,19 @@ export interface ConfigurationVersionTable {
   seq: Generated<number>;
   id: string;
   workspace_id: string;
-  status: 'pending' | 'uploaded' | 'errored';
+  status: 'pending' | 'uploaded' | 'errored' | 'archived';
   auto_queue_runs: boolean;
   speculative: boolean;
   provisional: boolean;
   error: string | null;
   error_message: string | null;
-  /** Hex SHA-256 of the upload credential while an upload may still happen; null once it was used. */
+  /** Hex SHA-256 of the upload credential while an upload may still happen; null once none can. */
   upload_secret_hash: string | null;
   upload_expires_at: string | null;
   created_at: string;
   uploaded_at: string | null;
   errored_at: string | null;
+  archived_at: string | null;
 }
 
 export interface ConfigurationVersionArchiveTable {

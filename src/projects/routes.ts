@@ -5,13 +5,15 @@ import { projectPermissions } from '../auth/policy.js';
 import { contextOf, type Context } from '../context.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { listDocument } from '../jsonapi/document.js';
-import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
-import { Document, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
-import { TAGGED_FILTER, checkedBindings, parseTaggedFilter } from '../tag-bindings/model.js';
+import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
+import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
+import { TAGGED_FILTER, checkedBindings, parseTaggedFilter, type EffectiveTagBinding } from '../tag-bindings/model.js';
+import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
 import type { Project, ProjectChanges } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
 import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectPermissionFilter } from './service.js';
+import { effectiveTagBindingsOfProjects } from './tag-bindings.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
@@ -19,9 +21,13 @@ const PERMISSION_FILTERS: Record<string, ProjectPermissionFilter> = {
   'filter[permissions][update]': 'project:update',
   'filter[permissions][create-workspace]': 'workspaces:create',
 };
+/** What a project read or list may include: the bindings in force on each project, as the tfe provider reads them. */
+const PROJECT_INCLUDES = ['effective_tag_bindings'] as const;
+type ProjectInclude = (typeof PROJECT_INCLUDES)[number];
 const ListQuery = Type.Object(
   {
     ...PageQuery,
+    ...IncludeQuery(PROJECT_INCLUDES),
     q: Type.Optional(Type.String({ description: 'projects whose name contains it, ignoring case' })),
     'filter[names]': Type.Optional(Type.String({ description: 'comma-separated names' })),
     'filter[permissions][update]': Type.Optional(Type.String({ description: 'true: only projects the caller may update' })),
@@ -35,7 +41,7 @@ const ListQuery = Type.Object(
     patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a project has' }) },
   },
 );
-const NoQuery = Type.Object({}, { additionalProperties: false });
+const ReadQuery = Query(IncludeQuery(PROJECT_INCLUDES));
 
 function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
   const attributes = body.data.attributes;
@@ -71,8 +77,20 @@ function parseSort(query: QueryValues): boolean {
   throw badQueryParameter('sort', 'sort must be name or -name');
 }
 
-const serialize = (ctx: Context, organizationName: string) => (project: Project) =>
-  serializeProject(project, organizationName, projectPermissions(ctx.subject, { organizationId: project.organization_id, projectId: project.id, isDefault: project.is_default }));
+const serialize = (ctx: Context, organizationName: string, bindings?: Map<string, EffectiveTagBinding[]>) => (project: Project) =>
+  serializeProject(
+    project,
+    organizationName,
+    projectPermissions(ctx.subject, { organizationId: project.organization_id, projectId: project.id, isDefault: project.is_default }),
+    bindings && (bindings.get(project.id) ?? []).map((b) => b.id),
+  );
+
+/** Projects as `data`, with the effective tag bindings in `included` when `include` asks for them. */
+async function projectsDocument(ctx: Context, organizationName: string, projects: Project[], include: Set<ProjectInclude>) {
+  if (!include.has('effective_tag_bindings')) return { data: projects.map(serialize(ctx, organizationName)) };
+  const bindings = await effectiveTagBindingsOfProjects(ctx, projects.map((p) => p.id));
+  return { data: projects.map(serialize(ctx, organizationName, bindings)), included: [...bindings.values()].flat().map(serializeEffectiveTagBinding) };
+}
 
 export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
@@ -91,6 +109,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
     async (request) => {
       const ctx = contextOf(request);
       const query = request.query;
+      const include = parseInclude(query, PROJECT_INCLUDES);
       const page = parsePage(query);
       const names = single(query, 'filter[names]');
       const filter = {
@@ -102,14 +121,17 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
       };
       const { organization, rows, total } = await listOrganizationProjects(ctx, request.params.organization, filter, page);
       const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/projects`;
-      return listDocument(path, query, page, total, rows.map(serialize(ctx, organization.name)));
+      const { data, included } = await projectsDocument(ctx, organization.name, rows, include);
+      return { ...listDocument(path, query, page, total, data), ...(included ? { included } : {}) };
     },
   );
 
-  api.get('/projects/:id', { schema: { params: IdParams, querystring: NoQuery, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
+  api.get('/projects/:id', { schema: { params: IdParams, querystring: ReadQuery, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
     const ctx = contextOf(request);
+    const include = parseInclude(request.query, PROJECT_INCLUDES);
     const { project, organization } = await getProject(ctx, request.params.id);
-    return { data: serialize(ctx, organization.name)(project) };
+    const { data, included } = await projectsDocument(ctx, organization.name, [project], include);
+    return { data: data[0]!, ...(included ? { included } : {}) };
   });
 
   api.patch(

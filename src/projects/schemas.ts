@@ -3,7 +3,7 @@ import { PROJECT_PERMISSIONS } from '../auth/policy.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
 import { EXECUTION_MODES } from '../organizations/model.js';
 import { AUTO_DESTROY_DURATION_PATTERN } from './model.js';
-import { TagBindingsRelationship } from '../tag-bindings/schemas.js';
+import { EffectiveTagBindingsRelationship, TagBindingsLink, TagBindingsRelationship } from '../tag-bindings/schemas.js';
 
 export const ProjectBody = ResourceBody(
   'projects',
@@ -40,5 +40,10 @@ export const ProjectResource = Resource(
     'setting-overwrites': Type.Object({ 'default-execution-mode': Type.Boolean(), 'default-agent-pool': Type.Boolean() }),
     permissions: ProjectPermissions,
   },
-  { organization: ToOne('organizations'), 'default-agent-pool': ToOne('agent-pools') },
+  {
+    organization: ToOne('organizations'),
+    'default-agent-pool': ToOne('agent-pools'),
+    'tag-bindings': TagBindingsLink,
+    'effective-tag-bindings': EffectiveTagBindingsRelationship,
+  },
 );

@@ -7,8 +7,15 @@ import type { ProjectResource } from './schemas.js';
 /**
  * A project. `permissions` are the caller's (`projectPermissions` in auth/policy.ts); a project
  * included in a variable-set response, which may be shared between callers, leaves them null.
+ * `effectiveTagBindingIds` are given when `include=effective_tag_bindings` puts the bindings in `included`.
  */
-export function serializeProject(project: Project, organizationName: string, permissions: Record<ProjectPermission, boolean> | null = null): Static<typeof ProjectResource> {
+export function serializeProject(
+  project: Project,
+  organizationName: string,
+  permissions: Record<ProjectPermission, boolean> | null = null,
+  effectiveTagBindingIds?: string[],
+): Static<typeof ProjectResource> {
+  const self = `/api/v2/projects/${project.id}`;
   return {
     id: project.id,
     type: 'projects',
@@ -23,7 +30,15 @@ export function serializeProject(project: Project, organizationName: string, per
       'setting-overwrites': { 'default-execution-mode': project.execution_mode_overwritten, 'default-agent-pool': project.execution_mode_overwritten },
       permissions,
     },
-    relationships: { organization: toOne('organizations', organizationName), 'default-agent-pool': { data: null } },
-    links: { self: `/api/v2/projects/${project.id}` },
+    relationships: {
+      organization: toOne('organizations', organizationName),
+      'default-agent-pool': { data: null },
+      'tag-bindings': { links: { related: `${self}/tag-bindings` } },
+      'effective-tag-bindings': {
+        ...(effectiveTagBindingIds ? { data: effectiveTagBindingIds.map((id) => ({ id, type: 'effective-tag-bindings' as const })) } : {}),
+        links: { related: `${self}/effective-tag-bindings` },
+      },
+    },
+    links: { self },
   };
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { withOrganizationLocked } from '../db/transaction.js';
 import type { EffectiveTagBinding, TagBinding, TagBindingOwner } from '../tag-bindings/model.js';
-import { addBindings, listBindings } from '../tag-bindings/service.js';
+import { addBindings, listBindings, listBindingsOfMany } from '../tag-bindings/service.js';
 import { getProject } from './service.js';
 
 /** A project's key/value tag bindings: read with the project, changed by those who may update it. */
@@ -14,8 +14,16 @@ export async function listProjectTagBindings(ctx: Context, id: string): Promise<
 }
 
 /** A project inherits no bindings: the ones in force on it are its own. */
+const inForce = (bindings: TagBinding[]): EffectiveTagBinding[] => bindings.map((binding) => ({ ...binding, inheritedFrom: null }));
+
 export async function listProjectEffectiveTagBindings(ctx: Context, id: string): Promise<EffectiveTagBinding[]> {
-  return (await listProjectTagBindings(ctx, id)).map((binding) => ({ ...binding, inheritedFrom: null }));
+  return inForce(await listProjectTagBindings(ctx, id));
+}
+
+/** The bindings in force on projects the caller was given (for `include=effective_tag_bindings`): one statement for a page. */
+export async function effectiveTagBindingsOfProjects(ctx: Context, projectIds: string[]): Promise<Map<string, EffectiveTagBinding[]>> {
+  const own = await listBindingsOfMany(ctx.store.db, 'project', projectIds);
+  return new Map(projectIds.map((id) => [id, inForce(own.get(id) ?? [])]));
 }
 
 export async function addProjectTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {

@@ -21,3 +21,12 @@ export const EffectiveTagBindingResource = Resource(
   undefined,
   Type.Optional(Type.Object({ 'inherited-from': Type.Object({ id: Type.String(), type: Type.Literal('projects') }) })),
 );
+
+/** The `tag-bindings` relationship of a response: a link to the owner's bindings. */
+export const TagBindingsLink = Type.Object({ links: Type.Object({ related: Type.String() }) });
+
+/** The `effective-tag-bindings` relationship of a response; linkage only when `include=effective_tag_bindings` put the bindings in `included`. */
+export const EffectiveTagBindingsRelationship = Type.Object({
+  data: Type.Optional(Type.Array(Type.Object({ id: Type.String(), type: Type.Literal('effective-tag-bindings') }))),
+  links: Type.Object({ related: Type.String() }),
+});

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToOne, ToOneInput } from '../jsonapi/schemas.js';
-import { TagBindingsRelationship } from '../tag-bindings/schemas.js';
+import { EffectiveTagBindingsRelationship, TagBindingsLink, TagBindingsRelationship } from '../tag-bindings/schemas.js';
 
 const Flag = () => Maybe(Type.Boolean());
 const Paths = (description: string) => Maybe(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100, description }));
@@ -135,12 +135,8 @@ export const WorkspaceResource = Resource(
     'agent-pool': ToOne('agent-pools'),
     'ssh-key': ToOne('ssh-keys'),
     'locked-by': Polymorphic,
-    'tag-bindings': Type.Object({ links: Type.Object({ related: Type.String() }) }),
-    // Linkage only when `include=effective_tag_bindings` put the bindings in `included`.
-    'effective-tag-bindings': Type.Object({
-      data: Type.Optional(Type.Array(Type.Object({ id: Type.String(), type: Type.Literal('effective-tag-bindings') }))),
-      links: Type.Object({ related: Type.String() }),
-    }),
+    'tag-bindings': TagBindingsLink,
+    'effective-tag-bindings': EffectiveTagBindingsRelationship,
     'remote-state-consumers': Type.Object({ links: Type.Object({ related: Type.String() }) }),
   },
   Type.Object({ self: Type.String(), 'self-html': Type.String() }),
