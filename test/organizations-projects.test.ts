@@ -45,6 +45,9 @@ const CHANGED_SETTINGS = {
   'user-tokens-enabled': false,
 };
 
+/** The changed settings but `user-tokens-enabled`, whose false refuses the site-admin token these tests act with. */
+const CHANGED_SETTINGS_ADMIN_KEEPS = { ...CHANGED_SETTINGS, 'user-tokens-enabled': true };
+
 const pick = (attributes: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, attributes[k]]));
 const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS);
 
@@ -90,8 +93,11 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('round-trip on create, update with PATCH and PUT, and read', async () => {
-      const created = await createOrganization(CHANGED_SETTINGS);
-      assert.deepEqual(pick(created.attributes, SETTING_NAMES), CHANGED_SETTINGS);
+      const locked = await createOrganization(CHANGED_SETTINGS);
+      assert.deepEqual(pick(locked.attributes, SETTING_NAMES), CHANGED_SETTINGS);
+      assert.equal((await t.get(`/api/v2/organizations/${locked.id}`)).status, 401);
+      const created = await createOrganization(CHANGED_SETTINGS_ADMIN_KEEPS);
+      assert.deepEqual(pick(created.attributes, SETTING_NAMES), CHANGED_SETTINGS_ADMIN_KEEPS);
       const back = { ...DEFAULT_SETTINGS, 'session-timeout': 5, 'session-remember': 5 };
       // null counts as left out; an empty string clears the role id.
       const patched = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ ...back, 'owners-team-saml-role-id': '' }));
@@ -104,10 +110,10 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('leave out what an update does not name, null included', async () => {
-      const created = await createOrganization(CHANGED_SETTINGS);
+      const created = await createOrganization(CHANGED_SETTINGS_ADMIN_KEEPS);
       const res = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ 'session-timeout': null, 'cost-estimation-enabled': null }));
       expectStatus(res, 200);
-      assert.deepEqual(pick(res.body.data.attributes, SETTING_NAMES), CHANGED_SETTINGS);
+      assert.deepEqual(pick(res.body.data.attributes, SETTING_NAMES), CHANGED_SETTINGS_ADMIN_KEEPS);
     });
 
     it('clear the owners team SAML role id with an empty string', async () => {

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { PROJECT_LEVELS, WORKSPACE_LEVELS, type ProjectAccess, type WorkspaceAccess } from '../src/auth/levels.js';
 import {
   can,
+  ensure,
+  organizationListScope,
   projectGrantRights,
   projectListScope,
   teamListScope,
@@ -13,6 +15,7 @@ import {
   type Target,
 } from '../src/auth/policy.js';
 import type { Subject, TeamRights } from '../src/auth/subject.js';
+import type { ApiError } from '../src/jsonapi/errors.js';
 
 /** The pure permission policy: every decision from an in-memory subject, no store involved. */
 
@@ -23,7 +26,9 @@ const PRJ_B = 'prj-b';
 const WS = 'ws-a1'; // in PRJ
 const WS_B = 'ws-b1'; // in PRJ_B
 
-const admin: Subject = { kind: 'site-admin', tokenId: 'at-admin' };
+const admin: Subject = { kind: 'site-admin', tokenId: 'at-admin', refusedBy: new Set() };
+/** The site admin, in a world where ORG turned user tokens off. */
+const refusedAdmin: Subject = { kind: 'site-admin', tokenId: 'at-admin', refusedBy: new Set([ORG]) };
 const orgToken: Subject = { kind: 'organization', tokenId: 'at-org', organizationId: ORG };
 
 function team(rights: Partial<TeamRights> = {}, teamId = 'team-me'): Subject {
@@ -73,6 +78,21 @@ describe('policy: subjects and organizations', () => {
     for (const action of ['organizations:create', 'organization:delete', 'run:create', 'varset:update', 'team:delete'] as Action[]) {
       assert.ok(can(admin, action, { organizationId: OTHER_ORG }));
     }
+  });
+
+  it('refuses the site admin in an organization that turned user tokens off, with a 401, and only there', () => {
+    for (const action of ['organization:read', 'workspace:read', 'varset:read', 'team:read', 'run:read'] as Action[]) {
+      assert.equal(can(refusedAdmin, action, { ...inWorkspace, team: { id: 'team-x', visibility: 'organization' } }), false);
+      assert.throws(() => ensure(refusedAdmin, action, inWorkspace), (error: ApiError) => error.status === 401);
+      assert.ok(can(refusedAdmin, action, { ...inWorkspace, organizationId: OTHER_ORG }));
+    }
+    assert.ok(can(refusedAdmin, 'organizations:create'));
+    for (const scope of [varsetListScope, workspaceListScope, projectListScope, teamListScope]) {
+      assert.equal(scope(refusedAdmin, ORG), 'none');
+      assert.equal(scope(refusedAdmin, OTHER_ORG), 'all');
+    }
+    assert.deepEqual(organizationListScope(refusedAdmin), { except: [ORG] });
+    assert.deepEqual(organizationListScope(owners), { only: [ORG] });
   });
 
   it('lets only the site admin create organizations', () => {

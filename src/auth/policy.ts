@@ -1,4 +1,4 @@
-import { notFound } from '../jsonapi/errors.js';
+import { notFound, unauthorized } from '../jsonapi/errors.js';
 import type {
   ProjectAccess,
   ProjectSettings,
@@ -17,7 +17,9 @@ import type { Level, ProjectRights, Subject, TeamRights, WorkspaceRights } from 
  * Everything a decision needs was loaded into the subject at authentication, so `can` is
  * pure and synchronous. The model is HCP Terraform's (see the README's Permissions section):
  *
- * - a site-admin token may do everything, and only it creates organizations;
+ * - a site-admin token may do everything, and only it creates organizations, except in an
+ *   organization that turned user tokens off (`user-tokens-enabled`): there HCP Terraform
+ *   refuses a user's token, which the site-admin token stands for, with a 401;
  * - nothing of another organization is ever visible to a team or organization token;
  * - the owners team has every permission in its organization;
  * - the organization token may do what owners may, except queue runs, create configuration
@@ -106,7 +108,7 @@ const ORGANIZATION_TOKEN_DENIED: ReadonlySet<Action> = new Set<Action>([
 ]);
 
 export function can(subject: Subject, action: Action, target: Target = {}): boolean {
-  if (subject.kind === 'site-admin') return true;
+  if (subject.kind === 'site-admin') return !userTokenRefused(subject, target.organizationId);
   if (action === 'organizations:list') return true;
   if (action === 'organizations:create') return false;
   // Fail closed: an action that names no organization, or another one, is refused.
@@ -115,9 +117,28 @@ export function can(subject: Subject, action: Action, target: Target = {}): bool
   return teamCan(subject.teamId, subject.rights, action, target);
 }
 
-/** Throws the 404 of a missing resource unless the subject may do the action. */
+/**
+ * Throws the 404 of a missing resource unless the subject may do the action; the 401 of
+ * HCP Terraform when the organization refuses the subject's kind of token outright.
+ */
 export function ensure(subject: Subject, action: Action, target: Target = {}): void {
+  if (userTokenRefused(subject, target.organizationId)) throw unauthorized();
   if (!can(subject, action, target)) throw notFound();
+}
+
+/** Whether the organization turned user tokens off and the subject holds one (the site-admin token). */
+function userTokenRefused(subject: Subject, organizationId: string | undefined): boolean {
+  return subject.kind === 'site-admin' && organizationId !== undefined && subject.refusedBy.has(organizationId);
+}
+
+/** The organizations a list shows: only those listed, or all but those listed. */
+export function organizationListScope(subject: Subject): { only: string[] } | { except: string[] } {
+  return subject.kind === 'site-admin' ? { except: [...subject.refusedBy] } : { only: [subject.organizationId] };
+}
+
+/** A site-admin's scope of a list in an organization: everything, unless the organization refuses its token. */
+function siteAdminScope(subject: Subject & { kind: 'site-admin' }, organizationId: string): 'all' | 'none' {
+  return userTokenRefused(subject, organizationId) ? 'none' : 'all';
 }
 
 function teamCan(teamId: string, team: TeamRights, action: Action, target: Target): boolean {
@@ -288,7 +309,7 @@ export type Scope<T> = 'all' | 'none' | T;
 
 /** Workspaces: those granted directly, and every workspace of the granted projects. */
 export function workspaceListScope(subject: Subject, organizationId: string): Scope<{ workspaceIds: string[]; projectIds: string[] }> {
-  if (subject.kind === 'site-admin') return 'all';
+  if (subject.kind === 'site-admin') return siteAdminScope(subject, organizationId);
   if (subject.organizationId !== organizationId) return 'none';
   if (subject.kind === 'organization') return 'all';
   const team = subject.rights;
@@ -298,7 +319,7 @@ export function workspaceListScope(subject: Subject, organizationId: string): Sc
 
 /** Projects: those granted, and those holding a granted workspace. */
 export function projectListScope(subject: Subject, organizationId: string): Scope<{ projectIds: string[] }> {
-  if (subject.kind === 'site-admin') return 'all';
+  if (subject.kind === 'site-admin') return siteAdminScope(subject, organizationId);
   if (subject.organizationId !== organizationId) return 'none';
   if (subject.kind === 'organization') return 'all';
   const team = subject.rights;
@@ -318,7 +339,7 @@ export function projectActionScope(subject: Subject, organizationId: string, act
 
 /** Teams: every team for owners and the organization token; otherwise the visible ones and the caller's own. */
 export function teamListScope(subject: Subject, organizationId: string): Scope<{ ownTeamId: string }> {
-  if (subject.kind === 'site-admin') return 'all';
+  if (subject.kind === 'site-admin') return siteAdminScope(subject, organizationId);
   if (subject.organizationId !== organizationId) return 'none';
   if (subject.kind === 'organization' || subject.rights.owners || subject.rights.accessSecretTeams) return 'all';
   return { ownTeamId: subject.teamId };
@@ -348,7 +369,7 @@ export interface VarsetReadScope {
 }
 
 export function varsetListScope(subject: Subject, organizationId: string): Scope<VarsetReadScope> {
-  if (subject.kind === 'site-admin') return 'all';
+  if (subject.kind === 'site-admin') return siteAdminScope(subject, organizationId);
   if (subject.organizationId !== organizationId) return 'none';
   if (subject.kind === 'organization' || organizationWideVariableRead(subject.rights)) return 'all';
   return teamVarsetScope(subject.rights);

@@ -3,7 +3,8 @@
  * decide loaded up front so that every decision is a pure, synchronous function.
  */
 export type Subject =
-  | { kind: 'site-admin'; tokenId: string }
+  /** `refusedBy`: the organizations that turned user tokens off (`user-tokens-enabled`), which refuse this token. */
+  | { kind: 'site-admin'; tokenId: string; refusedBy: ReadonlySet<string> }
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string; rights: TeamRights }
   | { kind: 'organization'; tokenId: string; organizationId: string };
 

@@ -38,11 +38,13 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * The subject a bearer secret stands for, or null when the token is unknown or expired.
- * One query finds the token with its team's organization access; a team that is neither
- * owners nor manage-projects costs two more, run together, for its workspace and project grants.
+ * One query finds the token with its team's organization access, or a site-admin token with
+ * the organizations that refuse it; a team that is neither owners nor manage-projects costs
+ * two more, run together, for its workspace and project grants.
  */
 export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
-  const [row] = await findTokenByHash(store.db, hashToken(secret));
+  const rows = await findTokenByHash(store.db, hashToken(secret));
+  const [row] = rows;
   if (!row) return null;
   const at = now();
   if (row.expired_at !== null && row.expired_at <= at) return null;
@@ -51,7 +53,7 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
   }
   switch (row.kind) {
     case 'site-admin':
-      return { kind: 'site-admin', tokenId: row.id };
+      return { kind: 'site-admin', tokenId: row.id, refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))) };
     case 'organization':
       return row.organization_id ? { kind: 'organization', tokenId: row.id, organizationId: row.organization_id } : null;
     case 'team': {

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure, type Action } from '../auth/policy.js';
+import { ensure, organizationListScope, type Action } from '../auth/policy.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
@@ -24,10 +24,10 @@ export async function getOrganizationRecord(ctx: Context, name: string, action: 
   return organization;
 }
 
-export async function listVisibleOrganizations(ctx: Context, filter: Omit<store.OrganizationFilter, 'only'>, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
+/** The organizations the caller may see: a team or organization token's own; for the site-admin token, all but those that refuse it. */
+export async function listVisibleOrganizations(ctx: Context, filter: Omit<store.OrganizationFilter, 'only' | 'except'>, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
   ensure(ctx.subject, 'organizations:list');
-  const only = ctx.subject.kind === 'site-admin' ? undefined : [ctx.subject.organizationId];
-  return store.listOrganizations(ctx.store.db, { ...filter, only }, page);
+  return store.listOrganizations(ctx.store.db, { ...filter, ...organizationListScope(ctx.subject) }, page);
 }
 
 /** Creates an organization with its default project and its owners team. */

@@ -45,11 +45,14 @@ export interface OrganizationFilter {
   email?: string | undefined;
   /** Internal ids of the only organizations the caller may see; undefined for all. */
   only?: string[] | undefined;
+  /** Internal ids of organizations the caller may not see. */
+  except?: string[] | undefined;
 }
 
 export async function listOrganizations(db: Db, filter: OrganizationFilter, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
   let base = withDefaultProject(db);
   if (filter.only) base = base.where('organizations.id', 'in', filter.only.length ? filter.only : ['']);
+  if (filter.except?.length) base = base.where('organizations.id', 'not in', filter.except);
   const { search, name, email } = filter;
   if (search !== undefined) base = base.where((eb) => eb.or([contains(sql.ref('organizations.search_name'), search), contains(sql.ref('organizations.search_email'), search)]));
   if (name !== undefined) base = base.where(contains(sql.ref('organizations.search_name'), name));

@@ -98,7 +98,8 @@ function assertKeysGivenOnce(variables: RunVariable[]): void {
  */
 async function getOwnRun(ctx: Context, id: string): Promise<{ run: Run; location: WorkspaceLocation }> {
   const found = await store.findRun(ctx.store.db, id);
-  if (!found || found.run.created_by_token_id !== ctx.subject.tokenId || !can(ctx.subject, 'run:create', found.location)) throw notFound();
+  if (!found || found.run.created_by_token_id !== ctx.subject.tokenId) throw notFound();
+  ensure(ctx.subject, 'run:create', found.location);
   return found;
 }
 
