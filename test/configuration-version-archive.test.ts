@@ -113,7 +113,7 @@ describe(`archiving configuration versions (${storeKind})`, () => {
   });
 });
 
-/** Migration 0014 rebuilds the configuration versions table on SQLite: every row, run and archive stays. */
+/** Migration 0013 rebuilds the configuration versions table on SQLite: every row, run and archive stays. */
 describe(`archived configuration versions migration on an existing store (${storeKind})`, () => {
   it('keeps versions, their archives and runs, and allows archiving afterwards', async () => {
     const testStore = await createTestStore();
