@@ -113,14 +113,13 @@ async function failUpload(database: Store, upload: PendingUpload, error: string,
 export async function archiveConfigurationVersion(ctx: Context, id: string): Promise<void> {
   const found = await store.findConfigurationVersion(ctx.store.db, id);
   if (!found) throw notFound();
-  ensure(ctx.subject, 'run:create', found.location);
+  // Read before the lock, which is safe: a version that is not current never becomes current again.
+  const { workspace } = await getWorkspace(ctx, { id: found.cv.workspace_id }, 'run:create');
   await transaction(ctx.store, async (trx) => {
     const cv = await store.lockConfigurationVersion(trx, id);
     if (!cv) throw notFound();
     if (cv.status !== 'uploaded') throw transitionNotAllowed(`configuration could not be archived because it is ${cv.status}; only an uploaded one can be`);
-    if ((await store.findCurrentConfigurationVersionId(trx, cv.workspace_id)) === cv.id) {
-      throw transitionNotAllowed('configuration could not be archived because it is current');
-    }
+    if (workspace.current_configuration_version_id === cv.id) throw transitionNotAllowed('configuration could not be archived because it is current');
     if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
     await store.markArchived(trx, cv.id);
   });

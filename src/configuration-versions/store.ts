@@ -115,19 +115,6 @@ export async function lockConfigurationVersion(trx: Trx, id: string): Promise<Co
   return trx.selectFrom('configuration_versions').select(COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-/** The workspace's current configuration version: its newest one that is not provisional (as a workspace reads it). */
-export async function findCurrentConfigurationVersionId(db: Db, workspaceId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('configuration_versions')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('provisional', '=', false)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
-}
-
 /** Whether a run that has not finished uses the version. */
 export async function hasUnfinishedRun(db: Db, configurationVersionId: string): Promise<boolean> {
   const row = await db
