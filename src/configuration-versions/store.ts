@@ -23,7 +23,7 @@ const COLUMNS = [
   'configuration_versions.archived_at',
 ] as const;
 
-/** Inserts a pending version with its upload credential: only the credential's hash is kept, until it is used or expires. */
+/** Inserts a pending version with its upload credential: only the credential's hash is kept, while the version can still take an upload. */
 export async function insertConfigurationVersion(db: Db, cv: ConfigurationVersion, upload: { secretHash: string; expiresAt: string }): Promise<void> {
   await db
     .insertInto('configuration_versions')
