@@ -242,6 +242,8 @@ data "tfe_organization" "org" {
 data "tfe_project" "platform" {
   organization = tfe_organization.org.name
   name         = tfe_project.platform.name
+  # Read once the workspaces are in the project, not as soon as the project exists.
+  depends_on = [tfe_workspace.network, tfe_workspace.tools, tfe_workspace.billing]
 }
 
 data "tfe_workspace" "network" {
