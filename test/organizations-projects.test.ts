@@ -367,7 +367,11 @@ describe(`organizations and projects (${storeKind})`, () => {
     let org: string;
     before(async () => {
       org = (await createOrganization()).id;
-      for (const name of ['alpha', 'Beta', 'gamma']) expectStatus(await t.post(`/api/v2/organizations/${org}/projects`, projectBody({ name })), 201);
+      for (const name of ['alpha', 'Beta', 'gamma']) {
+        // Creation times a few milliseconds apart, so that newest-first has one answer.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expectStatus(await t.post(`/api/v2/organizations/${org}/projects`, projectBody({ name })), 201);
+      }
     });
     const names = async (query: string) => {
       const res = await t.get(`/api/v2/organizations/${org}/projects?${query}`);
@@ -378,15 +382,16 @@ describe(`organizations and projects (${storeKind})`, () => {
     it('searches names with q, ignoring case, and filters exact names with filter[names]', async () => {
       assert.deepEqual(await names('q=BET'), ['Beta']);
       assert.deepEqual(await names('q=default'), ['Default Project']);
-      assert.deepEqual(await names('filter%5Bnames%5D=alpha,gamma'), ['alpha', 'gamma']);
+      assert.deepEqual(await names('filter%5Bnames%5D=alpha,gamma&sort=name'), ['alpha', 'gamma']);
       assert.deepEqual(await names('filter%5Bnames%5D=alpha&q=gam'), []);
     });
 
-    it('sorts by name in code point order on both stores, and reversed with -name', async () => {
+    it('sorts by name in code point order on both stores, reversed with -name, and newest first without sort', async () => {
       const ascending = await names('sort=name');
       assert.deepEqual(ascending, ['Beta', 'Default Project', 'alpha', 'gamma']);
-      assert.deepEqual(await names(''), ascending);
       assert.deepEqual(await names('sort=-name'), [...ascending].reverse());
+      // Created in this order: the organization's default project, then alpha, Beta and gamma.
+      assert.deepEqual(await names(''), ['gamma', 'Beta', 'alpha', 'Default Project']);
     });
 
     it('filters on what the caller may do', async () => {

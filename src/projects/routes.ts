@@ -9,7 +9,7 @@ import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { TAGGED_FILTER, checkedBindings, parseTaggedFilter, type EffectiveTagBinding } from '../tag-bindings/model.js';
 import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
-import type { Project, ProjectChanges } from './model.js';
+import type { Project, ProjectChanges, ProjectOrder } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
 import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectPermissionFilter } from './service.js';
@@ -70,10 +70,11 @@ function permissionFilters(query: QueryValues): ProjectPermissionFilter[] {
   return found;
 }
 
-function parseSort(query: QueryValues): boolean {
+/** HCP Terraform's order without `sort` is "arbitrary but stable": here the newest project first. */
+function parseSort(query: QueryValues): ProjectOrder {
   const sort = single(query, 'sort');
-  if (sort === undefined || sort === '' || sort === 'name') return false;
-  if (sort === '-name') return true;
+  if (sort === undefined || sort === '') return 'newest';
+  if (sort === 'name' || sort === '-name') return sort;
   throw badQueryParameter('sort', 'sort must be name or -name');
 }
 
@@ -116,7 +117,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
         search: parseSearch(query),
         names: names === undefined || names === '' ? undefined : names.split(','),
         permitted: permissionFilters(query),
-        descending: parseSort(query),
+        order: parseSort(query),
         tagged: parseTaggedFilter(query),
       };
       const { organization, rows, total } = await listOrganizationProjects(ctx, request.params.organization, filter, page);

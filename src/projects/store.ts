@@ -6,7 +6,7 @@ import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
-import { PROJECT_COLUMNS, toProject, type Project } from './model.js';
+import { PROJECT_COLUMNS, toProject, type Project, type ProjectOrder } from './model.js';
 
 
 const COLUMNS = PROJECT_COLUMNS;
@@ -42,8 +42,7 @@ export interface ProjectFilter {
   visible: Exclude<Scope<{ projectIds: string[] }>, 'none'>;
   /** Only projects in each of these lists too (what the caller may do on them). */
   within?: string[][] | undefined;
-  /** By name from z to a. */
-  descending?: boolean | undefined;
+  order: ProjectOrder;
 }
 
 export async function listProjects(db: Db, organizationId: string, filter: ProjectFilter, page: Page): Promise<{ rows: Project[]; total: number }> {
@@ -59,8 +58,12 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
   }
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
   for (const ids of filter.within ?? []) base = base.where('id', 'in', [...ids, '']);
-  const direction = filter.descending ? 'desc' : 'asc';
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(byCodePoint(db, 'name'), direction).orderBy('id', direction));
+  const { rows, total } = await fetchPage(db, base, page, (q) => {
+    const selected = q.select(COLUMNS);
+    if (filter.order === 'newest') return selected.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    const direction = filter.order === '-name' ? 'desc' : 'asc';
+    return selected.orderBy(byCodePoint(db, 'name'), direction).orderBy('id', direction);
+  });
   return { rows: rows.map(toProject), total };
 }
 
