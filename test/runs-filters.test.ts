@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { QueryCounter } from '../src/db/query-counter.js';
 import { TestApp, expectStatus, storeKind } from './helpers.js';
 import { createRun, createUploadedConfigurationVersion } from './runs-fixtures.js';
 
 /** The run list's filters and search, and what a run includes, as HCP Terraform documents them. */
 describe(`run filters and includes (${storeKind})`, () => {
+  const counter = new QueryCounter();
   let t: TestApp;
   let ws: string;
   let applied: any;
@@ -25,6 +27,7 @@ describe(`run filters and includes (${storeKind})`, () => {
     // The first run goes through its plan: planned.
     expectStatus(await t.post(`/api/v2/runs/${applied.id}/actions/start`), 200);
     expectStatus(await t.post(`/api/v2/runs/${applied.id}/actions/finish`, { 'exit-code': 0 }), 200);
+    (t.store as { db: unknown }).db = t.store.db.withPlugin(counter);
   });
   after(async () => t.close());
 
@@ -86,6 +89,18 @@ describe(`run filters and includes (${storeKind})`, () => {
     assert.deepEqual(list.body.included.map((r: { id: string }) => r.id), [ws]);
     assert.equal((await t.get(`/api/v2/runs/${applied.id}`)).body.included, undefined);
     assert.equal((await t.get(`/api/v2/runs/${applied.id}?include=created_by`)).status, 400);
+  });
+
+  it('costs the same number of statements for a page of 1 run and a page of 3, with what they include', async () => {
+    const page = async (size: number) => {
+      counter.count = 0;
+      const res = await t.get(`/api/v2/workspaces/${ws}/runs?include=workspace,configuration_version&page%5Bsize%5D=${size}`);
+      expectStatus(res, 200);
+      // Each run has its own configuration version.
+      assert.equal(res.body.included.filter((r: { type: string }) => r.type === 'configuration-versions').length, size);
+      return counter.count;
+    };
+    assert.equal(await page(1), await page(3));
   });
 
   it('accepts include=ingress_attributes on configuration versions, which includes nothing', async () => {

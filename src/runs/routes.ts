@@ -5,9 +5,9 @@ import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter, invalidAttribute } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { CollectionDocument, Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { getConfigurationVersion } from '../configuration-versions/service.js';
+import { readableConfigurationVersions } from '../configuration-versions/service.js';
 import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
-import { describeWorkspace, getWorkspace } from '../workspaces/service.js';
+import { describeWorkspacesById } from '../workspaces/service.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
 import { HCP_RUN_STATUSES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUS_GROUPS, type RunFilter, type RunOperation } from './model.js';
 import { FinishRunBody, OpenedVariableResource, RunBody, RunResource } from './schemas.js';
@@ -62,13 +62,12 @@ async function runsDocument(ctx: Context, runs: readonly Run[], permissions: Run
   const eventIds = await runEventIdsOf(ctx, runs);
   const data = runs.map((run) => serializeRun(run, permissions, eventIds.get(run.id) ?? []));
   const included: unknown[] = [];
-  if (include.has('workspace')) {
-    for (const id of new Set(runs.map((run) => run.workspace_id))) {
-      included.push(serializeWorkspace(await describeWorkspace(ctx, await getWorkspace(ctx, { id }, 'run:read'))));
-    }
-  }
+  const distinct = (ids: string[]) => [...new Set(ids)];
+  // The caller read the runs, so may read their workspaces and configuration versions (run:read on the same workspace).
+  if (include.has('workspace')) included.push(...(await describeWorkspacesById(ctx, distinct(runs.map((run) => run.workspace_id)))).map(serializeWorkspace));
   if (include.has('configuration_version')) {
-    for (const id of new Set(runs.map((run) => run.configuration_version_id))) included.push(serializeConfigurationVersion(await getConfigurationVersion(ctx, id)));
+    const versions = await readableConfigurationVersions(ctx, distinct(runs.map((run) => run.configuration_version_id)));
+    included.push(...versions.map((cv) => serializeConfigurationVersion(cv)));
   }
   return { data, ...(included.length ? { included } : {}) };
 }
