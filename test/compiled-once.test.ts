@@ -15,7 +15,7 @@ describe(`queries compiled once (${storeKind})`, () => {
     const created = '2026-01-01T00:00:00.000Z';
     await store.db
       .insertInto('organizations')
-      .values(['acme', 'globex', 'initech'].map((name) => ({ id: `org-${name}`, name, email: `${name}@example.com`, settings: '{}', search_name: name, search_email: `${name}@example.com`, created_at: created })))
+      .values(['acme', 'globex', 'initech'].map((name) => ({ id: `org-${name}`, name, email: `${name}@example.com`, settings: '{}', search_name: name, search_email: `${name}@example.com`, user_tokens_enabled: true, created_at: created })))
       .execute();
   });
   after(async () => {

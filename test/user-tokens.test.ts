@@ -1,6 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectStatus, storeKind, TestApp, type ApiResponse } from './helpers.js';
+import { Migrator, type Kysely } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { hashToken } from '../src/auth/tokens.js';
+import { migrate, openStore } from '../src/db/connect.js';
+import { migrations } from '../src/db/migrations/index.js';
+import { createTestStore, expectStatus, storeKind, TestApp, type ApiResponse } from './helpers.js';
 import { createTeam, organizationToken, ownersTeam, teamWithToken, teamToken } from './access-fixtures.js';
 import { createComment, createRun } from './runs-fixtures.js';
 
@@ -138,5 +143,41 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
     expectStatus(await setUserTokens(false), 200);
     expectUnauthorized(await t.get(urls[0]!), 'turned off again by the site admin');
     expectStatus(await setUserTokens(true, owners), 200);
+  });
+});
+
+/** Migration 0014 carries each organization's stored `user-tokens-enabled` into the column the token lookup reads. */
+describe(`user-tokens-enabled migration on an existing store (${storeKind})`, () => {
+  it('keeps refusing the site-admin token where the settings turned user tokens off, and only there', async () => {
+    const testStore = await createTestStore();
+    const store = await openStore(testStore);
+    try {
+      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+      assert.equal((await migrator.migrateTo('0013_archived_configuration_versions')).error, undefined);
+      const db = store.db as Kysely<any>;
+      const at = '2024-01-01T00:00:00.000Z';
+      const organization = (name: string, settings: object) => ({ id: `org-${name}`, name, email: `${name}@example.com`, settings: JSON.stringify(settings), search_name: name, search_email: `${name}@example.com`, created_at: at });
+      await db.insertInto('organizations').values([organization('closed', { 'user-tokens-enabled': false }), organization('open', { 'user-tokens-enabled': true }), organization('plain', {})]).execute();
+      await db
+        .insertInto('projects')
+        .values(['closed', 'open', 'plain'].map((name) => ({ id: `prj-${name}`, organization_id: `org-${name}`, name: 'Default Project', description: '', is_default: true, created_at: at })))
+        .execute();
+      await db
+        .insertInto('tokens')
+        .values({ id: 'at-old', token_hash: hashToken('old-admin-secret'), kind: 'site-admin', organization_id: null, team_id: null, description: 'kept', created_at: at, expired_at: null })
+        .execute();
+
+      await migrate(store);
+      const app = await buildApp({ store });
+      try {
+        const status = async (name: string) => (await app.inject({ method: 'GET', url: `/api/v2/organizations/${name}`, headers: { authorization: 'Bearer old-admin-secret' } })).statusCode;
+        assert.deepEqual([await status('closed'), await status('open'), await status('plain')], [401, 200, 200]);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await store.close();
+      await testStore.dispose();
+    }
   });
 });

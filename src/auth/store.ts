@@ -21,23 +21,17 @@ const COLUMNS = [
 ] as const;
 
 /**
- * Organizations whose settings turn user tokens off. The settings column is the
- * `JSON.stringify` of the settings object: no spaces, and a `"` inside a string value is
- * escaped, so this pattern only ever matches the key itself set to false.
- */
-const USER_TOKENS_DISABLED = '%"user-tokens-enabled":false%';
-
-/**
  * The token with this hash, with its team's organization access (null for a token of no
  * team): what every request runs first, so it is built and compiled once. A site-admin token
  * comes as one row per organization that refuses it (`refusing_organization_id`, null on the
- * one row when none does), so that those cost no statement of their own.
+ * one row when none does), found by the index on `user_tokens_enabled`, so that those cost no
+ * statement of their own.
  */
 export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
   db
     .selectFrom('tokens')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
-    .leftJoin('organizations', (join) => join.on('tokens.kind', '=', 'site-admin').on('organizations.settings', 'like', USER_TOKENS_DISABLED))
+    .leftJoin('organizations', (join) => join.on('tokens.kind', '=', 'site-admin').on('organizations.user_tokens_enabled', '=', false))
     .select([
       'organizations.id as refusing_organization_id',
       'tokens.id',

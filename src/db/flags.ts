@@ -54,6 +54,7 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   run_tasks: true,
   sensitive: true,
   speculative: true,
+  user_tokens_enabled: true,
   varset_priority: true,
   workspace_create: true,
   workspace_delete: true,

@@ -16,6 +16,8 @@ export interface OrganizationTable {
   /** The name and email folded for case-insensitive search (`searchable`, db/search.ts). */
   search_name: string;
   search_email: string;
+  /** The settings' `user-tokens-enabled`, kept where the token lookup finds it by index (migration 0014). */
+  user_tokens_enabled: boolean;
   created_at: string;
 }
 

@@ -69,7 +69,13 @@ export async function insertOrganization(trx: Trx, organization: OrganizationRec
   const { settings, default_project_id, ...columns } = organization;
   await trx
     .insertInto('organizations')
-    .values({ ...columns, settings: JSON.stringify(settings), search_name: searchable(columns.name), search_email: searchable(columns.email) })
+    .values({
+      ...columns,
+      settings: JSON.stringify(settings),
+      user_tokens_enabled: settings['user-tokens-enabled'],
+      search_name: searchable(columns.name),
+      search_email: searchable(columns.email),
+    })
     .execute();
   await trx
     .insertInto('projects')
@@ -115,6 +121,7 @@ export async function updateOrganization(trx: Trx, organization: OrganizationRec
       name: organization.name,
       email: organization.email,
       settings: JSON.stringify(organization.settings),
+      user_tokens_enabled: organization.settings['user-tokens-enabled'],
       search_name: searchable(organization.name),
       search_email: searchable(organization.email),
     })

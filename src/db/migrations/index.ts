@@ -12,6 +12,7 @@ import * as workspaceSettings from './0010_workspace_settings.js';
 import * as organizationProjectSettings from './0011_organization_project_settings.js';
 import * as tokensAndGrants from './0012_tokens_and_grants.js';
 import * as archivedConfigurationVersions from './0013_archived_configuration_versions.js';
+import * as userTokensEnabled from './0014_user_tokens_enabled.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_organization_project_settings': organizationProjectSettings,
   '0012_tokens_and_grants': tokensAndGrants,
   '0013_archived_configuration_versions': archivedConfigurationVersions,
+  '0014_user_tokens_enabled': userTokensEnabled,
 };
