@@ -31,7 +31,6 @@ export {
   listVariableKeys,
   listVariables,
   pageOfVariables,
-  variableIdsOfSets,
   variablesOfSets,
 } from './store.js';
 

@@ -71,13 +71,6 @@ export async function variablesOfSets(db: Db, varsetIds: string[]): Promise<Vari
   return rows.map(({ varset_id, ...row }) => toVariable({ kind: 'varset', id: varset_id }, row));
 }
 
-/** The ids of many sets' variables in one query (from the index alone), in list order. */
-export async function variableIdsOfSets(db: Db, varsetIds: string[]): Promise<{ id: string; varsetId: string }[]> {
-  if (!varsetIds.length) return [];
-  const rows = await ordered(db, db.selectFrom('varset_variables').select(['id', 'varset_id']).where('varset_id', 'in', varsetIds)).execute();
-  return rows.map((row) => ({ id: row.id, varsetId: row.varset_id }));
-}
-
 /** The owner's variables among `keys` (any category), to find those a write would duplicate. */
 export function findVariablesByKey(db: Db, owner: VariableOwner, keys: string[]): Promise<{ id: string; key: string; category: Category }[]> {
   return inSlices(keys, (slice) => variablesOf(db, owner).select(['id', 'key', 'category']).where('key', 'in', slice).execute());

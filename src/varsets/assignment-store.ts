@@ -73,59 +73,34 @@ function add<T>(into: ByVarset<T>, varsetId: string, ref: AssignmentRef<T>): voi
   else into.set(varsetId, [ref]);
 }
 
-/**
- * The workspaces of many sets in one query, in the order of their ids: the workspaces
- * themselves when `withRows`, otherwise their ids alone, from the assignment index.
- */
-export async function workspacesOfSets(db: Db, varsetIds: string[], withRows: boolean): Promise<ByVarset<Workspace>> {
+/** The workspaces of many sets in one query, in the order of their ids. */
+export async function workspacesOfSets(db: Db, varsetIds: string[]): Promise<ByVarset<Workspace>> {
   const found: ByVarset<Workspace> = new Map();
   if (!varsetIds.length) return found;
-  if (withRows) {
-    const rows = await db
-      .selectFrom('varset_workspaces')
-      .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
-      .select(WORKSPACE_COLUMNS)
-      .select('varset_workspaces.varset_id')
-      .where('varset_workspaces.varset_id', 'in', varsetIds)
-      .orderBy(byCodePoint(db, 'varset_workspaces.workspace_id'))
-      .execute();
-    for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row });
-  } else {
-    const rows = await db
-      .selectFrom('varset_workspaces')
-      .select(['varset_id', 'workspace_id'])
-      .where('varset_id', 'in', varsetIds)
-      .orderBy('varset_id')
-      .orderBy(byCodePoint(db, 'workspace_id'))
-      .execute();
-    for (const r of rows) add(found, r.varset_id, { id: r.workspace_id });
-  }
+  const rows = await db
+    .selectFrom('varset_workspaces')
+    .innerJoin('workspaces', 'workspaces.id', 'varset_workspaces.workspace_id')
+    .select(WORKSPACE_COLUMNS)
+    .select('varset_workspaces.varset_id')
+    .where('varset_workspaces.varset_id', 'in', varsetIds)
+    .orderBy(byCodePoint(db, 'varset_workspaces.workspace_id'))
+    .execute();
+  for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row });
   return found;
 }
 
-/** The projects of many sets in one query, in the order of their ids (see `workspacesOfSets`). */
-export async function projectsOfSets(db: Db, varsetIds: string[], withRows: boolean): Promise<ByVarset<Project>> {
+/** The projects of many sets in one query, in the order of their ids. */
+export async function projectsOfSets(db: Db, varsetIds: string[]): Promise<ByVarset<Project>> {
   const found: ByVarset<Project> = new Map();
   if (!varsetIds.length) return found;
-  if (withRows) {
-    const rows = await db
-      .selectFrom('varset_projects')
-      .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
-      .select(PROJECT_COLUMNS)
-      .select('varset_projects.varset_id')
-      .where('varset_projects.varset_id', 'in', varsetIds)
-      .orderBy(byCodePoint(db, 'varset_projects.project_id'))
-      .execute();
-    for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row: toProject(row) });
-  } else {
-    const rows = await db
-      .selectFrom('varset_projects')
-      .select(['varset_id', 'project_id'])
-      .where('varset_id', 'in', varsetIds)
-      .orderBy('varset_id')
-      .orderBy(byCodePoint(db, 'project_id'))
-      .execute();
-    for (const r of rows) add(found, r.varset_id, { id: r.project_id });
-  }
+  const rows = await db
+    .selectFrom('varset_projects')
+    .innerJoin('projects', 'projects.id', 'varset_projects.project_id')
+    .select(PROJECT_COLUMNS)
+    .select('varset_projects.varset_id')
+    .where('varset_projects.varset_id', 'in', varsetIds)
+    .orderBy(byCodePoint(db, 'varset_projects.project_id'))
+    .execute();
+  for (const { varset_id, ...row } of rows) add(found, varset_id, { id: row.id, row: toProject(row) });
   return found;
 }

@@ -10,7 +10,7 @@ import { readableVarset } from './access.js';
 import { listVarsets } from './list-store.js';
 import type { VarsetInclude, VarsetList, VarsetScope, VarsetView } from './model.js';
 import { organizationVersion, type VersionOf } from './store.js';
-import { completeViews, includesAlike, readableBy, rowsFor } from './views.js';
+import { completeViews, includesAlike, readableBy } from './views.js';
 import { locationOfWorkspace } from '../common/location.js';
 
 /**
@@ -66,7 +66,7 @@ export async function showVarset(ctx: Context, response: CachedResponse, id: str
       const { version, ...read } = await readableVarset(ctx, id, include.has('vars'));
       return { version, authorized: read };
     },
-    async (read) => render(readableBy(ctx.subject, await completeViews(ctx.store.db, [read], rowsFor(include)))[0]!),
+    async (read) => render(readableBy(ctx.subject, await completeViews(ctx.store.db, [read], include))[0]!),
     () => includesAlike(include),
   );
 }
@@ -79,7 +79,7 @@ export interface VarsetListRequest {
 
 async function listVarsetViews(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<VarsetList> {
   const { rows, total } = await listVarsets(ctx.store.db, scope, request.search, request.page, request.include.has('vars'));
-  return { views: readableBy(ctx.subject, await completeViews(ctx.store.db, rows, rowsFor(request.include))), total };
+  return { views: readableBy(ctx.subject, await completeViews(ctx.store.db, rows, request.include)), total };
 }
 
 /**

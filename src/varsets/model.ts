@@ -45,25 +45,17 @@ export interface VarsetView {
   variables: VariableRef[];
 }
 
-/** Which relationships to read in full; the others are read as ids alone, from the indexes. */
 /** A set's relationships as the statement that read the set carries them: ids, and its variables' rows when `variableRows`. */
 export interface VarsetRelations {
   workspaceIds: string[];
   projectIds: string[];
   variables: VariableRef[];
-  variableRows: boolean;
 }
 
 /** A set read with its relationships in one statement; they are decoded when first asked for (a cached response needs none). */
 export interface VarsetRead {
   varset: Varset;
   relations: () => VarsetRelations;
-}
-
-export interface RelationRows {
-  variables: boolean;
-  workspaces: boolean;
-  projects: boolean;
 }
 
 /** A page of sets with the number of all matching ones. */

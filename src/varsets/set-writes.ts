@@ -11,7 +11,7 @@ import { addAssignments, removeAssignments } from './assignment-store.js';
 import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetCommand, type VarsetView } from './model.js';
 import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlobalWhenProjectOwned, assertOwnerProject, POINTER } from './rules.js';
 import { deleteVarset as deleteVarsetRow, insertVarset, setVariablesGlobal, updateVarset as updateVarsetRow } from './store.js';
-import { ALL_ROWS, loadView, readableBy } from './views.js';
+import { loadView, readableBy } from './views.js';
 
 /** Creating, updating and deleting sets. Each is one transaction holding the organization's lock. */
 
@@ -54,7 +54,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
     await addAssignments(trx, 'workspaces', varset.id, command.workspaceIds ?? []);
     await addAssignments(trx, 'projects', varset.id, command.projectIds ?? []);
-    return readableBy(ctx.subject, [await loadView(trx, varset, ALL_ROWS)])[0]!;
+    return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }
 
@@ -99,7 +99,7 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
       await removeAssignments(trx, kind, varset.id, 'all');
       await addAssignments(trx, kind, varset.id, ids);
     }
-    return readableBy(ctx.subject, [await loadView(trx, varset, ALL_ROWS)])[0]!;
+    return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }
 

@@ -101,7 +101,6 @@ export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variabl
       variables: variableRows
         ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: { ...v, owner, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) } }))
         : fromJson<string[]>(variables).map((id) => ({ id })),
-      variableRows,
     });
   return { varset, relations };
 }
