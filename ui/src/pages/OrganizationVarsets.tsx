@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { query } from '../api/client';
-import { useApi, useOrganizationManager } from '../api/hooks';
+import { useApi, useCanManageVarsets } from '../api/hooks';
 import type { Varset } from '../api/types';
 import { VarsetBadges } from '../components/Badges';
 import { LoadError } from '../components/errors';
@@ -17,7 +17,7 @@ export function OrganizationVarsets() {
   const page = Number(params.get('page') ?? '1') || 1;
   const [term, setTerm] = useState(q);
   const list = useApi<Varset[]>(`/organizations/${encodeURIComponent(org)}/varsets${query({ q, 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
-  const manager = useOrganizationManager(org);
+  const canCreate = useCanManageVarsets(org);
   const go = (next: { q?: string; page?: number }) => {
     const search = new URLSearchParams();
     const nq = next.q ?? q;
@@ -33,7 +33,7 @@ export function OrganizationVarsets() {
     <>
       <div className="page-head">
         <h1 tabIndex={-1}>Variable sets of {org}</h1>
-        {manager && (
+        {canCreate && (
           <Link className="button" to={`/organizations/${encodeURIComponent(org)}/varsets/new`}>
             New variable set
           </Link>

@@ -47,7 +47,7 @@ export function RunPage() {
         <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
       </dl>
       <EffectiveVariables path={`/runs/${id}/effective-variables`} projectName={project.data?.data.attributes.name} title="Variables stored with the run" />
-      <Comments id={id} canComment={run.attributes.permissions?.['can-comment'] === true} />
+      <Comments id={id} canComment={run.attributes.permissions['can-comment'] === true} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
-import { useApi, useCanWriteWorkspaceVariables } from '../api/hooks';
+import { useApi } from '../api/hooks';
 import { related, relatedIds, type Project, type Run, type Varset, type Workspace } from '../api/types';
 import { VarsetBadges } from '../components/Badges';
 import { EffectiveVariables } from '../components/EffectiveVariables';
@@ -18,7 +18,7 @@ export function WorkspacePage() {
   const projectId = workspace ? related(workspace, 'project')?.id : undefined;
   const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
   const projectName = project.data?.data.attributes.name;
-  const canWrite = useCanWriteWorkspaceVariables(workspace, org);
+  const canWrite = workspace?.attributes.permissions['can-update-variable'] === true;
   if (document.error) {
     return (
       <>
