@@ -4,8 +4,8 @@ import { query } from '../api/client';
 import { useApi, useCanManageVarsets } from '../api/hooks';
 import type { Varset } from '../api/types';
 import { VarsetBadges } from '../components/Badges';
-import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { Listing } from '../components/Listing';
 
 export const PAGE_SIZE = 20;
 
@@ -44,29 +44,25 @@ export function OrganizationVarsets() {
         <input id="varset-search" type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
         <button type="submit">Search</button>
       </form>
-      {list.error ? (
-        <LoadError error={list.error} what="variable sets" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">{q ? `No set's name contains “${q}”.` : 'No variable sets yet.'}</p>
-      ) : (
-        <ul className="cards varsets" aria-label="Variable sets">
-          {list.data.data.map((varset) => (
-            <li key={varset.id}>
-              <div className="card-head">
-                <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                <VarsetBadges varset={varset} />
-              </div>
-              {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
-              <p className="counts">
-                {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
-                {count(varset.attributes['project-count'], 'project')}
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what="variable sets" empty={q ? `No set's name contains “${q}”.` : 'No variable sets yet.'}>
+        {(items) => (
+          <ul className="cards varsets" aria-label="Variable sets">
+            {items.map((varset) => (
+              <li key={varset.id}>
+                <div className="card-head">
+                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                  <VarsetBadges varset={varset} />
+                </div>
+                {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
+                <p className="counts">
+                  {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
+                  {count(varset.attributes['project-count'], 'project')}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={(p) => go({ page: p })} label="Variable sets" />
     </>
   );

@@ -8,6 +8,7 @@ import { EffectiveVariables } from '../components/EffectiveVariables';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { VariableEditor } from '../components/VariableEditor';
+import { Listing } from '../components/Listing';
 
 /** A workspace: its variables, the sets that reach it and how, its effective variables, its runs. */
 export function WorkspacePage() {
@@ -61,25 +62,21 @@ function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectI
   return (
     <section aria-labelledby="ws-sets-title">
       <h2 id="ws-sets-title">Variable sets that apply</h2>
-      {list.error ? (
-        <LoadError error={list.error} what="variable sets" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">No set applies to this workspace.</p>
-      ) : (
-        <ul className="cards" aria-label="Variable sets that apply">
-          {list.data.data.map((varset) => (
-            <li key={varset.id}>
-              <div className="card-head">
-                <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                <VarsetBadges varset={varset} />
-              </div>
-              <p className="counts">Applies {ways(varset).join(', ') || 'through its project'}</p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what="variable sets" empty="No set applies to this workspace.">
+        {(items) => (
+          <ul className="cards" aria-label="Variable sets that apply">
+            {items.map((varset) => (
+              <li key={varset.id}>
+                <div className="card-head">
+                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                  <VarsetBadges varset={varset} />
+                </div>
+                <p className="counts">Applies {ways(varset).join(', ') || 'through its project'}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Variable sets" />
     </section>
   );
@@ -91,22 +88,18 @@ function WorkspaceRuns({ id }: { id: string }) {
   return (
     <section aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
-      {list.error ? (
-        <LoadError error={list.error} what="runs" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">No runs.</p>
-      ) : (
-        <ul className="cards" aria-label="Runs">
-          {list.data.data.map((run) => (
-            <li key={run.id}>
-              <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link> <span className="badge">{run.attributes.status}</span>{' '}
-              <span className="muted">{new Date(run.attributes['created-at']).toLocaleString()}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what="runs" empty="No runs.">
+        {(items) => (
+          <ul className="cards" aria-label="Runs">
+            {items.map((run) => (
+              <li key={run.id}>
+                <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link> <span className="badge">{run.attributes.status}</span>{' '}
+                <span className="muted">{new Date(run.attributes['created-at']).toLocaleString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Runs" />
     </section>
   );
