@@ -1,11 +1,11 @@
 import type { Resource } from './client';
 
-export type Permissions = Record<string, boolean> | undefined;
+/** The caller's `permissions` on a resource, as the server decides them. */
+export type Permissions = Record<string, boolean>;
 
-export type Organization = Resource<{ name: string; email: string; permissions?: Permissions }>;
-export type Project = Resource<{ name: string; description?: string; 'is-default'?: boolean; permissions?: Permissions }>;
-export type Workspace = Resource<{ name: string; description?: string | null; permissions?: Permissions }>;
-export type Team = Resource<{ name: string; permissions?: Permissions; 'organization-access'?: Record<string, boolean> }>;
+export type Organization = Resource<{ name: string; email: string; permissions: Permissions }>;
+export type Project = Resource<{ name: string; description?: string; 'is-default'?: boolean }>;
+export type Workspace = Resource<{ name: string; description?: string | null; permissions: Permissions }>;
 export type Varset = Resource<{
   name: string;
   description: string;
@@ -15,7 +15,7 @@ export type Varset = Resource<{
   'var-count': number;
   'workspace-count': number;
   'project-count': number;
-  permissions?: Permissions;
+  permissions: Permissions;
 }>;
 export type Category = 'terraform' | 'env';
 export interface VariableAttributes {
@@ -52,7 +52,7 @@ export type Run = Resource<{
   status: string;
   message: string;
   'created-at': string;
-  permissions?: Permissions;
+  permissions: Permissions;
 }>;
 export type Comment = Resource<{ body: string }>;
 

@@ -1,6 +1,6 @@
 import { useApi } from '../api/hooks';
 import type { EffectiveValue, EffectiveVariable, Source } from '../api/types';
-import { LoadError } from './errors';
+import { Listing } from './Listing';
 
 /** Where a value comes from, in words: "set 'defaults', applied to project 'core'". */
 export function describeSource(source: Source, projectName: string | undefined): string {
@@ -23,56 +23,52 @@ export function EffectiveVariables({ path, projectName, title }: { path: string;
   return (
     <section aria-labelledby="effective-title">
       <h2 id="effective-title">{title}</h2>
-      {list.error ? (
-        <LoadError error={list.error} what="effective variables" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">No variables reach it.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="effective">
-            <caption className="visually-hidden">{title}: each variable's winning value and where it comes from</caption>
-            <thead>
-              <tr>
-                <th scope="col">Variable</th>
-                <th scope="col">Value</th>
-                <th scope="col">From</th>
-                <th scope="col">Overrides</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((variable) => {
-                const a = variable.attributes;
-                return (
-                  <tr key={variable.id}>
-                    <th scope="row">
-                      <code>{a.key}</code> <span className="badge">{a.category}</span>
-                    </th>
-                    <td>
-                      <code>{shown(a)}</code>
-                    </td>
-                    <td>{describeSource(a.source, projectName)}</td>
-                    <td>
-                      {a.overridden.length === 0 ? (
-                        <span className="muted">nothing</span>
-                      ) : (
-                        <ul className="overridden">
-                          {a.overridden.map((o, index) => (
-                            <li key={index}>
-                              overrides <code>{a.key}</code> from {describeSource(o.source, projectName)} (<code>{shown(o)}</code>)
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Listing list={list} what="effective variables" empty="No variables reach it.">
+        {(items) => (
+          <div className="table-wrap">
+            <table className="effective">
+              <caption className="visually-hidden">{title}: each variable's winning value and where it comes from</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Variable</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Overrides</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((variable) => {
+                  const a = variable.attributes;
+                  return (
+                    <tr key={variable.id}>
+                      <th scope="row">
+                        <code>{a.key}</code> <span className="badge">{a.category}</span>
+                      </th>
+                      <td>
+                        <code>{shown(a)}</code>
+                      </td>
+                      <td>{describeSource(a.source, projectName)}</td>
+                      <td>
+                        {a.overridden.length === 0 ? (
+                          <span className="muted">nothing</span>
+                        ) : (
+                          <ul className="overridden">
+                            {a.overridden.map((o, index) => (
+                              <li key={index}>
+                                overrides <code>{a.key}</code> from {describeSource(o.source, projectName)} (<code>{shown(o)}</code>)
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Listing>
     </section>
   );
 }

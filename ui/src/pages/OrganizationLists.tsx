@@ -3,8 +3,8 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi } from '../api/hooks';
 import type { Project, Workspace } from '../api/types';
-import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { Listing } from '../components/Listing';
 
 function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'workspaces'; title: string; searchParameter: string }) {
   const org = useParams().org!;
@@ -28,22 +28,18 @@ function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'works
         <input id={`${kind}-search`} type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
         <button type="submit">Search</button>
       </form>
-      {list.error ? (
-        <LoadError error={list.error} what={kind} />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">None.</p>
-      ) : (
-        <ul className="cards" aria-label={title}>
-          {list.data.data.map((r) => (
-            <li key={r.id}>
-              <Link to={`/${kind}/${r.id}`}>{r.attributes.name}</Link>
-              {r.attributes.description && <p className="muted">{r.attributes.description}</p>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what={kind} empty="None.">
+        {(items) => (
+          <ul className="cards" aria-label={title}>
+            {items.map((r) => (
+              <li key={r.id}>
+                <Link to={`/${kind}/${r.id}`}>{r.attributes.name}</Link>
+                {r.attributes.description && <p className="muted">{r.attributes.description}</p>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={(p) => go(q, p)} label={title} />
     </>
   );

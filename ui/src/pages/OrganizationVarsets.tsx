@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { query } from '../api/client';
-import { useApi, useOrganizationManager } from '../api/hooks';
+import { useApi, useCanManageVarsets } from '../api/hooks';
 import type { Varset } from '../api/types';
 import { VarsetBadges } from '../components/Badges';
-import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { Listing } from '../components/Listing';
 
 export const PAGE_SIZE = 20;
 
@@ -17,7 +17,7 @@ export function OrganizationVarsets() {
   const page = Number(params.get('page') ?? '1') || 1;
   const [term, setTerm] = useState(q);
   const list = useApi<Varset[]>(`/organizations/${encodeURIComponent(org)}/varsets${query({ q, 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
-  const manager = useOrganizationManager(org);
+  const canCreate = useCanManageVarsets(org);
   const go = (next: { q?: string; page?: number }) => {
     const search = new URLSearchParams();
     const nq = next.q ?? q;
@@ -33,7 +33,7 @@ export function OrganizationVarsets() {
     <>
       <div className="page-head">
         <h1 tabIndex={-1}>Variable sets of {org}</h1>
-        {manager && (
+        {canCreate && (
           <Link className="button" to={`/organizations/${encodeURIComponent(org)}/varsets/new`}>
             New variable set
           </Link>
@@ -44,29 +44,25 @@ export function OrganizationVarsets() {
         <input id="varset-search" type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
         <button type="submit">Search</button>
       </form>
-      {list.error ? (
-        <LoadError error={list.error} what="variable sets" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">{q ? `No set's name contains “${q}”.` : 'No variable sets yet.'}</p>
-      ) : (
-        <ul className="cards varsets" aria-label="Variable sets">
-          {list.data.data.map((varset) => (
-            <li key={varset.id}>
-              <div className="card-head">
-                <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                <VarsetBadges varset={varset} />
-              </div>
-              {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
-              <p className="counts">
-                {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
-                {count(varset.attributes['project-count'], 'project')}
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what="variable sets" empty={q ? `No set's name contains “${q}”.` : 'No variable sets yet.'}>
+        {(items) => (
+          <ul className="cards varsets" aria-label="Variable sets">
+            {items.map((varset) => (
+              <li key={varset.id}>
+                <div className="card-head">
+                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                  <VarsetBadges varset={varset} />
+                </div>
+                {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
+                <p className="counts">
+                  {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
+                  {count(varset.attributes['project-count'], 'project')}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={(p) => go({ page: p })} label="Variable sets" />
     </>
   );

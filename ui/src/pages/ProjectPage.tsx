@@ -6,6 +6,7 @@ import { related, type Project, type Varset, type Workspace } from '../api/types
 import { VarsetBadges } from '../components/Badges';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { Listing } from '../components/Listing';
 
 /** A project: the sets that reach it and its workspaces. */
 export function ProjectPage() {
@@ -37,43 +38,35 @@ export function ProjectPage() {
       {project.attributes.description && <p>{project.attributes.description}</p>}
       <section aria-labelledby="project-sets-title">
         <h2 id="project-sets-title">Variable sets</h2>
-        {sets.error ? (
-          <LoadError error={sets.error} what="variable sets" />
-        ) : !sets.data ? (
-          <p>Loading…</p>
-        ) : sets.data.data.length === 0 ? (
-          <p className="muted">No set applies to this project.</p>
-        ) : (
-          <ul className="cards" aria-label="Variable sets of the project">
-            {sets.data.data.map((varset) => (
-              <li key={varset.id}>
-                <div className="card-head">
-                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                  <VarsetBadges varset={varset} />
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Listing list={sets} what="variable sets" empty="No set applies to this project.">
+          {(items) => (
+            <ul className="cards" aria-label="Variable sets of the project">
+              {items.map((varset) => (
+                <li key={varset.id}>
+                  <div className="card-head">
+                    <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                    <VarsetBadges varset={varset} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Listing>
         <Pager pagination={sets.data?.meta?.pagination} onPage={setSetsPage} label="Variable sets" />
       </section>
       <section aria-labelledby="project-workspaces-title">
         <h2 id="project-workspaces-title">Workspaces</h2>
-        {workspaces.error ? (
-          <LoadError error={workspaces.error} what="workspaces" />
-        ) : !workspaces.data ? (
-          <p>Loading…</p>
-        ) : workspaces.data.data.length === 0 ? (
-          <p className="muted">No workspaces.</p>
-        ) : (
-          <ul className="cards" aria-label="Workspaces of the project">
-            {workspaces.data.data.map((workspace) => (
-              <li key={workspace.id}>
-                <Link to={`/workspaces/${workspace.id}`}>{workspace.attributes.name}</Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Listing list={workspaces} what="workspaces" empty="No workspaces.">
+          {(items) => (
+            <ul className="cards" aria-label="Workspaces of the project">
+              {items.map((workspace) => (
+                <li key={workspace.id}>
+                  <Link to={`/workspaces/${workspace.id}`}>{workspace.attributes.name}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Listing>
         <Pager pagination={workspaces.data?.meta?.pagination} onPage={setWorkspacesPage} label="Workspaces" />
       </section>
     </>

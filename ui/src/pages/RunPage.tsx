@@ -7,6 +7,7 @@ import { related, type Comment, type Project, type Run, type Workspace } from '.
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { Listing } from '../components/Listing';
 
 const BODY = '/data/attributes/body';
 
@@ -47,7 +48,7 @@ export function RunPage() {
         <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
       </dl>
       <EffectiveVariables path={`/runs/${id}/effective-variables`} projectName={project.data?.data.attributes.name} title="Variables stored with the run" />
-      <Comments id={id} canComment={run.attributes.permissions?.['can-comment'] === true} />
+      <Comments id={id} canComment={run.attributes.permissions['can-comment'] === true} />
     </>
   );
 }
@@ -71,19 +72,15 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
   return (
     <section aria-labelledby="comments-title">
       <h2 id="comments-title">Comments</h2>
-      {list.error ? (
-        <LoadError error={list.error} what="comments" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">No comments yet.</p>
-      ) : (
-        <ol className="comments" aria-label="Comments">
-          {list.data.data.map((comment) => (
-            <li key={comment.id}>{comment.attributes.body}</li>
-          ))}
-        </ol>
-      )}
+      <Listing list={list} what="comments" empty="No comments yet.">
+        {(items) => (
+          <ol className="comments" aria-label="Comments">
+            {items.map((comment) => (
+              <li key={comment.id}>{comment.attributes.body}</li>
+            ))}
+          </ol>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Comments" />
       {canComment && (
         <form onSubmit={submit} aria-label="Add a comment">

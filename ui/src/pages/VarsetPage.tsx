@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Resource } from '../api/client';
-import { useApi, useCanDeleteVarset, useCanWriteVarset } from '../api/hooks';
+import { useApi } from '../api/hooks';
 import { related, relatedIds, type Varset } from '../api/types';
 import { VarsetBadges } from '../components/Badges';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -18,8 +18,8 @@ export function VarsetPage() {
   const document = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
   const varset = document.data?.data;
   const org = varset ? related(varset, 'organization')?.id : undefined;
-  const canWrite = useCanWriteVarset(varset, org);
-  const canDelete = useCanDeleteVarset(varset, org);
+  // The server decides deleting a set as it decides changing it: `can-update` answers both.
+  const canWrite = varset?.attributes.permissions['can-update'] === true;
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api('DELETE', `/varsets/${id}`),
@@ -54,18 +54,14 @@ export function VarsetPage() {
       <p className="counts">
         {count(attributes['var-count'], 'variable')} · {count(attributes['workspace-count'], 'workspace')} · {count(attributes['project-count'], 'project')}
       </p>
-      {(canWrite || canDelete) && (
+      {canWrite && (
         <div className="actions">
-          {canWrite && (
-            <Link className="button" to={`/varsets/${id}/edit`}>
-              Edit set
-            </Link>
-          )}
-          {canDelete && (
-            <button type="button" className="danger" onClick={() => setConfirming(true)}>
-              Delete set
-            </button>
-          )}
+          <Link className="button" to={`/varsets/${id}/edit`}>
+            Edit set
+          </Link>
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Delete set
+          </button>
         </div>
       )}
       <section aria-labelledby="applies-title">

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
-import { useApi, useCanWriteWorkspaceVariables } from '../api/hooks';
+import { useApi } from '../api/hooks';
 import { related, relatedIds, type Project, type Run, type Varset, type Workspace } from '../api/types';
 import { VarsetBadges } from '../components/Badges';
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { VariableEditor } from '../components/VariableEditor';
+import { Listing } from '../components/Listing';
 
 /** A workspace: its variables, the sets that reach it and how, its effective variables, its runs. */
 export function WorkspacePage() {
@@ -18,7 +19,7 @@ export function WorkspacePage() {
   const projectId = workspace ? related(workspace, 'project')?.id : undefined;
   const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
   const projectName = project.data?.data.attributes.name;
-  const canWrite = useCanWriteWorkspaceVariables(workspace, org);
+  const canWrite = workspace?.attributes.permissions['can-update-variable'] === true;
   if (document.error) {
     return (
       <>
@@ -61,25 +62,21 @@ function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectI
   return (
     <section aria-labelledby="ws-sets-title">
       <h2 id="ws-sets-title">Variable sets that apply</h2>
-      {list.error ? (
-        <LoadError error={list.error} what="variable sets" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">No set applies to this workspace.</p>
-      ) : (
-        <ul className="cards" aria-label="Variable sets that apply">
-          {list.data.data.map((varset) => (
-            <li key={varset.id}>
-              <div className="card-head">
-                <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                <VarsetBadges varset={varset} />
-              </div>
-              <p className="counts">Applies {ways(varset).join(', ') || 'through its project'}</p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what="variable sets" empty="No set applies to this workspace.">
+        {(items) => (
+          <ul className="cards" aria-label="Variable sets that apply">
+            {items.map((varset) => (
+              <li key={varset.id}>
+                <div className="card-head">
+                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+                  <VarsetBadges varset={varset} />
+                </div>
+                <p className="counts">Applies {ways(varset).join(', ') || 'through its project'}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Variable sets" />
     </section>
   );
@@ -91,22 +88,18 @@ function WorkspaceRuns({ id }: { id: string }) {
   return (
     <section aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
-      {list.error ? (
-        <LoadError error={list.error} what="runs" />
-      ) : list.isPending ? (
-        <p>Loading…</p>
-      ) : list.data.data.length === 0 ? (
-        <p className="muted">No runs.</p>
-      ) : (
-        <ul className="cards" aria-label="Runs">
-          {list.data.data.map((run) => (
-            <li key={run.id}>
-              <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link> <span className="badge">{run.attributes.status}</span>{' '}
-              <span className="muted">{new Date(run.attributes['created-at']).toLocaleString()}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing list={list} what="runs" empty="No runs.">
+        {(items) => (
+          <ul className="cards" aria-label="Runs">
+            {items.map((run) => (
+              <li key={run.id}>
+                <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link> <span className="badge">{run.attributes.status}</span>{' '}
+                <span className="muted">{new Date(run.attributes['created-at']).toLocaleString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Runs" />
     </section>
   );
