@@ -10,10 +10,15 @@ import * as store from './store.js';
 
 /** The organization named `name`, if the subject may do `action` on it; otherwise the 404 of a missing one. */
 export async function getOrganization(ctx: Context, name: string, action: Action = 'organization:read'): Promise<Organization> {
-  const organization = await store.findOrganizationByName(ctx.store.db, name);
-  if (!organization) throw notFound();
-  ensure(ctx.subject, action, { organizationId: organization.id });
-  return organization;
+  return (await getVersionedOrganization(ctx, name, action)).organization;
+}
+
+/** `getOrganization` with the organization's version, read in the same statement. */
+export async function getVersionedOrganization(ctx: Context, name: string, action: Action = 'organization:read'): Promise<{ organization: Organization; version: number }> {
+  const found = await store.findOrganizationByName(ctx.store.db, name);
+  if (!found) throw notFound();
+  ensure(ctx.subject, action, { organizationId: found.organization.id });
+  return found;
 }
 
 /** An organization with its settings and default project, as its own responses show it. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
@@ -22,8 +23,21 @@ function toRecord({ settings, ...row }: Organization & { settings: string; defau
   return { ...row, settings: settingsOf(settings) };
 }
 
-export function findOrganizationByName(db: Db, name: string): Promise<Organization | undefined> {
-  return db.selectFrom('organizations').select(COLUMNS).where('name', '=', name).executeTakeFirst();
+const organizationByName = compiledOnce((db, name: string) =>
+  db
+    .selectFrom('organizations')
+    .innerJoin('organization_versions', 'organization_versions.organization_id', 'organizations.id')
+    .select(COLUMNS)
+    .select('organization_versions.version')
+    .where('organizations.name', '=', name),
+);
+
+/** An organization with its version (migration 0007, which the response cache reads), in one statement. */
+export async function findOrganizationByName(db: Db, name: string): Promise<{ organization: Organization; version: number } | undefined> {
+  const [row] = await organizationByName(db, name);
+  if (!row) return undefined;
+  const { version, ...organization } = row;
+  return { organization, version: Number(version) };
 }
 
 /** An organization with its settings and default project, in one statement. */

@@ -18,8 +18,11 @@ export interface ProjectWithOrganization {
   organization: Organization;
 }
 
-/** A project with its organization, if the subject may do `action` on it; otherwise the 404 of a missing one. */
-export async function getProject(ctx: Context, id: string, action: Action = 'project:read'): Promise<ProjectWithOrganization> {
+/**
+ * A project with its organization (and the organization's version, read in the same statement),
+ * if the subject may do `action` on it; otherwise the 404 of a missing one.
+ */
+export async function getProject(ctx: Context, id: string, action: Action = 'project:read'): Promise<ProjectWithOrganization & { organizationVersion: number }> {
   const found = await store.findProjectWithOrganization(ctx.store.db, id);
   if (!found) throw notFound();
   ensure(ctx.subject, action, { organizationId: found.project.organization_id, projectId: found.project.id });

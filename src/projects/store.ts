@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Scope } from '../auth/policy.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
@@ -11,18 +12,24 @@ import { PROJECT_COLUMNS, toProject, type Project, type ProjectOrder } from './m
 
 const COLUMNS = PROJECT_COLUMNS;
 
-/** A project with its organization, in one statement. */
-export async function findProjectWithOrganization(db: Db, id: string): Promise<{ project: Project; organization: Organization } | undefined> {
-  const row = await db
+const projectWithOrganization = compiledOnce((db, id: string) =>
+  db
     .selectFrom('projects')
     .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
+    .innerJoin('organization_versions', 'organization_versions.organization_id', 'projects.organization_id')
     .select(COLUMNS)
     .select(ORGANIZATION_COLUMNS)
-    .where('projects.id', '=', id)
-    .executeTakeFirst();
+    .select('organization_versions.version as organization_version')
+    .where('projects.id', '=', id),
+);
+
+/** A project with its organization and the organization's version (migration 0007, which the response cache reads), in one statement. */
+export async function findProjectWithOrganization(db: Db, id: string): Promise<{ project: Project; organization: Organization; organizationVersion: number } | undefined> {
+  const [row] = await projectWithOrganization(db, id);
   if (!row) return undefined;
   const { row: project, organization } = splitOrganization(row);
-  return { project: toProject(project), organization };
+  const { organization_version, ...columns } = project;
+  return { project: toProject(columns), organization, organizationVersion: Number(organization_version) };
 }
 
 export async function projectNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {

@@ -3,13 +3,12 @@ import { varsetListScope, varsetPermissionsKey } from '../auth/policy.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Organization } from '../organizations/model.js';
-import { getOrganization } from '../organizations/service.js';
+import { getVersionedOrganization } from '../organizations/service.js';
 import { getProject } from '../projects/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { readableVarset } from './access.js';
 import { listVarsets } from './list-store.js';
 import type { VarsetInclude, VarsetList, VarsetScope, VarsetView } from './model.js';
-import { organizationVersion, type VersionOf } from './store.js';
 import { completeViews, includesAlike, readableBy } from './views.js';
 import { locationOfWorkspace } from '../common/location.js';
 
@@ -49,14 +48,6 @@ async function cachedRead<T>(
   return ctx.responses.through(key, sharedBy(authorized) ? version : undefined, () => render(authorized), response.serialize);
 }
 
-/** For `cachedRead`: the version of what `of` belongs to, then `authorize`. */
-function versionThen<T>(ctx: Context, of: VersionOf, authorize: () => Promise<T>): () => Promise<Versioned<T>> {
-  return async () => {
-    const version = await organizationVersion(ctx.store.db, of);
-    return { version, authorized: await authorize() };
-  };
-}
-
 /** The rendered response of a set: `render` turns its view into the document. */
 export async function showVarset(ctx: Context, response: CachedResponse, id: string, include: Set<VarsetInclude>, render: (view: VarsetView) => unknown): Promise<string> {
   return cachedRead(
@@ -94,16 +85,16 @@ export async function listOrganizationVarsets(
   render: (list: VarsetList, organization: Organization) => unknown,
 ): Promise<string> {
   const authorize = async () => {
-    const organization = await getOrganization(ctx, organizationName);
+    const { organization, version } = await getVersionedOrganization(ctx, organizationName);
     // A member without organization-wide Read variables lists the sets it may read.
     const readable = varsetListScope(ctx.subject, organization.id);
     if (readable === 'none') throw notFound();
-    return { organization, readable };
+    return { version, authorized: { organization, readable } };
   };
   return cachedRead(
     ctx,
     response,
-    versionThen(ctx, { organizationName }, authorize),
+    authorize,
     async ({ organization, readable }) => render(await listVarsetViews(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization),
     ({ readable }) => readable === 'all' && includesAlike(request.include),
   );
@@ -113,7 +104,10 @@ export async function listProjectVarsets(ctx: Context, response: CachedResponse,
   return cachedRead(
     ctx,
     response,
-    versionThen(ctx, { projectId }, async () => (await getProject(ctx, projectId, 'project:read-variables')).project),
+    async () => {
+      const { project, organizationVersion } = await getProject(ctx, projectId, 'project:read-variables');
+      return { version: organizationVersion, authorized: project };
+    },
     async (project) => render(await listVarsetViews(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request)),
     () => includesAlike(request.include),
   );
@@ -123,7 +117,10 @@ export async function listWorkspaceVarsets(ctx: Context, response: CachedRespons
   return cachedRead(
     ctx,
     response,
-    versionThen(ctx, { workspaceId }, async () => (await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables')).workspace),
+    async () => {
+      const { workspace, organizationVersion } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
+      return { version: organizationVersion, authorized: workspace };
+    },
     async (workspace) =>
       render(await listVarsetViews(ctx, { kind: 'workspace', ...locationOfWorkspace(workspace) }, request)),
     () => includesAlike(request.include),

@@ -123,30 +123,6 @@ export async function findVarsetAtVersion(db: Db, id: string, variableRows: bool
   return { ...toVarsetRead(found, variableRows), version: Number(found.organization_version) };
 }
 
-/** What a cached list of sets belongs to (see `ResponseCache`). */
-export type VersionOf = { workspaceId: string } | { projectId: string } | { organizationName: string };
-
-const versions = (db: Db) => db.selectFrom('organization_versions').select('organization_versions.version');
-const versionOfWorkspace = compiledOnce((db, id: string) =>
-  versions(db).innerJoin('workspaces', 'workspaces.organization_id', 'organization_versions.organization_id').where('workspaces.id', '=', id),
-);
-const versionOfProject = compiledOnce((db, id: string) =>
-  versions(db).innerJoin('projects', 'projects.organization_id', 'organization_versions.organization_id').where('projects.id', '=', id),
-);
-const versionOfOrganization = compiledOnce((db, name: string) =>
-  versions(db).innerJoin('organizations', 'organizations.id', 'organization_versions.organization_id').where('organizations.name', '=', name),
-);
-
-/** The version of the organization `of` belongs to; undefined when there is none (the read then answers 404). */
-export async function organizationVersion(db: Db, of: VersionOf): Promise<number | undefined> {
-  const [row] = await ('workspaceId' in of
-    ? versionOfWorkspace(db, of.workspaceId)
-    : 'projectId' in of
-      ? versionOfProject(db, of.projectId)
-      : versionOfOrganization(db, of.organizationName));
-  return row === undefined ? undefined : Number(row.version);
-}
-
 const organizationIdOfVarset = compiledOnce((db, id: string) => db.selectFrom('varsets').select('organization_id').where('id', '=', id));
 
 export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {

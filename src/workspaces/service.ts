@@ -22,8 +22,12 @@ export interface WorkspaceWithOrganization {
   organization: Organization;
 }
 
-/** A workspace (by id, or by organization and name) if the subject may do `action` on it; otherwise the 404 of a missing one. */
-export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action: Action = 'workspace:read'): Promise<WorkspaceWithOrganization> {
+/**
+ * A workspace (by id, or by organization and name) with its organization (and the
+ * organization's version, read in the same statement), if the subject may do `action` on it;
+ * otherwise the 404 of a missing one.
+ */
+export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action: Action = 'workspace:read'): Promise<WorkspaceWithOrganization & { organizationVersion: number }> {
   const found = await store.findWorkspaceWithOrganization(ctx.store.db, where);
   if (!found) throw notFound();
   const { workspace } = found;

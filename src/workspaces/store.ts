@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Scope } from '../auth/policy.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import type { Database, WorkspaceTable } from '../db/schema.js';
@@ -98,21 +99,27 @@ function toRow(workspace: Workspace): Omit<Selectable<WorkspaceTable>, 'id' | 'o
   };
 }
 
-/** A workspace with its organization, in one statement. */
-export async function findWorkspaceWithOrganization(db: Db, where: WorkspaceLocator): Promise<{ workspace: Workspace; organization: Organization } | undefined> {
-  const query = db
+const withOrganization = (db: Db) =>
+  db
     .selectFrom('workspaces')
     .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+    .innerJoin('organization_versions', 'organization_versions.organization_id', 'workspaces.organization_id')
     .select(COLUMNS)
     .select(current)
-    .select(ORGANIZATION_COLUMNS);
-  const row = await ('id' in where
-    ? query.where('workspaces.id', '=', where.id)
-    : query.where('organizations.name', '=', where.organizationName).where('workspaces.name', '=', where.name)
-  ).executeTakeFirst();
+    .select(ORGANIZATION_COLUMNS)
+    .select('organization_versions.version as organization_version');
+const workspaceById = compiledOnce((db, id: string) => withOrganization(db).where('workspaces.id', '=', id));
+const workspaceByName = compiledOnce((db, organizationName: string, name: string) =>
+  withOrganization(db).where('organizations.name', '=', organizationName).where('workspaces.name', '=', name),
+);
+
+/** A workspace with its organization and the organization's version (migration 0007, which the response cache reads), in one statement. */
+export async function findWorkspaceWithOrganization(db: Db, where: WorkspaceLocator): Promise<{ workspace: Workspace; organization: Organization; organizationVersion: number } | undefined> {
+  const [row] = await ('id' in where ? workspaceById(db, where.id) : workspaceByName(db, where.organizationName, where.name));
   if (!row) return undefined;
   const { row: workspace, organization } = splitOrganization(row);
-  return { workspace: fromRow(workspace), organization };
+  const { organization_version, ...columns } = workspace;
+  return { workspace: fromRow(columns), organization, organizationVersion: Number(organization_version) };
 }
 
 /** Workspaces by id with their organization, ordered by id, those that exist. */
