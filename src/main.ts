@@ -70,7 +70,7 @@ async function serve(config: Config): Promise<number> {
     return -1;
   }
   const tls = config.tls ? readCertificate(config.tls) : undefined;
-  const store = await openStore(config);
+  const store = await openStore({ ...config, checkpointInBackground: true });
   let prepared: PreparedStore;
   try {
     prepared = await prepareStore(store, config);
@@ -99,7 +99,7 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
   // A person at a terminal gets readable log lines; anything else one JSON object per line.
   const terminal = process.stdout.isTTY === true;
   const tls = opened ? opened.tls : config.tls ? readCertificate(config.tls) : undefined;
-  const store = opened?.store ?? (await openStore(config));
+  const store = opened?.store ?? (await openStore({ ...config, checkpointInBackground: true }));
   const logger = { level: config.logLevel, ...(terminal ? { stream: await prettyLog() } : {}) };
   const app = await buildApp({
     store,

@@ -7,6 +7,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, ty
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqliteModule } from './sqlite-module.js';
+import { startCheckpointer } from './checkpointer.js';
 import { bindingFlagsAsIntegers, FlagsPlugin } from './flags.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -40,10 +41,12 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Folder of the SQLite file; ignored for PostgreSQL. */
   dataDir: string;
+  /** SQLite: checkpoint the write-ahead log from a thread of its own (`checkpointer.ts`), as a server does. */
+  checkpointInBackground?: boolean | undefined;
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(sqliteFile(options.dataDir));
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(sqliteFile(options.dataDir), options.checkpointInBackground === true);
 }
 
 /** The SQLite database file in a data folder. */
@@ -62,7 +65,7 @@ export async function migrate(store: Store): Promise<string[]> {
 const PRIVATE_FOLDER = 0o700;
 const PRIVATE_FILE = 0o600;
 
-function openSqlite(file: string): Store {
+function openSqlite(file: string, checkpointInBackground: boolean): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
   createPrivately(file);
   const raw = new (sqliteModule().Database)(file);
@@ -73,12 +76,16 @@ function openSqlite(file: string): Store {
   const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(new ImmediateSqliteDialect(withStatementCache(raw))), plugins: [new FlagsPlugin()] });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
+  const checkpointer = checkpointInBackground ? startCheckpointer(raw, file) : undefined;
   return {
     db,
     dialect: 'sqlite',
     lockOrganization: async () => {},
     exclusively: (work) => withLockFile(`${file}-startup-lock`, work),
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 

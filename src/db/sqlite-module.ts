@@ -13,6 +13,8 @@ const OLDER_MODULE = 'better-sqlite3';
 
 export interface SqliteModule {
   Database: typeof BetterSqlite3;
+  /** Where the package is, for a thread that loads it itself (`require(path)`). */
+  path: string;
   /** The package and version in use, e.g. `better-sqlite3 13.2.0`. */
   description: string;
 }
@@ -41,5 +43,5 @@ function load(name: string): SqliteModule {
     );
   }
   const { version } = require(`${name}/package.json`) as { version: string };
-  return { Database, description: `better-sqlite3 ${version}` };
+  return { Database, path: require.resolve(name), description: `better-sqlite3 ${version}` };
 }
