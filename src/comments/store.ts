@@ -1,5 +1,6 @@
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import { fetchPage } from '../db/page.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import type { Db } from '../db/transaction.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Comment } from './model.js';
@@ -27,6 +28,10 @@ export async function listComments(db: Db, runId: string, page: Page): Promise<{
   return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('seq'));
 }
 
+const insert = compiledOnce((db, id: string, runId: string, runEventId: string, body: string, createdAt: string) =>
+  db.insertInto('comments').values({ id, run_id: runId, run_event_id: runEventId, body, created_at: createdAt }),
+);
+
 export async function insertComment(db: Db, comment: Comment): Promise<void> {
-  await db.insertInto('comments').values(comment).execute();
+  await insert(db, comment.id, comment.run_id, comment.run_event_id, comment.body, comment.created_at);
 }

@@ -18,7 +18,7 @@ interface Template {
  * for each argument and must use it only as a whole value (compared with or stored), never
  * inside another value: compiling refuses a query that does otherwise.
  */
-export function compiledOnce<Args extends string[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
+export function compiledOnce<Args extends (string | null)[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
   // Kept per dialect adapter, which a database handle shares with its transactions and its
   // handles with other plugins: all of them compile a query to the same statement.
   const templates = new WeakMap<DialectAdapter, Template>();
@@ -35,7 +35,7 @@ export function compiledOnce<Args extends string[], Row>(build: (db: Db, ...args
   };
 }
 
-function compile<Args extends string[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, arity: number): Template {
+function compile<Args extends (string | null)[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, arity: number): Template {
   const marker = `compiled-once-${randomAlphanumeric(16)}-`;
   const placeholders = Array.from({ length: arity }, (_, i) => `${marker}${i}`);
   const compiled = build(db, ...(placeholders as Args)).compile();

@@ -1,4 +1,5 @@
 import type { Db } from '../db/transaction.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import { fetchPage } from '../db/page.js';
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import type { Page } from '../jsonapi/query.js';
@@ -31,15 +32,13 @@ function toRun(row: RunRow): Run {
   return { ...row, variables: JSON.parse(row.variables) as Run['variables'] };
 }
 
+const runWithLocation = compiledOnce((db, id: string) =>
+  db.selectFrom('runs').innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id').select(RUN_COLUMNS).select(['workspaces.organization_id', 'workspaces.project_id']).where('runs.id', '=', id),
+);
+
 /** The run and where it is, or undefined. */
 export async function findRun(db: Db, id: string): Promise<{ run: Run; location: WorkspaceLocation } | undefined> {
-  const row = await db
-    .selectFrom('runs')
-    .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
-    .select(RUN_COLUMNS)
-    .select(['workspaces.organization_id', 'workspaces.project_id'])
-    .where('runs.id', '=', id)
-    .executeTakeFirst();
+  const [row] = await runWithLocation(db, id);
   if (!row) return undefined;
   const { organization_id: _o, project_id: _p, ...run } = row;
   return { run: toRun(run), location: locationOf(row) };
@@ -110,6 +109,10 @@ export async function updateRunStatus(db: Db, id: string, from: readonly RunStat
 }
 
 
+const insertEvent = compiledOnce((db, id: string, runId: string, action: RunEvent['action'], description: string, actorKind: RunEvent['actor_kind'], actorId: string | null, createdAt: string) =>
+  db.insertInto('run_events').values({ id, run_id: runId, action, description, actor_kind: actorKind, actor_id: actorId, created_at: createdAt }),
+);
+
 export async function insertRunEvent(db: Db, event: RunEvent): Promise<void> {
-  await db.insertInto('run_events').values(event).execute();
+  await insertEvent(db, event.id, event.run_id, event.action, event.description, event.actor_kind, event.actor_id, event.created_at);
 }
