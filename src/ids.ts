@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** Letters and digits without 0, O, I and l. HCP Terraform's ids use these, and the tfe provider tells an id from a name by them (`org/team-…` on import). */
@@ -13,14 +13,31 @@ export function randomAlphanumeric(length: number): string {
   return randomFrom(ALPHANUMERIC, length);
 }
 
+/**
+ * Bytes from the system's secure generator, drawn a few kilobytes at a time: a call per id cost
+ * more than everything else of making it. Each byte is used once and zeroed as it is taken, so
+ * the pool never holds a byte of an id or token already handed out.
+ */
+const pool = Buffer.alloc(4096);
+let taken = pool.length;
+
+function randomByte(): number {
+  if (taken === pool.length) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  const byte = pool[taken]!;
+  pool[taken++] = 0;
+  return byte;
+}
+
 function randomFrom(alphabet: string, length: number): string {
   // Rejecting bytes at or above the largest multiple of the alphabet's size keeps every character equally likely.
   const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
-    }
+    const byte = randomByte();
+    if (byte < limit) out += alphabet[byte % alphabet.length];
   }
   return out;
 }
