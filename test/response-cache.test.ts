@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponseCache } from '../src/cache/response-cache.js';
+import { expectStatus, storeKind, TestApp } from './helpers.js';
+import { createOrganization, createVarset } from './varsets-fixtures.js';
 
 describe('response cache', () => {
   const renderer = () => {
@@ -52,5 +54,36 @@ describe('response cache', () => {
     assert.equal(r.count(), 4);
     await cache.through('/b', 1, r.render);
     assert.equal(r.count(), 5);
+  });
+});
+
+/**
+ * A set is read without its relationships when this process keeps a body of the request at the
+ * set's version; should that body be gone by the time it is served, the set is read again whole.
+ */
+describe(`a set's response when the kept body is gone (${storeKind})`, () => {
+  it('is rendered whole from a second read', async () => {
+    // A cache that keeps nothing, but says it holds every response at the organization's current version.
+    const t = await TestApp.start({ responseCacheSize: 0 });
+    try {
+      const org = await createOrganization(t);
+      const set = await createVarset(t, org, { vars: [{ key: 'region', value: 'eu' }, { key: 'size', category: 'env' }] });
+      const url = `/api/v2/varsets/${set.id}?include=vars`;
+      const whole = await t.get(url);
+      expectStatus(whole, 200);
+      assert.equal(whole.body.data.relationships.vars.data.length, 2);
+      const { version } = await t.store.db
+        .selectFrom('organization_versions')
+        .innerJoin('organizations', 'organizations.id', 'organization_versions.organization_id')
+        .select('organization_versions.version')
+        .where('organizations.name', '=', org)
+        .executeTakeFirstOrThrow();
+      t.app.responses.versionHeld = () => Number(version);
+      const again = await t.get(url);
+      expectStatus(again, 200);
+      assert.deepEqual(again.body, whole.body);
+    } finally {
+      await t.close();
+    }
   });
 });

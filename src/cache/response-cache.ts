@@ -17,6 +17,11 @@ export class ResponseCache {
   /** `maxSize` bounds the characters held (keys and bodies); 0 keeps nothing. */
   constructor(private readonly maxSize: number) {}
 
+  /** The version the body kept for `key` was rendered at, if one is kept. */
+  versionHeld(key: string): number | undefined {
+    return this.entries.get(key)?.version;
+  }
+
   /**
    * The body kept for `key` at `version`, or the document built by `render`, turned into the
    * body by `serialize` (a route's response serializer) and kept. `version` undefined: not

@@ -3,8 +3,8 @@ import { can, ensure, type Action } from '../auth/policy.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { findAssignments } from './assignment-store.js';
-import { targetOf, type Varset, type VarsetRead } from './model.js';
-import { findVarset, findVarsetAtVersion, findVarsetOrganizationId } from './store.js';
+import { targetOf, type Varset } from './model.js';
+import { findVarset, findVarsetAtVersion, findVarsetOrganizationId, type VarsetAtVersion } from './store.js';
 
 /**
  * How a request gets at an existing set: to read it, if the caller may; to change it, under
@@ -26,11 +26,12 @@ async function ensureReadable(ctx: Context, varset: Varset): Promise<void> {
 
 /**
  * A set the subject may read, otherwise the 404 of a missing one, with its relationships
- * (variables' rows when `variableRows`) and its organization's version (for the response
- * cache), all read in the statement that reads the set.
+ * (variables' rows when `variableRows`; none at `unlessAtVersion`, see `findVarsetAtVersion`)
+ * and its organization's version (for the response cache), all read in the statement that
+ * reads the set.
  */
-export async function readableVarset(ctx: Context, id: string, variableRows: boolean): Promise<VarsetRead & { version: number }> {
-  const found = await findVarsetAtVersion(ctx.store.db, id, variableRows);
+export async function readableVarset(ctx: Context, id: string, variableRows: boolean, unlessAtVersion?: number): Promise<VarsetAtVersion> {
+  const found = await findVarsetAtVersion(ctx.store.db, id, variableRows, unlessAtVersion);
   if (!found) throw notFound();
   await ensureReadable(ctx, found.varset);
   return found;

@@ -32,33 +32,41 @@ interface Versioned<T> {
 
 /**
  * A read answered through the response cache. `authorize` reads the organization's version
- * and decides (and may refuse) for this caller before anything is served. A response that
- * `sharedBy` says is not the same for every caller allowed to read it is rendered for each request.
+ * and decides (and may refuse) for this caller before anything is served; it is told the
+ * version of the body this process keeps for the request, if any. A response that `sharedBy`
+ * says is not the same for every caller allowed to read it is rendered for each request.
  */
 async function cachedRead<T>(
   ctx: Context,
   response: CachedResponse,
-  authorize: () => Promise<Versioned<T>>,
+  authorize: (versionHeld: number | undefined) => Promise<Versioned<T>>,
   render: (authorized: T) => Promise<unknown>,
   sharedBy: (authorized: T) => boolean = () => true,
 ): Promise<string> {
-  const { version, authorized } = await authorize();
   // Callers whose permissions on sets differ never share a body: each body shows them.
   const key = `${response.key}\n${varsetPermissionsKey(ctx.subject)}`;
+  const { version, authorized } = await authorize(ctx.responses.versionHeld(key));
   return ctx.responses.through(key, sharedBy(authorized) ? version : undefined, () => render(authorized), response.serialize);
 }
 
 /** The rendered response of a set: `render` turns its view into the document. */
 export async function showVarset(ctx: Context, response: CachedResponse, id: string, include: Set<VarsetInclude>, render: (view: VarsetView) => unknown): Promise<string> {
+  const shared = includesAlike(include);
+  // The relationships are left unread when the body kept for this request is at the set's version: it is served as it is.
+  const read = (versionHeld?: number) => readableVarset(ctx, id, include.has('vars'), shared ? versionHeld : undefined);
   return cachedRead(
     ctx,
     response,
-    async () => {
-      const { version, ...read } = await readableVarset(ctx, id, include.has('vars'));
-      return { version, authorized: read };
+    async (versionHeld) => {
+      const found = await read(versionHeld);
+      return { version: found.version, authorized: found };
     },
-    async (read) => render(readableBy(ctx.subject, await completeViews(ctx.store.db, [read], include))[0]!),
-    () => includesAlike(include),
+    async (found) => {
+      // Another request replaced or evicted the kept body meanwhile: the relationships are needed after all.
+      const { varset, relations } = found.relations ? found : await read();
+      return render(readableBy(ctx.subject, await completeViews(ctx.store.db, [{ varset, relations: relations! }], include))[0]!);
+    },
+    () => shared,
   );
 }
 

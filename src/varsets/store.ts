@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.js';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../db/json.js';
 import { byCodePoint } from '../db/order.js';
@@ -60,18 +60,22 @@ const VARIABLE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl',
  * whole rows when `variableRows`), each as one JSON column read from the tables' indexes, in
  * the order responses list them: a set and all it holds in one statement.
  */
-export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>, variableRows: boolean) {
+export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>, variableRows: boolean, unlessAtVersion?: string) {
   const variable = variableRows
     ? jsonObjectOf(db, Object.fromEntries(VARIABLE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)])))
     : sql.ref('varset_variables.id');
+  // With `unlessAtVersion` (the query then joins organization_versions), a row at that version carries null instead.
+  const unlessAt = (relation: Expression<unknown>) =>
+    unlessAtVersion === undefined ? sql<unknown>`${relation}` : sql<unknown>`case when ${sql.ref('organization_versions.version')} = ${unlessAtVersion} then null else ${relation} end`;
   return query.select((eb) => [
-    idsOf(db, 'varset_workspaces', 'workspace_id')(eb).as('workspace_ids'),
-    idsOf(db, 'varset_projects', 'project_id')(eb).as('project_ids'),
-    eb
-      .selectFrom('varset_variables')
-      .select(jsonArrayOf(db, variable, [byCodePoint(db, 'varset_variables.key'), sql.ref('varset_variables.category'), sql.ref('varset_variables.id')]).as('variables'))
-      .whereRef('varset_variables.varset_id', '=', 'varsets.id')
-      .as('variables'),
+    unlessAt(idsOf(db, 'varset_workspaces', 'workspace_id')(eb)).as('workspace_ids'),
+    unlessAt(idsOf(db, 'varset_projects', 'project_id')(eb)).as('project_ids'),
+    unlessAt(
+      eb
+        .selectFrom('varset_variables')
+        .select(jsonArrayOf(db, variable, [byCodePoint(db, 'varset_variables.key'), sql.ref('varset_variables.category'), sql.ref('varset_variables.id')]).as('variables'))
+        .whereRef('varset_variables.varset_id', '=', 'varsets.id'),
+    ).as('variables'),
   ]);
 }
 
@@ -106,21 +110,28 @@ export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variabl
 }
 
 const findWithVersion = (variableRows: boolean) =>
-  compiledOnce((db, id: string) =>
-    withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), variableRows)
+  compiledOnce((db, id: string, unlessAtVersion: string) =>
+    withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), variableRows, unlessAtVersion)
       .innerJoin('organization_versions', 'organization_versions.organization_id', 'varsets.organization_id')
       .select('organization_versions.version as organization_version'),
   );
 const FIND_WITH_VERSION = { ids: findWithVersion(false), rows: findWithVersion(true) };
 
+/** A set and its organization's version; its relationships unless they were left unread. */
+export type VarsetAtVersion = { varset: Varset; version: number; relations: VarsetRead['relations'] | undefined };
+
 /**
  * A set with its relationships (see `withRelations`) and its organization's version (see
- * `ResponseCache`), all read by one statement.
+ * `ResponseCache`), all read by one statement. At `unlessAtVersion` (the version of a response
+ * the caller already holds) the relationships are left unread: that response needs none.
  */
-export async function findVarsetAtVersion(db: Db, id: string, variableRows: boolean): Promise<(VarsetRead & { version: number }) | undefined> {
-  const [found] = await FIND_WITH_VERSION[variableRows ? 'rows' : 'ids'](db, id);
+export async function findVarsetAtVersion(db: Db, id: string, variableRows: boolean, unlessAtVersion?: number): Promise<VarsetAtVersion | undefined> {
+  // No organization is at version -1: versions start at 0 and only grow.
+  const [found] = await FIND_WITH_VERSION[variableRows ? 'rows' : 'ids'](db, id, String(unlessAtVersion ?? -1));
   if (!found) return undefined;
-  return { ...toVarsetRead(found, variableRows), version: Number(found.organization_version) };
+  const version = Number(found.organization_version);
+  const read = toVarsetRead(found, variableRows);
+  return { varset: read.varset, version, relations: found.workspace_ids === null ? undefined : read.relations };
 }
 
 const organizationIdOfVarset = compiledOnce((db, id: string) => db.selectFrom('varsets').select('organization_id').where('id', '=', id));
