@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useApi } from '../api/hooks';
 import { related, type Project, type Varset } from '../api/types';
@@ -21,5 +22,18 @@ export function VarsetBadges({ varset }: { varset: Varset }) {
         </span>
       )}
     </span>
+  );
+}
+
+/** A set as the lists of sets show it: its name linked to its page and its badges, then what the list adds. */
+export function VarsetCard({ varset, children }: { varset: Varset; children?: ReactNode }) {
+  return (
+    <li>
+      <div className="card-head">
+        <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
+        <VarsetBadges varset={varset} />
+      </div>
+      {children}
+    </li>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi, useCanManageVarsets } from '../api/hooks';
 import type { Varset } from '../api/types';
-import { VarsetBadges } from '../components/Badges';
+import { VarsetCard } from '../components/Badges';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 
@@ -48,17 +48,13 @@ export function OrganizationVarsets() {
         {(items) => (
           <ul className="cards varsets" aria-label="Variable sets">
             {items.map((varset) => (
-              <li key={varset.id}>
-                <div className="card-head">
-                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                  <VarsetBadges varset={varset} />
-                </div>
+              <VarsetCard key={varset.id} varset={varset}>
                 {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
                 <p className="counts">
                   {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
                   {count(varset.attributes['project-count'], 'project')}
                 </p>
-              </li>
+              </VarsetCard>
             ))}
           </ul>
         )}

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, type Project, type Varset, type Workspace } from '../api/types';
-import { VarsetBadges } from '../components/Badges';
+import { VarsetCard } from '../components/Badges';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
@@ -42,12 +42,7 @@ export function ProjectPage() {
           {(items) => (
             <ul className="cards" aria-label="Variable sets of the project">
               {items.map((varset) => (
-                <li key={varset.id}>
-                  <div className="card-head">
-                    <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                    <VarsetBadges varset={varset} />
-                  </div>
-                </li>
+                <VarsetCard key={varset.id} varset={varset} />
               ))}
             </ul>
           )}

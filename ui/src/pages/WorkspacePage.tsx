@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, relatedIds, type Project, type Run, type Varset, type Workspace } from '../api/types';
-import { VarsetBadges } from '../components/Badges';
+import { VarsetCard } from '../components/Badges';
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
@@ -66,13 +66,9 @@ function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectI
         {(items) => (
           <ul className="cards" aria-label="Variable sets that apply">
             {items.map((varset) => (
-              <li key={varset.id}>
-                <div className="card-head">
-                  <Link to={`/varsets/${varset.id}`}>{varset.attributes.name}</Link>
-                  <VarsetBadges varset={varset} />
-                </div>
+              <VarsetCard key={varset.id} varset={varset}>
                 <p className="counts">Applies {ways(varset).join(', ') || 'through its project'}</p>
-              </li>
+              </VarsetCard>
             ))}
           </ul>
         )}
