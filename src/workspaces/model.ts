@@ -1,8 +1,4 @@
-export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
-export type ExecutionMode = (typeof EXECUTION_MODES)[number];
-
-/** The execution mode of a workspace that inherits it, where its organization names no default. */
-export const ORGANIZATION_DEFAULT_EXECUTION_MODE: ExecutionMode = 'remote';
+import type { ExecutionMode } from '../organizations/model.js';
 
 /** The settings HCP Terraform gives every workspace. varsetd stores them and answers them; it runs nothing by them. */
 export interface WorkspaceSettings {
@@ -99,9 +95,9 @@ export type WorkspaceLocator = { id: string } | { organizationName: string; name
 /** Where a workspace is: what deciding which sets reach it, and who may act on it, needs. */
 export type WorkspacePlace = Pick<Workspace, 'id' | 'organization_id' | 'project_id'>;
 
-/** The execution mode in force: the workspace's own, or its organization's default. */
-export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>, organizationDefault: ExecutionMode = ORGANIZATION_DEFAULT_EXECUTION_MODE): ExecutionMode {
-  return workspace.execution_mode ?? organizationDefault;
+/** The execution mode in force: the workspace's own, or the one it inherits from its project (which may follow its organization's). */
+export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>, inherited: ExecutionMode): ExecutionMode {
+  return workspace.execution_mode ?? inherited;
 }
 
 /** What a workspace response carries beyond the row: read in two statements for a whole page. */

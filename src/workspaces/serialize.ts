@@ -1,14 +1,15 @@
 import type { Static } from 'typebox';
 import { toOne } from '../jsonapi/document.js';
-import { effectiveExecutionMode, type ExecutionMode, type Workspace, type WorkspaceExtras } from './model.js';
+import type { ExecutionMode } from '../organizations/model.js';
+import { effectiveExecutionMode, type Workspace, type WorkspaceExtras } from './model.js';
 import type { WorkspacePermissions, WorkspaceResource } from './schemas.js';
 
 /** Everything a workspace response shows: the row, what is read beside it, and the caller's permissions. */
 export interface WorkspaceView {
   workspace: Workspace;
   organizationName: string;
-  /** The execution mode of the workspace's organization, which it follows unless it has its own. */
-  organizationExecutionMode: ExecutionMode;
+  /** The execution mode the workspace inherits from its project (which may follow its organization's), unless it has its own. */
+  inheritedExecutionMode: ExecutionMode;
   extras: WorkspaceExtras;
   permissions: Static<typeof WorkspacePermissions>;
   /** Ids of the effective tag bindings, when `include=effective_tag_bindings` puts them in `included`. */
@@ -27,7 +28,7 @@ export function serializeWorkspace(view: WorkspaceView): Static<typeof Workspace
   const path = `/api/v2/workspaces/${w.id}`;
   const org = encodeURIComponent(organizationName);
   const name = encodeURIComponent(w.name);
-  const mode = effectiveExecutionMode(w, view.organizationExecutionMode);
+  const mode = effectiveExecutionMode(w, view.inheritedExecutionMode);
   return {
     id: w.id,
     type: 'workspaces',

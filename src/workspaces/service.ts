@@ -36,10 +36,6 @@ export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action
 }
 
 /**
- * The organization's default execution mode, where organizations carry one
- * (`default-execution-mode`); otherwise remote, as HCP Terraform's default.
- */
-/**
  * What the responses of these workspaces show, as `subject` sees them: a constant number of
  * statements for a whole page. With `effectiveTagBindings`, the bindings in force on each.
  */
@@ -61,7 +57,7 @@ export async function describeWorkspaces(
   const views = workspaces.map((workspace) => ({
     workspace,
     organizationName: organization.name,
-    organizationExecutionMode: projectModes.get(workspace.project_id) ?? settings['default-execution-mode'],
+    inheritedExecutionMode: projectModes.get(workspace.project_id) ?? settings['default-execution-mode'],
     extras: extras.get(workspace.id)!,
     permissions: permissionsOn(ctx.subject, settings, workspace),
     effectiveTagBindingIds: options.effectiveTagBindings ? (effective.get(workspace.id) ?? []).map((b) => b.id) : undefined,

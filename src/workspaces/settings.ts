@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { invalidAttribute } from '../jsonapi/errors.js';
-import { EXECUTION_MODES, type ExecutionMode, type Workspace, type WorkspaceSettings } from './model.js';
+import { EXECUTION_MODES, type ExecutionMode } from '../organizations/model.js';
+import type { Workspace, WorkspaceSettings } from './model.js';
 import type { WorkspaceBody } from './schemas.js';
 
 type Attributes = NonNullable<Static<typeof WorkspaceBody>['data']['attributes']>;
