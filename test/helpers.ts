@@ -50,6 +50,10 @@ async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promis
   }
 }
 
+/** The documents varsetd answers for a resource the caller may not see or that does not exist, and for a missing or refused token. */
+export const NOT_FOUND = { errors: [{ status: '404', title: 'not found' }] };
+export const UNAUTHORIZED = { errors: [{ status: '401', title: 'unauthorized' }] };
+
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghij';
 
 export interface ApiResponse {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomAlphanumeric } from '../src/ids.js';
-import { ADMIN_TOKEN, TestApp, expectStatus, storeKind } from './helpers.js';
+import { ADMIN_TOKEN, TestApp, expectStatus, storeKind, NOT_FOUND } from './helpers.js';
 import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
 import { createComment, createRun, createUploadedConfigurationVersion } from './runs-fixtures.js';
 
@@ -11,7 +11,6 @@ import { createComment, createRun, createUploadedConfigurationVersion } from './
  * expired token is a 401.
  */
 
-const NOT_FOUND = { errors: [{ status: '404', title: 'not found' }] };
 
 const SUBJECTS = [
   'admin',

@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { TestApp, expectStatus, storeKind, NOT_FOUND } from './helpers.js';
 import { createTeam, grantProject, grantWorkspace, ownersTeam, teamWithToken } from './access-fixtures.js';
-
-const NOT_FOUND = { errors: [{ status: '404', title: 'not found' }] };
 
 /** What go-tfe's team tests set, and the team-management flags varsetd enforces. */
 describe(`team management (${storeKind})`, () => {

@@ -1,11 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { TestApp, expectStatus, storeKind, NOT_FOUND, UNAUTHORIZED } from './helpers.js';
 import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
 import { hashToken } from '../src/auth/tokens.js';
-
-const NOT_FOUND = { errors: [{ status: '404', title: 'not found' }] };
-const UNAUTHORIZED = { errors: [{ status: '401', title: 'unauthorized' }] };
 
 describe(`teams (${storeKind})`, () => {
   let t: TestApp;

@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { TestApp, expectStatus, storeKind, NOT_FOUND } from './helpers.js';
 import { createTeam, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
-
-const NOT_FOUND = { errors: [{ status: '404', title: 'not found' }] };
 
 /** Team and organization tokens as go-tfe creates, lists and reads them. */
 describe(`tokens as go-tfe uses them (${storeKind})`, () => {
