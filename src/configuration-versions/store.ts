@@ -39,16 +39,7 @@ export async function listConfigurationVersions(db: Db, workspaceId: string, pag
 
 /** The configuration version and where it is, or undefined. */
 export async function findConfigurationVersion(db: Db, id: string): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation } | undefined> {
-  const row = await db
-    .selectFrom('configuration_versions')
-    .innerJoin('workspaces', 'workspaces.id', 'configuration_versions.workspace_id')
-    .select(COLUMNS)
-    .select(['workspaces.organization_id', 'workspaces.project_id'])
-    .where('configuration_versions.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { organization_id: _o, project_id: _p, ...cv } = row;
-  return { cv, location: locationOf(row) };
+  return (await findConfigurationVersions(db, [id]))[0];
 }
 
 export async function findArchive(db: Db, configurationVersionId: string): Promise<Buffer | undefined> {
@@ -154,5 +145,8 @@ export async function findConfigurationVersions(db: Db, ids: string[]): Promise<
     .where('configuration_versions.id', 'in', ids)
     .orderBy('configuration_versions.seq')
     .execute();
-  return rows.map(({ organization_id: _o, project_id: _p, ...cv }, i) => ({ cv, location: locationOf(rows[i]!) }));
+  return rows.map((row) => {
+    const { organization_id: _o, project_id: _p, ...cv } = row;
+    return { cv, location: locationOf(row) };
+  });
 }
