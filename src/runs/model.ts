@@ -79,8 +79,3 @@ export interface RunFilter {
   /** A run id, or text the message contains (case-sensitive). */
   search?: string | undefined;
 }
-
-/** The operation of a run, as HCP Terraform's `filter[operation]` names it. */
-export function operationOf(run: Pick<Run, 'is_destroy' | 'plan_only'>): RunOperation {
-  return run.is_destroy ? 'destroy' : run.plan_only ? 'plan_only' : 'plan_and_apply';
-}
