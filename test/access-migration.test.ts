@@ -1,21 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Migrator, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
-import { migrate, openStore } from '../src/db/connect.js';
-import { migrations } from '../src/db/migrations/index.js';
-import { createTestStore, storeKind } from './helpers.js';
+import { migrate } from '../src/db/connect.js';
+import { storeKind, withStoreMigratedTo } from './helpers.js';
 
 /** A store created before teams existed keeps its tokens and gains an owners team per organization. */
 describe(`access migration on an existing store (${storeKind})`, () => {
   it('keeps tokens, adds owners teams, and the upgraded store serves teams', async () => {
-    const testStore = await createTestStore();
-    const store = await openStore(testStore);
-    try {
-      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
-      const { error } = await migrator.migrateTo('0002_runs');
-      assert.equal(error, undefined);
+    await withStoreMigratedTo('0002_runs', async (store) => {
       const at = '2024-01-01T00:00:00.000Z';
       await (store.db as Kysely<any>).insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'O@Example.com', created_at: at }).execute();
       await (store.db as Kysely<any>).insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at }).execute();
@@ -45,9 +39,6 @@ describe(`access migration on an existing store (${storeKind})`, () => {
       assert.equal(document.included[0].attributes['default-execution-mode'], 'remote');
       assert.equal(document.included[0].attributes['setting-overwrites']['default-execution-mode'], false);
       await app.close();
-    } finally {
-      await store.close();
-      await testStore.dispose();
-    }
+    });
   });
 });

@@ -1,12 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Migrator, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
-import { migrate, openStore } from '../src/db/connect.js';
-import { migrations } from '../src/db/migrations/index.js';
+import { migrate } from '../src/db/connect.js';
 import { grantWorkspace, teamWithToken } from './access-fixtures.js';
-import { TestApp, createTestStore, expectStatus, storeKind } from './helpers.js';
+import { TestApp, expectStatus, storeKind, withStoreMigratedTo } from './helpers.js';
 import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, upload } from './runs-fixtures.js';
 
 describe(`archiving configuration versions (${storeKind})`, () => {
@@ -116,11 +115,7 @@ describe(`archiving configuration versions (${storeKind})`, () => {
 /** Migration 0013 rebuilds the configuration versions table on SQLite: every row, run and archive stays. */
 describe(`archived configuration versions migration on an existing store (${storeKind})`, () => {
   it('keeps versions, their archives and runs, and allows archiving afterwards', async () => {
-    const testStore = await createTestStore();
-    const store = await openStore(testStore);
-    try {
-      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
-      assert.equal((await migrator.migrateTo('0012_tokens_and_grants')).error, undefined);
+    await withStoreMigratedTo('0012_tokens_and_grants', async (store) => {
       const db = store.db as Kysely<any>;
       const at = '2024-01-01T00:00:00.000Z';
       await db.insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at }).execute();
@@ -161,10 +156,7 @@ describe(`archived configuration versions migration on an existing store (${stor
       } finally {
         await app.close();
       }
-    } finally {
-      await store.close();
-      await testStore.dispose();
-    }
+    });
   });
 });
 

@@ -5,7 +5,9 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
+import { Migrator } from 'kysely';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { randomAlphanumeric } from '../src/ids.js';
 
 /**
@@ -38,6 +40,20 @@ export async function createTestStore(): Promise<TestStore> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh store migrated only up to `migration`, as an older varsetd left it, for `work`; removed afterwards. */
+export async function withStoreMigratedTo(migration: string, work: (store: Store) => Promise<void>): Promise<void> {
+  const testStore = await createTestStore();
+  const store = await openStore(testStore);
+  try {
+    const { error } = await new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } }).migrateTo(migration);
+    if (error) throw error;
+    await work(store);
+  } finally {
+    await store.close();
+    await testStore.dispose();
+  }
 }
 
 async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -1,11 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Migrator, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
-import { migrate, openStore } from '../src/db/connect.js';
-import { migrations } from '../src/db/migrations/index.js';
-import { createTestStore, expectStatus, storeKind, TestApp, type ApiResponse } from './helpers.js';
+import { migrate } from '../src/db/connect.js';
+import { expectStatus, storeKind, TestApp, withStoreMigratedTo, type ApiResponse } from './helpers.js';
 import { createTeam, organizationToken, ownersTeam, teamWithToken, teamToken } from './access-fixtures.js';
 import { createComment, createRun } from './runs-fixtures.js';
 
@@ -149,11 +148,7 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
 /** Migration 0014 carries each organization's stored `user-tokens-enabled` into the column the token lookup reads. */
 describe(`user-tokens-enabled migration on an existing store (${storeKind})`, () => {
   it('keeps refusing the site-admin token where the settings turned user tokens off, and only there', async () => {
-    const testStore = await createTestStore();
-    const store = await openStore(testStore);
-    try {
-      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
-      assert.equal((await migrator.migrateTo('0013_archived_configuration_versions')).error, undefined);
+    await withStoreMigratedTo('0013_archived_configuration_versions', async (store) => {
       const db = store.db as Kysely<any>;
       const at = '2024-01-01T00:00:00.000Z';
       const organization = (name: string, settings: object) => ({ id: `org-${name}`, name, email: `${name}@example.com`, settings: JSON.stringify(settings), search_name: name, search_email: `${name}@example.com`, created_at: at });
@@ -175,9 +170,6 @@ describe(`user-tokens-enabled migration on an existing store (${storeKind})`, ()
       } finally {
         await app.close();
       }
-    } finally {
-      await store.close();
-      await testStore.dispose();
-    }
+    });
   });
 });
