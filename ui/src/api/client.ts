@@ -10,6 +10,12 @@ export interface ErrorObject {
   source?: { pointer?: string; parameter?: string };
 }
 
+/** Whether the error points at `pointer` or below it. */
+function pointsInto(error: ErrorObject, pointer: string): boolean {
+  const at = error.source?.pointer;
+  return at === pointer || at?.startsWith(`${pointer}/`) === true;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -20,12 +26,12 @@ export class ApiError extends Error {
 
   /** The errors that point into the request body at `pointer` (or below it). */
   at(pointer: string): ErrorObject[] {
-    return this.errors.filter((e) => e.source?.pointer === pointer || e.source?.pointer?.startsWith(`${pointer}/`));
+    return this.errors.filter((e) => pointsInto(e, pointer));
   }
 
   /** The errors that point at none of `pointers`: shown for the whole form. */
   elsewhere(pointers: string[]): ErrorObject[] {
-    return this.errors.filter((e) => !pointers.some((p) => e.source?.pointer === p || e.source?.pointer?.startsWith(`${p}/`)));
+    return this.errors.filter((e) => !pointers.some((p) => pointsInto(e, p)));
   }
 }
 
