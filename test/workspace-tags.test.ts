@@ -74,6 +74,14 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     expectStatus(added, 200);
     assert.deepEqual(keyValues(added.body.data), [['tier', 'gold'], ['owner', 'ops']]);
     assert.deepEqual(keyValues((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data), [['env', 'dev'], ['tier', 'gold'], ['owner', 'ops']]);
+    const idsBefore = (await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data.map((b: { id: string }) => b.id);
+    const changedTwo = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('owner', 'sre'), binding('env', 'stage')] });
+    expectStatus(changedTwo, 200);
+    assert.deepEqual(keyValues(changedTwo.body.data), [['owner', 'sre'], ['env', 'stage']]);
+    const afterTwo = (await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data;
+    assert.deepEqual(keyValues(afterTwo), [['env', 'stage'], ['tier', 'gold'], ['owner', 'sre']], 'each binding takes its own new value, the others keep theirs');
+    assert.deepEqual(afterTwo.map((b: { id: string }) => b.id), idsBefore, 'a changed value keeps its binding');
+    assert.deepEqual(changedTwo.body.data.map((b: { id: string }) => b.id), [idsBefore[2], idsBefore[0]]);
 
     const tooMany = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: Array.from({ length: 8 }, (_, i) => binding(`k${i}`, 'v')) });
     assert.equal(tooMany.status, 422);

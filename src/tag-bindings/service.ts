@@ -46,17 +46,11 @@ export async function addBindings(trx: Trx, owner: TagBindingOwner, bindings: { 
   const timestamp = now();
   const inserted = added.map((b, i) => ({ id: newId('tb'), key: b.key, value: b.value, position: existing.length + i, created_at: timestamp }));
   await store.insertBindings(trx, owner, inserted);
+  const changed = bindings.flatMap((b) => {
+    const old = byKey.get(b.key);
+    return old && old.value !== b.value ? [{ id: old.id, value: b.value }] : [];
+  });
+  await store.updateValues(trx, changed);
   const insertedByKey = new Map(inserted.map((b) => [b.key, b]));
-  const result: TagBinding[] = [];
-  for (const binding of bindings) {
-    const old = byKey.get(binding.key);
-    if (old) {
-      if (old.value !== binding.value) await store.updateValue(trx, old.id, binding.value);
-      result.push({ id: old.id, key: binding.key, value: binding.value });
-    } else {
-      const row = insertedByKey.get(binding.key)!;
-      result.push({ id: row.id, key: row.key, value: row.value });
-    }
-  }
-  return result;
+  return bindings.map((b) => ({ id: (byKey.get(b.key) ?? insertedByKey.get(b.key)!).id, key: b.key, value: b.value }));
 }

@@ -31,8 +31,19 @@ export async function deleteBindings(trx: Trx, owner: TagBindingOwner, keys?: st
   await query.execute();
 }
 
-export async function updateValue(trx: Trx, id: string, value: string): Promise<void> {
-  await trx.updateTable('tag_bindings').set({ value }).where('id', '=', id).execute();
+/** Gives bindings (by id) new values, in one statement. */
+export async function updateValues(trx: Trx, changes: { id: string; value: string }[]): Promise<void> {
+  const [first, ...others] = changes;
+  if (!first) return;
+  await trx
+    .updateTable('tag_bindings')
+    .set((eb) => {
+      let value = eb.case().when('id', '=', first.id).then(first.value);
+      for (const { id, value: next } of others) value = value.when('id', '=', id).then(next);
+      return { value: value.else(eb.ref('value')).end() };
+    })
+    .where('id', 'in', changes.map((c) => c.id))
+    .execute();
 }
 
 export async function insertBindings(trx: Trx, owner: TagBindingOwner, rows: { id: string; key: string; value: string; position: number; created_at: string }[]): Promise<void> {
