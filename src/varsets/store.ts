@@ -81,20 +81,37 @@ export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'va
 
 type VariableFields = Omit<Variable, 'owner' | 'hcl' | 'sensitive'> & { hcl: boolean | number; sensitive: boolean | number };
 
+/**
+ * A variable as a set's row carries it. Written out field by field: spreading an object that
+ * JSON.parse made costs three times as much as parsing it.
+ */
+const variableOf = (v: VariableFields, owner: Variable['owner']): Variable => ({
+  id: v.id,
+  owner,
+  key: v.key,
+  value: v.value,
+  description: v.description,
+  category: v.category,
+  hcl: Boolean(v.hcl),
+  sensitive: Boolean(v.sensitive),
+  version_id: v.version_id,
+  created_at: v.created_at,
+});
+
 /** A row of `withRelations` as the set and its relationships. */
 export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variableRows: boolean): VarsetRead {
-  const { workspace_ids, project_ids, variables, ...rest } = row;
+  const { workspace_ids, project_ids, variables } = row;
   const varset: Varset = {
-    id: rest.id,
-    organization_id: rest.organization_id,
-    organization_name: rest.organization_name,
-    project_id: rest.project_id,
-    name: rest.name,
-    description: rest.description,
-    global: rest.global,
-    priority: rest.priority,
-    created_at: rest.created_at,
-    updated_at: rest.updated_at,
+    id: row.id,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+    project_id: row.project_id,
+    name: row.name,
+    description: row.description,
+    global: row.global,
+    priority: row.priority,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
   const owner = { kind: 'varset', id: varset.id } as const;
   let decoded: VarsetRelations | undefined;
@@ -103,7 +120,7 @@ export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variabl
       workspaceIds: fromJson<string[]>(workspace_ids),
       projectIds: fromJson<string[]>(project_ids),
       variables: variableRows
-        ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: { ...v, owner, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) } }))
+        ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: variableOf(v, owner) }))
         : fromJson<string[]>(variables).map((id) => ({ id })),
     });
   return { varset, relations };
