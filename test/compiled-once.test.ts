@@ -32,6 +32,13 @@ describe(`queries compiled once (${storeKind})`, () => {
     assert.deepEqual(await named(store.db, 'initech', 'acme'), [{ name: 'acme' }]);
   });
 
+  it('takes numbers where the query uses them whole, such as a page’s limit and offset', async () => {
+    const page = compiledOnce((db, size: number, offset: number) => db.selectFrom('organizations').select('name').orderBy('name').limit(size).offset(offset));
+    assert.deepEqual(await page(store.db, 2, 0), [{ name: 'acme' }, { name: 'globex' }]);
+    assert.deepEqual(await page(store.db, 2, 1), [{ name: 'globex' }, { name: 'initech' }]);
+    assert.deepEqual(await page(store.db, 1, 2), [{ name: 'initech' }]);
+  });
+
   it('refuses an argument used inside a value, or not used at all', async () => {
     const inside = compiledOnce((db, part: string) => db.selectFrom('organizations').select('name').where('name', 'like', `%${part}%`));
     await assert.rejects(inside(store.db, 'cm'), /used inside a value/);

@@ -15,10 +15,11 @@ interface Template {
  * call's arguments. Building and compiling a query costs about as much as SQLite takes to
  * answer a lookup by key, so the statements every read request runs (its token, its
  * organization's version, the set it shows) are compiled once. `build` receives a placeholder
- * for each argument and must use it only as a whole value (compared with or stored), never
- * inside another value: compiling refuses a query that does otherwise.
+ * for each argument (a string, whatever the argument's type) and must use it only as a whole
+ * value (compared with, stored, a LIMIT), never inside another value or in a computation:
+ * compiling refuses a query that does otherwise.
  */
-export function compiledOnce<Args extends (string | null)[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
+export function compiledOnce<Args extends (string | number | null)[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
   // Kept per dialect adapter, which a database handle shares with its transactions and its
   // handles with other plugins: all of them compile a query to the same statement.
   const templates = new WeakMap<DialectAdapter, Template>();
@@ -35,7 +36,7 @@ export function compiledOnce<Args extends (string | null)[], Row>(build: (db: Db
   };
 }
 
-function compile<Args extends (string | null)[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, arity: number): Template {
+function compile<Args extends (string | number | null)[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, arity: number): Template {
   const marker = `compiled-once-${randomAlphanumeric(16)}-`;
   const placeholders = Array.from({ length: arity }, (_, i) => `${marker}${i}`);
   const compiled = build(db, ...(placeholders as Args)).compile();

@@ -29,7 +29,23 @@ export async function pageWithTotal<DB, QDB, TB extends keyof QDB, O>(
   pageQuery: SelectQueryBuilder<QDB, TB, O>,
   total: (eb: ExpressionBuilder<DB, never>) => AliasableExpression<number | null>,
 ): Promise<{ rows: O[]; total: number }> {
-  const counted = await pageQuery.select((eb) => total(eb as unknown as ExpressionBuilder<DB, never>).as(TOTAL)).execute();
+  return splitTotal(db, await withTotal(pageQuery, total).execute(), total);
+}
+
+/** `pageQuery` with `total` as one more column, for `splitTotal`: what `pageWithTotal` runs, for a caller that runs it itself. */
+export function withTotal<DB, QDB, TB extends keyof QDB, O>(
+  pageQuery: SelectQueryBuilder<QDB, TB, O>,
+  total: (eb: ExpressionBuilder<DB, never>) => AliasableExpression<number | null>,
+) {
+  return pageQuery.select((eb) => total(eb as unknown as ExpressionBuilder<DB, never>).as(TOTAL));
+}
+
+/** The rows of a `withTotal` query and the count they carry; with no row, the count is read on its own. */
+export async function splitTotal<DB, O>(
+  db: Kysely<DB>,
+  counted: O[],
+  total: (eb: ExpressionBuilder<DB, never>) => AliasableExpression<number | null>,
+): Promise<{ rows: O[]; total: number }> {
   if (counted.length === 0) {
     const row = await db.selectNoFrom((eb) => total(eb).as('n')).executeTakeFirstOrThrow();
     return { rows: [], total: Number((row as { n: number | string }).n) };

@@ -17,7 +17,12 @@ export function searchable(text: string): string {
 
 /** `column LIKE '%text%'` on a `search_name` column; LIKE's wildcards in `text` match themselves. */
 export function contains(column: Expression<string>, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${column} like ${containsPattern(text)} escape '\\'`;
+  return matches(column, containsPattern(text));
+}
+
+/** `column LIKE pattern`, a pattern `containsPattern` made: a statement compiled once takes the pattern as its argument. */
+export function matches(column: Expression<string>, pattern: string): RawBuilder<boolean> {
+  return sql<boolean>`${column} like ${pattern} escape '\\'`;
 }
 
 /** A LIKE pattern matching `text` anywhere in a `search_name` column; use it with `escape '\\'`. */

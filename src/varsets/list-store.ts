@@ -1,9 +1,10 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { VarsetReadScope } from '../auth/policy.js';
 import { byCodePoint } from '../db/order.js';
-import { fetchPage, limitToPage, pageWithTotal } from '../db/page.js';
+import { splitTotal, withTotal } from '../db/page.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import type { Database } from '../db/schema.js';
-import { contains } from '../db/search.js';
+import { containsPattern, matches } from '../db/search.js';
 import type { Page } from '../jsonapi/query.js';
 import type { ReachingVarset, VarsetRead, VarsetScope } from './model.js';
 import { selectVarsets, toVarsetRead, withRelations } from './store.js';
@@ -22,7 +23,7 @@ type Db = Kysely<Database>;
  * assignment tables by index; the global ones are read in name order on their own index
  * (see `listVarsets`). So neither a page nor its count walks all of an organization's sets.
  */
-function reachingIds(eb: ExpressionBuilder<Database, any>, scope: Exclude<VarsetScope, { kind: 'organization' }>) {
+function reachingIds(eb: ExpressionBuilder<Database, any>, scope: { kind: 'project'; projectId: string } | { kind: 'workspace'; projectId: string; workspaceId: string }) {
   const assignedToProject = eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', '=', scope.projectId);
   return assignedToProject.unionAll(
     scope.kind === 'project'
@@ -56,48 +57,122 @@ function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: Varset
 /**
  * One page of sets with their relationships (see `withRelations`), ordered by name (code point
  * order) then id, and the number of all matching sets (see `pageWithTotal`): one statement.
+ * Its SQL depends only on the kind of scope, on whether there is a search and on
+ * `variableRows` (but for a caller who may read only some of an organization's sets), so it is
+ * compiled once for each (see `compiledOnce`) and runs with the request's values.
  */
 export async function listVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page, variableRows: boolean): Promise<{ rows: VarsetRead[]; total: number }> {
-  const { rows, total } = await pageOfVarsets(db, scope, search, page, variableRows);
+  const shape: PageShape = { kind: scope.kind, searching: search !== undefined, variableRows, readable: scope.kind === 'organization' ? scope.readable : 'all' };
+  const values: PageValues = {
+    organizationId: scope.organizationId,
+    projectId: scope.kind === 'organization' ? '' : scope.projectId,
+    workspaceId: scope.kind === 'workspace' ? scope.workspaceId : '',
+    pattern: search === undefined ? '' : containsPattern(search),
+    globalsThrough: page.number * page.size,
+    size: page.size,
+    offset: (page.number - 1) * page.size,
+  };
+  const statement = pageStatement(db, shape, values);
+  const counted = shape.readable === 'all' ? await compiledPage(shape)(db, ...argumentsOf(shape).map((name) => values[name])) : await withTotal(statement.page, statement.total).execute();
+  const { rows, total } = await splitTotal(db, counted, statement.total);
   return { rows: rows.map((row) => toVarsetRead(row, variableRows)), total };
 }
 
-async function pageOfVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page, variableRows: boolean) {
-  const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (search === undefined ? query : query.where(contains(sql.ref('varsets.search_name'), search)));
-  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
+/** What decides the SQL of a page of sets. */
+interface PageShape {
+  kind: VarsetScope['kind'];
+  searching: boolean;
+  variableRows: boolean;
+  /** The sets of an organization a caller may read, when not all (its ids make every such statement its own). */
+  readable: 'all' | VarsetReadScope;
+}
 
-  if (scope.kind === 'organization') {
+/** The values of a page statement: the request's, or the placeholders of a statement compiled once. */
+interface PageValues {
+  organizationId: string;
+  projectId: string;
+  workspaceId: string;
+  /** A search's LIKE pattern (`containsPattern`). */
+  pattern: string;
+  /** How many sets the pages up to this one hold: the global sets among which this page's are. */
+  globalsThrough: number;
+  size: number;
+  offset: number;
+}
+
+const SCOPE_VALUES: Record<VarsetScope['kind'], (keyof PageValues)[]> = {
+  organization: ['organizationId', 'size', 'offset'],
+  project: ['organizationId', 'projectId', 'globalsThrough', 'size', 'offset'],
+  workspace: ['organizationId', 'projectId', 'workspaceId', 'globalsThrough', 'size', 'offset'],
+};
+
+/** The values a shape's statement uses, in the order of its arguments. */
+const argumentsOf = (shape: PageShape): (keyof PageValues)[] => [...SCOPE_VALUES[shape.kind], ...(shape.searching ? (['pattern'] as const) : [])];
+
+type PageRow = Awaited<ReturnType<ReturnType<typeof pageStatement>['page']['execute']>>[number];
+const compiledPages = new Map<string, (db: Db, ...args: (string | number)[]) => Promise<PageRow[]>>();
+
+function compiledPage(shape: PageShape) {
+  const key = `${shape.kind} ${shape.searching} ${shape.variableRows}`;
+  let compiled = compiledPages.get(key);
+  if (!compiled) {
+    const names = argumentsOf(shape);
+    compiled = compiledOnce((db, ...args: (string | number)[]) => {
+      const placeholders = Object.fromEntries(names.map((name, i) => [name, args[i]])) as unknown as PageValues;
+      const statement = pageStatement(db, shape, placeholders);
+      return withTotal(statement.page, statement.total);
+    });
+    compiledPages.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** The page query of `shape` with `values`, and the count of all the sets it pages through. */
+function pageStatement(db: Db, shape: PageShape, values: PageValues) {
+  const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (shape.searching ? query.where(matches(sql.ref('varsets.search_name'), values.pattern)) : query);
+  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
+  const inPage = <Q extends { limit: (n: number) => Q; offset: (n: number) => Q }>(query: Q): Q => query.limit(values.size).offset(values.offset);
+
+  if (shape.kind === 'organization') {
+    const { readable } = shape;
     const inOrganization = (eb: ExpressionBuilder<Database, 'varsets'>) => {
-      const organization = eb('varsets.organization_id', '=', scope.organizationId);
+      const organization = eb('varsets.organization_id', '=', values.organizationId);
       // A caller without organization-wide Read variables lists only the sets it may read.
-      return scope.readable === 'all' ? organization : eb.and([organization, readableBy(eb, scope.readable)]);
+      return readable === 'all' ? organization : eb.and([organization, readableBy(eb, readable)]);
     };
-    return fetchPage(db, matching(db.selectFrom('varsets').where(inOrganization)), page, (query) => ordered(withRelations(db, selectVarsets(query), variableRows)));
+    const base = (from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>) => matching(from.selectFrom('varsets').where(inOrganization));
+    return {
+      page: inPage(ordered(withRelations(db, selectVarsets(base(db)), shape.variableRows))),
+      total: (eb: ExpressionBuilder<Database, never>) => sql<number>`${base(eb).select((e) => e.fn.countAll<number>().as('n'))}`,
+    };
   }
 
+  const scope = shape.kind === 'project' ? ({ kind: 'project', projectId: values.projectId } as const) : ({ kind: 'workspace', projectId: values.projectId, workspaceId: values.workspaceId } as const);
   // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
   // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
   const globals = (eb: ExpressionBuilder<Database, any>) =>
-    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId).where('varsets.global', '=', true));
+    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', values.organizationId).where('varsets.global', '=', true));
   const candidates = (eb: ExpressionBuilder<Database, 'varsets'>) =>
     eb(
       'varsets.id',
       'in',
       eb
-        .selectFrom(ordered(globals(eb).select('varsets.id')).limit(page.number * page.size).as('first_globals'))
+        .selectFrom(ordered(globals(eb).select('varsets.id')).limit(values.globalsThrough).as('first_globals'))
         .select('first_globals.id')
         .unionAll(reachingIds(eb, scope)),
     );
-  const total = (eb: ExpressionBuilder<Database, never>) =>
-    eb(
-      globals(eb).select((e) => e.fn.countAll<number>().as('n')),
-      '+',
-      matching(eb.selectFrom('varsets'))
-        .where('varsets.global', '=', false)
-        .where('varsets.id', 'in', reachingIds(eb, scope))
-        .select((e) => e.fn.countAll<number>().as('n')),
-    );
-  return pageWithTotal(db, limitToPage(ordered(withRelations(db, selectVarsets(matching(db.selectFrom('varsets').where(candidates))), variableRows)), page), total);
+  return {
+    page: inPage(ordered(withRelations(db, selectVarsets(matching(db.selectFrom('varsets').where(candidates))), shape.variableRows))),
+    total: (eb: ExpressionBuilder<Database, never>) =>
+      eb(
+        globals(eb).select((e) => e.fn.countAll<number>().as('n')),
+        '+',
+        matching(eb.selectFrom('varsets'))
+          .where('varsets.global', '=', false)
+          .where('varsets.id', 'in', reachingIds(eb, scope))
+          .select((e) => e.fn.countAll<number>().as('n')),
+      ),
+  };
 }
 
 /** The sets that reach a workspace, each with every way it does: the same sets the workspace's list shows, in one query. */
