@@ -72,11 +72,14 @@ export async function listVarsets(db: Db, scope: VarsetScope, search: string | u
     size: page.size,
     offset: (page.number - 1) * page.size,
   };
-  const statement = pageStatement(db, shape, values);
-  const counted = shape.readable === 'all' ? await compiledPage(shape)(db, ...argumentsOf(shape).map((name) => values[name])) : await withTotal(statement.page, statement.total).execute();
-  const { rows, total } = await splitTotal(db, counted, statement.total);
+  // Built only where it is run as built: without a compiled statement, or to count past the last page.
+  const statement = () => pageStatement(db, shape, values);
+  const counted = shape.readable === 'all' ? await compiledPage(shape)(db, ...argumentsOf(shape).map((name) => values[name])) : await builtPage(statement());
+  const { rows, total } = await splitTotal(db, counted, (eb) => statement().total(eb));
   return { rows: rows.map((row) => toVarsetRead(row, variableRows)), total };
 }
+
+const builtPage = ({ page, total }: ReturnType<typeof pageStatement>) => withTotal(page, total).execute();
 
 /** What decides the SQL of a page of sets. */
 interface PageShape {
