@@ -39,10 +39,35 @@ describe(`queries compiled once (${storeKind})`, () => {
     assert.deepEqual(await page(store.db, 1, 2), [{ name: 'initech' }]);
   });
 
+  it('takes lists, each member a parameter, compiled once for each length', async () => {
+    const named = compiledOnce((db, names: string[]) => db.selectFrom('organizations').select('name').where('name', 'in', names).orderBy('name'));
+    assert.deepEqual(await named(store.db, ['initech']), [{ name: 'initech' }]);
+    assert.deepEqual(await named(store.db, ['globex', 'acme']), [{ name: 'acme' }, { name: 'globex' }]);
+    assert.deepEqual(await named(store.db, ['acme']), [{ name: 'acme' }]);
+    assert.deepEqual(await named(store.db, ['nobody', 'initech', 'globex']), [{ name: 'globex' }, { name: 'initech' }]);
+
+    const created = '2026-01-02T00:00:00.000Z';
+    const insert = compiledOnce((db, ids: string[], names: string[], userTokens: boolean[]) =>
+      db
+        .insertInto('organizations')
+        .values(names.map((name, i) => ({ id: ids[i]!, name, email: 'it@example.com', settings: '{}', search_name: name, search_email: 'it@example.com', user_tokens_enabled: userTokens[i]!, created_at: created }))),
+    );
+    await insert(store.db, ['org-hooli', 'org-umbrella'], ['hooli', 'umbrella'], [true, false]);
+    await insert(store.db, ['org-vandelay'], ['vandelay'], [false]);
+    const rows = await store.db.selectFrom('organizations').select(['name', 'user_tokens_enabled']).where('created_at', '=', created).orderBy('name').execute();
+    assert.deepEqual(rows, [
+      { name: 'hooli', user_tokens_enabled: true },
+      { name: 'umbrella', user_tokens_enabled: false },
+      { name: 'vandelay', user_tokens_enabled: false },
+    ]);
+  });
+
   it('refuses an argument used inside a value, or not used at all', async () => {
     const inside = compiledOnce((db, part: string) => db.selectFrom('organizations').select('name').where('name', 'like', `%${part}%`));
     await assert.rejects(inside(store.db, 'cm'), /used inside a value/);
     const unused = compiledOnce((db, _name: string) => db.selectFrom('organizations').select('name'));
     await assert.rejects(unused(store.db, 'acme'), /argument 0 is not a parameter/);
+    const unusedMember = compiledOnce((db, names: string[]) => db.selectFrom('organizations').select('name').where('name', '=', names[0]!));
+    await assert.rejects(unusedMember(store.db, ['acme', 'globex']), /argument 0 is not a parameter/);
   });
 });

@@ -4,49 +4,84 @@ import type { Database } from './schema.js';
 
 type Db = Kysely<Database>;
 
-/** A compiled query whose parameters are either an argument of the call (by position) or a value of the query itself. */
+type Value = string | number | boolean | null;
+/** An argument: a value, or a list of values (an `in` list, the rows of an insert) whose every member becomes a parameter. */
+type Argument = Value | readonly Value[];
+
+/** An argument of the call (a member of it, for a list). */
+type FromArgument = { argument: number; member?: number };
+/** Where a parameter of a compiled query comes from: an argument, or the query itself. */
+type Source = FromArgument | { value: unknown };
+
 interface Template {
   compiled: CompiledQuery;
-  parameters: ({ argument: number } | { value: unknown })[];
+  parameters: Source[];
 }
+
+/** Statements kept per query for lists of different lengths; lists of more lengths are compiled for each call. */
+const MAX_TEMPLATES = 64;
 
 /**
  * A query that Kysely builds and compiles once per database (and its transactions) and that then runs with each
  * call's arguments. Building and compiling a query costs about as much as SQLite takes to
  * answer a lookup by key, so the statements every read request runs (its token, its
- * organization's version, the set it shows) are compiled once. `build` receives a placeholder
- * for each argument (a string, whatever the argument's type) and must use it only as a whole
- * value (compared with, stored, a LIMIT), never inside another value or in a computation:
- * compiling refuses a query that does otherwise.
+ * organization's version, the set it shows) and the writes of a variable are compiled once.
+ * `build` receives a placeholder for each argument (a string, whatever the argument's type;
+ * for a list, a list of as many placeholders) and must use each only as a whole value
+ * (compared with, stored, a LIMIT), never inside another value or in a computation:
+ * compiling refuses a query that does otherwise. A query taking lists is compiled once for
+ * each combination of their lengths.
  */
-export function compiledOnce<Args extends (string | number | null)[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
+export function compiledOnce<Args extends Argument[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
   // Kept per dialect adapter, which a database handle shares with its transactions and its
   // handles with other plugins: all of them compile a query to the same statement.
-  const templates = new WeakMap<DialectAdapter, Template>();
+  const templates = new WeakMap<DialectAdapter, Map<string, Template>>();
   return async (db, ...args) => {
     const adapter = db.getExecutor().adapter;
-    let template = templates.get(adapter);
+    let byLengths = templates.get(adapter);
+    if (!byLengths) templates.set(adapter, (byLengths = new Map()));
+    const lengths = args.map((arg) => (Array.isArray(arg) ? arg.length : '')).join(',');
+    let template = byLengths.get(lengths);
     if (!template) {
-      template = compile(db, build, args.length);
-      templates.set(adapter, template);
+      template = compile(db, build, args);
+      if (byLengths.size < MAX_TEMPLATES) byLengths.set(lengths, template);
     }
-    const parameters = template.parameters.map((p) => ('argument' in p ? args[p.argument] : p.value));
+    const parameters = template.parameters.map((source) => {
+      if ('value' in source) return source.value;
+      const arg = args[source.argument];
+      return source.member === undefined ? arg : (arg as readonly Value[])[source.member];
+    });
     const result = await db.executeQuery<Row>({ ...template.compiled, parameters });
     return result.rows;
   };
 }
 
-function compile<Args extends (string | number | null)[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, arity: number): Template {
+function compile<Args extends Argument[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, args: Args): Template {
   const marker = `compiled-once-${randomAlphanumeric(16)}-`;
-  const placeholders = Array.from({ length: arity }, (_, i) => `${marker}${i}`);
-  const compiled = build(db, ...(placeholders as Args)).compile();
-  const parameters = compiled.parameters.map((value) => {
-    const argument = placeholders.indexOf(value as string);
-    if (argument >= 0) return { argument };
+  const sources = new Map<string, FromArgument>();
+  const placeholders = args.map((arg, i) => {
+    if (!Array.isArray(arg)) {
+      sources.set(`${marker}${i}`, { argument: i });
+      return `${marker}${i}`;
+    }
+    return arg.map((_, j) => {
+      sources.set(`${marker}${i}.${j}`, { argument: i, member: j });
+      return `${marker}${i}.${j}`;
+    });
+  });
+  const compiled = build(db, ...(placeholders as unknown as Args)).compile();
+  const used = new Set<string>();
+  const parameters = compiled.parameters.map((value): Source => {
+    const source = typeof value === 'string' ? sources.get(value) : undefined;
+    if (source) {
+      used.add(value as string);
+      return source;
+    }
     if (typeof value === 'string' && value.includes(marker)) throw new Error(`compiledOnce: an argument is used inside a value (${compiled.sql})`);
     return { value };
   });
-  const unused = placeholders.findIndex((_, i) => !parameters.some((p) => 'argument' in p && p.argument === i));
-  if (unused >= 0) throw new Error(`compiledOnce: argument ${unused} is not a parameter of ${compiled.sql}`);
+  for (const [placeholder, source] of sources) {
+    if (!used.has(placeholder)) throw new Error(`compiledOnce: argument ${source.argument} is not a parameter of ${compiled.sql}`);
+  }
   return { compiled, parameters };
 }

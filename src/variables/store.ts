@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { inSlices } from '../common/slices.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import type { Page } from '../jsonapi/query.js';
 import type { Category, Variable, VariableOwner } from './model.js';
 
@@ -71,9 +72,16 @@ export async function variablesOfSets(db: Db, varsetIds: string[]): Promise<Vari
   return rows.map(({ varset_id, ...row }) => toVariable({ kind: 'varset', id: varset_id }, row));
 }
 
+/** One compiled query for each kind of owner (their tables differ). */
+const perOwnerKind = <T>(make: (kind: VariableOwner['kind']) => T): Record<VariableOwner['kind'], T> => ({ varset: make('varset'), workspace: make('workspace') });
+
+const VARIABLES_BY_KEY = perOwnerKind((kind) =>
+  compiledOnce((db, ownerId: string, keys: string[]) => variablesOf(db, { kind, id: ownerId }).select(['id', 'key', 'category']).where('key', 'in', keys)),
+);
+
 /** The owner's variables among `keys` (any category), to find those a write would duplicate. */
 export function findVariablesByKey(db: Db, owner: VariableOwner, keys: string[]): Promise<{ id: string; key: string; category: Category }[]> {
-  return inSlices(keys, (slice) => variablesOf(db, owner).select(['id', 'key', 'category']).where('key', 'in', slice).execute());
+  return inSlices(keys, (slice) => VARIABLES_BY_KEY[owner.kind](db, owner.id, slice));
 }
 
 export function listVariableKeys(db: Db, owner: VariableOwner): Promise<{ key: string; category: Category }[]> {
@@ -85,25 +93,40 @@ export function listVariableKeys(db: Db, owner: VariableOwner): Promise<{ key: s
  * global (`globalOrganizationId`): the unique index behind the global rule is on it.
  */
 export async function insertVariables(db: Db, owner: VariableOwner, variables: Variable[], globalOrganizationId: string | null = null): Promise<void> {
-  const columns = ({ owner: _, ...row }: Variable): Row => row;
   await inSlices(variables, async (slice) => {
-    if (owner.kind === 'varset') {
-      await db
-        .insertInto('varset_variables')
-        .values(slice.map((v) => ({ ...columns(v), varset_id: owner.id, global_organization_id: globalOrganizationId })))
-        .execute();
-    } else {
-      await db.insertInto('workspace_variables').values(slice.map((v) => ({ ...columns(v), workspace_id: owner.id }))).execute();
-    }
+    const cells = slice.flatMap((v) => COLUMNS.map((column) => v[column]));
+    if (owner.kind === 'varset') await INSERT_VARSET_VARIABLES(db, owner.id, globalOrganizationId, cells);
+    else await INSERT_WORKSPACE_VARIABLES(db, owner.id, cells);
   });
 }
+
+/** The rows of `cells`, the values of COLUMNS of one variable after another. */
+function rowsOf(cells: readonly Row[keyof Row][]): Row[] {
+  const rows: Row[] = [];
+  for (let at = 0; at < cells.length; at += COLUMNS.length) rows.push(Object.fromEntries(COLUMNS.map((column, i) => [column, cells[at + i]])) as unknown as Row);
+  return rows;
+}
+
+const INSERT_VARSET_VARIABLES = compiledOnce((db, varsetId: string, globalOrganizationId: string | null, cells: Row[keyof Row][]) =>
+  db.insertInto('varset_variables').values(rowsOf(cells).map((row) => ({ ...row, varset_id: varsetId, global_organization_id: globalOrganizationId }))),
+);
+const INSERT_WORKSPACE_VARIABLES = compiledOnce((db, workspaceId: string, cells: Row[keyof Row][]) =>
+  db.insertInto('workspace_variables').values(rowsOf(cells).map((row) => ({ ...row, workspace_id: workspaceId }))),
+);
 
 export async function updateVariable(db: Db, variable: Variable): Promise<void> {
   const { id, owner, created_at: _, ...changes } = variable;
   await db.updateTable(table(owner)).set(changes).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).execute();
 }
 
+const DELETE_VARIABLE = perOwnerKind((kind) =>
+  compiledOnce((db, ownerId: string, id: string) => {
+    const owner = { kind, id: ownerId };
+    return db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).returning('id');
+  }),
+);
+
+/** Whether the owner had the variable. */
 export async function deleteVariable(db: Db, owner: VariableOwner, id: string): Promise<boolean> {
-  const result = await db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await DELETE_VARIABLE[owner.kind](db, owner.id, id)).length > 0;
 }

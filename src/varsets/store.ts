@@ -203,14 +203,15 @@ export async function setVariablesGlobal(db: Db, varset: { id: string; organizat
  * sets there are (one per 500 keys).
  */
 export function findGlobalVariablesByKey(db: Db, organizationId: string, exceptVarsetId: string, keys: string[]): Promise<{ key: string; category: Category; varset_name: string }[]> {
-  return inSlices(keys, (slice) =>
-    db
-      .selectFrom('varset_variables')
-      .innerJoin('varsets', 'varsets.id', 'varset_variables.varset_id')
-      .select(['varset_variables.key', 'varset_variables.category', 'varsets.name as varset_name'])
-      .where('varset_variables.global_organization_id', '=', organizationId)
-      .where('varset_variables.varset_id', '<>', exceptVarsetId)
-      .where('varset_variables.key', 'in', slice)
-      .execute(),
-  );
+  return inSlices(keys, (slice) => GLOBAL_VARIABLES_BY_KEY(db, organizationId, exceptVarsetId, slice));
 }
+
+const GLOBAL_VARIABLES_BY_KEY = compiledOnce((db, organizationId: string, exceptVarsetId: string, keys: string[]) =>
+  db
+    .selectFrom('varset_variables')
+    .innerJoin('varsets', 'varsets.id', 'varset_variables.varset_id')
+    .select(['varset_variables.key', 'varset_variables.category', 'varsets.name as varset_name'])
+    .where('varset_variables.global_organization_id', '=', organizationId)
+    .where('varset_variables.varset_id', '<>', exceptVarsetId)
+    .where('varset_variables.key', 'in', keys),
+);
