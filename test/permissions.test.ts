@@ -11,7 +11,6 @@ import { createComment, createRun, createUploadedConfigurationVersion } from './
  * expired token is a 401.
  */
 
-
 const SUBJECTS = [
   'admin',
   'owners',

@@ -5,7 +5,7 @@ import { fetchPage } from '../db/page.js';
 import { inSlices } from '../common/slices.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Category, Variable, VariableOwner } from './model.js';
+import { VARIABLE_COLUMNS, variableFromRow, type Category, type Variable, type VariableOwner } from './model.js';
 
 /**
  * The SQL of variables, those of sets (`varset_variables`) and of workspaces
@@ -17,8 +17,6 @@ type Db = Kysely<Database>;
 
 const TABLE = { varset: 'varset_variables', workspace: 'workspace_variables' } as const;
 const OWNER_COLUMN = { varset: 'varset_id', workspace: 'workspace_id' } as const;
-const COLUMNS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive', 'version_id', 'created_at'] as const;
-
 type Row = Omit<Variable, 'owner'>;
 
 const table = (owner: VariableOwner) => TABLE[owner.kind] as 'workspace_variables';
@@ -28,48 +26,33 @@ function variablesOf(db: Db, owner: VariableOwner) {
   return db.selectFrom(table(owner)).where(ownerColumn(owner), '=', owner.id);
 }
 
-function toVariable(owner: VariableOwner, row: Row): Variable {
-  return {
-    id: row.id,
-    owner,
-    key: row.key,
-    value: row.value,
-    description: row.description,
-    category: row.category,
-    hcl: row.hcl,
-    sensitive: row.sensitive,
-    version_id: row.version_id,
-    created_at: row.created_at,
-  };
-}
-
 /** Variables are listed by key (code point order), then category, then id. */
 function ordered<Q extends { orderBy: (...args: any[]) => Q }>(db: Db, query: Q): Q {
   return query.orderBy(byCodePoint(db, 'key')).orderBy('category').orderBy('id');
 }
 
 export async function findVariable(db: Db, owner: VariableOwner, id: string): Promise<Variable | undefined> {
-  const row = await variablesOf(db, owner).select(COLUMNS).where('id', '=', id).executeTakeFirst();
-  return row && toVariable(owner, row);
+  const row = await variablesOf(db, owner).select(VARIABLE_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row && variableFromRow(owner, row);
 }
 
 /** All variables of the owner, in list order: one query. */
 export async function listVariables(db: Db, owner: VariableOwner): Promise<Variable[]> {
-  const rows = await ordered(db, variablesOf(db, owner).select(COLUMNS)).execute();
-  return rows.map((row) => toVariable(owner, row));
+  const rows = await ordered(db, variablesOf(db, owner).select(VARIABLE_COLUMNS)).execute();
+  return rows.map((row) => variableFromRow(owner, row));
 }
 
 /** One page of the owner's variables, in list order, and how many it has. */
 export async function pageOfVariables(db: Db, owner: VariableOwner, page: Page): Promise<{ rows: Variable[]; total: number }> {
-  const { rows, total } = await fetchPage(db, variablesOf(db, owner), page, (query) => ordered(db, query.select(COLUMNS)));
-  return { rows: rows.map((row) => toVariable(owner, row)), total };
+  const { rows, total } = await fetchPage(db, variablesOf(db, owner), page, (query) => ordered(db, query.select(VARIABLE_COLUMNS)));
+  return { rows: rows.map((row) => variableFromRow(owner, row)), total };
 }
 
 /** The variables of many sets in one query, in list order. */
 export async function variablesOfSets(db: Db, varsetIds: string[]): Promise<Variable[]> {
   if (!varsetIds.length) return [];
-  const rows = await ordered(db, db.selectFrom('varset_variables').select([...COLUMNS, 'varset_id']).where('varset_id', 'in', varsetIds)).execute();
-  return rows.map(({ varset_id, ...row }) => toVariable({ kind: 'varset', id: varset_id }, row));
+  const rows = await ordered(db, db.selectFrom('varset_variables').select([...VARIABLE_COLUMNS, 'varset_id']).where('varset_id', 'in', varsetIds)).execute();
+  return rows.map((row) => variableFromRow({ kind: 'varset', id: row.varset_id }, row));
 }
 
 /** One compiled query for each kind of owner (their tables differ). */
@@ -94,16 +77,16 @@ export function listVariableKeys(db: Db, owner: VariableOwner): Promise<{ key: s
  */
 export async function insertVariables(db: Db, owner: VariableOwner, variables: Variable[], globalOrganizationId: string | null = null): Promise<void> {
   await inSlices(variables, async (slice) => {
-    const cells = slice.flatMap((v) => COLUMNS.map((column) => v[column]));
+    const cells = slice.flatMap((v) => VARIABLE_COLUMNS.map((column) => v[column]));
     if (owner.kind === 'varset') await INSERT_VARSET_VARIABLES(db, owner.id, globalOrganizationId, cells);
     else await INSERT_WORKSPACE_VARIABLES(db, owner.id, cells);
   });
 }
 
-/** The rows of `cells`, the values of COLUMNS of one variable after another. */
+/** The rows of `cells`, the values of VARIABLE_COLUMNS of one variable after another. */
 function rowsOf(cells: readonly Row[keyof Row][]): Row[] {
   const rows: Row[] = [];
-  for (let at = 0; at < cells.length; at += COLUMNS.length) rows.push(Object.fromEntries(COLUMNS.map((column, i) => [column, cells[at + i]])) as unknown as Row);
+  for (let at = 0; at < cells.length; at += VARIABLE_COLUMNS.length) rows.push(Object.fromEntries(VARIABLE_COLUMNS.map((column, i) => [column, cells[at + i]])) as unknown as Row);
   return rows;
 }
 

@@ -5,7 +5,7 @@ import { byCodePoint } from '../db/order.js';
 import type { Database, VarsetTable } from '../db/schema.js';
 import { searchable } from '../db/search.js';
 import { inSlices } from '../common/slices.js';
-import type { Category, Variable } from '../variables/model.js';
+import { VARIABLE_COLUMNS, variableFromRow, type Category, type VariableRow } from '../variables/model.js';
 import type { Varset, VarsetRead, VarsetRelations } from './model.js';
 
 /**
@@ -52,17 +52,14 @@ const idsOf = (db: Db, table: 'varset_workspaces' | 'varset_projects', column: '
     .select(jsonArrayOf(db, sql.ref(`${table}.${column}`), [byCodePoint(db, `${table}.${column}`)]).as('ids'))
     .whereRef(`${table}.varset_id`, '=', 'varsets.id');
 
-/** The columns of a variable as a set's row carries them (`variableRows`). */
-const VARIABLE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive', 'version_id', 'created_at'] as const;
-
 /**
  * Adds to a query on sets their workspaces' and projects' ids and their variables (ids, or
  * whole rows when `variableRows`), each as one JSON column read from the tables' indexes, in
  * the order responses list them: a set and all it holds in one statement.
  */
-export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>, variableRows: boolean, unlessAtVersion?: string) {
+export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>, variableRows: boolean, unlessAtVersion?: number) {
   const variable = variableRows
-    ? jsonObjectOf(db, Object.fromEntries(VARIABLE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)])))
+    ? jsonObjectOf(db, Object.fromEntries(VARIABLE_COLUMNS.map((field) => [field, sql.ref(`varset_variables.${field}`)])))
     : sql.ref('varset_variables.id');
   // With `unlessAtVersion` (the query then joins organization_versions), a row at that version carries null instead.
   const unlessAt = (relation: Expression<unknown>) =>
@@ -78,25 +75,6 @@ export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'va
     ).as('variables'),
   ]);
 }
-
-type VariableFields = Omit<Variable, 'owner' | 'hcl' | 'sensitive'> & { hcl: boolean | number; sensitive: boolean | number };
-
-/**
- * A variable as a set's row carries it. Written out field by field: spreading an object that
- * JSON.parse made costs three times as much as parsing it.
- */
-const variableOf = (v: VariableFields, owner: Variable['owner']): Variable => ({
-  id: v.id,
-  owner,
-  key: v.key,
-  value: v.value,
-  description: v.description,
-  category: v.category,
-  hcl: Boolean(v.hcl),
-  sensitive: Boolean(v.sensitive),
-  version_id: v.version_id,
-  created_at: v.created_at,
-});
 
 /** A row of `withRelations` as the set and its relationships. */
 export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variableRows: boolean): VarsetRead {
@@ -120,14 +98,14 @@ export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variabl
       workspaceIds: fromJson<string[]>(workspace_ids),
       projectIds: fromJson<string[]>(project_ids),
       variables: variableRows
-        ? fromJson<VariableFields[]>(variables).map((v) => ({ id: v.id, row: variableOf(v, owner) }))
+        ? fromJson<VariableRow[]>(variables).map((row) => ({ id: row.id, row: variableFromRow(owner, row) }))
         : fromJson<string[]>(variables).map((id) => ({ id })),
     });
   return { varset, relations };
 }
 
 const findWithVersion = (variableRows: boolean) =>
-  compiledOnce((db, id: string, unlessAtVersion: string) =>
+  compiledOnce((db, id: string, unlessAtVersion: number) =>
     withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), variableRows, unlessAtVersion)
       .innerJoin('organization_versions', 'organization_versions.organization_id', 'varsets.organization_id')
       .select('organization_versions.version as organization_version'),
@@ -144,7 +122,7 @@ export type VarsetAtVersion = { varset: Varset; version: number; relations: Vars
  */
 export async function findVarsetAtVersion(db: Db, id: string, variableRows: boolean, unlessAtVersion?: number): Promise<VarsetAtVersion | undefined> {
   // No organization is at version -1: versions start at 0 and only grow.
-  const [found] = await FIND_WITH_VERSION[variableRows ? 'rows' : 'ids'](db, id, String(unlessAtVersion ?? -1));
+  const [found] = await FIND_WITH_VERSION[variableRows ? 'rows' : 'ids'](db, id, unlessAtVersion ?? -1);
   if (!found) return undefined;
   const version = Number(found.organization_version);
   const read = toVarsetRead(found, variableRows);
