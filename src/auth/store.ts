@@ -20,9 +20,18 @@ const COLUMNS = [
   'tokens.last_used_at',
 ] as const;
 
+const findVersion = compiledOnce((db) => db.selectFrom('credentials_version').select('version'));
+
+/** The number the database raises whenever a row that a token's subject is made of changes (migration 0015). */
+export async function findCredentialsVersion(db: Db): Promise<number> {
+  const [row] = await findVersion(db);
+  return Number(row!.version);
+}
+
 /**
  * The token with this hash, with its team's organization access (null for a token of no
- * team): what every request runs first, so it is built and compiled once. A site-admin token
+ * team) and the credentials version it was read at: what a request with a token not yet known
+ * to the process runs first, so it is built and compiled once. A site-admin token
  * comes as one row per organization that refuses it (`refusing_organization_id`, null on the
  * one row when none does), found by the index on `user_tokens_enabled`, so that those cost no
  * statement of their own.
@@ -32,7 +41,9 @@ export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
     .selectFrom('tokens')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
     .leftJoin('organizations', (join) => join.on('tokens.kind', '=', 'site-admin').on('organizations.user_tokens_enabled', '=', false))
+    .innerJoin('credentials_version', (join) => join.onTrue())
     .select([
+      'credentials_version.version as credentials_version',
       'organizations.id as refusing_organization_id',
       'tokens.id',
       'tokens.kind',

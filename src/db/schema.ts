@@ -27,6 +27,12 @@ export interface OrganizationVersionTable {
   version: Generated<number>;
 }
 
+/** Raised by triggers whenever a row that a token's subject is made of changes (migration 0015); one row. */
+export interface CredentialsVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface ProjectTable {
   id: string;
   organization_id: string;
@@ -349,6 +355,7 @@ export interface RunEffectiveValueTable {
 export interface Database {
   organizations: OrganizationTable;
   organization_versions: OrganizationVersionTable;
+  credentials_version: CredentialsVersionTable;
   projects: ProjectTable;
   workspaces: WorkspaceTable;
   varsets: VarsetTable;

@@ -13,6 +13,7 @@ import * as organizationProjectSettings from './0011_organization_project_settin
 import * as tokensAndGrants from './0012_tokens_and_grants.js';
 import * as archivedConfigurationVersions from './0013_archived_configuration_versions.js';
 import * as userTokensEnabled from './0014_user_tokens_enabled.js';
+import * as credentialsVersion from './0015_credentials_version.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_tokens_and_grants': tokensAndGrants,
   '0013_archived_configuration_versions': archivedConfigurationVersions,
   '0014_user_tokens_enabled': userTokensEnabled,
+  '0015_credentials_version': credentialsVersion,
 };
