@@ -14,7 +14,7 @@ import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
 import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
 import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './cache/response-cache.js';
-import { authenticate } from './auth/tokens.js';
+import { SubjectCache } from './auth/subject-cache.js';
 import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { closeQuerystring } from './jsonapi/closed-query.js';
@@ -93,6 +93,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
   app.decorate('responses', new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024));
   app.decorateRequest('subject', null);
+  const subjects = new SubjectCache(options.store);
 
   registerJsonParser(app);
   await app.register(swagger, {
@@ -120,7 +121,7 @@ export async function buildApp(options: AppOptions) {
         reply.type(MEDIA_TYPE);
         if (request.routeOptions.config.public) return;
         const secret = bearerSecret(request);
-        const subject = secret === undefined ? null : await authenticate(options.store, secret);
+        const subject = secret === undefined ? null : await subjects.authenticate(secret);
         if (!subject) throw unauthorized();
         request.subject = subject;
       });

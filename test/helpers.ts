@@ -107,6 +107,16 @@ export class TestApp {
     return new TestApp(app, store, testStore);
   }
 
+  /**
+   * Another varsetd on the same database, as a second process would be: a connection and
+   * caches of its own (`wrap` may wrap its store). Close it before this one.
+   */
+  async sibling(wrap: (store: Store) => Store = (store) => store): Promise<TestApp> {
+    const store = await openStore(this.testStore);
+    const app = await buildApp({ publicUrl: 'http://127.0.0.1:1', store: wrap(store) });
+    return new TestApp(app, store, { ...this.testStore, dispose: async () => {} });
+  }
+
   async request(method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
     const token = options.token === undefined ? ADMIN_TOKEN : options.token;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../db/connect.js';
@@ -23,7 +23,7 @@ export type { Token, TokenCreator, TokenOwner };
 
 /** Tokens are stored only as the hex SHA-256 of their secret. */
 export function hashToken(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function generateSecret(): string {
@@ -33,24 +33,35 @@ export function generateSecret(): string {
 const CONFIGURED_ADMIN = 'site-admin token from VARSETD_ADMIN_TOKEN';
 const GENERATED_ADMIN = 'site-admin token generated on first start';
 
-/** `last-used-at` is kept to the minute: a token used all the time costs one write a minute, not one a request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+/** A token's subject as the store holds it, with what admitting a request with it takes. */
+export interface StoredSubject {
+  subject: Subject;
+  /** When the token expires, in milliseconds since the epoch; null for never. */
+  expiresAt: number | null;
+  /** When the token was last recorded as used (null: never), in milliseconds; `admit` moves it on. */
+  lastUsedAt: number | null;
+  /** The credentials version (migration 0015) the subject was read at. */
+  credentialsVersion: number;
+}
 
 /**
- * The subject a bearer secret stands for, or null when the token is unknown or expired.
- * One query finds the token with its team's organization access, or a site-admin token with
- * the organizations that refuse it; a team that is neither owners nor manage-projects costs
- * two more, run together, for its workspace and project grants.
+ * The subject of the token with this hash, or null when there is no such token or it stands
+ * for no one (a team token of a team that is gone). One query finds the token with its team's
+ * organization access, or a site-admin token with the organizations that refuse it; a team
+ * that is neither owners nor manage-projects costs two more, run together, for its workspace
+ * and project grants. Expiry is left to `admit`, which checks it at each request.
  */
-export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
-  const rows = await findTokenByHash(store.db, hashToken(secret));
+export async function loadSubject(db: Db, tokenHash: string): Promise<StoredSubject | null> {
+  const rows = await findTokenByHash(db, tokenHash);
   const [row] = rows;
   if (!row) return null;
-  const at = now();
-  if (row.expired_at !== null && row.expired_at <= at) return null;
-  if (row.last_used_at === null || Date.parse(at) - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
-    await transaction(store, (trx) => touchToken(trx, row.id, at));
-  }
+  const subject = await subjectOf(db, row, rows);
+  return subject && { subject, expiresAt: timeOf(row.expired_at), lastUsedAt: timeOf(row.last_used_at), credentialsVersion: Number(row.credentials_version) };
+}
+
+type TokenRow = Awaited<ReturnType<typeof findTokenByHash>>[number];
+
+async function subjectOf(db: Db, row: TokenRow, rows: TokenRow[]): Promise<Subject | null> {
   switch (row.kind) {
     case 'site-admin':
       return { kind: 'site-admin', tokenId: row.id, refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))) };
@@ -61,7 +72,7 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
       const owners = row.is_owners;
       if (owners === null) return null;
       const manageProjects = owners || row.manage_projects === true;
-      const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await teamGrants(store.db, row.team_id);
+      const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await teamGrants(db, row.team_id);
       const rights: TeamRights = {
         owners,
         manageProjects,
@@ -76,6 +87,27 @@ export async function authenticate(store: Store, secret: string): Promise<Subjec
     default:
       return null;
   }
+}
+
+/** `last-used-at` is kept to the minute: a token used all the time costs one write a minute, not one a request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const timeOf = (timestamp: string | null) => (timestamp === null ? null : Date.parse(timestamp));
+
+/** The subject of a request made `at` (milliseconds) with the token, or null once the token has expired; records the token's use. */
+export async function admit(store: Store, stored: StoredSubject, at: number): Promise<Subject | null> {
+  if (stored.expiresAt !== null && stored.expiresAt <= at) return null;
+  if (stored.lastUsedAt === null || at - stored.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+    stored.lastUsedAt = at;
+    await transaction(store, (trx) => touchToken(trx, stored.subject.tokenId, new Date(at).toISOString()));
+  }
+  return stored.subject;
+}
+
+/** The subject a bearer secret stands for, or null when the token is unknown or expired, read from the store alone. */
+export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
+  const stored = await loadSubject(store.db, hashToken(secret));
+  return stored && admit(store, stored, Date.now());
 }
 
 /** What the team may do to other teams, from the flags kept with its other organization access. */

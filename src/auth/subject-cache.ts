@@ -1,0 +1,42 @@
+import type { Store } from '../db/connect.js';
+import { findCredentialsVersion } from './store.js';
+import type { Subject } from './subject.js';
+import { admit, hashToken, loadSubject, type StoredSubject } from './tokens.js';
+
+/** Tokens whose subjects a process keeps; past that many it starts again from none. */
+const CAPACITY = 1000;
+
+/**
+ * The subjects of the tokens a process has seen, kept while the database's credentials version
+ * (migration 0015) is the one they were read at. A request then costs one lookup of that
+ * number instead of its token's query (and its team's grants): every change to a row a
+ * subject is made of raises the number in the writing transaction, whichever process wrote, so
+ * the next request of every process reads its subjects anew. Unknown tokens are not kept.
+ */
+export class SubjectCache {
+  #version = -1;
+  readonly #subjects = new Map<string, StoredSubject>();
+
+  constructor(private readonly store: Store) {}
+
+  /** The subject a bearer secret stands for, or null when the token is unknown or expired. */
+  async authenticate(secret: string): Promise<Subject | null> {
+    const tokenHash = hashToken(secret);
+    const version = await findCredentialsVersion(this.store.db);
+    if (version > this.#version) {
+      this.#subjects.clear();
+      this.#version = version;
+    }
+    // A request that read an older version than another one since is answered from the store.
+    let stored = version === this.#version ? (this.#subjects.get(tokenHash) ?? null) : null;
+    if (!stored) {
+      stored = await loadSubject(this.store.db, tokenHash);
+      if (!stored) return null;
+      if (stored.credentialsVersion === this.#version) {
+        if (this.#subjects.size >= CAPACITY) this.#subjects.clear();
+        this.#subjects.set(tokenHash, stored);
+      }
+    }
+    return admit(this.store, stored, Date.now());
+  }
+}

@@ -1,0 +1,126 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { QueryCounter } from '../src/db/query-counter.js';
+import { expectStatus, storeKind, TestApp, UNAUTHORIZED } from './helpers.js';
+import { createTeam, grantProject, grantWorkspace, teamToken, teamWithToken } from './access-fixtures.js';
+
+/**
+ * Each process keeps the subjects of the tokens it has seen. Two apps on one database stand for
+ * two processes: what one changes (a token, a team's access, a grant, an organization's
+ * setting) must hold in the other at its very next request, though the other has the token's
+ * subject in hand.
+ */
+describe(`subjects kept per process (${storeKind})`, () => {
+  let t: TestApp;
+  let other: TestApp;
+  const counter = new QueryCounter();
+  let org: string;
+  let projectId: string;
+  let workspaceId: string;
+
+  before(async () => {
+    t = await TestApp.start();
+    other = await t.sibling((store) => ({ ...store, db: store.db.withPlugin(counter) }));
+    org = await t.createOrganization();
+    projectId = await t.createProject(org);
+    workspaceId = await t.createWorkspace(org, { projectId });
+  });
+  after(async () => {
+    await other.close();
+    await t.close();
+  });
+
+  async function statementsOf(url: string, token: string): Promise<number> {
+    counter.count = 0;
+    expectStatus(await other.get(url, { token }), 200);
+    return counter.count;
+  }
+
+  it('a known token costs one statement, the credentials version, instead of its token and its team grants', async () => {
+    const { teamId, token } = await teamWithToken(t, org);
+    await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+    const url = `/api/v2/workspaces/${workspaceId}`;
+    const first = await statementsOf(url, token);
+    const again = await statementsOf(url, token);
+    // Besides the version, the first request read the token and the team's workspace and project
+    // grants, and recorded the token's first use.
+    assert.equal(first - again, 4, `first ${first}, again ${again}`);
+  });
+
+  it('a token revoked in one process is refused by the other at once', async () => {
+    const teamId = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
+    const token = await teamToken(t, teamId);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 200);
+    expectStatus(await t.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
+    const refused = await other.get(`/api/v2/workspaces/${workspaceId}`, { token });
+    assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED]);
+  });
+
+  it("a team's deletion, and a token replaced by a new one, hold in the other process at once", async () => {
+    const teamId = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
+    const replaced = await teamToken(t, teamId);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token: replaced }), 200);
+    const token = await teamToken(t, teamId);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token: replaced }), 401);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 200);
+    expectStatus(await t.delete(`/api/v2/teams/${teamId}`), 204);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 401);
+  });
+
+  it("a team's organization access changed in one process holds in the other at once", async () => {
+    const teamId = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
+    const token = await teamToken(t, teamId);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 200);
+    const restrict = await t.patch(`/api/v2/teams/${teamId}`, { data: { type: 'teams', attributes: { 'organization-access': { 'read-workspaces': false } } } });
+    expectStatus(restrict, 200);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 404);
+  });
+
+  it('workspace and project grants given and taken in one process hold in the other at once', async () => {
+    const { teamId, token } = await teamWithToken(t, org);
+    const url = `/api/v2/workspaces/${workspaceId}`;
+    expectStatus(await other.get(url, { token }), 404);
+    const grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+    expectStatus(await other.get(url, { token }), 200);
+    expectStatus(await t.delete(`/api/v2/team-workspaces/${grant}`), 204);
+    expectStatus(await other.get(url, { token }), 404);
+    const projectGrant = await grantProject(t, teamId, projectId, { access: 'read' });
+    expectStatus(await other.get(url, { token }), 200);
+    expectStatus(await t.delete(`/api/v2/team-projects/${projectGrant}`), 204);
+    expectStatus(await other.get(url, { token }), 404);
+  });
+
+  it("a granted workspace moved to another project in one process moves the team's view of projects in the other", async () => {
+    const { teamId, token } = await teamWithToken(t, org);
+    const from = await t.createProject(org);
+    const to = await t.createProject(org);
+    const moving = await t.createWorkspace(org, { projectId: from });
+    await grantWorkspace(t, teamId, moving, { access: 'read' });
+    const seen = async () => [(await other.get(`/api/v2/projects/${from}`, { token })).status, (await other.get(`/api/v2/projects/${to}`, { token })).status];
+    assert.deepEqual(await seen(), [200, 404]);
+    expectStatus(await t.patch(`/api/v2/workspaces/${moving}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: to } } } } }), 200);
+    assert.deepEqual(await seen(), [404, 200]);
+  });
+
+  it('an organization refusing user tokens refuses the site-admin token in the other process at once', async () => {
+    const refusing = await t.createOrganization();
+    expectStatus(await other.get(`/api/v2/organizations/${refusing}`), 200);
+    expectStatus(await t.patch(`/api/v2/organizations/${refusing}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } }), 200);
+    const refused = await other.get(`/api/v2/organizations/${refusing}`);
+    assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED]);
+    expectStatus(await other.get(`/api/v2/organizations/${org}`), 200);
+    const name = `refusing-${Date.now()}`;
+    expectStatus(await t.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: 'a@example.com', 'user-tokens-enabled': false } } }), 201);
+    expectStatus(await other.get(`/api/v2/organizations/${name}`), 401);
+  });
+
+  it('a token that expires while the other process holds its subject is refused there from then on', async () => {
+    const teamId = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
+    const expiredAt = new Date(Date.now() + 1500).toISOString();
+    const token = await teamToken(t, teamId, { 'expired-at': expiredAt });
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 200);
+    await sleep(Date.parse(expiredAt) - Date.now() + 50);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 401);
+  });
+});
