@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
-import { ADMIN_TOKEN_FILE, authenticate, ensureAdminToken } from '../src/auth/tokens.js';
+import { SubjectCache } from '../src/auth/subject-cache.js';
+import { ADMIN_TOKEN_FILE, ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { createTestStore, storeKind, type TestStore } from './helpers.js';
 
@@ -14,19 +15,22 @@ describe(`the site-admin token (${storeKind})`, () => {
   let testStore: TestStore;
   let store: Store;
   let file: string;
+  /** Kept across each test's token changes, as a serving process keeps them. */
+  let subjects: SubjectCache;
 
   beforeEach(async () => {
     testStore = await createTestStore();
     store = await openStore(testStore);
     await migrate(store);
     file = path.join(testStore.dataDir, ADMIN_TOKEN_FILE);
+    subjects = new SubjectCache(store);
   });
   afterEach(async () => {
     await store.close();
     await testStore.dispose();
   });
 
-  const isAdmin = async (secret: string) => (await authenticate(store, secret))?.kind === 'site-admin';
+  const isAdmin = async (secret: string) => (await subjects.authenticate(secret))?.kind === 'site-admin';
 
   it('is generated on first start into a file only its owner reads, and kept on the next', async () => {
     const first = await ensureAdminToken(store, undefined, testStore.dataDir);
@@ -85,7 +89,7 @@ describe(`the site-admin token (${storeKind})`, () => {
       }
       await ensureAdminToken(store, CONFIGURED, testStore.dataDir);
       await ensureAdminToken(store, `${CONFIGURED}-next`, testStore.dataDir);
-      for (const secret of teamSecrets) assert.equal((await authenticate(store, secret))?.kind, 'team');
+      for (const secret of teamSecrets) assert.equal((await subjects.authenticate(secret))?.kind, 'team');
     } finally {
       await app.close();
     }

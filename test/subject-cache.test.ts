@@ -1,9 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findCredentialsVersion } from '../src/auth/store.js';
 import { QueryCounter } from '../src/db/query-counter.js';
 import { expectStatus, storeKind, TestApp, UNAUTHORIZED } from './helpers.js';
-import { createTeam, grantProject, grantWorkspace, teamToken, teamWithToken } from './access-fixtures.js';
+import { createTeam, grantProject, grantWorkspace, organizationToken, teamToken, teamWithToken } from './access-fixtures.js';
 
 /**
  * Each process keeps the subjects of the tokens it has seen. Two apps on one database stand for
@@ -117,10 +118,88 @@ describe(`subjects kept per process (${storeKind})`, () => {
 
   it('a token that expires while the other process holds its subject is refused there from then on', async () => {
     const teamId = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
-    const expiredAt = new Date(Date.now() + 1500).toISOString();
+    const expiredAt = new Date(Date.now() + 3000).toISOString();
     const token = await teamToken(t, teamId, { 'expired-at': expiredAt });
     expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 200);
     await sleep(Date.parse(expiredAt) - Date.now() + 50);
     expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 401);
   });
 });
+
+/** Every write a subject depends on raises the credentials version, cascades included; writes it does not depend on leave it. */
+describe(`the credentials version (${storeKind})`, () => {
+  let t: TestApp;
+  let org: string;
+
+  before(async () => {
+    t = await TestApp.start();
+    org = await t.createOrganization();
+  });
+  after(async () => t.close());
+
+  async function raises(change: () => Promise<unknown>): Promise<boolean> {
+    const before = await findCredentialsVersion(t.store.db);
+    await change();
+    return (await findCredentialsVersion(t.store.db)) > before;
+  }
+  const ok = async (status: number, res: Promise<Parameters<typeof expectStatus>[0]>) => expectStatus(await res, status);
+
+  it('rises with tokens, team access, grants, moves and the organizations that refuse user tokens', async () => {
+    const teamId = await createTeam(t, org);
+    await teamToken(t, teamId);
+    const projectId = await t.createProject(org);
+    const other = await t.createProject(org);
+    const workspaceId = await t.createWorkspace(org, { projectId });
+    let grant = '';
+    let projectGrant = '';
+    const changes: Array<[string, () => Promise<unknown>]> = [
+      ['a token replaced', () => teamToken(t, teamId)],
+      ['a token deleted', () => ok(204, t.delete(`/api/v2/teams/${teamId}/authentication-token`))],
+      ["a team's organization access", () => ok(200, t.patch(`/api/v2/teams/${teamId}`, { data: { type: 'teams', attributes: { 'organization-access': { 'read-projects': true } } } }))],
+      ['a workspace granted', async () => (grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' }))],
+      ['a workspace grant changed', () => ok(200, t.patch(`/api/v2/team-workspaces/${grant}`, { data: { type: 'team-workspaces', attributes: { access: 'write' } } }))],
+      ['a granted workspace moved', () => ok(200, t.patch(`/api/v2/workspaces/${workspaceId}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: other } } } } }))],
+      ['a workspace grant removed', () => ok(204, t.delete(`/api/v2/team-workspaces/${grant}`))],
+      ['a project granted', async () => (projectGrant = await grantProject(t, teamId, projectId, { access: 'read' }))],
+      ['a project grant changed', () => ok(200, t.patch(`/api/v2/team-projects/${projectGrant}`, { data: { type: 'team-projects', attributes: { access: 'write' } } }))],
+      ['a project grant removed', () => ok(204, t.delete(`/api/v2/team-projects/${projectGrant}`))],
+      ['a granted workspace deleted (its grant by cascade)', async () => {
+        await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+        const row = await t.store.db.selectFrom('team_workspaces').select('id').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+        // The grant goes with the workspace alone: the rows are deleted by the foreign key.
+        await t.store.db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+        assert.equal(await t.store.db.selectFrom('team_workspaces').select('id').where('id', '=', row.id).executeTakeFirst(), undefined);
+      }],
+      ['a team deleted', () => ok(204, t.delete(`/api/v2/teams/${teamId}`))],
+      ['an organization turning user tokens off', () => ok(200, t.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } }))],
+      ['an organization created refusing user tokens', () => ok(201, t.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name: `refusing-${Date.now()}`, email: 'r@example.com', 'user-tokens-enabled': false } } }))],
+      ['an organization that refuses user tokens deleted', async () => {
+        const refusing = `refusing-${Date.now()}-deleted`;
+        await ok(201, t.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name: refusing, email: 'r@example.com', 'user-tokens-enabled': false } } }));
+        const before = await findCredentialsVersion(t.store.db);
+        await t.store.db.deleteFrom('organizations').where('name', '=', refusing).execute();
+        assert.ok((await findCredentialsVersion(t.store.db)) > before);
+      }],
+      ["an organization deleted with its tokens (by cascade)", async () => {
+        const doomed = await t.createOrganization();
+        await organizationToken(t, doomed);
+        await ok(204, t.delete(`/api/v2/organizations/${doomed}`));
+      }],
+    ];
+    for (const [name, change] of changes) assert.ok(await raises(change), `${name} left the version as it was`);
+  });
+
+  it('stays for writes no subject depends on: new organizations, projects, workspaces, teams and tokens, and a token\'s last use', async () => {
+    let fresh = '';
+    const changes: Array<[string, () => Promise<unknown>]> = [
+      ['an organization created', async () => (fresh = await t.createOrganization())],
+      ['a project created', () => t.createProject(fresh)],
+      ['a workspace created', () => t.createWorkspace(fresh)],
+      ['a team created', () => createTeam(t, fresh)],
+      ['a token issued', async () => teamToken(t, await createTeam(t, fresh))],
+      ["a token's last use recorded", () => t.store.db.updateTable('tokens').set({ last_used_at: new Date().toISOString() }).execute()],
+    ];
+    for (const [name, change] of changes) assert.equal(await raises(change), false, `${name} raised the version`);
+  });
+});
+

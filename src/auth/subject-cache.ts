@@ -23,12 +23,12 @@ export class SubjectCache {
   async authenticate(secret: string): Promise<Subject | null> {
     const tokenHash = hashToken(secret);
     const version = await findCredentialsVersion(this.store.db);
-    if (version > this.#version) {
+    // Any other number, a lower one too (a database restored from a backup), drops them all.
+    if (version !== this.#version) {
       this.#subjects.clear();
       this.#version = version;
     }
-    // A request that read an older version than another one since is answered from the store.
-    let stored = version === this.#version ? (this.#subjects.get(tokenHash) ?? null) : null;
+    let stored = this.#subjects.get(tokenHash) ?? null;
     if (!stored) {
       stored = await loadSubject(this.store.db, tokenHash);
       if (!stored) return null;

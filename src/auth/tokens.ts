@@ -104,12 +104,6 @@ export async function admit(store: Store, stored: StoredSubject, at: number): Pr
   return stored.subject;
 }
 
-/** The subject a bearer secret stands for, or null when the token is unknown or expired, read from the store alone. */
-export async function authenticate(store: Store, secret: string): Promise<Subject | null> {
-  const stored = await loadSubject(store.db, hashToken(secret));
-  return stored && admit(store, stored, Date.now());
-}
-
 /** What the team may do to other teams, from the flags kept with its other organization access. */
 function teamManagementRights(owners: boolean, otherAccess: string | null): Pick<TeamRights, 'manageTeams' | 'manageOrganizationAccess' | 'accessSecretTeams'> {
   const flags = JSON.parse(otherAccess ?? '{}') as Partial<Record<OrganizationAccessFlag, boolean>>;

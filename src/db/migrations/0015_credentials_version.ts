@@ -8,7 +8,8 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * has seen (src/auth/subject-cache.ts) only while the number is the one it read them at, so a
  * revoked token or a changed grant takes effect at once in every process. Triggers rather than
  * application code, so that no write path can forget it; a new token or team is no one's
- * subject yet, and a token's last use is not part of it.
+ * subject yet, and a token's last use is not part of it. A later migration that rebuilds one of
+ * these tables on SQLite (copy, drop, rename) must create its triggers again.
  */
 type Change = { table: string; event: string; when?: string };
 const CHANGES: Change[] = [
@@ -25,6 +26,9 @@ const CHANGES: Change[] = [
   { table: 'organizations', event: 'delete', when: 'old.user_tokens_enabled = 0' },
 ];
 
+/** `tokens_update_credentials` and the like: a table has one trigger per kind of event. */
+const triggerName = (table: string, event: string) => `${table}_${event.split(' ')[0]}_credentials`;
+
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('credentials_version')
@@ -39,19 +43,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     // transaction commits, after all its other locks, so that it can take part in no deadlock.
     await run(`create function raise_credentials_version() returns trigger language plpgsql as $$
       begin
-        if current_setting('varsetd.credentials_raised', true) is distinct from txid_current()::text then
-          perform set_config('varsetd.credentials_raised', txid_current()::text, true);
+        if current_setting('varsetd.credentials_raised', true) is distinct from 'on' then
+          perform set_config('varsetd.credentials_raised', 'on', true);
           update credentials_version set version = version + 1;
         end if;
         return null;
       end $$`);
-    for (const [i, { table, event, when }] of CHANGES.entries()) {
-      await run(`create constraint trigger credentials_version_${i} after ${event} on ${table}
+    for (const { table, event, when } of CHANGES) {
+      await run(`create constraint trigger ${triggerName(table, event)} after ${event} on ${table}
         deferrable initially deferred for each row ${when ? `when (${when})` : ''} execute function raise_credentials_version()`);
     }
   } else {
-    for (const [i, { table, event, when }] of CHANGES.entries()) {
-      await run(`create trigger credentials_version_${i} after ${event} on ${table} ${when ? `when ${when}` : ''}
+    for (const { table, event, when } of CHANGES) {
+      await run(`create trigger ${triggerName(table, event)} after ${event} on ${table} ${when ? `when ${when}` : ''}
         begin update credentials_version set version = version + 1; end`);
     }
   }
