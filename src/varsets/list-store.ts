@@ -56,7 +56,7 @@ function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: Varset
 
 /**
  * One page of sets with their relationships (see `withRelations`), ordered by name (code point
- * order) then id, and the number of all matching sets (see `pageWithTotal`): one statement.
+ * order) then id, and the number of all matching sets (see `withTotal`): one statement.
  * Its SQL depends only on the kind of scope, on whether there is a search and on
  * `variableRows` (but for a caller who may read only some of an organization's sets), so it is
  * compiled once for each (see `compiledOnce`) and runs with the request's values.
