@@ -19,6 +19,10 @@ export interface ScenarioResult {
   throughputRatio: number;
   /** The floor's CPU time per request divided by varsetd's: the throughput ratio were each given a core of its own. */
   cpuRatio?: number;
+  /** A read answered by the least read (bench/least-read.ts): varsetd's statements and document, nothing around them. */
+  leastRead?: LoadResult;
+  /** The least read's throughput divided by the floor's: the most any miss of varsetd's could reach. */
+  leastReadRatio?: number;
   /** Statements varsetd runs per request (in order of `requests`), and for the larger organization where measured. */
   queriesPerRequest: number[];
   /** The same requests answered once more (reads come from the response cache then, as they do under load). */
@@ -74,7 +78,7 @@ export function varsetdVersion(): string {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function table(report: Report): string {
-  const header = ['#', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'CPU ratio', 'queries', 'target'];
+  const header = ['#', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'CPU ratio', 'least ratio', 'queries', 'target'];
   const ms = (n: number | undefined) => (n === undefined ? '?' : fmt(n, 3));
   const rows = report.scenarios.map((s) => [
     String(s.id),
@@ -89,6 +93,7 @@ export function table(report: Report): string {
     ms(s.floor.cpuMsPerRequest),
     fmt(s.throughputRatio, 2),
     s.cpuRatio === undefined ? '?' : fmt(s.cpuRatio, 2),
+    s.leastReadRatio === undefined ? '' : fmt(s.leastReadRatio, 2),
     s.queriesPerRequest.join('+') +
       (s.queriesPerRepeatedRequest && s.queriesPerRepeatedRequest.join('+') !== s.queriesPerRequest.join('+') ? ` (again: ${s.queriesPerRepeatedRequest.join('+')})` : '') +
       (s.queriesPerRequestLarge ? ` (large: ${s.queriesPerRequestLarge.join('+')})` : ''),

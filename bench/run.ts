@@ -4,7 +4,8 @@
  *
  * It starts varsetd as its own process on a fresh store, seeds data, and for each scenario
  * drives load with autocannon against varsetd and against a floor (a bare Fastify route in
- * its own process answering a document of the same size), then prints a table and writes
+ * its own process answering a document of the same size), and for reads against the least
+ * read (bench/least-read.ts), then prints a table and writes
  * bench/results/<date>-<store>.json. Any non-2xx response fails the run.
  *
  * Settings (environment): BENCH_DURATION seconds per measured run (10), BENCH_WARMUP
@@ -68,6 +69,8 @@ interface Plan {
   requests: LoadRequest[];
   describe: string[];
   floor: Record<string, { status: number; body: unknown }>;
+  /** A read's URL, answered by the least read (bench/least-read.ts) beside the floor. */
+  leastRead?: string;
   counted: () => CountedRequest[];
   countedLarge?: () => CountedRequest[];
 }
@@ -84,6 +87,7 @@ function getPlan(id: number, name: string, url: string, document: unknown, count
     requests: [{ method: 'GET', path: url }],
     describe: [`GET ${url}`],
     floor: { GET: { status: 200, body: document } },
+    leastRead: url,
     counted,
   };
 }
@@ -167,25 +171,33 @@ async function commentPlan(api: Api, org: string): Promise<Plan> {
   };
 }
 
-async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: string, counter: RequestQueries): Promise<ScenarioResult> {
-  console.error(`bench: scenario ${plan.id}: ${plan.name}`);
-  const floorPort = await freePort();
-  const floorConfig = path.join(workDir, `floor-${plan.id}.json`);
-  fs.writeFileSync(floorConfig, JSON.stringify({ port: floorPort, token: api.token, responses: plan.floor }));
-  const floor = await startProcess({
-    name: `floor ${plan.id}`,
-    args: ['--import', 'tsx', path.join(root, 'bench', 'floor.ts'), floorConfig],
+/** A bare process of `bench/` (the floor, the least read) for scenario `plan`, given its configuration. */
+async function startBare(script: string, plan: Plan, workDir: string, config: (port: number) => object): Promise<ManagedProcess> {
+  const port = await freePort();
+  const name = path.basename(script, '.ts');
+  const configFile = path.join(workDir, `${name}-${plan.id}.json`);
+  fs.writeFileSync(configFile, JSON.stringify(config(port)));
+  return startProcess({
+    name: `${name} ${plan.id}`,
+    args: ['--import', 'tsx', path.join(root, 'bench', script), configFile],
     env: { ...process.env, NODE_ENV: 'production' },
-    port: floorPort,
-    logFile: path.join(workDir, `floor-${plan.id}.log`),
+    port,
+    logFile: path.join(workDir, `${name}-${plan.id}.log`),
     readyPath: '/',
     readyStatus: 401,
   });
-  let floorResult, varsetd;
+}
+
+async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: string, counter: RequestQueries, data: { dataDir: string; databaseUrl: string | undefined }): Promise<ScenarioResult> {
+  console.error(`bench: scenario ${plan.id}: ${plan.name}`);
+  const bare: ManagedProcess[] = [];
+  let floorResult, varsetd, leastRead;
   try {
-    [floorResult, varsetd] = (await drive([floor, server], api.authorization, plan.requests, settings)) as [LoadResult, LoadResult];
+    bare.push(await startBare('floor.ts', plan, workDir, (port) => ({ port, token: api.token, responses: plan.floor })));
+    if (plan.leastRead) bare.push(await startBare('least-read.ts', plan, workDir, (port) => ({ port, token: api.token, ...data, url: plan.leastRead })));
+    [floorResult, varsetd, leastRead] = (await drive([bare[0]!, server, ...bare.slice(1)], api.authorization, plan.requests, settings)) as [LoadResult, LoadResult, LoadResult | undefined];
   } finally {
-    await floor.stop();
+    for (const started of bare) await started.stop();
   }
   const queries = [];
   for (const request of plan.counted()) queries.push((await counter.count(request)).queries);
@@ -203,6 +215,7 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
     floor: floorResult,
     throughputRatio: varsetd.requestsPerSecond / floorResult.requestsPerSecond,
     ...(varsetd.cpuMsPerRequest && floorResult.cpuMsPerRequest ? { cpuRatio: floorResult.cpuMsPerRequest / varsetd.cpuMsPerRequest } : {}),
+    ...(leastRead ? { leastRead, leastReadRatio: leastRead.requestsPerSecond / floorResult.requestsPerSecond } : {}),
     queriesPerRequest: queries,
     queriesPerRepeatedRequest: queriesAgain,
     ...(queriesLarge.length ? { queriesPerRequestLarge: queriesLarge } : {}),
@@ -318,7 +331,7 @@ async function main(): Promise<void> {
     [5, () => commentPlan(api, medium.name)],
   ];
   for (const [id, plan] of plans) {
-    if (selected.has(id)) results.push(await measure(await plan(), server, api, workDir, counter));
+    if (selected.has(id)) results.push(await measure(await plan(), server, api, workDir, counter, { dataDir, databaseUrl }));
   }
   const memory: Report['memory'] = { 'peak RSS of varsetd after the 1k-set scenarios': server.peakRssKiB() };
 
@@ -331,7 +344,7 @@ async function main(): Promise<void> {
     const url = `/api/v2/workspaces/${large.listWorkspaceId}/varsets`;
     const doc = await api.get(url);
     if (doc.body.data.length !== 20) throw new Error(`scenario 6: expected a full page of 20 sets, got ${doc.body.data.length}`);
-    results.push(await measure(getPlan(6, 'list a workspace\'s sets (10k sets, 50k ws)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33, ≤ 1.3× #2'), server, api, workDir, counter));
+    results.push(await measure(getPlan(6, 'list a workspace\'s sets (10k sets, 50k ws)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33, ≤ 1.3× #2'), server, api, workDir, counter, { dataDir, databaseUrl }));
     // The write path's query count in the larger organization, next to scenario 4's.
     const write = results.find((r) => r.id === 4);
     if (write) {
