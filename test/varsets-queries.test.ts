@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
 import { expectStatus, storeKind } from './helpers.js';
-import { assign, createOrganization, createVarset, startWrappedApp, type Client } from './varsets-fixtures.js';
+import { assign, createOrganization, createVar, createVarset, postVar, startWrappedApp, type Client } from './varsets-fixtures.js';
 
 
 describe(`queries per variable set request (${storeKind})`, () => {
@@ -91,5 +91,23 @@ describe(`queries per variable set request (${storeKind})`, () => {
     const again = await queriesFor(`/api/v2/varsets/${setId}?include=vars`);
     assert.deepEqual(again.body, first.body);
     assert.equal(again.queries, 2);
+  });
+
+  it("a variable written to a global set: the token, the set, the set's keys, the global rule, the write and the set's timestamp (PostgreSQL first reads the organization and locks it)", async () => {
+    const set = await createVarset(c, org, { attributes: { global: true }, vars: [{ key: 'counted_first' }] });
+    const locking = storeKind === 'postgres' ? 2 : 0;
+    counter.count = 0;
+    const added = await createVar(c, set.id, { key: 'counted_second' });
+    assert.equal(counter.count, 6 + locking, `add: ${counter.count} statements`);
+    counter.count = 0;
+    expectStatus(await c.patch(`/api/v2/varsets/${set.id}/relationships/vars/${added.id}`, { data: { type: 'vars', attributes: { value: 'changed' } } }), 200);
+    assert.equal(counter.count, 7 + locking, `update: ${counter.count} statements`);
+    counter.count = 0;
+    expectStatus(await c.delete(`/api/v2/varsets/${set.id}/relationships/vars/${added.id}`), 204);
+    assert.equal(counter.count, 4 + locking, `delete: ${counter.count} statements`);
+    // A set that is not there: the token and the set's read, which answers 404 (PostgreSQL finds no organization to lock first).
+    counter.count = 0;
+    expectStatus(await postVar(c, 'varset-missing', { key: 'nowhere' }), 404);
+    assert.equal(counter.count, 2 + locking / 2, `add to a missing set: ${counter.count} statements`);
   });
 });

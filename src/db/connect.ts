@@ -18,7 +18,10 @@ export interface Store {
   dialect: Dialect;
   /**
    * Serializes writers on one organization until the transaction ends. PostgreSQL locks the
-   * organization row; SQLite write transactions already start with BEGIN IMMEDIATE.
+   * organization row; SQLite write transactions already start with BEGIN IMMEDIATE, so SQLite
+   * never needs the organization's id. A write that knows it only through a row it is about to
+   * read passes a function that reads it: only PostgreSQL calls it, and a row that is not
+   * there takes no lock (the write's own read then answers 404).
    *
    * Every transaction that changes or deletes sets, their variables and assignments, projects
    * or workspaces takes it before anything else (`withOrganizationLocked`): their triggers
@@ -26,7 +29,7 @@ export interface Store {
    * keeps PostgreSQL from deadlocking (a rename or delete of a workspace against an
    * assignment to it).
    */
-  lockOrganization(trx: Transaction<Database>, organizationId: string): Promise<void>;
+  lockOrganization(trx: Transaction<Database>, organization: OrganizationOfWrite): Promise<void>;
   /**
    * Runs `work` while no other process runs start-up work on this store: migrations, the admin
    * token, the encryption key's check value. Any number of processes may start at once.
@@ -36,6 +39,9 @@ export interface Store {
   exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The organization a write locks: its id, or how to read the id inside the write's transaction. */
+export type OrganizationOfWrite = string | ((trx: Transaction<Database>) => Promise<string | undefined>);
 
 export interface StoreOptions {
   databaseUrl?: string | undefined;
@@ -164,8 +170,9 @@ function openPostgres(connectionString: string): Store {
   return {
     db,
     dialect: 'postgres',
-    lockOrganization: async (trx, organizationId) => {
-      await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
+    lockOrganization: async (trx, organization) => {
+      const organizationId = typeof organization === 'string' ? organization : await organization(trx);
+      if (organizationId !== undefined) await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
     },
     exclusively: (work) =>
       db.connection().execute(async (connection) => {

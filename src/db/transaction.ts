@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isForeignKeyViolation, isUniqueViolation, type Store } from './connect.js';
+import { isForeignKeyViolation, isUniqueViolation, type OrganizationOfWrite, type Store } from './connect.js';
 import type { Database } from './schema.js';
 
 export type { Store };
@@ -46,9 +46,9 @@ export async function transaction<T>(store: Store, work: (trx: Trx) => Promise<T
  * every transaction that changes or deletes sets, their variables and assignments, projects or
  * workspaces serializes on its organization this way.
  */
-export function withOrganizationLocked<T>(store: Store, organizationId: string, work: (trx: Trx) => Promise<T>): Promise<T> {
+export function withOrganizationLocked<T>(store: Store, organization: OrganizationOfWrite, work: (trx: Trx) => Promise<T>): Promise<T> {
   return transaction(store, async (trx) => {
-    await store.lockOrganization(trx, organizationId);
+    await store.lockOrganization(trx, organization);
     return work(trx);
   });
 }

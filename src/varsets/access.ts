@@ -39,9 +39,7 @@ export async function readableVarset(ctx: Context, id: string, variableRows: boo
 
 /** A write on an existing set: under the organization's lock, the set as it is now, if the subject may do `action` on it. */
 export async function changeVarset<T>(ctx: Context, id: string, action: Action, work: (trx: Trx, varset: Varset) => Promise<T>): Promise<T> {
-  const organizationId = await findVarsetOrganizationId(ctx.store.db, id);
-  if (organizationId === undefined) throw notFound();
-  return withOrganizationLocked(ctx.store, organizationId, async (trx) => {
+  return withOrganizationLocked(ctx.store, (trx) => findVarsetOrganizationId(trx, id), async (trx) => {
     const varset = await findVarset(trx, id);
     if (!varset) throw notFound();
     ensure(ctx.subject, action, targetOf(varset));
