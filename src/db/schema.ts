@@ -25,6 +25,9 @@ export interface OrganizationTable {
 export interface OrganizationVersionTable {
   organization_id: string;
   version: Generated<number>;
+  /** The organization's sets, and its global sets, counted by triggers (migration 0016). */
+  varset_count: Generated<number>;
+  global_varset_count: Generated<number>;
 }
 
 /** Raised by triggers whenever a row that a token's subject is made of changes (migration 0015); one row. */

@@ -21,7 +21,8 @@ type Db = Kysely<Database>;
  *
  * The sets reaching a project or workspace other than by being global come from the
  * assignment tables by index; the global ones are read in name order on their own index
- * (see `listVarsets`). So neither a page nor its count walks all of an organization's sets.
+ * (see `listVarsets`), and the global ones are counted by the database as they are written
+ * (migration 0016). So neither a page nor its count walks all of an organization's sets.
  */
 function reachingIds(eb: ExpressionBuilder<Database, any>, scope: { kind: 'project'; projectId: string } | { kind: 'workspace'; projectId: string; workspaceId: string }) {
   const assignedToProject = eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', '=', scope.projectId);
@@ -130,6 +131,10 @@ function compiledPage(shape: PageShape) {
   return compiled;
 }
 
+/** An organization's count of its sets or of its global ones, kept by the database (migration 0016). */
+const keptCount = (eb: ExpressionBuilder<Database, never>, organizationId: string, count: 'varset_count' | 'global_varset_count') =>
+  eb.selectFrom('organization_versions').where('organization_versions.organization_id', '=', organizationId).select(`organization_versions.${count} as n`);
+
 /** The page query of `shape` with `values`, and the count of all the sets it pages through. */
 function pageStatement(db: Db, shape: PageShape, values: PageValues) {
   const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (shape.searching ? query.where(matches(sql.ref('varsets.search_name'), values.pattern)) : query);
@@ -146,7 +151,9 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
     const base = (from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>) => matching(from.selectFrom('varsets').where(inOrganization));
     return {
       page: inPage(ordered(withRelations(db, selectVarsets(base(db)), shape.variableRows))),
-      total: (eb: ExpressionBuilder<Database, never>) => sql<number>`${base(eb).select((e) => e.fn.countAll<number>().as('n'))}`,
+      // All of an organization's sets, without a search, are counted by the database as they are written.
+      total: (eb: ExpressionBuilder<Database, never>) =>
+        sql<number>`${readable === 'all' && !shape.searching ? keptCount(eb, values.organizationId, 'varset_count') : base(eb).select((e) => e.fn.countAll<number>().as('n'))}`,
     };
   }
 
@@ -168,7 +175,7 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
     page: inPage(ordered(withRelations(db, selectVarsets(matching(db.selectFrom('varsets').where(candidates))), shape.variableRows))),
     total: (eb: ExpressionBuilder<Database, never>) =>
       eb(
-        globals(eb).select((e) => e.fn.countAll<number>().as('n')),
+        shape.searching ? globals(eb).select((e) => e.fn.countAll<number>().as('n')) : keptCount(eb, values.organizationId, 'global_varset_count'),
         '+',
         matching(eb.selectFrom('varsets'))
           .where('varsets.global', '=', false)

@@ -14,6 +14,7 @@ import * as tokensAndGrants from './0012_tokens_and_grants.js';
 import * as archivedConfigurationVersions from './0013_archived_configuration_versions.js';
 import * as userTokensEnabled from './0014_user_tokens_enabled.js';
 import * as credentialsVersion from './0015_credentials_version.js';
+import * as varsetCounts from './0016_varset_counts.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_archived_configuration_versions': archivedConfigurationVersions,
   '0014_user_tokens_enabled': userTokensEnabled,
   '0015_credentials_version': credentialsVersion,
+  '0016_varset_counts': varsetCounts,
 };
