@@ -6,8 +6,8 @@
  *   node --import tsx bench/floor.ts <config.json>
  *   config: { port, token, responses: { <METHOD>: { status, body: <document or null> } } }
  */
-import fs from 'node:fs';
 import Fastify from 'fastify';
+import { admitted, configFromArguments, MEDIA_TYPE, stopOnSignals } from './bare.js';
 
 export interface FloorConfig {
   port: number;
@@ -15,16 +15,8 @@ export interface FloorConfig {
   responses: Record<string, { status: number; body: unknown }>;
 }
 
-const MEDIA_TYPE = 'application/vnd.api+json';
-const UNAUTHORIZED = { errors: [{ status: '401', title: 'unauthorized' }] };
-
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: floor.ts <config.json>');
-  process.exit(2);
-}
-const config = JSON.parse(fs.readFileSync(file, 'utf8')) as FloorConfig;
-const expected = `Bearer ${config.token}`;
+const config = configFromArguments<FloorConfig>('floor.ts');
+const admit = admitted(config.token);
 
 const app = Fastify({ logger: false });
 app.addContentTypeParser([MEDIA_TYPE, 'application/json'], { parseAs: 'string' }, (_request, body, done) => {
@@ -35,15 +27,12 @@ app.addContentTypeParser([MEDIA_TYPE, 'application/json'], { parseAs: 'string' }
   }
 });
 app.all('/*', async (request, reply) => {
-  reply.type(MEDIA_TYPE);
-  if (request.headers.authorization !== expected) return reply.code(401).send(UNAUTHORIZED);
+  if (!admit(request, reply)) return reply;
   const response = config.responses[request.method];
   if (!response) return reply.code(405).send({ errors: [{ status: '405', title: 'method not allowed' }] });
   reply.code(response.status);
   return response.body === null ? reply.send() : reply.send(response.body);
 });
 
-const stop = () => void app.close().then(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+stopOnSignals(() => app.close());
 await app.listen({ host: '127.0.0.1', port: config.port });

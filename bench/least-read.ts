@@ -8,9 +8,8 @@
  * belongs to is read once, at start-up.
  *
  *   node --import tsx bench/least-read.ts <config.json>
- *   config: { port, token, dataDir, databaseUrl?, url: a read of scenario 1, 2, 3 or 6 }
+ *   config: { port, token, dataDir, databaseUrl?, url: the URL of a read scenario (1, 2, 3, 6, 7) }
  */
-import fs from 'node:fs';
 import Fastify from 'fastify';
 import { openStore } from '../src/db/connect.js';
 import { listDocument } from '../src/jsonapi/document.js';
@@ -22,6 +21,7 @@ import { includedResources, serializeVarset, varsetDocument } from '../src/varse
 import { findVarsetAtVersion } from '../src/varsets/store.js';
 import { completeViews } from '../src/varsets/views.js';
 import { findWorkspaceWithOrganization } from '../src/workspaces/store.js';
+import { admitted, configFromArguments, stopOnSignals } from './bare.js';
 
 export interface LeastReadConfig {
   port: number;
@@ -31,18 +31,11 @@ export interface LeastReadConfig {
   url: string;
 }
 
-const MEDIA_TYPE = 'application/vnd.api+json';
-const UNAUTHORIZED = { errors: [{ status: '401', title: 'unauthorized' }] };
 /** The benchmark reads as the admin, who may update every set. */
 const options = { permissions: () => ({ 'can-update': true }) };
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: least-read.ts <config.json>');
-  process.exit(2);
-}
-const config = JSON.parse(fs.readFileSync(file, 'utf8')) as LeastReadConfig;
-const expected = `Bearer ${config.token}`;
+const config = configFromArguments<LeastReadConfig>('least-read.ts');
+const admit = admitted(config.token);
 const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
 const db = store.db;
 
@@ -83,12 +76,9 @@ const read = collection === 'varsets' ? showDocument : await (async () => {
 
 const app = Fastify({ logger: false });
 app.get('/*', async (request, reply) => {
-  reply.type(MEDIA_TYPE);
-  if (request.headers.authorization !== expected) return reply.code(401).send(UNAUTHORIZED);
+  if (!admit(request, reply)) return reply;
   return reply.send(await read());
 });
 
-const stop = () => void app.close().then(() => store.close()).then(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+stopOnSignals(() => app.close().then(() => store.close()));
 await app.listen({ host: '127.0.0.1', port: config.port });

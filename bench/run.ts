@@ -190,14 +190,20 @@ async function startBare(script: string, plan: Plan, workDir: string, config: (p
 
 async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: string, counter: RequestQueries, data: { dataDir: string; databaseUrl: string | undefined }): Promise<ScenarioResult> {
   console.error(`bench: scenario ${plan.id}: ${plan.name}`);
-  const bare: ManagedProcess[] = [];
+  // Whatever was started is stopped, also when a later start or the load fails.
+  const started: ManagedProcess[] = [];
+  const start = async (script: string, config: (port: number) => object) => {
+    const bare = await startBare(script, plan, workDir, config);
+    started.push(bare);
+    return bare;
+  };
   let floorResult, varsetd, leastRead;
   try {
-    bare.push(await startBare('floor.ts', plan, workDir, (port) => ({ port, token: api.token, responses: plan.floor })));
-    if (plan.leastRead) bare.push(await startBare('least-read.ts', plan, workDir, (port) => ({ port, token: api.token, ...data, url: plan.leastRead })));
-    [floorResult, varsetd, leastRead] = (await drive([bare[0]!, server, ...bare.slice(1)], api.authorization, plan.requests, settings)) as [LoadResult, LoadResult, LoadResult | undefined];
+    const floor = await start('floor.ts', (port) => ({ port, token: api.token, responses: plan.floor }));
+    const least = plan.leastRead ? await start('least-read.ts', (port) => ({ port, token: api.token, ...data, url: plan.leastRead })) : undefined;
+    [floorResult, varsetd, leastRead] = (await drive(least ? [floor, server, least] : [floor, server], api.authorization, plan.requests, settings)) as [LoadResult, LoadResult, LoadResult?];
   } finally {
-    for (const started of bare) await started.stop();
+    for (const bare of started) await bare.stop();
   }
   const queries = [];
   for (const request of plan.counted()) queries.push((await counter.count(request)).queries);
