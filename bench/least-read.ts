@@ -50,6 +50,7 @@ async function scopeOfList(): Promise<VarsetScope> {
     if (!found) throw new Error(`no workspace ${id}`);
     return { kind: 'workspace', organizationId: found.workspace.organization_id, projectId: found.workspace.project_id, workspaceId: found.workspace.id };
   }
+  if (collection !== 'organizations') throw new Error(`no list of sets the least read answers: ${url.pathname}`);
   const found = await findOrganizationByName(db, id!);
   if (!found) throw new Error(`no organization ${id}`);
   return { kind: 'organization', organizationId: found.organization.id, readable: 'all' };

@@ -79,7 +79,14 @@ let uniqueKey = 0;
 const nextKey = () => `bench_${process.pid}_${uniqueKey++}`;
 const variableBody = (key: string) => ({ data: { type: 'vars', attributes: { key, value: 'us-east-1', category: 'terraform', description: 'added by the benchmark', hcl: false, sensitive: false } } });
 
-function getPlan(id: number, name: string, url: string, document: unknown, counted: () => CountedRequest[], target?: string): Plan {
+/**
+ * A read scenario: its document fetched once (the floor answers it), checked to hold `count`
+ * resources in its `member` (a full page, the included variables), and the same GET counted.
+ */
+async function readPlan(api: Api, id: number, name: string, url: string, [member, count]: ['data' | 'included', number], target?: string): Promise<Plan> {
+  const document = (await api.get(url)).body;
+  const found = document[member]?.length;
+  if (found !== count) throw new Error(`scenario ${id}: expected ${count} resources in ${member}, got ${found}`);
   return {
     id,
     name,
@@ -88,7 +95,7 @@ function getPlan(id: number, name: string, url: string, document: unknown, count
     describe: [`GET ${url}`],
     floor: { GET: { status: 200, body: document } },
     leastRead: url,
-    counted,
+    counted: () => [{ method: 'GET', url }],
   };
 }
 
@@ -313,31 +320,18 @@ async function main(): Promise<void> {
   });
   const shownId = shown.body.data.id as string;
 
+  const mediumListUrl = `/api/v2/workspaces/${medium.listWorkspaceId}/varsets`;
+  const measured = (plan: Plan) => measure(plan, server, api, workDir, counter, { dataDir, databaseUrl });
   const results: ScenarioResult[] = [];
   const plans: Array<[number, () => Promise<Plan>]> = [
-    [1, async () => {
-      const url = `/api/v2/varsets/${shownId}?include=vars`;
-      const doc = await api.get(url);
-      if (doc.body.included?.length !== 10) throw new Error(`scenario 1: expected 10 included vars, got ${doc.body.included?.length}`);
-      return getPlan(1, 'show a set, include=vars (10 vars)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.5');
-    }],
-    [2, async () => {
-      const url = `/api/v2/workspaces/${medium.listWorkspaceId}/varsets`;
-      const doc = await api.get(url);
-      if (doc.body.data.length !== 20) throw new Error(`scenario 2: expected a full page of 20 sets, got ${doc.body.data.length}`);
-      return getPlan(2, 'list a workspace\'s sets (1k sets, 5k ws)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33');
-    }],
-    [3, async () => {
-      const url = `/api/v2/organizations/${medium.name}/varsets?q=prod`;
-      const doc = await api.get(url);
-      if (doc.body.data.length !== 20) throw new Error(`scenario 3: expected a full page of 20 sets, got ${doc.body.data.length}`);
-      return getPlan(3, 'list an org\'s sets, q=prod', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33');
-    }],
+    [1, () => readPlan(api, 1, 'show a set, include=vars (10 vars)', `/api/v2/varsets/${shownId}?include=vars`, ['included', 10], 'ratio ≥ 0.5')],
+    [2, () => readPlan(api, 2, 'list a workspace\'s sets (1k sets, 5k ws)', mediumListUrl, ['data', 20], 'ratio ≥ 0.33')],
+    [3, () => readPlan(api, 3, 'list an org\'s sets, q=prod', `/api/v2/organizations/${medium.name}/varsets?q=prod`, ['data', 20], 'ratio ≥ 0.33')],
     [4, () => writePlan(api, medium.globalSetId, () => large?.globalSetId)],
     [5, () => commentPlan(api, medium.name)],
   ];
   for (const [id, plan] of plans) {
-    if (selected.has(id)) results.push(await measure(await plan(), server, api, workDir, counter, { dataDir, databaseUrl }));
+    if (selected.has(id)) results.push(await measured(await plan()));
   }
   const memory: Report['memory'] = { 'peak RSS of varsetd after the 1k-set scenarios': server.peakRssKiB() };
 
@@ -349,14 +343,9 @@ async function main(): Promise<void> {
     memory['peak RSS of varsetd after seeding the 10k-set organization'] = server.peakRssKiB();
     if (selected.has(2)) {
       // Scenario 2 once more, now that the database holds the 10k organization too: what the larger organization costs apart from the larger database.
-      const url = `/api/v2/workspaces/${medium.listWorkspaceId}/varsets`;
-      const doc = await api.get(url);
-      results.push(await measure(getPlan(7, 'as 2, once the 10k organization is seeded', url, doc.body, () => [{ method: 'GET', url }]), server, api, workDir, counter, { dataDir, databaseUrl }));
+      results.push(await measured(await readPlan(api, 7, 'as 2, once the 10k organization is seeded', mediumListUrl, ['data', 20])));
     }
-    const url = `/api/v2/workspaces/${large.listWorkspaceId}/varsets`;
-    const doc = await api.get(url);
-    if (doc.body.data.length !== 20) throw new Error(`scenario 6: expected a full page of 20 sets, got ${doc.body.data.length}`);
-    results.push(await measure(getPlan(6, 'list a workspace\'s sets (10k sets, 50k ws)', url, doc.body, () => [{ method: 'GET', url }], 'ratio ≥ 0.33, ≤ 1.3× #2'), server, api, workDir, counter, { dataDir, databaseUrl }));
+    results.push(await measured(await readPlan(api, 6, 'list a workspace\'s sets (10k sets, 50k ws)', `/api/v2/workspaces/${large.listWorkspaceId}/varsets`, ['data', 20], 'ratio ≥ 0.33, ≤ 1.3× #2')));
     // The write path's query count in the larger organization, next to scenario 4's.
     const write = results.find((r) => r.id === 4);
     if (write) {
