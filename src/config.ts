@@ -71,7 +71,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', value: 'KEY', help: '32-byte key, base64 or hex (unset: the key file in the data folder)', key: 'encryptionKey' },
   { env: 'LOG_LEVEL', flag: '--log-level', value: 'LEVEL', help: `${LOG_LEVELS.join(', ')} (info)`, key: 'logLevel' },
   { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', value: 'MB', help: `MiB of responses each process caches, 0 for none (${DEFAULT_RESPONSE_CACHE_MB})`, key: 'responseCacheMb' },
-  { env: 'VARSETD_WORKERS', flag: '--workers', value: 'N', help: `processes serving the port, 1 for one process (the CPUs, ${os.availableParallelism()} here)`, key: 'workers' },
+  { env: 'VARSETD_WORKERS', flag: '--workers', value: 'N', help: 'processes serving the port, 1 for one process (the number of CPUs)', key: 'workers' },
   { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', value: 'SECONDS', help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`, key: 'requestTimeout' },
   { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', value: 'SECONDS', help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`, key: 'headersTimeout' },
   { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
