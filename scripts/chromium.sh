@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints the path of a headless-capable Chromium for the web UI's browser tests and the README's
-# screenshots, installing Debian's `chromium` package with apt-get when none is there. Nothing
+# Prints the path of a headless-capable Chromium for the web UI's browser tests and the pictures
+# in docs/web-ui.md, installing Debian's `chromium` package with apt-get when none is there. Nothing
 # else ever downloads a browser: the tests drive this one through playwright-core.
 set -euo pipefail
 

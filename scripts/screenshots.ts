@@ -1,5 +1,5 @@
 /**
- * The README's pictures of the web UI: `node --import tsx scripts/screenshots.ts` starts varsetd
+ * The pictures of the web UI in docs/web-ui.md: `node --import tsx scripts/screenshots.ts` starts varsetd
  * on a fresh store, seeds an example organization through the API, and has Debian's headless
  * Chromium (scripts/chromium.sh) save PNGs of the main pages into docs/screenshots/.
  */

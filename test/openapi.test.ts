@@ -8,7 +8,7 @@ import { TestApp, storeKind } from './helpers.js';
  * The OpenAPI document varsetd generates from its route schemas, checked against HashiCorp's
  * own document for the endpoints in scope: every operation there is served here, at the same
  * path and method, with the same success status, or is one of the deliberate differences
- * below (the README's API section gives the same reasons). What the check needs of HashiCorp's
+ * below (docs/api.md gives the same reasons). What the check needs of HashiCorp's
  * document is kept in OPERATIONS_FIXTURE; HashiCorp's document itself sits beside the clone
  * only in some checkouts, and where it does, the fixture must match it.
  */
@@ -90,7 +90,7 @@ describe(`OpenAPI document (${storeKind})`, () => {
       else if (!statuses.every((s) => ours.includes(s))) problems.push(`${operation}: answers ${ours.join(', ')}, HashiCorp's document ${statuses.join(', ')}`);
     }
     assert.deepEqual(problems, []);
-    // A difference that no longer is one must leave the list (and the README).
+    // A difference that no longer is one must leave the list (and docs/api.md).
     const stale = Object.keys(DIFFERENCES).filter((operation) => {
       const ours = served.get(operation);
       return ours !== undefined && reference.get(operation)!.every((s) => ours.includes(s));

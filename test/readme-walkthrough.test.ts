@@ -46,6 +46,9 @@ describe(`the README's walk-through to a commented run (${storeKind})`, () => {
       assert.equal(stderr, '');
       assert.ok(!stdout.includes('"errors"'), stdout);
       assert.match(stdout, /^workspace ws-\w{16}$/m);
+      assert.match(stdout, /^2$/m);
+      assert.match(stdout, /^API_KEY = \(sensitive\) from varset, region = eu-west-1 from varset$/m);
+      assert.ok(!stdout.includes('s3cret'), 'a sensitive value was printed');
       assert.match(stdout, /^uploaded$/m);
       assert.match(stdout, /^run run-\w{16}$/m);
       assert.match(stdout, /^created, commented$/m);
@@ -59,6 +62,14 @@ describe(`the README's walk-through to a commented run (${storeKind})`, () => {
       assert.equal(runs.data[0].attributes.message, 'First run');
       // Nothing reported a plan for it, so it stays pending, as the README says.
       assert.equal(runs.data[0].attributes.status, 'pending');
+      const stored = await get(`/runs/${runs.data[0].id}/effective-variables`);
+      assert.deepEqual(
+        stored.data.map((v: any) => [v.id, v.attributes.value, v.attributes.source.varset?.name]),
+        [
+          ['env:API_KEY', null, 'defaults'],
+          ['terraform:region', 'eu-west-1', 'defaults'],
+        ],
+      );
       const comments = await get(`/runs/${runs.data[0].id}/comments`);
       assert.deepEqual(
         comments.data.map((c: any) => c.attributes.body),

@@ -15,7 +15,7 @@ import type { Level, ProjectRights, Subject, TeamRights, WorkspaceRights } from 
  * Every permission decision of varsetd is made here. Services ask "may this subject do
  * this action on this resource"; a refusal looks exactly like a missing resource (404).
  * Everything a decision needs was loaded into the subject at authentication, so `can` is
- * pure and synchronous. The model is HCP Terraform's (see the README's Permissions section):
+ * pure and synchronous. The model is HCP Terraform's (see docs/permissions.md):
  *
  * - a site-admin token may do everything, and only it creates organizations, except in an
  *   organization that turned user tokens off (`user-tokens-enabled`): there HCP Terraform
