@@ -34,6 +34,7 @@ import { commentRoutes } from './comments/routes.js';
 import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { effectiveVariableRoutes } from './effective/routes.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
+import { apiReference } from './api-docs/reference.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions) {
     },
   });
   app.setErrorHandler(handleError);
+  await app.register(apiReference, { documentUrl: `${API_PREFIX}/openapi.json` });
   const uiPage = await serveUi(app, options.uiRoot ?? DEFAULT_UI_ROOT);
   app.setNotFoundHandler((request, reply) => uiPage(request, reply) ?? sendError(reply, notFound()));
 

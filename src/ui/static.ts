@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /** Where `npm run build` puts the web UI (ui/): dist/web, from src/ui/ as from dist/ui/. */
 export const DEFAULT_UI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
 
-/** The page may load only what varsetd serves, run no inline code and be framed by nobody. */
+/** The page may load only what varsetd serves, run no inline code and be framed by nobody. The API reference (src/api-docs) runs under it too. */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
@@ -21,7 +21,7 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS: Record<string, string> = {
+export const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
