@@ -281,6 +281,50 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, `Variable sets of ${scenario.org}`);
   });
 
+  it('links to the API reference, which renders the OpenAPI document from varsetd alone, with no script error or CSP violation', async () => {
+    const docsContext = await browser.newContext();
+    const problems: string[] = [];
+    const outside: string[] = [];
+    try {
+      // Every request is let through only to varsetd itself; any other is refused and noted.
+      await docsContext.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue();
+        outside.push(url.href);
+        return route.abort('blockedbyclient');
+      });
+      await docsContext.exposeFunction('reportViolation', (text: string) => problems.push(`CSP violation: ${text}`));
+      await docsContext.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`);
+        });
+      });
+      const docsPage = await docsContext.newPage();
+      docsPage.setDefaultTimeout(15_000);
+      docsPage.on('pageerror', (error) => problems.push(error.message));
+      docsPage.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      docsPage.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+
+      // Signed out, the footer's link is there all the same: the reference needs no token.
+      await docsPage.goto(ui.url);
+      await heading(docsPage, 'Sign in');
+      await docsPage.getByRole('link', { name: 'API reference' }).click();
+      await docsPage.waitForURL(`${ui.url}/api/docs`);
+      await docsPage.getByRole('heading', { name: /^varsetd/ }).waitFor();
+      const operation = docsPage.locator('.opblock').filter({ has: docsPage.getByText('/api/v2/varsets/{id}', { exact: true }) }).first();
+      await operation.waitFor();
+      await operation.locator('.opblock-summary-control').click();
+      await operation.getByRole('heading', { name: 'Parameters' }).waitFor();
+      assert.equal(await docsPage.title(), 'varsetd API reference');
+      assert.deepEqual(outside, []);
+      assert.deepEqual(problems, []);
+    } finally {
+      await docsContext.close();
+    }
+  });
+
   it('logged no script error and no Content-Security-Policy violation on any page', () => {
     assert.deepEqual(scriptErrors, []);
   });

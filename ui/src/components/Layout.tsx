@@ -18,7 +18,7 @@ function useToken(): string | null {
   );
 }
 
-/** The frame of every page: skip link, banner with the organization's sections, main, sign-out. */
+/** The frame of every page: skip link, banner with the organization's sections, main, sign-out, footer. */
 export function Layout() {
   const token = useToken();
   const [, refresh] = useState(0);
@@ -60,6 +60,10 @@ export function Layout() {
         )}
       </header>
       <main id="main">{signedOut ? <SignIn onSignedIn={() => refresh((n) => n + 1)} /> : <Outlet />}</main>
+      <footer className="site-footer">
+        {/* A page varsetd serves itself, outside the UI's routes: a full page load. */}
+        <a href="/api/docs">API reference</a>
+      </footer>
     </>
   );
 }
