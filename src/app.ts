@@ -2,8 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from './db/connect.js';
-import { BODY_LIMIT, handleClientError, handleError, handleFrameworkError, sendError } from './http/errors.js';
+import { handleClientError, handleError, handleFrameworkError, sendError } from './http/errors.js';
 import { assertSafeBody, assertSafeUrl } from './http/text.js';
+import { BODY_LIMIT, PATH_SEGMENT_LIMIT } from './http/limits.js';
+import { assertWithinLimits } from './http/json-limits.js';
 import { createServerFactory, type Timeouts } from './http/server.js';
 import type { TlsCredentials } from './http/tls.js';
 import type { TrustProxy } from './config.js';
@@ -84,7 +86,7 @@ export async function buildApp(options: AppOptions) {
     // `verbose` gives an error its schema, whose description words the error (validation.ts).
     ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, verbose: true } },
     // Clients percent-encode brackets (`page%5Bnumber%5D`); the default parser decodes keys too.
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_SEGMENT_LIMIT },
     serverFactory: createServerFactory(options.timeouts, options.tls),
     trustProxy: options.trustProxy ?? false,
     frameworkErrors: handleFrameworkError,
@@ -173,6 +175,12 @@ function registerJsonParser(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
+    try {
+      // Before JSON.parse, so that nothing from here on meets a body too deep or too wide.
+      assertWithinLimits(text);
+    } catch (error) {
+      return done(error as ApiError, undefined);
+    }
     try {
       parsed = JSON.parse(text);
     } catch {

@@ -6,9 +6,7 @@ import { ConcurrentChangeError } from '../db/transaction.js';
 import { MEDIA_TYPE } from '../jsonapi/document.js';
 import { ApiError, badRequest, conflict, notFound } from '../jsonapi/errors.js';
 import { validationError } from '../jsonapi/validation.js';
-
-/** Request bodies above this size are refused with 413. A set of variables at the 256 KiB value limit fits. */
-export const BODY_LIMIT = 5 * 1024 * 1024;
+import { BODY_LIMIT, HEADERS_LIMIT } from './limits.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type(MEDIA_TYPE).send(error.toDocument());
@@ -59,7 +57,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'the request was not received in time']
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'the request line and headers may be at most 16 KiB']
+        ? [431, `the request line and headers may be at most ${HEADERS_LIMIT / 1024} KiB`]
         : [400, 'the request is not valid HTTP'];
   const body = JSON.stringify(new ApiError(status, [{ status: String(status), title: http.STATUS_CODES[status]!.toLowerCase(), detail }]).toDocument());
   if (socket.writable) {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { FastifyServerFactory } from 'fastify';
+import { HEADERS_LIMIT } from './limits.js';
 import type { TlsCredentials } from './tls.js';
 
 /** How long clients may take, in milliseconds. */
@@ -28,6 +29,7 @@ export function createServerFactory(timeouts: Timeouts = DEFAULT_TIMEOUTS, tls?:
     const options: http.ServerOptions = {
       requestTimeout: timeouts.requestMs,
       headersTimeout,
+      maxHeaderSize: HEADERS_LIMIT,
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, timeouts.headersMs / 4)),
     };
     const server = tls

@@ -15,26 +15,41 @@ function problem(text: string): string | undefined {
   return found[0] === '\u0000' ? 'may not contain the NUL character (U+0000)' : 'may not contain a lone UTF-16 surrogate (not valid Unicode)';
 }
 
-/** The JSON pointer of the first member (or member name) of `value` holding unsafe text, with what is wrong. */
-function findUnsafe(value: unknown, pointer: string): { pointer: string; detail: string } | undefined {
-  if (typeof value === 'string') {
-    const wrong = problem(value);
-    return wrong ? { pointer, detail: wrong } : undefined;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnsafe(value[i], `${pointer}/${i}`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [name, member] of Object.entries(value)) {
-      const at = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      const wrongName = problem(name);
-      if (wrongName) return { pointer: at, detail: `the member name ${wrongName}` };
-      const found = findUnsafe(member, at);
-      if (found) return found;
+/** A value still to look at, with how it was reached: its member name (or index) in its parent. */
+interface Pending {
+  value: unknown;
+  parent: Pending | undefined;
+  segment: string;
+  /** The value of an object member, whose name is checked too. */
+  member: boolean;
+}
+
+function pointerOf(pending: Pending): string {
+  const segments: string[] = [];
+  for (let at: Pending | undefined = pending; at?.parent; at = at.parent) segments.push(at.segment);
+  return segments.reverse().map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/**
+ * The JSON pointer of the first member (or member name) of `body` holding unsafe text, in
+ * document order, with what is wrong. A loop over a stack of its own rather than recursion,
+ * so that no depth of nesting can overflow the call stack.
+ */
+function findUnsafe(body: unknown): { pointer: string; detail: string } | undefined {
+  const stack: Pending[] = [{ value: body, parent: undefined, segment: '', member: false }];
+  while (stack.length > 0) {
+    const pending = stack.pop()!;
+    const { value } = pending;
+    const wrongName = pending.member ? problem(pending.segment) : undefined;
+    if (wrongName) return { pointer: pointerOf(pending), detail: `the member name ${wrongName}` };
+    if (typeof value === 'string') {
+      const wrong = problem(value);
+      if (wrong) return { pointer: pointerOf(pending), detail: wrong };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: pending, segment: String(i), member: false });
+    } else if (typeof value === 'object' && value !== null) {
+      const members = Object.entries(value);
+      for (let i = members.length - 1; i >= 0; i--) stack.push({ value: members[i]![1], parent: pending, segment: members[i]![0], member: true });
     }
   }
   return undefined;
@@ -42,7 +57,7 @@ function findUnsafe(value: unknown, pointer: string): { pointer: string; detail:
 
 /** Refuses a parsed JSON body holding unsafe text (422 with a pointer). */
 export function assertSafeBody(body: unknown): void {
-  const found = findUnsafe(body, '');
+  const found = findUnsafe(body);
   if (!found) return;
   const name = found.pointer.split('/').pop() || 'the body';
   throw invalidAttribute(`${name} ${found.detail}`, found.pointer || '/data');
