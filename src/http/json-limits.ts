@@ -1,4 +1,4 @@
-import { badRequest, invalidAttribute } from '../jsonapi/errors.js';
+import { type ApiError, badRequest, invalidAttribute } from '../jsonapi/errors.js';
 import { ARRAY_ELEMENTS_LIMIT, DEPTH_LIMIT, NAME_LENGTH_LIMIT, OBJECT_MEMBERS_LIMIT, STRING_LENGTH_LIMIT, VALUES_LIMIT } from './limits.js';
 
 /** An open array or object: how many elements or members it has so far, and, for an object, where its last member name is. */
@@ -17,15 +17,13 @@ function endsScalar(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0x2c || code === 0x3a || code === 0x5b || code === 0x5d || code === 0x7b || code === 0x7d || code === QUOTE;
 }
 
-/** A member name as it appears in JSON text, as a segment of a JSON pointer. */
-function escapeName(quoted: string): string {
-  let name: string;
+/** A member name as it appears in JSON text, decoded. */
+function decodeName(quoted: string): string {
   try {
-    name = JSON.parse(quoted) as string;
+    return JSON.parse(quoted) as string;
   } catch {
-    name = quoted.slice(1, -1); // not valid JSON: JSON.parse refuses the body anyway
+    return quoted.slice(1, -1); // not valid JSON: JSON.parse refuses the body anyway
   }
-  return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
@@ -68,9 +66,14 @@ export function assertWithinLimits(text: string): void {
     if (parent && !parent.object && ++parent.count > ARRAY_ELEMENTS_LIMIT) throw badRequest(`an array in the request body may have at most ${ARRAY_ELEMENTS_LIMIT} elements`);
   }
 
-  /** The JSON pointer of the value being read: the last member name of each open object, the index being read in each open array. */
-  function pointer(): string {
-    return levels.map((level) => `/${level.object ? escapeName(text.slice(level.nameStart, level.nameEnd)) : level.count - 1}`).join('');
+  /** The string value being read is too long: a 422 at its pointer (each open object's last member name, each open array's index being read). */
+  function tooLong(): ApiError {
+    const segments = levels.map((level) => (level.object ? decodeName(text.slice(level.nameStart, level.nameEnd)) : String(level.count - 1)));
+    const pointer = segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+    const inArray = levels.length > 0 && !levels[levels.length - 1]!.object;
+    const last = segments[segments.length - 1] ?? 'the body';
+    const label = inArray ? `element ${last} of ${segments[segments.length - 2] ?? 'the body'}` : last;
+    return invalidAttribute(`${label} is too long (a string in the request body may be at most ${STRING_LENGTH_LIMIT} characters)`, pointer);
   }
 
   let i = 0;
@@ -96,11 +99,7 @@ export function assertWithinLimits(text: string): void {
         expectName = false;
       } else {
         countValue();
-        if (length > STRING_LENGTH_LIMIT) {
-          const at = pointer();
-          const name = at.split('/').pop() || 'the body';
-          throw invalidAttribute(`${name} is too long (a string in the request body may be at most ${STRING_LENGTH_LIMIT} characters)`, at);
-        }
+        if (length > STRING_LENGTH_LIMIT) throw tooLong();
       }
       i = end;
     } else if (code === 0x7b || code === 0x5b) {
