@@ -124,6 +124,16 @@ describe(`request body limits (${storeKind})`, () => {
     assert.equal(errorOf(res).source?.pointer, '/data/attributes/odd~1~0name/1');
   });
 
+  it("takes a set's workspaces as many as a large organization has (50,000), as go-tfe sends them, and values at their own limit", async () => {
+    const set = await createVarset(t, org, {});
+    const workspaces = Array.from({ length: 50_000 }, (_, i) => ({ type: 'workspaces', id: `ws-${String(i).padStart(16, '0')}` }));
+    const res = await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: {}, relationships: { workspaces: { data: workspaces } } } });
+    // Refused only because no such workspaces exist.
+    assert.ok(res.status === 404 || res.status === 422, `${res.status} ${JSON.stringify(res.body)}`);
+    const vars = Array.from({ length: 16 }, (_, i) => ({ type: 'vars', attributes: { key: `k${i}`, value: 'v'.repeat(256 * 1024), category: 'terraform' } }));
+    expectStatus(await create({ data: { type: 'varsets', attributes: { name: uniqueName() }, relationships: { vars: { data: vars } } } }), 200);
+  });
+
   it('finds unsafe text at any depth without recursion', () => {
     let body: unknown = ['x\u0000'];
     for (let i = 0; i < 100_000; i++) body = { a: [body] };
@@ -218,6 +228,7 @@ describe(`pathological bodies on every write endpoint (${storeKind})`, () => {
     for (const route of RAW_BODY) assert.ok(routes.includes(route), route);
 
     const stored = await storeContents(t);
+    assert.ok(stored.varsets!.length > 0 && stored.runs!.length > 0 && stored.team_workspaces!.length > 0, 'the store holds what the routes could change');
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string];
       for (const { name, text, status, detail } of BODIES) {

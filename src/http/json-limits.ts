@@ -10,6 +10,7 @@ interface Level {
 }
 
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const LETTER_U = 0x75;
 
 /** Characters that end a number or a literal (`true`, `false`, `null`): white space and JSON's punctuation. */
@@ -44,20 +45,21 @@ export function assertWithinLimits(text: string): void {
 
   /** The index just past the string opening at `start`, and its length once its escapes are decoded. */
   function readString(start: number): { end: number; length: number } {
-    let at = start + 1;
-    let length = 0;
-    for (;;) {
-      const quote = text.indexOf('"', at);
-      if (quote === -1) return { end: text.length, length: 0 }; // never closed: not JSON, which JSON.parse says
-      if (nextBackslash < at) {
-        const found = text.indexOf('\\', at);
-        nextBackslash = found === -1 ? Infinity : found;
-      }
-      if (nextBackslash > quote) return { end: quote + 1, length: length + quote - at };
-      // An escape (\", \\, \n, \u00e9, …) stands for one UTF-16 code unit.
-      length += nextBackslash - at + 1;
-      at = nextBackslash + (text.charCodeAt(nextBackslash + 1) === LETTER_U ? 6 : 2);
+    const quote = text.indexOf('"', start + 1);
+    if (quote === -1) return { end: text.length, length: 0 }; // never closed: not JSON, which JSON.parse says
+    if (nextBackslash <= start) {
+      const found = text.indexOf('\\', start + 1);
+      nextBackslash = found === -1 ? Infinity : found;
     }
+    if (nextBackslash > quote) return { end: quote + 1, length: quote - start - 1 };
+    // Escapes (\", \\, \n, \u00e9, …), each standing for one UTF-16 code unit: one character at a time.
+    let length = 0;
+    for (let at = start + 1; at < text.length; at++, length++) {
+      const code = text.charCodeAt(at);
+      if (code === QUOTE) return { end: at + 1, length };
+      if (code === BACKSLASH) at += text.charCodeAt(at + 1) === LETTER_U ? 5 : 1;
+    }
+    return { end: text.length, length: 0 };
   }
 
   function countValue(): void {
