@@ -70,7 +70,7 @@ EOF
 }
 
 require_go
-command -v node >/dev/null 2>&1 || die "node (Node.js 20 or newer) is needed to build and run varsetd"
+command -v node >/dev/null 2>&1 || die "node (Node.js 22.14 or later, 24 or 26) is needed to build and run varsetd"
 command -v npm >/dev/null 2>&1 || die "npm is needed to build varsetd"
 command -v curl >/dev/null 2>&1 || die "curl is needed to wait for varsetd to start"
 if [[ -n $https_stores ]] && ! command -v openssl >/dev/null 2>&1; then
