@@ -11,7 +11,9 @@
  *
  * A feature uses another only through its service.ts and model.ts (domain types and pure
  * rules), and, for responses, its serialize.ts and schemas.ts. The shared folders (db, jsonapi,
- * cache, common, auth, secrets, http) know no feature. `varsetd exec` (src/exec) is a client of
+ * cache, common, auth, secrets, http, metrics) know no feature. Metrics (src/metrics) are the
+ * only code that knows prom-client; the rules and stores announce what they count through
+ * src/common/signals.ts without knowing who listens. `varsetd exec` (src/exec) is a client of
  * the API: it uses nothing of the server, and neither does the web UI (ui/), which the server
  * serves only as built files. Nothing imports in a circle.
  */
@@ -73,9 +75,23 @@ module.exports = {
     {
       name: 'neutral-layers-know-no-feature',
       severity: 'error',
-      comment: 'db, jsonapi, cache, common, auth, secrets and http are shared by every feature and depend on none.',
-      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|http)/' },
+      comment: 'db, jsonapi, cache, common, auth, secrets, http and metrics are shared by every feature and depend on none.',
+      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|http|metrics)/' },
       to: { path: `^src/(${FEATURES})/` },
+    },
+    {
+      name: 'prom-client-only-in-metrics',
+      severity: 'error',
+      comment: 'What varsetd measures and how it is exported live in src/metrics; everything else announces events (src/common/signals.ts).',
+      from: { path: '^src/', pathNot: '^src/metrics/' },
+      to: { path: '(^|/)node_modules/prom-client/' },
+    },
+    {
+      name: 'metrics-wired-at-the-top',
+      severity: 'error',
+      comment: 'Only the app and the command line set metrics up; features, services and stores never reach them.',
+      from: { path: '^src/', pathNot: ['^src/metrics/', '^src/app\\.ts$', '^src/main\\.ts$'] },
+      to: { path: '^src/metrics/' },
     },
     {
       name: 'exec-is-a-client',

@@ -37,6 +37,8 @@ import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { effectiveVariableRoutes } from './effective/routes.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
 import { apiReference } from './api-docs/reference.js';
+import { AppMetrics } from './metrics/app-metrics.js';
+import { registerMetrics, type MetricsOptions } from './metrics/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -70,6 +72,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** The folder of the built web UI, served at `/`; DEFAULT_UI_ROOT unless set. */
   uiRoot?: string;
+  /** Who may read `GET /metrics`, and whether it answers for every worker; open, for this process alone, unless set. */
+  metrics?: MetricsOptions;
 }
 
 export async function buildApp(options: AppOptions) {
@@ -94,9 +98,11 @@ export async function buildApp(options: AppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
-  app.decorate('responses', new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024));
+  const responses = new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024);
+  app.decorate('responses', responses);
   app.decorateRequest('subject', null);
   const subjects = new SubjectCache(options.store);
+  registerMetrics(app, new AppMetrics({ responses, poolUse: options.store.poolUse?.bind(options.store) }), options.metrics ?? {});
 
   registerJsonParser(app);
   await app.register(swagger, {

@@ -32,6 +32,8 @@ export interface Config {
   tls: TlsFiles | undefined;
   /** The peers whose X-Forwarded-Proto and X-Forwarded-Host are believed: all (true), none (false), or these addresses and ranges. */
   trustProxy: TrustProxy;
+  /** When set, `GET /metrics` answers only requests bearing this token; open when unset. */
+  metricsToken: string | undefined;
 }
 
 /** As Fastify's `trustProxy` takes it: addresses, CIDR ranges, or proxy-addr's `loopback`, `linklocal` and `uniquelocal`. */
@@ -61,6 +63,9 @@ export const MAX_WORKERS = 256;
 /** Admin tokens shorter than this are refused: the token is the key to everything. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
+/** Metrics tokens shorter than this are refused: they are guessed otherwise. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
 export const SETTINGS: readonly Setting[] = [
   { env: 'HOST', flag: '--host', value: 'ADDRESS', help: 'address to listen on (127.0.0.1)', key: 'host' },
   { env: 'PORT', flag: '--port', value: 'PORT', help: 'port to listen on, 0 for any free one (8080)', key: 'port' },
@@ -77,6 +82,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
   { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
   { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
+  { env: 'VARSETD_METRICS_TOKEN', flag: '--metrics-token', value: 'TOKEN', help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`, key: 'metricsToken' },
   { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
 ];
 
@@ -111,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   // The token travels as `Authorization: Bearer <token>`, which carries no white space or non-ASCII in it.
   if (adminToken !== undefined && (adminToken.length < MIN_ADMIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken))) {
     throw new ConfigError(`VARSETD_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${adminToken.length}`);
+  }
+  const metricsToken = raw.get('metricsToken');
+  if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+    throw new ConfigError(`VARSETD_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${metricsToken.length}`);
   }
   const logLevel = raw.get('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
@@ -164,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     timeouts,
     tls,
     trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
+    metricsToken,
   };
 }
 

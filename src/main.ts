@@ -11,6 +11,7 @@ import { readCertificate, reloadCertificate, type TlsCredentials } from './http/
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
 import { createSealer, type Sealer } from './secrets/sealer.js';
 import { isWorker, keyFromPrimary, superviseWorkers } from './workers.js';
+import { serveMetricsToWorkers } from './metrics/cluster.js';
 import pino from 'pino';
 import { usage } from './usage.js';
 import { unsupportedNode, VERSION } from './version.js';
@@ -88,6 +89,7 @@ async function serve(config: Config): Promise<number> {
     return -1;
   }
   const log = process.stdout.isTTY ? pino({ level: config.logLevel }, await prettyLog()) : pino({ level: config.logLevel });
+  serveMetricsToWorkers(config.workers);
   const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined });
   logSummary(log, startSummary(config, prepared, address));
   return -1;
@@ -115,6 +117,7 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     timeouts: config.timeouts,
     tls,
     trustProxy: config.trustProxy,
+    metrics: { token: config.metricsToken, inCluster: isWorker() },
   });
 
   let closing = false;

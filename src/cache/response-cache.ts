@@ -13,9 +13,16 @@ export class ResponseCache {
   /** In least recently used order. */
   private readonly entries = new Map<string, { version: number; body: string }>();
   private size = 0;
+  /** Reads answered with a kept body, reads rendered anew though cacheable, and reads not cacheable at all. */
+  readonly outcomes = { hit: 0, miss: 0, uncacheable: 0 };
 
   /** `maxSize` bounds the characters held (keys and bodies); 0 keeps nothing. */
   constructor(private readonly maxSize: number) {}
+
+  /** Bodies kept, and the characters they and their keys hold. */
+  get held(): { entries: number; characters: number } {
+    return { entries: this.entries.size, characters: this.size };
+  }
 
   /** The version the body kept for `key` was rendered at, if one is kept. */
   versionHeld(key: string): number | undefined {
@@ -31,10 +38,14 @@ export class ResponseCache {
     if (version !== undefined) {
       const entry = this.entries.get(key);
       if (entry?.version === version) {
+        this.outcomes.hit++;
         this.entries.delete(key);
         this.entries.set(key, entry);
         return entry.body;
       }
+      this.outcomes.miss++;
+    } else {
+      this.outcomes.uncacheable++;
     }
     const body = serialize(await render());
     if (version !== undefined) this.keep(key, version, body);

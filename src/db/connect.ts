@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.js';
 import { sqliteModule } from './sqlite-module.js';
 import { startCheckpointer } from './checkpointer.js';
 import { bindingFlagsAsIntegers, FlagsPlugin } from './flags.js';
+import { announcingStatementFailures } from './statement-errors.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -38,6 +39,18 @@ export interface Store {
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PostgreSQL: the clients of the connection pool right now. SQLite has no pool. */
+  poolUse?(): PoolUse;
+}
+
+export interface PoolUse {
+  /** Clients connected to the server, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a client because every one is busy and the pool is full. */
+  waiting: number;
+  /** The most clients the pool opens. */
+  max: number;
 }
 
 /** The organization a write locks: its id, or how to read the id inside the write's transaction. */
@@ -79,7 +92,7 @@ function openSqlite(file: string, checkpointInBackground: boolean): Store {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(new ImmediateSqliteDialect(withStatementCache(raw))), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(new ImmediateSqliteDialect(withStatementCache(raw)))), plugins: [new FlagsPlugin()] });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
   const checkpointer = checkpointInBackground ? startCheckpointer(raw, file) : undefined;
@@ -166,7 +179,7 @@ function openPostgres(connectionString: string): Store {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(new PostgresDialect({ pool: withNamedStatements(pool) })), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(new PostgresDialect({ pool: withNamedStatements(pool) }))), plugins: [new FlagsPlugin()] });
   return {
     db,
     dialect: 'postgres',
@@ -184,6 +197,7 @@ function openPostgres(connectionString: string): Store {
         }
       }),
     close: () => db.destroy(),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
   };
 }
 

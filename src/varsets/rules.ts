@@ -1,5 +1,6 @@
 import type { Trx } from '../db/transaction.js';
 import { invalidAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
+import { globalRuleConflicts } from '../common/signals.js';
 import type { KeyCandidate } from '../variables/model.js';
 import { findProjectsById, findWorkspacesById } from './assignment-store.js';
 import type { AssignmentKind } from './model.js';
@@ -30,6 +31,7 @@ export async function assertNoGlobalConflict(trx: Trx, varset: { id: string; org
   for (const candidate of candidates) {
     const clash = others.find((o) => o.key === candidate.key && o.category === candidate.category);
     if (clash) {
+      globalRuleConflicts.publish(undefined);
       throw invalidAttribute(
         `Variable "${candidate.key}" (${candidate.category}) conflicts with the global variable set "${clash.varset_name}": global variable sets of an organization cannot share a key and category`,
         candidate.pointer,

@@ -1,0 +1,63 @@
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver } from 'kysely';
+import { statementFailures, type StatementFailure } from '../common/signals.js';
+
+/**
+ * The kind of a failed statement, from a fixed, small set of names so that it may label a
+ * metric: PostgreSQL's SQLSTATE class (the code's first two characters: `23` a constraint,
+ * `40` a serialization failure or deadlock, `57` the server shutting down, `08` a lost
+ * connection, …), SQLite's primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …),
+ * `connection` for a network error reaching the server, `other` for anything else.
+ */
+export function statementErrorKind(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return 'other';
+  if (/^(ECONN|ETIMEDOUT$|EPIPE$|ENOTFOUND$|EAI_|EHOSTUNREACH$|ENETUNREACH$)/.test(code)) return 'connection';
+  const sqlite = /^(SQLITE_[A-Z]+?)(_[A-Z_]+)?$/.exec(code);
+  if (sqlite) return SQLITE_PRIMARY_CODES.has(sqlite[1]!) ? sqlite[1]! : 'other';
+  if (/^[0-9A-Z]{5}$/.test(code)) return `sqlstate_${code.slice(0, 2)}`;
+  return 'other';
+}
+
+/** SQLite's primary result codes that are errors (https://sqlite.org/rescode.html). */
+const SQLITE_PRIMARY_CODES = new Set(
+  ['ERROR', 'INTERNAL', 'PERM', 'ABORT', 'BUSY', 'LOCKED', 'NOMEM', 'READONLY', 'INTERRUPT', 'IOERR', 'CORRUPT', 'NOTFOUND', 'FULL', 'CANTOPEN', 'PROTOCOL', 'EMPTY', 'SCHEMA', 'TOOBIG', 'CONSTRAINT', 'MISMATCH', 'MISUSE', 'NOLFS', 'AUTH', 'FORMAT', 'RANGE', 'NOTADB'].map((name) => `SQLITE_${name}`),
+);
+
+function announce(error: unknown): never {
+  if (statementFailures.hasSubscribers) statementFailures.publish({ kind: statementErrorKind(error) } satisfies StatementFailure);
+  throw error;
+}
+
+/** `dialect` announcing every statement that fails (`statementFailures`), BEGIN and COMMIT included. */
+export function announcingStatementFailures(dialect: Dialect): Dialect {
+  const connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const announcing = (connection: DatabaseConnection): DatabaseConnection => {
+    let proxy = connections.get(connection);
+    if (!proxy) {
+      proxy = new Proxy(connection, {
+        get(target, property) {
+          if (property === 'executeQuery') return (query: CompiledQuery) => target.executeQuery(query).catch(announce);
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      connections.set(connection, proxy);
+    }
+    return proxy;
+  };
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: (): Driver => {
+      const driver = dialect.createDriver();
+      return new Proxy(driver, {
+        get(target, property) {
+          if (property === 'acquireConnection') return async () => announcing(await target.acquireConnection());
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    },
+  };
+}
