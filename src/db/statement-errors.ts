@@ -36,7 +36,16 @@ export function announcingStatementFailures(dialect: Dialect): Dialect {
     if (!proxy) {
       proxy = new Proxy(connection, {
         get(target, property) {
-          if (property === 'executeQuery') return (query: CompiledQuery) => target.executeQuery(query).catch(announce);
+          if (property === 'executeQuery') {
+            // SQLite's connection throws at once; PostgreSQL's rejects.
+            return (query: CompiledQuery) => {
+              try {
+                return target.executeQuery(query).catch(announce);
+              } catch (error) {
+                return announce(error);
+              }
+            };
+          }
           const value = Reflect.get(target, property, target);
           return typeof value === 'function' ? value.bind(target) : value;
         },
