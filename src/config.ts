@@ -82,8 +82,8 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
   { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
   { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
-  { env: 'VARSETD_METRICS_TOKEN', flag: '--metrics-token', value: 'TOKEN', help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`, key: 'metricsToken' },
   { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
+  { env: 'VARSETD_METRICS_TOKEN', flag: '--metrics-token', value: 'TOKEN', help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`, key: 'metricsToken' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */

@@ -65,4 +65,19 @@ describe('configuration', () => {
       assert.throws(() => loadConfig({ VARSETD_TRUST_PROXY: bad }, []), /VARSETD_TRUST_PROXY must be true, false, or a comma-separated list/, bad);
     }
   });
+  it('guards /metrics with a token only when one is set: at least 16 printable ASCII characters, never repeated in an error', () => {
+    assert.equal(loadConfig({}, []).metricsToken, undefined);
+    assert.equal(loadConfig({ VARSETD_METRICS_TOKEN: '' }, []).metricsToken, undefined);
+    const token = 'p'.repeat(15) + '!';
+    assert.equal(loadConfig({ VARSETD_METRICS_TOKEN: token }, []).metricsToken, token);
+    assert.equal(loadConfig({ VARSETD_METRICS_TOKEN: token }, ['--metrics-token', `${token}~`]).metricsToken, `${token}~`);
+    for (const wrong of ['short', 'q'.repeat(15), `${'r'.repeat(16)} s`, `${'t'.repeat(16)}\t`, `${'u'.repeat(16)}é`]) {
+      assert.throws(
+        () => loadConfig({ VARSETD_METRICS_TOKEN: wrong }, []),
+        (error: unknown) => error instanceof ConfigError && /VARSETD_METRICS_TOKEN must be at least 16/.test(error.message) && !error.message.includes(wrong),
+        JSON.stringify(wrong),
+      );
+    }
+    assert.throws(() => loadConfig({}, ['--metrics-token']), /--metrics-token needs a value/);
+  });
 });

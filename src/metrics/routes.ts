@@ -20,8 +20,9 @@ export const METRICS_PATH = '/metrics';
  * Registered on the root instance, so its hook sees every route's requests and the 404s.
  */
 export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, options: MetricsOptions): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.observe({ route: request.routeOptions.url, method: request.method, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    done();
   });
 
   const allowed = options.token === undefined ? () => true : bearerMatcher(options.token);
