@@ -77,6 +77,8 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions) {
+  const responses = new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024);
+  const metrics = new AppMetrics({ responses, poolUse: options.store.poolUse?.bind(options.store) });
   const app = Fastify({
     logger:
       options.logger === undefined || options.logger === false
@@ -93,16 +95,16 @@ export async function buildApp(options: AppOptions) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_SEGMENT_LIMIT },
     serverFactory: createServerFactory(options.timeouts, options.tls),
     trustProxy: options.trustProxy ?? false,
-    frameworkErrors: handleFrameworkError,
+    // Refused before routing, where no hook runs: counted here.
+    frameworkErrors: (error, request, reply) => metrics.observeRefused(handleFrameworkError(error, request, reply)),
     clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
-  const responses = new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024);
   app.decorate('responses', responses);
   app.decorateRequest('subject', null);
   const subjects = new SubjectCache(options.store);
-  registerMetrics(app, new AppMetrics({ responses, poolUse: options.store.poolUse?.bind(options.store) }), options.metrics ?? {});
+  registerMetrics(app, metrics, options.metrics ?? {});
 
   registerJsonParser(app);
   await app.register(swagger, {

@@ -28,11 +28,16 @@ describe(`GET /metrics (${storeKind})`, () => {
     for (let i = 0; i < 3; i++) expectStatus(await t.get(`/api/v2/organizations/${org}`), 200);
     expectStatus(await t.get('/api/v2/organizations/no-such-organization'), 404);
     expectStatus(await t.request('DELETE', `/api/v2/organizations/${org}/nothing-here/at-all`), 404);
+    // Refused by the router, before any route or hook.
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v2/organizations/${'n'.repeat(2_000)}` })).statusCode, 404);
+    assert.equal((await t.app.inject({ method: 'PATCH', url: '/api/v2/organizations/%E0%A4%A' })).statusCode, 400);
     const after = await scrape(t);
     const delta = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
     assert.equal(delta('varsetd_http_requests_total', { route: '/api/v2/organizations/:name', method: 'GET', status: '200' }), 3);
     assert.equal(delta('varsetd_http_requests_total', { route: '/api/v2/organizations/:name', method: 'GET', status: '404' }), 1);
     assert.equal(delta('varsetd_http_requests_total', { route: 'unmatched', method: 'DELETE', status: '404' }), 1);
+    assert.equal(delta('varsetd_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }), 1);
+    assert.equal(delta('varsetd_http_requests_total', { route: 'unmatched', method: 'PATCH', status: '400' }), 1);
     assert.equal(delta('varsetd_http_request_duration_seconds_count', { route: '/api/v2/organizations/:name', method: 'GET' }), 4);
     const buckets = samples(after, 'varsetd_http_request_duration_seconds_bucket', { route: '/api/v2/organizations/:name', method: 'GET' });
     assert.deepEqual(buckets.map((b) => b.labels.le), ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolUse } from '../db/connect.js';
 import type { ResponseCache } from '../cache/response-cache.js';
@@ -86,6 +87,12 @@ export class AppMetrics {
       gauge('varsetd_db_pool_max_clients', 'PostgreSQL connection pool: the most clients it opens.', (use) => use.max);
     }
     this.registry = Registry.merge([processRegistry(), own]);
+  }
+
+  /** A request the router refused before matching any route (a path that is not valid UTF-8, a segment longer than any name). */
+  observeRefused(reply: FastifyReply): FastifyReply {
+    this.observe({ route: undefined, method: reply.request.method, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    return reply;
   }
 
   observe(request: AnsweredRequest): void {
