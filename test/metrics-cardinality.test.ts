@@ -95,7 +95,7 @@ function allowedValue(t: TestApp, label: string, value: string, labels: Record<s
     case 'result':
       return ['hit', 'miss', 'uncacheable'].includes(value);
     case 'kind':
-      return /^(sqlstate_[0-9A-Z]{2}|SQLITE_[A-Z]+|connection|other)$/.test(value);
+      return /^(sqlstate_[0-9A-Z]{2}|SQLITE_[A-Z]+|connect|connection|other)$/.test(value);
     case 'version':
       return /^\d+\.\d+\.\d+/.test(value);
     case 'node_version':

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { openStore } from '../src/db/connect.js';
 import { ADMIN_TOKEN, expectStatus, storeKind, TestApp } from './helpers.js';
 import { createVarset, postVarset } from './varsets-fixtures.js';
 import { parseMetrics, samples, total, type Family } from './metrics-parse.js';
@@ -95,6 +96,18 @@ describe(`GET /metrics (${storeKind})`, () => {
     const families = await scrape(t);
     assert.equal(total(families, 'varsetd_db_statement_errors_total', { kind }) - before, 1);
     assert.ok(!JSON.stringify(families).includes('no_such_table_here'));
+  });
+
+  it('counts a failure to reach PostgreSQL as a statement error of kind connect', async () => {
+    const errors = async () => total(await scrape(t), 'varsetd_db_statement_errors_total', { kind: 'connect' });
+    const before = await errors();
+    const unreachable = await openStore({ databaseUrl: 'postgres://varsetd@127.0.0.1:1/varsetd', dataDir: '/nonexistent' });
+    try {
+      await assert.rejects(sql`select 1`.execute(unreachable.db), /ECONNREFUSED/);
+    } finally {
+      await unreachable.close();
+    }
+    assert.equal((await errors()) - before, 1);
   });
 
   it(storeKind === 'postgres' ? 'shows the PostgreSQL pool: clients, idle ones, waiting requests and the most it opens' : 'has no pool gauges on SQLite', async () => {

@@ -7,6 +7,7 @@ import { statementFailures, type StatementFailure } from '../common/signals.js';
  * `40` a serialization failure or deadlock, `57` the server shutting down, `08` a lost
  * connection, …), SQLite's primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …),
  * `connection` for a network error reaching the server, `other` for anything else.
+ * (`connect`, a failure to get a connection at all, is named by `announcingStatementFailures`.)
  */
 export function statementErrorKind(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -23,12 +24,16 @@ const SQLITE_PRIMARY_CODES = new Set(
   ['ERROR', 'INTERNAL', 'PERM', 'ABORT', 'BUSY', 'LOCKED', 'NOMEM', 'READONLY', 'INTERRUPT', 'IOERR', 'CORRUPT', 'NOTFOUND', 'FULL', 'CANTOPEN', 'PROTOCOL', 'EMPTY', 'SCHEMA', 'TOOBIG', 'CONSTRAINT', 'MISMATCH', 'MISUSE', 'NOLFS', 'AUTH', 'FORMAT', 'RANGE', 'NOTADB'].map((name) => `SQLITE_${name}`),
 );
 
-function announce(error: unknown): never {
-  if (statementFailures.hasSubscribers) statementFailures.publish({ kind: statementErrorKind(error) } satisfies StatementFailure);
+function announce(error: unknown, kind = statementErrorKind(error)): never {
+  if (statementFailures.hasSubscribers) statementFailures.publish({ kind } satisfies StatementFailure);
   throw error;
 }
 
-/** `dialect` announcing every statement that fails (`statementFailures`), BEGIN and COMMIT included. */
+/**
+ * `dialect` announcing every statement that fails (`statementFailures`), BEGIN and COMMIT
+ * included, and every failure to get a connection to run one on (kind `connect`: PostgreSQL
+ * unreachable, or no pool client free in time).
+ */
 export function announcingStatementFailures(dialect: Dialect): Dialect {
   const connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
   const announcing = (connection: DatabaseConnection): DatabaseConnection => {
@@ -62,7 +67,7 @@ export function announcingStatementFailures(dialect: Dialect): Dialect {
       const driver = dialect.createDriver();
       return new Proxy(driver, {
         get(target, property) {
-          if (property === 'acquireConnection') return async () => announcing(await target.acquireConnection());
+          if (property === 'acquireConnection') return () => target.acquireConnection().then(announcing, (error: unknown) => announce(error, 'connect'));
           const value = Reflect.get(target, property, target);
           return typeof value === 'function' ? value.bind(target) : value;
         },
