@@ -18,13 +18,16 @@ const GATHER_MS = 2_000;
 /** How long a worker waits for the primary's answer. */
 const ANSWER_MS = 5_000;
 
+/** A message to a process that has just gone is lost: the scrape goes on without it (never an uncaught 'error' event). */
+const unlessGone = () => {};
+
 // ---- In a worker ----
 
 /** Answers the primary's requests for this worker's metrics until the returned function is called. */
 export function answerPrimary(registry: Registry): () => void {
   const listener = (message: PrimaryMessage) => {
     if (message?.type !== 'metrics-of-worker?') return;
-    void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'metrics-of-worker', id: message.id, metrics } satisfies WorkerMessage));
+    void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'metrics-of-worker', id: message.id, metrics } satisfies WorkerMessage, unlessGone));
   };
   process.on('message', listener);
   return () => process.removeListener('message', listener);
@@ -44,16 +47,18 @@ export function metricsOfEveryWorker(): Promise<string> {
   }
   const id = nextRequest++;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const fail = () => {
+      clearTimeout(timer);
       answers.delete(id);
       reject(new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'the metrics of the other workers did not arrive in time' }]));
-    }, ANSWER_MS);
+    };
+    const timer = setTimeout(fail, ANSWER_MS);
     answers.set(id, (text) => {
       clearTimeout(timer);
       answers.delete(id);
       resolve(text);
     });
-    process.send!({ type: 'metrics?', id } satisfies WorkerMessage);
+    process.send!({ type: 'metrics?', id } satisfies WorkerMessage, (error: Error | null) => error && fail());
   });
 }
 
@@ -67,11 +72,15 @@ export function serveMetricsToWorkers(workers: number): void {
   const exits = new Counter({ name: 'varsetd_worker_exits_total', help: 'Worker processes that exited (crashed, were killed, or stopped at shutdown).', registers: [registry] });
   const restarts = new Counter({ name: 'varsetd_worker_restarts_total', help: 'Worker processes started to replace one that exited.', registers: [registry] });
   let forks = 0;
+  // Only a worker that listens has built its app and answers; one starting up is not waited for.
+  const serving = new Set<Worker>();
   cluster.on('fork', () => {
     if (++forks > workers) restarts.inc();
     live.set(Object.keys(cluster.workers ?? {}).length);
   });
-  cluster.on('exit', () => {
+  cluster.on('listening', (worker) => serving.add(worker));
+  cluster.on('exit', (worker) => {
+    serving.delete(worker);
     exits.inc();
     live.set(Object.keys(cluster.workers ?? {}).length);
   });
@@ -81,18 +90,13 @@ export function serveMetricsToWorkers(workers: number): void {
   cluster.on('message', (worker, message: WorkerMessage) => {
     if (message?.type === 'metrics-of-worker') gathering.get(message.id)?.(worker, message.metrics);
     if (message?.type !== 'metrics?') return;
-    void gather(registry, gathering, nextGathering++).then((text) => {
-      if (worker.isConnected()) worker.send({ type: 'metrics', id: message.id, text } satisfies PrimaryMessage);
+    void gather(registry, [...serving].filter((serving) => serving.isConnected()), gathering, nextGathering++).then((text) => {
+      if (worker.isConnected()) worker.send({ type: 'metrics', id: message.id, text } satisfies PrimaryMessage, unlessGone);
     });
   });
 }
 
-async function gather(
-  registry: Registry,
-  gathering: Map<number, (worker: Worker, metrics: MetricsJson) => void>,
-  id: number,
-): Promise<string> {
-  const asked = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && worker.isConnected());
+async function gather(registry: Registry, asked: Worker[], gathering: Map<number, (worker: Worker, metrics: MetricsJson) => void>, id: number): Promise<string> {
   const received = new Map<Worker, MetricsJson>();
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, GATHER_MS);
@@ -103,7 +107,7 @@ async function gather(
         resolve();
       }
     });
-    for (const worker of asked) worker.send({ type: 'metrics-of-worker?', id } satisfies PrimaryMessage);
+    for (const worker of asked) worker.send({ type: 'metrics-of-worker?', id } satisfies PrimaryMessage, unlessGone);
     if (asked.length === 0) resolve();
   });
   gathering.delete(id);
