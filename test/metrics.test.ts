@@ -75,7 +75,9 @@ describe(`GET /metrics (${storeKind})`, () => {
     for (let i = 0; i < 3; i++) expectStatus(await t.get(`/api/v2/varsets/${set.id}`), 200);
     const after = await results();
     assert.deepEqual({ hit: after.hit! - before.hit!, miss: after.miss! - before.miss! }, { hit: 2, miss: 1 });
-    assert.ok(total(await scrape(t), 'varsetd_response_cache_entries') >= 1);
+    const families = await scrape(t);
+    assert.ok(total(families, 'varsetd_response_cache_entries') >= 1);
+    assert.ok(total(families, 'varsetd_response_cache_characters') > 100);
   });
 
   it('counts conflicts of the global rule, and no other 422', async () => {

@@ -69,6 +69,14 @@ export class AppMetrics {
         this.set(sources.responses.held.entries);
       },
     });
+    new Gauge({
+      name: 'varsetd_response_cache_characters',
+      help: 'Characters the kept responses and their keys hold; VARSETD_RESPONSE_CACHE_MB Mi of them at most.',
+      registers,
+      collect() {
+        this.set(sources.responses.held.characters);
+      },
+    });
 
     const poolUse = sources.poolUse;
     if (poolUse) {
