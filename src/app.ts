@@ -2,7 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from './db/connect.js';
-import { handleClientError, handleError, handleFrameworkError, sendError } from './http/errors.js';
+import { handleClientError, handleError, handleFrameworkError, sendError, sendUnavailable } from './http/errors.js';
+import { StoreOutage } from './http/outage.js';
+import { Readiness } from './health/readiness.js';
+import { healthRoutes } from './health/routes.js';
 import { assertSafeBody, assertSafeUrl } from './http/text.js';
 import { BODY_LIMIT, PATH_SEGMENT_LIMIT } from './http/limits.js';
 import { assertWithinLimits } from './http/json-limits.js';
@@ -47,9 +50,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a bearer token. */
     public?: boolean;
+    /** Routes that still answer while the process shuts down (the health checks). */
+    answersWhileDraining?: boolean;
   }
   interface FastifyInstance {
     store: Store;
+    outage: StoreOutage;
     sealer: Sealer;
     responses: ResponseCache;
   }
@@ -98,6 +104,8 @@ export async function buildApp(options: AppOptions) {
     // Refused before routing, where no hook runs: counted here.
     frameworkErrors: (error, request, reply) => metrics.observeRefused(handleFrameworkError(error, request, reply)),
     clientErrorHandler: handleClientError,
+    // Draining is answered below, as JSON:API with Retry-After, and /readyz says so itself.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
@@ -105,6 +113,15 @@ export async function buildApp(options: AppOptions) {
   app.decorateRequest('subject', null);
   const subjects = new SubjectCache(options.store);
   registerMetrics(app, metrics, options.metrics ?? {});
+  const outage = new StoreOutage(options.store, app.log);
+  app.decorate('outage', outage);
+  const readiness = new Readiness(options.store, outage);
+  // Not ready from the moment closing starts, before the server stops listening and in-flight requests end.
+  app.addHook('preClose', async () => readiness.drain());
+  app.addHook('onClose', async () => outage.stop());
+  app.addHook('onRequest', async (request, reply) => {
+    if (readiness.isDraining && !request.routeOptions.config.answersWhileDraining) return sendUnavailable(reply.header('Connection', 'close'));
+  });
 
   registerJsonParser(app);
   await app.register(swagger, {
@@ -119,6 +136,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(apiReference, { documentUrl: `${API_PREFIX}/openapi.json` });
   const uiPage = await serveUi(app, options.uiRoot ?? DEFAULT_UI_ROOT);
   app.setNotFoundHandler((request, reply) => uiPage(request, reply) ?? sendError(reply, notFound()));
+
+  await app.register(healthRoutes, { readiness });
 
   const discovery = Type.Object({ 'tfe.v2': Type.String(), 'tfe.v2.1': Type.String(), 'tfe.v2.2': Type.String() });
   app.get('/.well-known/terraform.json', { config: { public: true }, schema: { security: [], response: { 200: discovery } } }, async () => ({

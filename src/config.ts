@@ -6,6 +6,7 @@ import { parseKey } from './secrets/key.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
 import type { TlsFiles } from './http/tls.js';
+import { DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_S } from './db/connect.js';
 
 /** Every setting of varsetd, read once at start from the environment and command-line flags. */
 export interface Config {
@@ -34,6 +35,12 @@ export interface Config {
   trustProxy: TrustProxy;
   /** When set, `GET /metrics` answers only requests bearing this token; open when unset. */
   metricsToken: string | undefined;
+  /** PostgreSQL: milliseconds a statement may run before it is cancelled; 0 for no limit. */
+  dbStatementTimeoutMs: number;
+  /** PostgreSQL: connections each process keeps at most. */
+  dbPoolSize: number;
+  /** PostgreSQL: milliseconds a request waits to connect or for a free pooled connection. */
+  dbConnectTimeoutMs: number;
 }
 
 /** As Fastify's `trustProxy` takes it: addresses, CIDR ranges, or proxy-addr's `loopback`, `linklocal` and `uniquelocal`. */
@@ -60,6 +67,9 @@ export const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
 /** More worker processes than this is a typo, not a machine. */
 export const MAX_WORKERS = 256;
 
+/** More pooled connections per process than this is a typo: PostgreSQL's own default allows 100 in all. */
+export const MAX_POOL_SIZE = 1000;
+
 /** Admin tokens shorter than this are refused: the token is the key to everything. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
@@ -84,6 +94,9 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
   { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
   { env: 'VARSETD_METRICS_TOKEN', flag: '--metrics-token', value: 'TOKEN', help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`, key: 'metricsToken' },
+  { env: 'VARSETD_DB_STATEMENT_TIMEOUT', flag: '--db-statement-timeout', value: 'SECONDS', help: `PostgreSQL: a longer statement is cancelled (503), 0 for no limit (${DEFAULT_STATEMENT_TIMEOUT_S})`, key: 'dbStatementTimeoutMs' },
+  { env: 'VARSETD_DB_CONNECT_TIMEOUT', flag: '--db-connect-timeout', value: 'SECONDS', help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`, key: 'dbConnectTimeoutMs' },
+  { env: 'VARSETD_DB_POOL_SIZE', flag: '--db-pool-size', value: 'N', help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`, key: 'dbPoolSize' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
@@ -140,11 +153,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     throw new ConfigError(`VARSETD_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, got ${raw.get('workers')}`);
   }
 
-  const seconds = (key: TimeoutSetting, env: string, fallbackMs: number): number => {
+  /** Seconds, read as milliseconds; 0 only where it means no limit. */
+  const seconds = (key: TimeoutSetting | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs', env: string, fallbackMs: number, zeroIsNoLimit = false): number => {
     const text = raw.get(key);
     if (text === undefined) return fallbackMs;
     const value = Number(text);
-    if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > 3600) throw new ConfigError(`${env} must be a number of seconds above 0 and at most 3600, got ${text}`);
+    if (!/^\d+(\.\d+)?$/.test(text) || (value === 0 && !zeroIsNoLimit) || value > 3600) {
+      const range = zeroIsNoLimit ? 'from 0 (no limit) to 3600' : 'above 0 and at most 3600';
+      throw new ConfigError(`${env} must be a number of seconds ${range}, got ${text}`);
+    }
     return Math.round(value * 1000);
   };
   const timeouts: Timeouts = {
@@ -152,6 +169,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     headersMs: seconds('headersTimeout', 'VARSETD_HEADERS_TIMEOUT', DEFAULT_TIMEOUTS.headersMs),
     keepAliveMs: seconds('keepAliveTimeout', 'VARSETD_KEEP_ALIVE_TIMEOUT', DEFAULT_TIMEOUTS.keepAliveMs),
   };
+
+  const dbStatementTimeoutMs = seconds('dbStatementTimeoutMs', 'VARSETD_DB_STATEMENT_TIMEOUT', DEFAULT_STATEMENT_TIMEOUT_S * 1000, true);
+  const dbConnectTimeoutMs = seconds('dbConnectTimeoutMs', 'VARSETD_DB_CONNECT_TIMEOUT', DEFAULT_CONNECT_TIMEOUT_S * 1000);
+  const dbPoolSize = Number(raw.get('dbPoolSize') ?? DEFAULT_POOL_SIZE);
+  if (!Number.isInteger(dbPoolSize) || dbPoolSize < 1 || dbPoolSize > MAX_POOL_SIZE) {
+    throw new ConfigError(`VARSETD_DB_POOL_SIZE must be a whole number from 1 to ${MAX_POOL_SIZE}, got ${raw.get('dbPoolSize')}`);
+  }
 
   const certFile = raw.get('tlsCert');
   const keyFile = raw.get('tlsKey');
@@ -175,6 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     tls,
     trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
     metricsToken,
+    dbStatementTimeoutMs,
+    dbPoolSize,
+    dbConnectTimeoutMs,
   };
 }
 

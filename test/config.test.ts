@@ -18,6 +18,22 @@ describe('configuration', () => {
       assert.throws(() => loadConfig({ VARSETD_REQUEST_TIMEOUT: bad }, []), ConfigError, bad);
     }
   });
+  it('reads the PostgreSQL limits: statement timeout (30 s, 0 for none), connect timeout (5 s) and pool size (10) unless set', () => {
+    const defaults = loadConfig({}, []);
+    assert.deepEqual([defaults.dbStatementTimeoutMs, defaults.dbConnectTimeoutMs, defaults.dbPoolSize], [30_000, 5_000, 10]);
+    const set = loadConfig({ VARSETD_DB_STATEMENT_TIMEOUT: '0', VARSETD_DB_POOL_SIZE: '4' }, ['--db-connect-timeout', '0.5', '--db-pool-size', '25']);
+    assert.deepEqual([set.dbStatementTimeoutMs, set.dbConnectTimeoutMs, set.dbPoolSize], [0, 500, 25]);
+    assert.equal(loadConfig({}, ['--db-statement-timeout=2.5']).dbStatementTimeoutMs, 2_500);
+    for (const bad of ['-1', 'ten', '1e3', '3601']) {
+      assert.throws(() => loadConfig({ VARSETD_DB_STATEMENT_TIMEOUT: bad }, []), /VARSETD_DB_STATEMENT_TIMEOUT must be a number of seconds from 0 \(no limit\) to 3600/, bad);
+    }
+    for (const bad of ['0', '-1', 'soon', '3601']) {
+      assert.throws(() => loadConfig({ VARSETD_DB_CONNECT_TIMEOUT: bad }, []), /VARSETD_DB_CONNECT_TIMEOUT must be a number of seconds above 0/, bad);
+    }
+    for (const bad of ['0', '-2', '1.5', 'many', '1001']) {
+      assert.throws(() => loadConfig({}, ['--db-pool-size', bad]), /VARSETD_DB_POOL_SIZE must be a whole number from 1 to 1000/, bad);
+    }
+  });
   it("takes pino's levels only", () => {
     assert.equal(loadConfig({}, []).logLevel, 'info');
     for (const level of ['trace', 'debug', 'warn', 'error', 'fatal', 'silent']) assert.equal(loadConfig({}, ['--log-level', level]).logLevel, level);

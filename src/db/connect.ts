@@ -38,6 +38,11 @@ export interface Store {
    * the database (the database itself stays free for `work`).
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Resolves when the store can serve reads and writes right now, without waiting for a lock;
+   * throws the store's error otherwise (used to notice that an outage is over).
+   */
+  probe(): Promise<void>;
   close(): Promise<void>;
   /** PostgreSQL: the clients of the connection pool right now. SQLite has no pool. */
   poolUse?(): PoolUse;
@@ -62,10 +67,26 @@ export interface StoreOptions {
   dataDir: string;
   /** SQLite: checkpoint the write-ahead log from a thread of its own (`checkpointer.ts`), as a server does. */
   checkpointInBackground?: boolean | undefined;
+  /** PostgreSQL: a statement running longer is cancelled (57014); 0 for no limit. DEFAULT_STATEMENT_TIMEOUT_S unless set. */
+  dbStatementTimeoutMs?: number | undefined;
+  /** PostgreSQL: connections this process keeps at most. DEFAULT_POOL_SIZE unless set. */
+  dbPoolSize?: number | undefined;
+  /** PostgreSQL: how long a request waits to connect, or for a free pooled connection. DEFAULT_CONNECT_TIMEOUT_S unless set. */
+  dbConnectTimeoutMs?: number | undefined;
 }
 
+export const DEFAULT_STATEMENT_TIMEOUT_S = 30;
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_CONNECT_TIMEOUT_S = 5;
+
 export async function openStore(options: StoreOptions): Promise<Store> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(sqliteFile(options.dataDir), options.checkpointInBackground === true);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, {
+        statementTimeoutMs: options.dbStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_S * 1000,
+        poolSize: options.dbPoolSize ?? DEFAULT_POOL_SIZE,
+        connectTimeoutMs: options.dbConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_S * 1000,
+      })
+    : openSqlite(sqliteFile(options.dataDir), options.checkpointInBackground === true);
 }
 
 /** The SQLite database file in a data folder. */
@@ -74,15 +95,37 @@ export function sqliteFile(dataDir: string): string {
 }
 
 export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // A migration may run longer than a request's statement may: on a connection without the limit.
+  return store.db.connection().execute(async (db) => {
+    if (store.dialect === 'postgres') await sql`set statement_timeout = 0`.execute(db);
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    } finally {
+      if (store.dialect === 'postgres') await sql`reset statement_timeout`.execute(db);
+    }
+  });
+}
+
+/** Whether the migrations applied to the store are exactly those of this version of varsetd: one small read. */
+export async function migrationsCurrent(store: Store): Promise<boolean> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
+  const applied = new Set(rows.map((row) => row.name));
+  const known = Object.keys(migrations);
+  return applied.size === known.length && known.every((name) => applied.has(name));
 }
 
 /** The data folder and the database files are for varsetd's user alone, like the key and token files in it. */
 const PRIVATE_FOLDER = 0o700;
 const PRIVATE_FILE = 0o600;
+
+/**
+ * How long a SQLite statement waits for another process's write lock before failing with
+ * SQLITE_BUSY (answered 503). better-sqlite3 waits synchronously: the process answers nothing else meanwhile.
+ */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 function openSqlite(file: string, checkpointInBackground: boolean): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
@@ -91,7 +134,7 @@ function openSqlite(file: string, checkpointInBackground: boolean): Store {
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
+  raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(new ImmediateSqliteDialect(withStatementCache(raw)))), plugins: [new FlagsPlugin()] });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
@@ -101,6 +144,17 @@ function openSqlite(file: string, checkpointInBackground: boolean): Store {
     dialect: 'sqlite',
     lockOrganization: async () => {},
     exclusively: (work) => withLockFile(`${file}-startup-lock`, work),
+    // Takes the write lock and gives it back at once; busy_timeout 0 meanwhile, so it never waits.
+    probe: () =>
+      db.connection().execute(async (connection) => {
+        await sql`pragma busy_timeout = 0`.execute(connection);
+        try {
+          await sql`begin immediate`.execute(connection);
+          await sql`rollback`.execute(connection);
+        } finally {
+          await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(connection);
+        }
+      }),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
@@ -173,10 +227,23 @@ function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database
 /** The advisory lock key of start-up work: "varsetd" in ASCII, an arbitrary number no other lock of varsetd uses. */
 const STARTUP_LOCK = 0x76617273657464;
 
-function openPostgres(connectionString: string): Store {
+interface PostgresLimits {
+  statementTimeoutMs: number;
+  poolSize: number;
+  connectTimeoutMs: number;
+}
+
+function openPostgres(connectionString: string, limits: PostgresLimits): Store {
   // COUNT(*) is a bigint, which pg returns as a string; every count here fits a JS number.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: limits.poolSize,
+    // pg waits forever for a connection by default: with the database down, every request would hang.
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    // Sent when each connection starts; `false` leaves the server's own setting.
+    statement_timeout: limits.statementTimeoutMs > 0 ? limits.statementTimeoutMs : false,
+  });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(new PostgresDialect({ pool: withNamedStatements(pool) }))), plugins: [new FlagsPlugin()] });
@@ -189,15 +256,22 @@ function openPostgres(connectionString: string): Store {
     },
     exclusively: (work) =>
       db.connection().execute(async (connection) => {
+        // Another process's start-up may take longer than a statement may.
+        await sql`set statement_timeout = 0`.execute(connection);
         await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(connection);
         try {
           return await work();
         } finally {
           await sql`select pg_advisory_unlock(${STARTUP_LOCK})`.execute(connection);
+          await sql`reset statement_timeout`.execute(connection);
         }
       }),
+    probe: async () => {
+      const { rows } = await sql<{ readOnly: string }>`select current_setting('transaction_read_only') as "readOnly"`.execute(db);
+      if (rows[0]?.readOnly === 'on') throw Object.assign(new Error('the database accepts no writes'), { code: READ_ONLY_TRANSACTION });
+    },
     close: () => db.destroy(),
-    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? limits.poolSize }),
   };
 }
 
@@ -255,4 +329,43 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+const READ_ONLY_TRANSACTION = '25006';
+
+/**
+ * PostgreSQL's SQLSTATEs of a database that cannot serve now: connection exceptions (class 08),
+ * insufficient resources (class 53: too many connections, disk full, out of memory), a
+ * statement cancelled by statement_timeout (57014), a server shutting down or starting
+ * (57P01–57P03), a read-only (standby or read-only) database, and the server's I/O errors.
+ */
+const POSTGRES_UNAVAILABLE = /^(08...|53...|57014|57P0[1-3]|25006|58030)$/;
+
+/** The errors of the network and of pg itself when no connection can be had or the one in use is lost. */
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+const PG_CONNECTION_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
+
+/**
+ * SQLite's (extended) result codes of a database that cannot serve now: locked by another
+ * process past busy_timeout, read-only, an I/O error, a full disk, a file that cannot be opened.
+ */
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|FULL|CANTOPEN|PROTOCOL)(_|$)/;
+
+/**
+ * True when the error says the store cannot serve now (unreachable, shutting down, read-only,
+ * timed out, out of space) rather than that the request or varsetd is wrong: retrying later
+ * may succeed. Either store.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // Node reports a refused connection to every address of a host name as one AggregateError.
+  if (error instanceof AggregateError && error.errors.some(isStoreUnavailable)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (POSTGRES_UNAVAILABLE.test(code) || SQLITE_UNAVAILABLE.test(code) || CONNECTION_FAILURES.has(code))) return true;
+  return PG_CONNECTION_MESSAGES.some((message) => error.message.startsWith(message));
 }

@@ -1,20 +1,34 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/connect.js';
+import { isForeignKeyViolation, isStoreUnavailable, isUniqueViolation } from '../db/connect.js';
 import { ConcurrentChangeError } from '../db/transaction.js';
 import { MEDIA_TYPE } from '../jsonapi/document.js';
-import { ApiError, badRequest, conflict, notFound } from '../jsonapi/errors.js';
+import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '../jsonapi/errors.js';
 import { validationError } from '../jsonapi/validation.js';
 import { BODY_LIMIT, HEADERS_LIMIT } from './limits.js';
+import { RETRY_AFTER_SECONDS } from './outage.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type(MEDIA_TYPE).send(error.toDocument());
 }
 
-/** Translates every error into a JSON:API error document; only an unexpected failure is a 500, and it never shows internals. */
+/** The 503 of a request the store cannot serve now, or of a process that is shutting down. */
+export function sendUnavailable(reply: FastifyReply): FastifyReply {
+  return sendError(reply.header('Retry-After', String(RETRY_AFTER_SECONDS)), serviceUnavailable());
+}
+
+/**
+ * Translates every error into a JSON:API error document; only an unexpected failure is a 500,
+ * and it never shows internals. A store that cannot serve (down, read-only, too slow) is a 503,
+ * logged once per outage (`StoreOutage`).
+ */
 export function handleError(error: FastifyError | ApiError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
+  if (isStoreUnavailable(error)) {
+    request.server.outage.refused(error, Date.now() - reply.elapsedTime);
+    return sendUnavailable(reply);
+  }
   if (error instanceof ConcurrentChangeError || isUniqueViolation(error) || isForeignKeyViolation(error)) {
     // A concurrent change broke a unique index or a foreign key after the request's checks
     // passed (twice, for a write run by `transaction`): not bad input, and a retry sees the new state.

@@ -25,6 +25,11 @@ export function notFound(): ApiError {
   return new ApiError(404, [{ status: '404', title: 'not found' }]);
 }
 
+/** The store cannot serve now (see `isStoreUnavailable`); sent with Retry-After. */
+export function serviceUnavailable(): ApiError {
+  return new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'the store is unavailable; try again later' }]);
+}
+
 export function unauthorized(): ApiError {
   return new ApiError(401, [{ status: '401', title: 'unauthorized' }]);
 }

@@ -1,0 +1,51 @@
+import { isStoreUnavailable, migrationsCurrent, type Store } from '../db/connect.js';
+import type { StoreOutage } from '../http/outage.js';
+
+/** How long the readiness check waits for the store before calling it down. */
+const STORE_CHECK_MS = 2000;
+
+/** What is not ready: the store does not answer, its migrations are not this version's, or the process is shutting down. */
+export type ReadinessChecks = { store?: 'down'; migrations?: 'mismatch'; process?: 'draining' };
+
+export type ReadinessReport = { ready: true } | { ready: false; checks: ReadinessChecks };
+
+/** Whether this process should be sent requests: the answer of `GET /readyz`. */
+export class Readiness {
+  private draining = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly outage: StoreOutage,
+  ) {}
+
+  /** From now on the process finishes what it has and takes nothing new. */
+  drain(): void {
+    this.draining = true;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  async check(): Promise<ReadinessReport> {
+    if (this.draining) return { ready: false, checks: { process: 'draining' } };
+    // Requests are being refused: say so at once rather than add to the load.
+    if (this.outage.active) return { ready: false, checks: { store: 'down' } };
+    let current: boolean;
+    try {
+      current = await withinTime(migrationsCurrent(this.store), STORE_CHECK_MS);
+    } catch (error) {
+      if (isStoreUnavailable(error)) this.outage.noticed(error);
+      return { ready: false, checks: { store: 'down' } };
+    }
+    return current ? { ready: true } : { ready: false, checks: { migrations: 'mismatch' } };
+  }
+}
+
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
