@@ -301,6 +301,10 @@ function withNamedStatements(pool: pg.Pool): pg.Pool {
   (pool as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
     const client = await connect();
     if (!prepared.has(client)) {
+      // A connection lost while a request holds it (between two statements of a transaction)
+      // is an 'error' event nobody else listens to, which would end the process. The request's
+      // next statement fails instead, and the pool discards the connection when it is released.
+      client.on('error', () => {});
       const preparedNames = new Set<string>();
       prepared.set(client, preparedNames);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
