@@ -1,0 +1,70 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sqliteFile } from '../src/db/connect.js';
+import { sqliteModule } from '../src/db/sqlite-module.js';
+import { ADMIN_TOKEN } from './helpers.js';
+import { eventually, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
+import { assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, UNAVAILABLE_LOG, type Outcome } from './outage-load.js';
+
+/**
+ * Another process holding SQLite's write lock longer than varsetd's busy_timeout (5 s): the
+ * write that waited answers 503 with Retry-After, /readyz says the store is down until the
+ * lock is gone, and varsetd serves writes again by itself.
+ */
+describe('a SQLite store locked by another process past busy_timeout', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-sqlite-outage-'));
+    server = await startServerProcess(varsetdEnv({ dataDir, databaseUrl: undefined }, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
+  });
+
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers the write 503, is not ready until the lock is gone, then writes again', async () => {
+    const base = server.url;
+    const name = `org-${Math.random().toString(36).slice(2, 10)}`;
+    assert.equal((await call(base, 'POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } })).status, 201);
+    const outcomes: Outcome[] = [];
+    const create = async (set: string) => {
+      const outcome = { kind: 'create' as const, name: set, at: Date.now(), ...(await call(base, 'POST', `/api/v2/organizations/${name}/varsets`, createSetBody(set))) };
+      outcomes.push(outcome);
+      return outcome;
+    };
+
+    const locker = new (sqliteModule().Database)(sqliteFile(dataDir));
+    try {
+      locker.exec('begin exclusive');
+      const refusedWrite = await create('while-locked');
+      assert.equal(refusedWrite.status, 503, JSON.stringify(refusedWrite));
+      const ready = await fetch(`${base}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.deepEqual(await ready.json(), { status: 'unavailable', checks: { store: 'down' } });
+      assert.equal((await fetch(`${base}/healthz`)).status, 200);
+    } finally {
+      locker.exec('rollback');
+      locker.close();
+    }
+
+    await eventually('/readyz answers 200 again', async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined), server.output);
+    assert.equal((await create('after-the-lock')).status, 200);
+    assertOnlySuccessOr503(outcomes, 15_000);
+    const sets = await call(base, 'GET', `/api/v2/organizations/${name}/varsets`);
+    assert.deepEqual(
+      sets.body.data.map((set: any) => set.attributes.name),
+      ['after-the-lock'],
+    );
+    assert.equal(logLines(server.output(), UNAVAILABLE_LOG).length, 1);
+    assert.deepEqual(
+      logLines(server.output(), RECOVERED_LOG).map((line) => line.refusedRequests),
+      [1],
+    );
+  });
+});
