@@ -1,6 +1,6 @@
 import { SETTINGS } from './config.js';
 
-const COLUMN = 32;
+const COLUMN = 34;
 const row = (left: string, text: string) => `  ${left.padEnd(COLUMN - 2)}${text}`;
 
 /** `varsetd --help`: every command and every setting, the latter straight from config.ts so that none is left out. */
