@@ -1,5 +1,6 @@
 import { isStoreUnavailable, migrationsCurrent, type Store } from '../db/connect.js';
 import type { StoreOutage } from '../http/outage.js';
+import { withinTime } from '../common/within-time.js';
 
 /** How long the readiness check waits for the store before calling it down. */
 const STORE_CHECK_MS = 2000;
@@ -40,12 +41,4 @@ export class Readiness {
     }
     return current ? { ready: true } : { ready: false, checks: { migrations: 'mismatch' } };
   }
-}
-
-function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

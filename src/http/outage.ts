@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../db/connect.js';
+import { withinTime } from '../common/within-time.js';
 
 /** Seconds a client is asked to wait (`Retry-After`) before trying again while the store cannot serve. */
 export const RETRY_AFTER_SECONDS = 5;
 
-/** How often, during an outage, the store is tried to notice that it answers again. */
+/** How often, during an outage, the store is tried to notice that it answers again, and how long a try may take. */
 const PROBE_EVERY_MS = 1000;
+const PROBE_TIMEOUT_MS = 5000;
 
 /**
  * One process's view of a store outage, so that it is logged once however many requests it
@@ -58,7 +60,7 @@ export class StoreOutage {
 
   private probeLater(): void {
     this.probing = setTimeout(() => {
-      this.store.probe().then(
+      withinTime(this.store.probe(), PROBE_TIMEOUT_MS).then(
         () => this.end(),
         () => {
           if (!this.stopped) this.probeLater();
