@@ -61,7 +61,7 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
   }
 
-  it('answers 503 with Retry-After through two outages, logs each once, recovers without a restart and half-applies no write', async () => {
+  it('answers 503 with Retry-After through two outages, logs each once, recovers without a restart and half-applies no write', async (t) => {
     const server = await startServerProcess(env());
     try {
       const base = server.url;
@@ -107,6 +107,8 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       // A request is counted in the outage it was refused in; /readyz is not a refused request.
       assert.ok(refusedInAll > 0 && refusedInAll <= load.count(refused), `logged ${refusedInAll} refused, the load saw ${load.count(refused)}`);
       assert.equal(logLines(server.output(), 'request failed').length, 0, 'no request failed as an error of varsetd');
+      const slowest = Math.max(...load.outcomes.map((outcome) => outcome.ms));
+      t.diagnostic(`${load.outcomes.length} requests: ${load.count(succeeded)} 2xx, ${load.count(refused)} 503 (${refusedInAll} logged); slowest ${slowest} ms; ${sets} sets`);
     } finally {
       await server.stop();
       // Running again for the other tests, should this one have failed during an outage.
@@ -180,6 +182,44 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
         Array.from({ length: 6 }, async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.1)`.execute(store.db)).rows[0]!.pid),
       );
       assert.equal(new Set(pids).size, 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers a request that waits past the connect timeout for a pooled connection 503', async () => {
+    const store = await openStore({ databaseUrl: cluster.url, dataDir, dbPoolSize: 1, dbConnectTimeoutMs: 200 });
+    try {
+      let release: (() => void) | undefined;
+      const held = store.db.connection().execute(() => new Promise<void>((resolve) => (release = resolve)));
+      await eventually('the one connection is taken', async () => (release ? true : undefined), () => '');
+      const started = Date.now();
+      const waited = await sql`select 1`.execute(store.db).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.ok(Date.now() - started < 2000, `waited ${Date.now() - started} ms`);
+      assert.equal(isStoreUnavailable(waited), true, String(waited));
+      release!();
+      await held;
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('recognises a database that accepts no writes, and does not call it answering again', async () => {
+    const store = await openStore({ databaseUrl: cluster.url, dataDir, dbPoolSize: 1 });
+    try {
+      await sql`set default_transaction_read_only = on`.execute(store.db);
+      const refusedWrite = await sql`create table read_only_check (id int)`.execute(store.db).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.equal((refusedWrite as { code?: unknown }).code, '25006', String(refusedWrite));
+      assert.equal(isStoreUnavailable(refusedWrite), true);
+      await assert.rejects(store.probe(), (error: unknown) => isStoreUnavailable(error));
+      await sql`set default_transaction_read_only = off`.execute(store.db);
+      await store.probe();
     } finally {
       await store.close();
     }

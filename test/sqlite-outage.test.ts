@@ -3,18 +3,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sqliteFile } from '../src/db/connect.js';
+import { sql } from 'kysely';
+import { isStoreUnavailable, migrate, openStore, sqliteFile } from '../src/db/connect.js';
 import { sqliteModule } from '../src/db/sqlite-module.js';
 import { ADMIN_TOKEN } from './helpers.js';
 import { eventually, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
 import { assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, UNAVAILABLE_LOG, type Outcome } from './outage-load.js';
 
 /**
- * Another process holding SQLite's write lock longer than varsetd's busy_timeout (5 s): the
- * write that waited answers 503 with Retry-After, /readyz says the store is down until the
- * lock is gone, and varsetd serves writes again by itself.
+ * SQLite stores that cannot serve. Another process holding the write lock longer than
+ * varsetd's busy_timeout (5 s): the write that waited answers 503 with Retry-After, /readyz
+ * says the store is down until the lock is gone, and varsetd serves writes again by itself.
  */
-describe('a SQLite store locked by another process past busy_timeout', () => {
+describe('SQLite stores that cannot serve', () => {
   let dataDir: string;
   let server: ServerProcess;
 
@@ -28,7 +29,7 @@ describe('a SQLite store locked by another process past busy_timeout', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers the write 503, is not ready until the lock is gone, then writes again', async () => {
+  it('answers a write that waited past busy_timeout for another process 503, is not ready until the lock is gone, then writes again', async () => {
     const base = server.url;
     const name = `org-${Math.random().toString(36).slice(2, 10)}`;
     assert.equal((await call(base, 'POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } })).status, 201);
@@ -66,5 +67,39 @@ describe('a SQLite store locked by another process past busy_timeout', () => {
       logLines(server.output(), RECOVERED_LOG).map((line) => line.refusedRequests),
       [1],
     );
+  });
+
+  it('recognises a database that accepts no writes, and one locked by another process', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-sqlite-read-only-'));
+    const store = await openStore({ dataDir: folder });
+    try {
+      await migrate(store);
+      await sql`pragma query_only = 1`.execute(store.db);
+      const refusedWrite = await sql`create table read_only_check (id integer)`.execute(store.db).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.match(String((refusedWrite as { code?: unknown }).code), /^SQLITE_READONLY/, String(refusedWrite));
+      assert.equal(isStoreUnavailable(refusedWrite), true);
+      await assert.rejects(store.probe(), (error: unknown) => isStoreUnavailable(error));
+      await sql`pragma query_only = 0`.execute(store.db);
+      await store.probe();
+
+      const locker = new (sqliteModule().Database)(sqliteFile(folder));
+      try {
+        locker.exec('begin exclusive');
+        // The probe never waits for the lock.
+        const started = Date.now();
+        await assert.rejects(store.probe(), (error: unknown) => isStoreUnavailable(error));
+        assert.ok(Date.now() - started < 1000, `the probe waited ${Date.now() - started} ms`);
+      } finally {
+        locker.exec('rollback');
+        locker.close();
+      }
+      await store.probe();
+    } finally {
+      await store.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
