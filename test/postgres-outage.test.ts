@@ -244,6 +244,8 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       // A connection whose request is on its way when the shutdown begins is not idle: it gets an answer.
       const readyz = await partialRequest(base, 'GET /readyz HTTP/1.1\r\nHost: varsetd\r\n');
       const api = await partialRequest(base, `GET /api/v2/organizations/${organization} HTTP/1.1\r\nHost: varsetd\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n`);
+      // Until the server has read those bytes the connections look idle, and closing ends idle ones.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       server.sendSignal('SIGTERM');
       await eventually('the shutdown begins', async () => (server.output().includes('shutting down') ? true : undefined), server.output);
 
@@ -255,9 +257,14 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       assert.equal(apiAnswer.status, 503, apiAnswer.raw);
       assert.match(apiAnswer.raw, /\r\nretry-after: \d+\r\n/i);
       assert.equal(JSON.parse(apiAnswer.body).errors[0].status, '503');
-      // New connections are no longer accepted.
-      const refusedConnection = await call(base, 'GET', '/readyz');
-      assert.equal(refusedConnection.status, 0, JSON.stringify(refusedConnection));
+      // New connections are no longer accepted; one accepted before the socket closed is told 503.
+      for (let attempt = 1; ; attempt++) {
+        const answer = await call(base, 'GET', '/readyz');
+        if (answer.status === 0) break;
+        assert.equal(answer.status, 503, JSON.stringify(answer));
+        assert.ok(attempt < 50, 'the listening socket was not closed');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       assert.ok(server.isRunning(), 'it waits for the request in flight');
 
       await admin.query('commit');
