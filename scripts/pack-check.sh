@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the package a user installs: `npm pack` (a clean build), then, in an empty folder outside
 # the repository, `npm install ./varsetd-VERSION.tgz && npx varsetd serve` on a free port with a
-# fresh data folder, then the ping, the web UI (its page and a script it loads), and the API with
+# fresh data folder, then the ping, the web UI (its page and a script it loads), the API reference,
+# readiness, the metrics' build info, and the API with
 # the generated admin token (an organization created and read back). Runs with the node on PATH;
 # a node fetched by scripts/node.sh also gives its headers, should anything compile.
 set -euo pipefail
@@ -64,6 +65,12 @@ grep -qi '<!doctype html>' "$work/body" || fail "GET / did not answer the web UI
 script=$(grep -o 'src="/assets/[^"]*\.js"' "$work/body" | head -n 1 | cut -d'"' -f2)
 [ -n "$script" ] || fail "the web UI's page loads no script from /assets/"
 [ "$(status "$url$script")" = 200 ] || fail "GET $script did not answer 200"
+[ "$(status "$url/api/docs")" = 200 ] || fail "GET /api/docs did not answer 200"
+reference=$(grep -o 'src="/api/docs/assets/[^"]*\.js"' "$work/body" | head -n 1 | cut -d'"' -f2)
+[ -n "$reference" ] && [ "$(status "$url$reference")" = 200 ] || fail "the API reference's script did not answer 200"
+[ "$(status "$url/readyz")" = 200 ] || fail "GET /readyz did not answer 200: $(cat "$work/body")"
+[ "$(status "$url/metrics")" = 200 ] && grep -q "^varsetd_build_info{.*version=\"$version\"" "$work/body" ||
+  fail "GET /metrics did not answer 200 with build info of version $version"
 
 token=$(cat "$work/data/admin-token")
 api() { status -H "Authorization: Bearer $token" -H 'Content-Type: application/vnd.api+json' "$@"; }
@@ -73,4 +80,4 @@ api() { status -H "Authorization: Bearer $token" -H 'Content-Type: application/v
 grep -q '"name":"pack-check"' "$work/body" || fail "the organization read back is not the one created: $(cat "$work/body")"
 [ "$(status "$url/api/v2/organizations/pack-check")" = 401 ] || fail "an unauthenticated read did not answer 401"
 
-echo "pack-check: ping, web UI and API answered as they should; $((SECONDS - started)) s in all"
+echo "pack-check: ping, web UI, API reference, readiness, metrics and API answered as they should; $((SECONDS - started)) s in all"

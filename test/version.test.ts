@@ -15,7 +15,7 @@ const CHANGELOG = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
 const RELEASES = [...CHANGELOG.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(([, version, date]) => ({ version: version!, date: date! }));
 
 describe("varsetd's version", () => {
-  it('is the same in package.json, CHANGELOG.md, --version, the start-up summary and the OpenAPI document', async () => {
+  it('is the same in package.json, CHANGELOG.md, --version, the start-up summary, the OpenAPI document and /metrics', async () => {
     assert.equal(RELEASES[0]?.version, PACKAGE_VERSION, "CHANGELOG.md's newest release");
     assert.equal(VERSION, PACKAGE_VERSION);
     const printed = await runVarsetd(['--version'], varsetdEnv({ dataDir: '/nonexistent/varsetd-data', databaseUrl: undefined }));
@@ -31,6 +31,8 @@ describe("varsetd's version", () => {
     try {
       const document = await t.request('GET', '/api/v2/openapi.json', { token: null });
       assert.equal(document.body.info.version, PACKAGE_VERSION);
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+      assert.match(metrics.body, new RegExp(`^varsetd_build_info\\{[^}]*version="${PACKAGE_VERSION.replace(/\./g, '\\.')}"[^}]*\\} 1$`, 'm'));
     } finally {
       await t.close();
     }
