@@ -1,8 +1,6 @@
 import type {
   CompiledQuery,
-  DatabaseConnection,
   Dialect,
-  Driver,
   KyselyPlugin,
   PluginTransformQueryArgs,
   PluginTransformResultArgs,
@@ -10,6 +8,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import { withConnectionsWrapped } from './wrapped-connections.js';
 import type { Database } from './schema.js';
 
 /** Every column that holds a boolean, whatever its table. */
@@ -80,37 +79,10 @@ function withIntegerFlags(query: CompiledQuery): CompiledQuery {
  * statement, where the parameters are a flat list, instead of by rewriting every query's tree.
  */
 export function bindingFlagsAsIntegers(dialect: Dialect): Dialect {
-  const connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  const converting = (connection: DatabaseConnection): DatabaseConnection => {
-    let proxy = connections.get(connection);
-    if (!proxy) {
-      proxy = new Proxy(connection, {
-        get(target, property) {
-          if (property === 'executeQuery') return (query: CompiledQuery) => target.executeQuery(withIntegerFlags(query));
-          if (property === 'streamQuery') return (query: CompiledQuery, chunkSize?: number) => target.streamQuery(withIntegerFlags(query), chunkSize);
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-      connections.set(connection, proxy);
-    }
-    return proxy;
-  };
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: (): Driver => {
-      const driver = dialect.createDriver();
-      return new Proxy(driver, {
-        get(target, property) {
-          if (property === 'acquireConnection') return async () => converting(await target.acquireConnection());
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    },
-  };
+  return withConnectionsWrapped(dialect, (connection) => ({
+    executeQuery: (query) => connection.executeQuery(withIntegerFlags(query)),
+    streamQuery: (query, chunkSize) => connection.streamQuery(withIntegerFlags(query), chunkSize),
+  }));
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver } from 'kysely';
+import type { CompiledQuery, Dialect } from 'kysely';
+import { withConnectionsWrapped } from './wrapped-connections.js';
 import { statementFailures, type StatementFailure } from '../common/signals.js';
 
 /**
@@ -35,43 +36,18 @@ function announce(error: unknown, kind = statementErrorKind(error)): never {
  * unreachable, or no pool client free in time).
  */
 export function announcingStatementFailures(dialect: Dialect): Dialect {
-  const connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  const announcing = (connection: DatabaseConnection): DatabaseConnection => {
-    let proxy = connections.get(connection);
-    if (!proxy) {
-      proxy = new Proxy(connection, {
-        get(target, property) {
-          if (property === 'executeQuery') {
-            // SQLite's connection throws at once; PostgreSQL's rejects.
-            return (query: CompiledQuery) => {
-              try {
-                return target.executeQuery(query).catch(announce);
-              } catch (error) {
-                return announce(error);
-              }
-            };
-          }
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-      connections.set(connection, proxy);
-    }
-    return proxy;
-  };
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: (): Driver => {
-      const driver = dialect.createDriver();
-      return new Proxy(driver, {
-        get(target, property) {
-          if (property === 'acquireConnection') return () => target.acquireConnection().then(announcing, (error: unknown) => announce(error, 'connect'));
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    },
-  };
+  return withConnectionsWrapped(
+    dialect,
+    (connection) => ({
+      // SQLite's connection throws at once; PostgreSQL's rejects.
+      executeQuery: <R>(query: CompiledQuery) => {
+        try {
+          return connection.executeQuery<R>(query).catch(announce);
+        } catch (error) {
+          return announce(error);
+        }
+      },
+    }),
+    (error) => announce(error, 'connect'),
+  );
 }
