@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { runExec } from './exec/command.js';
-import { migrate, openStore, type Store } from './db/connect.js';
+import { migrate, openStore, reach, type Store } from './db/connect.js';
 import { runRotateKey, takeNewKeyOption } from './secrets/command.js';
 import { prepareStore, type PreparedStore } from './startup.js';
 import { readCertificate, reloadCertificate, type TlsCredentials } from './http/tls.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
 import { createSealer, type Sealer } from './secrets/sealer.js';
-import { isWorker, keyFromPrimary, superviseWorkers } from './workers.js';
+import { isWorker, keyFromPrimary, privateSocketPath, superviseWorkers, takeConnectionsFromPrimary, type ConnectionsFromPrimary } from './workers.js';
 import { serveMetricsToWorkers } from './metrics/cluster.js';
 import pino from 'pino';
 import { usage } from './usage.js';
@@ -76,7 +76,7 @@ async function serve(config: Config): Promise<number> {
     return -1;
   }
   const tls = config.tls ? readCertificate(config.tls) : undefined;
-  const store = await openStore({ ...config, checkpointInBackground: true });
+  const store = await openReachableStore(config);
   let prepared: PreparedStore;
   try {
     prepared = await prepareStore(store, config);
@@ -90,9 +90,39 @@ async function serve(config: Config): Promise<number> {
   }
   const log = process.stdout.isTTY ? pino({ level: config.logLevel }, await prettyLog()) : pino({ level: config.logLevel });
   serveMetricsToWorkers(config.workers);
-  const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined });
+  const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined, host: config.host, port: config.port });
   logSummary(log, startSummary(config, prepared, address));
   return -1;
+}
+
+/**
+ * The store `serve` readies, reached once: a store that cannot be opened or reached ends the
+ * start with one line saying which store and why (the primary gives up; a service manager may
+ * start it again).
+ */
+async function openReachableStore(config: Config): Promise<Store> {
+  const which = config.databaseUrl ? `PostgreSQL at ${postgresLocation(config.databaseUrl)} (DATABASE_URL)` : `the SQLite store in ${config.dataDir} (VARSETD_DATA_DIR)`;
+  let store: Store | undefined;
+  try {
+    store = await openStore({ ...config, checkpointInBackground: true });
+    await reach(store);
+    return store;
+  } catch (error) {
+    await store?.close().catch(() => {});
+    throw new Error(`cannot open ${which}: ${describeError(error)}`);
+  }
+}
+
+/** Host, port and database of a PostgreSQL URL: never its user or password. */
+function postgresLocation(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+}
+
+/** An error's message; for one naming several (a host with two addresses refusing both), each of theirs. */
+function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return [...new Set(error.errors.map(describeError))].join('; ');
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A person at a terminal gets the summary as a few lines; anything else (a file, a log collector) as one JSON log line. */
@@ -120,13 +150,17 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     metrics: { token: config.metricsToken, inCluster: isWorker() },
   });
 
+  // In a worker: the connections the primary hands over (src/workers.ts).
+  let fromPrimary: ConnectionsFromPrimary | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
+      fromPrimary?.stop();
       await app.close();
+      await fromPrimary?.drained(() => app.server.closeIdleConnections());
     } finally {
       await store.close();
     }
@@ -147,6 +181,12 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     });
   }
 
+  if (isWorker()) {
+    // The primary listens on the port and hands each connection to a worker in turn.
+    await app.listen({ path: privateSocketPath(), exclusive: true, listenTextResolver: () => 'Serving the connections the primary hands over' });
+    fromPrimary = takeConnectionsFromPrimary(app.server);
+    return app;
+  }
   await app.listen({
     host: config.host,
     port: config.port,

@@ -1,4 +1,5 @@
 import { spawn, execFile } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -42,11 +43,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `varsetd serve` as its own process, on 127.0.0.1 and a port the system picks; resolves once it has logged its start-up summary. */
-export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+/**
+ * `varsetd serve` as its own process, on 127.0.0.1 and a port the system picks (or `port`);
+ * resolves once it has logged its start-up summary.
+ */
+export async function startServerProcess(env: NodeJS.ProcessEnv, { port = 0 }: { port?: number } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: ROOT,
-    env: { ...env, HOST: '127.0.0.1', PORT: '0' },
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const kill = () => child.kill('SIGKILL');
@@ -119,4 +123,16 @@ export function logPids(output: string, message: string): Set<number> {
     if (pid) pids.add(Number(pid));
   }
   return pids;
+}
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

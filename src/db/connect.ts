@@ -94,6 +94,11 @@ export function sqliteFile(dataDir: string): string {
   return path.join(dataDir, 'varsetd.sqlite');
 }
 
+/** One trivial statement: rejects when the database cannot be reached (PostgreSQL connects lazily). */
+export async function reach(store: Store): Promise<void> {
+  await sql`select 1`.execute(store.db);
+}
+
 export async function migrate(store: Store): Promise<string[]> {
   // A migration may run longer than a request's statement may: on a connection without the limit.
   return store.db.connection().execute(async (db) => {
