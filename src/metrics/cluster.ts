@@ -10,7 +10,7 @@ import { ApiError } from '../jsonapi/errors.js';
  * IPC channel Node's cluster gives each worker.
  */
 type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
-type WorkerMessage = { type: 'metrics?'; id: number } | { type: 'metrics-of-worker'; id: number; metrics: MetricsJson };
+type WorkerMessage = { type: 'metrics-answered' } | { type: 'metrics?'; id: number } | { type: 'metrics-of-worker'; id: number; metrics: MetricsJson };
 type PrimaryMessage = { type: 'metrics'; id: number; text: string } | { type: 'metrics-of-worker?'; id: number };
 
 /** How long the primary waits for the workers' metrics: a worker that does not answer by then is left out of the scrape. */
@@ -30,6 +30,7 @@ export function answerPrimary(registry: Registry): () => void {
     void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'metrics-of-worker', id: message.id, metrics } satisfies WorkerMessage, unlessGone));
   };
   process.on('message', listener);
+  process.send?.({ type: 'metrics-answered' } satisfies WorkerMessage, unlessGone);
   return () => process.removeListener('message', listener);
 }
 
@@ -72,13 +73,12 @@ export function serveMetricsToWorkers(workers: number): void {
   const exits = new Counter({ name: 'varsetd_worker_exits_total', help: 'Worker processes that exited (crashed, were killed, or stopped at shutdown).', registers: [registry] });
   const restarts = new Counter({ name: 'varsetd_worker_restarts_total', help: 'Worker processes started to replace one that exited.', registers: [registry] });
   let forks = 0;
-  // Only a worker that listens has built its app and answers; one starting up is not waited for.
+  // Only a worker that said it answers has built its app; one starting up is not waited for.
   const serving = new Set<Worker>();
   cluster.on('fork', () => {
     if (++forks > workers) restarts.inc();
     live.set(Object.keys(cluster.workers ?? {}).length);
   });
-  cluster.on('listening', (worker) => serving.add(worker));
   cluster.on('exit', (worker) => {
     serving.delete(worker);
     exits.inc();
@@ -88,6 +88,7 @@ export function serveMetricsToWorkers(workers: number): void {
   const gathering = new Map<number, (worker: Worker, metrics: MetricsJson) => void>();
   let nextGathering = 0;
   cluster.on('message', (worker, message: WorkerMessage) => {
+    if (message?.type === 'metrics-answered') serving.add(worker);
     if (message?.type === 'metrics-of-worker') gathering.get(message.id)?.(worker, message.metrics);
     if (message?.type !== 'metrics?') return;
     void gather(registry, [...serving].filter((serving) => serving.isConnected()), gathering, nextGathering++).then((text) => {
