@@ -106,7 +106,7 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
       return variable ? api('PATCH', `${base}/${variable.id}`, body) : api('POST', base, body);
     },
     onSuccess: async () => {
-      await client.invalidateQueries();
+      // The form lets go of what was typed (a secret, say) as soon as it is saved, before the list is read again.
       if (!variable) {
         setKey('');
         setValue('');
@@ -114,6 +114,7 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
         setHcl(false);
         setSensitive(false);
       }
+      await client.invalidateQueries();
       onDone();
     },
   });
