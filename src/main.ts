@@ -158,6 +158,12 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Once the server closes, Node no longer times out slow requests: a request not finished by
+    // the time one may take is cut off, so that a drain always ends.
+    setTimeout(() => {
+      app.log.warn('shutting down: closing the connections of requests still unfinished');
+      app.server.closeAllConnections();
+    }, config.timeouts.requestMs + DRAIN_MARGIN_MS).unref();
     try {
       fromPrimary?.stop();
       await app.close();
@@ -174,13 +180,13 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
   onShutdownHandled();
   const tlsFiles = config.tls;
   const server = app.server;
-  if (tlsFiles && server instanceof https.Server) {
-    process.on('SIGHUP', () => {
-      const result = reloadCertificate(server, tlsFiles);
-      if (result.reloaded) app.log.info({ cert: tlsFiles.certFile }, 'reloaded the TLS certificate');
-      else app.log.error({ reason: result.reason }, 'kept the current TLS certificate: reloading it failed');
-    });
-  }
+  // SIGHUP reloads the certificate; without one there is nothing to reload, and the signal must not end the process.
+  process.on('SIGHUP', () => {
+    if (!tlsFiles || !(server instanceof https.Server)) return app.log.info('SIGHUP: nothing to reload (serving HTTP)');
+    const result = reloadCertificate(server, tlsFiles);
+    if (result.reloaded) app.log.info({ cert: tlsFiles.certFile }, 'reloaded the TLS certificate');
+    else app.log.error({ reason: result.reason }, 'kept the current TLS certificate: reloading it failed');
+  });
 
   if (isWorker()) {
     // The primary listens on the port and hands each connection to a worker in turn.
@@ -196,6 +202,9 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
   });
   return app;
 }
+
+/** How long past the request timeout a drain waits for unfinished requests. */
+const DRAIN_MARGIN_MS = 1_000;
 
 /** Log lines for a person: one line each, local time. Loaded only then, as JSON needs none of it. */
 async function prettyLog() {

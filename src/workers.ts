@@ -1,5 +1,4 @@
 import cluster, { type Worker } from 'node:cluster';
-import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Handout, listenOn } from './connection-handout.js';
@@ -58,13 +57,8 @@ interface Slot {
  */
 export async function superviseWorkers(options: SuperviseOptions): Promise<AddressInfo> {
   const { log } = options;
-  const listeners = await listenOn(options.host, options.port, log);
   const handout = new Handout(log);
-  for (const listener of listeners) {
-    listener.on('connection', (socket: net.Socket) => handout.add(socket));
-    // After listening, an error is one accept that failed (too many open files, say): the next may not.
-    listener.on('error', (error) => log.error({ err: error }, 'accepting a connection failed'));
-  }
+  const listeners = await listenOn(options.host, options.port, log, (socket) => handout.add(socket));
 
   const slots: Slot[] = Array.from({ length: options.workers }, (_, index) => ({ index, worker: undefined, startedAt: 0, quickDeaths: 0, replacing: undefined }));
   const slotOf = new Map<Worker, Slot>();
@@ -75,7 +69,14 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
 
   return new Promise<AddressInfo>((resolve, reject) => {
     const fork = (slot: Slot) => {
-      const worker = cluster.fork();
+      let worker: Worker;
+      try {
+        worker = cluster.fork();
+      } catch (error) {
+        // No process could be made (EAGAIN, say): try again after the pause a quick death earns.
+        log.error({ err: error }, 'starting a worker failed');
+        return replaceLater(slot);
+      }
       slot.worker = worker;
       slot.startedAt = Date.now();
       slotOf.set(worker, slot);
@@ -104,8 +105,11 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
             break;
         }
       });
-      // A worker that cannot be started (no process could be made) is reported here, then exits.
-      worker.on('error', (error) => log.error({ err: error, worker: worker.id }, 'a worker failed'));
+      worker.on('error', (error) => {
+        log.error({ err: error, worker: worker.id }, 'a worker failed');
+        // A process that could not be made (out of file descriptors, say) never exits: it is a death all the same.
+        if (worker.process.pid === undefined) died(worker, null, null);
+      });
       // Once the process has exited and its IPC channel is read to the end (the channel's 'close'),
       // and the messages of that last read are emitted (they come on the next tick), what the worker
       // did not say it took, it never will. ('disconnect' would not do: Node postpones it, for ever,
@@ -113,7 +117,7 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       worker.process.once('close', () => setImmediate(() => handout.gone(worker)));
     };
 
-    cluster.on('exit', (worker, code, signal) => {
+    const died = (worker: Worker, code: number | null, signal: string | null) => {
       const slot = slotOf.get(worker);
       if (!slot) return;
       slotOf.delete(worker);
@@ -135,12 +139,17 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       slot.quickDeaths = Date.now() - slot.startedAt < STABLE_MS ? slot.quickDeaths + 1 : 0;
       const pause = replacementPause(slot.quickDeaths);
       log.error({ worker: worker.id, workerPid: worker.process.pid, code, signal, replacingInMs: pause, waiting: handout.waitingCount() }, 'a worker died: starting another');
+      replaceLater(slot, pause);
+    };
+    cluster.on('exit', (worker, code, signal) => died(worker, code, signal));
+
+    const replaceLater = (slot: Slot, pause = replacementPause(++slot.quickDeaths)) => {
       // Kept referenced: while no worker is left, this timer is what the primary waits on.
       slot.replacing = setTimeout(() => {
         slot.replacing = undefined;
         if (!closing) fork(slot);
       }, pause);
-    });
+    };
 
     const finish = () => {
       for (const listener of listeners) listener.close();
@@ -160,11 +169,11 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
-    if (options.forwardHangUp) {
-      process.on('SIGHUP', () => {
-        for (const worker of live()) worker.process.kill('SIGHUP');
-      });
-    }
+    // SIGHUP must never end the primary: it is passed on when the workers have a certificate to reload.
+    process.on('SIGHUP', () => {
+      if (!options.forwardHangUp) return log.info('SIGHUP: nothing to reload (serving HTTP)');
+      for (const worker of live()) worker.process.kill('SIGHUP');
+    });
     // Nothing left to wait on while serving would be a bug: exit non-zero, so that a service manager restarts varsetd.
     process.on('beforeExit', () => {
       if (closing) return;
