@@ -122,15 +122,16 @@ export class Handout {
  * The primary's sockets on HOST:PORT (for `localhost`, each of its addresses, as Fastify does when
  * one process serves). They accept connections without reading them: a worker does.
  */
-export async function listenOn(host: string, port: number, log: Logger): Promise<net.Server[]> {
-  const first = await listening(host, port);
+export async function listenOn(host: string, port: number, log: Logger, onConnection: (socket: net.Socket) => void): Promise<net.Server[]> {
+  const listen = (address: string, at: number) => listening(address, at, log, onConnection);
+  const first = await listen(host, port);
   if (host !== 'localhost') return [first];
   const { address, port: bound } = first.address() as AddressInfo;
   const servers = [first];
   for (const other of await dns.lookup(host, { all: true })) {
     if (other.address === address) continue;
     try {
-      servers.push(await listening(other.address, bound));
+      servers.push(await listen(other.address, bound));
     } catch (error) {
       log.warn({ err: error, address: other.address }, 'not listening on this address of localhost');
     }
@@ -138,13 +139,16 @@ export async function listenOn(host: string, port: number, log: Logger): Promise
   return servers;
 }
 
-function listening(host: string, port: number): Promise<net.Server> {
+/** A socket on HOST:PORT whose connections go to `onConnection` from the first one it accepts. */
+function listening(host: string, port: number, log: Logger, onConnection: (socket: net.Socket) => void): Promise<net.Server> {
   // The worker's HTTP server would set no delay on a connection it accepted; these it is handed.
-  const server = net.createServer({ pauseOnConnect: true, noDelay: true });
+  const server = net.createServer({ pauseOnConnect: true, noDelay: true }, onConnection);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host, port }, () => {
       server.removeListener('error', reject);
+      // After listening, an error is one accept that failed (too many open files, say): the next may not.
+      server.on('error', (error) => log.error({ err: error }, 'accepting a connection failed'));
       resolve(server);
     });
   });

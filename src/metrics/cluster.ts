@@ -65,6 +65,9 @@ export function metricsOfEveryWorker(): Promise<string> {
 
 // ---- In the primary ----
 
+/** Workers whose process has not exited (Node keeps an exited one in `cluster.workers` until its channel disconnects). */
+const runningWorkers = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined && !worker.isDead()).length;
+
 /** Makes the primary answer its workers' requests for everyone's metrics; `workers` is how many it keeps running. */
 export function serveMetricsToWorkers(workers: number): void {
   const registry = new Registry();
@@ -77,12 +80,12 @@ export function serveMetricsToWorkers(workers: number): void {
   const serving = new Set<Worker>();
   cluster.on('fork', () => {
     if (++forks > workers) restarts.inc();
-    live.set(Object.keys(cluster.workers ?? {}).length);
+    live.set(runningWorkers());
   });
   cluster.on('exit', (worker) => {
     serving.delete(worker);
     exits.inc();
-    live.set(Object.keys(cluster.workers ?? {}).length);
+    live.set(runningWorkers());
   });
 
   const gathering = new Map<number, (worker: Worker, metrics: MetricsJson) => void>();
