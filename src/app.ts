@@ -6,6 +6,7 @@ import { handleClientError, handleError, handleFrameworkError, sendError, sendUn
 import { StoreOutage } from './http/outage.js';
 import { Readiness } from './health/readiness.js';
 import { healthRoutes } from './health/routes.js';
+import { bearerToken } from './http/bearer.js';
 import { assertSafeBody, assertSafeUrl } from './http/text.js';
 import { BODY_LIMIT, PATH_SEGMENT_LIMIT } from './http/limits.js';
 import { assertWithinLimits } from './http/json-limits.js';
@@ -151,7 +152,7 @@ export async function buildApp(options: AppOptions) {
       api.addHook('onRequest', async (request, reply) => {
         reply.type(MEDIA_TYPE);
         if (request.routeOptions.config.public) return;
-        const secret = bearerSecret(request);
+        const secret = bearerToken(request.headers.authorization);
         const subject = secret === undefined ? null : await subjects.authenticate(secret);
         if (!subject) throw unauthorized();
         request.subject = subject;
@@ -187,12 +188,6 @@ export async function buildApp(options: AppOptions) {
   );
 
   return app;
-}
-
-function bearerSecret(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return match?.[1];
 }
 
 /** JSON:API and plain JSON bodies; an empty body is allowed (clients send one with DELETE and POST actions). */

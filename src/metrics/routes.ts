@@ -4,6 +4,7 @@ import { sendError } from '../http/errors.js';
 import { unauthorized } from '../jsonapi/errors.js';
 import { AppMetrics } from './app-metrics.js';
 import { answerPrimary, metricsOfEveryWorker } from './cluster.js';
+import { bearerToken } from '../http/bearer.js';
 
 export interface MetricsOptions {
   /** When set, `GET /metrics` answers only `Authorization: Bearer <token>`. */
@@ -42,7 +43,7 @@ export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, optio
 function bearerMatcher(token: string): (header: string | undefined) => boolean {
   const expected = digest(token);
   return (header) => {
-    const presented = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+    const presented = bearerToken(header);
     return timingSafeEqual(digest(presented ?? ''), expected) && presented !== undefined;
   };
 }
