@@ -132,6 +132,9 @@ const PRIVATE_FILE = 0o600;
  */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
+/** How long the outage probe waits for SQLite's write lock (see `probe`). */
+const PROBE_BUSY_TIMEOUT_MS = 250;
+
 function openSqlite(file: string, checkpointInBackground: boolean): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
   createPrivately(file);
@@ -149,10 +152,11 @@ function openSqlite(file: string, checkpointInBackground: boolean): Store {
     dialect: 'sqlite',
     lockOrganization: async () => {},
     exclusively: (work) => withLockFile(`${file}-startup-lock`, work),
-    // Takes the write lock and gives it back at once; busy_timeout 0 meanwhile, so it never waits.
+    // Takes the write lock and gives it back at once, waiting for it at most PROBE_BUSY_TIMEOUT_MS:
+    // long enough for another process's write to end, short enough not to hold this one up.
     probe: () =>
       db.connection().execute(async (connection) => {
-        await sql`pragma busy_timeout = 0`.execute(connection);
+        await sql.raw(`pragma busy_timeout = ${PROBE_BUSY_TIMEOUT_MS}`).execute(connection);
         try {
           await sql`begin immediate`.execute(connection);
           await sql`rollback`.execute(connection);
