@@ -40,7 +40,7 @@ mkdir "$work/app"
 echo "pack-check: installed into an empty folder in $((SECONDS - started)) s"
 
 # PORT=0 takes a free port; off a terminal the start-up summary is a JSON line that names it.
-(cd "$work/app" && exec setsid env -u DATABASE_URL VARSETD_DATA_DIR="$work/data" PORT=0 HOST=127.0.0.1 VARSETD_WORKERS=1 \
+(cd "$work/app" && exec setsid env -u DATABASE_URL VARSETD_DATA_DIR="$work/data" PORT=0 HOST=127.0.0.1 VARSETD_WORKERS=2 \
   npx --no-install varsetd serve >"$work/serve.log" 2>&1) &
 server=$!
 url=
