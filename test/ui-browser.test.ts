@@ -60,16 +60,15 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await ui?.stop();
   });
 
-  it('refuses a wrong token and signs in with a good one, keeping it in sessionStorage', async () => {
+  it("refuses a wrong token and signs in with a good one, keeping it in sessionStorage and landing on the only organization's sets", async () => {
     await signIn(page, ui.url, 'not-a-real-token-at-all');
     const token = page.getByLabel('API token');
     assert.match(await errorOf(token), /did not accept/);
     await token.fill(ADMIN_TOKEN_FOR_UI);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await heading(page, 'Organizations');
-    assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), ADMIN_TOKEN_FOR_UI);
-    await page.getByRole('link', { name: scenario.org }).click();
     await heading(page, `Variable sets of ${scenario.org}`);
+    assert.equal(new URL(page.url()).pathname, `/organizations/${scenario.org}/varsets`);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), ADMIN_TOKEN_FOR_UI);
     const sets = page.getByRole('list', { name: 'Variable sets' });
     await sets.getByRole('link', { name: 'globals' }).waitFor();
     assert.match((await sets.textContent()) ?? '', /Global/);
@@ -142,6 +141,25 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.deepEqual(set.body.data.relationships.projects.data, [{ type: 'projects', id: scenario.coreProjectId }]);
   });
 
+  it('keeps the navigation, naming the organization, on the pages of a set, its form, a workspace and a project', async () => {
+    const pages: [string, string | RegExp][] = [
+      [`/varsets/${scenario.defaultsSetId}`, 'defaults'],
+      [`/varsets/${scenario.defaultsSetId}/edit`, 'Edit defaults'],
+      [`/workspaces/${scenario.webWorkspaceId}`, 'Workspace web'],
+      [`/projects/${scenario.coreProjectId}`, 'Project core'],
+    ];
+    for (const [path, title] of pages) {
+      await page.goto(`${ui.url}${path}`);
+      await heading(page, title);
+      const nav = page.getByRole('navigation', { name: 'Organization' });
+      await nav.getByRole('link', { name: 'Variable sets' }).waitFor();
+      assert.match((await nav.textContent()) ?? '', new RegExp(`Organization ${scenario.org}`), path);
+      for (const name of ['Projects', 'Workspaces']) assert.equal(await nav.getByRole('link', { name }).count(), 1, `${path}: ${name}`);
+    }
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Workspaces' }).click();
+    await heading(page, `Workspaces of ${scenario.org}`);
+  });
+
   it("shows a workspace's sets, how they reach it, and its effective variables with what they overrode", async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/workspaces`);
     await page.getByRole('list', { name: 'Workspaces' }).getByRole('link', { name: 'web' }).click();
@@ -209,7 +227,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       const readerPage = await readerContext.newPage();
       readerPage.setDefaultTimeout(15_000);
       await signIn(readerPage, ui.url, reader.token);
-      await heading(readerPage, 'Organizations');
+      await heading(readerPage, `Variable sets of ${scenario.org}`);
       await readerPage.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
       await readerPage.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'web-settings' }).click();
       await heading(readerPage, 'web-settings');

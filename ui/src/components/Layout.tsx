@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { forgetToken, onSignedOut, storedToken } from '../api/client';
 import { SignIn } from '../pages/SignIn';
+import { FrameProvider, StatusMessage, useOrganizationOfPage } from './frame';
 
 function useToken(): string | null {
   return useSyncExternalStore(
@@ -20,12 +21,22 @@ function useToken(): string | null {
 
 /** The frame of every page: skip link, banner with the organization's sections, main, sign-out, footer. */
 export function Layout() {
+  return (
+    <FrameProvider>
+      <Frame />
+    </FrameProvider>
+  );
+}
+
+function Frame() {
   const token = useToken();
   const [, refresh] = useState(0);
   const client = useQueryClient();
   const location = useLocation();
   const inOrganization = useMatch('/organizations/:org/*');
-  const org = inOrganization?.params.org;
+  // On a set's, workspace's, project's or run's page, the organization it belongs to.
+  const pageOrganization = useOrganizationOfPage();
+  const org = inOrganization?.params.org ?? (location.pathname === '/' ? undefined : (pageOrganization ?? undefined));
   const signedOut = token === null;
 
   // After navigating, the new page's heading takes focus, so a screen reader announces it.
@@ -48,6 +59,10 @@ export function Layout() {
         </Link>
         {!signedOut && org && (
           <nav aria-label="Organization">
+            <span className="nav-organization">
+              <span className="visually-hidden">Organization </span>
+              {org}
+            </span>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/varsets`}>Variable sets</NavLink>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/projects`}>Projects</NavLink>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/workspaces`}>Workspaces</NavLink>
@@ -59,7 +74,10 @@ export function Layout() {
           </button>
         )}
       </header>
-      <main id="main">{signedOut ? <SignIn onSignedIn={() => refresh((n) => n + 1)} /> : <Outlet />}</main>
+      <main id="main">
+        <StatusMessage />
+        {signedOut ? <SignIn onSignedIn={() => refresh((n) => n + 1)} /> : <Outlet />}
+      </main>
       <footer className="site-footer">
         {/* A page varsetd serves itself, outside the UI's routes: a full page load. */}
         <a href="/api/docs">API reference</a>

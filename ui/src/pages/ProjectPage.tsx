@@ -6,6 +6,7 @@ import { related, type Project, type Varset, type Workspace } from '../api/types
 import { VarsetCard } from '../components/Badges';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { useOrganizationInNav } from '../components/frame';
 import { Listing } from '../components/Listing';
 
 /** A project: the sets that reach it and its workspaces. */
@@ -14,6 +15,7 @@ export function ProjectPage() {
   const document = useApi<Project>(`/projects/${id}`);
   const project = document.data?.data;
   const org = project ? related(project, 'organization')?.id : undefined;
+  useOrganizationInNav(org);
   const [setsPage, setSetsPage] = useState(1);
   const [workspacesPage, setWorkspacesPage] = useState(1);
   const sets = useApi<Varset[]>(project ? `/projects/${id}/varsets${query({ 'page[number]': setsPage, 'page[size]': 20 })}` : null);

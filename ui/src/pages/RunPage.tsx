@@ -7,6 +7,7 @@ import { related, type Comment, type Project, type Run, type Workspace } from '.
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
+import { useOrganizationInNav } from '../components/frame';
 import { Listing } from '../components/Listing';
 
 const BODY = '/data/attributes/body';
@@ -18,6 +19,7 @@ export function RunPage() {
   const run = document.data?.data;
   const workspaceId = run ? related(run, 'workspace')?.id : undefined;
   const workspace = useApi<Workspace>(workspaceId ? `/workspaces/${workspaceId}` : null);
+  useOrganizationInNav(workspace.data ? related(workspace.data.data, 'organization')?.id : undefined);
   const projectId = workspace.data ? related(workspace.data.data, 'project')?.id : undefined;
   const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
   if (document.error) {

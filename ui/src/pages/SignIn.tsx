@@ -1,18 +1,24 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, saveToken } from '../api/client';
+import { useLocation, useNavigate } from 'react-router';
+import { api, ApiError, saveToken, type Resource } from '../api/client';
 
 /** Asks for an API token (kept for this browser tab only) and checks it against the API. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await api('GET', '/organizations?page%5Bsize%5D=1', undefined, token.trim());
+      const organizations = await api<Resource[]>('GET', '/organizations?page%5Bsize%5D=1', undefined, token.trim());
       saveToken(token.trim());
+      // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
+      const only = organizations.meta?.pagination?.['total-count'] === 1 ? organizations.data[0] : undefined;
+      if (pathname === '/' && only) navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
       onSignedIn();
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 401 ? 'varsetd did not accept this token.' : `Signing in failed: ${(failure as Error).message}`);

@@ -5,6 +5,7 @@ import { api, type Resource } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, relatedIds, type Varset } from '../api/types';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
+import { useOrganizationInNav } from '../components/frame';
 import { Picker, type Picked } from '../components/Picker';
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
@@ -26,6 +27,7 @@ export function VarsetNew() {
 export function VarsetEdit() {
   const id = useParams().id!;
   const varset = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
+  useOrganizationInNav(varset.data ? related(varset.data.data, 'organization')?.id : undefined);
   if (varset.error) return <LoadError error={varset.error} what="variable set" />;
   if (varset.isPending) return <p>Loading…</p>;
   const set = varset.data.data;

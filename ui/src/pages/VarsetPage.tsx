@@ -8,6 +8,7 @@ import { VarsetBadges } from '../components/Badges';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError, LoadError } from '../components/errors';
 import { VariableEditor } from '../components/VariableEditor';
+import { useOrganizationInNav } from '../components/frame';
 import { count } from './OrganizationVarsets';
 
 /** A set: what it is, where it applies, its variables. */
@@ -20,6 +21,7 @@ export function VarsetPage() {
   const org = varset ? related(varset, 'organization')?.id : undefined;
   // The server decides deleting a set as it decides changing it: `can-update` answers both.
   const canWrite = varset?.attributes.permissions['can-update'] === true;
+  useOrganizationInNav(org);
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api('DELETE', `/varsets/${id}`),

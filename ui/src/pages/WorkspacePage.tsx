@@ -8,6 +8,7 @@ import { EffectiveVariables } from '../components/EffectiveVariables';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { VariableEditor } from '../components/VariableEditor';
+import { useOrganizationInNav } from '../components/frame';
 import { Listing } from '../components/Listing';
 
 /** A workspace: its variables, the sets that reach it and how, its effective variables, its runs. */
@@ -16,6 +17,7 @@ export function WorkspacePage() {
   const document = useApi<Workspace>(`/workspaces/${id}`);
   const workspace = document.data?.data;
   const org = workspace ? related(workspace, 'organization')?.id : undefined;
+  useOrganizationInNav(org);
   const projectId = workspace ? related(workspace, 'project')?.id : undefined;
   const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
   const projectName = project.data?.data.attributes.name;

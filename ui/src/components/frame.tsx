@@ -1,0 +1,61 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+
+/** A message about a write that succeeded, shown on the page at `path`. */
+interface Announcement {
+  text: string;
+  path: string;
+}
+
+interface Frame {
+  /** The organization the page belongs to, for the banner's navigation (null when none is known). */
+  organization: string | null;
+  showOrganization: (org: string | null) => void;
+  announcement: Announcement | null;
+  announce: (text: string, path?: string) => void;
+}
+
+const FrameContext = createContext<Frame | null>(null);
+
+function useFrame(): Frame {
+  const frame = useContext(FrameContext);
+  if (!frame) throw new Error('used outside the frame of the pages');
+  return frame;
+}
+
+/** What every page shares with the banner: which organization it is in, and what the last write did. */
+export function FrameProvider({ children }: { children: ReactNode }) {
+  const [organization, showOrganization] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState<Announcement | null>(null);
+  const { pathname } = useLocation();
+  const announce = useCallback((text: string, path?: string) => setAnnouncement({ text, path: path ?? window.location.pathname }), []);
+  const frame = useMemo(() => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce }), [organization, announcement, pathname, announce]);
+  return <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>;
+}
+
+/** Puts `org` in the banner's navigation while the page shows something of it. */
+export function useOrganizationInNav(org: string | undefined): void {
+  const { showOrganization } = useFrame();
+  useEffect(() => {
+    if (org) showOrganization(org);
+  }, [org, showOrganization]);
+}
+
+export function useOrganizationOfPage(): string | null {
+  return useFrame().organization;
+}
+
+/** Says what a successful write changed: on the current page, or on `path` where the write leads. */
+export function useAnnounce(): (text: string, path?: string) => void {
+  return useFrame().announce;
+}
+
+/** The polite live region every page has: it holds the last write's message while that page is shown. */
+export function StatusMessage() {
+  const { announcement } = useFrame();
+  return (
+    <p role="status" aria-live="polite" className={announcement ? 'status-message' : 'visually-hidden'}>
+      {announcement?.text}
+    </p>
+  );
+}
