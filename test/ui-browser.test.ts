@@ -23,6 +23,14 @@ async function signIn(page: Page, url: string, token: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** Waits for the page's polite status message to say `text`. */
+async function statusSays(page: Page, text: string): Promise<void> {
+  const region = page.getByRole('status');
+  await region.filter({ hasText: text }).waitFor();
+  assert.equal(await region.getAttribute('aria-live'), 'polite');
+  assert.equal((await region.textContent())?.trim(), text);
+}
+
 /** The text of the element an input names in aria-describedby: its error message. */
 async function errorOf(input: Locator): Promise<string> {
   await input.and(input.page().locator('[aria-invalid="true"]')).waitFor();
@@ -86,6 +94,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('list', { name: 'Chosen workspaces' }).getByText('web').waitFor();
     await page.getByRole('button', { name: 'Create set' }).click();
     await heading(page, 'web-settings');
+    await statusSays(page, 'Set web-settings created');
     webSettingsId = new URL(page.url()).pathname.split('/').pop()!;
 
     const add = page.getByRole('form', { name: 'Add a variable' });
@@ -93,6 +102,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByLabel('Value', { exact: true }).fill('eu');
     await add.getByRole('button', { name: 'Add variable' }).click();
     await page.locator('.variable').filter({ hasText: 'region' }).waitFor();
+    await statusSays(page, 'Variable region added');
 
     await add.getByLabel('Key', { exact: true }).fill('db_password');
     await add.getByLabel('Value', { exact: true }).fill('first-secret');
@@ -137,6 +147,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('button', { name: 'Save set' }).click();
     await heading(page, 'defaults');
     await page.getByRole('link', { name: 'core' }).first().waitFor();
+    await statusSays(page, 'Saved: projects (core added) changed');
     const set = await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}`);
     assert.deepEqual(set.body.data.relationships.projects.data, [{ type: 'projects', id: scenario.coreProjectId }]);
   });
@@ -185,9 +196,14 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('button', { name: 'Edit db_password' }).click();
     const edit = page.getByRole('form', { name: 'Edit variable db_password' });
     assert.equal(await edit.getByLabel('Value', { exact: true }).inputValue(), '');
+    // What the API refuses to change on a sensitive variable is locked, with a note saying why.
+    for (const label of ['Key', 'HCL (the value is an expression)', 'Sensitive (write-only)']) assert.equal(await edit.getByLabel(label, { exact: true }).isDisabled(), true, label);
+    assert.equal(await edit.getByLabel('Value', { exact: true }).isDisabled(), false);
+    await edit.getByText('A sensitive variable stays sensitive, and keeps its key and HCL flag').waitFor();
     await edit.getByLabel('Value', { exact: true }).fill('second-secret');
     await edit.getByRole('button', { name: 'Save variable' }).click();
     await edit.waitFor({ state: 'detached' });
+    await statusSays(page, "Variable db_password's value replaced");
     assert.doesNotMatch(await page.content(), /second-secret|first-secret/);
 
     // The only door a sensitive value leaves through: a run's opened variables, for the token that created the run.
@@ -213,11 +229,34 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByLabel('Comment', { exact: true }).fill('The plan looks right to me.');
     await page.getByRole('button', { name: 'Add comment' }).click();
     await page.getByRole('list', { name: 'Comments' }).getByText('The plan looks right to me.').waitFor();
+    await statusSays(page, 'Comment added');
     const comments = await ui.admin.get(`/api/v2/runs/${runId}/comments`);
     assert.deepEqual(
       comments.body.data.map((c: any) => c.attributes.body),
       ['The plan looks right to me.'],
     );
+  });
+
+  it("says what a save changed, and confirms a deleted variable", async () => {
+    await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}`);
+    await heading(page, 'globals');
+    await page.getByRole('button', { name: 'Edit TF_LOG' }).click();
+    const edit = page.getByRole('form', { name: 'Edit variable TF_LOG' });
+    await edit.getByLabel('Value', { exact: true }).fill('debug');
+    await edit.getByLabel('Description', { exact: true }).fill('Louder logs');
+    await edit.getByRole('button', { name: 'Save variable' }).click();
+    await statusSays(page, 'Saved: TF_LOG changed (value, description)');
+
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    await add.getByLabel('Key', { exact: true }).fill('scratch');
+    await add.getByLabel('Value', { exact: true }).fill('1');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    await statusSays(page, 'Variable scratch added');
+    await page.getByRole('button', { name: 'Delete scratch' }).click();
+    await page.getByRole('dialog', { name: 'Delete variable scratch?' }).getByRole('button', { name: 'Delete variable' }).click();
+    await statusSays(page, 'Variable scratch deleted');
+    const vars = await ui.admin.get(`/api/v2/varsets/${scenario.globalsSetId}/relationships/vars`);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]).sort(), [['TF_LOG', 'debug'], ['owner', 'platform']]);
   });
 
   it('offers no edit controls to a token that may read but not write, and handles the 404 of a write it attempts', async () => {
@@ -277,6 +316,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.closest('dialog') !== null && document.activeElement?.textContent), 'Delete set');
     await page.keyboard.press('Enter');
     await heading(page, `Variable sets of ${scenario.org}`);
+    await statusSays(page, 'Set more-globals deleted');
     assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 404);
   });
 

@@ -6,6 +6,8 @@ import type { Category, Variable } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { describedBy, FieldError, FormError } from './errors';
 import { Pager } from './Pager';
+import { variableSaved } from './changes';
+import { useAnnounce } from './frame';
 
 const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
 
@@ -20,10 +22,12 @@ export function VariableEditor({ base, canWrite, paginated, title }: { base: str
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Variable | null>(null);
   const client = useQueryClient();
+  const announce = useAnnounce();
   const remove = useMutation({
     mutationFn: (variable: Variable) => api('DELETE', `${base}/${variable.id}`),
-    onSuccess: async () => {
+    onSuccess: async (_, variable) => {
       setDeleting(null);
+      announce(`Variable ${variable.attributes.key} deleted`);
       await client.invalidateQueries();
     },
   });
@@ -97,15 +101,20 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
   const [sensitive, setSensitive] = useState(initial?.sensitive ?? false);
   const [description, setDescription] = useState(initial?.description ?? '');
   const client = useQueryClient();
+  const announce = useAnnounce();
+  // The server refuses to change a sensitive variable's key or HCL flag, or to make it readable again.
+  const locked = initial?.sensitive === true;
   const save = useMutation({
-    mutationFn: () => {
+    mutationFn: async () => {
       // A sensitive value left empty keeps the stored one; anything typed replaces it.
       const keepValue = initial?.sensitive && value === '';
       const attributes = { key, category, hcl, sensitive, description, ...(keepValue ? {} : { value }) };
       const body = { data: { type: 'vars', ...(variable ? { id: variable.id } : {}), attributes } };
-      return variable ? api('PATCH', `${base}/${variable.id}`, body) : api('POST', base, body);
+      await (variable ? api('PATCH', `${base}/${variable.id}`, body) : api('POST', base, body));
+      return initial ? variableSaved(initial, attributes) : `Variable ${key} added`;
     },
-    onSuccess: async () => {
+    onSuccess: async (message) => {
+      announce(message);
       // The form lets go of what was typed (a secret, say) as soon as it is saved, before the list is read again.
       if (!variable) {
         setKey('');
@@ -129,7 +138,7 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>
-        <input id={`${id}-key`} value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} {...err('key')} />
+        <input id={`${id}-key`} value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} disabled={locked} {...err('key')} />
         <FieldError error={save.error} {...field('key')} />
       </div>
       <div className="field">
@@ -157,13 +166,14 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
       </fieldset>
       <div className="field inline">
         <label>
-          <input type="checkbox" checked={hcl} onChange={(e) => setHcl(e.target.checked)} {...err('hcl')} /> HCL (the value is an expression)
+          <input type="checkbox" checked={hcl} onChange={(e) => setHcl(e.target.checked)} disabled={locked} {...err('hcl')} /> HCL (the value is an expression)
         </label>
         <FieldError error={save.error} {...field('hcl')} />
         <label>
-          <input type="checkbox" checked={sensitive} onChange={(e) => setSensitive(e.target.checked)} {...err('sensitive')} /> Sensitive (write-only)
+          <input type="checkbox" checked={sensitive} onChange={(e) => setSensitive(e.target.checked)} disabled={locked} {...err('sensitive')} /> Sensitive (write-only)
         </label>
         <FieldError error={save.error} {...field('sensitive')} />
+        {locked && <p className="muted locked-note">A sensitive variable stays sensitive, and keeps its key and HCL flag: to change them, delete it and add it again.</p>}
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>

@@ -8,6 +8,7 @@ import { EffectiveVariables } from '../components/EffectiveVariables';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { useOrganizationInNav } from '../components/frame';
+import { useAnnounce } from '../components/frame';
 import { Listing } from '../components/Listing';
 
 const BODY = '/data/attributes/body';
@@ -60,10 +61,12 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
   const list = useApi<Comment[]>(`/runs/${id}/comments${query({ 'page[number]': page, 'page[size]': 50 })}`);
   const [body, setBody] = useState('');
   const client = useQueryClient();
+  const announce = useAnnounce();
   const add = useMutation({
     mutationFn: () => api<Comment>('POST', `/runs/${id}/comments`, { data: { type: 'comments', attributes: { body } } }),
     onSuccess: async () => {
       setBody('');
+      announce('Comment added');
       await client.invalidateQueries();
     },
   });

@@ -5,7 +5,8 @@ import { api, type Resource } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, relatedIds, type Varset } from '../api/types';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
-import { useOrganizationInNav } from '../components/frame';
+import { useAnnounce, useOrganizationInNav } from '../components/frame';
+import { setSaved } from '../components/changes';
 import { Picker, type Picked } from '../components/Picker';
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
@@ -57,6 +58,7 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const [projects, setProjects] = useState<Picked[]>(initialProjects);
   const [workspaces, setWorkspaces] = useState<Picked[]>(initialWorkspaces);
   const [owner, setOwner] = useState<Picked[]>([]);
+  const announce = useAnnounce();
   const save = useMutation({
     mutationFn: () => {
       const members = (type: string, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
@@ -69,7 +71,10 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
     },
     onSuccess: async (document) => {
       await client.invalidateQueries();
-      navigate(`/varsets/${document.data.id}`);
+      const page = `/varsets/${document.data.id}`;
+      const after = { name, description, priority, global, projects, workspaces };
+      announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : `Set ${name} created`, page);
+      navigate(page);
     },
   });
   const submit = (event: FormEvent) => {

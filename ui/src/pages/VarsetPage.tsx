@@ -8,7 +8,7 @@ import { VarsetBadges } from '../components/Badges';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError, LoadError } from '../components/errors';
 import { VariableEditor } from '../components/VariableEditor';
-import { useOrganizationInNav } from '../components/frame';
+import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { count } from './OrganizationVarsets';
 
 /** A set: what it is, where it applies, its variables. */
@@ -22,6 +22,7 @@ export function VarsetPage() {
   // The server decides deleting a set as it decides changing it: `can-update` answers both.
   const canWrite = varset?.attributes.permissions['can-update'] === true;
   useOrganizationInNav(org);
+  const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api('DELETE', `/varsets/${id}`),
@@ -29,7 +30,9 @@ export function VarsetPage() {
       setConfirming(false);
       client.removeQueries({ queryKey: [`/varsets/${id}?include=workspaces,projects`] });
       await client.invalidateQueries();
-      navigate(`/organizations/${encodeURIComponent(org!)}/varsets`);
+      const list = `/organizations/${encodeURIComponent(org!)}/varsets`;
+      announce(`Set ${varset!.attributes.name} deleted`, list);
+      navigate(list);
     },
   });
   if (document.error) {
