@@ -259,7 +259,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]).sort(), [['TF_LOG', 'debug'], ['owner', 'platform']]);
   });
 
-  it('offers no edit controls to a token that may read but not write, and handles the 404 of a write it attempts', async () => {
+  it('offers no edit controls to a token that may read but not write, not even at a form\'s typed address', async () => {
     const reader = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'read-workspaces': true } });
     const readerContext = await browser.newContext();
     try {
@@ -280,14 +280,18 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await readerPage.getByRole('heading', { name: 'Effective variables' }).waitFor();
       assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
 
-      // Typed into the address bar: the form is there, the API refuses with a 404, the page says so.
+      // Typed into the address bar: no form to fill in, and the page says what the token may not do.
       await readerPage.goto(`${ui.url}/varsets/${webSettingsId}/edit`);
       await heading(readerPage, 'Edit web-settings');
-      await readerPage.getByLabel('Name', { exact: true }).fill('taken-over');
-      await readerPage.getByRole('button', { name: 'Save set' }).click();
-      await readerPage.getByText(/this token may not make this change/).waitFor();
-      const set = await ui.admin.get(`/api/v2/varsets/${webSettingsId}`);
-      assert.equal(set.body.data.attributes.name, 'web-settings');
+      await readerPage.getByText('This token may not change or delete the variable set web-settings').waitFor();
+      await readerPage.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
+      await heading(readerPage, /New variable set/);
+      await readerPage.getByText(`This token may not create variable sets in ${scenario.org}.`).waitFor();
+      for (const path of [`/varsets/${webSettingsId}/edit`, `/organizations/${scenario.org}/varsets/new`]) {
+        await readerPage.goto(`${ui.url}${path}`);
+        await readerPage.getByText(/This token may not/).waitFor();
+        assert.equal(await readerPage.locator('main form input:enabled, main form textarea:enabled, main form button:enabled').count(), 0, path);
+      }
     } finally {
       await readerContext.close();
     }

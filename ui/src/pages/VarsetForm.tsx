@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Resource } from '../api/client';
 import { useApi } from '../api/hooks';
-import { related, relatedIds, type Varset } from '../api/types';
+import { related, relatedIds, type Organization, type Varset } from '../api/types';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { setSaved } from '../components/changes';
@@ -13,13 +13,37 @@ const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
 const RELATIONSHIP = (name: string) => `/data/relationships/${name}`;
 const FIELDS = [...['name', 'description', 'global', 'priority'].map(ATTRIBUTE), ...['workspaces', 'projects', 'parent'].map(RELATIONSHIP)];
 
-/** A new set of the organization in the URL. */
+/** A new set of the organization in the URL, for a token whose organization `permissions` allow it. */
 export function VarsetNew() {
   const org = useParams().org!;
+  const organization = useApi<Organization>(`/organizations/${encodeURIComponent(org)}`);
+  const list = `/organizations/${encodeURIComponent(org)}/varsets`;
   return (
     <>
       <h1 tabIndex={-1}>New variable set in {org}</h1>
-      <VarsetFields org={org} />
+      {organization.error ? (
+        <LoadError error={organization.error} what="organization" />
+      ) : organization.isPending ? (
+        <p>Loading…</p>
+      ) : organization.data.data.attributes.permissions['can-manage-varsets'] !== true ? (
+        <Refused back={list} backLabel={`Variable sets of ${org}`}>
+          This token may not create variable sets in {org}.
+        </Refused>
+      ) : (
+        <VarsetFields org={org} />
+      )}
+    </>
+  );
+}
+
+/** In place of a form the token may not use: what it may not do, and the way back. */
+function Refused({ back, backLabel, children }: { back: string; backLabel: string; children: ReactNode }) {
+  return (
+    <>
+      <p className="notice">{children}</p>
+      <p>
+        <Link to={back}>{backLabel}</Link>
+      </p>
     </>
   );
 }
@@ -34,6 +58,16 @@ export function VarsetEdit() {
   const set = varset.data.data;
   const names = new Map((varset.data.included ?? []).map((r: Resource) => [r.id, String(r.attributes.name)]));
   const picked = (ids: string[]) => ids.map((i) => ({ id: i, name: names.get(i) ?? i }));
+  if (set.attributes.permissions['can-update'] !== true) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Edit {set.attributes.name}</h1>
+        <Refused back={`/varsets/${id}`} backLabel={`Back to ${set.attributes.name}`}>
+          This token may not change or delete the variable set {set.attributes.name}: it may only read it.
+        </Refused>
+      </>
+    );
+  }
   return (
     <>
       <h1 tabIndex={-1}>Edit {set.attributes.name}</h1>
