@@ -308,6 +308,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Delete more-globals?' });
     await dialog.waitFor();
+    assert.match((await dialog.textContent()) ?? '', /It holds no variables, so no workspace loses a value\./);
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
@@ -322,6 +323,19 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, `Variable sets of ${scenario.org}`);
     await statusSays(page, 'Set more-globals deleted');
     assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 404);
+  });
+
+  it('shows no pager when a list fits on one page or is empty', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'defaults' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Variable sets pages' }).count(), 0);
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?q=no-such-set`);
+    await page.getByText('No set\'s name contains “no-such-set”.').waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Variable sets pages' }).count(), 0);
+    await page.goto(`${ui.url}/organizations/${scenario.org}/projects?q=no-such-project`);
+    await heading(page, `Projects of ${scenario.org}`);
+    await page.getByText('None.').waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Projects pages' }).count(), 0);
   });
 
   it('signs out, forgetting the token; a token the server stops accepting signs out too', async () => {

@@ -6,7 +6,8 @@ import { related, type Project, type Varset } from '../api/types';
 /** A project's name, read through the API (cached), linked to its page. */
 export function ProjectName({ id }: { id: string }) {
   const project = useApi<Project>(`/projects/${id}`);
-  return <Link to={`/projects/${id}`}>{project.data?.data.attributes.name ?? id}</Link>;
+  if (project.error) return <span className="muted">a project you cannot see</span>;
+  return <Link to={`/projects/${id}`}>{project.data?.data.attributes.name ?? '…'}</Link>;
 }
 
 /** What kind of set it is: global, priority, owned by a project. */

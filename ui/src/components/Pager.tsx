@@ -1,8 +1,8 @@
 import type { Pagination } from '../api/client';
 
-/** Previous and next page of a list, with where the list stands. */
+/** Previous and next page of a list, with where the list stands: nothing when it all fits on one page. */
 export function Pager({ pagination, onPage, label }: { pagination: Pagination | undefined; onPage: (page: number) => void; label: string }) {
-  if (!pagination) return null;
+  if (!pagination || pagination['total-pages'] <= 1) return null;
   const { 'current-page': current, 'total-pages': pages, 'total-count': count } = pagination;
   return (
     <nav className="pager" aria-label={`${label} pages`}>

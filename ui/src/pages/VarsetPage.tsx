@@ -89,14 +89,17 @@ export function VarsetPage() {
         onCancel={() => (setConfirming(false), remove.reset())}
         onConfirm={() => remove.mutate()}
       >
-        <p>
-          Its {count(attributes['var-count'], 'variable')} stop applying to every workspace it reaches. Runs already created keep the values they were
-          given.
-        </p>
+        <p>{whatDeletingStops(attributes['var-count'])} Runs already created keep the values they were given.</p>
         <FormError error={remove.error} fields={[]} />
       </ConfirmDialog>
     </>
   );
+}
+
+function whatDeletingStops(variables: number): string {
+  if (variables === 0) return 'It holds no variables, so no workspace loses a value.';
+  if (variables === 1) return 'Its one variable stops applying to every workspace it reaches.';
+  return `Its ${variables} variables stop applying to every workspace it reaches.`;
 }
 
 function AppliedList({ title, kind, ids, names }: { title: string; kind: 'projects' | 'workspaces'; ids: string[]; names: Map<string, string> }) {
@@ -108,7 +111,7 @@ function AppliedList({ title, kind, ids, names }: { title: string; kind: 'projec
       ) : (
         <ul>
           {ids.map((i) => (
-            <li key={i}>{names.has(`${kind}/${i}`) ? <Link to={`/${kind}/${i}`}>{names.get(`${kind}/${i}`)}</Link> : <span className="muted">{i} (not visible to this token)</span>}</li>
+            <li key={i}>{names.has(`${kind}/${i}`) ? <Link to={`/${kind}/${i}`}>{names.get(`${kind}/${i}`)}</Link> : <span className="muted">a {kind === 'projects' ? 'project' : 'workspace'} you cannot see</span>}</li>
           ))}
         </ul>
       )}

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, relatedIds, type Project, type Run, type Varset, type Workspace } from '../api/types';
-import { VarsetCard } from '../components/Badges';
+import { ProjectName, VarsetCard } from '../components/Badges';
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
@@ -37,7 +37,7 @@ export function WorkspacePage() {
         <Link to={`/organizations/${encodeURIComponent(org!)}/workspaces`}>Workspaces of {org}</Link>
         {projectId && (
           <>
-            {' · '}project <Link to={`/projects/${projectId}`}>{projectName ?? projectId}</Link>
+            {' · '}project <ProjectName id={projectId} />
           </>
         )}
       </p>
@@ -57,7 +57,7 @@ function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectI
   const ways = (varset: Varset): string[] => {
     const found: string[] = [];
     if (varset.attributes.global) found.push('global');
-    if (projectId && relatedIds(varset, 'projects').includes(projectId)) found.push(`through its project '${projectName ?? projectId}'`);
+    if (projectId && relatedIds(varset, 'projects').includes(projectId)) found.push(projectName ? `through its project '${projectName}'` : 'through its project');
     if (relatedIds(varset, 'workspaces').includes(id)) found.push('directly');
     return found;
   };
