@@ -323,6 +323,12 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, `Variable sets of ${scenario.org}`);
     await statusSays(page, 'Set more-globals deleted');
     assert.equal((await ui.admin.get(`/api/v2/varsets/${setId}`)).status, 404);
+    // The message belongs to the moment: leaving the list and coming back does not repeat it.
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'globals' }).click();
+    await heading(page, 'globals');
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Variable sets' }).click();
+    await heading(page, `Variable sets of ${scenario.org}`);
+    assert.equal((await page.getByRole('status').textContent())?.trim(), '');
   });
 
   it('shows no pager when a list fits on one page or is empty', async () => {

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 
 /** A message about a write that succeeded, shown on the page at `path`. */
@@ -28,6 +28,13 @@ export function FrameProvider({ children }: { children: ReactNode }) {
   const [organization, showOrganization] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState<Announcement | null>(null);
   const { pathname } = useLocation();
+  // Leaving the page that showed a message ends it: coming back later does not repeat it.
+  const previous = useRef(pathname);
+  useEffect(() => {
+    const left = previous.current;
+    previous.current = pathname;
+    if (left !== pathname) setAnnouncement((current) => (current?.path === left ? null : current));
+  }, [pathname]);
   const announce = useCallback((text: string, path?: string) => setAnnouncement({ text, path: path ?? window.location.pathname }), []);
   const frame = useMemo(() => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce }), [organization, announcement, pathname, announce]);
   return <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>;
