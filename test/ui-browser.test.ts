@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectStatus, storeKind } from './helpers.js';
-import { teamWithToken } from './access-fixtures.js';
-import { createRunOverHttp, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
+import { grantWorkspace, teamWithToken } from './access-fixtures.js';
+import { createProject, createRunOverHttp, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -292,6 +292,25 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
         await readerPage.getByText(/This token may not/).waitFor();
         assert.equal(await readerPage.locator('main form input:enabled, main form textarea:enabled, main form button:enabled').count(), 0, path);
       }
+    } finally {
+      await readerContext.close();
+    }
+  });
+
+  it('calls a project the token cannot see so, instead of showing its id', async () => {
+    const secretProjectId = await createProject(ui.admin, scenario.org, 'secret');
+    expectStatus(await ui.admin.post(`/api/v2/varsets/${webSettingsId}/relationships/projects`, { data: [{ type: 'projects', id: secretProjectId }] }), 204);
+    const webReader = await teamWithToken(ui.admin, scenario.org);
+    await grantWorkspace(ui.admin, webReader.teamId, scenario.webWorkspaceId, { access: 'read' });
+    const readerContext = await browser.newContext();
+    try {
+      const readerPage = await readerContext.newPage();
+      readerPage.setDefaultTimeout(15_000);
+      await signIn(readerPage, `${ui.url}/varsets/${webSettingsId}`, webReader.token);
+      await heading(readerPage, 'web-settings');
+      const applies = readerPage.getByRole('region', { name: 'Where it applies' });
+      await applies.getByText('a project you cannot see').waitFor();
+      assert.doesNotMatch((await applies.textContent()) ?? '', new RegExp(secretProjectId));
     } finally {
       await readerContext.close();
     }
