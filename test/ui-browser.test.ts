@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectStatus, storeKind } from './helpers.js';
 import { grantWorkspace, teamWithToken } from './access-fixtures.js';
+import { createVar, createVarset } from './varsets-fixtures.js';
 import { createProject, createRunOverHttp, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
 
 /**
@@ -314,6 +315,24 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     } finally {
       await readerContext.close();
     }
+  });
+
+  it("counts a set's variables in words in the delete dialog", async () => {
+    const single = await createVarset(ui.admin, scenario.org, { attributes: { name: 'single' } });
+    await createVar(ui.admin, single.id, { key: 'only', value: '1', category: 'terraform' });
+    for (const [setId, name, words] of [
+      [single.id, 'single', 'Its one variable stops applying to every workspace it reaches.'],
+      [scenario.globalsSetId, 'globals', 'Its 2 variables stop applying to every workspace it reaches.'],
+    ]) {
+      await page.goto(`${ui.url}/varsets/${setId}`);
+      await heading(page, name);
+      await page.getByRole('button', { name: 'Delete set' }).click();
+      const dialog = page.getByRole('dialog', { name: `Delete ${name}?` });
+      await dialog.getByText(words).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    expectStatus(await ui.admin.delete(`/api/v2/varsets/${single.id}`), 204);
   });
 
   it('deletes a set with the keyboard alone, through a confirmation dialog that holds and returns focus', async () => {
