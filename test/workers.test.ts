@@ -125,14 +125,7 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       assert.ok(failed.length <= 4 * 3, `${failed.length} reads failed: ${JSON.stringify(failed)}`);
 
       // It exits, with 0, on SIGTERM only, once its workers are done.
-      const slow = slowRequest(server.url, organization('created-after-the-kills'));
-      await slow.started;
-      server.sendSignal('SIGTERM');
-      await eventually('the workers were not told to stop', async () => (logPids(server.output(), 'shutting down: finishing in-flight requests').size === 2 ? true : undefined), server.output);
-      assert.equal(server.isRunning(), true, 'the primary exited before its workers finished');
-      slow.finish();
-      assert.equal((await slow.response).status, 201);
-      assert.deepEqual(await server.exited, { code: 0, signal: null });
+      await drainsOnSigterm(server, 'created-after-the-kills');
     } finally {
       await load?.stop();
       await server.stop();
@@ -202,14 +195,7 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       );
 
       // SIGTERM: a request under way when it arrives is answered, then every worker and the primary exit.
-      const slow = slowRequest(server.url, organization('created-while-draining'));
-      await slow.started;
-      server.sendSignal('SIGTERM');
-      await eventually('the workers were not told to stop', async () => (logPids(server.output(), 'shutting down: finishing in-flight requests').size === 2 ? true : undefined), server.output);
-      assert.equal(server.isRunning(), true, 'the primary exited before its workers finished');
-      slow.finish();
-      assert.equal((await slow.response).status, 201);
-      assert.deepEqual(await server.exited, { code: 0, signal: null });
+      await drainsOnSigterm(server, 'created-while-draining');
       for (const pid of replaced) assert.equal(alive(pid), false, `worker ${pid} outlived its primary`);
     } finally {
       await server.stop();
@@ -293,4 +279,16 @@ function startLoad(url: string, path: string, clients: number): Load {
       return outcomes;
     },
   };
+}
+
+/** SIGTERM with a request under way: both workers are told to stop, the request is answered, and the primary exits 0 after them. */
+async function drainsOnSigterm(server: ServerProcess, organizationName: string): Promise<void> {
+  const slow = slowRequest(server.url, organization(organizationName));
+  await slow.started;
+  server.sendSignal('SIGTERM');
+  await eventually('the workers were not told to stop', async () => (logPids(server.output(), 'shutting down: finishing in-flight requests').size === 2 ? true : undefined), server.output);
+  assert.equal(server.isRunning(), true, 'the primary exited before its workers finished');
+  slow.finish();
+  assert.equal((await slow.response).status, 201);
+  assert.deepEqual(await server.exited, { code: 0, signal: null });
 }
