@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -94,6 +95,8 @@ export async function buildApp(options: AppOptions) {
           ? { ...loggerOptions, level: options.logger.level, ...(options.logger.stream ? { stream: options.logger.stream } : {}) }
           : { ...loggerOptions, level: 'info' },
     bodyLimit: BODY_LIMIT,
+    // Unique across workers and restarts: histories and the audit trail name a write's request by it.
+    genReqId: () => randomUUID(),
     // Route schemas check requests as they are sent: no coercion ("true" is not a boolean), no
     // defaults filled in and nothing removed, so a route sees exactly what the client sent;
     // `verbose` gives an error its schema, whose description words the error (validation.ts).
@@ -121,6 +124,7 @@ export async function buildApp(options: AppOptions) {
   app.addHook('preClose', async () => readiness.drain());
   app.addHook('onClose', async () => outage.stop());
   app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
     if (readiness.isDraining && !request.routeOptions.config.answersWhileDraining) return sendUnavailable(reply.header('Connection', 'close'));
   });
 

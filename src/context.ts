@@ -5,16 +5,18 @@ import type { Sealer } from './secrets/sealer.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import { unauthorized } from './jsonapi/errors.js';
 
-/** What every service call needs: the store, who is acting, the sealer of sensitive values and the response cache. */
+/** What every service call needs: the store, who is acting, the sealer of sensitive values, the response cache and the request's id. */
 export interface Context {
   store: Store;
   subject: Subject;
   sealer: Sealer;
   responses: ResponseCache;
+  /** The request's id (also its `X-Request-Id` header), which histories and the audit trail record. */
+  requestId: string;
 }
 
 /** The store and acting subject of an authenticated request. */
 export function contextOf(request: FastifyRequest): Context {
   if (!request.subject) throw unauthorized();
-  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer, responses: request.server.responses };
+  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer, responses: request.server.responses, requestId: request.id };
 }

@@ -26,15 +26,16 @@ const PRJ_B = 'prj-b';
 const WS = 'ws-a1'; // in PRJ
 const WS_B = 'ws-b1'; // in PRJ_B
 
-const admin: Subject = { kind: 'site-admin', tokenId: 'at-admin', refusedBy: new Set() };
+const admin: Subject = { kind: 'site-admin', tokenId: 'at-admin', description: 'site administrator', refusedBy: new Set() };
 /** The site admin, in a world where ORG turned user tokens off. */
-const refusedAdmin: Subject = { kind: 'site-admin', tokenId: 'at-admin', refusedBy: new Set([ORG]) };
-const orgToken: Subject = { kind: 'organization', tokenId: 'at-org', organizationId: ORG };
+const refusedAdmin: Subject = { kind: 'site-admin', tokenId: 'at-admin', description: 'site administrator', refusedBy: new Set([ORG]) };
+const orgToken: Subject = { kind: 'organization', tokenId: 'at-org', description: 'organization', organizationId: ORG };
 
 function team(rights: Partial<TeamRights> = {}, teamId = 'team-me'): Subject {
   return {
     kind: 'team',
     tokenId: 'at-team',
+    description: 'team',
     teamId,
     organizationId: ORG,
     rights: {

@@ -40,6 +40,7 @@ export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
   db
     .selectFrom('tokens')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
+    .leftJoin('organizations as owner', 'owner.id', 'tokens.organization_id')
     .leftJoin('organizations', (join) => join.on('tokens.kind', '=', 'site-admin').on('organizations.user_tokens_enabled', '=', false))
     .innerJoin('credentials_version', (join) => join.onTrue())
     .select([
@@ -49,6 +50,9 @@ export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
       'tokens.kind',
       'tokens.organization_id',
       'tokens.team_id',
+      'tokens.description',
+      'owner.name as organization_name',
+      'teams.name as team_name',
       'tokens.expired_at',
       'tokens.last_used_at',
       'teams.is_owners',

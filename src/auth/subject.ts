@@ -2,7 +2,12 @@
  * Who is calling, as established from the bearer token, with everything the policy needs to
  * decide loaded up front so that every decision is a pure, synchronous function.
  */
-export type Subject =
+export type Subject = SubjectKind & {
+  /** Who the token stands for, in words (`team owners (token "CI")`): what histories and the audit trail show. */
+  description: string;
+};
+
+type SubjectKind =
   /** `refusedBy`: the organizations that turned user tokens off (`user-tokens-enabled`), which refuse this token. */
   | { kind: 'site-admin'; tokenId: string; refusedBy: ReadonlySet<string> }
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string; rights: TeamRights }

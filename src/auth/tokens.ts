@@ -64,9 +64,9 @@ type TokenRow = Awaited<ReturnType<typeof findTokenByHash>>[number];
 async function subjectOf(db: Db, row: TokenRow, rows: TokenRow[]): Promise<Subject | null> {
   switch (row.kind) {
     case 'site-admin':
-      return { kind: 'site-admin', tokenId: row.id, refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))) };
+      return { kind: 'site-admin', tokenId: row.id, description: describe(row), refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))) };
     case 'organization':
-      return row.organization_id ? { kind: 'organization', tokenId: row.id, organizationId: row.organization_id } : null;
+      return row.organization_id ? { kind: 'organization', tokenId: row.id, description: describe(row), organizationId: row.organization_id } : null;
     case 'team': {
       if (!row.organization_id || !row.team_id) return null;
       const owners = row.is_owners;
@@ -82,11 +82,19 @@ async function subjectOf(db: Db, row: TokenRow, rows: TokenRow[]): Promise<Subje
         ...teamManagementRights(owners, row.other_access),
         ...grants,
       };
-      return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.organization_id, rights };
+      return { kind: 'team', tokenId: row.id, description: describe(row), teamId: row.team_id, organizationId: row.organization_id, rights };
     }
     default:
       return null;
   }
+}
+
+/** Who a token stands for, in words a person recognises: what histories and the audit trail show for it. */
+function describe(row: TokenRow): string {
+  const token = row.description === '' ? '' : ` (token "${row.description}")`;
+  if (row.kind === 'site-admin') return `site administrator${token}`;
+  if (row.kind === 'organization') return `organization ${row.organization_name ?? row.organization_id}${token}`;
+  return `team ${row.team_name ?? row.team_id}${token}`;
 }
 
 /** `last-used-at` is kept to the minute: a token used all the time costs one write a minute, not one a request. */
