@@ -162,6 +162,32 @@ export interface VarsetProjectTable {
   project_id: string;
 }
 
+export interface VarsetVersionTable {
+  id: string;
+  /** The set, which may since have been deleted: no foreign key. */
+  varset_id: string;
+  organization_id: string;
+  /** The project owning the set, or null for a set owned by the organization. */
+  project_id: string | null;
+  /** 1, 2, 3 … per set, in the order the writes committed. */
+  number: number;
+  action: 'create' | 'update' | 'delete' | 'rollback';
+  /** For a rollback, the number of the version it made the set again. */
+  rolled_back_to: number | null;
+  /** The set's name after this version (before it, for a deletion). */
+  varset_name: string;
+  created_at: string;
+  actor_token_id: string;
+  actor_kind: 'site-admin' | 'team' | 'organization';
+  actor_team_id: string | null;
+  actor_description: string;
+  request_id: string;
+  /** JSON: what changed, field by field; no sensitive value. */
+  changes: string;
+  /** JSON: variable id → the sensitive value this version replaced or removed, sealed; null when none. */
+  sealed: string | null;
+}
+
 export interface TokenTable {
   id: string;
   /** Hex SHA-256 of the secret; the secret itself is never stored. */
@@ -365,6 +391,7 @@ export interface Database {
   varset_variables: VarsetVariableTable;
   varset_workspaces: VarsetWorkspaceTable;
   varset_projects: VarsetProjectTable;
+  varset_versions: VarsetVersionTable;
   tokens: TokenTable;
   teams: TeamTable;
   team_workspaces: TeamWorkspaceTable;

@@ -1,10 +1,12 @@
 import type { Context } from '../context.js';
-import { can, ensure, type Action } from '../auth/policy.js';
+import { can, ensure } from '../auth/policy.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { findAssignments } from './assignment-store.js';
 import { targetOf, type Varset } from './model.js';
-import { findVarset, findVarsetAtVersion, findVarsetOrganizationId, type VarsetAtVersion } from './store.js';
+import { findVarsetAtVersion, findVarsetOrganizationId, type VarsetAtVersion } from './store.js';
+import { recordVersion } from './versions/record.js';
+import { findVarsetState } from './versions/store.js';
 
 /**
  * How a request gets at an existing set: to read it, if the caller may; to change it, under
@@ -37,12 +39,17 @@ export async function readableVarset(ctx: Context, id: string, variableRows: boo
   return found;
 }
 
-/** A write on an existing set: under the organization's lock, the set as it is now, if the subject may do `action` on it. */
-export async function changeVarset<T>(ctx: Context, id: string, action: Action, work: (trx: Trx, varset: Varset) => Promise<T>): Promise<T> {
+/**
+ * A write on an existing set: under the organization's lock, the set as it is now, if the
+ * subject may do `action` on it. What the write changed becomes the set's next version.
+ */
+export async function changeVarset<T>(ctx: Context, id: string, action: 'varset:update' | 'varset:delete', work: (trx: Trx, varset: Varset) => Promise<T>): Promise<T> {
   return withOrganizationLocked(ctx.store, (trx) => findVarsetOrganizationId(trx, id), async (trx) => {
-    const varset = await findVarset(trx, id);
-    if (!varset) throw notFound();
-    ensure(ctx.subject, action, targetOf(varset));
-    return work(trx, varset);
+    const before = await findVarsetState(trx, id);
+    if (!before) throw notFound();
+    ensure(ctx.subject, action, targetOf(before.varset));
+    const result = await work(trx, before.varset);
+    await recordVersion(trx, ctx, id, before, action === 'varset:delete' ? 'delete' : 'update');
+    return result;
   });
 }

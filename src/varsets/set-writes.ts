@@ -12,6 +12,7 @@ import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetCo
 import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlobalWhenProjectOwned, assertOwnerProject, POINTER } from './rules.js';
 import { deleteVarset as deleteVarsetRow, insertVarset, setVariablesGlobal, updateVarset as updateVarsetRow } from './store.js';
 import { loadView, readableBy } from './views.js';
+import { NEW_SET, recordVersion } from './versions/record.js';
 
 /** Creating, updating and deleting sets. Each is one transaction holding the organization's lock. */
 
@@ -54,6 +55,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
     await addAssignments(trx, 'workspaces', varset.id, command.workspaceIds ?? []);
     await addAssignments(trx, 'projects', varset.id, command.projectIds ?? []);
+    await recordVersion(trx, ctx, varset.id, NEW_SET, 'create');
     return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }

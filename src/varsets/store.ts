@@ -33,12 +33,6 @@ export function selectVarsets<Q extends SelectQueryBuilder<Database, 'varsets', 
   return query.innerJoin('organizations', 'organizations.id', 'varsets.organization_id').select(VARSET_COLUMNS);
 }
 
-const findVarsetById = compiledOnce((db, id: string) => selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)));
-
-export async function findVarset(db: Db, id: string): Promise<Varset | undefined> {
-  return (await findVarsetById(db, id))[0];
-}
-
 /** The columns `withRelations` adds to a set's row. */
 interface RelationColumns {
   workspace_ids: unknown;

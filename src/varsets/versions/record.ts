@@ -1,0 +1,57 @@
+import type { Context } from '../../context.js';
+import type { Trx } from '../../db/transaction.js';
+import { newId, now } from '../../ids.js';
+import type { Varset } from '../model.js';
+import { diffStates, type Actor, type VarsetState, type VersionAction } from './model.js';
+import { findVarsetState, insertVersion } from './store.js';
+
+/** A set as it was before a write (null: it did not exist), and the number of its newest version (0: none). */
+export interface Before {
+  varset: Varset | null;
+  state: VarsetState | null;
+  lastNumber: number;
+}
+
+/** What a new set was before its creation. */
+export const NEW_SET: Before = { varset: null, state: null, lastNumber: 0 };
+
+export function actorOf(ctx: Context): Actor {
+  const { subject } = ctx;
+  return { tokenId: subject.tokenId, kind: subject.kind, teamId: subject.kind === 'team' ? subject.teamId : null, description: subject.description };
+}
+
+/**
+ * Records the set's new version, in the write's transaction, after the write: what changed
+ * from `before` to the set as it now is (gone after a deletion). A write
+ * that changed nothing records none. Returns the version's number, or null when none was made.
+ */
+export async function recordVersion(
+  trx: Trx,
+  ctx: Context,
+  varsetId: string,
+  before: Before,
+  action: VersionAction,
+  rolledBackTo: number | null = null,
+): Promise<number | null> {
+  const after = action === 'delete' ? undefined : await findVarsetState(trx, varsetId);
+  const { changes, sealed } = diffStates(before.state, after?.state ?? null, ctx.sealer);
+  if (!changes.length) return null;
+  const varset = (after?.varset ?? before.varset)!;
+  const number = before.lastNumber + 1;
+  await insertVersion(trx, {
+    id: newId('vsv'),
+    varsetId,
+    organizationId: varset.organization_id,
+    projectId: varset.project_id,
+    number,
+    action,
+    rolledBackTo,
+    varsetName: varset.name,
+    createdAt: now(),
+    actor: actorOf(ctx),
+    requestId: ctx.requestId,
+    changes,
+    sealed,
+  });
+  return number;
+}

@@ -1,0 +1,148 @@
+import type { Selectable } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
+import { fetchPage } from '../../db/page.js';
+import type { VarsetVersionTable } from '../../db/schema.js';
+import type { Db } from '../../db/transaction.js';
+import type { Page } from '../../jsonapi/query.js';
+import { selectVarsets, toVarsetRead, withRelations } from '../store.js';
+import type { Varset } from '../model.js';
+import type { Change, UndoableVersion, VarsetState, VarsetVersion } from './model.js';
+
+/** The SQL of set versions: a set's state as versions see it, and the versions themselves. */
+
+const stateOfVarset = compiledOnce((db, id: string) =>
+  withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), true).select((eb) =>
+    eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1).as('last_number'),
+  ),
+);
+
+/** A set, its state (attributes, variables with their stored values, assignments) and the number of its newest version (0: none): one statement. */
+export async function findVarsetState(db: Db, id: string): Promise<{ varset: Varset; state: VarsetState; lastNumber: number } | undefined> {
+  const [row] = await stateOfVarset(db, id);
+  if (!row) return undefined;
+  const { varset, relations } = toVarsetRead(row, true);
+  const { workspaceIds, projectIds, variables } = relations();
+  return {
+    varset,
+    state: {
+      name: varset.name,
+      description: varset.description,
+      global: varset.global,
+      priority: varset.priority,
+      variables: new Map(variables.map(({ id, row }) => [id, { key: row!.key, value: row!.value, description: row!.description, category: row!.category, hcl: row!.hcl, sensitive: row!.sensitive }])),
+      workspaceIds: new Set(workspaceIds),
+      projectIds: new Set(projectIds),
+    },
+    lastNumber: Number(row.last_number ?? 0),
+  };
+}
+
+const lastNumber = compiledOnce((db, varsetId: string) =>
+  db.selectFrom('varset_versions').select('number').where('varset_id', '=', varsetId).orderBy('number', 'desc').limit(1),
+);
+
+/** The number of the set's newest version; 0 when it has none. */
+export async function findLastVersionNumber(db: Db, varsetId: string): Promise<number> {
+  const [row] = await lastNumber(db, varsetId);
+  return row ? Number(row.number) : 0;
+}
+
+/** A version and, apart, what undoing it takes. */
+export type VersionRow = Omit<VarsetVersion, 'changes'> & { changes: Change[]; sealed: Record<string, string> };
+
+export async function insertVersion(db: Db, version: VersionRow): Promise<void> {
+  await db
+    .insertInto('varset_versions')
+    .values({
+      id: version.id,
+      varset_id: version.varsetId,
+      organization_id: version.organizationId,
+      project_id: version.projectId,
+      number: version.number,
+      action: version.action,
+      rolled_back_to: version.rolledBackTo,
+      varset_name: version.varsetName,
+      created_at: version.createdAt,
+      actor_token_id: version.actor.tokenId,
+      actor_kind: version.actor.kind,
+      actor_team_id: version.actor.teamId,
+      actor_description: version.actor.description,
+      request_id: version.requestId,
+      changes: JSON.stringify(version.changes),
+      sealed: Object.keys(version.sealed).length ? JSON.stringify(version.sealed) : null,
+    })
+    .execute();
+}
+
+const SHOWN_COLUMNS = [
+  'id',
+  'varset_id',
+  'organization_id',
+  'project_id',
+  'number',
+  'action',
+  'rolled_back_to',
+  'varset_name',
+  'created_at',
+  'actor_token_id',
+  'actor_kind',
+  'actor_team_id',
+  'actor_description',
+  'request_id',
+  'changes',
+] as const;
+
+type ShownRow = Pick<Selectable<VarsetVersionTable>, (typeof SHOWN_COLUMNS)[number]>;
+
+function versionOf(row: ShownRow): VarsetVersion {
+  return {
+    id: row.id,
+    varsetId: row.varset_id,
+    organizationId: row.organization_id,
+    projectId: row.project_id,
+    number: Number(row.number),
+    action: row.action,
+    rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
+    varsetName: row.varset_name,
+    createdAt: row.created_at,
+    actor: { tokenId: row.actor_token_id, kind: row.actor_kind, teamId: row.actor_team_id, description: row.actor_description },
+    requestId: row.request_id,
+    changes: JSON.parse(row.changes) as Change[],
+  };
+}
+
+const versionById = compiledOnce((db, id: string) => db.selectFrom('varset_versions').select(SHOWN_COLUMNS).where('id', '=', id));
+
+export async function findVersion(db: Db, id: string): Promise<VarsetVersion | undefined> {
+  const [row] = await versionById(db, id);
+  return row && versionOf(row);
+}
+
+const newestVersion = compiledOnce((db, varsetId: string) =>
+  db.selectFrom('varset_versions').select(SHOWN_COLUMNS).where('varset_id', '=', varsetId).orderBy('number', 'desc').limit(1),
+);
+
+/** The set's newest version: for a deleted set, its deletion. */
+export async function findNewestVersion(db: Db, varsetId: string): Promise<VarsetVersion | undefined> {
+  const [row] = await newestVersion(db, varsetId);
+  return row && versionOf(row);
+}
+
+/** A page of the set's versions, newest first, and how many it has. */
+export async function pageOfVersions(db: Db, varsetId: string, page: Page): Promise<{ rows: VarsetVersion[]; total: number }> {
+  const base = db.selectFrom('varset_versions').where('varset_id', '=', varsetId);
+  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(SHOWN_COLUMNS).orderBy('number', 'desc'));
+  return { rows: rows.map(versionOf), total };
+}
+
+/** The versions after `number`, newest first, with what undoing each takes. */
+export async function findVersionsAfter(db: Db, varsetId: string, number: number): Promise<UndoableVersion[]> {
+  const rows = await db
+    .selectFrom('varset_versions')
+    .select(['number', 'changes', 'sealed'])
+    .where('varset_id', '=', varsetId)
+    .where('number', '>', number)
+    .orderBy('number', 'desc')
+    .execute();
+  return rows.map((row) => ({ number: Number(row.number), changes: JSON.parse(row.changes) as Change[], sealed: row.sealed === null ? {} : (JSON.parse(row.sealed) as Record<string, string>) }));
+}
