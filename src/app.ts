@@ -34,6 +34,7 @@ import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { teamAccessRoutes } from './team-access/routes.js';
 import { varsetRoutes } from './varsets/routes.js';
+import { varsetVersionRoutes } from './varsets/versions/routes.js';
 import { configurationVersionRoutes } from './configuration-versions/routes.js';
 import { runRoutes } from './runs/routes.js';
 import { runEventRoutes } from './run-events/routes.js';
@@ -181,6 +182,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(tokenRoutes);
       await api.register(teamAccessRoutes);
       await api.register(varsetRoutes);
+      await api.register(varsetVersionRoutes);
       await api.register(configurationVersionRoutes, { publicUrl: options.publicUrl });
       await api.register(runRoutes);
       await api.register(runEventRoutes);

@@ -67,6 +67,8 @@ export type Action =
   | 'varset:read'
   | 'varset:update'
   | 'varset:delete'
+  /** The versions of a set that was deleted: owners only, as nothing else of the set is left to decide by. */
+  | 'varset:read-deleted'
   | 'run:read'
   | 'run:create'
   | 'run:apply'
@@ -152,6 +154,7 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'organization:update':
     case 'organization:delete':
     case 'organization-token:manage':
+    case 'varset:read-deleted':
       return team.owners;
     case 'teams:create':
     case 'team-tokens:list':

@@ -27,6 +27,7 @@ import * as store from './store.js';
 
 export {
   deleteVariable,
+  deleteVariables,
   findVariable,
   listVariableKeys,
   listVariables,
@@ -47,7 +48,7 @@ export interface PreparedVariable {
 }
 
 /** A fresh opaque version, given to a variable on creation and on every update. */
-function newVersionId(): string {
+export function newVersionId(): string {
   return randomBytes(20).toString('hex');
 }
 

@@ -11,6 +11,8 @@ import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Resp
 import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
 import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
+import { RollbackBody } from './versions/schemas.js';
+import { rollbackVarset } from './versions/service.js';
 import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
 import {
   addVarsetVariable,
@@ -153,6 +155,16 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
       return oneResponse(ctx, view, include, { variableAttributes: true });
     });
   }
+
+  // varsetd's own: makes the set again what it was at one of its versions (versions/).
+  const RollbackQuery = Query({
+    'skip-missing': Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'restore the rest when workspaces or projects the set was assigned to are gone' })),
+  });
+  api.post('/varsets/:id/actions/rollback', { schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: VarsetDocument } }, async (request) => {
+    const ctx = contextOf(request);
+    const view = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: request.query['skip-missing'] === 'true' });
+    return oneResponse(ctx, view, new Set(), { variableAttributes: true });
+  });
 
   api.delete('/varsets/:id', { schema: { params: IdParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {
     await deleteVarset(contextOf(request), request.params.id);

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { contextOf } from '../../context.js';
+import { API_PREFIX, listDocument } from '../../jsonapi/document.js';
+import { parsePage } from '../../jsonapi/query.js';
+import { Document, ListDocument, PageQuery, Query, Responses } from '../../jsonapi/schemas.js';
+import { listVarsetVersions, showVarsetVersion } from './service.js';
+import { VarsetVersionResource } from './schemas.js';
+import { serializeVarsetVersion } from './serialize.js';
+
+const IdParams = Type.Object({ id: Type.String() });
+
+/** varsetd's own: the versions of a set (rolling back to one is a set's action, in ../routes.ts). */
+export const varsetVersionRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.get(
+    '/varsets/:id/versions',
+    { schema: { params: IdParams, querystring: Query(PageQuery), response: Responses({ 200: ListDocument(VarsetVersionResource) }) } },
+    async (request) => {
+      const page = parsePage(request.query);
+      const { rows, total } = await listVarsetVersions(contextOf(request), request.params.id, page);
+      return listDocument(`${API_PREFIX}/varsets/${encodeURIComponent(request.params.id)}/versions`, request.query, page, total, rows.map(serializeVarsetVersion));
+    },
+  );
+
+  api.get('/varset-versions/:id', { schema: { params: IdParams, querystring: Query({}), response: Responses({ 200: Document(VarsetVersionResource) }) } }, async (request) => {
+    return { data: serializeVarsetVersion(await showVarsetVersion(contextOf(request), request.params.id)) };
+  });
+};

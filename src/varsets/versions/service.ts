@@ -1,0 +1,38 @@
+import type { Context } from '../../context.js';
+import { ensure } from '../../auth/policy.js';
+import { notFound } from '../../jsonapi/errors.js';
+import type { Page } from '../../jsonapi/query.js';
+import { readableVarset } from '../access.js';
+import { findVarsetOrganizationId } from '../store.js';
+import type { VarsetVersion } from './model.js';
+import { findNewestVersion, findVersion, pageOfVersions } from './store.js';
+
+/**
+ * Reading a set's versions. Whoever may read the set may read its versions; those of a set
+ * that was deleted, only the organization's owners (and its organization token and the site
+ * administrator): otherwise the 404 of a missing set.
+ */
+
+export { rollbackVarset, type RollbackRequest } from './rollback.js';
+
+async function ensureHistoryReadable(ctx: Context, varsetId: string): Promise<void> {
+  if (await findVarsetOrganizationId(ctx.store.db, varsetId)) {
+    await readableVarset(ctx, varsetId, false);
+    return;
+  }
+  const newest = await findNewestVersion(ctx.store.db, varsetId);
+  if (!newest) throw notFound();
+  ensure(ctx.subject, 'varset:read-deleted', { organizationId: newest.organizationId });
+}
+
+export async function listVarsetVersions(ctx: Context, varsetId: string, page: Page): Promise<{ rows: VarsetVersion[]; total: number }> {
+  await ensureHistoryReadable(ctx, varsetId);
+  return pageOfVersions(ctx.store.db, varsetId, page);
+}
+
+export async function showVarsetVersion(ctx: Context, id: string): Promise<VarsetVersion> {
+  const version = await findVersion(ctx.store.db, id);
+  if (!version) throw notFound();
+  await ensureHistoryReadable(ctx, version.varsetId);
+  return version;
+}
