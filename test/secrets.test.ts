@@ -116,6 +116,12 @@ describe(`sensitive values at rest (${storeKind})`, () => {
 
   const rawValue = async (id: string) => (await t.store.db.selectFrom('varset_variables').select(['value', 'sensitive']).where('id', '=', id).executeTakeFirstOrThrow()).value;
 
+  /** The sealed values set versions keep (what a rollback puts back), in a stable order. */
+  async function valuesKeptByVersions(): Promise<string[]> {
+    const rows = await t.store.db.selectFrom('varset_versions').select('sealed').where('sealed', 'is not', null).orderBy('id').execute();
+    return rows.flatMap((row) => Object.values(JSON.parse(row.sealed!) as Record<string, string>));
+  }
+
   async function createSet(vars: Record<string, unknown>[] = []): Promise<{ id: string; vars: any[] }> {
     const res = await t.post(`/api/v2/organizations/${org}/varsets`, {
       data: { type: 'varsets', attributes: { name: `set-${Math.random().toString(36).slice(2)}` }, relationships: { vars: { data: vars.map((attributes) => ({ type: 'vars', attributes })) } } },
@@ -159,7 +165,7 @@ describe(`sensitive values at rest (${storeKind})`, () => {
   it('leaves no sensitive value in the clear anywhere in the database', async () => {
     const marker = 'needle-7f3a9c-sensitive';
     await createSet([{ key: 'needle', value: marker, category: 'terraform', sensitive: true }]);
-    const tables = ['varsets', 'varset_variables', 'tokens', 'settings', 'teams'] as const;
+    const tables = ['varsets', 'varset_variables', 'varset_versions', 'tokens', 'settings', 'teams'] as const;
     for (const table of tables) {
       const rows = await t.store.db.selectFrom(table).selectAll().execute();
       assert.ok(!JSON.stringify(rows).includes(marker), table);
@@ -172,8 +178,12 @@ describe(`sensitive values at rest (${storeKind})`, () => {
     const old = t.app.sealer;
     const newSealer = createSealer(generateKey());
     const before = await t.store.db.selectFrom('varset_variables').select(['id', 'value']).where('sensitive', '=', true).execute();
+    const keptBefore = await valuesKeptByVersions();
+    assert.ok(keptBefore.length > 0, 'the earlier tests replaced sensitive values, which their versions keep');
     const count = await rotateKey(t.store, old, newSealer);
-    assert.equal(count, before.length);
+    assert.equal(count, before.length + keptBefore.length);
+    const kept = await valuesKeptByVersions();
+    assert.deepEqual(kept.map((v) => newSealer.open(v)), keptBefore.map((v) => old.open(v)), 'the values versions keep for a rollback are re-encrypted too');
     const stored = await rawValue(id);
     assert.equal(newSealer.open(stored), 'before-rotation');
     assert.throws(() => old.open(stored), SealError);

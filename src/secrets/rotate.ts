@@ -18,8 +18,11 @@ export async function rotateKey(store: Store, from: Sealer, to: Sealer, columns:
       let after = '';
       for (;;) {
         const rows = await sealedValues(trx, column, after, BATCH);
-        for (const row of rows) await replaceSealedValue(trx, column, row.id, to.seal(from.open(row.value)));
-        count += rows.length;
+        for (const row of rows) {
+          const { value, values } = column.map ? resealMap(row.value, from, to) : { value: to.seal(from.open(row.value)), values: 1 };
+          await replaceSealedValue(trx, column, row.id, value);
+          count += values;
+        }
         if (rows.length < BATCH) break;
         after = rows[rows.length - 1]!.id;
       }
@@ -27,4 +30,10 @@ export async function rotateKey(store: Store, from: Sealer, to: Sealer, columns:
     await resealCheck(trx, to);
     return count;
   });
+}
+
+/** A JSON object of sealed values, each re-encrypted, and how many it holds. */
+function resealMap(text: string, from: Sealer, to: Sealer): { value: string; values: number } {
+  const entries = Object.entries(JSON.parse(text) as Record<string, string>);
+  return { value: JSON.stringify(Object.fromEntries(entries.map(([id, sealed]) => [id, to.seal(from.open(sealed))]))), values: entries.length };
 }

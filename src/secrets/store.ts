@@ -11,17 +11,20 @@ export interface SealedColumn {
   column: string;
   /** Only rows where this boolean column is true hold a sealed value. */
   sealedWhen?: string;
+  /** The column holds a JSON object whose every value is sealed (null: none), not one sealed value. */
+  map?: true;
 }
 
 export const SEALED_COLUMNS: SealedColumn[] = [
   { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'workspace_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'run_effective_values', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+  { table: 'varset_versions', id: 'id', column: 'sealed', map: true },
 ];
 
 /** Up to `limit` sealed values of a column whose row id comes after `after`, in id order. */
 export async function sealedValues(trx: Trx, c: SealedColumn, after: string, limit: number): Promise<{ id: string; value: string }[]> {
-  const sealed = c.sealedWhen ? sql`and ${sql.ref(c.sealedWhen)} = ${true}` : sql``;
+  const sealed = c.sealedWhen ? sql`and ${sql.ref(c.sealedWhen)} = ${true}` : sql`and ${sql.ref(c.column)} is not null`;
   const { rows } = await sql<{ id: string; value: string }>`
     select ${sql.ref(c.id)} as id, ${sql.ref(c.column)} as value from ${sql.table(c.table)}
     where ${sql.ref(c.id)} > ${after} ${sealed} order by ${sql.ref(c.id)} limit ${limit}`.execute(trx);
