@@ -88,7 +88,7 @@ describe(`effective variables (${storeKind})`, () => {
       assert.deepEqual(zone.attributes.source, {
         type: 'varset',
         precedence: 3,
-        varset: { id: priority.id, name: 'a-priority', scope: 'workspace', owner: 'organization', priority: true },
+        varset: { id: priority.id, name: 'a-priority', scope: 'workspace', owner: 'organization', priority: true, version: 1 },
       });
       assert.equal(zone.attributes.overridden[0].source.varset.owner, 'project');
       assert.equal(zone.attributes.overridden[0].source.varset.scope, 'project');
@@ -121,7 +121,7 @@ describe(`effective variables (${storeKind})`, () => {
       const ws = await t.createWorkspace(org, { projectId: prj });
       const both = await createVarset(t, org, { attributes: { name: uniqueName('both') }, workspaces: [ws], projects: [prj], vars: [{ key: 'twice', value: 'x' }] });
       const [twice] = await effective(ws);
-      assert.deepEqual(twice.attributes.source.varset, { id: both.id, name: both.attributes.name, scope: 'workspace', owner: 'organization', priority: false });
+      assert.deepEqual(twice.attributes.source.varset, { id: both.id, name: both.attributes.name, scope: 'workspace', owner: 'organization', priority: false, version: 1 });
       assert.equal(twice.attributes.source.precedence, 11);
       assert.deepEqual(twice.attributes.overridden, []);
     });

@@ -143,7 +143,9 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     for (const { attributes } of plainStrings) assert.equal(outputByKey.get(attributes.key), attributes.value, attributes.key);
     assert.equal(effective.find((v) => v.attributes.key === 'region').attributes.source.type, 'workspace');
     const [comment] = await commentsOf(run.id);
-    assert.match(comment, /^`sh -c '.*'` exited with 0 after \d+\.\d s\.$/s);
+    // The run names the version of each set its values came from: the global set, at its first version.
+    assert.match(comment, /^`sh -c '.*'` exited with 0 after \d+\.\d s\.\n\nValues from variable sets set-[\w-]+ \(version 1\)\.$/s);
+    assert.match(stderr, /^varsetd exec: values from variable sets set-[\w-]+ \(version 1\)$/m);
     const events = ((await client.get(`/api/v2/runs/${run.id}/run-events`)).body.data as any[]).map((e) => e.attributes.action);
     assert.deepEqual(events, ['created', 'variables-opened', 'planning', 'planned', 'commented']);
     fs.rmSync(path.join(configDir, 'terraform.tfstate'), { force: true });
@@ -283,6 +285,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     assert.match(stdout, /AWS_SECRET_ACCESS_KEY=\(sensitive\)/);
     assert.match(stdout, /secret = \(sensitive\)/);
     assert.match(stdout, /region = "from-workspace"/);
+    assert.match(stdout, /^values from variable sets set-[\w-]+ \(version 1\)$/m);
     assert.ok(!stdout.includes(ENV_SECRET) && !stdout.includes('hunter2'));
     assert.equal((await latestRun()).id, before);
   });

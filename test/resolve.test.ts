@@ -31,7 +31,7 @@ function runVariable(key: string, value = `r${++counter}`): TestVar & { category
 }
 
 function set(name: string, options: { owner?: VarsetOwner; priority?: boolean; scopes: readonly VarsetScope[] }, variables: TestVar[]): ApplicableVarset<TestVar> {
-  return { id: `varset-${name}`, name, owner: options.owner ?? 'organization', priority: options.priority ?? false, scopes: options.scopes, variables };
+  return { id: `varset-${name}`, name, owner: options.owner ?? 'organization', priority: options.priority ?? false, version: null, scopes: options.scopes, variables };
 }
 
 function input(parts: Partial<ResolveInput<TestVar>>): ResolveInput<TestVar> {
@@ -115,10 +115,10 @@ describe('resolveVariables: precedence levels', () => {
     assert.deepEqual(
       [result.winner, ...result.overridden].map((o) => [o.level, o.source]),
       [
-        [5, { kind: 'varset', id: 'varset-prio', name: 'prio', scope: 'workspace', owner: 'project', priority: true }],
+        [5, { kind: 'varset', id: 'varset-prio', name: 'prio', scope: 'workspace', owner: 'project', priority: true, version: null }],
         [6, { kind: 'run' }],
         [8, { kind: 'workspace' }],
-        [12, { kind: 'varset', id: 'varset-plain', name: 'plain', scope: 'project', owner: 'organization', priority: false }],
+        [12, { kind: 'varset', id: 'varset-plain', name: 'plain', scope: 'project', owner: 'organization', priority: false, version: null }],
       ],
     );
   });

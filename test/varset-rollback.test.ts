@@ -63,7 +63,7 @@ describe(`rolling a set back (${storeKind})`, () => {
       ['description', 'second', 'first'],
       ['priority', true, false],
     ]);
-    assert.equal(made.attributes['request-id'], res.headers['x-request-id']);
+    assert.equal(made.attributes['request-id'], String(res.headers['x-request-id']));
     // Rolling back to what the set already is changes nothing, and makes no version.
     expectStatus(await rollback(set.id, first.id), 200);
     assert.equal((await versions(set.id)).length, 3);

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
 import { ADMIN_TOKEN, TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
-import { assign, createVar, createVarset, identifiers } from './varsets-fixtures.js';
+import { createUploadedConfigurationVersion } from './runs-fixtures.js';
+import { createVar, createVarset, identifiers } from './varsets-fixtures.js';
 
 /** Every write to a set makes exactly one version, with who made it, the request and what changed; a write that changes nothing makes none. */
 describe(`versions of a set (${storeKind})`, () => {
@@ -66,7 +67,7 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.equal(attributes.number, 1);
     assert.equal(attributes.action, 'create');
     assert.equal(attributes['varset-name'], 'created-with-all');
-    assert.equal(attributes['request-id'], res.headers['x-request-id']);
+    assert.equal(attributes['request-id'], String(res.headers['x-request-id']));
     assert.match(attributes['request-id'], /^[0-9a-f-]{36}$/);
     assert.equal(attributes.actor.kind, 'team');
     assert.equal(attributes.actor.description, 'team owners (token "release pipeline")');
@@ -225,5 +226,23 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.equal(res.body.meta.pagination['prev-page'], 1);
     expectStatus(await t.get(`/api/v2/varsets/${set.id}/versions?sort=number`), 400);
     expectStatus(await t.get(`/api/v2/varsets/${set.id}/versions?page%5Bsize%5D=0`), 400);
+  });
+
+  it("effective variables name the version of each set: a workspace's its newest, a run's the one it was created with", async () => {
+    const w = await t.createWorkspace(org);
+    const set = await createVarset(t, org, { workspaces: [w], vars: [{ key: 'versioned', value: 'one' }] });
+    expectStatus(await patchSet(set.id, { description: 'second version' }), 200);
+    const versionIn = async (path: string) => {
+      const res = await t.get(path);
+      expectStatus(res, 200);
+      return res.body.data.find((v: any) => v.attributes.key === 'versioned').attributes.source.varset.version;
+    };
+    assert.equal(await versionIn(`/api/v2/workspaces/${w}/effective-variables`), 2);
+    const cv = await createUploadedConfigurationVersion(t, w);
+    const run = await t.post('/api/v2/runs', { data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: w } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } } });
+    expectStatus(run, 201);
+    expectStatus(await patchSet(set.id, { description: 'third version' }), 200);
+    assert.equal(await versionIn(`/api/v2/runs/${run.body.data.id}/effective-variables`), 2);
+    assert.equal(await versionIn(`/api/v2/workspaces/${w}/effective-variables`), 3);
   });
 });

@@ -372,6 +372,8 @@ export interface RunEffectiveValueTable {
   varset_scope: 'global' | 'project' | 'workspace' | null;
   varset_owner: 'organization' | 'project' | null;
   varset_priority: boolean | null;
+  /** The number of the set's version the value came from; null when the set had no version yet. */
+  varset_version: number | null;
   variable_id: string | null;
   version_id: string | null;
   /** Sealed when sensitive, like the variable it was copied from. */

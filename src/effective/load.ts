@@ -40,6 +40,7 @@ export async function loadCandidates(db: Db, workspace: WorkspacePlace): Promise
         name: set.name,
         owner: set.ownerProjectId === null ? 'organization' : 'project',
         priority: set.priority,
+        version: set.version,
         scopes,
         variables: bySet.get(set.id) ?? [],
       };

@@ -46,6 +46,8 @@ export interface ApplicableVarset<V extends CandidateVariable> {
   name: string;
   owner: VarsetOwner;
   priority: boolean;
+  /** The number of the set's version the variables are of (null: none yet). */
+  version: number | null;
   /** Every way the set applies to the workspace (at least one). */
   scopes: readonly VarsetScope[];
   variables: readonly V[];
@@ -66,6 +68,7 @@ export interface VarsetSource {
   scope: VarsetScope;
   owner: VarsetOwner;
   priority: boolean;
+  version: number | null;
 }
 
 export type ValueSource = { kind: 'workspace' } | { kind: 'run' } | VarsetSource;
@@ -139,7 +142,7 @@ export function resolveVariables<V extends CandidateVariable>(input: ResolveInpu
     if (seenSets.has(set.id)) throw new Error(`variable set ${set.id} is given more than once; list its scopes instead`);
     seenSets.add(set.id);
     const { level, scope } = varsetLevel(set);
-    const source: VarsetSource = { kind: 'varset', id: set.id, name: set.name, scope, owner: set.owner, priority: set.priority };
+    const source: VarsetSource = { kind: 'varset', id: set.id, name: set.name, scope, owner: set.owner, priority: set.priority, version: set.version };
     for (const variable of set.variables) contenders.push({ variable, source, level, rank: 0 });
   }
 

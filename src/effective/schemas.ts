@@ -13,6 +13,7 @@ const Source = Type.Object({
       scope: Type.Enum(['global', 'project', 'workspace']),
       owner: Type.Enum(['organization', 'project']),
       priority: Type.Boolean(),
+      version: Nullable(Type.Integer({ description: "the number of the set's version the value is of (GET /varsets/:id/versions); null when no write has changed the set since versions were kept" })),
     }),
   ),
 });

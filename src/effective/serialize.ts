@@ -29,7 +29,7 @@ function valueAttributes(value: EffectiveValue): EffectiveResource['attributes']
     source: {
       type: source.kind,
       precedence: value.level,
-      ...(source.kind === 'varset' ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority } } : {}),
+      ...(source.kind === 'varset' ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority, version: source.version } } : {}),
     },
   };
 }

@@ -40,6 +40,7 @@ function toRow(runId: string, position: number, rank: number, variable: Effectiv
     varset_scope: set?.scope ?? null,
     varset_owner: set?.owner ?? null,
     varset_priority: set ? set.priority : null,
+    varset_version: set ? set.version : null,
     variable_id: value.variableId,
     version_id: value.versionId,
     value: value.value,
@@ -51,7 +52,7 @@ function toRow(runId: string, position: number, rank: number, variable: Effectiv
 
 export async function insertRunEffectiveVariables(db: Db, runId: string, variables: EffectiveVariable[]): Promise<void> {
   const rows = variables.flatMap((variable, position) => [variable.winner, ...variable.overridden].map((value, rank) => toRow(runId, position, rank, variable, value)));
-  // 19 columns a row: a slice stays far below both stores' limits on bound parameters.
+  // 20 columns a row: a slice stays far below both stores' limits on bound parameters.
   await inSlices(rows, async (slice) => {
     await db.insertInto('run_effective_values').values(slice).execute();
   });
@@ -59,7 +60,7 @@ export async function insertRunEffectiveVariables(db: Db, runId: string, variabl
 
 function sourceOf(row: Row): ValueSource {
   if (row.source !== 'varset') return { kind: row.source };
-  return { kind: 'varset', id: row.varset_id!, name: row.varset_name!, scope: row.varset_scope!, owner: row.varset_owner!, priority: row.varset_priority === true };
+  return { kind: 'varset', id: row.varset_id!, name: row.varset_name!, scope: row.varset_scope!, owner: row.varset_owner!, priority: row.varset_priority === true, version: row.varset_version === null ? null : Number(row.varset_version) };
 }
 
 /** A run's effective variables, in the order they were resolved in: one query. */

@@ -11,6 +11,12 @@ export interface InjectedVariable {
   sensitive: boolean;
 }
 
+/** A variable set that gives a run at least one of its values, and the version of the set they are of (null: none yet). */
+export interface SetUsed {
+  name: string;
+  version: number | null;
+}
+
 export class ApiCallError extends Error {}
 
 export class VarsetdApi {
@@ -38,9 +44,15 @@ export class VarsetdApi {
     return doc.data.id;
   }
 
-  /** The variables a run of the workspace would get now, sensitive values left out (for --dry-run). */
-  async workspaceVariables(workspaceId: string): Promise<InjectedVariable[]> {
-    return variablesOf(await this.call('GET', `/workspaces/${workspaceId}/effective-variables`));
+  /** The variables a run of the workspace would get now, sensitive values left out, and the sets they come from (for --dry-run). */
+  async workspaceVariables(workspaceId: string): Promise<{ variables: InjectedVariable[]; sets: SetUsed[] }> {
+    const doc = await this.call('GET', `/workspaces/${workspaceId}/effective-variables`);
+    return { variables: variablesOf(doc), sets: setsOf(doc) };
+  }
+
+  /** The sets a run's values come from, each with the version the run got. */
+  async runSets(runId: string): Promise<SetUsed[]> {
+    return setsOf(await this.call('GET', `/runs/${runId}/effective-variables`));
   }
 
   /** A configuration version with the archive uploaded to it; returns its id. */
@@ -95,4 +107,16 @@ function describeErrors(body: string): string {
 /** The variables of an effective-variables document, as they are injected. */
 function variablesOf(doc: { data: { attributes: InjectedVariable }[] }): InjectedVariable[] {
   return doc.data.map(({ attributes: a }) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
+}
+
+type EffectiveDocument = { data: { attributes: { source: { varset?: { id: string; name: string; version?: number | null } } } }[] };
+
+/** The sets the winning values of an effective-variables document come from, by name. */
+function setsOf(doc: EffectiveDocument): SetUsed[] {
+  const sets = new Map<string, SetUsed>();
+  for (const { attributes } of doc.data) {
+    const set = attributes.source.varset;
+    if (set) sets.set(set.id, { name: set.name, version: set.version ?? null });
+  }
+  return [...sets.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiCallError, VarsetdApi, type InjectedVariable } from './api.js';
+import { ApiCallError, VarsetdApi, type InjectedVariable, type SetUsed } from './api.js';
 import { packDirectory } from './archive.js';
 import { exitCodeOfSignal, startChild, type ChildResult, type RunningChild } from './child.js';
 import { CredentialsError, discoverServer } from './credentials.js';
@@ -99,7 +99,8 @@ const TFVARS_PATTERN = /^zzz_varsetd_.*\.auto\.tfvars$/;
 async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const workspaceId = await api.workspaceId(options.organization, options.workspace);
   if (options.dryRun) {
-    printDryRun(await api.workspaceVariables(workspaceId), options);
+    const { variables, sets } = await api.workspaceVariables(workspaceId);
+    printDryRun(variables, sets, options);
     return 0;
   }
   const archive = packDirectory(options.dir, (relative) => TFVARS_PATTERN.test(relative));
@@ -108,8 +109,10 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
   process.stderr.write(`varsetd exec: run ${runId}\n`);
 
   let variables: InjectedVariable[];
+  let sets: SetUsed[];
   try {
     variables = await api.openedVariables(runId);
+    sets = await api.runSets(runId);
   } catch (error) {
     await abandon(api, runId);
     throw error;
@@ -120,6 +123,7 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
     await abandon(api, runId);
     return 1;
   }
+  if (sets.length) process.stderr.write(`varsetd exec: values from ${describeSets(sets)}\n`);
   await api.startRun(runId);
   const started = Date.now();
   let result: ChildResult;
@@ -135,7 +139,7 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
     await abandon(api, runId);
     throw error;
   }
-  await report(api, runId, options, result, Date.now() - started);
+  await report(api, runId, options, result, Date.now() - started, sets);
   return result.exitCode;
 }
 
@@ -194,8 +198,9 @@ async function abandon(api: VarsetdApi, runId: string): Promise<void> {
 }
 
 /** Moves the run to planned or errored and comments on it; a failure here is reported but does not change the exit code. */
-async function report(api: VarsetdApi, runId: string, options: ExecOptions, result: ChildResult, durationMs: number): Promise<void> {
+async function report(api: VarsetdApi, runId: string, options: ExecOptions, result: ChildResult, durationMs: number, sets: SetUsed[]): Promise<void> {
   const lines = [`\`${displayCommand(options)}\` exited with ${result.exitCode} after ${(durationMs / 1000).toFixed(1)} s.`];
+  if (sets.length) lines.push('', `Values from ${describeSets(sets)}.`);
   if (result.planSummary) lines.push('', result.planSummary);
   for (const [what, call] of [
     ['finish the run', () => api.finishRun(runId, result.exitCode)],
@@ -214,11 +219,17 @@ function displayCommand({ command, args }: ExecOptions): string {
   return [command, ...args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-function printDryRun(variables: InjectedVariable[], options: ExecOptions): void {
+/** `variable sets prod (version 7), shared (version 3)`. */
+function describeSets(sets: SetUsed[]): string {
+  return `variable sets ${sets.map((s) => `${s.name} (${s.version === null ? 'no version yet' : `version ${s.version}`})`).join(', ')}`;
+}
+
+function printDryRun(variables: InjectedVariable[], sets: SetUsed[], options: ExecOptions): void {
   const shown = (v: InjectedVariable) => (v.sensitive ? '(sensitive)' : v.value ?? '');
   const lines = [`would run in ${options.dir}: ${displayCommand(options)}`, 'environment:'];
   for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
   lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);
   for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? '(sensitive)' : v.hcl ? v.value : JSON.stringify(v.value)}`);
+  if (sets.length) lines.push(`values from ${describeSets(sets)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -194,7 +194,11 @@ export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspaceP
     .selectFrom('varsets')
     .select(['varsets.id', 'varsets.name', 'varsets.project_id', 'varsets.global', 'varsets.priority'])
     // Computed flags are read as booleans like the flag columns (src/db/flags.ts).
-    .select((eb) => [eb('varsets.id', 'in', assignedToWorkspace).$castTo<boolean>().as('on_workspace'), eb('varsets.id', 'in', assignedToProject).$castTo<boolean>().as('on_project')])
+    .select((eb) => [
+      eb('varsets.id', 'in', assignedToWorkspace).$castTo<boolean>().as('on_workspace'),
+      eb('varsets.id', 'in', assignedToProject).$castTo<boolean>().as('on_project'),
+      eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1).as('version'),
+    ])
     .where('varsets.organization_id', '=', workspace.organization_id)
     .where((eb) => eb.or([eb('varsets.global', '=', true), eb('varsets.id', 'in', reachingIds(eb, scope))]))
     .execute();
@@ -206,5 +210,6 @@ export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspaceP
     priority: row.priority,
     onProject: row.on_project,
     onWorkspace: row.on_workspace,
+    version: row.version === null ? null : Number(row.version),
   }));
 }

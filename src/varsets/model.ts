@@ -79,6 +79,8 @@ export interface ReachingVarset {
   priority: boolean;
   onProject: boolean;
   onWorkspace: boolean;
+  /** The number of the set's newest version; null for a set no write has changed since versions were kept. */
+  version: number | null;
 }
 
 export type AssignmentKind = 'workspaces' | 'projects';

@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * with who made it and what it changed. A set's versions outlive the set (no foreign key to
  * `varsets`), so that a deleted set can be read back and restored; they go with their
  * organization. `sealed` keeps the sensitive values a version replaced or removed, sealed as
- * variables' values are, for a rollback to put back.
+ * variables' values are, for a rollback to put back. A run's values name the version of the
+ * set each came from.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -29,5 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Newest first, by set: a set's history, its last number and the versions after one.
   await db.schema.createIndex('varset_versions_number').on('varset_versions').columns(['varset_id', 'number']).unique().execute();
+  // The version of its set each value of a run came from (null: the set had none yet).
+  await db.schema.alterTable('run_effective_values').addColumn('varset_version', 'integer').execute();
   await db.schema.createIndex('varset_versions_organization').on('varset_versions').columns(['organization_id', 'varset_id']).execute();
 }
