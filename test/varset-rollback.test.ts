@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ownersTeam, teamToken, teamWithToken, grantWorkspace } from './access-fixtures.js';
 import { TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
 import { createUploadedConfigurationVersion } from './runs-fixtures.js';
-import { createVar, createVarset, errorOf, expectRejected, identifiers } from './varsets-fixtures.js';
+import { createVar, createVarset, errorOf, expectRejected, identifiers, snapshot } from './varsets-fixtures.js';
 
 /** `POST /varsets/:id/actions/rollback`: the set again as it was at a version, as a new version, under every rule a write obeys. */
 describe(`rolling a set back (${storeKind})`, () => {
@@ -65,8 +65,37 @@ describe(`rolling a set back (${storeKind})`, () => {
     ]);
     assert.equal(made.attributes['request-id'], String(res.headers['x-request-id']));
     // Rolling back to what the set already is changes nothing, and makes no version.
-    expectStatus(await rollback(set.id, first.id), 200);
+    const idle = await rollback(set.id, first.id);
+    expectStatus(idle, 200);
+    assert.deepEqual(idle.body.meta.changes, []);
     assert.equal((await versions(set.id)).length, 3);
+  });
+
+  it('a dry run answers the set as it would be and what would change, and changes nothing', async () => {
+    const set = await createVarset(t, org, { vars: [{ key: 'token', value: 'dry-secret', sensitive: true }] });
+    const first = await versionNumbered(set.id, 1);
+    const [variable] = (await show(set.id)).included;
+    expectStatus(await t.patch(`${varsPath(set.id)}/${variable.id}`, { data: { type: 'vars', attributes: { value: 'wet-secret' } } }), 200);
+    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'later' } } }), 200);
+    const before = await show(set.id);
+    const everything = await snapshot(t, org);
+    const dry = await rollback(set.id, first.id, { query: '?dry-run=true' });
+    expectStatus(dry, 200);
+    assert.equal(dry.body.data.attributes.description, '');
+    assert.deepEqual(dry.body.meta.changes.map((c: any) => [c.target, c.field, c.before, c.after, c.sensitive]), [
+      ['varset', 'description', 'later', '', undefined],
+      ['variable', 'value', null, null, true],
+    ]);
+    assert.ok(!JSON.stringify(dry.body).includes('dry-secret'));
+    assert.deepEqual(await show(set.id), before, 'a dry run changes nothing');
+    assert.deepEqual(await snapshot(t, org), everything);
+    assert.equal((await versions(set.id)).length, 3);
+    // A dry run answers the 422 the rollback would get.
+    expectStatus(await t.delete(`/api/v2/varsets/${set.id}`), 204);
+    const [deletion] = await versions(set.id);
+    expectStatus(await rollback(set.id, deletion.id, { query: '?dry-run=true' }), 422);
+    expectStatus(await rollback(set.id, first.id, { query: '?dry-run=true' }), 200);
+    expectStatus(await t.get(`/api/v2/varsets/${set.id}`), 404);
   });
 
   it("puts variables back with their values: a sensitive one reaches a run again, and never a response", async () => {

@@ -11,7 +11,7 @@ import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Resp
 import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
 import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
-import { RollbackBody } from './versions/schemas.js';
+import { Change, RollbackBody } from './versions/schemas.js';
 import { rollbackVarset } from './versions/service.js';
 import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
 import {
@@ -157,13 +157,17 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   }
 
   // varsetd's own: makes the set again what it was at one of its versions (versions/).
+  const Flag = (description: string) => Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }));
   const RollbackQuery = Query({
-    'skip-missing': Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'restore the rest when workspaces or projects the set was assigned to are gone' })),
+    'skip-missing': Flag('restore the rest when workspaces or projects the set was assigned to are gone'),
+    'dry-run': Flag('answer the set as the rollback would make it and what it would change, and change nothing'),
   });
-  api.post('/varsets/:id/actions/rollback', { schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: VarsetDocument } }, async (request) => {
+  const RollbackDocument = Responses({ 200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change) }) }) });
+  api.post('/varsets/:id/actions/rollback', { schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } }, async (request) => {
     const ctx = contextOf(request);
-    const view = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: request.query['skip-missing'] === 'true' });
-    return oneResponse(ctx, view, new Set(), { variableAttributes: true });
+    const { query } = request;
+    const { view, changes } = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: query['skip-missing'] === 'true', dryRun: query['dry-run'] === 'true' });
+    return { ...(await oneResponse(ctx, view, new Set(), { variableAttributes: true })), meta: { changes } };
   });
 
   api.delete('/varsets/:id', { schema: { params: IdParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {

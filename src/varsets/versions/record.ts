@@ -3,7 +3,7 @@ import type { Trx } from '../../db/transaction.js';
 import { newId, now } from '../../ids.js';
 import type { Varset } from '../model.js';
 import { diffStates, type Actor, type VarsetState, type VersionAction } from './model.js';
-import { findVarsetState, insertVersion } from './store.js';
+import { findVarsetState, insertVersion, type VersionRow } from './store.js';
 
 /** A set as it was before a write (null: it did not exist), and the number of its newest version (0: none). */
 export interface Before {
@@ -23,7 +23,7 @@ export function actorOf(ctx: Context): Actor {
 /**
  * Records the set's new version, in the write's transaction, after the write: what changed
  * from `before` to the set as it now is (gone after a deletion). A write
- * that changed nothing records none. Returns the version's number, or null when none was made.
+ * that changed nothing records none. Returns the version, or null when none was made.
  */
 export async function recordVersion(
   trx: Trx,
@@ -32,18 +32,17 @@ export async function recordVersion(
   before: Before,
   action: VersionAction,
   rolledBackTo: number | null = null,
-): Promise<number | null> {
+): Promise<VersionRow | null> {
   const after = action === 'delete' ? undefined : await findVarsetState(trx, varsetId);
   const { changes, sealed } = diffStates(before.state, after?.state ?? null, ctx.sealer);
   if (!changes.length) return null;
   const varset = (after?.varset ?? before.varset)!;
-  const number = before.lastNumber + 1;
-  await insertVersion(trx, {
+  const version: VersionRow = {
     id: newId('vsv'),
     varsetId,
     organizationId: varset.organization_id,
     projectId: varset.project_id,
-    number,
+    number: before.lastNumber + 1,
     action,
     rolledBackTo,
     varsetName: varset.name,
@@ -52,6 +51,7 @@ export async function recordVersion(
     requestId: ctx.requestId,
     changes,
     sealed,
-  });
-  return number;
+  };
+  await insertVersion(trx, version);
+  return version;
 }

@@ -10,7 +10,7 @@ import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetVi
 import { assertNameFree, assertNoGlobalConflict } from '../rules.js';
 import { insertVarset, setVariablesGlobal, updateVarset } from '../store.js';
 import { loadView, readableBy } from '../views.js';
-import { undoVersions, type VariableState, type VarsetState } from './model.js';
+import { undoVersions, type Change, type VariableState, type VarsetState } from './model.js';
 import { recordVersion } from './record.js';
 import { findLastVersionNumber, findVarsetState, findVersion, findVersionsAfter } from './store.js';
 
@@ -21,6 +21,21 @@ export interface RollbackRequest {
   versionId: string;
   /** Restore the rest when workspaces or projects the set was assigned to are gone (otherwise a 422). */
   skipMissing: boolean;
+  /** Answer what the rollback would change, and change nothing. */
+  dryRun: boolean;
+}
+
+/** The set after the rollback, and what it changed (nothing: no version was made). */
+export interface RollbackResult {
+  view: VarsetView;
+  changes: Change[];
+}
+
+/** Carries a dry run's result out of its transaction, which it rolls back on its way. */
+class DryRun extends Error {
+  constructor(readonly result: RollbackResult) {
+    super('dry run');
+  }
 }
 
 /**
@@ -28,9 +43,19 @@ export interface RollbackRequest {
  * obeys: the permission to change the set (to create it, for a deleted set, which only the
  * organization's owners may see), its name free, the global rule. Workspaces and projects
  * that no longer exist (or that a project-owned set may no longer reach) are a 422 naming
- * them, unless the request asks to restore the rest.
+ * them, unless the request asks to restore the rest. A dry run makes the rollback and takes it
+ * back: it answers exactly what the rollback would, and leaves nothing behind.
  */
-export async function rollbackVarset(ctx: Context, varsetId: string, request: RollbackRequest): Promise<VarsetView> {
+export async function rollbackVarset(ctx: Context, varsetId: string, request: RollbackRequest): Promise<RollbackResult> {
+  try {
+    return await rollbackInTransaction(ctx, varsetId, request);
+  } catch (error) {
+    if (error instanceof DryRun) return error.result;
+    throw error;
+  }
+}
+
+async function rollbackInTransaction(ctx: Context, varsetId: string, request: RollbackRequest): Promise<RollbackResult> {
   const version = await findVersion(ctx.store.db, request.versionId);
   if (!version || version.varsetId !== varsetId) throw notFound();
   return withOrganizationLocked(ctx.store, version.organizationId, async (trx) => {
@@ -57,9 +82,11 @@ export async function rollbackVarset(ctx: Context, varsetId: string, request: Ro
 
     await writeState(trx, varset, current?.state ?? null, target, timestamp);
     const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
-    await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', version.number);
+    const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', version.number);
     const written = await findVarsetState(trx, varsetId);
-    return readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!;
+    const result = { view: readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!, changes: made?.changes ?? [] };
+    if (request.dryRun) throw new DryRun(result);
+    return result;
   });
 }
 

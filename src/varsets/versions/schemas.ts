@@ -5,7 +5,7 @@ import { ATTRIBUTES, VARIABLE_FIELDS } from './model.js';
 /** A value of an attribute or a variable's field, or a whole variable: null when absent or sensitive. */
 const Value = Type.Unknown({ description: 'the value (a string, a boolean, or a variable as an object); null when absent or sensitive' });
 
-const Change = Type.Object(
+export const Change = Type.Object(
   {
     target: Type.Enum(['varset', 'variable', 'workspace', 'project']),
     action: Type.Enum(['added', 'removed', 'changed']),

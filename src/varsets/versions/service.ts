@@ -13,7 +13,7 @@ import { findNewestVersion, findVersion, pageOfVersions } from './store.js';
  * administrator): otherwise the 404 of a missing set.
  */
 
-export { rollbackVarset, type RollbackRequest } from './rollback.js';
+export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
 
 async function ensureHistoryReadable(ctx: Context, varsetId: string): Promise<void> {
   if (await findVarsetOrganizationId(ctx.store.db, varsetId)) {
