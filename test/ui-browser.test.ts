@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectStatus, storeKind } from './helpers.js';
 import { grantWorkspace, teamWithToken } from './access-fixtures.js';
 import { createVar, createVarset } from './varsets-fixtures.js';
-import { createProject, createRunOverHttp, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
+import { createProject, createRunOverHttp, createWorkspace, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -189,6 +189,69 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.match(text, /overrides region from set 'defaults', applied to project 'core' \(us\)/);
     const password = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /db_password/ }) });
     assert.match((await password.textContent()) ?? '', /\(sensitive\)/);
+  });
+
+  it("says why each effective variable wins, at which level, as the API explains it; folds a long list of overridden values", async () => {
+    const explained = await createWorkspace(ui.admin, scenario.org, 'explained', scenario.coreProjectId);
+    const core = { type: 'projects', id: scenario.coreProjectId };
+    const owned = await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'core-owned' },
+      parent: core,
+      projects: [scenario.coreProjectId],
+      vars: [{ key: 'tier', value: 'owned-tier' }, { key: 'zone', value: 'owned-zone' }, { key: 'fold', value: 'owned-fold' }],
+    });
+    await createVarset(ui.admin, scenario.org, { attributes: { name: 'direct-set' }, workspaces: [explained], vars: [{ key: 'tier', value: 'direct-tier' }, { key: 'fold', value: 'f0' }] });
+    await createVarset(ui.admin, scenario.org, { attributes: { name: 'enforced', priority: true }, workspaces: [explained], vars: [{ key: 'mode', value: 'forced' }] });
+    for (const n of [1, 2, 3, 4]) {
+      const vars = [{ key: 'fold', value: `f${n}`, sensitive: n === 4 }, ...(n <= 2 ? [{ key: 'tie', value: `t${n}` }] : [])];
+      await createVarset(ui.admin, scenario.org, { attributes: { name: `fold-${n}` }, workspaces: [explained], vars });
+    }
+    for (const [key, value] of [['zone', 'ws-zone'], ['mode', 'ws-mode']]) {
+      expectStatus(await ui.admin.post(`/api/v2/workspaces/${explained}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
+    }
+    const api = await ui.admin.get(`/api/v2/workspaces/${explained}/effective-variables?explain=true`);
+    expectStatus(api, 200);
+    const answer = (key: string) => api.body.data.find((d: any) => d.attributes.key === key).attributes;
+
+    await page.goto(`${ui.url}/workspaces/${explained}`);
+    await heading(page, 'Workspace explained');
+    const row = (key: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${key} `) }) });
+    const why = (key: string) => row(key).locator('td.why');
+    // Over a direct set (a set owned by the project beats it), over a project-owned set (a workspace variable), and a priority set's.
+    for (const [key, level, decided] of [['tier', 10, 'direct-set'], ['zone', 8, 'core-owned'], ['mode', 3, 'the workspace']] as const) {
+      const expected = answer(key);
+      assert.equal(expected.source.precedence, level, key);
+      assert.equal(expected['decided-by'], 'precedence', key);
+      await why(key).getByText(expected.reason).waitFor();
+      assert.equal((await why(key).getByRole('link', { name: `Level ${level}` }).textContent()), `Level ${level}`);
+      assert.match((await row(key).textContent()) ?? '', new RegExp(decided), key);
+    }
+    assert.match(answer('tier').reason, /beats everything below level 10/);
+    assert.match(answer('mode').reason, /^A priority set owned by the organization, applied directly to the workspace \(level 3\)/);
+    await why('tie').getByText("a tie between sets of one kind is settled by name, and 'fold-1' sorts first").waitFor();
+    // Sets, the project and the workspace are links.
+    assert.equal(await row('tier').getByRole('link', { name: 'core-owned' }).getAttribute('href'), `/varsets/${owned.id}`);
+    assert.equal(await row('zone').getByRole('link', { name: "project 'core'" }).getAttribute('href'), `/projects/${scenario.coreProjectId}`);
+    assert.equal(await row('zone').getByRole('link', { name: "the workspace's own variables" }).first().getAttribute('href'), `/workspaces/${explained}`);
+
+    // Five overridden values of one level: three shown, grouped under their level, the rest behind "Show 2 more".
+    const fold = page.getByRole('list', { name: 'What fold overrides' });
+    assert.equal(answer('fold').overridden.length, 5);
+    assert.equal(await fold.locator(':scope > li').count(), 1);
+    assert.match((await fold.locator(':scope > li').textContent()) ?? '', /^Level 11: set owned by the organization, applied directly to the workspace/);
+    assert.equal(await fold.locator('li li').count(), 3);
+    await row('fold').getByRole('button', { name: 'Show 2 more' }).click();
+    assert.equal(await fold.locator('li li').count(), 5);
+    const folded = (await row('fold').textContent()) ?? '';
+    assert.match(folded, /overrides fold from set 'fold-4', applied to the workspace \(sensitive\)/);
+    assert.doesNotMatch(folded, /\(\(sensitive\)\)/);
+    assert.equal(await row('fold').getByRole('button', { name: 'Show fewer' }).getAttribute('aria-expanded'), 'true');
+
+    // A level links to its row in the table of levels the API lists.
+    await why('zone').getByRole('link', { name: 'Level 8' }).click();
+    const levelRow = page.locator('#precedence-level-8');
+    await levelRow.waitFor({ state: 'visible' });
+    assert.equal(await levelRow.textContent(), `8${api.body.meta.precedence.find((l: any) => l.level === 8).name}`);
   });
 
   it('replaces a sensitive value without ever showing it', async () => {
