@@ -136,6 +136,11 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByRole('button', { name: 'Add variable' }).click();
     const message = await errorOf(add.getByLabel('Key', { exact: true }));
     assert.match(message, /conflicts with the global variable set "globals"/);
+    // The set already holding the key is a link to it.
+    const other = page.locator(`[id="${await add.getByLabel('Key', { exact: true }).getAttribute('aria-describedby')}"]`).getByRole('link', { name: 'globals' });
+    assert.equal(await other.getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
+    await other.click();
+    await heading(page, 'globals');
   });
 
   it('assigns a set to a project through the searchable picker', async () => {
