@@ -450,6 +450,84 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.equal(await page.getByRole('navigation', { name: 'Projects pages' }).count(), 0);
   });
 
+  it('searches the sets as you type, once typing pauses, keeping the search in the URL for the back button', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    const sets = page.getByRole('list', { name: 'Variable sets' });
+    await sets.getByRole('link', { name: 'defaults' }).waitFor();
+    const entries = await page.evaluate(() => history.length);
+    const search = page.getByLabel('Search sets by name');
+    await search.pressSequentially('glob', { delay: 40 });
+    await page.waitForURL((url) => url.searchParams.get('q') === 'glob');
+    await sets.getByRole('link', { name: 'defaults' }).waitFor({ state: 'detached' });
+    await sets.getByRole('link', { name: 'globals' }).waitFor();
+    // One search for the four keys typed, not one each.
+    assert.equal(await page.evaluate(() => history.length), entries + 1);
+    await search.fill('core');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'core');
+    await sets.getByRole('link', { name: 'core-owned' }).waitFor();
+
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'glob');
+    await sets.getByRole('link', { name: 'globals' }).waitFor();
+    assert.equal(await search.inputValue(), 'glob');
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('q'));
+    await sets.getByRole('link', { name: 'defaults' }).waitFor();
+    assert.equal(await search.inputValue(), '');
+  });
+
+  it('shows the sets as a table, sorted by a column and filtered to global, priority or project-owned sets, all kept in the URL', async () => {
+    const listed = await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?page%5Bsize%5D=20`);
+    expectStatus(listed, 200);
+    const all: any[] = listed.body.data;
+    assert.ok(all.length > 5 && listed.body.meta.pagination['total-pages'] === 1);
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    await page.getByRole('button', { name: 'Table view' }).click();
+    await page.waitForURL((url) => url.searchParams.get('view') === 'table');
+    assert.equal(await page.getByRole('button', { name: 'Table view' }).getAttribute('aria-pressed'), 'true');
+    const table = page.getByRole('table', { name: 'Variable sets' });
+    const names = async () => table.locator('tbody th a[href^="/varsets/"]').allTextContents();
+    await table.getByRole('link', { name: 'defaults' }).waitFor();
+    assert.deepEqual(await names(), all.map((v) => v.attributes.name));
+
+    const header = (name: string) => table.getByRole('columnheader', { name: new RegExp(`^${name}`) });
+    await header('Variables').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'variables');
+    assert.equal(await header('Variables').getAttribute('aria-sort'), 'ascending');
+    const byVariables = [...all].sort((a, b) => a.attributes['var-count'] - b.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name));
+    assert.deepEqual(await names(), byVariables.map((v) => v.attributes.name));
+    await header('Variables').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === '-variables');
+    assert.equal(await header('Variables').getAttribute('aria-sort'), 'descending');
+    assert.equal((await names())[0], [...byVariables].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name))[0].attributes.name);
+    await header('Name').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
+    assert.deepEqual(await names(), all.map((v) => v.attributes.name).sort((a, b) => a.localeCompare(b)));
+    assert.equal(await header('Variables').getAttribute('aria-sort'), null);
+
+    const filters = page.getByRole('group', { name: 'Show only sets that are' });
+    await filters.getByLabel('Global').check();
+    await page.waitForURL((url) => url.searchParams.has('global'));
+    assert.deepEqual(await names(), all.filter((v) => v.attributes.global).map((v) => v.attributes.name).sort());
+    await filters.getByLabel('Global').uncheck();
+    await filters.getByLabel('Priority').check();
+    await page.waitForURL((url) => url.searchParams.has('priority') && !url.searchParams.has('global'));
+    assert.deepEqual(await names(), ['enforced']);
+    await filters.getByLabel('Priority').uncheck();
+    await filters.getByLabel('Owned by a project').check();
+    await page.waitForURL((url) => url.searchParams.has('owned') && !url.searchParams.has('priority'));
+    assert.deepEqual(await names(), ['core-owned']);
+    await filters.getByLabel('Priority').check();
+    await page.getByText('No set of this page passes the filters.').waitFor();
+
+    // Reloaded, the URL brings back the view, the sort and the filters.
+    await page.reload();
+    await page.getByText('No set of this page passes the filters.').waitFor();
+    assert.equal(await filters.getByLabel('Owned by a project').isChecked(), true);
+    await page.goBack();
+    await table.getByRole('link', { name: 'core-owned' }).waitFor();
+  });
+
   it('signs out, forgetting the token; a token the server stops accepting signs out too', async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
     await heading(page, `Variable sets of ${scenario.org}`);
