@@ -259,6 +259,28 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.equal(await levelRow.textContent(), `8${api.body.meta.precedence.find((l: any) => l.level === 8).name}`);
   });
 
+  it("opens a workspace's form to add a variable on demand, and closes it again", async () => {
+    await page.goto(`${ui.url}/workspaces/${scenario.webWorkspaceId}`);
+    await heading(page, 'Workspace web');
+    const open = page.getByRole('button', { name: 'Add a variable' });
+    await open.waitFor();
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    assert.equal(await add.count(), 0);
+    await open.click();
+    await add.waitFor();
+    assert.equal(await open.count(), 0);
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent), 'Key');
+    await add.getByLabel('Key', { exact: true }).fill('build');
+    await add.getByLabel('Value', { exact: true }).fill('42');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    await statusSays(page, 'Variable build added');
+    const vars = await ui.admin.get(`/api/v2/workspaces/${scenario.webWorkspaceId}/vars`);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]), [['build', '42']]);
+    await add.getByRole('button', { name: 'Close' }).click();
+    await add.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add a variable');
+  });
+
   it('replaces a sensitive value without ever showing it', async () => {
     await page.goto(`${ui.url}/varsets/${webSettingsId}`);
     await heading(page, 'web-settings');
@@ -348,6 +370,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await heading(readerPage, 'Workspace web');
       await readerPage.getByRole('heading', { name: 'Effective variables' }).waitFor();
       assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
+      assert.equal(await readerPage.getByRole('button', { name: 'Add a variable' }).count(), 0);
 
       // Typed into the address bar: no form to fill in, and the page says what the token may not do.
       await readerPage.goto(`${ui.url}/varsets/${webSettingsId}/edit`);
