@@ -143,6 +143,44 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, 'globals');
   });
 
+  it('creates a set with its variables in one request, showing an error at the variable it concerns', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
+    await heading(page, /New variable set/);
+    await page.getByLabel('Name', { exact: true }).fill('born-global');
+    await page.getByLabel('Global: every workspace of the organization').check();
+    const addVariable = page.getByRole('button', { name: 'Add a variable to the set' });
+    for (let i = 0; i < 3; i++) await addVariable.click();
+    const variable = (n: number) => page.getByRole('group', { name: `Variable ${n}`, exact: true });
+    await variable(1).getByLabel('Key', { exact: true }).fill('LOG_FORMAT');
+    await variable(1).getByLabel('Value', { exact: true }).fill('json');
+    await variable(1).getByLabel('Environment variable (otherwise Terraform)').check();
+    await variable(2).getByLabel('Key', { exact: true }).fill('drop-me');
+    await variable(3).getByLabel('Key', { exact: true }).fill('owner');
+    await variable(3).getByLabel('Value', { exact: true }).fill('someone');
+    await variable(2).getByRole('button', { name: 'Remove variable 2' }).click();
+    assert.equal(await variable(3).count(), 0);
+    // "owner" is held by the global set "globals" already: the 422 points at that variable, and links to the set.
+    await page.getByRole('button', { name: 'Create set' }).click();
+    const ownerKey = variable(2).getByLabel('Key', { exact: true });
+    assert.equal(await ownerKey.inputValue(), 'owner');
+    assert.match(await errorOf(ownerKey), /conflicts with the global variable set "globals"/);
+    assert.equal(await variable(2).getByRole('link', { name: 'globals' }).getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
+    assert.equal((await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?q=born-global`)).body.data.length, 0);
+
+    await ownerKey.fill('team');
+    await variable(2).getByLabel('Sensitive (write-only)').check();
+    await page.getByRole('button', { name: 'Create set' }).click();
+    await heading(page, 'born-global');
+    await statusSays(page, 'Set born-global created with 2 variables');
+    const setId = new URL(page.url()).pathname.split('/').pop()!;
+    const vars = await ui.admin.get(`/api/v2/varsets/${setId}/relationships/vars`);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.category, v.attributes.value, v.attributes.sensitive]).sort(), [
+      ['LOG_FORMAT', 'env', 'json', false],
+      ['team', 'terraform', null, true],
+    ]);
+    expectStatus(await ui.admin.delete(`/api/v2/varsets/${setId}`), 204);
+  });
+
   it('assigns a set to a project through the searchable picker', async () => {
     await page.goto(`${ui.url}/varsets/${scenario.defaultsSetId}`);
     await heading(page, 'defaults');
@@ -510,37 +548,54 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.equal(await page.getByRole('button', { name: 'Table view' }).getAttribute('aria-pressed'), 'true');
     const table = page.getByRole('table', { name: 'Variable sets' });
     const names = async () => table.locator('tbody th a[href^="/varsets/"]').allTextContents();
+    /** Waits for the table's names to become `expected` (the table follows the URL's change). */
+    const namesBecome = async (expected: string[]) => {
+      for (let tries = 0; tries < 50 && JSON.stringify(await names()) !== JSON.stringify(expected); tries++) await page.waitForTimeout(100);
+      assert.deepEqual(await names(), expected);
+    };
     await table.getByRole('link', { name: 'defaults' }).waitFor();
-    assert.deepEqual(await names(), all.map((v) => v.attributes.name));
+    await namesBecome(all.map((v) => v.attributes.name));
 
     const header = (name: string) => table.getByRole('columnheader', { name: new RegExp(`^${name}`) });
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'variables');
     assert.equal(await header('Variables').getAttribute('aria-sort'), 'ascending');
     const byVariables = [...all].sort((a, b) => a.attributes['var-count'] - b.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name));
-    assert.deepEqual(await names(), byVariables.map((v) => v.attributes.name));
+    await namesBecome(byVariables.map((v) => v.attributes.name));
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === '-variables');
     assert.equal(await header('Variables').getAttribute('aria-sort'), 'descending');
-    assert.equal((await names())[0], [...byVariables].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name))[0].attributes.name);
+    await namesBecome([...all].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
     await header('Name').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
-    assert.deepEqual(await names(), all.map((v) => v.attributes.name).sort((a, b) => a.localeCompare(b)));
+    await namesBecome(all.map((v) => v.attributes.name).sort((a, b) => a.localeCompare(b)));
     assert.equal(await header('Variables').getAttribute('aria-sort'), null);
+    await header('Scope').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'scope');
+    const scope = (v: any) => (v.attributes.global ? -1 : v.attributes['project-count']);
+    await namesBecome([...all].sort((a, b) => scope(a) - scope(b) || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+    await header('Updated').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'updated');
+    await header('Updated').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === '-updated');
+    await namesBecome([...all].sort((a, b) => b.attributes['updated-at'].localeCompare(a.attributes['updated-at']) || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
 
     const filters = page.getByRole('group', { name: 'Show only sets that are' });
-    await filters.getByLabel('Global').check();
+    // A filter's box shows what the URL says: each click is followed by the URL's change.
+    await filters.getByLabel('Global').click();
     await page.waitForURL((url) => url.searchParams.has('global'));
-    assert.deepEqual(await names(), all.filter((v) => v.attributes.global).map((v) => v.attributes.name).sort());
-    await filters.getByLabel('Global').uncheck();
-    await filters.getByLabel('Priority').check();
+    await namesBecome(all.filter((v) => v.attributes.global).map((v) => v.attributes.name).sort());
+    await filters.getByLabel('Global').click();
+    await page.waitForURL((url) => !url.searchParams.has('global'));
+    await filters.getByLabel('Priority').click();
     await page.waitForURL((url) => url.searchParams.has('priority') && !url.searchParams.has('global'));
-    assert.deepEqual(await names(), ['enforced']);
-    await filters.getByLabel('Priority').uncheck();
-    await filters.getByLabel('Owned by a project').check();
+    await namesBecome(['enforced']);
+    await filters.getByLabel('Priority').click();
+    await page.waitForURL((url) => !url.searchParams.has('priority'));
+    await filters.getByLabel('Owned by a project').click();
     await page.waitForURL((url) => url.searchParams.has('owned') && !url.searchParams.has('priority'));
-    assert.deepEqual(await names(), ['core-owned']);
-    await filters.getByLabel('Priority').check();
+    await namesBecome(['core-owned']);
+    await filters.getByLabel('Priority').click();
     await page.getByText('No set of this page passes the filters.').waitFor();
 
     // Reloaded, the URL brings back the view, the sort and the filters.
