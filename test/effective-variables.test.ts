@@ -132,7 +132,7 @@ describe(`effective variables (${storeKind})`, () => {
       assert.equal(zone.source['level-name'], 'priority set owned by the organization, applied directly to the workspace');
       assert.equal(
         zone.reason,
-        "A priority set owned by the organization, applied directly to the workspace (level 3) beats everything below level 3; the next value is a set owned by a project, applied to the workspace's project (level 10).",
+        "Level 3 (a priority set owned by the organization, applied directly to the workspace) beats everything below level 3; the next value is at level 10 (a set owned by a project, applied to the workspace's project).",
       );
       assert.equal(zone.overridden[0].source['level-name'], "set owned by a project, applied to the workspace's project");
       assert.equal(byKey('size').source['level-name'], "set owned by a project, applied to the workspace's project");

@@ -270,7 +270,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       assert.match((await row(key).textContent()) ?? '', new RegExp(decided), key);
     }
     assert.match(answer('tier').reason, /beats everything below level 10/);
-    assert.match(answer('mode').reason, /^A priority set owned by the organization, applied directly to the workspace \(level 3\)/);
+    assert.match(answer('mode').reason, /^Level 3 \(a priority set owned by the organization, applied directly to the workspace\) beats everything below level 3/);
     await why('tie').getByText("a tie between sets of one kind is settled by name, and 'fold-1' sorts first").waitFor();
     // Sets, the project and the workspace are links.
     assert.equal(await row('tier').getByRole('link', { name: 'core-owned' }).getAttribute('href'), `/varsets/${owned.id}`);

@@ -53,7 +53,7 @@ export function explainWinner(variable: EffectiveVariable): Explanation {
   if (runnerUp.level !== winner.level) {
     return {
       decidedBy: 'precedence',
-      reason: `A ${levelName(winner.level)} (level ${winner.level}) beats everything below level ${winner.level}; the next value is a ${levelName(runnerUp.level)} (level ${runnerUp.level}).`,
+      reason: `Level ${winner.level} (a ${levelName(winner.level)}) beats everything below level ${winner.level}; the next value is at level ${runnerUp.level} (a ${levelName(runnerUp.level)}).`,
     };
   }
   if (winner.source.kind === 'varset' && runnerUp.source.kind === 'varset') {
