@@ -44,15 +44,20 @@ try {
   };
   await shoot('sign-in', '/?signed-out', (page) => page.getByLabel('API token').waitFor(), { viewport: { width: 800, height: 420 } });
   await shoot('sets', `/organizations/${scenario.org}/varsets`, (page) => page.getByRole('link', { name: 'New variable set' }).waitFor());
+  await shoot('sets-table', `/organizations/${scenario.org}/varsets?view=table&sort=name`, (page) => page.getByRole('table', { name: 'Variable sets' }).waitFor(), {
+    viewport: { width: 1100, height: 520 },
+  });
   await shoot('set', `/varsets/${web.id}`, async (page) => {
     await page.getByText('Sensitive: write-only, never shown').waitFor();
     await page.getByRole('link', { name: 'Edit set' }).waitFor();
   });
   await shoot('workspace', `/workspaces/${scenario.webWorkspaceId}`, async (page) => {
-    await page.getByRole('heading', { name: 'Effective variables' }).scrollIntoViewIfNeeded();
     await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
+    await page.getByText(/beats everything below level 11/).first().waitFor();
     await page.getByText("Applies through its project 'core'").waitFor();
-  }, { viewport: { width: 1100, height: 900 } });
+    // The effective variables and the sets reaching the workspace, without the page's top.
+    await page.getByRole('heading', { name: 'Variable sets that apply' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  }, { viewport: { width: 1100, height: 1250 } });
   await shoot('run', `/runs/${runId}`, async (page) => {
     await page.getByText('Region moved to eu').waitFor();
     await page.getByText(/applied to project 'core'/).first().waitFor();

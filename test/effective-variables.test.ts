@@ -116,6 +116,51 @@ describe(`effective variables (${storeKind})`, () => {
       assert.deepEqual(summary(tie), ['tie', 'terraform', 'B set', ['11:B set', '11:b set', '11:\u{FF21} set', '11:\u{1F600} set']]);
     });
 
+    it('with explain=true names each level, says why each winner won, and lists the levels in meta', async () => {
+      const { ws } = await layeredWorkspace();
+      const plain = await t.get(`/api/v2/workspaces/${ws}/effective-variables`);
+      const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
+      expectStatus(res, 200);
+      // Without it the document is as before: no meta, no reason, no level names.
+      assert.equal(plain.body.meta, undefined);
+      assert.ok(!JSON.stringify(plain.body).includes('level-name'));
+      assert.deepEqual(res.body.data.map(summary), plain.body.data.map(summary));
+
+      const byKey = (key: string) => res.body.data.find((d: any) => d.attributes.key === key && d.attributes.category === 'terraform').attributes;
+      const zone = byKey('zone');
+      assert.equal(zone['decided-by'], 'precedence');
+      assert.equal(zone.source['level-name'], 'priority set owned by the organization, applied directly to the workspace');
+      assert.equal(
+        zone.reason,
+        "Level 3 (a priority set owned by the organization, applied directly to the workspace) beats everything below level 3; the next value is at level 10 (a set owned by a project, applied to the workspace's project).",
+      );
+      assert.equal(zone.overridden[0].source['level-name'], "set owned by a project, applied to the workspace's project");
+      assert.equal(byKey('size').source['level-name'], "set owned by a project, applied to the workspace's project");
+      assert.equal(byKey('region').source['level-name'], 'workspace variable');
+      assert.equal(byKey(`only-global-${ws}`)['decided-by'], 'only-value');
+      assert.equal(byKey(`only-global-${ws}`).source['level-name'], 'global set');
+
+      const levels = res.body.meta.precedence;
+      assert.deepEqual(levels.map((l: any) => l.level), [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]);
+      assert.deepEqual(levels.find((l: any) => l.level === 6), { level: 6, name: 'run variable' });
+      assert.equal(levels.find((l: any) => l.level === 13).name, 'global set');
+      expectStatus(await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=false`), 400);
+      expectStatus(await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true&other=1`), 400);
+    });
+
+    it('with explain=true says when a tie between sets of one level was settled by name', async () => {
+      const ws = await t.createWorkspace(org);
+      for (const name of ['b tie', 'a tie', 'c tie']) await createVarset(t, org, { attributes: { name: `${name} ${ws}` }, workspaces: [ws], vars: [{ key: 'tie', value: name }] });
+      const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
+      expectStatus(res, 200);
+      const [tie] = res.body.data;
+      assert.equal(tie.attributes['decided-by'], 'name');
+      assert.equal(
+        tie.attributes.reason,
+        `Set 'a tie ${ws}' ties with 2 other sets at level 11 (set owned by the organization, applied directly to the workspace): a tie between sets of one kind is settled by name, and 'a tie ${ws}' sorts first.`,
+      );
+    });
+
     it('counts a set reaching the workspace two ways once, at its highest level', async () => {
       const prj = await t.createProject(org);
       const ws = await t.createWorkspace(org, { projectId: prj });

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectStatus, storeKind } from './helpers.js';
 import { grantWorkspace, teamWithToken } from './access-fixtures.js';
 import { createVar, createVarset } from './varsets-fixtures.js';
-import { createProject, createRunOverHttp, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
+import { createProject, createRunOverHttp, createWorkspace, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -136,6 +136,49 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByRole('button', { name: 'Add variable' }).click();
     const message = await errorOf(add.getByLabel('Key', { exact: true }));
     assert.match(message, /conflicts with the global variable set "globals"/);
+    // The set already holding the key is a link to it.
+    const other = page.locator(`[id="${await add.getByLabel('Key', { exact: true }).getAttribute('aria-describedby')}"]`).getByRole('link', { name: 'globals' });
+    assert.equal(await other.getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
+    await other.click();
+    await heading(page, 'globals');
+  });
+
+  it('creates a set with its variables in one request, showing an error at the variable it concerns', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
+    await heading(page, /New variable set/);
+    await page.getByLabel('Name', { exact: true }).fill('born-global');
+    await page.getByLabel('Global: every workspace of the organization').check();
+    const addVariable = page.getByRole('button', { name: 'Add a variable to the set' });
+    for (let i = 0; i < 3; i++) await addVariable.click();
+    const variable = (n: number) => page.getByRole('group', { name: `Variable ${n}`, exact: true });
+    await variable(1).getByLabel('Key', { exact: true }).fill('LOG_FORMAT');
+    await variable(1).getByLabel('Value', { exact: true }).fill('json');
+    await variable(1).getByLabel('Environment variable (otherwise Terraform)').check();
+    await variable(2).getByLabel('Key', { exact: true }).fill('drop-me');
+    await variable(3).getByLabel('Key', { exact: true }).fill('owner');
+    await variable(3).getByLabel('Value', { exact: true }).fill('someone');
+    await variable(2).getByRole('button', { name: 'Remove variable 2' }).click();
+    assert.equal(await variable(3).count(), 0);
+    // "owner" is held by the global set "globals" already: the 422 points at that variable, and links to the set.
+    await page.getByRole('button', { name: 'Create set' }).click();
+    const ownerKey = variable(2).getByLabel('Key', { exact: true });
+    assert.equal(await ownerKey.inputValue(), 'owner');
+    assert.match(await errorOf(ownerKey), /conflicts with the global variable set "globals"/);
+    assert.equal(await variable(2).getByRole('link', { name: 'globals' }).getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
+    assert.equal((await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?q=born-global`)).body.data.length, 0);
+
+    await ownerKey.fill('team');
+    await variable(2).getByLabel('Sensitive (write-only)').check();
+    await page.getByRole('button', { name: 'Create set' }).click();
+    await heading(page, 'born-global');
+    await statusSays(page, 'Set born-global created with 2 variables');
+    const setId = new URL(page.url()).pathname.split('/').pop()!;
+    const vars = await ui.admin.get(`/api/v2/varsets/${setId}/relationships/vars`);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.category, v.attributes.value, v.attributes.sensitive]).sort(), [
+      ['LOG_FORMAT', 'env', 'json', false],
+      ['team', 'terraform', null, true],
+    ]);
+    expectStatus(await ui.admin.delete(`/api/v2/varsets/${setId}`), 204);
   });
 
   it('assigns a set to a project through the searchable picker', async () => {
@@ -189,6 +232,91 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.match(text, /overrides region from set 'defaults', applied to project 'core' \(us\)/);
     const password = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /db_password/ }) });
     assert.match((await password.textContent()) ?? '', /\(sensitive\)/);
+  });
+
+  it("says why each effective variable wins, at which level, as the API explains it; folds a long list of overridden values", async () => {
+    const explained = await createWorkspace(ui.admin, scenario.org, 'explained', scenario.coreProjectId);
+    const core = { type: 'projects', id: scenario.coreProjectId };
+    const owned = await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'core-owned' },
+      parent: core,
+      projects: [scenario.coreProjectId],
+      vars: [{ key: 'tier', value: 'owned-tier' }, { key: 'zone', value: 'owned-zone' }, { key: 'fold', value: 'owned-fold' }],
+    });
+    await createVarset(ui.admin, scenario.org, { attributes: { name: 'direct-set' }, workspaces: [explained], vars: [{ key: 'tier', value: 'direct-tier' }, { key: 'fold', value: 'f0' }] });
+    await createVarset(ui.admin, scenario.org, { attributes: { name: 'enforced', priority: true }, workspaces: [explained], vars: [{ key: 'mode', value: 'forced' }] });
+    for (const n of [1, 2, 3, 4]) {
+      const vars = [{ key: 'fold', value: `f${n}`, sensitive: n === 4 }, ...(n <= 2 ? [{ key: 'tie', value: `t${n}` }] : [])];
+      await createVarset(ui.admin, scenario.org, { attributes: { name: `fold-${n}` }, workspaces: [explained], vars });
+    }
+    for (const [key, value] of [['zone', 'ws-zone'], ['mode', 'ws-mode']]) {
+      expectStatus(await ui.admin.post(`/api/v2/workspaces/${explained}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
+    }
+    const api = await ui.admin.get(`/api/v2/workspaces/${explained}/effective-variables?explain=true`);
+    expectStatus(api, 200);
+    const answer = (key: string) => api.body.data.find((d: any) => d.attributes.key === key).attributes;
+
+    await page.goto(`${ui.url}/workspaces/${explained}`);
+    await heading(page, 'Workspace explained');
+    const row = (key: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${key} `) }) });
+    const why = (key: string) => row(key).locator('td.why');
+    // Over a direct set (a set owned by the project beats it), over a project-owned set (a workspace variable), and a priority set's.
+    for (const [key, level, decided] of [['tier', 10, 'direct-set'], ['zone', 8, 'core-owned'], ['mode', 3, 'the workspace']] as const) {
+      const expected = answer(key);
+      assert.equal(expected.source.precedence, level, key);
+      assert.equal(expected['decided-by'], 'precedence', key);
+      await why(key).getByText(expected.reason).waitFor();
+      assert.equal((await why(key).getByRole('link', { name: `Level ${level}` }).textContent()), `Level ${level}`);
+      assert.match((await row(key).textContent()) ?? '', new RegExp(decided), key);
+    }
+    assert.match(answer('tier').reason, /beats everything below level 10/);
+    assert.match(answer('mode').reason, /^Level 3 \(a priority set owned by the organization, applied directly to the workspace\) beats everything below level 3/);
+    await why('tie').getByText("a tie between sets of one kind is settled by name, and 'fold-1' sorts first").waitFor();
+    // Sets, the project and the workspace are links.
+    assert.equal(await row('tier').getByRole('link', { name: 'core-owned' }).getAttribute('href'), `/varsets/${owned.id}`);
+    assert.equal(await row('zone').getByRole('link', { name: "project 'core'" }).getAttribute('href'), `/projects/${scenario.coreProjectId}`);
+    assert.equal(await row('zone').getByRole('link', { name: "the workspace's own variables" }).first().getAttribute('href'), `/workspaces/${explained}`);
+
+    // Five overridden values of one level: three shown, grouped under their level, the rest behind "Show 2 more".
+    const fold = page.getByRole('list', { name: 'What fold overrides' });
+    assert.equal(answer('fold').overridden.length, 5);
+    assert.equal(await fold.locator(':scope > li').count(), 1);
+    assert.match((await fold.locator(':scope > li').textContent()) ?? '', /^Level 11: set owned by the organization, applied directly to the workspace/);
+    assert.equal(await fold.locator('li li').count(), 3);
+    await row('fold').getByRole('button', { name: 'Show 2 more' }).click();
+    assert.equal(await fold.locator('li li').count(), 5);
+    const folded = (await row('fold').textContent()) ?? '';
+    assert.match(folded, /overrides fold from set 'fold-4', applied to the workspace \(sensitive\)/);
+    assert.doesNotMatch(folded, /\(\(sensitive\)\)/);
+    assert.equal(await row('fold').getByRole('button', { name: 'Show fewer' }).getAttribute('aria-expanded'), 'true');
+
+    // A level links to its row in the table of levels the API lists.
+    await why('zone').getByRole('link', { name: 'Level 8' }).click();
+    const levelRow = page.locator('#precedence-level-8');
+    await levelRow.waitFor({ state: 'visible' });
+    assert.equal(await levelRow.textContent(), `8${api.body.meta.precedence.find((l: any) => l.level === 8).name}`);
+  });
+
+  it("opens a workspace's form to add a variable on demand, and closes it again", async () => {
+    await page.goto(`${ui.url}/workspaces/${scenario.webWorkspaceId}`);
+    await heading(page, 'Workspace web');
+    const open = page.getByRole('button', { name: 'Add a variable' });
+    await open.waitFor();
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    assert.equal(await add.count(), 0);
+    await open.click();
+    await add.waitFor();
+    assert.equal(await open.count(), 0);
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent), 'Key');
+    await add.getByLabel('Key', { exact: true }).fill('build');
+    await add.getByLabel('Value', { exact: true }).fill('42');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    await statusSays(page, 'Variable build added');
+    const vars = await ui.admin.get(`/api/v2/workspaces/${scenario.webWorkspaceId}/vars`);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]), [['build', '42']]);
+    await add.getByRole('button', { name: 'Close' }).click();
+    await add.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add a variable');
   });
 
   it('replaces a sensitive value without ever showing it', async () => {
@@ -280,6 +408,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await heading(readerPage, 'Workspace web');
       await readerPage.getByRole('heading', { name: 'Effective variables' }).waitFor();
       assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
+      assert.equal(await readerPage.getByRole('button', { name: 'Add a variable' }).count(), 0);
 
       // Typed into the address bar: no form to fill in, and the page says what the token may not do.
       await readerPage.goto(`${ui.url}/varsets/${webSettingsId}/edit`);
@@ -380,6 +509,101 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, `Projects of ${scenario.org}`);
     await page.getByText('None.').waitFor();
     assert.equal(await page.getByRole('navigation', { name: 'Projects pages' }).count(), 0);
+  });
+
+  it('searches the sets as you type, once typing pauses, keeping the search in the URL for the back button', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    const sets = page.getByRole('list', { name: 'Variable sets' });
+    await sets.getByRole('link', { name: 'defaults' }).waitFor();
+    const entries = await page.evaluate(() => history.length);
+    const search = page.getByLabel('Search sets by name');
+    await search.pressSequentially('glob', { delay: 40 });
+    await page.waitForURL((url) => url.searchParams.get('q') === 'glob');
+    await sets.getByRole('link', { name: 'defaults' }).waitFor({ state: 'detached' });
+    await sets.getByRole('link', { name: 'globals' }).waitFor();
+    // One search for the four keys typed, not one each.
+    assert.equal(await page.evaluate(() => history.length), entries + 1);
+    await search.fill('core');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'core');
+    await sets.getByRole('link', { name: 'core-owned' }).waitFor();
+
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'glob');
+    await sets.getByRole('link', { name: 'globals' }).waitFor();
+    assert.equal(await search.inputValue(), 'glob');
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('q'));
+    await sets.getByRole('link', { name: 'defaults' }).waitFor();
+    assert.equal(await search.inputValue(), '');
+  });
+
+  it('shows the sets as a table, sorted by a column and filtered to global, priority or project-owned sets, all kept in the URL', async () => {
+    const listed = await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?page%5Bsize%5D=20`);
+    expectStatus(listed, 200);
+    const all: any[] = listed.body.data;
+    assert.ok(all.length > 5 && listed.body.meta.pagination['total-pages'] === 1);
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    await page.getByRole('button', { name: 'Table view' }).click();
+    await page.waitForURL((url) => url.searchParams.get('view') === 'table');
+    assert.equal(await page.getByRole('button', { name: 'Table view' }).getAttribute('aria-pressed'), 'true');
+    const table = page.getByRole('table', { name: 'Variable sets' });
+    const names = async () => table.locator('tbody th a[href^="/varsets/"]').allTextContents();
+    /** Waits for the table's names to become `expected` (the table follows the URL's change). */
+    const namesBecome = async (expected: string[]) => {
+      for (let tries = 0; tries < 50 && JSON.stringify(await names()) !== JSON.stringify(expected); tries++) await page.waitForTimeout(100);
+      assert.deepEqual(await names(), expected);
+    };
+    await table.getByRole('link', { name: 'defaults' }).waitFor();
+    await namesBecome(all.map((v) => v.attributes.name));
+
+    const header = (name: string) => table.getByRole('columnheader', { name: new RegExp(`^${name}`) });
+    await header('Variables').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'variables');
+    assert.equal(await header('Variables').getAttribute('aria-sort'), 'ascending');
+    const byVariables = [...all].sort((a, b) => a.attributes['var-count'] - b.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name));
+    await namesBecome(byVariables.map((v) => v.attributes.name));
+    await header('Variables').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === '-variables');
+    assert.equal(await header('Variables').getAttribute('aria-sort'), 'descending');
+    await namesBecome([...all].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+    await header('Name').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
+    await namesBecome(all.map((v) => v.attributes.name).sort((a, b) => a.localeCompare(b)));
+    assert.equal(await header('Variables').getAttribute('aria-sort'), null);
+    await header('Scope').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'scope');
+    const scope = (v: any) => (v.attributes.global ? -1 : v.attributes['project-count']);
+    await namesBecome([...all].sort((a, b) => scope(a) - scope(b) || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+    await header('Updated').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'updated');
+    await header('Updated').getByRole('button').click();
+    await page.waitForURL((url) => url.searchParams.get('sort') === '-updated');
+    await namesBecome([...all].sort((a, b) => b.attributes['updated-at'].localeCompare(a.attributes['updated-at']) || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+
+    const filters = page.getByRole('group', { name: 'Show only sets that are' });
+    // A filter's box shows what the URL says: each click is followed by the URL's change.
+    await filters.getByLabel('Global').click();
+    await page.waitForURL((url) => url.searchParams.has('global'));
+    await namesBecome(all.filter((v) => v.attributes.global).map((v) => v.attributes.name).sort());
+    await filters.getByLabel('Global').click();
+    await page.waitForURL((url) => !url.searchParams.has('global'));
+    await filters.getByLabel('Priority').click();
+    await page.waitForURL((url) => url.searchParams.has('priority') && !url.searchParams.has('global'));
+    await namesBecome(['enforced']);
+    await filters.getByLabel('Priority').click();
+    await page.waitForURL((url) => !url.searchParams.has('priority'));
+    await filters.getByLabel('Owned by a project').click();
+    await page.waitForURL((url) => url.searchParams.has('owned') && !url.searchParams.has('priority'));
+    await namesBecome(['core-owned']);
+    await filters.getByLabel('Priority').click();
+    await page.getByText('No set of this page passes the filters.').waitFor();
+
+    // Reloaded, the URL brings back the view, the sort and the filters.
+    await page.reload();
+    await page.getByText('No set of this page passes the filters.').waitFor();
+    assert.equal(await filters.getByLabel('Owned by a project').isChecked(), true);
+    await page.goBack();
+    await table.getByRole('link', { name: 'core-owned' }).waitFor();
   });
 
   it('signs out, forgetting the token; a token the server stops accepting signs out too', async () => {

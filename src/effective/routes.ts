@@ -4,13 +4,13 @@ import { contextOf } from '../context.js';
 import { CollectionDocument, Query, Responses } from '../jsonapi/schemas.js';
 import { VarsetVariableResource } from '../varsets/schemas.js';
 import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
-import { EffectiveVariableResource } from './schemas.js';
-import { serializeEffectiveVariable, serializeWinningVariable } from './serialize.js';
+import { EffectiveVariablesDocument, ExplainQuery } from './schemas.js';
+import { serializeEffectiveVariables, serializeWinningVariable } from './serialize.js';
 import { listAllVariables, showRunEffectiveVariables, showWorkspaceEffectiveVariables } from './service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const NoQuery = Query({});
-const EffectiveVariables = Responses({ 200: CollectionDocument(EffectiveVariableResource) });
+const EffectiveVariables = Responses({ 200: EffectiveVariablesDocument });
 
 /** All three answer every variable at once, unpaginated, as HCP Terraform's all-vars does. */
 export const effectiveVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
@@ -22,11 +22,11 @@ export const effectiveVariableRoutes: FastifyPluginAsyncTypebox = async (api) =>
     },
   );
 
-  api.get('/workspaces/:id/effective-variables', { schema: { params: IdParams, querystring: NoQuery, response: EffectiveVariables } }, async (request) => {
-    return { data: (await showWorkspaceEffectiveVariables(contextOf(request), request.params.id)).map(serializeEffectiveVariable) };
+  api.get('/workspaces/:id/effective-variables', { schema: { params: IdParams, querystring: ExplainQuery, response: EffectiveVariables } }, async (request) => {
+    return serializeEffectiveVariables(await showWorkspaceEffectiveVariables(contextOf(request), request.params.id), request.query.explain === 'true');
   });
 
-  api.get('/runs/:id/effective-variables', { schema: { params: IdParams, querystring: NoQuery, response: EffectiveVariables } }, async (request) => {
-    return { data: (await showRunEffectiveVariables(contextOf(request), request.params.id)).map(serializeEffectiveVariable) };
+  api.get('/runs/:id/effective-variables', { schema: { params: IdParams, querystring: ExplainQuery, response: EffectiveVariables } }, async (request) => {
+    return serializeEffectiveVariables(await showRunEffectiveVariables(contextOf(request), request.params.id), request.query.explain === 'true');
   });
 };

@@ -1,11 +1,13 @@
 import Type from 'typebox';
-import { Nullable, Resource } from '../jsonapi/schemas.js';
+import { CollectionDocument, Nullable, Query, Resource } from '../jsonapi/schemas.js';
 import { CATEGORIES } from '../variables/model.js';
 
 /** Where a value comes from, and its precedence (1 is highest); a set's value names the set. */
 const Source = Type.Object({
   type: Type.Enum(['workspace', 'run', 'varset']),
   precedence: Type.Integer(),
+  /** With `explain=true` only: the level's name in words. */
+  'level-name': Type.Optional(Type.String()),
   varset: Type.Optional(
     Type.Object({
       id: Type.String(),
@@ -37,7 +39,18 @@ export const EffectiveVariableResource = Resource(
     category: Type.Enum([...CATEGORIES]),
     ...ValueProperties,
     overridden: Type.Array(Type.Object(ValueProperties)),
+    /** With `explain=true` only: what settled the winner, and why in words. */
+    'decided-by': Type.Optional(Type.Enum(['only-value', 'precedence', 'name', 'order'])),
+    reason: Type.Optional(Type.String()),
   },
   undefined,
   null,
 );
+
+/** `explain=true` adds every level's name, the reason of each winner, and the table of levels in `meta`. */
+export const ExplainQuery = Query({ explain: Type.Optional(Type.Literal('true', { description: "adds each level's name, why each winner won, and the precedence levels in meta" })) });
+
+export const EffectiveVariablesDocument = Type.Object({
+  ...CollectionDocument(EffectiveVariableResource).properties,
+  meta: Type.Optional(Type.Object({ precedence: Type.Array(Type.Object({ level: Type.Integer(), name: Type.String() })) })),
+});

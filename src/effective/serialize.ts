@@ -3,7 +3,8 @@ import type { Variable } from '../variables/model.js';
 import { serializeVarsetVariable } from '../varsets/serialize.js';
 import { serializeWorkspaceVariable } from '../workspace-variables/serialize.js';
 import type { EffectiveValue, EffectiveVariable } from './model.js';
-import type { EffectiveVariableResource } from './schemas.js';
+import type { EffectiveVariableResource, EffectiveVariablesDocument } from './schemas.js';
+import { explainWinner, levelName, PRECEDENCE_LEVELS } from './explain.js';
 
 type EffectiveResource = Static<typeof EffectiveVariableResource>;
 
@@ -16,7 +17,7 @@ export function serializeWinningVariable(variable: Variable) {
   return variable.owner.kind === 'varset' ? serializeVarsetVariable(variable) : serializeWorkspaceVariable(variable);
 }
 
-function valueAttributes(value: EffectiveValue): EffectiveResource['attributes']['overridden'][number] {
+function valueAttributes(value: EffectiveValue, explain: boolean): EffectiveResource['attributes']['overridden'][number] {
   const { source } = value;
   return {
     'variable-id': value.variableId,
@@ -29,21 +30,38 @@ function valueAttributes(value: EffectiveValue): EffectiveResource['attributes']
     source: {
       type: source.kind,
       precedence: value.level,
+      ...(explain ? { 'level-name': levelName(value.level) } : {}),
       ...(source.kind === 'varset' ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority, version: source.version } } : {}),
     },
   };
 }
 
-/** varsetd's own resource: a variable's winning value, its source and what it overrode. */
-export function serializeEffectiveVariable(variable: EffectiveVariable): EffectiveResource {
+function explanation(variable: EffectiveVariable): Pick<EffectiveResource['attributes'], 'decided-by' | 'reason'> {
+  const { decidedBy, reason } = explainWinner(variable);
+  return { 'decided-by': decidedBy, reason };
+}
+
+/**
+ * varsetd's own resource: a variable's winning value, its source and what it overrode; when
+ * `explain`, also each level's name and why the winner won.
+ */
+export function serializeEffectiveVariable(variable: EffectiveVariable, explain = false): EffectiveResource {
   return {
     id: `${variable.category}:${variable.key}`,
     type: 'effective-variables',
     attributes: {
       key: variable.key,
       category: variable.category,
-      ...valueAttributes(variable.winner),
-      overridden: variable.overridden.map(valueAttributes),
+      ...valueAttributes(variable.winner, explain),
+      overridden: variable.overridden.map((value) => valueAttributes(value, explain)),
+      ...(explain ? explanation(variable) : {}),
     },
   };
+}
+
+/** The document of effective variables; when `explain`, `meta.precedence` lists every level, highest first. */
+export function serializeEffectiveVariables(variables: EffectiveVariable[], explain: boolean): Static<typeof EffectiveVariablesDocument> {
+  const data = variables.map((variable) => serializeEffectiveVariable(variable, explain));
+  if (!explain) return { data };
+  return { data, meta: { precedence: [...PRECEDENCE_LEVELS].map(([level, name]) => ({ level, name })) } };
 }

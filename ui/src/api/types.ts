@@ -38,6 +38,8 @@ export interface VarsetRef {
 export interface Source {
   type: 'workspace' | 'run' | 'varset';
   precedence: number;
+  /** With `explain=true`: the level's name in words. */
+  'level-name'?: string;
   varset?: VarsetRef;
 }
 export interface EffectiveValue {
@@ -47,7 +49,14 @@ export interface EffectiveValue {
   sensitive: boolean;
   source: Source;
 }
-export type EffectiveVariable = Resource<EffectiveValue & { key: string; category: Category; overridden: EffectiveValue[] }>;
+export type EffectiveVariable = Resource<
+  EffectiveValue & { key: string; category: Category; overridden: EffectiveValue[]; 'decided-by'?: 'only-value' | 'precedence' | 'name' | 'order'; reason?: string }
+>;
+/** `meta.precedence` of effective variables with `explain=true`: every level, highest first. */
+export interface PrecedenceLevel {
+  level: number;
+  name: string;
+}
 export type Run = Resource<{
   status: string;
   message: string;

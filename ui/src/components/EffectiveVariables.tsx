@@ -1,72 +1,100 @@
+import { Link } from 'react-router';
 import { useApi } from '../api/hooks';
-import type { EffectiveValue, EffectiveVariable, Source } from '../api/types';
+import type { Document } from '../api/client';
+import type { EffectiveValue, EffectiveVariable, PrecedenceLevel, Source } from '../api/types';
 import { Listing } from './Listing';
+import { LevelLink, Overridden, PrecedenceTable } from './Precedence';
 
-/** Where a value comes from, in words: "set 'defaults', applied to project 'core'". */
-export function describeSource(source: Source, projectName: string | undefined): string {
-  if (source.type === 'workspace') return "the workspace's own variables";
-  if (source.type === 'run') return "the run's own variables";
+/** The workspace a page's effective variables belong to, and its project, to link sources to. */
+export interface Place {
+  workspaceId: string | undefined;
+  projectId: string | undefined;
+  projectName: string | undefined;
+}
+
+/** Where a value comes from, in words and links: "set 'defaults', applied to project 'core'". */
+export function SourceWords({ source, place }: { source: Source; place: Place }) {
+  if (source.type === 'run') return <>the run's own variables</>;
+  if (source.type === 'workspace') {
+    return place.workspaceId ? <Link to={`/workspaces/${place.workspaceId}`}>the workspace's own variables</Link> : <>the workspace's own variables</>;
+  }
   const set = source.varset!;
-  const where =
-    set.scope === 'global' ? 'global' : set.scope === 'project' ? projectName ? `applied to project '${projectName}'` : "applied to the workspace's project" : 'applied to the workspace';
-  const owner = set.owner === 'project' ? ', owned by the project' : '';
-  return `set '${set.name}', ${where}${owner}${set.priority ? ', priority' : ''}`;
+  const project = place.projectId ? <Link to={`/projects/${place.projectId}`}>{place.projectName ? `project '${place.projectName}'` : "the workspace's project"}</Link> : "the workspace's project";
+  return (
+    <>
+      set '<Link to={`/varsets/${set.id}`}>{set.name}</Link>', {set.scope === 'global' ? 'global' : set.scope === 'project' ? <>applied to {project}</> : 'applied to the workspace'}
+      {set.owner === 'project' ? ', owned by the project' : ''}
+      {set.priority ? ', priority' : ''}
+    </>
+  );
 }
 
-function shown(value: EffectiveValue): string {
-  return value.sensitive ? '(sensitive)' : (value.value ?? '');
+/** A value as shown: a sensitive one never is, and reads "(sensitive)". */
+export function ShownValue({ value, inParentheses = false }: { value: EffectiveValue; inParentheses?: boolean }) {
+  if (value.sensitive) return <em>(sensitive)</em>;
+  return inParentheses ? (
+    <>
+      (<code>{value.value}</code>)
+    </>
+  ) : (
+    <code>{value.value}</code>
+  );
 }
 
-/** Each winning value of `path` (a workspace's or a run's effective variables), where it comes from and what it beat. */
-export function EffectiveVariables({ path, projectName, title }: { path: string; projectName: string | undefined; title: string }) {
-  const list = useApi<EffectiveVariable[]>(path);
+/**
+ * Each winning value of `path` (a workspace's or a run's effective variables), where it comes
+ * from, why it won and what it beat. The levels and reasons are the API's (`explain=true`): the
+ * UI repeats no precedence rule.
+ */
+export function EffectiveVariables({ path, place, title }: { path: string; place: Place; title: string }) {
+  const list = useApi<EffectiveVariable[]>(`${path}?explain=true`);
+  const levels = (list.data as (Document<EffectiveVariable[]> & { meta?: { precedence?: PrecedenceLevel[] } }) | undefined)?.meta?.precedence ?? [];
   return (
     <section aria-labelledby="effective-title">
       <h2 id="effective-title">{title}</h2>
       <Listing list={list} what="effective variables" empty="No variables reach it.">
         {(items) => (
-          <div className="table-wrap">
-            <table className="effective">
-              <caption className="visually-hidden">{title}: each variable's winning value and where it comes from</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Variable</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Overrides</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((variable) => {
-                  const a = variable.attributes;
-                  return (
-                    <tr key={variable.id}>
-                      <th scope="row">
-                        <code>{a.key}</code> <span className="badge">{a.category}</span>
-                      </th>
-                      <td>
-                        <code>{shown(a)}</code>
-                      </td>
-                      <td>{describeSource(a.source, projectName)}</td>
-                      <td>
-                        {a.overridden.length === 0 ? (
-                          <span className="muted">nothing</span>
-                        ) : (
-                          <ul className="overridden">
-                            {a.overridden.map((o, index) => (
-                              <li key={index}>
-                                overrides <code>{a.key}</code> from {describeSource(o.source, projectName)} (<code>{shown(o)}</code>)
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <>
+            <div className="table-wrap">
+              <table className="effective">
+                <caption className="visually-hidden">{title}: each variable's winning value, where it comes from and why it wins</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Variable</th>
+                    <th scope="col">Value</th>
+                    <th scope="col">From</th>
+                    <th scope="col">Why it wins</th>
+                    <th scope="col">Overrides</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((variable) => {
+                    const a = variable.attributes;
+                    return (
+                      <tr key={variable.id}>
+                        <th scope="row">
+                          <code>{a.key}</code> <span className="badge">{a.category}</span>
+                        </th>
+                        <td>
+                          <ShownValue value={a} />
+                        </td>
+                        <td>
+                          <SourceWords source={a.source} place={place} />
+                        </td>
+                        <td className="why">
+                          <LevelLink source={a.source} /> {a.reason}
+                        </td>
+                        <td>
+                          <Overridden variable={variable} place={place} />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <PrecedenceTable levels={levels} />
+          </>
         )}
       </Listing>
     </section>

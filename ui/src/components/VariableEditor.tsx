@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, query } from '../api/client';
 import { useApi } from '../api/hooks';
@@ -16,8 +16,16 @@ const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].m
  * (`/varsets/:id/relationships/vars`, `/workspaces/:id/vars`). A sensitive value is never shown;
  * it can be replaced.
  */
-export function VariableEditor({ base, canWrite, paginated, title }: { base: string; canWrite: boolean; paginated: boolean; title: string }) {
+export function VariableEditor({ base, canWrite, paginated, title, addOnDemand = false }: { base: string; canWrite: boolean; paginated: boolean; title: string; addOnDemand?: boolean }) {
   const [page, setPage] = useState(1);
+  // With `addOnDemand`, the form to add a variable opens from a button.
+  const [adding, setAdding] = useState(!addOnDemand);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const closed = useRef(false);
+  useEffect(() => {
+    // Closing the form gives focus back to the button that opened it.
+    if (!adding && closed.current) addButton.current?.focus();
+  }, [adding]);
   const list = useApi<Variable[]>(`${base}${paginated ? query({ 'page[number]': page, 'page[size]': 50 }) : ''}`);
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Variable | null>(null);
@@ -74,7 +82,12 @@ export function VariableEditor({ base, canWrite, paginated, title }: { base: str
         </ul>
       )}
       {paginated && list.data?.meta?.pagination && list.data.meta.pagination['total-pages'] > 1 && <Pager pagination={list.data.meta.pagination} onPage={setPage} label="Variables" />}
-      {canWrite && <VariableForm base={base} onDone={() => undefined} />}
+      {canWrite && !adding && (
+        <button type="button" className="add-variable" ref={addButton} onClick={() => setAdding(true)}>
+          Add a variable
+        </button>
+      )}
+      {canWrite && adding && <VariableForm base={base} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
@@ -91,7 +104,7 @@ export function VariableEditor({ base, canWrite, paginated, title }: { base: str
 }
 
 /** Adds a variable, or changes `variable`. */
-function VariableForm({ base, variable, onDone }: { base: string; variable?: Variable; onDone: () => void }) {
+function VariableForm({ base, variable, onDone, onClose }: { base: string; variable?: Variable; onDone: () => void; onClose?: () => void }) {
   const id = useId();
   const initial = variable?.attributes;
   const [key, setKey] = useState(initial?.key ?? '');
@@ -138,7 +151,16 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>
-        <input id={`${id}-key`} value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} disabled={locked} {...err('key')} />
+        <input
+          id={`${id}-key`}
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          disabled={locked}
+          autoFocus={onClose !== undefined}
+          {...err('key')}
+        />
         <FieldError error={save.error} {...field('key')} />
       </div>
       <div className="field">
@@ -188,6 +210,11 @@ function VariableForm({ base, variable, onDone }: { base: string; variable?: Var
         {variable && (
           <button type="button" onClick={onDone}>
             Cancel
+          </button>
+        )}
+        {onClose && (
+          <button type="button" onClick={onClose}>
+            Close
           </button>
         )}
       </div>

@@ -1,4 +1,49 @@
-import { ApiError, type ErrorObject } from '../api/client';
+import { Link, useMatch } from 'react-router';
+import { ApiError, query, type ErrorObject } from '../api/client';
+import { useApi } from '../api/hooks';
+import type { Varset } from '../api/types';
+import { useOrganizationOfPage } from './frame';
+
+/** The global rule's 422 names the set already holding the key: `… the global variable set "name": …`. */
+const CONFLICTING_SET = /^(.*global variable set ")(.+)(": global variable sets .*)$/s;
+
+/** The set a conflict names, linked to its page once the organization's list finds it by that exact name. */
+function ConflictingSet({ name }: { name: string }) {
+  const inOrganization = useMatch('/organizations/:org/*');
+  const ofPage = useOrganizationOfPage();
+  const org = inOrganization?.params.org ?? ofPage;
+  const found = useApi<Varset[]>(org ? `/organizations/${encodeURIComponent(org)}/varsets${query({ q: name, 'page[size]': 100 })}` : null);
+  const set = found.data?.data.find((s) => s.attributes.name === name);
+  return set ? <Link to={`/varsets/${set.id}`}>{name}</Link> : <>{name}</>;
+}
+
+/** An error's message; the set a global-rule conflict names is a link. */
+function ErrorText({ error }: { error: ErrorObject }) {
+  const text = describe(error);
+  const conflict = CONFLICTING_SET.exec(text);
+  if (!conflict) return <>{text}</>;
+  return (
+    <>
+      {conflict[1]}
+      <ConflictingSet name={conflict[2]!} />
+      {conflict[3]}
+    </>
+  );
+}
+
+/** Messages one after another, separated by a space. */
+function ErrorTexts({ errors }: { errors: ErrorObject[] }) {
+  return (
+    <>
+      {errors.map((e, i) => (
+        <span key={i}>
+          {i > 0 && ' '}
+          <ErrorText error={e} />
+        </span>
+      ))}
+    </>
+  );
+}
 
 /** The messages the API gave for the field at `pointer`, next to it (the input names this id in aria-describedby). */
 export function FieldError({ error, pointer, id }: { error: unknown; pointer: string; id: string }) {
@@ -6,7 +51,7 @@ export function FieldError({ error, pointer, id }: { error: unknown; pointer: st
   if (!errors.length) return null;
   return (
     <p className="field-error" id={id} role="alert">
-      {errors.map((e) => e.detail ?? e.title).join(' ')}
+      <ErrorTexts errors={errors} />
     </p>
   );
 }
@@ -36,7 +81,7 @@ export function FormError({ error, fields }: { error: unknown; fields: string[] 
   if (!rest.length) return null;
   return (
     <p className="form-error" role="alert">
-      {rest.map(describe).join(' ')}
+      <ErrorTexts errors={rest} />
     </p>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi, useCanManageVarsets } from '../api/hooks';
@@ -6,28 +6,50 @@ import type { Varset } from '../api/types';
 import { VarsetCard } from '../components/Badges';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
+import { useSearchAsYouType } from '../components/search';
+import { arrange, FILTER_LABELS, isSortColumn, VarsetTable, type Filters, type Sort } from '../components/VarsetTable';
 
 export const PAGE_SIZE = 20;
 
-/** An organization's variable sets, a page at a time, searched by name on the server. */
+/** `sort=name` or `sort=-name` (descending) from the URL. */
+function sortOf(params: URLSearchParams): Sort | null {
+  const value = params.get('sort') ?? '';
+  const column = value.replace(/^-/, '');
+  return isSortColumn(column) ? { column, descending: value.startsWith('-') } : null;
+}
+
+/**
+ * An organization's variable sets, a page at a time, searched by name on the server as you
+ * type; as cards, or as a table whose sorting and filters apply to the page shown.
+ */
 export function OrganizationVarsets() {
   const org = useParams().org!;
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
-  const [term, setTerm] = useState(q);
+  const table = params.get('view') === 'table';
+  const sort = sortOf(params);
+  const filters: Filters = { global: params.has('global'), priority: params.has('priority'), owned: params.has('owned') };
   const list = useApi<Varset[]>(`/organizations/${encodeURIComponent(org)}/varsets${query({ q, 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
   const canCreate = useCanManageVarsets(org);
-  const go = (next: { q?: string; page?: number }) => {
-    const search = new URLSearchParams();
-    const nq = next.q ?? q;
-    if (nq) search.set('q', nq);
-    if ((next.page ?? 1) > 1) search.set('page', String(next.page));
-    setParams(search);
-  };
+  /** Changes parameters of the URL (a new history entry, so the back button undoes it); null removes one. */
+  const change = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(changes)) {
+          if (value) next.set(name, value);
+          else next.delete(name);
+        }
+        return next;
+      }),
+    [setParams],
+  );
+  const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
+  const [term, setTerm] = useSearchAsYouType(q, search);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    go({ q: term, page: 1 });
+    if (term !== q) search(term);
   };
   return (
     <>
@@ -43,25 +65,48 @@ export function OrganizationVarsets() {
         <label htmlFor="varset-search">Search sets by name</label>
         <input id="varset-search" type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
         <button type="submit">Search</button>
+        <button type="button" className="view-toggle" aria-pressed={table} onClick={() => change({ view: table ? null : 'table' })}>
+          Table view
+        </button>
       </form>
+      {table && (
+        <fieldset className="filters">
+          <legend>Show only sets that are</legend>
+          {(Object.keys(FILTER_LABELS) as (keyof Filters)[]).map((name) => (
+            <label key={name}>
+              <input type="checkbox" checked={filters[name]} onChange={(e) => change({ [name]: e.target.checked ? '1' : null })} /> {FILTER_LABELS[name]}
+            </label>
+          ))}
+          <p className="muted">Sorting and these filters apply to the sets of the page shown.</p>
+        </fieldset>
+      )}
       <Listing list={list} what="variable sets" empty={q ? `No set's name contains “${q}”.` : 'No variable sets yet.'}>
-        {(items) => (
-          <ul className="cards varsets" aria-label="Variable sets">
-            {items.map((varset) => (
-              <VarsetCard key={varset.id} varset={varset}>
-                {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
-                <p className="counts">
-                  {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
-                  {count(varset.attributes['project-count'], 'project')}
-                </p>
-              </VarsetCard>
-            ))}
-          </ul>
-        )}
+        {(items) =>
+          table ? (
+            <TableOfPage sets={arrange(items, filters, sort)} sort={sort} onSort={(s) => change({ sort: `${s.descending ? '-' : ''}${s.column}` })} />
+          ) : (
+            <ul className="cards varsets" aria-label="Variable sets">
+              {items.map((varset) => (
+                <VarsetCard key={varset.id} varset={varset}>
+                  {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
+                  <p className="counts">
+                    {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
+                    {count(varset.attributes['project-count'], 'project')}
+                  </p>
+                </VarsetCard>
+              ))}
+            </ul>
+          )
+        }
       </Listing>
-      <Pager pagination={list.data?.meta?.pagination} onPage={(p) => go({ page: p })} label="Variable sets" />
+      <Pager pagination={list.data?.meta?.pagination} onPage={(p) => change({ page: p > 1 ? String(p) : null })} label="Variable sets" />
     </>
   );
+}
+
+function TableOfPage({ sets, sort, onSort }: { sets: Varset[]; sort: Sort | null; onSort: (sort: Sort) => void }) {
+  if (!sets.length) return <p className="muted">No set of this page passes the filters.</p>;
+  return <VarsetTable sets={sets} sort={sort} onSort={onSort} />;
 }
 
 export function count(n: number, noun: string): string {

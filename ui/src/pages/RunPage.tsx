@@ -50,7 +50,11 @@ export function RunPage() {
         <dt>Created</dt>
         <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
       </dl>
-      <EffectiveVariables path={`/runs/${id}/effective-variables`} projectName={project.data?.data.attributes.name} title="Variables stored with the run" />
+      <EffectiveVariables
+        path={`/runs/${id}/effective-variables`}
+        place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }}
+        title="Variables stored with the run"
+      />
       <Comments id={id} canComment={run.attributes.permissions['can-comment'] === true} />
     </>
   );

@@ -8,6 +8,7 @@ import { describedBy, FieldError, FormError, LoadError } from '../components/err
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { setSaved } from '../components/changes';
 import { Picker, type Picked } from '../components/Picker';
+import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewVariables';
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
 const RELATIONSHIP = (name: string) => `/data/relationships/${name}`;
@@ -92,6 +93,7 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const [projects, setProjects] = useState<Picked[]>(initialProjects);
   const [workspaces, setWorkspaces] = useState<Picked[]>(initialWorkspaces);
   const [owner, setOwner] = useState<Picked[]>([]);
+  const [variables, setVariables] = useState<NewVariable[]>([]);
   const announce = useAnnounce();
   const save = useMutation({
     mutationFn: () => {
@@ -99,6 +101,7 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       const relationships = {
         ...(global ? {} : { projects: members('projects', projects), workspaces: members('workspaces', workspaces) }),
         ...(!varset && owner[0] ? { parent: { data: { type: 'projects', id: owner[0].id } } } : {}),
+        ...(!varset && variables.length ? { vars: { data: variables.map((attributes) => ({ type: 'vars', attributes })) } } : {}),
       };
       const body = { data: { type: 'varsets', attributes: { name, description, priority, global }, relationships } };
       return varset ? api<Varset>('PATCH', `/varsets/${varset.id}`, body) : api<Varset>('POST', `/organizations/${encodeURIComponent(org)}/varsets`, body);
@@ -107,7 +110,8 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       await client.invalidateQueries();
       const page = `/varsets/${document.data.id}`;
       const after = { name, description, priority, global, projects, workspaces };
-      announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : `Set ${name} created`, page);
+      const created = `Set ${name} created${variables.length ? ` with ${variables.length === 1 ? 'one variable' : `${variables.length} variables`}` : ''}`;
+      announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created, page);
       navigate(page);
     },
   });
@@ -160,9 +164,11 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
         <>
           <Picker org={org} kind="projects" label="Owned by a project (optional; otherwise by the organization)" selected={owner} onChange={setOwner} single errorProps={props(RELATIONSHIP('parent'))} />
           {fieldError(RELATIONSHIP('parent'))}
+          <NewVariables variables={variables} onChange={setVariables} error={error} />
         </>
       )}
-      <FormError error={error} fields={FIELDS} />
+      {/* An error about one of the new variables is shown with it; one about them all, here. */}
+      <FormError error={error} fields={[...FIELDS, ...variables.map((_, i) => `${VARS_POINTER}/data/${i}`)]} />
       <div className="actions">
         <button type="submit" disabled={save.isPending}>
           {varset ? 'Save set' : 'Create set'}

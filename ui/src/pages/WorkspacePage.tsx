@@ -42,9 +42,9 @@ export function WorkspacePage() {
         )}
       </p>
       <h1 tabIndex={-1}>Workspace {workspace.attributes.name}</h1>
-      <VariableEditor base={`/workspaces/${id}/vars`} canWrite={canWrite} paginated={false} title="Workspace variables" />
+      <VariableEditor base={`/workspaces/${id}/vars`} canWrite={canWrite} paginated={false} title="Workspace variables" addOnDemand />
       <WorkspaceVarsets id={id} projectId={projectId} projectName={projectName} />
-      <EffectiveVariables path={`/workspaces/${id}/effective-variables`} projectName={projectName} title="Effective variables" />
+      <EffectiveVariables path={`/workspaces/${id}/effective-variables`} place={{ workspaceId: id, projectId, projectName }} title="Effective variables" />
       <WorkspaceRuns id={id} />
     </>
   );
