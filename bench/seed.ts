@@ -198,6 +198,62 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
 }
 
 /**
+ * A history of `total` set versions in the organization, written straight to the store: one
+ * set (the one answered) gets about `hot` of them, the others share the rest evenly. Each version changes
+ * one variable's value, as most writes do.
+ */
+export async function seedHistory(store: Store, organizationId: string, total: number, hot: number): Promise<{ hotSetId: string; versions: number }> {
+  const sets = await store.db.selectFrom('varsets').select(['id', 'name', 'project_id']).where('organization_id', '=', organizationId).orderBy('id').execute();
+  const hotSet = sets[0]!;
+  const random = new Random(3);
+  const perOther = Math.floor((total - hot) / (sets.length - 1));
+  // The hot set takes what does not divide evenly, so that the history holds exactly `total`.
+  const hotCount = total - perOther * (sets.length - 1);
+  const started = Date.parse('2026-01-01T00:00:00.000Z');
+  const rowsOf = function* (): Generator<Insertable<Database['varset_versions']>> {
+    for (const [index, set] of sets.entries()) {
+      const count = index === 0 ? hotCount : perOther;
+      for (let number = 1; number <= count; number++) {
+        const key = `setting_${random.int(0, 19)}`;
+        yield {
+          id: newId('vsv'),
+          varset_id: set.id,
+          organization_id: organizationId,
+          project_id: set.project_id,
+          number,
+          action: number === 1 ? 'create' : 'update',
+          rolled_back_to: null,
+          varset_name: set.name,
+          created_at: new Date(started + index * 1000 + number * 60_000).toISOString(),
+          actor_token_id: 'at-benchmark',
+          actor_kind: 'team',
+          actor_team_id: 'team-benchmark',
+          actor_description: 'team owners (token "benchmark")',
+          request_id: '00000000-0000-4000-8000-000000000000',
+          changes: JSON.stringify([{ target: 'variable', id: `var-${key}`, key, category: 'terraform', action: 'changed', field: 'value', before: `v${number - 1}`, after: `v${number}`, sensitive: false }]),
+          sealed: null,
+        };
+      }
+    }
+  };
+  let batch: Insertable<Database['varset_versions']>[] = [];
+  let versions = 0;
+  await store.db.transaction().execute(async (trx) => {
+    for (const row of rowsOf()) {
+      batch.push(row);
+      if (batch.length === 1000) {
+        await trx.insertInto('varset_versions').values(batch).execute();
+        versions += batch.length;
+        batch = [];
+      }
+    }
+    if (batch.length) await trx.insertInto('varset_versions').values(batch).execute();
+    versions += batch.length;
+  });
+  return { hotSetId: hotSet.id, versions };
+}
+
+/**
  * PostgreSQL's autovacuum vacuums and analyzes freshly loaded tables within a minute or so; do
  * it now, so every run sees the plans of a settled database (statistics, and a visibility map
  * that lets counts read indexes alone), and checkpoint. SQLite has no such background work, and varsetd runs

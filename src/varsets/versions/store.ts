@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
-import { fetchPage } from '../../db/page.js';
 import type { VarsetVersionTable } from '../../db/schema.js';
 import type { Db } from '../../db/transaction.js';
 import type { Page } from '../../jsonapi/query.js';
@@ -128,12 +127,22 @@ export async function findNewestVersion(db: Db, varsetId: string): Promise<Varse
   return row && versionOf(row);
 }
 
-/** A page of the set's versions, newest first, and how many it has. */
+/**
+ * A page of the set's versions, newest first, and how many it has. A set's versions are
+ * numbered 1 to its newest without a gap, so the newest number is the count, and a page is a
+ * range of numbers read from the index: two lookups, however long the history.
+ */
 export async function pageOfVersions(db: Db, varsetId: string, page: Page): Promise<{ rows: VarsetVersion[]; total: number }> {
-  const base = db.selectFrom('varset_versions').where('varset_id', '=', varsetId);
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(SHOWN_COLUMNS).orderBy('number', 'desc'));
+  const total = await findLastVersionNumber(db, varsetId);
+  const highest = total - (page.number - 1) * page.size;
+  if (highest < 1) return { rows: [], total };
+  const rows = await PAGE_OF_VERSIONS(db, varsetId, highest, Math.max(1, highest - page.size + 1));
   return { rows: rows.map(versionOf), total };
 }
+
+const PAGE_OF_VERSIONS = compiledOnce((db, varsetId: string, highest: number, lowest: number) =>
+  db.selectFrom('varset_versions').select(SHOWN_COLUMNS).where('varset_id', '=', varsetId).where('number', '<=', highest).where('number', '>=', lowest).orderBy('number', 'desc'),
+);
 
 /** The versions after `number`, newest first, with what undoing each takes. */
 export async function findVersionsAfter(db: Db, varsetId: string, number: number): Promise<UndoableVersion[]> {
