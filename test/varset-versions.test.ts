@@ -203,6 +203,22 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.deepEqual([...times].sort().reverse(), times, 'newest first');
   });
 
+  it('writes racing from two processes on one database get distinct numbers without a gap', async () => {
+    const other = await t.sibling();
+    try {
+      const set = await createVarset(t, org);
+      const write = (app: TestApp, i: number) => app.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `two_processes_${i}`, category: 'env' } } });
+      const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => write(i % 2 ? other : t, i)));
+      for (const res of responses) expectStatus(res, 200);
+      const all = await versions(set.id);
+      assert.deepEqual(all.map((v) => v.attributes.number), Array.from({ length: 13 }, (_, i) => 13 - i));
+      const added = all.flatMap((v) => v.attributes.changes.filter((c: any) => c.action === 'added').map((c: any) => c.key));
+      assert.equal(new Set(added).size, 12, 'each version holds its own write');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('the 404 rule: a set the token cannot read has no versions it can read', async () => {
     const set = await createVarset(t, org, { vars: [{ key: 'hidden', value: 'x' }] });
     const stranger = await teamWithToken(t, org);
