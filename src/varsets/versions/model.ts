@@ -1,4 +1,4 @@
-import type { Category } from '../../variables/model.js';
+import type { Category, VariableFields } from '../../variables/model.js';
 
 /**
  * The versions of a variable set: what a set is at a version (its state), what a write
@@ -7,15 +7,8 @@ import type { Category } from '../../variables/model.js';
  * sensitive values are given to the functions that need them.
  */
 
-/** A variable as a version keeps it; `value` is sealed when `sensitive`. */
-export interface VariableState {
-  key: string;
-  value: string;
-  description: string;
-  category: Category;
-  hcl: boolean;
-  sensitive: boolean;
-}
+/** A variable as a version keeps it: its fields, `value` sealed when `sensitive`. */
+export type VariableState = VariableFields;
 
 /** What a set is, as far as its versions are concerned: its attributes, variables (by id) and assignments. */
 export interface VarsetState {
