@@ -169,6 +169,41 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     assert.equal((await apiVersions(setId)).length, 6);
   });
 
+  it("opens the page holding an older version, and pages through a long history", async () => {
+    const long = await createVarset(ui.admin, scenario.org, { attributes: { name: 'long-history' } });
+    for (let n = 2; n <= 23; n++) expectStatus(await ui.admin.patch(`/api/v2/varsets/${long.id}`, { data: { type: 'varsets', attributes: { description: `step ${n}` } } }), 200);
+    await page.goto(`${ui.url}/varsets/${long.id}/history?version=2`);
+    await page.waitForURL((url) => url.searchParams.get('page') === '2' && url.searchParams.get('version') === '2');
+    await versionItem(page, 2).and(page.locator('.wanted')).waitFor();
+    assert.match(await textOf(page, 2), /description: "" → "step 2"/);
+    const pager = page.getByRole('navigation', { name: 'Versions pages' });
+    await pager.getByText('Page 2 of 2 (23 items)').waitFor();
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await versionItem(page, 23).waitFor();
+    assert.equal(await versionItem(page, 2).count(), 0);
+    expectStatus(await ui.admin.delete(`/api/v2/varsets/${long.id}`), 204);
+  });
+
+  it("shows the global rule's refusal of a restore in the dialog, linking the set that holds the key, with no way to confirm", async () => {
+    const first = await createVarset(ui.admin, scenario.org, { attributes: { name: 'first-global', global: true }, vars: [{ key: 'shared_key', value: 'a' }] });
+    const [variable] = (await ui.admin.get(`/api/v2/varsets/${first.id}/relationships/vars`)).body.data;
+    expectStatus(await ui.admin.delete(`/api/v2/varsets/${first.id}/relationships/vars/${variable.id}`), 204);
+    const second = await createVarset(ui.admin, scenario.org, { attributes: { name: 'second-global', global: true }, vars: [{ key: 'shared_key', value: 'b' }] });
+    await page.goto(`${ui.url}/varsets/${first.id}/history`);
+    await versionItem(page, 1).getByRole('button', { name: 'Restore this version' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore first-global as it was at version 1?' });
+    const refusal = dialog.getByRole('alert');
+    await refusal.waitFor();
+    assert.match((await refusal.textContent()) ?? '', /"shared_key".*global variable set "second-global"/);
+    assert.equal(await refusal.getByRole('link', { name: 'second-global' }).getAttribute('href'), `/varsets/${second.id}`);
+    assert.equal(await dialog.getByRole('button', { name: 'Confirm' }).count(), 0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Restore this version');
+    assert.equal((await apiVersions(first.id)).length, 2);
+    for (const set of [first, second]) expectStatus(await ui.admin.delete(`/api/v2/varsets/${set.id}`), 204);
+  });
+
   it('shows a read-only token the history, with no way to restore', async () => {
     const reader = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'read-workspaces': true } });
     const readerPage = await pageFor(reader.token, `${ui.url}/varsets/${setId}/history`);
