@@ -9,6 +9,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { ADMIN_TOKEN, expectStatus } from '../test/helpers.js';
 import { ROOT } from '../test/server-process.js';
 import { createRunOverHttp, launchChromium, seedScenario, startUiServer } from '../test/ui-fixtures.js';
+import { ownersTeam, teamToken } from '../test/access-fixtures.js';
 import { assign, createVar, createVarset } from '../test/varsets-fixtures.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
@@ -24,6 +25,14 @@ try {
   });
   await createVar(ui.admin, web.id, { key: 'region', value: 'eu', category: 'terraform' });
   await createVar(ui.admin, web.id, { key: 'db_password', value: 'not-shown', category: 'terraform', sensitive: true } as never);
+  // A history to show: an update by the owners' CI token, a sensitive value replaced, a change taken back by a rollback.
+  const ownersCi = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'CI' }) };
+  expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { description: 'What the web workspace needs, in eu' } } }, ownersCi), 200);
+  const password = (await ui.admin.get(`/api/v2/varsets/${web.id}/relationships/vars`)).body.data.find((v: { attributes: { key: string } }) => v.attributes.key === 'db_password');
+  expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}/relationships/vars/${password.id}`, { data: { type: 'vars', attributes: { value: 'rotated' } } }, ownersCi), 200);
+  const beforePriority = (await ui.admin.get(`/api/v2/varsets/${web.id}/versions?page%5Bsize%5D=1`)).body.data[0].id;
+  expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { priority: true } } }), 200);
+  expectStatus(await ui.admin.post(`/api/v2/varsets/${web.id}/actions/rollback`, { data: { type: 'varset-versions', id: beforePriority } }, ownersCi), 200);
   const priority = await createVarset(ui.admin, scenario.org, { attributes: { name: 'security-baseline', priority: true, global: true, description: 'Wins over everything' } });
   await createVar(ui.admin, priority.id, { key: 'encrypt_volumes', value: 'true', category: 'terraform', hcl: true } as never);
   const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Release 1.4');
@@ -51,6 +60,14 @@ try {
     await page.getByText('Sensitive: write-only, never shown').waitFor();
     await page.getByRole('link', { name: 'Edit set' }).waitFor();
   });
+  await shoot('history', `/varsets/${web.id}/history`, async (page) => {
+    await page.getByRole('listitem', { name: 'Version 1', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Restore this version' }).first().waitFor();
+  }, { viewport: { width: 1100, height: 1000 } });
+  await shoot('history-restore', `/varsets/${web.id}/history`, async (page) => {
+    await page.getByRole('listitem', { name: 'Version 3', exact: true }).getByRole('button', { name: 'Restore this version' }).click();
+    await page.getByRole('list', { name: 'What restoring changes' }).waitFor();
+  }, { viewport: { width: 1100, height: 620 } });
   await shoot('workspace', `/workspaces/${scenario.webWorkspaceId}`, async (page) => {
     await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
     await page.getByText(/beats everything below level 11/).first().waitFor();

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectStatus, storeKind } from './helpers.js';
 import { grantWorkspace, teamWithToken } from './access-fixtures.js';
 import { createVar, createVarset } from './varsets-fixtures.js';
-import { createProject, createRunOverHttp, createWorkspace, launchChromium, seedScenario, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
+import { createProject, createRunOverHttp, createWorkspace, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, type Scenario, type UiServer } from './ui-fixtures.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -12,25 +12,6 @@ import { createProject, createRunOverHttp, createWorkspace, launchChromium, seed
  */
 
 const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
-
-async function heading(page: Page, name: string | RegExp): Promise<void> {
-  await page.getByRole('heading', { level: 1, name }).waitFor();
-}
-
-async function signIn(page: Page, url: string, token: string): Promise<void> {
-  await page.goto(url);
-  await heading(page, 'Sign in');
-  await page.getByLabel('API token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** Waits for the page's polite status message to say `text`. */
-async function statusSays(page: Page, text: string): Promise<void> {
-  const region = page.getByRole('status');
-  await region.filter({ hasText: text }).waitFor();
-  assert.equal(await region.getAttribute('aria-live'), 'polite');
-  assert.equal((await region.textContent())?.trim(), text);
-}
 
 /** The text of the element an input names in aria-describedby: its error message. */
 async function errorOf(input: Locator): Promise<string> {

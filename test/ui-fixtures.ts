@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { ADMIN_TOKEN, createTestStore, expectStatus, type TestStore } from './helpers.js';
 import { tar } from './runs-fixtures.js';
 import { ROOT, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
@@ -26,6 +27,26 @@ export function launchChromium(): Promise<Browser> {
 /** Builds the web UI into dist/web unless it is up to date (as `npm run build` does). */
 export async function buildUi(): Promise<void> {
   await promisify(execFile)(process.execPath, ['scripts/build-ui.mjs'], { cwd: ROOT });
+}
+
+/** Waits for the page's main heading. */
+export async function heading(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+export async function signIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(url);
+  await heading(page, 'Sign in');
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Waits for the page's polite status message to say `text`. */
+export async function statusSays(page: Page, text: string): Promise<void> {
+  const region = page.getByRole('status');
+  await region.filter({ hasText: text }).waitFor();
+  assert.equal(await region.getAttribute('aria-live'), 'polite');
+  assert.equal((await region.textContent())?.trim(), text);
 }
 
 export interface UiServer {

@@ -9,6 +9,7 @@ import { OrganizationVarsets } from './pages/OrganizationVarsets';
 import { OrganizationWorkspaces, OrganizationProjects } from './pages/OrganizationLists';
 import { VarsetPage } from './pages/VarsetPage';
 import { VarsetEdit, VarsetNew } from './pages/VarsetForm';
+import { VarsetHistory } from './pages/VarsetHistory';
 import { WorkspacePage } from './pages/WorkspacePage';
 import { ProjectPage } from './pages/ProjectPage';
 import { RunPage } from './pages/RunPage';
@@ -40,6 +41,7 @@ createRoot(document.getElementById('root')!).render(
             <Route path="/organizations/:org/projects" element={<OrganizationProjects />} />
             <Route path="/varsets/:id" element={<VarsetPage />} />
             <Route path="/varsets/:id/edit" element={<VarsetEdit />} />
+            <Route path="/varsets/:id/history" element={<VarsetHistory />} />
             <Route path="/workspaces/:id" element={<WorkspacePage />} />
             <Route path="/projects/:id" element={<ProjectPage />} />
             <Route path="/runs/:id" element={<RunPage />} />

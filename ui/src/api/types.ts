@@ -34,6 +34,8 @@ export interface VarsetRef {
   scope: 'global' | 'project' | 'workspace';
   owner: 'organization' | 'project';
   priority: boolean;
+  /** The set's version the value is of; null when no write has changed the set since versions were kept. */
+  version?: number | null;
 }
 export interface Source {
   type: 'workspace' | 'run' | 'varset';
@@ -64,6 +66,25 @@ export type Run = Resource<{
   permissions: Permissions;
 }>;
 export type Comment = Resource<{ body: string }>;
+
+/** A variable as a version's change shows it: `value` is null when it is sensitive. */
+export type ChangedVariable = Omit<VariableAttributes, 'description'> & { description: string };
+/** One thing a set's version changed, as GET /varsets/:id/versions lists them. */
+export type VersionChange =
+  | { target: 'varset'; action: 'changed'; field: 'name' | 'description' | 'global' | 'priority'; before: string | boolean | null; after: string | boolean | null }
+  | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ChangedVariable | null; after: ChangedVariable | null }
+  | { target: 'variable'; id: string; key: string; category: Category; action: 'changed'; field: string; before: string | boolean | null; after: string | boolean | null; sensitive: boolean }
+  | { target: 'workspace' | 'project'; id: string; action: 'added' | 'removed' };
+export type VarsetVersion = Resource<{
+  number: number;
+  action: 'create' | 'update' | 'delete' | 'rollback';
+  'rolled-back-to': number | null;
+  'varset-name': string;
+  'created-at': string;
+  actor: { 'token-id': string; kind: string; 'team-id': string | null; description: string };
+  'request-id': string;
+  changes: VersionChange[];
+}>;
 
 /** The id of a to-one relationship, or null. */
 export function related(resource: Resource, name: string): { id: string; type: string } | null {

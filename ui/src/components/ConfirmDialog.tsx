@@ -17,7 +17,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  onConfirm: () => void;
+  /** Without it the dialog only informs: it offers Cancel alone. */
+  onConfirm?: () => void;
   onCancel: () => void;
   busy?: boolean;
 }) {
@@ -43,9 +44,11 @@ export function ConfirmDialog({
         <button type="button" onClick={onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
-          {confirmLabel}
-        </button>
+        {onConfirm && (
+          <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
+            {confirmLabel}
+          </button>
+        )}
       </div>
     </dialog>
   );

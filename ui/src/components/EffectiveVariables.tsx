@@ -29,6 +29,18 @@ export function SourceWords({ source, place }: { source: Source; place: Place })
   );
 }
 
+/** " (version 3)": the set's version a value is of, linked to that version in the set's history. */
+function VersionLink({ source }: { source: Source }) {
+  const set = source.varset;
+  if (!set || set.version === null || set.version === undefined) return null;
+  return (
+    <>
+      {' '}
+      (<Link to={`/varsets/${set.id}/history?version=${set.version}`} title={`The version of set '${set.name}' this value is of, in the set's history`}>version {set.version}</Link>)
+    </>
+  );
+}
+
 /** A value as shown: a sensitive one never is, and reads "(sensitive)". */
 export function ShownValue({ value, inParentheses = false }: { value: EffectiveValue; inParentheses?: boolean }) {
   if (value.sensitive) return <em>(sensitive)</em>;
@@ -80,6 +92,7 @@ export function EffectiveVariables({ path, place, title }: { path: string; place
                         </td>
                         <td>
                           <SourceWords source={a.source} place={place} />
+                          <VersionLink source={a.source} />
                         </td>
                         <td className="why">
                           <LevelLink source={a.source} /> {a.reason}

@@ -4,12 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Resource } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, relatedIds, type Varset } from '../api/types';
-import { VarsetBadges } from '../components/Badges';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError, LoadError } from '../components/errors';
 import { VariableEditor } from '../components/VariableEditor';
+import { VarsetHead } from '../components/VarsetHead';
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
-import { count } from './OrganizationVarsets';
 
 /** A set: what it is, where it applies, its variables. */
 export function VarsetPage() {
@@ -48,17 +47,7 @@ export function VarsetPage() {
   const attributes = varset.attributes;
   return (
     <>
-      <p className="crumbs">
-        <Link to={`/organizations/${encodeURIComponent(org!)}/varsets`}>Variable sets of {org}</Link>
-      </p>
-      <div className="page-head">
-        <h1 tabIndex={-1}>{attributes.name}</h1>
-        <VarsetBadges varset={varset} />
-      </div>
-      {attributes.description && <p>{attributes.description}</p>}
-      <p className="counts">
-        {count(attributes['var-count'], 'variable')} · {count(attributes['workspace-count'], 'workspace')} · {count(attributes['project-count'], 'project')}
-      </p>
+      <VarsetHead varset={varset} />
       {canWrite && (
         <div className="actions">
           <Link className="button" to={`/varsets/${id}/edit`}>

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, query } from '../api/client';
+import type { Varset, VarsetVersion, VersionChange } from '../api/types';
+import { ConfirmDialog } from './ConfirmDialog';
+import { FormError } from './errors';
+import { useAnnounce } from './frame';
+import { VersionChanges, type KnownNames } from './VersionChanges';
+
+/** The 422 of assignments that are gone ends by telling API clients how to restore the rest. */
+const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
+
+const DRY_RUN = 'rollback-dry-run';
+
+type RollbackDocument = { data: Varset; meta: { changes: VersionChange[] } };
+
+async function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }): Promise<RollbackDocument> {
+  const path = `/varsets/${setId}/actions/rollback${query({ 'dry-run': options.dryRun ? 'true' : undefined, 'skip-missing': options.skipMissing ? 'true' : undefined })}`;
+  return (await api<Varset>('POST', path, { data: { type: 'varset-versions', id: versionId } })) as RollbackDocument;
+}
+
+/**
+ * Restoring a set as it was at `version`: a dry run first, whose changes (or refusal) the dialog
+ * shows, then the rollback itself once confirmed. Assignments that are gone can be left out
+ * ("Restore the rest"); a dry run that changes nothing offers no confirmation.
+ */
+export function RestoreDialog({ setId, setName, version, open, known, onClose }: { setId: string; setName: string; version: VarsetVersion; open: boolean; known: KnownNames; onClose: () => void }) {
+  const number = version.attributes.number;
+  const [skipMissing, setSkipMissing] = useState(false);
+  const close = () => {
+    setSkipMissing(false);
+    restore.reset();
+    onClose();
+  };
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const dryRun = useQuery({
+    queryKey: [DRY_RUN, setId, version.id, skipMissing],
+    queryFn: () => rollback(setId, version.id, { dryRun: true, skipMissing }),
+    enabled: open,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+  const restore = useMutation({
+    mutationFn: () => rollback(setId, version.id, { dryRun: false, skipMissing }),
+    onSuccess: async (result) => {
+      // The rollback answers the set, not the version it made: the newest version is that one.
+      const newest = result.meta.changes.length ? (await api<VarsetVersion[]>('GET', `/varsets/${setId}/versions?page%5Bsize%5D=1`)).data[0] : undefined;
+      announce(newest ? `Restored version ${number} as version ${newest.attributes.number}` : `Version ${number} restored: nothing changed`);
+      close();
+      client.removeQueries({ queryKey: [DRY_RUN] });
+      await client.invalidateQueries();
+    },
+  });
+  const changes = dryRun.data?.meta.changes;
+  const missing = dryRun.error instanceof ApiError && dryRun.error.status === 422 ? dryRun.error.errors.find((e) => MISSING_HINT.test(e.detail ?? '')) : undefined;
+  return (
+    <ConfirmDialog
+      open={open}
+      title={`Restore ${setName} as it was at version ${number}?`}
+      confirmLabel="Confirm"
+      busy={restore.isPending}
+      onCancel={close}
+      {...(changes?.length ? { onConfirm: () => restore.mutate() } : {})}
+    >
+      {open && dryRun.isPending && <p>Working out what restoring would change…</p>}
+      {changes && changes.length > 0 && (
+        <>
+          <p>Restoring makes these changes, as a new version{skipMissing ? ', leaving out the workspaces and projects that are gone' : ''}:</p>
+          <VersionChanges changes={changes} known={known} label="What restoring changes" />
+        </>
+      )}
+      {changes && changes.length === 0 && <p>The set is already as it was at version {number}: restoring would change nothing.</p>}
+      {missing ? (
+        <>
+          <p className="form-error" role="alert">
+            {missing.detail!.replace(MISSING_HINT, '')}.
+          </p>
+          <button type="button" onClick={() => setSkipMissing(true)}>
+            Restore the rest
+          </button>
+        </>
+      ) : (
+        <FormError error={dryRun.error} fields={[]} />
+      )}
+      <FormError error={restore.error} fields={[]} />
+    </ConfirmDialog>
+  );
+}
