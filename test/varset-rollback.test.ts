@@ -58,6 +58,8 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.deepEqual([res.body.data.attributes.name, res.body.data.attributes.description, res.body.data.attributes.priority], [set.attributes.name, 'first', false]);
     const [made] = await versions(set.id);
     assert.deepEqual([made.attributes.number, made.attributes.action, made.attributes['rolled-back-to']], [3, 'rollback', 1]);
+    assert.deepEqual(res.body.meta.version, { id: made.id, number: 3 });
+    assert.deepEqual(made.relationships.organization.data, { id: org, type: 'organizations' });
     assert.deepEqual(made.attributes.changes.map((c: any) => [c.field, c.before, c.after]), [
       ['name', `${set.attributes.name}-renamed`, set.attributes.name],
       ['description', 'second', 'first'],
@@ -67,7 +69,7 @@ describe(`rolling a set back (${storeKind})`, () => {
     // Rolling back to what the set already is changes nothing, and makes no version.
     const idle = await rollback(set.id, first.id);
     expectStatus(idle, 200);
-    assert.deepEqual(idle.body.meta.changes, []);
+    assert.deepEqual(idle.body.meta, { changes: [], version: null });
     assert.equal((await versions(set.id)).length, 3);
   });
 
@@ -145,6 +147,7 @@ describe(`rolling a set back (${storeKind})`, () => {
 
     const refused = await expectRejected(t, org, 422, () => rollback(set.id, at.id));
     assert.match(errorOf(refused).detail!, new RegExp(`${doomed}.*skip-missing=true`));
+    assert.deepEqual([refused.body.errors[0].code, refused.body.errors[0].meta], ['missing-assignments', { missing: [doomed] }]);
     assert.equal(errorOf(refused).source?.pointer, '/data/id');
     expectStatus(await rollback(set.id, at.id, { query: '?skip-missing=false' }), 422);
 

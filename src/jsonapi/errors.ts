@@ -4,6 +4,10 @@ export interface ErrorObject {
   title: string;
   detail?: string;
   source?: { pointer?: string; parameter?: string };
+  /** varsetd's own, where a client must tell one refusal from another: a stable word. */
+  code?: string;
+  /** Facts of the refusal a client may act on (the ids it names). */
+  meta?: Record<string, unknown>;
 }
 
 /** An error meant for the client: carries its HTTP status and JSON:API error objects. */

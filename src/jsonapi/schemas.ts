@@ -128,6 +128,8 @@ export const ErrorDocument = Type.Object({
       title: Type.String(),
       detail: Type.Optional(Type.String()),
       source: Type.Optional(Type.Object({ pointer: Type.Optional(Type.String()), parameter: Type.Optional(Type.String()) })),
+      code: Type.Optional(Type.String()),
+      meta: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     }),
   ),
 });

@@ -7,7 +7,7 @@ import type { WorkspaceView } from '../workspaces/serialize.js';
 import { describeWorkspacesById } from '../workspaces/service.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
-import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
+import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
 import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
@@ -162,12 +162,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     'skip-missing': Flag('restore the rest when workspaces or projects the set was assigned to are gone'),
     'dry-run': Flag('answer the set as the rollback would make it and what it would change, and change nothing'),
   });
-  const RollbackDocument = Responses({ 200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change) }) }) });
+  const MadeVersion = Nullable(Type.Object({ id: Type.String(), number: Type.Integer() }, { description: 'the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing' }));
+  const RollbackDocument = Responses({ 200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change), version: MadeVersion }) }) });
   api.post('/varsets/:id/actions/rollback', { schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } }, async (request) => {
     const ctx = contextOf(request);
     const { query } = request;
-    const { view, changes } = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: query['skip-missing'] === 'true', dryRun: query['dry-run'] === 'true' });
-    return { ...(await oneResponse(ctx, view, new Set(), { variableAttributes: true })), meta: { changes } };
+    const { view, version } = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: query['skip-missing'] === 'true', dryRun: query['dry-run'] === 'true' });
+    const meta = { changes: version?.changes ?? [], version: version && { id: version.id, number: version.number } };
+    return { ...(await oneResponse(ctx, view, new Set(), { variableAttributes: true })), meta };
   });
 
   api.delete('/varsets/:id', { schema: { params: IdParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {

@@ -55,6 +55,8 @@ export interface VarsetVersion {
   id: string;
   varsetId: string;
   organizationId: string;
+  /** The organization's API id. */
+  organizationName: string;
   projectId: string | null;
   number: number;
   action: VersionAction;

@@ -25,10 +25,10 @@ export interface RollbackRequest {
   dryRun: boolean;
 }
 
-/** The set after the rollback, and what it changed (nothing: no version was made). */
+/** The set after the rollback, and the version it made (null: it changed nothing). */
 export interface RollbackResult {
   view: VarsetView;
-  changes: Change[];
+  version: { id: string; number: number; changes: Change[] } | null;
 }
 
 /** Carries a dry run's result out of its transaction, which it rolls back on its way. */
@@ -84,7 +84,8 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
     const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
     const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', version.number);
     const written = await findVarsetState(trx, varsetId);
-    const result = { view: readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!, changes: made?.changes ?? [] };
+    const view = readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!;
+    const result = { view, version: made && { id: made.id, number: made.number, changes: made.changes } };
     if (request.dryRun) throw new DryRun(result);
     return result;
   });
@@ -101,7 +102,9 @@ async function keepReachable(trx: Trx, varset: Varset, target: VarsetState, skip
   const projects = new Set((await findProjectsById(trx, [...target.projectIds])).filter((p) => inReach(p, p.id)).map((p) => p.id));
   const missing = [...[...target.workspaceIds].filter((id) => !workspaces.has(id)), ...[...target.projectIds].filter((id) => !projects.has(id))];
   if (missing.length && !skipMissing) {
-    throw unprocessable(`the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`, AT);
+    const error = unprocessable(`the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`, AT);
+    Object.assign(error.errors[0]!, { code: 'missing-assignments', meta: { missing } });
+    throw error;
   }
   target.workspaceIds = workspaces;
   target.projectIds = projects;

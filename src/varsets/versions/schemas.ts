@@ -39,7 +39,7 @@ export const VarsetVersionResource = Resource(
     'request-id': Type.String(),
     changes: Type.Array(Change),
   },
-  { varset: ToOne('varsets') },
+  { varset: ToOne('varsets'), organization: ToOne('organizations') },
 );
 
 export const RollbackBody = Type.Object({ data: Identifier('varset-versions') });

@@ -47,7 +47,7 @@ export async function findLastVersionNumber(db: Db, varsetId: string): Promise<n
 }
 
 /** A version and, apart, what undoing it takes. */
-export type VersionRow = Omit<VarsetVersion, 'changes'> & { changes: Change[]; sealed: Record<string, string> };
+export type VersionRow = Omit<VarsetVersion, 'changes' | 'organizationName'> & { changes: Change[]; sealed: Record<string, string> };
 
 export async function insertVersion(db: Db, version: VersionRow): Promise<void> {
   await db
@@ -74,30 +74,35 @@ export async function insertVersion(db: Db, version: VersionRow): Promise<void> 
 }
 
 const SHOWN_COLUMNS = [
-  'id',
-  'varset_id',
-  'organization_id',
-  'project_id',
-  'number',
-  'action',
-  'rolled_back_to',
-  'varset_name',
-  'created_at',
-  'actor_token_id',
-  'actor_kind',
-  'actor_team_id',
-  'actor_description',
-  'request_id',
-  'changes',
+  'varset_versions.id',
+  'varset_versions.varset_id',
+  'varset_versions.organization_id',
+  'varset_versions.project_id',
+  'varset_versions.number',
+  'varset_versions.action',
+  'varset_versions.rolled_back_to',
+  'varset_versions.varset_name',
+  'varset_versions.created_at',
+  'varset_versions.actor_token_id',
+  'varset_versions.actor_kind',
+  'varset_versions.actor_team_id',
+  'varset_versions.actor_description',
+  'varset_versions.request_id',
+  'varset_versions.changes',
+  'organizations.name as organization_name',
 ] as const;
 
-type ShownRow = Pick<Selectable<VarsetVersionTable>, (typeof SHOWN_COLUMNS)[number]>;
+/** Versions as responses show them: with their organization's name. */
+const selectVersions = (db: Db) => db.selectFrom('varset_versions').innerJoin('organizations', 'organizations.id', 'varset_versions.organization_id').select(SHOWN_COLUMNS);
+
+type ShownRow = Omit<Selectable<VarsetVersionTable>, 'sealed'> & { organization_name: string };
 
 function versionOf(row: ShownRow): VarsetVersion {
   return {
     id: row.id,
     varsetId: row.varset_id,
     organizationId: row.organization_id,
+    organizationName: row.organization_name,
     projectId: row.project_id,
     number: Number(row.number),
     action: row.action,
@@ -110,7 +115,7 @@ function versionOf(row: ShownRow): VarsetVersion {
   };
 }
 
-const versionById = compiledOnce((db, id: string) => db.selectFrom('varset_versions').select(SHOWN_COLUMNS).where('id', '=', id));
+const versionById = compiledOnce((db, id: string) => selectVersions(db).where('varset_versions.id', '=', id));
 
 export async function findVersion(db: Db, id: string): Promise<VarsetVersion | undefined> {
   const [row] = await versionById(db, id);
@@ -118,7 +123,7 @@ export async function findVersion(db: Db, id: string): Promise<VarsetVersion | u
 }
 
 const newestVersion = compiledOnce((db, varsetId: string) =>
-  db.selectFrom('varset_versions').select(SHOWN_COLUMNS).where('varset_id', '=', varsetId).orderBy('number', 'desc').limit(1),
+  selectVersions(db).where('varset_versions.varset_id', '=', varsetId).orderBy('varset_versions.number', 'desc').limit(1),
 );
 
 /** The set's newest version: for a deleted set, its deletion. */
@@ -141,7 +146,11 @@ export async function pageOfVersions(db: Db, varsetId: string, page: Page): Prom
 }
 
 const PAGE_OF_VERSIONS = compiledOnce((db, varsetId: string, highest: number, lowest: number) =>
-  db.selectFrom('varset_versions').select(SHOWN_COLUMNS).where('varset_id', '=', varsetId).where('number', '<=', highest).where('number', '>=', lowest).orderBy('number', 'desc'),
+  selectVersions(db)
+    .where('varset_versions.varset_id', '=', varsetId)
+    .where('varset_versions.number', '<=', highest)
+    .where('varset_versions.number', '>=', lowest)
+    .orderBy('varset_versions.number', 'desc'),
 );
 
 /** The versions after `number`, newest first, with what undoing each takes. */

@@ -8,6 +8,9 @@ export interface ErrorObject {
   title?: string;
   detail?: string;
   source?: { pointer?: string; parameter?: string };
+  /** varsetd's own word for a refusal a client acts on (e.g. `missing-assignments`). */
+  code?: string;
+  meta?: Record<string, unknown>;
 }
 
 /** Whether the error points at `pointer` or below it. */

@@ -7,12 +7,12 @@ import { FormError } from './errors';
 import { useAnnounce } from './frame';
 import { VersionChanges, type KnownNames } from './VersionChanges';
 
-/** The 422 of assignments that are gone ends by telling API clients how to restore the rest. */
+/** The 422 of assignments that are gone ends by telling API clients how to restore the rest; the UI offers a button instead. */
 const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
 
 const DRY_RUN = 'rollback-dry-run';
 
-type RollbackDocument = { data: Varset; meta: { changes: VersionChange[] } };
+type RollbackDocument = { data: Varset; meta: { changes: VersionChange[]; version: { id: string; number: number } | null } };
 
 async function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }): Promise<RollbackDocument> {
   const path = `/varsets/${setId}/actions/rollback${query({ 'dry-run': options.dryRun ? 'true' : undefined, 'skip-missing': options.skipMissing ? 'true' : undefined })}`;
@@ -45,16 +45,15 @@ export function RestoreDialog({ setId, setName, version, open, known, onClose }:
   const restore = useMutation({
     mutationFn: () => rollback(setId, version.id, { dryRun: false, skipMissing }),
     onSuccess: async (result) => {
-      // The rollback answers the set, not the version it made: the newest version is that one.
-      const newest = result.meta.changes.length ? (await api<VarsetVersion[]>('GET', `/varsets/${setId}/versions?page%5Bsize%5D=1`)).data[0] : undefined;
-      announce(newest ? `Restored version ${number} as version ${newest.attributes.number}` : `Version ${number} restored: nothing changed`);
+      const made = result.meta.version;
+      announce(made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`);
       close();
       client.removeQueries({ queryKey: [DRY_RUN] });
       await client.invalidateQueries();
     },
   });
   const changes = dryRun.data?.meta.changes;
-  const missing = dryRun.error instanceof ApiError && dryRun.error.status === 422 ? dryRun.error.errors.find((e) => MISSING_HINT.test(e.detail ?? '')) : undefined;
+  const missing = dryRun.error instanceof ApiError && dryRun.error.status === 422 ? dryRun.error.errors.find((e) => e.code === 'missing-assignments') : undefined;
   return (
     <ConfirmDialog
       open={open}
