@@ -226,6 +226,8 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
 
     const ownersPage = await pageFor(owners, `${ui.url}/varsets/${retired.id}/history`);
     await heading(ownersPage, 'retired (deleted)');
+    // The deleted set's versions name its organization: the way back to its sets stays.
+    await ownersPage.getByRole('link', { name: `Variable sets of ${scenario.org}` }).waitFor();
     assert.match(await textOf(ownersPage, 2), /deleted the set/);
     assert.equal(await versionItem(ownersPage, 2).getByRole('button').count(), 0);
     await versionItem(ownersPage, 1).getByRole('button', { name: 'Restore this set' }).click();

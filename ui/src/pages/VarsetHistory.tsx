@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { isNotFound, query, type Resource } from '../api/client';
 import { useApi } from '../api/hooks';
 import { related, type Varset, type VarsetVersion } from '../api/types';
@@ -41,9 +41,12 @@ export function VarsetHistory() {
   const setDocument = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
   const versions = useApi<VarsetVersion[]>(`/varsets/${id}/versions${query({ 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
   const varset = setDocument.data?.data;
-  useOrganizationInNav(varset ? related(varset, 'organization')?.id : undefined);
   const [restoring, setRestoring] = useState<{ version: VarsetVersion; open: boolean } | null>(null);
   const items = versions.data?.data;
+  // A deleted set's organization is the one its versions name.
+  const named = varset ?? items?.[0];
+  const organization = named ? related(named, 'organization')?.id : undefined;
+  useOrganizationInNav(organization);
 
   // Version numbers run without gaps, newest first: the page holding `wanted` follows from the newest.
   useEffect(() => {
@@ -70,6 +73,11 @@ export function VarsetHistory() {
         <VarsetHead varset={varset} />
       ) : (
         <>
+          {organization && (
+            <p className="crumbs">
+              <Link to={`/organizations/${encodeURIComponent(organization)}/varsets`}>Variable sets of {organization}</Link>
+            </p>
+          )}
           <h1 tabIndex={-1}>{name} (deleted)</h1>
           <p className="notice">This set was deleted. Its history is kept: the organization's owners may restore the set as it was at one of its versions.</p>
         </>
