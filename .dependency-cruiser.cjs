@@ -33,6 +33,7 @@ const FEATURES = [
   'run-events',
   'comments',
   'tag-bindings',
+  'audit',
 ].join('|');
 
 module.exports = {
@@ -71,6 +72,13 @@ module.exports = {
       comment: 'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
       from: { path: `^src/(${FEATURES})/` },
       to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
+    },
+    {
+      name: 'audit-knows-no-feature',
+      severity: 'error',
+      comment: 'Every feature records its writes in the audit trail (src/audit); the trail knows none of them.',
+      from: { path: '^src/audit/' },
+      to: { path: `^src/(${FEATURES})/`, pathNot: '^src/audit/' },
     },
     {
       name: 'neutral-layers-know-no-feature',

@@ -355,6 +355,21 @@ export interface RunEffectiveValueTable {
   sensitive: boolean;
 }
 
+/** One event of an organization's audit trail (migration 0018); `meta` is a JSON object or null. */
+export interface AuditEventTable {
+  id: string;
+  organization_id: string;
+  timestamp: string;
+  auth_type: string;
+  accessor_id: string;
+  auth_description: string;
+  request_id: string | null;
+  resource_id: string;
+  resource_type: string;
+  action: string;
+  meta: string | null;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   organization_versions: OrganizationVersionTable;
@@ -381,6 +396,7 @@ export interface Database {
   workspace_tags: WorkspaceTagTable;
   tag_bindings: TagBindingTable;
   remote_state_consumers: RemoteStateConsumerTable;
+  audit_events: AuditEventTable;
 }
 
 export type { Generated };

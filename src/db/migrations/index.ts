@@ -15,6 +15,7 @@ import * as archivedConfigurationVersions from './0013_archived_configuration_ve
 import * as userTokensEnabled from './0014_user_tokens_enabled.js';
 import * as credentialsVersion from './0015_credentials_version.js';
 import * as varsetCounts from './0016_varset_counts.js';
+import * as auditEvents from './0018_audit_events.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_user_tokens_enabled': userTokensEnabled,
   '0015_credentials_version': credentialsVersion,
   '0016_varset_counts': varsetCounts,
+  '0018_audit_events': auditEvents,
 };
