@@ -43,4 +43,6 @@ export interface TrailQuery {
 }
 
 export const AUDIT_PAGE_SIZE = 1000;
+/** Days an event is kept unless VARSETD_AUDIT_RETENTION_DAYS says otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
 export const AUDIT_AUTH_TYPE = 'Client';
