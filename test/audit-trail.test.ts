@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { hashToken } from '../src/auth/tokens.js';
 import { ownersTeam } from './access-fixtures.js';
-import { organizationId, WRITE_CASES } from './audit-write-cases.js';
+import { organizationId } from './audit-fixtures.js';
+import { WRITE_CASES } from './audit-write-cases.js';
 import { expectStatus, storeKind, TestApp, type ApiResponse } from './helpers.js';
+import { configArchive, createConfigurationVersion, upload } from './runs-fixtures.js';
 
 /** Every write of the API leaves exactly one event in its organization's audit trail, in the write's transaction. */
 
@@ -102,6 +105,44 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
       const [event, ...more] = await newEvents(before);
       assert.equal(more.length, 0);
       assert.deepEqual([event!.accessor_id, event!.auth_description, event!.organization_id], [writer.id, writer.description, await organizationId(t, org)]);
+    }
+  });
+
+  it('keeps no secret: no token, upload secret or hash of one, no variable value', async () => {
+    const org = await t.createOrganization();
+    const before = await eventIds();
+    const owners = await ownersTeam(t, org);
+    const secrets: string[] = [];
+    for (const url of [`/api/v2/teams/${owners}/authentication-token`, `/api/v2/teams/${owners}/authentication-tokens`, `/api/v2/organizations/${org}/authentication-token`]) {
+      const res = await t.post(url, { data: { type: 'authentication-tokens', attributes: { description: 'deploy' } } });
+      expectStatus(res, 201);
+      secrets.push(res.body.data.attributes.token);
+    }
+    const ws = await t.createWorkspace(org);
+    for (const sensitive of [true, false]) {
+      const value = `value-${sensitive}-${Date.now()}`;
+      secrets.push(value);
+      const created = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key: `K${sensitive}`, value, category: 'env', sensitive } } });
+      expectStatus(created, 201);
+      const changed = `changed-${value}`;
+      secrets.push(changed);
+      expectStatus(await t.patch(`/api/v2/workspaces/${ws}/vars/${created.body.data.id}`, { data: { type: 'vars', attributes: { value: changed } } }), 200);
+    }
+    const set = await t.post(`/api/v2/organizations/${org}/varsets`, {
+      data: { type: 'varsets', attributes: { name: 'creds', global: false }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'password', value: 'hunter2-in-a-set', category: 'terraform', sensitive: true } }] } } },
+    });
+    expectStatus(set, 200);
+    secrets.push('hunter2-in-a-set');
+    const cv = await createConfigurationVersion(t, ws);
+    const uploadSecret = new URL(cv.attributes['upload-url']).pathname.split('/').pop()!;
+    secrets.push(uploadSecret);
+    expectStatus(await upload(t, cv.attributes['upload-url'], configArchive()), 200);
+
+    const recorded = JSON.stringify(await newEvents(before));
+    assert.ok(recorded.includes('"var"') && recorded.includes('authentication_token'), 'the writes were recorded');
+    for (const secret of secrets) {
+      assert.ok(!recorded.includes(secret), `an event holds ${secret}`);
+      assert.ok(!recorded.includes(hashToken(secret)), `an event holds the hash of ${secret}`);
     }
   });
 });

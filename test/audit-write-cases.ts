@@ -1,5 +1,6 @@
 import { randomAlphanumeric } from '../src/ids.js';
 import { createTeam, grantProject, grantWorkspace } from './access-fixtures.js';
+import { organizationId } from './audit-fixtures.js';
 import { expectStatus, type ApiResponse, type TestApp } from './helpers.js';
 import { configArchive, createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './runs-fixtures.js';
 
@@ -35,11 +36,6 @@ export interface ExpectedEvent {
   action: string;
   /** The organization whose trail shows it, when not the scene's. */
   organizationId?: string;
-}
-
-/** An organization's id, as events name it (responses name an organization by its name). */
-export async function organizationId(t: TestApp, org: string): Promise<string> {
-  return (await t.store.db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirstOrThrow()).id;
 }
 
 const name = (prefix: string) => `${prefix}-${randomAlphanumeric(8)}`;
