@@ -12,10 +12,12 @@ const DAY = 86_400_000;
 
 describe(`audit trail: retention (${storeKind})`, () => {
   let t: TestApp;
+  let org: string;
   let orgId: string;
   before(async () => {
     t = await TestApp.start();
-    orgId = await organizationId(t, await t.createOrganization());
+    org = await t.createOrganization();
+    orgId = await organizationId(t, org);
   });
   after(() => t.close());
 
@@ -38,6 +40,13 @@ describe(`audit trail: retention (${storeKind})`, () => {
     for (const id of old) assert.ok(!left.includes(id));
     assert.equal(left.length, everything.length - old.length);
     assert.equal(await pruneAuditEvents(t.store, 90, now, 2), 0);
+    // The counts the trail's pages tell follow.
+    const trail = await t.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}`);
+    assert.equal(trail.body.pagination.total_count, left.length);
+    const since = await t.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}&since=${encodeURIComponent(at(95))}`);
+    assert.equal(since.body.pagination.total_count, left.length);
+    const emptyHours = await t.store.db.selectFrom('audit_event_hours').select('hour').where('events', '<=', 0).execute();
+    assert.deepEqual(emptyHours, [], 'hours whose events are all gone are forgotten');
   });
 
   it('logs a failure and tries again later, without stopping the process', async () => {

@@ -87,6 +87,20 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     assert.equal(res.body.pagination.total_count, 5);
   });
 
+  it('counts the events of since\'s own hour and of the hours after it', async () => {
+    const other = await t.createOrganization();
+    const otherId = await organizationId(t, other);
+    for (const time of ['00:30', '01:10', '01:50', '02:05', '05:00']) await insertEvent(t, otherId, `2021-03-01T${time}:00.000Z`);
+    const total = async (since: string) => (await t.get(`${TRAIL}?${named(other)}&since=${since}`)).body.pagination.total_count;
+    // The organization's own creation, today, counts too.
+    assert.equal(await total('2021-03-01T01:20:00.000Z'), 4);
+    assert.equal(await total('2021-03-01T01:10:00.000Z'), 5);
+    assert.equal(await total('2021-03-01T01:10:00.001Z'), 4);
+    assert.equal(await total('2021-03-01T00:00:00.000Z'), 6);
+    assert.equal(await total('2021-03-01T05:00:00.000Z'), 2);
+    assert.equal((await t.get(`${TRAIL}?${named(other)}`)).body.pagination.total_count, 6);
+  });
+
   it('refuses bad parameters with a JSON:API 400 naming them', async () => {
     const bad: [string, string][] = [
       ['since=yesterday', 'since'],

@@ -71,7 +71,10 @@ export async function pruneAuditEvents(database: Store, retentionDays: number, a
   for (;;) {
     const n = await store.deleteEventsBefore(database.db, before, batch);
     deleted += n;
-    if (n < batch) return deleted;
+    if (n < batch) {
+      await store.deleteEmptyHours(database.db);
+      return deleted;
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

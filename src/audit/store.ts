@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { Db, Trx } from '../db/transaction.js';
-import { fetchPage } from '../db/page.js';
+import { limitToPage, pageWithTotal } from '../db/page.js';
 import type { AuditEvent, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
@@ -29,11 +30,12 @@ export async function findOrganizationId(db: Db, name: string): Promise<string |
   return row?.id;
 }
 
-/** One page of an organization's events at or after `since`, newest first, and how many there are in all. */
+/** One page of an organization's events at or after `since`, newest first, and how many there are in all (one statement). */
 export async function listAuditEvents(db: Db, organizationId: string, query: TrailQuery): Promise<{ rows: AuditEvent[]; total: number }> {
-  let base = db.selectFrom('audit_events').where('organization_id', '=', organizationId);
-  if (query.since !== undefined) base = base.where('timestamp', '>=', query.since);
-  const { rows, total } = await fetchPage(db, base, query.page, (q) => q.selectAll().orderBy('timestamp', 'desc').orderBy('id', 'desc'));
+  let page = db.selectFrom('audit_events').selectAll().where('organization_id', '=', organizationId);
+  if (query.since !== undefined) page = page.where('timestamp', '>=', query.since);
+  page = limitToPage(page.orderBy('timestamp', 'desc').orderBy('id', 'desc'), query.page);
+  const { rows, total } = await pageWithTotal(db, page, () => countOf(organizationId, query.since));
   return {
     total,
     rows: rows.map((row) => ({
@@ -47,9 +49,26 @@ export async function listAuditEvents(db: Db, organizationId: string, query: Tra
   };
 }
 
+/**
+ * How many events the organization has at or after `since`: the hours the triggers counted
+ * after since's hour, and the events of since's own hour from the trail's index.
+ */
+function countOf(organizationId: string, since: string | undefined) {
+  const hours = sql`select coalesce(sum(events), 0) from audit_event_hours where organization_id = ${organizationId}`;
+  if (since === undefined) return sql<number>`(${hours})`;
+  const hour = since.slice(0, 13);
+  const nextHour = new Date(Date.parse(`${hour}:00:00.000Z`) + 3_600_000).toISOString();
+  return sql<number>`((${hours} and hour > ${hour}) + (select count(*) from audit_events where organization_id = ${organizationId} and timestamp >= ${since} and timestamp < ${nextHour}))`;
+}
+
 /** Deletes at most `limit` of the events older than `before`, the oldest first; returns how many it deleted. */
 export async function deleteEventsBefore(db: Db, before: string, limit: number): Promise<number> {
   const oldest = db.selectFrom('audit_events').select('id').where('timestamp', '<', before).orderBy('timestamp').limit(limit);
   const result = await db.deleteFrom('audit_events').where('id', 'in', oldest).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Forgets the hours whose events are all gone. */
+export async function deleteEmptyHours(db: Db): Promise<void> {
+  await db.deleteFrom('audit_event_hours').where('events', '<=', 0).execute();
 }

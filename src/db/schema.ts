@@ -370,6 +370,13 @@ export interface AuditEventTable {
   meta: string | null;
 }
 
+/** How many events each organization's trail has per hour, kept by triggers (migration 0018). */
+export interface AuditEventHourTable {
+  organization_id: string;
+  hour: string;
+  events: number;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   organization_versions: OrganizationVersionTable;
@@ -397,6 +404,7 @@ export interface Database {
   tag_bindings: TagBindingTable;
   remote_state_consumers: RemoteStateConsumerTable;
   audit_events: AuditEventTable;
+  audit_event_hours: AuditEventHourTable;
 }
 
 export type { Generated };
