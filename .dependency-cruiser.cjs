@@ -10,7 +10,8 @@
  * - src/db: connections, migrations, and everything that differs between SQLite and PostgreSQL.
  *
  * A feature uses another only through its service.ts and model.ts (domain types and pure
- * rules), and, for responses, its serialize.ts and schemas.ts. The shared folders (db, jsonapi,
+ * rules), and, for responses, its serialize.ts and schemas.ts. Every feature records its writes
+ * through src/audit/service.ts; the audit trail uses no feature. The shared folders (db, jsonapi,
  * cache, common, auth, secrets, http, metrics) know no feature. Metrics (src/metrics) are the
  * only code that knows prom-client; the rules and stores announce what they count through
  * src/common/signals.ts without knowing who listens. `varsetd exec` (src/exec) is a client of
