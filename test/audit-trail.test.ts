@@ -145,4 +145,24 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
       assert.ok(!recorded.includes(hashToken(secret)), `an event holds the hash of ${secret}`);
     }
   });
+
+  it('records every one of many concurrent writes of one organization, and counts them', async () => {
+    const org = await t.createOrganization();
+    const workspaces = await Promise.all([1, 2, 3, 4, 5].map(() => t.createWorkspace(org)));
+    const variable = async (ws: string, key: string) => (await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key, value: 'v', category: 'env' } } })).body.data.id;
+    const changed = await Promise.all(workspaces.map((ws) => variable(ws, 'CHANGED')));
+    const deleted = await Promise.all(workspaces.map((ws) => variable(ws, 'DELETED')));
+    const trail = `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}`;
+    const before = (await t.get(trail)).body.pagination.total_count;
+    const writes = workspaces.flatMap((ws, i) => [
+      t.post(`/api/v2/workspaces/${ws}/actions/lock`, {}),
+      t.patch(`/api/v2/workspaces/${ws}/vars/${changed[i]}`, { data: { type: 'vars', attributes: { value: 'w' } } }),
+      t.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: `p${i}` } } }),
+      t.delete(`/api/v2/workspaces/${ws}/vars/${deleted[i]}`),
+    ]);
+    const statuses = (await Promise.all(writes)).map((res) => res.status);
+    assert.ok(statuses.every((status) => status >= 200 && status < 300), `statuses ${statuses}`);
+    const after = (await t.get(trail)).body;
+    assert.equal(after.pagination.total_count, before + writes.length);
+  });
 });

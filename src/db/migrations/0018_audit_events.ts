@@ -13,8 +13,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * A page also tells how many events there are. Counting a million index entries takes longer
  * than a page may, so triggers keep the number of each organization's events per hour
  * (`audit_event_hours`): a total is the sum of those hours, plus, with `since`, the events of
- * since's own hour from the index. The hour's row is written by the event's insert, the last
- * statement of a write's transaction, so it is the last lock such a transaction takes.
+ * since's own hour from the index. Every write of an organization in the same hour counts into
+ * one row: on PostgreSQL the count is deferred to the commit, so that the row is locked only
+ * while a transaction commits, after all its other locks, and takes part in no deadlock
+ * (as `credentials_version`, migration 0015). SQLite has one writer at a time.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -57,7 +59,7 @@ async function sqliteTriggers(db: Kysely<any>): Promise<void> {
     update audit_event_hours set events = events - 1 where organization_id = old.organization_id and hour = ${HOUR('old')}; end`);
 }
 
-/** Inserts count per row; a pruning statement's deletions are counted once per hour it touched. */
+/** Inserts count at the commit; a pruning statement's deletions are counted once per hour it touched. */
 async function postgresTriggers(db: Kysely<any>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);
   await run(`create function audit_events_insert_count() returns trigger language plpgsql as $$
@@ -65,7 +67,8 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
       ${COUNT_INSERT};
       return null;
     end $$`);
-  await run(`create trigger audit_events_insert_count after insert on audit_events for each row execute function audit_events_insert_count()`);
+  await run(`create constraint trigger audit_events_insert_count after insert on audit_events
+    deferrable initially deferred for each row execute function audit_events_insert_count()`);
   await run(`create function audit_events_delete_count() returns trigger language plpgsql as $$
     begin
       update audit_event_hours set events = audit_event_hours.events - gone.n
