@@ -10,7 +10,8 @@
  * - src/db: connections, migrations, and everything that differs between SQLite and PostgreSQL.
  *
  * A feature uses another only through its service.ts and model.ts (domain types and pure
- * rules), and, for responses, its serialize.ts and schemas.ts. The shared folders (db, jsonapi,
+ * rules), and, for responses, its serialize.ts and schemas.ts. Every feature records its writes
+ * through src/audit/service.ts; the audit trail uses no feature. The shared folders (db, jsonapi,
  * cache, common, auth, secrets, http, metrics) know no feature. Metrics (src/metrics) are the
  * only code that knows prom-client; the rules and stores announce what they count through
  * src/common/signals.ts without knowing who listens. `varsetd exec` (src/exec) is a client of
@@ -33,6 +34,7 @@ const FEATURES = [
   'run-events',
   'comments',
   'tag-bindings',
+  'audit',
 ].join('|');
 
 module.exports = {
@@ -71,6 +73,13 @@ module.exports = {
       comment: 'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
       from: { path: `^src/(${FEATURES})/` },
       to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
+    },
+    {
+      name: 'audit-knows-no-feature',
+      severity: 'error',
+      comment: 'Every feature records its writes in the audit trail (src/audit); the trail knows none of them.',
+      from: { path: '^src/audit/' },
+      to: { path: `^src/(${FEATURES})/`, pathNot: '^src/audit/' },
     },
     {
       name: 'neutral-layers-know-no-feature',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { parseKey } from './secrets/key.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/model.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
 import type { TlsFiles } from './http/tls.js';
 import { DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_S } from './db/connect.js';
@@ -35,6 +36,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** When set, `GET /metrics` answers only requests bearing this token; open when unset. */
   metricsToken: string | undefined;
+  /** Days the audit trail keeps an event; 0 keeps every event. */
+  auditRetentionDays: number;
   /** PostgreSQL: milliseconds a statement may run before it is cancelled; 0 for no limit. */
   dbStatementTimeoutMs: number;
   /** PostgreSQL: connections each process keeps at most. */
@@ -70,6 +73,9 @@ export const MAX_WORKERS = 256;
 /** More pooled connections per process than this is a typo: PostgreSQL's own default allows 100 in all. */
 export const MAX_POOL_SIZE = 1000;
 
+/** A longer retention is a typo (a hundred years); 0 already keeps everything. */
+export const MAX_AUDIT_RETENTION_DAYS = 36_500;
+
 /** Admin tokens shorter than this are refused: the token is the key to everything. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
@@ -94,6 +100,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
   { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
   { env: 'VARSETD_METRICS_TOKEN', flag: '--metrics-token', value: 'TOKEN', help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`, key: 'metricsToken' },
+  { env: 'VARSETD_AUDIT_RETENTION_DAYS', flag: '--audit-retention-days', value: 'DAYS', help: `days the audit trail keeps an event, 0 for ever (${DEFAULT_AUDIT_RETENTION_DAYS})`, key: 'auditRetentionDays' },
   { env: 'VARSETD_DB_STATEMENT_TIMEOUT', flag: '--db-statement-timeout', value: 'SECONDS', help: `PostgreSQL: a longer statement is cancelled (503), 0 for no limit (${DEFAULT_STATEMENT_TIMEOUT_S})`, key: 'dbStatementTimeoutMs' },
   { env: 'VARSETD_DB_CONNECT_TIMEOUT', flag: '--db-connect-timeout', value: 'SECONDS', help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`, key: 'dbConnectTimeoutMs' },
   { env: 'VARSETD_DB_POOL_SIZE', flag: '--db-pool-size', value: 'N', help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`, key: 'dbPoolSize' },
@@ -148,6 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     throw new ConfigError(`VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`);
   }
 
+  const auditRetentionDays = Number(raw.get('auditRetentionDays') ?? DEFAULT_AUDIT_RETENTION_DAYS);
+  if (!/^\d+$/.test(raw.get('auditRetentionDays') ?? '0') || auditRetentionDays > MAX_AUDIT_RETENTION_DAYS) {
+    throw new ConfigError(`VARSETD_AUDIT_RETENTION_DAYS must be a whole number of days from 0 (keep every event) to ${MAX_AUDIT_RETENTION_DAYS}, got ${raw.get('auditRetentionDays')}`);
+  }
+
   const workers = Number(raw.get('workers') ?? os.availableParallelism());
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
     throw new ConfigError(`VARSETD_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, got ${raw.get('workers')}`);
@@ -199,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     tls,
     trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
     metricsToken,
+    auditRetentionDays,
     dbStatementTimeoutMs,
     dbPoolSize,
     dbConnectTimeoutMs,

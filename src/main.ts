@@ -2,6 +2,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
+import { pruneAuditTrailPeriodically } from './audit/retention.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { runExec } from './exec/command.js';
 import { migrate, openStore, reach, type Store } from './db/connect.js';
@@ -81,8 +82,9 @@ async function serve(config: Config): Promise<number> {
   let prepared: PreparedStore;
   try {
     prepared = await prepareStore(store, config);
-  } finally {
-    if (config.workers > 1) await store.close();
+  } catch (error) {
+    await store.close();
+    throw error;
   }
   if (config.workers === 1) {
     const app = await serveRequests(config, prepared.key.sealer, { store, tls });
@@ -90,6 +92,8 @@ async function serve(config: Config): Promise<number> {
     return -1;
   }
   const log = process.stdout.isTTY ? pino({ level: config.logLevel }, await prettyLog()) : pino({ level: config.logLevel });
+  // The primary serves no request: it keeps the store only to prune the audit trail, once for all the workers.
+  pruneAuditTrailPeriodically(store, config.auditRetentionDays, log);
   serveMetricsToWorkers(config.workers);
   const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined, host: config.host, port: config.port });
   logSummary(log, startSummary(config, prepared, address));
@@ -151,6 +155,9 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     metrics: { token: config.metricsToken, inCluster: isWorker() },
   });
 
+  // A process serving alone prunes the audit trail itself; workers leave it to their primary.
+  const stopPruning = isWorker() ? () => {} : pruneAuditTrailPeriodically(store, config.auditRetentionDays, app.log);
+
   // In a worker: the connections the primary hands over (src/workers.ts).
   let fromPrimary: ConnectionsFromPrimary | undefined;
   let closing = false;
@@ -164,6 +171,7 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
       app.log.warn('shutting down: closing the connections of requests still unfinished');
       app.server.closeAllConnections();
     }, config.timeouts.requestMs + DRAIN_MARGIN_MS).unref();
+    stopPruning();
     try {
       fromPrimary?.stop();
       await app.close();

@@ -75,7 +75,8 @@ export type Action =
   | 'configuration-version:read'
   | 'configuration-version:create'
   | 'comment:read'
-  | 'comment:create';
+  | 'comment:create'
+  | 'audit-trail:read';
 
 /** Where a variable set applies and who owns it: what deciding on a set needs. */
 export interface VarsetApplicability {
@@ -226,6 +227,8 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
       return target.varset !== undefined && varsetWritable(team, target.varset);
     case 'organizations:list':
     case 'organizations:create':
+    // HCP Terraform answers the audit trail to the organization's token only, never to a team's.
+    case 'audit-trail:read':
       return false;
   }
 }

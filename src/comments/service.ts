@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
@@ -28,7 +29,7 @@ export async function listCommentsOfRun(ctx: Context, runId: string, page: Page)
  * at most BODY_MAX characters.
  */
 export async function createComment(ctx: Context, runId: string, body: string | undefined): Promise<Comment> {
-  const { run } = await getRun(ctx, runId, 'comment:create');
+  const { run, location } = await getRun(ctx, runId, 'comment:create');
   const text = (body ?? '').trim();
   const pointer = '/data/attributes/body';
   if (text === '') throw invalidAttribute("body can't be blank", pointer);
@@ -37,6 +38,7 @@ export async function createComment(ctx: Context, runId: string, body: string | 
     const event = await recordRunEvent(trx, run.id, 'commented', 'Comment added', ctx.subject);
     const comment: Comment = { id: newId('wsc'), run_id: run.id, run_event_id: event.id, body: text, created_at: event.created_at };
     await store.insertComment(trx, comment);
+    await recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'workspace_comment', id: comment.id, action: 'create', meta: { run_id: run.id } });
     return comment;
   });
 }

@@ -115,7 +115,7 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const upload = await openUpload(store, request.params.secret);
     const archive = await readBody(request, MAX_ARCHIVE_BYTES);
     if (archive === null) return rejectOversizedUpload(store, upload);
-    await completeUpload(store, upload, archive);
+    await completeUpload(store, upload, archive, request.id);
     // An empty body, as HCP Terraform answers an upload (null would be sent as the text "null").
     return reply.code(200).removeHeader('content-type').send(undefined as unknown as null);
   });

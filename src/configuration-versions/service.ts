@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { can, ensure } from '../auth/policy.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { generateSecret, hashToken } from '../auth/tokens.js';
 import { transaction, type Store, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
@@ -40,7 +41,10 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
     archived_at: null,
   };
   const upload = { secretHash: hashToken(uploadSecret), expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString() };
-  await transaction(ctx.store, (trx) => store.insertConfigurationVersion(trx, cv, upload));
+  await transaction(ctx.store, async (trx) => {
+    await store.insertConfigurationVersion(trx, cv, upload);
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'configuration_version', id: cv.id, action: 'create', meta: { workspace_id: workspace.id, speculative: cv.speculative } });
+  });
   return { cv, uploadSecret };
 }
 
@@ -79,9 +83,10 @@ export async function openUpload(database: Store, secret: string): Promise<Pendi
 /**
  * Keeps a valid archive (replacing an earlier one) and marks the version uploaded. Anything
  * else answers 422, and marks the version errored unless an earlier upload was accepted:
- * that archive and status are kept.
+ * that archive and status are kept. The upload URL is the credential, so the audit trail
+ * names the configuration version's upload as the actor.
  */
-export async function completeUpload(database: Store, upload: PendingUpload, archive: Buffer): Promise<void> {
+export async function completeUpload(database: Store, upload: PendingUpload, archive: Buffer, requestId: string): Promise<void> {
   const problem = await archiveProblem(archive);
   if (problem !== null) {
     await failUpload(database, upload, 'invalid_archive', problem);
@@ -90,6 +95,11 @@ export async function completeUpload(database: Store, upload: PendingUpload, arc
   await transaction(database, async (trx) => {
     // A run started on the version, or the credential expired, while this body was being read.
     if (!(await store.storeUploadedArchive(trx, upload, archive))) throw notFound();
+    const id = upload.configurationVersionId;
+    const found = await store.findConfigurationVersion(trx, id);
+    if (!found) throw notFound();
+    const actor = { accessorId: id, description: `upload URL of configuration version ${id}`, requestId };
+    await recordAuditEvent(trx, actor, { organizationId: found.location.organizationId, type: 'configuration_version', id, action: 'upload', meta: { bytes: archive.length } });
   });
 }
 
@@ -122,6 +132,7 @@ export async function archiveConfigurationVersion(ctx: Context, id: string): Pro
     if (workspace.current_configuration_version_id === cv.id) throw transitionNotAllowed('configuration could not be archived because it is current');
     if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
     await store.markArchived(trx, cv.id);
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'configuration_version', id: cv.id, action: 'archive', meta: { workspace_id: workspace.id } });
   });
 }
 

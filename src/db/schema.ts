@@ -383,6 +383,28 @@ export interface RunEffectiveValueTable {
   sensitive: boolean;
 }
 
+/** One event of an organization's audit trail (migration 0018); `meta` is a JSON object or null. */
+export interface AuditEventTable {
+  id: string;
+  organization_id: string;
+  timestamp: string;
+  auth_type: string;
+  accessor_id: string;
+  auth_description: string;
+  request_id: string | null;
+  resource_id: string;
+  resource_type: string;
+  action: string;
+  meta: string | null;
+}
+
+/** How many events each organization's trail has per hour, kept by triggers (migration 0018). */
+export interface AuditEventHourTable {
+  organization_id: string;
+  hour: string;
+  events: number;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   organization_versions: OrganizationVersionTable;
@@ -410,6 +432,8 @@ export interface Database {
   workspace_tags: WorkspaceTagTable;
   tag_bindings: TagBindingTable;
   remote_state_consumers: RemoteStateConsumerTable;
+  audit_events: AuditEventTable;
+  audit_event_hours: AuditEventHourTable;
 }
 
 export type { Generated };

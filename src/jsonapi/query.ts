@@ -17,11 +17,11 @@ export function single(query: Query, name: string): string | undefined {
   return value;
 }
 
-/** `page[number]` (default 1) and `page[size]` (default 20, at most 100). */
-export function parsePage(query: Query): Page {
+/** `page[number]` (default 1) and `page[size]` (default 20, at most 100, unless the endpoint says otherwise). */
+export function parsePage(query: Query, sizes: { default: number; max: number } = { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE }): Page {
   return {
     number: positiveInteger(query, 'page[number]', 1, Number.MAX_SAFE_INTEGER),
-    size: positiveInteger(query, 'page[size]', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    size: positiveInteger(query, 'page[size]', sizes.default, sizes.max),
   };
 }
 

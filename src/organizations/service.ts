@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { ensure, organizationListScope, type Action } from '../auth/policy.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
@@ -45,6 +46,7 @@ export async function createOrganization(ctx: Context, changes: OrganizationChan
   await transaction(ctx.store, async (trx) => {
     if (await store.findOrganizationByName(trx, organization.name)) throw nameTaken();
     await store.insertOrganization(trx, organization, newId('team'));
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'create', meta: { name: organization.name } });
   });
   return organization;
 }
@@ -60,6 +62,7 @@ export async function updateOrganization(ctx: Context, name: string, changes: Or
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw nameTaken();
     await store.updateOrganization(trx, organization);
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'update', meta: { name: organization.name } });
   });
   return organization;
 }
@@ -80,5 +83,9 @@ export function organizationSettings(ctx: Context, organizationId: string): Prom
 /** Deletes an organization and everything in it. */
 export async function deleteOrganization(ctx: Context, name: string): Promise<void> {
   const organization = await getOrganization(ctx, name, 'organization:delete');
-  await withOrganizationLocked(ctx.store, organization.id, (trx) => store.deleteOrganization(trx, organization.id));
+  await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
+    await store.deleteOrganization(trx, organization.id);
+    // Kept after the organization is gone, until retention removes it (migration 0018).
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'destroy', meta: { name: organization.name } });
+  });
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { can, ensure, projectActionScope, projectListScope, type Action } from '../auth/policy.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
@@ -69,6 +70,7 @@ export async function createProject(ctx: Context, organizationName: string, chan
     await followOrganization(trx, project);
     await store.insertProject(trx, project);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'project', id: project.id, action: 'create', meta: { name: project.name } });
   });
   return { project, organization };
 }
@@ -95,6 +97,7 @@ export async function updateProject(ctx: Context, id: string, changes: ProjectCh
     await followOrganization(trx, project);
     await store.updateProject(trx, project);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings, BINDINGS_POINTER);
+    await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'update', meta: { name: project.name } });
   });
   return { project, organization: found.organization };
 }
@@ -115,6 +118,7 @@ export async function deleteProject(ctx: Context, id: string): Promise<void> {
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     if (await store.hasWorkspaces(trx, id)) throw conflict('the project still contains workspaces: move or delete them first');
     await store.deleteProject(trx, id);
+    await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id, action: 'destroy', meta: { name: project.name } });
   });
 }
 

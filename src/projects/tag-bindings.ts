@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked } from '../db/transaction.js';
 import type { EffectiveTagBinding, TagBinding, TagBindingOwner } from '../tag-bindings/model.js';
 import { addBindings, listBindings, listBindingsOfMany } from '../tag-bindings/service.js';
@@ -28,5 +29,9 @@ export async function effectiveTagBindingsOfProjects(ctx: Context, projectIds: s
 
 export async function addProjectTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
   const { project } = await getProject(ctx, id, 'project:update');
-  return withOrganizationLocked(ctx.store, project.organization_id, (trx) => addBindings(trx, ownerOf(project), bindings, '/data'));
+  return withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
+    const result = await addBindings(trx, ownerOf(project), bindings, '/data');
+    await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'add_tag_bindings', meta: { keys: bindings.map((b) => b.key).join(',') } });
+    return result;
+  });
 }

@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { can, ensure, type Action } from '../auth/policy.js';
 import type { Subject } from '../auth/subject.js';
 import { locationOfWorkspace, type WorkspaceLocation } from '../common/location.js';
@@ -77,6 +78,8 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
     await store.insertRun(trx, run);
     await recordRunEvent(trx, run.id, 'created', 'Run created', ctx.subject, run.created_at);
     await snapshotEffectiveVariables(trx, workspace, run.id, command.variables);
+    const meta = { workspace_id: workspace.id, configuration_version_id: cv.id, is_destroy: run.is_destroy };
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'run', id: run.id, action: 'create', meta });
     return run;
   });
   return { run, permissions: runPermissions(ctx, locationOfWorkspace(workspace)) };
@@ -120,7 +123,7 @@ export async function openOwnRunVariables(ctx: Context, id: string): Promise<Ope
 
 /** The run's own token reports that its plan started: pending → planning. */
 export async function startRun(ctx: Context, id: string): Promise<{ run: Run; permissions: RunPermissions }> {
-  return moveOwnRun(ctx, id, ['pending'], 'planning', 'Plan started');
+  return moveOwnRun(ctx, id, 'start', ['pending'], 'planning', 'Plan started');
 }
 
 /**
@@ -129,11 +132,11 @@ export async function startRun(ctx: Context, id: string): Promise<{ run: Run; pe
  */
 export async function finishRun(ctx: Context, id: string, exitCode: number): Promise<{ run: Run; permissions: RunPermissions }> {
   return exitCode === 0
-    ? moveOwnRun(ctx, id, ['pending', 'planning'], 'planned', 'Plan finished: the command exited with 0')
-    : moveOwnRun(ctx, id, ['pending', 'planning'], 'errored', `Errored: the command exited with ${exitCode}`);
+    ? moveOwnRun(ctx, id, 'finish', ['pending', 'planning'], 'planned', 'Plan finished: the command exited with 0')
+    : moveOwnRun(ctx, id, 'finish', ['pending', 'planning'], 'errored', `Errored: the command exited with ${exitCode}`);
 }
 
-async function moveOwnRun(ctx: Context, id: string, from: readonly RunStatus[], to: Exclude<RunStatus, 'pending'>, description: string) {
+async function moveOwnRun(ctx: Context, id: string, action: 'start' | 'finish', from: readonly RunStatus[], to: Exclude<RunStatus, 'pending'>, description: string) {
   const { run, location } = await getOwnRun(ctx, id);
   const at = now();
   const moved = await transaction(ctx.store, async (trx) => {
@@ -145,6 +148,7 @@ async function moveOwnRun(ctx: Context, id: string, from: readonly RunStatus[], 
     // The update is conditional too: a concurrent move may have committed since the read.
     if (!(await store.updateRunStatus(trx, run.id, from, to, timestamps))) throw wrongStatus();
     await recordRunEvent(trx, run.id, to, description, ctx.subject, at);
+    await recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'run', id: run.id, action, meta: { status: to } });
     return (await store.findRun(trx, run.id))!.run;
   });
   return { run: moved, permissions: runPermissions(ctx, location) };

@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
 import { PROJECT_ACCESS, PROJECT_LEVELS, WORKSPACE_ACCESS, WORKSPACE_LEVELS } from '../auth/levels.js';
 import { ensure, teamAccessListScope, type Target } from '../auth/policy.js';
-import { transaction } from '../db/transaction.js';
+import { recordAuditEvent } from '../audit/service.js';
+import { transaction, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
@@ -80,31 +81,44 @@ export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspac
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasWorkspaceGrant(trx, team.id, workspace.id)) throw alreadyGranted('workspace');
     await store.insertTeamWorkspace(trx, grant);
+    await recordWorkspaceGrant(trx, ctx, workspace.organization_id, grant, 'add_team');
   });
   return grant;
 }
 
-async function findTeamWorkspace(ctx: Context, id: string, action: 'team-workspace:read' | 'team-workspace:manage'): Promise<TeamWorkspace> {
+async function findTeamWorkspace(ctx: Context, id: string, action: 'team-workspace:read' | 'team-workspace:manage'): Promise<{ grant: TeamWorkspace; place: GrantPlace }> {
   const found = await store.findTeamWorkspace(ctx.store.db, id);
   if (!found) throw notFound();
   ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id, found.grant.workspace_id));
-  return found.grant;
+  return found;
 }
 
-export const getTeamWorkspace = (ctx: Context, id: string): Promise<TeamWorkspace> => findTeamWorkspace(ctx, id, 'team-workspace:read');
+export const getTeamWorkspace = async (ctx: Context, id: string): Promise<TeamWorkspace> => (await findTeamWorkspace(ctx, id, 'team-workspace:read')).grant;
+
+/** HCP Terraform's words: a workspace gains a team, has its permissions changed, loses it. */
+function recordWorkspaceGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamWorkspace, action: 'add_team' | 'update_team_permissions' | 'remove_team'): Promise<void> {
+  const meta = { team: grant.team_id, access: grant.access, team_workspace_id: grant.id };
+  return recordAuditEvent(trx, ctx, { organizationId, type: 'workspace', id: grant.workspace_id, action, meta });
+}
 
 export async function updateTeamWorkspace(ctx: Context, id: string, changes: TeamWorkspaceChanges): Promise<TeamWorkspace> {
-  const current = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
+  const { grant: current, place } = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
   const access = changes.access ?? current.access;
   const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], current.permissions, changes.permissions, '/data/attributes');
   const grant: TeamWorkspace = { ...current, access, permissions };
-  await transaction(ctx.store, (trx) => store.updateTeamWorkspace(trx, grant));
+  await transaction(ctx.store, async (trx) => {
+    await store.updateTeamWorkspace(trx, grant);
+    await recordWorkspaceGrant(trx, ctx, place.organization_id, grant, 'update_team_permissions');
+  });
   return grant;
 }
 
 export async function deleteTeamWorkspace(ctx: Context, id: string): Promise<void> {
-  await findTeamWorkspace(ctx, id, 'team-workspace:manage');
-  await transaction(ctx.store, (trx) => store.deleteTeamWorkspace(trx, id));
+  const { grant, place } = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
+  await transaction(ctx.store, async (trx) => {
+    await store.deleteTeamWorkspace(trx, id);
+    await recordWorkspaceGrant(trx, ctx, place.organization_id, grant, 'remove_team');
+  });
 }
 
 /** Grants on one workspace, of one team, or both. */
@@ -148,30 +162,42 @@ export async function createTeamProject(ctx: Context, command: NewTeamProject): 
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasProjectGrant(trx, team.id, project.id)) throw alreadyGranted('project');
     await store.insertTeamProject(trx, grant);
+    await recordProjectGrant(trx, ctx, project.organization_id, grant, 'add_team');
   });
   return grant;
 }
 
-async function findTeamProject(ctx: Context, id: string, action: 'team-project:read' | 'team-project:manage'): Promise<TeamProject> {
+async function findTeamProject(ctx: Context, id: string, action: 'team-project:read' | 'team-project:manage'): Promise<{ grant: TeamProject; place: GrantPlace }> {
   const found = await store.findTeamProject(ctx.store.db, id);
   if (!found) throw notFound();
   ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id));
-  return found.grant;
+  return found;
 }
 
-export const getTeamProject = (ctx: Context, id: string): Promise<TeamProject> => findTeamProject(ctx, id, 'team-project:read');
+export const getTeamProject = async (ctx: Context, id: string): Promise<TeamProject> => (await findTeamProject(ctx, id, 'team-project:read')).grant;
+
+function recordProjectGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamProject, action: 'add_team' | 'update_team_permissions' | 'remove_team'): Promise<void> {
+  const meta = { team: grant.team_id, access: grant.access, team_project_id: grant.id };
+  return recordAuditEvent(trx, ctx, { organizationId, type: 'project', id: grant.project_id, action, meta });
+}
 
 export async function updateTeamProject(ctx: Context, id: string, changes: TeamProjectChanges): Promise<TeamProject> {
-  const current = await findTeamProject(ctx, id, 'team-project:manage');
+  const { grant: current, place } = await findTeamProject(ctx, id, 'team-project:manage');
   const access = changes.access ?? current.access;
   const grant: TeamProject = { ...current, access, ...resolveProject(access, current, changes) };
-  await transaction(ctx.store, (trx) => store.updateTeamProject(trx, grant));
+  await transaction(ctx.store, async (trx) => {
+    await store.updateTeamProject(trx, grant);
+    await recordProjectGrant(trx, ctx, place.organization_id, grant, 'update_team_permissions');
+  });
   return grant;
 }
 
 export async function deleteTeamProject(ctx: Context, id: string): Promise<void> {
-  await findTeamProject(ctx, id, 'team-project:manage');
-  await transaction(ctx.store, (trx) => store.deleteTeamProject(trx, id));
+  const { grant, place } = await findTeamProject(ctx, id, 'team-project:manage');
+  await transaction(ctx.store, async (trx) => {
+    await store.deleteTeamProject(trx, id);
+    await recordProjectGrant(trx, ctx, place.organization_id, grant, 'remove_team');
+  });
 }
 
 /** Grants on one project, of one team, or both. */

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import type { OrganizationAccessFlag } from '../auth/levels.js';
 import { can, ensure, teamListScope, teamPermissions, type Action, type Target } from '../auth/policy.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { ApiError, blankAttribute, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -71,6 +72,7 @@ export async function createTeam(ctx: Context, organizationName: string, changes
   await transaction(ctx.store, async (trx) => {
     if (await store.teamNameTaken(trx, organization.id, team.name)) throw nameTaken();
     await store.insertTeam(trx, team);
+    await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'create', meta: { name: team.name } });
   });
   return { team, organization };
 }
@@ -97,6 +99,7 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
   await transaction(ctx.store, async (trx) => {
     if (team.name !== found.team.name && (await store.teamNameTaken(trx, team.organization_id, team.name))) throw nameTaken();
     await store.updateTeam(trx, team);
+    await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'update', meta: { name: team.name } });
   });
   return { team, organization: found.organization };
 }
@@ -112,5 +115,8 @@ function ensureMayGrant(ctx: Context, target: Target): void {
 export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   const { team } = await getTeam(ctx, id, 'team:delete');
   if (team.is_owners) throw unprocessable('the owners team cannot be deleted');
-  await transaction(ctx.store, (trx) => store.deleteTeam(trx, team.id));
+  await transaction(ctx.store, async (trx) => {
+    await store.deleteTeam(trx, team.id);
+    await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });
+  });
 }

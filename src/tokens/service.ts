@@ -14,7 +14,8 @@ import {
   type Token,
   type TokenOwner,
 } from '../auth/tokens.js';
-import { transaction } from '../db/transaction.js';
+import { recordAuditEvent } from '../audit/service.js';
+import { transaction, type Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
 import { ApiError, invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
@@ -61,8 +62,16 @@ async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions, leg
   const settings = { description: options.description ?? '', createdAt, expiredAt: expiry(options.expiredAt, createdAt), legacy, createdBy: creatorOf(ctx.subject) };
   return transaction(ctx.store, async (trx) => {
     if (!legacy && owner.kind === 'team' && (await teamTokenDescriptionTaken(trx, owner.teamId, settings.description))) throw descriptionTaken();
-    return issueToken(trx, owner, settings);
+    const issued = await issueToken(trx, owner, settings);
+    await recordToken(trx, ctx, owner, issued.row, 'create');
+    return issued;
   });
+}
+
+/** A token's event: whose it is and its description, never its secret or hash. */
+function recordToken(trx: Trx, ctx: Context, owner: TokenOwner, token: Token, action: 'create' | 'destroy'): Promise<void> {
+  const meta = { kind: owner.kind, team_id: owner.kind === 'team' ? owner.teamId : null, description: token.description };
+  return recordAuditEvent(trx, ctx, { organizationId: owner.organizationId, type: 'authentication_token', id: token.id, action, meta });
 }
 
 async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
@@ -73,7 +82,9 @@ async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
 
 async function revoke(ctx: Context, owner: TokenOwner): Promise<void> {
   await transaction(ctx.store, async (trx) => {
-    if (!(await deleteOwnedToken(trx, owner))) throw notFound();
+    const token = await findOwnedToken(trx, owner);
+    if (!token || !(await deleteOwnedToken(trx, owner))) throw notFound();
+    await recordToken(trx, ctx, owner, token, 'destroy');
   });
 }
 
@@ -121,6 +132,7 @@ export async function deleteTeamTokenById(ctx: Context, id: string): Promise<voi
   const { token } = await getTeamTokenById(ctx, id, 'team-token:manage');
   await transaction(ctx.store, async (trx) => {
     if (!(await deleteTokenById(trx, token.id))) throw notFound();
+    await recordToken(trx, ctx, { kind: 'team', organizationId: token.organization_id!, teamId: token.team_id! }, token, 'destroy');
   });
 }
 

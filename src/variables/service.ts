@@ -1,4 +1,6 @@
-import type { Db } from '../db/transaction.js';
+import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/service.js';
+import type { Db, Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -103,4 +105,16 @@ export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: Varia
 
 export async function saveVariable(db: Db, prepared: PreparedVariable): Promise<void> {
   await store.updateVariable(db, prepared.variable);
+}
+
+/** A variable's write in the audit trail: its key, category and owner, never its value (even one that is not sensitive). */
+export function recordVariableEvent(trx: Trx, ctx: Pick<Context, 'subject' | 'requestId'>, organizationId: string, variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>, action: 'create' | 'update' | 'destroy'): Promise<void> {
+  const owner = `${variable.owner.kind}_id`;
+  return recordAuditEvent(trx, ctx, { organizationId, type: 'var', id: variable.id, action, meta: { key: variable.key, category: variable.category, sensitive: variable.sensitive, [owner]: variable.owner.id } });
+}
+
+/** Records a variable's deletion, before it is deleted (its key is read from it); nothing when there is no such variable, which the deletion then answers. */
+export async function recordVariableDestroy(trx: Trx, ctx: Pick<Context, 'subject' | 'requestId'>, organizationId: string, owner: VariableOwner, id: string): Promise<void> {
+  const variable = await store.findVariable(trx, owner, id);
+  if (variable) await recordVariableEvent(trx, ctx, organizationId, variable, 'destroy');
 }

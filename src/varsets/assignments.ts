@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { now } from '../ids.js';
 import { changeVarset } from './access.js';
 import { addAssignments, removeAssignments } from './assignment-store.js';
@@ -16,6 +17,7 @@ export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
     await assertAssignable(trx, varset, kind, ids, AT);
     if ((await addAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
+    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'apply', meta: { name: varset.name, [`${kind.slice(0, -1)}_ids`]: ids.join(',') } });
   });
 }
 
@@ -24,5 +26,6 @@ export async function removeVarset(ctx: Context, id: string, kind: AssignmentKin
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
     await assertAssignable(trx, varset, kind, ids, AT);
     if ((await removeAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
+    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'remove', meta: { name: varset.name, [`${kind.slice(0, -1)}_ids`]: ids.join(',') } });
   });
 }

@@ -3,7 +3,7 @@ import { now } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, saveVariable } from '../variables/service.js';
+import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, recordVariableDestroy, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { changeVarset, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
 import { assertNoGlobalConflict } from './rules.js';
@@ -37,6 +37,7 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
     await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
     await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
     await touchVarsetAt(trx, varset.id, timestamp);
+    await recordVariableEvent(trx, ctx, varset.organization_id, prepared[0]!.variable, 'create');
     return prepared[0]!.variable;
   });
 }
@@ -47,12 +48,14 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
     await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
     await saveVariable(trx, prepared);
     await touchVarsetAt(trx, varset.id, now());
+    await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
     return prepared.variable;
   });
 }
 
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
   await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
+    await recordVariableDestroy(trx, ctx, varset.organization_id, variablesOf(varset), id);
     if (!(await deleteVariable(trx, variablesOf(varset), id))) throw notFound();
     await touchVarsetAt(trx, varset.id, now());
   });

@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { ensure } from '../auth/policy.js';
 import { withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
@@ -56,6 +57,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await addAssignments(trx, 'workspaces', varset.id, command.workspaceIds ?? []);
     await addAssignments(trx, 'projects', varset.id, command.projectIds ?? []);
     await recordVersion(trx, ctx, varset.id, NEW_SET, 'create');
+    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'create', meta: { name: varset.name } });
     return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }
@@ -101,10 +103,14 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
       await removeAssignments(trx, kind, varset.id, 'all');
       await addAssignments(trx, kind, varset.id, ids);
     }
+    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'update', meta: { name: varset.name } });
     return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }
 
 export async function deleteVarset(ctx: Context, id: string): Promise<void> {
-  await changeVarset(ctx, id, 'varset:delete', (trx, varset) => deleteVarsetRow(trx, varset.id));
+  await changeVarset(ctx, id, 'varset:delete', async (trx, varset) => {
+    await deleteVarsetRow(trx, varset.id);
+    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'destroy', meta: { name: varset.name } });
+  });
 }

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { transaction } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, saveVariable } from '../variables/service.js';
+import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, recordVariableDestroy, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 
 /**
@@ -35,6 +35,7 @@ export async function createWorkspaceVariable(ctx: Context, workspaceId: string,
   return transaction(ctx.store, async (trx) => {
     const prepared = await prepareNewVariables(trx, ctx.sealer, owner, [{ fields, at: AT }]);
     await insertVariables(trx, owner, prepared);
+    await recordVariableEvent(trx, ctx, workspace.organization_id, prepared[0]!.variable, 'create');
     return prepared[0]!.variable;
   });
 }
@@ -45,6 +46,7 @@ export async function updateWorkspaceVariable(ctx: Context, workspaceId: string,
   return transaction(ctx.store, async (trx) => {
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, ownedBy(workspace), id, changes, AT);
     await saveVariable(trx, prepared);
+    await recordVariableEvent(trx, ctx, workspace.organization_id, prepared.variable, 'update');
     return prepared.variable;
   });
 }
@@ -52,6 +54,7 @@ export async function updateWorkspaceVariable(ctx: Context, workspaceId: string,
 export async function deleteWorkspaceVariable(ctx: Context, workspaceId: string, id: string): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:write-variables');
   await transaction(ctx.store, async (trx) => {
+    await recordVariableDestroy(trx, ctx, workspace.organization_id, ownedBy(workspace), id);
     if (!(await deleteVariable(trx, ownedBy(workspace), id))) throw notFound();
   });
 }

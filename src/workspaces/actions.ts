@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import type { Subject } from '../auth/subject.js';
-import { withOrganizationLocked } from '../db/transaction.js';
+import { recordAuditEvent } from '../audit/service.js';
+import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
 import { conflict, notFound } from '../jsonapi/errors.js';
 import type { LockHolder, WorkspaceLocator } from './model.js';
@@ -24,9 +25,19 @@ async function reread(ctx: Context, found: WorkspaceWithOrganization): Promise<W
   return again;
 }
 
+/** Changes the lock in one statement, recorded in the audit trail when it took; false when it did not. */
+function changeLock(ctx: Context, found: WorkspaceWithOrganization, action: 'lock' | 'unlock' | 'force_unlock', change: (db: Trx) => Promise<boolean>): Promise<boolean> {
+  return transaction(ctx.store, async (trx) => {
+    if (!(await change(trx))) return false;
+    const { workspace } = found;
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action, meta: { name: workspace.name } });
+    return true;
+  });
+}
+
 export async function lockWorkspace(ctx: Context, id: string, reason: string | undefined): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, { id }, 'workspace:lock');
-  if (!(await store.setLock(ctx.store.db, id, null, lockHolderOf(ctx.subject), reason ?? '', now()))) {
+  if (!(await changeLock(ctx, found, 'lock', (trx) => store.setLock(trx, id, null, lockHolderOf(ctx.subject), reason ?? '', now())))) {
     throw conflict('Unable to lock workspace. The workspace is already locked.');
   }
   return reread(ctx, found);
@@ -40,13 +51,13 @@ export async function unlockWorkspace(ctx: Context, id: string): Promise<Workspa
   if (current.type !== holder.type || current.id !== holder.id) {
     throw conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(current)}.`);
   }
-  if (!(await store.setLock(ctx.store.db, id, holder, null, null, now()))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (!(await changeLock(ctx, found, 'unlock', (trx) => store.setLock(trx, id, holder, null, null, now())))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
   return reread(ctx, found);
 }
 
 export async function forceUnlockWorkspace(ctx: Context, id: string): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, { id }, 'workspace:force-unlock');
-  if (!(await store.setLock(ctx.store.db, id, 'locked', null, null, now()))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (!(await changeLock(ctx, found, 'force_unlock', (trx) => store.setLock(trx, id, 'locked', null, null, now())))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
   return reread(ctx, found);
 }
 
@@ -58,7 +69,11 @@ export async function forceUnlockWorkspace(ctx: Context, id: string): Promise<Wo
  */
 export async function safeDeleteWorkspace(ctx: Context, where: WorkspaceLocator): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
-  const deleted = await withOrganizationLocked(ctx.store, workspace.organization_id, (trx) => store.deleteUnlockedWorkspace(trx, workspace.id));
+  const deleted = await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
+    if (!(await store.deleteUnlockedWorkspace(trx, workspace.id))) return false;
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'safe_delete', meta: { name: workspace.name } });
+    return true;
+  });
   if (!deleted) {
     if (await store.findWorkspaceWithOrganization(ctx.store.db, { id: workspace.id })) {
       throw conflict('Workspace is currently locked. Workspace must be unlocked before it can be safely deleted.');

@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
 import { can } from '../auth/policy.js';
 import { locationOfWorkspace } from '../common/location.js';
-import { withOrganizationLocked } from '../db/transaction.js';
+import { recordAuditEvent } from '../audit/service.js';
+import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { invalidAttribute } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import { getOrganization } from '../organizations/service.js';
@@ -20,12 +21,22 @@ import { tagWorkspace, untagWorkspace } from './tags.js';
 
 export async function addWorkspaceTags(ctx: Context, id: string, tags: { names: string[]; ids: string[] }): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
-  await withOrganizationLocked(ctx.store, workspace.organization_id, (trx) => tagWorkspace(trx, workspace, tags, '/data'));
+  await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
+    await tagWorkspace(trx, workspace, tags, '/data');
+    await recordTags(trx, ctx, workspace, 'add_tags', tags);
+  });
 }
 
 export async function removeWorkspaceTags(ctx: Context, id: string, tags: { names: string[]; ids: string[] }): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
-  await withOrganizationLocked(ctx.store, workspace.organization_id, (trx) => untagWorkspace(trx, workspace, tags));
+  await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
+    await untagWorkspace(trx, workspace, tags);
+    await recordTags(trx, ctx, workspace, 'remove_tags', tags);
+  });
+}
+
+function recordTags(trx: Trx, ctx: Context, workspace: Workspace, action: string, tags: { names: string[]; ids: string[] }): Promise<void> {
+  return recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action, meta: { tags: [...tags.names, ...tags.ids].join(',') } });
 }
 
 export async function listWorkspaceTags(ctx: Context, id: string, search: string | undefined, page: Page) {
@@ -53,9 +64,11 @@ export async function listWorkspaceEffectiveTagBindings(ctx: Context, id: string
 
 export async function addWorkspaceTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
-  return withOrganizationLocked(ctx.store, workspace.organization_id, (trx) =>
-    addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings, '/data'),
-  );
+  return withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
+    const result = await addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings, '/data');
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'add_tag_bindings', meta: { keys: bindings.map((b) => b.key).join(',') } });
+    return result;
+  });
 }
 
 // --- remote state consumers
@@ -86,8 +99,12 @@ export async function changeRemoteStateConsumers(ctx: Context, id: string, chang
     const visible = new Set(found.filter((w) => can(ctx.subject, 'workspace:read', locationOfWorkspace(w))).map((w) => w.id));
     const missing = consumerIds.findIndex((consumer) => !visible.has(consumer));
     if (missing >= 0) throw invalidAttribute('no workspace of this organization has this id', `/data/${missing}/id`);
-    if (change === 'remove') return consumerStore.removeConsumers(trx, workspace.id, consumerIds);
-    if (change === 'replace') await consumerStore.removeConsumers(trx, workspace.id);
-    await consumerStore.addConsumers(trx, workspace.id, consumerIds);
+    if (change === 'remove') await consumerStore.removeConsumers(trx, workspace.id, consumerIds);
+    else {
+      if (change === 'replace') await consumerStore.removeConsumers(trx, workspace.id);
+      await consumerStore.addConsumers(trx, workspace.id, consumerIds);
+    }
+    const action = `${change}_remote_state_consumers`;
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: workspace.id, action, meta: { workspace_ids: consumerIds.join(',') } });
   });
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { ensure, workspaceListScope, workspacePermissions, type Action } from '../auth/policy.js';
 import type { Subject } from '../auth/subject.js';
+import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
@@ -134,6 +135,7 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
     await store.insertWorkspace(trx, created);
     if (changes.tags) await tagWorkspace(trx, created, changes.tags);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: created.id, action: 'create', meta: { name: created.name } });
     return created;
   });
   return { workspace, organization };
@@ -170,6 +172,7 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
     await store.leaveOtherProjectsSets(trx, updated);
     if (changes.tags) await tagWorkspace(trx, updated, changes.tags);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
+    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: updated.id, action: 'update', meta: { name: updated.name } });
     return updated;
   });
   return { workspace, organization };
@@ -178,5 +181,8 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
 /** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached. */
 export async function deleteWorkspace(ctx: Context, where: WorkspaceLocator): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
-  await withOrganizationLocked(ctx.store, workspace.organization_id, (trx) => store.deleteWorkspace(trx, workspace.id));
+  await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
+    await store.deleteWorkspace(trx, workspace.id);
+    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'destroy', meta: { name: workspace.name } });
+  });
 }

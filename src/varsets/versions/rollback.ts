@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { recordAuditEvent } from '../../audit/service.js';
 import { ensure } from '../../auth/policy.js';
 import { withOrganizationLocked, type Trx } from '../../db/transaction.js';
 import { now } from '../../ids.js';
@@ -83,6 +84,8 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
     await writeState(trx, varset, current?.state ?? null, target, timestamp);
     const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
     const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', version.number);
+    const meta = { name: varset.name, 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) };
+    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'rollback', meta });
     const written = await findVarsetState(trx, varsetId);
     const view = readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!;
     const result = { view, version: made && { id: made.id, number: made.number, changes: made.changes } };

@@ -1,0 +1,48 @@
+/**
+ * The audit trail's events, in HCP Terraform's words: a `resource` of a `type` had an `action`
+ * done to it by the holder of a token (`auth`), during a request.
+ */
+
+/** Small facts about an event's resource: names, keys, categories. Never a value, a secret or a hash. */
+export type AuditMeta = Record<string, string | number | boolean | null>;
+
+/** What a write tells the trail about itself. */
+export interface AuditRecord {
+  /** The organization whose trail shows the event. */
+  organizationId: string;
+  type: string;
+  id: string;
+  action: string;
+  meta?: AuditMeta;
+}
+
+/**
+ * Who wrote: the token, in words, and the request. HCP Terraform's `auth.type` is `Client` for
+ * a caller's own credentials (every varsetd token), `Impersonated` and `System` for what varsetd
+ * does not do.
+ */
+export interface AuditActor {
+  accessorId: string;
+  description: string;
+  requestId: string | null;
+}
+
+export interface AuditEvent {
+  id: string;
+  organizationId: string;
+  timestamp: string;
+  auth: { type: string; accessorId: string; description: string };
+  requestId: string | null;
+  resource: { id: string; type: string; action: string; meta: AuditMeta | null };
+}
+
+/** What a trail page answers: `since` (inclusive), page number and size. */
+export interface TrailQuery {
+  since: string | undefined;
+  page: { number: number; size: number };
+}
+
+export const AUDIT_PAGE_SIZE = 1000;
+/** Days an event is kept unless VARSETD_AUDIT_RETENTION_DAYS says otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+export const AUDIT_AUTH_TYPE = 'Client';

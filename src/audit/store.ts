@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Db, Trx } from '../db/transaction.js';
+import { limitToPage, pageWithTotal } from '../db/page.js';
+import type { AuditEvent, TrailQuery } from './model.js';
+
+/** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
+
+export async function insertAuditEvent(trx: Trx, event: AuditEvent): Promise<void> {
+  await trx
+    .insertInto('audit_events')
+    .values({
+      id: event.id,
+      organization_id: event.organizationId,
+      timestamp: event.timestamp,
+      auth_type: event.auth.type,
+      accessor_id: event.auth.accessorId,
+      auth_description: event.auth.description,
+      request_id: event.requestId,
+      resource_id: event.resource.id,
+      resource_type: event.resource.type,
+      action: event.resource.action,
+      meta: event.resource.meta === null ? null : JSON.stringify(event.resource.meta),
+    })
+    .execute();
+}
+
+/** The id of the organization named `name`, if there is one. */
+export async function findOrganizationId(db: Db, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('organizations').select('id').where('name', '=', name).executeTakeFirst();
+  return row?.id;
+}
+
+/** One page of an organization's events at or after `since`, newest first, and how many there are in all (one statement). */
+export async function listAuditEvents(db: Db, organizationId: string, query: TrailQuery): Promise<{ rows: AuditEvent[]; total: number }> {
+  let page = db.selectFrom('audit_events').selectAll().where('organization_id', '=', organizationId);
+  if (query.since !== undefined) page = page.where('timestamp', '>=', query.since);
+  page = limitToPage(page.orderBy('timestamp', 'desc').orderBy('id', 'desc'), query.page);
+  const { rows, total } = await pageWithTotal(db, page, () => countOf(organizationId, query.since));
+  return {
+    total,
+    rows: rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      timestamp: row.timestamp,
+      auth: { type: row.auth_type, accessorId: row.accessor_id, description: row.auth_description },
+      requestId: row.request_id,
+      resource: { id: row.resource_id, type: row.resource_type, action: row.action, meta: row.meta === null ? null : JSON.parse(row.meta) },
+    })),
+  };
+}
+
+/**
+ * How many events the organization has at or after `since`: the hours the triggers counted
+ * after since's hour, and the events of since's own hour from the trail's index.
+ */
+function countOf(organizationId: string, since: string | undefined) {
+  const hours = sql`select coalesce(sum(events), 0) from audit_event_hours where organization_id = ${organizationId}`;
+  if (since === undefined) return sql<number>`(${hours})`;
+  const hour = since.slice(0, 13);
+  const nextHour = new Date(Date.parse(`${hour}:00:00.000Z`) + 3_600_000).toISOString();
+  return sql<number>`((${hours} and hour > ${hour}) + (select count(*) from audit_events where organization_id = ${organizationId} and timestamp >= ${since} and timestamp < ${nextHour}))`;
+}
+
+/** Deletes at most `limit` of the events older than `before`, the oldest first; returns how many it deleted. */
+export async function deleteEventsBefore(db: Db, before: string, limit: number): Promise<number> {
+  const oldest = db.selectFrom('audit_events').select('id').where('timestamp', '<', before).orderBy('timestamp').limit(limit);
+  const result = await db.deleteFrom('audit_events').where('id', 'in', oldest).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Forgets the hours whose events are all gone. */
+export async function deleteEmptyHours(db: Db): Promise<void> {
+  await db.deleteFrom('audit_event_hours').where('events', '<=', 0).execute();
+}

@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditEvent } from '../src/audit/model.js';
+import { insertAuditEvent } from '../src/audit/store.js';
+import type { TestApp } from './helpers.js';
+
+/** What the audit trail tests share. */
+
+/** An organization's id, as events name it (responses name an organization by its name). */
+export async function organizationId(t: TestApp, org: string): Promise<string> {
+  return (await t.store.db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirstOrThrow()).id;
+}
+
+/** An event of `organizationId` at `timestamp`, written as a write would write it; returns its id. */
+export async function insertEvent(t: TestApp, organizationId: string, timestamp: string): Promise<string> {
+  const event: AuditEvent = {
+    id: randomUUID(),
+    organizationId,
+    timestamp,
+    auth: { type: 'Client', accessorId: 'at-test', description: 'test' },
+    requestId: randomUUID(),
+    resource: { id: 'ws-test', type: 'workspace', action: 'update', meta: { name: 'test' } },
+  };
+  await t.store.db.transaction().execute((trx) => insertAuditEvent(trx, event));
+  return event.id;
+}
