@@ -11,7 +11,7 @@
  * Settings (environment): BENCH_DURATION seconds per measured run (10), BENCH_WARMUP
  * seconds before it (2), BENCH_SLICE seconds of one turn (varsetd and the floor take turns,
  * 2), BENCH_CONNECTIONS (4), BENCH_MAX_REQUESTS per run (250000),
- * BENCH_SCENARIOS (e.g. "1,2,6"; all by default; 8, the history of a set, needs 6), BENCH_LABEL (suffix of the result file),
+ * BENCH_SCENARIOS (e.g. "1,2,6"; all by default; 8, the history of a set, and 9, the audit trail, need 6), BENCH_LABEL (suffix of the result file),
  * BENCH_LOG_LEVEL (varsetd's log level, warn), BENCH_WORKERS (varsetd's VARSETD_WORKERS, 1), BENCH_SERVER_NODE_ARGS (extra node flags for
  * varsetd, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
@@ -31,7 +31,7 @@ import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './l
 import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';
 import { queryCounter, type CountedRequest, type RequestQueries } from './queries.js';
 import { machine, packageVersion, table, varsetdVersion, writeReport, type Report, type ScenarioResult } from './report.js';
-import { analyze, LARGE, MEDIUM, seedHistory, seedOrganization, type SeededOrganization } from './seed.js';
+import { analyze, LARGE, MEDIUM, seedAuditTrail, seedHistory, seedOrganization, type SeededOrganization } from './seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
@@ -59,7 +59,7 @@ const settings: LoadSettings & { logLevel: string; responseCacheMb: number; work
   // varsetd's worker processes; the floor is always one process.
   workers: Math.max(1, Math.floor(numberSetting('BENCH_WORKERS', 1))),
 };
-const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6,8').split(',').map((s) => Number(s.trim())));
+const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6,8,9').split(',').map((s) => Number(s.trim())));
 
 /** One scenario: what autocannon sends, what the floor answers, and one cycle of requests to count queries with. */
 interface Plan {
@@ -353,6 +353,15 @@ async function main(): Promise<void> {
       await analyze(store);
       console.error(`bench: seeded ${history.versions} set versions in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
       const plan = await readPlan(api, 8, "a set's versions, first page (1M versions, 100k of this set)", `/api/v2/varsets/${history.hotSetId}/versions`, ['data', 20], 'p99 < 50 ms');
+      results.push(await measured({ ...plan, leastRead: undefined }));
+    }
+    if (selected.has(9)) {
+      const begun = Date.now();
+      const events = await seedAuditTrail(store, large.id, 1_000_000);
+      await analyze(store);
+      console.error(`bench: seeded ${events} audit events in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+      const url = `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${large.name}`;
+      const plan = await readPlan(api, 9, 'the audit trail, first page of 1000 (1M events)', url, ['data', 1000], 'p99 < 50 ms');
       results.push(await measured({ ...plan, leastRead: undefined }));
     }
     // The write path's query count in the larger organization, next to scenario 4's.
