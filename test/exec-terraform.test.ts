@@ -49,6 +49,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   let org: string;
   let ws: string;
   let runner: { teamId: string; token: string };
+  let globalSetId: string;
   let configDir: string;
   let home: string;
 
@@ -65,20 +66,22 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     ws = res.body.data.id;
     runner = await teamWithToken(client, org);
     await grantWorkspace(client, runner.teamId, ws, { access: 'plan' });
-    await createVarset(client, org, {
-      attributes: { global: true },
-      vars: [
-        { key: 'tricky', value: TRICKY },
-        { key: 'secret', value: SECRET, sensitive: true },
-        { key: 'number', value: '42.5', hcl: true },
-        { key: 'list', value: '["a", "b\\"c"]', hcl: true },
-        { key: 'map', value: '{ one = 1, two = 2 }', hcl: true },
-        { key: 'object', value: '{\n  name = "n"\n  tags = ["x"]\n  on = true\n}', hcl: true },
-        { key: 'region', value: 'from-global-set' },
-        { key: 'AWS_SECRET_ACCESS_KEY', category: 'env', value: ENV_SECRET, sensitive: true },
-        { key: 'PLAIN_ENV', category: 'env', value: 'plain $HOME "x"' },
-      ],
-    });
+    globalSetId = (
+      await createVarset(client, org, {
+        attributes: { global: true },
+        vars: [
+          { key: 'tricky', value: TRICKY },
+          { key: 'secret', value: SECRET, sensitive: true },
+          { key: 'number', value: '42.5', hcl: true },
+          { key: 'list', value: '["a", "b\\"c"]', hcl: true },
+          { key: 'map', value: '{ one = 1, two = 2 }', hcl: true },
+          { key: 'object', value: '{\n  name = "n"\n  tags = ["x"]\n  on = true\n}', hcl: true },
+          { key: 'region', value: 'from-global-set' },
+          { key: 'AWS_SECRET_ACCESS_KEY', category: 'env', value: ENV_SECRET, sensitive: true },
+          { key: 'PLAIN_ENV', category: 'env', value: 'plain $HOME "x"' },
+        ],
+      })
+    ).id;
     const wsVar = await client.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key: 'region', value: 'from-workspace', category: 'terraform' } } });
     expectStatus(wsVar, 201);
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-'));
@@ -306,5 +309,25 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     const refused = await exec(['--workspace', `${org}/missing`, '--', 'touch', 'ran']);
     assert.equal(refused.code, 1);
     assert.ok(!fs.existsSync(path.join(configDir, 'ran')));
+  });
+
+  it('gives Terraform the sensitive value a rollback put back, and names the version it made, printing no secret', async () => {
+    const vars = (await client.get(`/api/v2/varsets/${globalSetId}/relationships/vars?page%5Bsize%5D=100`)).body.data as any[];
+    const secret = vars.find((v) => v.attributes.key === 'AWS_SECRET_ACCESS_KEY');
+    const [current] = (await client.get(`/api/v2/varsets/${globalSetId}/versions`)).body.data;
+    expectStatus(await client.patch(`/api/v2/varsets/${globalSetId}/relationships/vars/${secret.id}`, { data: { type: 'vars', attributes: { value: 'a-replacement-secret' } } }), 200);
+    const rolledBack = await client.post(`/api/v2/varsets/${globalSetId}/actions/rollback`, { data: { type: 'varset-versions', id: current.id } });
+    expectStatus(rolledBack, 200);
+    const made = rolledBack.body.meta.version.number;
+    const { code, stdout, stderr } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'printf %s "$AWS_SECRET_ACCESS_KEY" > env-secret.txt']);
+    assert.equal(code, 0, stderr);
+    try {
+      assert.equal(fs.readFileSync(path.join(configDir, 'env-secret.txt'), 'utf8'), ENV_SECRET);
+    } finally {
+      fs.rmSync(path.join(configDir, 'env-secret.txt'), { force: true });
+    }
+    assert.match(stderr, new RegExp(`^varsetd exec: values from variable sets set-[\\w-]+ \\(version ${made}\\)$`, 'm'));
+    assert.ok(!stdout.includes(ENV_SECRET) && !stderr.includes(ENV_SECRET), 'a sensitive value was printed');
+    assert.ok(!JSON.stringify(rolledBack.body).includes(ENV_SECRET), 'a sensitive value in the rollback response');
   });
 });
