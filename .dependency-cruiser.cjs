@@ -33,6 +33,7 @@ const FEATURES = [
   'run-events',
   'comments',
   'tag-bindings',
+  'notifications',
 ].join('|');
 
 module.exports = {

@@ -149,6 +149,7 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     tls,
     trustProxy: config.trustProxy,
     metrics: { token: config.metricsToken, inCluster: isWorker() },
+    notifications: { allowPrivateAddresses: config.notificationsAllowPrivate, deliver: {} },
   });
 
   // In a worker: the connections the primary hands over (src/workers.ts).
