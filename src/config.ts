@@ -99,7 +99,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_DB_STATEMENT_TIMEOUT', flag: '--db-statement-timeout', value: 'SECONDS', help: `PostgreSQL: a longer statement is cancelled (503), 0 for no limit (${DEFAULT_STATEMENT_TIMEOUT_S})`, key: 'dbStatementTimeoutMs' },
   { env: 'VARSETD_DB_CONNECT_TIMEOUT', flag: '--db-connect-timeout', value: 'SECONDS', help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`, key: 'dbConnectTimeoutMs' },
   { env: 'VARSETD_DB_POOL_SIZE', flag: '--db-pool-size', value: 'N', help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`, key: 'dbPoolSize' },
-  { env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE', flag: '--notifications-allow-private', value: 'BOOLEAN', help: 'true lets notifications go to private, loopback and link-local addresses (false)', key: 'notificationsAllowPrivate' },
+  { env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE', flag: '--notifications-private', value: 'BOOL', help: 'true lets notifications go to private, loopback and link-local addresses (false)', key: 'notificationsAllowPrivate' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
