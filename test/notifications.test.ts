@@ -7,6 +7,8 @@ import { ADMIN_TOKEN, expectStatus, NOT_FOUND, storeKind, TestApp, UNAUTHORIZED 
 import { organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
 import { Receiver } from './notifications-fixtures.js';
 import { isPrivateAddress } from '../src/notifications/addresses.js';
+import { rotateKey } from '../src/secrets/rotate.js';
+import { createSealer, generateKey } from '../src/secrets/sealer.js';
 
 const TYPE = 'varset-notification-configurations';
 const body = (attributes: Record<string, unknown>) => ({ data: { type: TYPE, attributes } });
@@ -203,5 +205,25 @@ describe(`notification configurations (${storeKind})`, () => {
     expectStatus(page, 200);
     assert.deepEqual(page.body.data.map((c: any) => c.attributes.name), ['c15', 'c16', 'c17', 'c18', 'c19']);
     assert.equal(page.body.meta.pagination['total-count'], 20);
+  });
+});
+
+describe(`notification tokens at rest (${storeKind})`, () => {
+  it('are sealed with the encryption key, never in the clear, and key rotation re-encrypts them', async () => {
+    const t = await TestApp.start({ notifications: { allowPrivateAddresses: true } });
+    try {
+      const org = await t.createOrganization();
+      const res = await t.post(`/api/v2/organizations/${org}/${TYPE}`, body({ name: 'sealed', 'destination-type': 'generic', url: 'https://hooks.example.com/x', token: 'marker-token-at-rest' }));
+      expectStatus(res, 201);
+      const [row] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
+      assert.match(row!.token!, /^v1:/);
+      assert.equal(t.app.sealer.open(row!.token!), 'marker-token-at-rest');
+      const next = createSealer(generateKey());
+      assert.equal(await rotateKey(t.store, t.app.sealer, next), 1);
+      const [rotated] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
+      assert.equal(next.open(rotated!.token!), 'marker-token-at-rest');
+    } finally {
+      await t.close();
+    }
   });
 });

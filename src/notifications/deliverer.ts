@@ -38,7 +38,7 @@ export const DELIVERY_DEFAULTS = {
   longestRetryMs: 5 * 60_000,
   maxAttempts: 12,
   pollMs: 1_000,
-  batch: 10,
+  batch: 4,
   stopGraceMs: 1_000,
 };
 

@@ -129,18 +129,31 @@ export async function deleteConfigurationOf(ctx: Context, id: string): Promise<v
 /** Sends a verification to the configuration's URL, records the response and answers the configuration with it. */
 export async function verifyConfiguration(ctx: Context, id: string, policy: DestinationPolicy): Promise<ShownConfiguration> {
   const configuration = await managedConfiguration(ctx, id);
-  const token = configuration.destinationType === 'generic' && configuration.sealedToken !== null ? ctx.sealer.open(configuration.sealedToken) : null;
   const sentAt = now();
-  const sent = await send(configuration.url, verificationBody(configuration, configuration.organizationName, sentAt), token, {
-    timeoutMs: policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    allowPrivateAddresses: policy.allowPrivateAddresses,
-  });
+  const token = openedToken(ctx, configuration);
+  const sent =
+    token === undefined
+      ? { response: { url: configuration.url, code: null, body: '', headers: {}, error: 'the token cannot be opened with this encryption key', successful: false, sentAt } }
+      : await send(configuration.url, verificationBody(configuration, configuration.organizationName, sentAt), token, {
+          timeoutMs: policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          allowPrivateAddresses: policy.allowPrivateAddresses,
+        });
   await transaction(ctx.store, async (trx) => {
     // Deleted meanwhile: nothing to record the response with.
     if (!(await findConfiguration(trx, id))) throw notFound();
     await insertResponse(trx, id, { ...sent.response, varsetId: null, versionNumber: null, attempt: null });
   });
   return shown(ctx, configuration);
+}
+
+/** The token that signs what goes to the configuration (null: nothing is signed); undefined when it cannot be opened. */
+function openedToken(ctx: Context, configuration: NotificationConfiguration): string | null | undefined {
+  if (configuration.destinationType !== 'generic' || configuration.sealedToken === null) return null;
+  try {
+    return ctx.sealer.open(configuration.sealedToken);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The configuration with the command applied, once every attribute is checked; a 422 at the first that is wrong. */
