@@ -1,6 +1,8 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { KyselyPlugin } from 'kysely';
 import { expectStatus, storeKind, TestApp } from './helpers.js';
 import { ownersTeam, teamToken } from './access-fixtures.js';
 import { assign, createVar, createVarset } from './varsets-fixtures.js';
@@ -233,6 +235,39 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
         assert.deepEqual(numbers, Array.from({ length: changes + 1 }, (_, i) => i + 1));
       }
     }
+  });
+
+  it('waits out an outage of the store, logging it once, and sends what was queued once it answers again', async () => {
+    const org = await t.createOrganization();
+    await configure(org);
+    const set = await createVarset(t, org);
+    let down = true;
+    const failing: KyselyPlugin = {
+      transformQuery(args) {
+        if (down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return args.node;
+      },
+      async transformResult(args) {
+        return args.result;
+      },
+    };
+    const lines: any[] = [];
+    const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+    const app = await t.sibling((store) => ({ ...store, db: store.db.withPlugin(failing) }), {
+      sealer: t.app.sealer,
+      logger: { level: 'info', stream },
+      notifications: { allowPrivateAddresses: true, deliver: FAST_DELIVERY },
+    });
+    running.push(app);
+    await app.app.ready();
+    await sleep(300);
+    assert.equal(forSet(set.id).length, 0);
+    const outage = lines.filter((line) => line.msg.startsWith('notifications: the store is unavailable'));
+    assert.equal(outage.length, 1, 'logged once, however many rounds failed');
+    down = false;
+    await sleep(400);
+    assert.deepEqual(forSet(set.id).map((r) => r.json.version.number), [1]);
+    assert.ok(lines.some((line) => line.msg === 'notifications: the store answers again'));
   });
 
   it('disabling a configuration drops what waits for it; deleting the organization removes the queue', async () => {

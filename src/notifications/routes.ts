@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parsePage } from '../jsonapi/query.js';
@@ -21,16 +21,15 @@ const OrganizationParams = Type.Object({ org: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
 
 /** A body's attributes as a command: null means not given. */
-function commandOf(body: { data: { attributes?: Record<string, unknown> | null | undefined } }): ConfigurationCommand {
-  const a = (body.data.attributes ?? {}) as Record<string, never>;
-  const given = <T>(value: T | null | undefined) => (value === null ? undefined : value);
+function commandOf(body: Static<typeof ConfigurationBody>): ConfigurationCommand {
+  const a = body.data.attributes ?? {};
   return {
-    name: given<string>(a['name']),
-    destinationType: given(a['destination-type']),
-    url: given<string>(a['url']),
-    token: given<string>(a['token']),
-    enabled: given<boolean>(a['enabled']),
-    triggers: given<string[]>(a['triggers']),
+    name: a.name ?? undefined,
+    destinationType: a['destination-type'] ?? undefined,
+    url: a.url ?? undefined,
+    token: a.token ?? undefined,
+    enabled: a.enabled ?? undefined,
+    triggers: a.triggers ?? undefined,
   };
 }
 
