@@ -120,6 +120,8 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const set = await createVarset(t, org, { attributes: { name: 'a <b> & c' }, vars: [{ key: 'K', value: 'marker-slack-value' }] });
     expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }), 200);
     const first = (await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.at(-1);
+    // A dry run is taken back, and what it would have queued with it.
+    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback?dry-run=true`, { data: { type: 'varset-versions', id: first.id } }), 200);
     expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }), 200);
     await sleep(600);
     const generic = receiver.received.filter((r) => r.json.varset?.id === set.id);

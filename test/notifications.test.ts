@@ -193,6 +193,11 @@ describe(`notification configurations (${storeKind})`, () => {
     const slack = receiver.received.at(-1)!;
     assert.equal(slack.headers['x-tfe-notification-signature'], undefined);
     assert.equal(typeof slack.json.text, 'string');
+    // Only the newest ten responses are kept.
+    for (let i = 0; i < 10; i++) expectStatus(await open.post(`/api/v2/${TYPE}/${id}/actions/verify`), 200);
+    const kept = await t.store.db.selectFrom('varset_notification_responses').select('id').where('configuration_id', '=', id).execute();
+    assert.equal(kept.length, 10);
+    assert.equal((await t.get(`/api/v2/${TYPE}/${id}`)).body.data.attributes['delivery-responses'].length, 10);
     for (const configuration of [id, unsigned.body.data.id]) expectStatus(await t.delete(`/api/v2/${TYPE}/${configuration}`), 204);
   });
 
