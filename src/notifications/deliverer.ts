@@ -89,6 +89,11 @@ export class Deliverer {
         await this.pause(this.options.pollMs);
         continue;
       }
+      if (this.stopping) {
+        // Claimed as the stop came: handed back unsent, for the next process.
+        await Promise.all(claimed.map((delivery) => releaseDelivery(this.store.db, delivery.id, this.owner).catch(() => {})));
+        break;
+      }
       await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
     }
   }
