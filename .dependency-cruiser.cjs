@@ -35,6 +35,7 @@ const FEATURES = [
   'comments',
   'tag-bindings',
   'audit',
+  'notifications',
 ].join('|');
 
 module.exports = {

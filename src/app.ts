@@ -42,6 +42,8 @@ import { commentRoutes } from './comments/routes.js';
 import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { effectiveVariableRoutes } from './effective/routes.js';
 import { auditRoutes } from './audit/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
+import { Deliverer, type DelivererOptions } from './notifications/deliverer.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
 import { apiReference } from './api-docs/reference.js';
 import { AppMetrics } from './metrics/app-metrics.js';
@@ -84,6 +86,8 @@ export interface AppOptions {
   uiRoot?: string;
   /** Who may read `GET /metrics`, and whether it answers for every worker; open, for this process alone, unless set. */
   metrics?: MetricsOptions;
+  /** Notifications of variable-set changes: whether private addresses may be destinations (not unless set), and whether this process sends the queued ones (`varsetd serve` does; not unless set). */
+  notifications?: { allowPrivateAddresses?: boolean; deliver?: Omit<DelivererOptions, 'allowPrivateAddresses'> | false };
 }
 
 export async function buildApp(options: AppOptions) {
@@ -129,6 +133,15 @@ export async function buildApp(options: AppOptions) {
     reply.header('X-Request-Id', request.id);
     if (readiness.isDraining && !request.routeOptions.config.answersWhileDraining) return sendUnavailable(reply.header('Connection', 'close'));
   });
+
+  const allowPrivateAddresses = options.notifications?.allowPrivateAddresses ?? false;
+  const deliver = options.notifications?.deliver ?? false;
+  if (deliver) {
+    const deliverer = new Deliverer(options.store, app.sealer, app.log, { ...deliver, allowPrivateAddresses });
+    app.addHook('onReady', async () => deliverer.start());
+    // Claims nothing more once closing starts; what is being sent finishes or is given back.
+    app.addHook('preClose', async () => deliverer.stop());
+  }
 
   registerJsonParser(app);
   await app.register(swagger, {
@@ -191,6 +204,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(workspaceVariableRoutes);
       await api.register(effectiveVariableRoutes);
       await api.register(auditRoutes);
+      await api.register(notificationRoutes, { policy: { allowPrivateAddresses, timeoutMs: deliver ? deliver.timeoutMs : undefined } });
     },
     { prefix: API_PREFIX },
   );

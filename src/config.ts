@@ -44,6 +44,8 @@ export interface Config {
   dbPoolSize: number;
   /** PostgreSQL: milliseconds a request waits to connect or for a free pooled connection. */
   dbConnectTimeoutMs: number;
+  /** Whether notifications of set changes may go to private, loopback and link-local addresses. */
+  notificationsAllowPrivate: boolean;
 }
 
 /** As Fastify's `trustProxy` takes it: addresses, CIDR ranges, or proxy-addr's `loopback`, `linklocal` and `uniquelocal`. */
@@ -104,6 +106,7 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_DB_STATEMENT_TIMEOUT', flag: '--db-statement-timeout', value: 'SECONDS', help: `PostgreSQL: a longer statement is cancelled (503), 0 for no limit (${DEFAULT_STATEMENT_TIMEOUT_S})`, key: 'dbStatementTimeoutMs' },
   { env: 'VARSETD_DB_CONNECT_TIMEOUT', flag: '--db-connect-timeout', value: 'SECONDS', help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`, key: 'dbConnectTimeoutMs' },
   { env: 'VARSETD_DB_POOL_SIZE', flag: '--db-pool-size', value: 'N', help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`, key: 'dbPoolSize' },
+  { env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE', flag: '--notifications-private', value: 'BOOL', help: 'true lets notifications go to private, loopback and link-local addresses (false)', key: 'notificationsAllowPrivate' },
 ];
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
@@ -189,6 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     throw new ConfigError(`VARSETD_DB_POOL_SIZE must be a whole number from 1 to ${MAX_POOL_SIZE}, got ${raw.get('dbPoolSize')}`);
   }
 
+  const allowPrivateText = raw.get('notificationsAllowPrivate') ?? 'false';
+  if (allowPrivateText !== 'true' && allowPrivateText !== 'false') throw new ConfigError(`VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false, got ${allowPrivateText}`);
+
   const certFile = raw.get('tlsCert');
   const keyFile = raw.get('tlsKey');
   if ((certFile === undefined) !== (keyFile === undefined)) {
@@ -215,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     dbStatementTimeoutMs,
     dbPoolSize,
     dbConnectTimeoutMs,
+    notificationsAllowPrivate: allowPrivateText === 'true',
   };
 }
 

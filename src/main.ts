@@ -153,6 +153,7 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
     tls,
     trustProxy: config.trustProxy,
     metrics: { token: config.metricsToken, inCluster: isWorker() },
+    notifications: { allowPrivateAddresses: config.notificationsAllowPrivate, deliver: {} },
   });
 
   // A process serving alone prunes the audit trail itself; workers leave it to their primary.

@@ -49,6 +49,17 @@ async function varset(t: TestApp, org: string): Promise<string> {
   return res.body.data.id;
 }
 
+/** A configuration whose host name resolves nowhere (`.invalid`): a verification fails at once, and is recorded. */
+const notificationBody = () => ({
+  data: { type: 'varset-notification-configurations', attributes: { name: name('hook'), 'destination-type': 'generic', url: 'https://hooks.example.invalid/varsets', enabled: true, triggers: ['varset:changed'] } },
+});
+
+async function notificationConfiguration(t: TestApp, org: string): Promise<string> {
+  const res = await t.post(`/api/v2/organizations/${org}/varset-notification-configurations`, notificationBody());
+  expectStatus(res, 201);
+  return res.body.data.id;
+}
+
 async function varsetVariable(t: TestApp, setId: string): Promise<string> {
   const res = await t.post(`/api/v2/varsets/${setId}/relationships/vars`, { data: { type: 'vars', attributes: { key: name('key'), value: 'v', category: 'terraform' } } });
   expectStatus(res, 200);
@@ -299,6 +310,24 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     expectStatus(await t.patch(`/api/v2/varsets/${id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }), 200);
     const first = (await t.get(`/api/v2/varsets/${id}/versions`)).body.data.at(-1).id;
     return { method: 'POST', url: `/api/v2/varsets/${id}/actions/rollback`, body: { data: { type: 'varset-versions', id: first } }, event: event('varset', id, 'rollback') };
+  },
+  'POST /api/v2/organizations/{organization}/varset-notification-configurations': async ({ org }) => ({
+    method: 'POST',
+    url: `/api/v2/organizations/${org}/varset-notification-configurations`,
+    body: notificationBody(),
+    event: created('notification_configuration'),
+  }),
+  'PATCH /api/v2/varset-notification-configurations/{id}': async ({ t, org }) => {
+    const id = await notificationConfiguration(t, org);
+    return { method: 'PATCH', url: `/api/v2/varset-notification-configurations/${id}`, body: { data: { type: 'varset-notification-configurations', attributes: { enabled: false } } }, event: event('notification_configuration', id, 'update') };
+  },
+  'DELETE /api/v2/varset-notification-configurations/{id}': async ({ t, org }) => {
+    const id = await notificationConfiguration(t, org);
+    return { method: 'DELETE', url: `/api/v2/varset-notification-configurations/${id}`, event: event('notification_configuration', id, 'destroy') };
+  },
+  'POST /api/v2/varset-notification-configurations/{id}/actions/verify': async ({ t, org }) => {
+    const id = await notificationConfiguration(t, org);
+    return { method: 'POST', url: `/api/v2/varset-notification-configurations/${id}/actions/verify`, event: event('notification_configuration', id, 'verify') };
   },
   'DELETE /api/v2/varsets/{id}': async ({ t, org }) => {
     const id = await varset(t, org);

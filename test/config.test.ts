@@ -10,6 +10,12 @@ describe('configuration', () => {
     assert.equal(loadConfig({ VARSETD_RESPONSE_CACHE_MB: '8' }, ['--response-cache-mb', '16']).responseCacheMb, 16);
     for (const wrong of ['-1', '1.5', 'lots']) assert.throws(() => loadConfig({ VARSETD_RESPONSE_CACHE_MB: wrong }, []), ConfigError, wrong);
   });
+  it('refuses private notification destinations unless VARSETD_NOTIFICATIONS_ALLOW_PRIVATE is true', () => {
+    assert.equal(loadConfig({}, []).notificationsAllowPrivate, false);
+    assert.equal(loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: 'true' }, []).notificationsAllowPrivate, true);
+    assert.equal(loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: 'true' }, ['--notifications-private', 'false']).notificationsAllowPrivate, false);
+    for (const wrong of ['yes', '1', 'TRUE']) assert.throws(() => loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: wrong }, []), /VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false/, wrong);
+  });
   it('reads the timeouts in seconds (60, 10 and 5 unless set) and refuses anything but a positive number', () => {
     assert.deepEqual(loadConfig({}, []).timeouts, { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 });
     const set = loadConfig({ VARSETD_REQUEST_TIMEOUT: '120', VARSETD_KEEP_ALIVE_TIMEOUT: '0.5' }, ['--headers-timeout', '3']);

@@ -109,11 +109,11 @@ export class TestApp {
 
   /**
    * Another varsetd on the same database, as a second process would be: a connection and
-   * caches of its own (`wrap` may wrap its store). Close it before this one.
+   * caches of its own (`wrap` may wrap its store; `options` go to buildApp). Close it before this one.
    */
-  async sibling(wrap: (store: Store) => Store = (store) => store): Promise<TestApp> {
+  async sibling(wrap: (store: Store) => Store = (store) => store, options: Partial<Omit<AppOptions, 'store'>> = {}): Promise<TestApp> {
     const store = await openStore(this.testStore);
-    const app = await buildApp({ publicUrl: 'http://127.0.0.1:1', store: wrap(store) });
+    const app = await buildApp({ publicUrl: 'http://127.0.0.1:1', ...options, store: wrap(store) });
     return new TestApp(app, store, { ...this.testStore, dispose: async () => {} });
   }
 

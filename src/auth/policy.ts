@@ -69,6 +69,8 @@ export type Action =
   | 'varset:delete'
   /** The versions of a set that was deleted: owners only, as nothing else of the set is left to decide by. */
   | 'varset:read-deleted'
+  /** An organization's notifications of variable-set changes: where they go, with which token. */
+  | 'varset-notifications:manage'
   | 'run:read'
   | 'run:create'
   | 'run:apply'
@@ -156,6 +158,7 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'organization:delete':
     case 'organization-token:manage':
     case 'varset:read-deleted':
+    case 'varset-notifications:manage':
       return team.owners;
     case 'teams:create':
     case 'team-tokens:list':

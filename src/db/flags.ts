@@ -61,6 +61,8 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   workspace_move: true,
   workspace_policy_overrides: true,
   workspace_run_tasks: true,
+  enabled: true,
+  successful: true,
 };
 
 /** Flags a store computes in a select (`x in (…) as on_workspace`): PostgreSQL answers booleans, SQLite 0 or 1. */

@@ -405,6 +405,56 @@ export interface AuditEventHourTable {
   events: number;
 }
 
+/** Where an organization's variable-set changes are sent (migration 0019). */
+export interface VarsetNotificationConfigurationTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  destination_type: 'generic' | 'slack';
+  url: string;
+  /** Sealed; null: deliveries are not signed. */
+  token: string | null;
+  enabled: boolean;
+  /** JSON array of trigger names. */
+  triggers: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A change waiting to be sent to a configuration, queued by a trigger on varset_versions (migration 0019). */
+export interface VarsetNotificationDeliveryTable {
+  id: Generated<number>;
+  configuration_id: string;
+  version_id: string;
+  varset_id: string;
+  /** The version's number: a set's deliveries to one configuration are sent in this order. */
+  number: number;
+  workspace_count: number;
+  status: 'pending' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+}
+
+/** What an attempt to send to a configuration got back (migration 0019). */
+export interface VarsetNotificationResponseTable {
+  id: Generated<number>;
+  configuration_id: string;
+  url: string;
+  code: number | null;
+  body: string;
+  /** JSON object: header name → values. */
+  headers: string;
+  error: string | null;
+  successful: boolean;
+  sent_at: string;
+  varset_id: string | null;
+  version_number: number | null;
+  attempt: number | null;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   organization_versions: OrganizationVersionTable;
@@ -416,6 +466,9 @@ export interface Database {
   varset_workspaces: VarsetWorkspaceTable;
   varset_projects: VarsetProjectTable;
   varset_versions: VarsetVersionTable;
+  varset_notification_configurations: VarsetNotificationConfigurationTable;
+  varset_notification_deliveries: VarsetNotificationDeliveryTable;
+  varset_notification_responses: VarsetNotificationResponseTable;
   tokens: TokenTable;
   teams: TeamTable;
   team_workspaces: TeamWorkspaceTable;

@@ -20,6 +20,7 @@ export const SEALED_COLUMNS: SealedColumn[] = [
   { table: 'workspace_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'run_effective_values', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'varset_versions', id: 'id', column: 'sealed', map: true },
+  { table: 'varset_notification_configurations', id: 'id', column: 'token' },
 ];
 
 /** Up to `limit` sealed values of a column whose row id comes after `after`, in id order. */

@@ -17,6 +17,7 @@ import * as credentialsVersion from './0015_credentials_version.js';
 import * as varsetCounts from './0016_varset_counts.js';
 import * as varsetVersions from './0017_varset_versions.js';
 import * as auditEvents from './0018_audit_events.js';
+import * as varsetNotifications from './0019_varset_notifications.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_varset_counts': varsetCounts,
   '0017_varset_versions': varsetVersions,
   '0018_audit_events': auditEvents,
+  '0019_varset_notifications': varsetNotifications,
 };
