@@ -147,7 +147,7 @@ function SinceForm({ since, onSince }: { since: string; onSince: (iso: string) =
     onSince(text && !Number.isNaN(date.getTime()) ? date.toISOString() : '');
   };
   return (
-    <form className="search" onSubmit={submit}>
+    <form className="search audit-since" onSubmit={submit}>
       <label htmlFor="audit-since">Events since (your local time)</label>
       <input id="audit-since" type="datetime-local" step={1} value={text} onChange={(e) => setText(e.target.value)} />
       <button type="submit">Show</button>
