@@ -129,9 +129,8 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
   it("copies an event's request id", async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.url });
     await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail`);
-    const copy = rowOf(page, writes.varUpdated).getByRole('button', { name: `Copy request id ${writes.varUpdated}` });
-    await copy.click();
-    await copy.filter({ hasText: 'Copied' }).waitFor();
+    await rowOf(page, writes.varUpdated).getByRole('button', { name: `Copy request id ${writes.varUpdated}`, exact: true }).click();
+    await rowOf(page, writes.varUpdated).getByRole('button', { name: `Copied request id ${writes.varUpdated}`, exact: true }).waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), writes.varUpdated);
   });
 
@@ -198,7 +197,7 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
 
     await ownersPage.goto(`${ui.url}/organizations/${scenario.org}/audit-trail`);
     await heading(ownersPage, `Audit trail of ${scenario.org}`);
-    await ownersPage.getByText("Only the organization's own token or the site administrator can read its audit trail.", { exact: false }).waitFor();
+    await ownersPage.getByText("Only the organization's own token or the site administrator can read an organization's audit trail.", { exact: false }).waitFor();
     assert.equal(await table(ownersPage).count(), 0);
   });
 

@@ -91,27 +91,30 @@ function FactValue({ page, value }: { page: string | undefined; value: string })
   );
 }
 
-/** The request's id, small, with a button copying it (to find the request in the server's logs). */
+/**
+ * The request's id, small, with a button copying it (to find the request in the server's logs).
+ * Where the browser refuses the clipboard (a page served over plain HTTP has none), the button
+ * selects the id instead, for the keyboard's copy.
+ */
 function RequestId({ id }: { id: string }) {
-  const [copied, setCopied] = useState(false);
+  const [done, setDone] = useState<'Copied' | 'Selected' | null>(null);
   const text = useRef<HTMLElement>(null);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(id);
-      setCopied(true);
+      setDone('Copied');
     } catch {
-      // Refused (the page is not focused, or the browser forbids it): select it for the keyboard's copy.
       if (text.current) window.getSelection()?.selectAllChildren(text.current);
+      setDone('Selected');
     }
   };
   return (
     <span className="request-id">
       <code ref={text}>{id}</code>
-      {navigator.clipboard && (
-        <button type="button" className="small" aria-label={`Copy request id ${id}`} onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      )}
+      <button type="button" className="small" onClick={() => void copy()}>
+        {done ?? 'Copy'}
+        <span className="visually-hidden"> request id {id}</span>
+      </button>
     </span>
   );
 }

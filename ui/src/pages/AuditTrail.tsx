@@ -63,7 +63,8 @@ export function AuditTrail() {
       <>
         <h1 tabIndex={-1}>Audit trail of {org}</h1>
         <p className="notice">
-          Only the organization's own token or the site administrator can read its audit trail. This token is neither, so it cannot read the trail of {org}.
+          Only the organization's own token or the site administrator can read an organization's audit trail. The API answered “not found”: this token is
+          neither, or there is no organization {org}.
         </p>
       </>
     );
@@ -111,7 +112,7 @@ export function AuditTrail() {
       ) : !trail.data ? (
         <p>Loading…</p>
       ) : events.length === 0 ? (
-        <p className="muted">{since ? 'No event since that time.' : 'No event yet.'}</p>
+        <p className="muted">{page > 1 ? 'No event on this page.' : since ? 'No event since that time.' : 'No event yet.'}</p>
       ) : shown.length === 0 ? (
         <p className="muted">No event of this page passes the filters.</p>
       ) : (
