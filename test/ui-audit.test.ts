@@ -134,7 +134,7 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), writes.varUpdated);
   });
 
-  it('narrows the table to the events since a time (asked of the API) and to a type and who (of the page shown), all kept in the URL', async () => {
+  it('narrows the table to the events since a time (asked of the API) and to a type, who and action (of the page shown), all kept in the URL', async () => {
     // A boundary at a whole second: every write so far is before it, the next ones at or after it.
     const boundary = Math.ceil((Date.now() + 1) / 1000) * 1000;
     await new Promise((resolve) => setTimeout(resolve, boundary - Date.now() + 5));
@@ -183,6 +183,9 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     const byOwners = (await trail(scenario.org)).data.filter((e: any) => e.resource.type === 'varset' && e.auth.description === 'team owners (token "CI")');
     assert.equal(whoShown.length, byOwners.length);
     assert.ok(whoShown.length >= 3 && whoShown.every((w) => w === 'team owners (token "CI")'), whoShown.join(' | '));
+    await page.getByLabel('Action').selectOption({ label: 'rolled back' });
+    await page.waitForURL((url) => url.searchParams.get('action') === 'rollback' && url.searchParams.get('who') === 'token "ci"' && url.searchParams.get('type') === 'varset');
+    assert.deepEqual(await rows(page).locator('td:nth-child(3)').allTextContents(), ['variable set rolled back to version 1']);
   });
 
   it("gives an owners team token no link, and says at the trail's address who may read it", async () => {
