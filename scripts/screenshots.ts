@@ -79,6 +79,9 @@ try {
     await page.getByText('Region moved to eu').waitFor();
     await page.getByText(/applied to project 'core'/).first().waitFor();
   }, { colorScheme: 'dark' });
+  await shoot('audit-trail', `/organizations/${scenario.org}/audit-trail`, (page) => page.getByRole('table', { name: 'Audit events' }).waitFor(), {
+    viewport: { width: 1100, height: 900 },
+  });
   await shoot('sets-narrow-dark', `/organizations/${scenario.org}/varsets`, (page) => page.getByRole('link', { name: 'New variable set' }).waitFor(), {
     viewport: { width: 390, height: 760 },
     colorScheme: 'dark',

@@ -7,6 +7,7 @@ import { Layout } from './components/Layout';
 import { Organizations } from './pages/Organizations';
 import { OrganizationVarsets } from './pages/OrganizationVarsets';
 import { OrganizationWorkspaces, OrganizationProjects } from './pages/OrganizationLists';
+import { AuditTrail } from './pages/AuditTrail';
 import { VarsetPage } from './pages/VarsetPage';
 import { VarsetEdit, VarsetNew } from './pages/VarsetForm';
 import { VarsetHistory } from './pages/VarsetHistory';
@@ -39,6 +40,7 @@ createRoot(document.getElementById('root')!).render(
             <Route path="/organizations/:org/varsets/new" element={<VarsetNew />} />
             <Route path="/organizations/:org/workspaces" element={<OrganizationWorkspaces />} />
             <Route path="/organizations/:org/projects" element={<OrganizationProjects />} />
+            <Route path="/organizations/:org/audit-trail" element={<AuditTrail />} />
             <Route path="/varsets/:id" element={<VarsetPage />} />
             <Route path="/varsets/:id/edit" element={<VarsetEdit />} />
             <Route path="/varsets/:id/history" element={<VarsetHistory />} />

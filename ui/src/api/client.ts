@@ -1,4 +1,4 @@
-/** The JSON:API client of /api/v2: the token from sessionStorage, errors as ApiError. */
+/** The client of /api/v2 (JSON:API, and the audit trail's plain JSON): the token from sessionStorage, errors as ApiError. */
 
 const TOKEN_KEY = 'varsetd.token';
 const MEDIA_TYPE = 'application/vnd.api+json';
@@ -82,7 +82,19 @@ export interface Document<D> {
 
 /** Sends a request to /api/v2`path`; a 401 forgets the token (the UI then asks for another). */
 export async function api<D>(method: string, path: string, body?: unknown, token = storedToken()): Promise<Document<D>> {
-  const headers: Record<string, string> = { Accept: MEDIA_TYPE };
+  return (await send(method, path, MEDIA_TYPE, body, token)) as Document<D>;
+}
+
+/**
+ * GET of an endpoint that answers plain JSON rather than JSON:API (the audit trail, in HCP
+ * Terraform's shape); its errors are JSON:API documents like every other's.
+ */
+export async function getPlainJson<T>(path: string): Promise<T> {
+  return (await send('GET', path, 'application/json', undefined, storedToken())) as T;
+}
+
+async function send(method: string, path: string, accept: string, body: unknown, token: string | null): Promise<unknown> {
+  const headers: Record<string, string> = { Accept: accept };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = MEDIA_TYPE;
   const response = await fetch(`/api/v2${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
@@ -92,7 +104,7 @@ export async function api<D>(method: string, path: string, body?: unknown, token
     if (response.status === 401) forgetToken();
     throw new ApiError(response.status, parsed.errors ?? []);
   }
-  return parsed as Document<D>;
+  return parsed;
 }
 
 /** A query string from parameters, leaving out empty ones. */

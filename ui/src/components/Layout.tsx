@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { useCanReadAuditTrail } from '../api/audit';
 import { forgetToken, onSignedOut, storedToken } from '../api/client';
 import { SignIn } from '../pages/SignIn';
 import { FrameProvider, StatusMessage, useOrganizationOfPage } from './frame';
@@ -38,6 +39,7 @@ function Frame() {
   const pageOrganization = useOrganizationOfPage();
   const org = inOrganization?.params.org ?? (location.pathname === '/' ? undefined : (pageOrganization ?? undefined));
   const signedOut = token === null;
+  const readsTrail = useCanReadAuditTrail(signedOut ? undefined : (org ?? undefined));
 
   // After navigating, the new page's heading takes focus, so a screen reader announces it.
   useEffect(() => {
@@ -66,6 +68,7 @@ function Frame() {
             <NavLink to={`/organizations/${encodeURIComponent(org)}/varsets`}>Variable sets</NavLink>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/projects`}>Projects</NavLink>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/workspaces`}>Workspaces</NavLink>
+            {readsTrail && <NavLink to={`/organizations/${encodeURIComponent(org)}/audit-trail`}>Audit trail</NavLink>}
           </nav>
         )}
         {!signedOut && (

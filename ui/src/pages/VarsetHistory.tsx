@@ -9,6 +9,7 @@ import { Pager } from '../components/Pager';
 import { RestoreDialog } from '../components/RestoreDialog';
 import { VarsetHead } from '../components/VarsetHead';
 import { VersionChanges, type KnownNames } from '../components/VersionChanges';
+import { When } from '../components/When';
 
 const PAGE_SIZE = 20;
 
@@ -16,16 +17,6 @@ function actionWords(version: VarsetVersion): string {
   const { action, 'rolled-back-to': restored } = version.attributes;
   if (action === 'rollback') return `restored version ${restored}`;
   return { create: 'created the set', update: 'changed the set', delete: 'deleted the set' }[action];
-}
-
-/** When, readably; the exact time (UTC, to the millisecond) in its title and datetime. */
-function When({ at }: { at: string }) {
-  const date = new Date(at);
-  return (
-    <time dateTime={at} title={at}>
-      {date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}
-    </time>
-  );
 }
 
 /**
