@@ -1,28 +1,34 @@
 import { sql } from 'kysely';
 import type { Db, Trx } from '../db/transaction.js';
 import { limitToPage, pageWithTotal } from '../db/page.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import type { AuditEvent, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
 
 export async function insertAuditEvent(trx: Trx, event: AuditEvent): Promise<void> {
-  await trx
-    .insertInto('audit_events')
-    .values({
-      id: event.id,
-      organization_id: event.organizationId,
-      timestamp: event.timestamp,
-      auth_type: event.auth.type,
-      accessor_id: event.auth.accessorId,
-      auth_description: event.auth.description,
-      request_id: event.requestId,
-      resource_id: event.resource.id,
-      resource_type: event.resource.type,
-      action: event.resource.action,
-      meta: event.resource.meta === null ? null : JSON.stringify(event.resource.meta),
-    })
-    .execute();
+  const { id, organizationId, timestamp, auth, requestId, resource } = event;
+  const meta = resource.meta === null ? null : JSON.stringify(resource.meta);
+  await INSERT_EVENT(trx, id, organizationId, timestamp, auth.type, auth.accessorId, auth.description, requestId, resource.id, resource.type, resource.action, meta);
 }
+
+/** Every write runs it: built and compiled once. */
+const INSERT_EVENT = compiledOnce(
+  (db, id: string, organizationId: string, timestamp: string, authType: string, accessorId: string, description: string, requestId: string | null, resourceId: string, resourceType: string, action: string, meta: string | null) =>
+    db.insertInto('audit_events').values({
+      id,
+      organization_id: organizationId,
+      timestamp,
+      auth_type: authType,
+      accessor_id: accessorId,
+      auth_description: description,
+      request_id: requestId,
+      resource_id: resourceId,
+      resource_type: resourceType,
+      action,
+      meta,
+    }),
+);
 
 /** The id of the organization named `name`, if there is one. */
 export async function findOrganizationId(db: Db, name: string): Promise<string | undefined> {

@@ -212,6 +212,17 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * SQLite's constant propagation reads a parameter compared for equality in a join or beside a
+ * correlated subquery (`"varsets"."id" = ?`) as part of the plan, so the statement is prepared
+ * again every time the parameter is bound: a set read with its relationships took 30 µs instead
+ * of 5. `= +?` compares the same value (unary plus changes no value, and a parameter has no
+ * affinity to lose) and still uses the column's index, but is not propagated.
+ */
+export function withoutParameterPropagation(source: string): string {
+  return source.replaceAll(' = ?', ' = +?');
+}
+
 /** Kysely prepares every statement anew; reusing prepared statements saves most of SQLite's per-query cost. */
 function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database {
   const cache = new Map<string, BetterSqlite3.Statement>();
@@ -219,7 +230,7 @@ function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database
     let statement = cache.get(source);
     if (!statement) {
       if (cache.size >= 1000) cache.clear();
-      statement = raw.prepare(source);
+      statement = raw.prepare(withoutParameterPropagation(source));
       cache.set(source, statement);
     }
     return statement;

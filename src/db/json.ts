@@ -7,10 +7,10 @@ import { isPostgres } from './order.js';
  * JSON; they spell it differently, and PostgreSQL answers it parsed, SQLite as text.
  */
 
-/** A JSON array of `value` over the rows of the enclosing query, in `order`; `[]` when there are none. */
+/** A JSON array of `value` over the rows of the enclosing query, in `order` (none: any order, which costs no sort); `[]` when there are none. */
 export function jsonArrayOf(db: Kysely<any>, value: Expression<unknown>, order: Expression<unknown>[]): RawBuilder<unknown> {
-  const by = sql.join(order);
-  return isPostgres(db) ? sql`coalesce(json_agg(${value} order by ${by}), '[]'::json)` : sql`json_group_array(${value} order by ${by})`;
+  const by = order.length ? sql` order by ${sql.join(order)}` : sql``;
+  return isPostgres(db) ? sql`coalesce(json_agg(${value}${by}), '[]'::json)` : sql`json_group_array(${value}${by})`;
 }
 
 /** A JSON object of these columns (booleans: PostgreSQL gives true/false, SQLite 1/0). */

@@ -3,24 +3,42 @@ import { compiledOnce } from '../../db/compiled-once.js';
 import type { VarsetVersionTable } from '../../db/schema.js';
 import type { Db } from '../../db/transaction.js';
 import type { Page } from '../../jsonapi/query.js';
-import { selectVarsets, toVarsetRead, withRelations } from '../store.js';
+import { sql } from 'kysely';
+import { fromJson, jsonArrayOf, jsonObjectOf } from '../../db/json.js';
+import type { VariableRow } from '../../variables/model.js';
+import { selectVarsets } from '../store.js';
 import type { Varset } from '../model.js';
 import type { Change, UndoableVersion, VarsetState, VarsetVersion } from './model.js';
 
 /** The SQL of set versions: a set's state as versions see it, and the versions themselves. */
 
+const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive'] as const;
+
+/**
+ * A set with all a version compares (its variables' stored values, its assignments' ids) and
+ * its newest version's number, in one statement. Unordered: a state is compared by id, and
+ * sorting is most of what such a statement costs.
+ */
 const stateOfVarset = compiledOnce((db, id: string) =>
-  withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), true).select((eb) =>
+  selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).select((eb) => [
+    eb.selectFrom('varset_workspaces').select(jsonArrayOf(db, sql.ref('varset_workspaces.workspace_id'), []).as('ids')).whereRef('varset_workspaces.varset_id', '=', 'varsets.id').as('workspace_ids'),
+    eb.selectFrom('varset_projects').select(jsonArrayOf(db, sql.ref('varset_projects.project_id'), []).as('ids')).whereRef('varset_projects.varset_id', '=', 'varsets.id').as('project_ids'),
+    eb
+      .selectFrom('varset_variables')
+      .select(jsonArrayOf(db, jsonObjectOf(db, Object.fromEntries(STATE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)]))), []).as('variables'))
+      .whereRef('varset_variables.varset_id', '=', 'varsets.id')
+      .as('variables'),
     eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1).as('last_number'),
-  ),
+  ]),
 );
+
+type StateVariable = Pick<VariableRow, (typeof STATE_FIELDS)[number]>;
 
 /** A set, its state (attributes, variables with their stored values, assignments) and the number of its newest version (0: none): one statement. */
 export async function findVarsetState(db: Db, id: string): Promise<{ varset: Varset; state: VarsetState; lastNumber: number } | undefined> {
   const [row] = await stateOfVarset(db, id);
   if (!row) return undefined;
-  const { varset, relations } = toVarsetRead(row, true);
-  const { workspaceIds, projectIds, variables } = relations();
+  const { workspace_ids, project_ids, variables, last_number, ...varset } = row;
   return {
     varset,
     state: {
@@ -28,11 +46,13 @@ export async function findVarsetState(db: Db, id: string): Promise<{ varset: Var
       description: varset.description,
       global: varset.global,
       priority: varset.priority,
-      variables: new Map(variables.map(({ id, row }) => [id, { key: row!.key, value: row!.value, description: row!.description, category: row!.category, hcl: row!.hcl, sensitive: row!.sensitive }])),
-      workspaceIds: new Set(workspaceIds),
-      projectIds: new Set(projectIds),
+      variables: new Map(
+        fromJson<StateVariable[]>(variables).map((v) => [v.id, { key: v.key, value: v.value, description: v.description, category: v.category, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) }]),
+      ),
+      workspaceIds: new Set(fromJson<string[]>(workspace_ids)),
+      projectIds: new Set(fromJson<string[]>(project_ids)),
     },
-    lastNumber: Number(row.last_number ?? 0),
+    lastNumber: Number(last_number ?? 0),
   };
 }
 
@@ -50,28 +70,51 @@ export async function findLastVersionNumber(db: Db, varsetId: string): Promise<n
 export type VersionRow = Omit<VarsetVersion, 'changes' | 'organizationName'> & { changes: Change[]; sealed: Record<string, string> };
 
 export async function insertVersion(db: Db, version: VersionRow): Promise<void> {
-  await db
-    .insertInto('varset_versions')
-    .values({
-      id: version.id,
-      varset_id: version.varsetId,
-      organization_id: version.organizationId,
-      project_id: version.projectId,
-      number: version.number,
-      action: version.action,
-      rolled_back_to: version.rolledBackTo,
-      varset_name: version.varsetName,
-      created_at: version.createdAt,
-      actor_token_id: version.actor.tokenId,
-      actor_kind: version.actor.kind,
-      actor_team_id: version.actor.teamId,
-      actor_description: version.actor.description,
-      request_id: version.requestId,
-      changes: JSON.stringify(version.changes),
-      sealed: Object.keys(version.sealed).length ? JSON.stringify(version.sealed) : null,
-    })
-    .execute();
+  const { actor } = version;
+  const sealed = Object.keys(version.sealed).length ? JSON.stringify(version.sealed) : null;
+  await INSERT_VERSION(db, version.id, version.varsetId, version.organizationId, version.projectId, version.number, version.action, version.rolledBackTo, version.varsetName, version.createdAt, actor.tokenId, actor.kind, actor.teamId, actor.description, version.requestId, JSON.stringify(version.changes), sealed);
 }
+
+/** Every write to a set runs it: built and compiled once. */
+const INSERT_VERSION = compiledOnce(
+  (
+    db,
+    id: string,
+    varsetId: string,
+    organizationId: string,
+    projectId: string | null,
+    number: number,
+    action: VarsetVersion['action'],
+    rolledBackTo: number | null,
+    varsetName: string,
+    createdAt: string,
+    tokenId: string,
+    kind: VarsetVersion['actor']['kind'],
+    teamId: string | null,
+    description: string,
+    requestId: string,
+    changes: string,
+    sealed: string | null,
+  ) =>
+    db.insertInto('varset_versions').values({
+      id,
+      varset_id: varsetId,
+      organization_id: organizationId,
+      project_id: projectId,
+      number,
+      action,
+      rolled_back_to: rolledBackTo,
+      varset_name: varsetName,
+      created_at: createdAt,
+      actor_token_id: tokenId,
+      actor_kind: kind,
+      actor_team_id: teamId,
+      actor_description: description,
+      request_id: requestId,
+      changes,
+      sealed,
+    }),
+);
 
 const SHOWN_COLUMNS = [
   'varset_versions.id',
