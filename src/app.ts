@@ -41,6 +41,7 @@ import { runEventRoutes } from './run-events/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { workspaceVariableRoutes } from './workspace-variables/routes.js';
 import { effectiveVariableRoutes } from './effective/routes.js';
+import { previewRoutes } from './effective/preview-routes.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
 import { apiReference } from './api-docs/reference.js';
 import { AppMetrics } from './metrics/app-metrics.js';
@@ -189,6 +190,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(commentRoutes);
       await api.register(workspaceVariableRoutes);
       await api.register(effectiveVariableRoutes);
+      await api.register(previewRoutes);
     },
     { prefix: API_PREFIX },
   );
