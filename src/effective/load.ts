@@ -7,7 +7,6 @@ import type { ReachingVarset } from '../varsets/model.js';
 import type { ApplicableVarset, VarsetScope } from './resolve.js';
 import {
   findAssignmentsOfWorkspacesReachedBy,
-  findSetsReachingWorkspacesReachedBy,
   findVariablesOfSetsReachingWorkspacesReachedBy,
   findVariablesOfWorkspacesReachedBy,
   findWorkspacesReachedBy,
@@ -64,42 +63,63 @@ function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
-/** A workspace a set reaches, with every stored candidate value of it. */
-export interface WorkspaceCandidates {
-  workspace: ReachedWorkspace;
-  candidates: Candidates;
+/** A variable's identity among effective variables: its category and key together. */
+export const variableIdentity = (v: { key: string; category: string }) => `${v.category}\u0000${v.key}`;
+
+/** What a set reaches: its workspaces, and the stored candidate values of each. */
+export interface Reach {
+  workspaces: Map<string, ReachedWorkspace>;
+  /** The variables of a set that reaches any of the workspaces (none for another). */
+  variablesOf(varsetId: string): Variable[];
+  /**
+   * The candidates of a workspace, of the variables with these identities only: the resolver
+   * settles each identity on its own, so their winners are those of all the candidates.
+   */
+  candidates(identities: ReadonlySet<string>): (workspaceId: string) => Candidates;
 }
 
 /**
- * Every stored candidate value of each workspace a set reaches, by workspace id, in six
- * statements whatever the number of workspaces, sets and variables: the workspaces; their
- * variables; the sets reaching any of them; which of those are assigned to the workspaces and
- * to their projects; those sets' variables. Each workspace gets the sets `loadCandidates`
- * would give it, with their versions left out (null).
+ * Every stored candidate value of each workspace a set reaches, in five statements whatever the
+ * number of workspaces, sets and variables: the workspaces; their variables; which sets are
+ * assigned to the workspaces and to their projects; the variables of every set reaching any of
+ * them (globally or so assigned), with their sets. Each workspace gets the sets `loadCandidates` would give it, with their versions
+ * left out (null).
  */
-export async function loadCandidatesOfReach(db: Db, varsetId: string): Promise<Map<string, WorkspaceCandidates>> {
-  const workspaces = await findWorkspacesReachedBy(db, varsetId);
-  if (!workspaces.length) return new Map();
-  const organizationId = workspaces[0]!.organization_id;
+export async function loadCandidatesOfReach(db: Db, varsetId: string): Promise<Reach> {
+  const found = await findWorkspacesReachedBy(db, varsetId);
+  const workspaces = new Map(found.map((w) => [w.id, w]));
+  if (!found.length) return { workspaces, variablesOf: () => [], candidates: () => () => ({ workspaceVariables: [], varsets: [] }) };
+  const organizationId = found[0]!.organization_id;
   const workspaceVariables = groupBy(await findVariablesOfWorkspacesReachedBy(db, varsetId), (v) => v.owner.id);
-  const sets = await findSetsReachingWorkspacesReachedBy(db, organizationId, varsetId);
   const assignments = await findAssignmentsOfWorkspacesReachedBy(db, varsetId);
-  const setVariables = groupBy(await findVariablesOfSetsReachingWorkspacesReachedBy(db, organizationId, varsetId), (v) => v.owner.id);
-
+  const held = await findVariablesOfSetsReachingWorkspacesReachedBy(db, organizationId, varsetId);
+  const sets = new Map(held.map(({ set }) => [set.id, set]));
+  const setVariables = groupBy(held.map(({ variable }) => variable), (v) => v.owner.id);
   const onWorkspace = groupBy(assignments.workspaces, (a) => a.targetId);
   const onProject = groupBy(assignments.projects, (a) => a.targetId);
-  const setsById = new Map(sets.map((set) => [set.id, set]));
-  const globals = sets.filter((set) => set.global).map((set) => set.id);
-  const result = new Map<string, WorkspaceCandidates>();
-  for (const workspace of workspaces) {
-    const assignedHere = new Set((onWorkspace.get(workspace.id) ?? []).map((a) => a.varsetId));
-    const assignedToProject = new Set((onProject.get(workspace.project_id) ?? []).map((a) => a.varsetId));
-    const varsets = [...new Set([...globals, ...assignedHere, ...assignedToProject])].map((id) => {
-      const set = setsById.get(id)!;
-      const reaching: ReachingVarset = { ...set, onProject: assignedToProject.has(id), onWorkspace: assignedHere.has(id), version: null };
-      return applicableVarset(reaching, setVariables.get(id) ?? []);
-    });
-    result.set(workspace.id, { workspace, candidates: { workspaceVariables: workspaceVariables.get(workspace.id) ?? [], varsets } });
-  }
-  return result;
+
+  return {
+    workspaces,
+    variablesOf: (id) => setVariables.get(id) ?? [],
+    candidates(identities) {
+      const kept = (variables: Variable[] = []) => variables.filter((v) => identities.has(variableIdentity(v)));
+      // Only the sets holding one of the variables count; each set's variables are filtered once.
+      const holding = new Map([...sets.values()].flatMap((set) => {
+        const variables = kept(setVariables.get(set.id));
+        return variables.length ? [[set.id, { set, variables }] as const] : [];
+      }));
+      const globals = [...holding.keys()].filter((id) => holding.get(id)!.set.global);
+      const holdingOf = (assigned: { varsetId: string }[] = []) => new Set(assigned.map((a) => a.varsetId).filter((id) => holding.has(id)));
+      return (workspaceId) => {
+        const workspace = workspaces.get(workspaceId)!;
+        const assignedHere = holdingOf(onWorkspace.get(workspace.id));
+        const assignedToProject = holdingOf(onProject.get(workspace.project_id));
+        const varsets = [...new Set([...globals, ...assignedHere, ...assignedToProject])].map((id) => {
+          const { set, variables } = holding.get(id)!;
+          return applicableVarset({ ...set, onProject: assignedToProject.has(id), onWorkspace: assignedHere.has(id), version: null }, variables);
+        });
+        return { workspaceVariables: kept(workspaceVariables.get(workspace.id)), varsets };
+      };
+    },
+  };
 }

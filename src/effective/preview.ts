@@ -7,7 +7,7 @@ import type { Page } from '../jsonapi/query.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Category, Variable } from '../variables/model.js';
 import type { ImpactField } from './model.js';
-import { loadCandidatesOfReach, type Candidates, type WorkspaceCandidates } from './load.js';
+import { loadCandidatesOfReach, variableIdentity, type Candidates, type Reach } from './load.js';
 import type { ReachedWorkspace } from './reach-store.js';
 import { resolveVariables, type PrecedenceLevel, type ResolvedVariable, type SourcedValue, type ValueSource } from './resolve.js';
 
@@ -58,8 +58,8 @@ export interface Preview {
 class WriteTakenBack extends Error {
   constructor(
     readonly varsetId: string,
-    readonly before: Map<string, WorkspaceCandidates>,
-    readonly after: Map<string, WorkspaceCandidates>,
+    readonly before: Reach,
+    readonly after: Reach,
   ) {
     super('preview: the write is taken back');
   }
@@ -67,14 +67,14 @@ class WriteTakenBack extends Error {
 
 /** Reads what the set reaches before and after the write, then stops the write before commit. */
 class ReachWatcher implements WriteWatcher {
-  private before = new Map<string, WorkspaceCandidates>();
+  private before: Reach | undefined;
 
   async beforeWrite(trx: Trx, varsetId: string): Promise<void> {
     this.before = await loadCandidatesOfReach(trx, varsetId);
   }
 
   async afterWrite(trx: Trx, varsetId: string): Promise<void> {
-    throw new WriteTakenBack(varsetId, this.before, await loadCandidatesOfReach(trx, varsetId));
+    throw new WriteTakenBack(varsetId, this.before!, await loadCandidatesOfReach(trx, varsetId));
   }
 }
 
@@ -94,7 +94,7 @@ export async function previewWrite(ctx: Context, write: (ctx: Context) => Promis
   }
   const impacts = impactsOf(ctx, taken);
   const start = (page.number - 1) * page.size;
-  return { reachedBefore: taken.before.size, reachedAfter: taken.after.size, total: impacts.length, impacts: impacts.slice(start, start + page.size) };
+  return { reachedBefore: taken.before.workspaces.size, reachedAfter: taken.after.workspaces.size, total: impacts.length, impacts: impacts.slice(start, start + page.size) };
 }
 
 /** Candidates without a set: what a workspace had before a set reached it, or has once it no longer does. */
@@ -103,20 +103,24 @@ const without = (candidates: Candidates, varsetId: string): Candidates => ({ ...
 const resolve = (candidates: Candidates) => resolveVariables<Variable>({ ...candidates, runVariables: [] });
 
 /**
- * Every affected workspace, by name then id. The write changes only its own set, so a workspace
- * the set reaches on one side only had, on the other, the same candidates without the set.
+ * Every affected workspace, by name then id. The write changes only its own set: only the
+ * variables the set holds before or after it can change, and a workspace the set reaches on
+ * one side only had, on the other, the same candidates without the set.
  */
 function impactsOf(ctx: Context, { varsetId, before, after }: WriteTakenBack): WorkspaceImpact[] {
+  const identities = new Set([...before.variablesOf(varsetId), ...after.variablesOf(varsetId)].map(variableIdentity));
+  const was = before.candidates(identities);
+  const will = after.candidates(identities);
   const opened = openedValues(ctx.sealer);
   const impacts: WorkspaceImpact[] = [];
-  for (const id of new Set([...before.keys(), ...after.keys()])) {
-    const was = before.get(id);
-    const will = after.get(id);
-    const workspace = (will ?? was)!.workspace;
+  for (const id of new Set([...before.workspaces.keys(), ...after.workspaces.keys()])) {
+    const reachedBefore = before.workspaces.has(id);
+    const reachedAfter = after.workspaces.has(id);
+    const workspace = (after.workspaces.get(id) ?? before.workspaces.get(id))!;
     const variablesReadable = can(ctx.subject, 'workspace:read-variables', locationOfWorkspace(workspace));
     const changes = compareResolutions(
-      resolve(was?.candidates ?? without(will!.candidates, varsetId)),
-      resolve(will?.candidates ?? without(was!.candidates, varsetId)),
+      resolve(reachedBefore ? was(id) : without(will(id), varsetId)),
+      resolve(reachedAfter ? will(id) : without(was(id), varsetId)),
       opened,
       variablesReadable,
     );
@@ -136,8 +140,6 @@ function openedValues(sealer: Sealer): (variable: Variable) => string {
   };
 }
 
-const identity = (v: { key: string; category: string }) => `${v.category}\u0000${v.key}`;
-
 function sameSource(a: SourcedValue<Variable>, b: SourcedValue<Variable>): boolean {
   const setOf = (source: ValueSource) => (source.kind === 'varset' ? source.id : null);
   return a.level === b.level && a.source.kind === b.source.kind && setOf(a.source) === setOf(b.source);
@@ -150,12 +152,12 @@ function compareResolutions(was: ResolvedVariable<Variable>[], will: ResolvedVar
     const { variable, source, level } = winner;
     return { variableId: variable.id, value: variable.sensitive || !readable ? null : variable.value, hcl: variable.hcl, sensitive: variable.sensitive, source, level };
   };
-  const before = new Map(was.map((r) => [identity(r), r]));
-  const after = new Map(will.map((r) => [identity(r), r]));
+  const before = new Map(was.map((r) => [variableIdentity(r), r]));
+  const after = new Map(will.map((r) => [variableIdentity(r), r]));
   const impacts: VariableImpact[] = [];
-  for (const resolved of [...was, ...will.filter((r) => !before.has(identity(r)))]) {
-    const b = before.get(identity(resolved))?.winner;
-    const a = after.get(identity(resolved))?.winner;
+  for (const resolved of [...was, ...will.filter((r) => !before.has(variableIdentity(r)))]) {
+    const b = before.get(variableIdentity(resolved))?.winner;
+    const a = after.get(variableIdentity(resolved))?.winner;
     const fields: ImpactField[] = [];
     if (b && a) {
       if (plain(b.variable) !== plain(a.variable)) fields.push('value');

@@ -6,7 +6,8 @@ import type { WorkspacePlace } from '../workspaces/model.js';
 /**
  * The SQL of what a set reaches, for many workspaces at once: the workspaces a set reaches,
  * and every stored candidate value of them. Each function is one statement whatever the number
- * of workspaces, sets and variables: the workspaces are named by a subquery, never by a list of ids.
+ * of workspaces, sets and variables: the workspaces are named by a subquery, never by a list of
+ * ids (a subquery of `IN`, where a workspace named twice counts once).
  */
 type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, any>;
@@ -38,8 +39,8 @@ function reachedIds(eb: Eb, varsetId: string) {
     .selectFrom('workspaces')
     .select('workspaces.id')
     .where('workspaces.organization_id', 'in', global)
-    .union(eb.selectFrom('varset_workspaces').select('varset_workspaces.workspace_id as id').where('varset_workspaces.varset_id', '=', varsetId))
-    .union(
+    .unionAll(eb.selectFrom('varset_workspaces').select('varset_workspaces.workspace_id as id').where('varset_workspaces.varset_id', '=', varsetId))
+    .unionAll(
       eb
         .selectFrom('varset_projects')
         .innerJoin('workspaces', 'workspaces.project_id', 'varset_projects.project_id')
@@ -57,8 +58,8 @@ function reachingSetIds(eb: Eb, organizationId: string, varsetId: string) {
     .select('varsets.id')
     .where('varsets.organization_id', '=', organizationId)
     .where('varsets.global', '=', true)
-    .union(eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id as id').where('varset_workspaces.workspace_id', 'in', reachedIds(eb, varsetId)))
-    .union(eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', 'in', reachedProjectIds(eb, varsetId)));
+    .unionAll(eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id as id').where('varset_workspaces.workspace_id', 'in', reachedIds(eb, varsetId)))
+    .unionAll(eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', 'in', reachedProjectIds(eb, varsetId)));
 }
 
 export async function findWorkspacesReachedBy(db: Db, varsetId: string): Promise<ReachedWorkspace[]> {
@@ -73,16 +74,6 @@ export async function findVariablesOfWorkspacesReachedBy(db: Db, varsetId: strin
     .where('workspace_id', 'in', (eb) => reachedIds(eb, varsetId))
     .execute();
   return rows.map((row) => variableFromRow({ kind: 'workspace', id: row.workspace_id }, row));
-}
-
-/** The sets that reach any workspace the set reaches (see `reachingSetIds`). */
-export async function findSetsReachingWorkspacesReachedBy(db: Db, organizationId: string, varsetId: string): Promise<ReachingSetRow[]> {
-  const rows = await db
-    .selectFrom('varsets')
-    .select(['id', 'name', 'project_id', 'global', 'priority'])
-    .where('id', 'in', (eb) => reachingSetIds(eb, organizationId, varsetId))
-    .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, ownerProjectId: row.project_id, global: row.global, priority: row.priority }));
 }
 
 /** Which sets are assigned to the workspaces the set reaches, and to their projects. */
@@ -100,12 +91,18 @@ export async function findAssignmentsOfWorkspacesReachedBy(db: Db, varsetId: str
   return { workspaces, projects };
 }
 
-/** The variables of the sets that reach any workspace the set reaches. */
-export async function findVariablesOfSetsReachingWorkspacesReachedBy(db: Db, organizationId: string, varsetId: string): Promise<Variable[]> {
+/** The variables of the sets that reach any workspace the set reaches (see `reachingSetIds`), each with its set; a set without variables is left out. */
+export async function findVariablesOfSetsReachingWorkspacesReachedBy(db: Db, organizationId: string, varsetId: string): Promise<{ set: ReachingSetRow; variable: Variable }[]> {
   const rows = await db
     .selectFrom('varset_variables')
-    .select([...VARIABLE_COLUMNS, 'varset_id'])
-    .where('varset_id', 'in', (eb) => reachingSetIds(eb, organizationId, varsetId))
+    .innerJoin('varsets', 'varsets.id', 'varset_variables.varset_id')
+    .select(VARIABLE_COLUMNS.map((column) => `varset_variables.${column}` as const))
+    // The flags keep their column names, by which they are read as booleans (src/db/flags.ts).
+    .select(['varsets.id as set_id', 'varsets.name as set_name', 'varsets.project_id as set_project_id', 'varsets.global', 'varsets.priority'])
+    .where('varset_variables.varset_id', 'in', (eb) => reachingSetIds(eb, organizationId, varsetId))
     .execute();
-  return rows.map((row) => variableFromRow({ kind: 'varset', id: row.varset_id }, row));
+  return rows.map((row) => ({
+    set: { id: row.set_id, name: row.set_name, ownerProjectId: row.set_project_id, global: row.global, priority: row.priority },
+    variable: variableFromRow({ kind: 'varset', id: row.set_id }, row),
+  }));
 }
