@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { teamWithToken } from './access-fixtures.js';
+import { grantProject, teamWithToken } from './access-fixtures.js';
 import { TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
 import { errorsOf, expectedImpacts, knownIds, previewAll, readEffective, storedState, withNewIdsNamed } from './varset-preview-fixtures.js';
 import { createVarset, varResource, varsetBody } from './varsets-fixtures.js';
@@ -199,6 +199,22 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         );
       }
     });
+  });
+
+  it("shows no value of a workspace whose variables the caller may not read", async () => {
+    const w = await world();
+    const owned = await createVarset(t, w.org, { attributes: { name: 'owned-set' }, parent: { type: 'projects', id: w.p1 }, projects: [w.p1], vars: [{ key: 'REGION', value: 'p1-owned', category: 'env' }] });
+    const { teamId, token } = await teamWithToken(t, w.org);
+    await grantProject(t, teamId, w.p1, { access: 'custom', 'project-access': { 'variable-sets': 'write' }, 'workspace-access': { variables: 'none' } });
+    const region = w.variable(owned, 'REGION');
+    const body = { data: { type: 'vars', id: region, attributes: { value: 'changed' } } };
+    const byOwner = await previewAll(t, setPath(owned.id), body);
+    const byTeam = await previewAll(t, setPath(owned.id), body, token);
+    const res = await t.post(setPath(owned.id), body, { token });
+    assert.deepEqual(res.body.data.map((d: any) => d.attributes['variables-readable']), [false, false]);
+    const hidden = (impacts: any[]) => impacts.map((i) => ({ ...i, changes: i.changes.map((c: any) => ({ ...c, before: { ...c.before, value: null }, after: { ...c.after, value: null } })) }));
+    assert.deepEqual(byTeam.impacts, hidden(byOwner.impacts));
+    assert.deepEqual(byOwner.impacts.map((i) => i.changes[0].after.value), ['changed', 'changed']);
   });
 
   describe('refuses a preview body that names no write', () => {
