@@ -228,6 +228,8 @@ describe(`previewing a write to a set (${storeKind})`, () => {
       assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), withAttributes)), [422, '/data/attributes']);
       assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'vars', id: 'var-x' }, meta: { action: 'remove' } })), [422, '/meta/action']);
       assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'workspaces', id: 'x' } })), [422, '/data/type']);
+      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'varsets' }, meta: {} })), [422, '/meta/action']);
+      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), undefined)), [422, '/data']);
       assert.deepEqual(pointerOf(await t.post(`${setPath(w.onP1.id)}?action=delete`, { data: { type: 'varsets' } })), [400, 'action']);
       assert.deepEqual(pointerOf(await t.post(`${setPath(w.onP1.id)}?page%5Bsize%5D=1000`, { data: { type: 'varsets' } })), [400, 'page[size]']);
     });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import Type, { type Static } from 'typebox';
 import { contextOf, type Context } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
@@ -33,7 +33,7 @@ function checkedBody(request: FastifyRequest, body: unknown): SetBody | Variable
   if (refused.validationContext !== 'body') throw validationError(refused.validation, refused.validationContext);
   const type = (body as { data?: { type?: unknown } } | null)?.data?.type;
   const validate = request.compileValidationSchema(type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets, 'body');
-  if (!validate(body)) throw validationError(validate.errors as never, 'body');
+  if (!validate(body)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
   throw validationError(refused.validation, 'body');
 }
 
