@@ -44,6 +44,7 @@ import { effectiveVariableRoutes } from './effective/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { Deliverer, type DelivererOptions } from './notifications/deliverer.js';
+import { previewRoutes } from './effective/preview-routes.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
 import { apiReference } from './api-docs/reference.js';
 import { AppMetrics } from './metrics/app-metrics.js';
@@ -205,6 +206,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(effectiveVariableRoutes);
       await api.register(auditRoutes);
       await api.register(notificationRoutes, { policy: { allowPrivateAddresses, timeoutMs: deliver ? deliver.timeoutMs : undefined } });
+      await api.register(previewRoutes);
     },
     { prefix: API_PREFIX },
   );

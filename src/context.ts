@@ -3,6 +3,7 @@ import type { Store } from './db/connect.js';
 import type { Subject } from './auth/subject.js';
 import type { Sealer } from './secrets/sealer.js';
 import type { ResponseCache } from './cache/response-cache.js';
+import type { Trx } from './db/transaction.js';
 import { unauthorized } from './jsonapi/errors.js';
 
 /** What every service call needs: the store, who is acting, the sealer of sensitive values, the response cache and the request's id. */
@@ -13,6 +14,19 @@ export interface Context {
   responses: ResponseCache;
   /** The request's id (also its `X-Request-Id` header), which histories and the audit trail record. */
   requestId: string;
+  /** Given by a preview only: sees a set's write from inside its transaction (see `WriteWatcher`). */
+  writeWatcher?: WriteWatcher;
+}
+
+/**
+ * Called by every write of a set in its transaction, under the organization's lock: once the
+ * write's permission is decided and before it changes anything, then once it has changed all
+ * it will (its version recorded) and before commit. A preview reads the database at both points
+ * and throws from `afterWrite`, which takes the write back.
+ */
+export interface WriteWatcher {
+  beforeWrite(trx: Trx, varsetId: string): Promise<void>;
+  afterWrite(trx: Trx, varsetId: string): Promise<void>;
 }
 
 /** The store and acting subject of an authenticated request. */

@@ -424,3 +424,19 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     return { method: 'POST', url: `/api/v2/runs/${run.id}/comments`, body, event: created('workspace_comment') };
   },
 };
+
+/**
+ * Routes that take a POST but change nothing (a write's preview, which runs the write and takes
+ * it back): each must leave no event.
+ */
+export const NON_WRITE_CASES: Record<string, (scene: Scene) => Promise<Omit<Write, 'event'>>> = {
+  'POST /api/v2/varsets/{id}/actions/preview': async ({ t, org }) => {
+    const id = await varset(t, org);
+    return { method: 'POST', url: `/api/v2/varsets/${id}/actions/preview`, body: { data: { type: 'vars', attributes: { key: name('previewed'), value: 'v', category: 'terraform' } } } };
+  },
+  'POST /api/v2/organizations/{organization}/varsets/actions/preview': async ({ org }) => ({
+    method: 'POST',
+    url: `/api/v2/organizations/${org}/varsets/actions/preview`,
+    body: { data: { type: 'varsets', attributes: { name: name('previewed-set'), global: true } } },
+  }),
+};

@@ -38,3 +38,7 @@ export interface OpenedVariable {
   hcl: boolean;
   sensitive: boolean;
 }
+
+/** What a write can change of a variable's winner (a preview's): its value, where it comes from (the set or level), its sensitivity, whether it is HCL. */
+export const IMPACT_FIELDS = ['value', 'source', 'sensitive', 'hcl'] as const;
+export type ImpactField = (typeof IMPACT_FIELDS)[number];

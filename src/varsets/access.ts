@@ -48,8 +48,10 @@ export async function changeVarset<T>(ctx: Context, id: string, action: 'varset:
     const before = await findVarsetState(trx, id);
     if (!before) throw notFound();
     ensure(ctx.subject, action, targetOf(before.varset));
+    await ctx.writeWatcher?.beforeWrite(trx, id);
     const result = await work(trx, before.varset);
     await recordVersion(trx, ctx, id, before, action === 'varset:delete' ? 'delete' : 'update');
+    await ctx.writeWatcher?.afterWrite(trx, id);
     return result;
   });
 }

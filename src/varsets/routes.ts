@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { varsetPermissions } from '../auth/policy.js';
 import { contextOf, type Context } from '../context.js';
 import type { WorkspaceView } from '../workspaces/serialize.js';
@@ -9,8 +9,8 @@ import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetCommand, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
-import { VarsetBody, VarsetResource, VarsetVariableResource } from './schemas.js';
+import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
+import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
 import { Change, RollbackBody } from './versions/schemas.js';
 import { rollbackVarset } from './versions/service.js';
 import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
@@ -50,26 +50,6 @@ const Deleted = Responses({ 204: NoContent });
 /** Query parameters are checked (400) before anything is read or written. */
 const includeOf = (query: QueryValues) => parseInclude(query, VARSET_INCLUDES);
 const listRequest = (query: QueryValues): VarsetListRequest => ({ include: includeOf(query), search: parseSearch(query), page: parsePage(query) });
-
-/** The set a create or update body describes, as the service takes it. */
-function varsetCommand(body: Static<typeof VarsetBody>): VarsetCommand {
-  const attributes = body.data.attributes ?? {};
-  const relationships = body.data.relationships ?? {};
-  const command: VarsetCommand = {
-    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `/data/relationships/vars/data/${i}` })),
-  };
-  if (attributes.name != null) command.name = attributes.name;
-  if (attributes.description != null) command.description = attributes.description;
-  if (attributes.global != null) command.global = attributes.global;
-  if (attributes.priority != null) command.priority = attributes.priority;
-  if (relationships.parent?.data) command.parent = { type: relationships.parent.data.type, id: relationships.parent.data.id };
-  if (relationships.workspaces) command.workspaceIds = uniqueIds(relationships.workspaces.data);
-  if (relationships.projects) command.projectIds = uniqueIds(relationships.projects.data);
-  return command;
-}
-
-/** Only `type` and `id` of each member are read; a member named twice counts once. */
-const uniqueIds = (data: { id: string }[]) => [...new Set(data.map((d) => d.id))];
 
 /** How a read's response is kept by the response cache: rendered through the route's response schema. */
 const cachedResponse = (url: string, reply: FastifyReply): CachedResponse => ({ key: url, serialize: (document) => reply.serialize(document) as string });

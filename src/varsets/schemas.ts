@@ -1,7 +1,7 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToManyInput, ToOne } from '../jsonapi/schemas.js';
-import { VariableAttributeProperties, VariableAttributes, VariableInput } from '../variables/schemas.js';
-import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from './model.js';
+import { VariableAttributeProperties, VariableAttributes, VariableInput, variableChanges } from '../variables/schemas.js';
+import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, type VarsetCommand } from './model.js';
 
 /** The owner of a set: its organization, or one of its projects. */
 const ParentIdentifier = Type.Object({ type: Type.Enum(['organizations', 'projects']), id: Type.String({ minLength: 1 }) });
@@ -26,6 +26,26 @@ export const VarsetBody = ResourceBody(
     parent: Maybe(Type.Object({ data: Nullable(ParentIdentifier) })),
   },
 );
+
+/** The set a create or update body describes, as the service takes it. */
+export function varsetCommand(body: Static<typeof VarsetBody>): VarsetCommand {
+  const attributes = body.data.attributes ?? {};
+  const relationships = body.data.relationships ?? {};
+  const command: VarsetCommand = {
+    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `/data/relationships/vars/data/${i}` })),
+  };
+  if (attributes.name != null) command.name = attributes.name;
+  if (attributes.description != null) command.description = attributes.description;
+  if (attributes.global != null) command.global = attributes.global;
+  if (attributes.priority != null) command.priority = attributes.priority;
+  if (relationships.parent?.data) command.parent = { type: relationships.parent.data.type, id: relationships.parent.data.id };
+  if (relationships.workspaces) command.workspaceIds = uniqueIds(relationships.workspaces.data);
+  if (relationships.projects) command.projectIds = uniqueIds(relationships.projects.data);
+  return command;
+}
+
+/** Only `type` and `id` of each member are read; a member named twice counts once. */
+export const uniqueIds = (data: { id: string }[]) => [...new Set(data.map((d) => d.id))];
 
 /** A variable of a set. */
 export const VarsetVariableResource = Resource('vars', VariableAttributeProperties, { varset: ToOne('varsets') });

@@ -45,6 +45,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
       updated_at: timestamp,
     };
     ensure(ctx.subject, 'varsets:create', targetOf(varset));
+    await ctx.writeWatcher?.beforeWrite(trx, varset.id);
     assertNotGlobalWhenProjectOwned(varset);
     await assertNameFree(trx, varset);
     await assertAssignable(trx, varset, 'workspaces', command.workspaceIds ?? [], POINTER.relationship('workspaces'));
@@ -58,6 +59,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await addAssignments(trx, 'projects', varset.id, command.projectIds ?? []);
     await recordVersion(trx, ctx, varset.id, NEW_SET, 'create');
     await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'create', meta: { name: varset.name } });
+    await ctx.writeWatcher?.afterWrite(trx, varset.id);
     return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }
