@@ -407,6 +407,8 @@ export interface AuditEventHourTable {
 
 /** Where an organization's variable-set changes are sent (migration 0019). */
 export interface VarsetNotificationConfigurationTable {
+  /** Creation order, given by the database. */
+  seq: Generated<number>;
   id: string;
   organization_id: string;
   name: string;

@@ -47,8 +47,7 @@ export async function countConfigurations(db: Db, organizationId: string): Promi
 export async function pageOfConfigurations(db: Db, organizationId: string, page: Page): Promise<{ rows: NotificationConfiguration[]; total: number }> {
   const rows = await withOrganizationName(db)
     .where('varset_notification_configurations.organization_id', '=', organizationId)
-    .orderBy('varset_notification_configurations.created_at')
-    .orderBy('varset_notification_configurations.id')
+    .orderBy('varset_notification_configurations.seq')
     .limit(page.size)
     .offset((page.number - 1) * page.size)
     .execute();

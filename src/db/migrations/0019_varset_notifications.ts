@@ -37,7 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
     .createTable('varset_notification_configurations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    // Creation order, given by the database: a list is in it (two made in one millisecond too).
+    .addColumn('seq', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('destination_type', 'text', (c) => c.notNull())
@@ -50,7 +52,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('varset_notification_configurations_organization').on('varset_notification_configurations').columns(['organization_id', 'created_at']).execute();
+  await db.schema.createIndex('varset_notification_configurations_organization').on('varset_notification_configurations').columns(['organization_id', 'seq']).execute();
 
   const serial = postgres ? ('bigserial' as const) : ('integer' as const);
   await db.schema
