@@ -68,6 +68,13 @@ try {
     await page.getByRole('listitem', { name: 'Version 3', exact: true }).getByRole('button', { name: 'Restore this version' }).click();
     await page.getByRole('list', { name: 'What restoring changes' }).waitFor();
   }, { viewport: { width: 1100, height: 620 } });
+  await shoot('save-preview', `/varsets/${scenario.globalsSetId}`, async (page) => {
+    await page.getByRole('button', { name: 'Edit owner' }).click();
+    const edit = page.getByRole('form', { name: 'Edit variable owner' });
+    await edit.getByLabel('Value', { exact: true }).fill('infra');
+    await edit.getByRole('button', { name: 'Save variable' }).click();
+    await page.getByRole('list', { name: 'Affected workspaces' }).waitFor();
+  }, { viewport: { width: 1100, height: 620 } });
   await shoot('workspace', `/workspaces/${scenario.webWorkspaceId}`, async (page) => {
     await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
     await page.getByText(/beats everything below level 11/).first().waitFor();

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expectStatus, storeKind } from './helpers.js';
 import { grantWorkspace, teamWithToken } from './access-fixtures.js';
 import { createVar, createVarset } from './varsets-fixtures.js';
-import { createProject, createRunOverHttp, createWorkspace, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, type Scenario, type UiServer } from './ui-fixtures.js';
+import { confirmImpact, createProject, createRunOverHttp, createWorkspace, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, type Scenario, type UiServer } from './ui-fixtures.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -75,6 +75,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('button', { name: 'Add web' }).click();
     await page.getByRole('list', { name: 'Chosen workspaces' }).getByText('web').waitFor();
     await page.getByRole('button', { name: 'Create set' }).click();
+    await confirmImpact(page, 'Create set web-settings?');
     await heading(page, 'web-settings');
     await statusSays(page, 'Set web-settings created');
     webSettingsId = new URL(page.url()).pathname.split('/').pop()!;
@@ -83,6 +84,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('region');
     await add.getByLabel('Value', { exact: true }).fill('eu');
     await add.getByRole('button', { name: 'Add variable' }).click();
+    await confirmImpact(page, 'Add variable region?');
     await page.locator('.variable').filter({ hasText: 'region' }).waitFor();
     await statusSays(page, 'Variable region added');
 
@@ -90,6 +92,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByLabel('Value', { exact: true }).fill('first-secret');
     await add.getByLabel('Sensitive (write-only)').check();
     await add.getByRole('button', { name: 'Add variable' }).click();
+    await confirmImpact(page, 'Add variable db_password?');
     const secret = page.locator('.variable').filter({ hasText: 'db_password' });
     await secret.getByText('Sensitive: write-only, never shown').waitFor();
     assert.doesNotMatch((await page.content()) ?? '', /first-secret/);
@@ -110,6 +113,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByLabel('Name', { exact: true }).fill('more-globals');
     await page.getByLabel('Global: every workspace of the organization').check();
     await page.getByRole('button', { name: 'Create set' }).click();
+    await confirmImpact(page, 'Create set more-globals?');
     await heading(page, 'more-globals');
     const add = page.getByRole('form', { name: 'Add a variable' });
     await add.getByLabel('Key', { exact: true }).fill('owner');
@@ -151,6 +155,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await ownerKey.fill('team');
     await variable(2).getByLabel('Sensitive (write-only)').check();
     await page.getByRole('button', { name: 'Create set' }).click();
+    await confirmImpact(page, 'Create set born-global?');
     await heading(page, 'born-global');
     await statusSays(page, 'Set born-global created with 2 variables');
     const setId = new URL(page.url()).pathname.split('/').pop()!;
@@ -170,6 +175,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('group', { name: 'Projects' }).getByLabel('Search projects').fill('co');
     await page.getByRole('group', { name: 'Projects' }).getByRole('button', { name: 'Add core' }).click();
     await page.getByRole('button', { name: 'Save set' }).click();
+    await confirmImpact(page, 'Save defaults?');
     await heading(page, 'defaults');
     await page.getByRole('link', { name: 'core' }).first().waitFor();
     await statusSays(page, 'Saved: projects (core added) changed');
@@ -312,6 +318,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await edit.getByText('A sensitive variable stays sensitive, and keeps its key and HCL flag').waitFor();
     await edit.getByLabel('Value', { exact: true }).fill('second-secret');
     await edit.getByRole('button', { name: 'Save variable' }).click();
+    await confirmImpact(page, 'Save variable db_password?');
     await edit.waitFor({ state: 'detached' });
     await statusSays(page, "Variable db_password's value replaced");
     assert.doesNotMatch(await page.content(), /second-secret|first-secret/);
@@ -355,12 +362,14 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await edit.getByLabel('Value', { exact: true }).fill('debug');
     await edit.getByLabel('Description', { exact: true }).fill('Louder logs');
     await edit.getByRole('button', { name: 'Save variable' }).click();
+    await confirmImpact(page, 'Save variable TF_LOG?');
     await statusSays(page, 'Saved: TF_LOG changed (value, description)');
 
     const add = page.getByRole('form', { name: 'Add a variable' });
     await add.getByLabel('Key', { exact: true }).fill('scratch');
     await add.getByLabel('Value', { exact: true }).fill('1');
     await add.getByRole('button', { name: 'Add variable' }).click();
+    await confirmImpact(page, 'Add variable scratch?');
     await statusSays(page, 'Variable scratch added');
     await page.getByRole('button', { name: 'Delete scratch' }).click();
     await page.getByRole('dialog', { name: 'Delete variable scratch?' }).getByRole('button', { name: 'Delete variable' }).click();

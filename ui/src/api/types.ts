@@ -97,3 +97,22 @@ export function relatedIds(resource: Resource, name: string): string[] {
   const data = resource.relationships?.[name]?.data;
   return Array.isArray(data) ? data.map((d) => d.id) : [];
 }
+
+/** A winner before or after a previewed write: `value` is null when it is sensitive or not readable. */
+export interface ImpactValue {
+  'variable-id': string;
+  value: string | null;
+  hcl: boolean;
+  sensitive: boolean;
+  source: Source;
+}
+export interface ImpactChange {
+  key: string;
+  category: Category;
+  action: 'added' | 'removed' | 'changed';
+  fields: ('value' | 'source' | 'sensitive' | 'hcl')[];
+  before: ImpactValue | null;
+  after: ImpactValue | null;
+}
+/** How a previewed write to a set would change one workspace's effective variables. */
+export type WorkspaceImpact = Resource<{ 'workspace-name': string; 'variables-readable': boolean; changes: ImpactChange[] }>;

@@ -1,13 +1,16 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, query } from '../api/client';
 import { useApi } from '../api/hooks';
 import type { Category, Variable } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { describedBy, FieldError, FormError } from './errors';
+import { ImpactDialog, previewWrite } from './ImpactPreview';
 import { Pager } from './Pager';
 import { variableSaved } from './changes';
 import { useAnnounce } from './frame';
+
+const DELETION_PREVIEW = 'variable-deletion-preview';
 
 const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
 
@@ -16,7 +19,22 @@ const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].m
  * (`/varsets/:id/relationships/vars`, `/workspaces/:id/vars`). A sensitive value is never shown;
  * it can be replaced.
  */
-export function VariableEditor({ base, canWrite, paginated, title, addOnDemand = false }: { base: string; canWrite: boolean; paginated: boolean; title: string; addOnDemand?: boolean }) {
+export function VariableEditor({
+  base,
+  canWrite,
+  paginated,
+  title,
+  addOnDemand = false,
+  previewPath,
+}: {
+  base: string;
+  canWrite: boolean;
+  paginated: boolean;
+  title: string;
+  addOnDemand?: boolean;
+  /** A set's `…/actions/preview`: each write is previewed, and made once confirmed. */
+  previewPath?: string;
+}) {
   const [page, setPage] = useState(1);
   // With `addOnDemand`, the form to add a variable opens from a button.
   const [adding, setAdding] = useState(!addOnDemand);
@@ -39,6 +57,14 @@ export function VariableEditor({ base, canWrite, paginated, title, addOnDemand =
       await client.invalidateQueries();
     },
   });
+  const deletion = useQuery({
+    queryKey: [DELETION_PREVIEW, previewPath, deleting?.id],
+    queryFn: () => previewWrite(previewPath!, { data: { type: 'vars', id: deleting!.id }, meta: { action: 'delete' } }),
+    enabled: previewPath !== undefined && deleting !== null,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
   const variables = list.data?.data ?? [];
   return (
     <section aria-labelledby={`${base}-title`} className="variables">
@@ -52,7 +78,7 @@ export function VariableEditor({ base, canWrite, paginated, title, addOnDemand =
           {variables.map((variable) =>
             editing === variable.id ? (
               <li key={variable.id}>
-                <VariableForm base={base} variable={variable} onDone={() => setEditing(null)} />
+                <VariableForm base={base} variable={variable} previewPath={previewPath} onDone={() => setEditing(null)} />
               </li>
             ) : (
               <li key={variable.id} className="variable">
@@ -87,24 +113,37 @@ export function VariableEditor({ base, canWrite, paginated, title, addOnDemand =
           Add a variable
         </button>
       )}
-      {canWrite && adding && <VariableForm base={base} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
-        confirmLabel="Delete variable"
-        busy={remove.isPending}
-        onCancel={() => (setDeleting(null), remove.reset())}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-      >
-        <p>Runs from now on no longer get this value.</p>
-        <FormError error={remove.error} fields={[]} />
-      </ConfirmDialog>
+      {canWrite && adding && <VariableForm base={base} previewPath={previewPath} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
+      {previewPath ? (
+        <ImpactDialog
+          open={deleting !== null}
+          title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
+          confirmLabel="Delete variable"
+          preview={deletion.data}
+          error={deletion.error ?? remove.error}
+          busy={remove.isPending}
+          onCancel={() => (setDeleting(null), remove.reset())}
+          onConfirm={() => deleting && remove.mutate(deleting)}
+        />
+      ) : (
+        <ConfirmDialog
+          open={deleting !== null}
+          title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
+          confirmLabel="Delete variable"
+          busy={remove.isPending}
+          onCancel={() => (setDeleting(null), remove.reset())}
+          onConfirm={() => deleting && remove.mutate(deleting)}
+        >
+          <p>Runs from now on no longer get this value.</p>
+          <FormError error={remove.error} fields={[]} />
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
 
 /** Adds a variable, or changes `variable`. */
-function VariableForm({ base, variable, onDone, onClose }: { base: string; variable?: Variable; onDone: () => void; onClose?: () => void }) {
+function VariableForm({ base, variable, previewPath, onDone, onClose }: { base: string; variable?: Variable; previewPath: string | undefined; onDone: () => void; onClose?: () => void }) {
   const id = useId();
   const initial = variable?.attributes;
   const [key, setKey] = useState(initial?.key ?? '');
@@ -117,16 +156,21 @@ function VariableForm({ base, variable, onDone, onClose }: { base: string; varia
   const announce = useAnnounce();
   // The server refuses to change a sensitive variable's key or HCL flag, or to make it readable again.
   const locked = initial?.sensitive === true;
+  const write = () => {
+    // A sensitive value left empty keeps the stored one; anything typed replaces it.
+    const keepValue = initial?.sensitive && value === '';
+    const attributes = { key, category, hcl, sensitive, description, ...(keepValue ? {} : { value }) };
+    return { attributes, body: { data: { type: 'vars', ...(variable ? { id: variable.id } : {}), attributes } } };
+  };
+  const check = useMutation({ mutationFn: () => previewWrite(previewPath!, write().body) });
   const save = useMutation({
     mutationFn: async () => {
-      // A sensitive value left empty keeps the stored one; anything typed replaces it.
-      const keepValue = initial?.sensitive && value === '';
-      const attributes = { key, category, hcl, sensitive, description, ...(keepValue ? {} : { value }) };
-      const body = { data: { type: 'vars', ...(variable ? { id: variable.id } : {}), attributes } };
+      const { attributes, body } = write();
       await (variable ? api('PATCH', `${base}/${variable.id}`, body) : api('POST', base, body));
       return initial ? variableSaved(initial, attributes) : `Variable ${key} added`;
     },
     onSuccess: async (message) => {
+      check.reset();
       announce(message);
       // The form lets go of what was typed (a secret, say) as soon as it is saved, before the list is read again.
       if (!variable) {
@@ -139,13 +183,17 @@ function VariableForm({ base, variable, onDone, onClose }: { base: string; varia
       await client.invalidateQueries();
       onDone();
     },
+    onError: () => check.reset(),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    save.reset();
+    if (previewPath) check.mutate();
+    else save.mutate();
   };
+  const error = check.error ?? save.error;
   const field = (name: string) => ({ pointer: `/data/attributes/${name}`, id: `${id}-${name}-error` });
-  const err = (name: string) => describedBy(save.error, field(name).pointer, field(name).id);
+  const err = (name: string) => describedBy(error, field(name).pointer, field(name).id);
   return (
     <form className="variable-form" onSubmit={submit} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
@@ -161,7 +209,7 @@ function VariableForm({ base, variable, onDone, onClose }: { base: string; varia
           autoFocus={onClose !== undefined}
           {...err('key')}
         />
-        <FieldError error={save.error} {...field('key')} />
+        <FieldError error={error} {...field('key')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-value`}>Value</label>
@@ -174,7 +222,7 @@ function VariableForm({ base, variable, onDone, onClose }: { base: string; varia
           placeholder={initial?.sensitive ? 'Sensitive: leave empty to keep the stored value, or type a new one' : undefined}
           {...err('value')}
         />
-        <FieldError error={save.error} {...field('value')} />
+        <FieldError error={error} {...field('value')} />
       </div>
       <fieldset className="field inline" {...err('category')}>
         <legend>Category</legend>
@@ -184,27 +232,27 @@ function VariableForm({ base, variable, onDone, onClose }: { base: string; varia
         <label>
           <input type="radio" name={`${id}-category`} checked={category === 'env'} onChange={() => setCategory('env')} /> Environment variable
         </label>
-        <FieldError error={save.error} {...field('category')} />
+        <FieldError error={error} {...field('category')} />
       </fieldset>
       <div className="field inline">
         <label>
           <input type="checkbox" checked={hcl} onChange={(e) => setHcl(e.target.checked)} disabled={locked} {...err('hcl')} /> HCL (the value is an expression)
         </label>
-        <FieldError error={save.error} {...field('hcl')} />
+        <FieldError error={error} {...field('hcl')} />
         <label>
           <input type="checkbox" checked={sensitive} onChange={(e) => setSensitive(e.target.checked)} disabled={locked} {...err('sensitive')} /> Sensitive (write-only)
         </label>
-        <FieldError error={save.error} {...field('sensitive')} />
+        <FieldError error={error} {...field('sensitive')} />
         {locked && <p className="muted locked-note">A sensitive variable stays sensitive, and keeps its key and HCL flag: to change them, delete it and add it again.</p>}
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
         <input id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} {...err('description')} />
-        <FieldError error={save.error} {...field('description')} />
+        <FieldError error={error} {...field('description')} />
       </div>
-      <FormError error={save.error} fields={FIELDS} />
+      <FormError error={error} fields={FIELDS} />
       <div className="actions">
-        <button type="submit" disabled={save.isPending}>
+        <button type="submit" disabled={check.isPending || save.isPending}>
           {variable ? 'Save variable' : 'Add variable'}
         </button>
         {variable && (
@@ -218,6 +266,14 @@ function VariableForm({ base, variable, onDone, onClose }: { base: string; varia
           </button>
         )}
       </div>
+      <ImpactDialog
+        open={check.data !== undefined}
+        title={variable ? `Save variable ${initial?.key}?` : `Add variable ${key}?`}
+        preview={check.data}
+        busy={save.isPending}
+        onConfirm={() => save.mutate()}
+        onCancel={() => check.reset()}
+      />
     </form>
   );
 }

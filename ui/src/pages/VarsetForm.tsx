@@ -8,6 +8,7 @@ import { describedBy, FieldError, FormError, LoadError } from '../components/err
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { setSaved } from '../components/changes';
 import { Picker, type Picked } from '../components/Picker';
+import { ImpactDialog, previewWrite } from '../components/ImpactPreview';
 import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewVariables';
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
@@ -95,17 +96,20 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const [owner, setOwner] = useState<Picked[]>([]);
   const [variables, setVariables] = useState<NewVariable[]>([]);
   const announce = useAnnounce();
+  const body = () => {
+    const members = (type: string, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
+    const relationships = {
+      ...(global ? {} : { projects: members('projects', projects), workspaces: members('workspaces', workspaces) }),
+      ...(!varset && owner[0] ? { parent: { data: { type: 'projects', id: owner[0].id } } } : {}),
+      ...(!varset && variables.length ? { vars: { data: variables.map((attributes) => ({ type: 'vars', attributes })) } } : {}),
+    };
+    return { data: { type: 'varsets', attributes: { name, description, priority, global }, relationships } };
+  };
+  const orgVarsets = `/organizations/${encodeURIComponent(org)}/varsets`;
+  // Saving first asks what the write would change; the dialog showing it makes the write on Confirm.
+  const check = useMutation({ mutationFn: () => previewWrite(varset ? `/varsets/${varset.id}/actions/preview` : `${orgVarsets}/actions/preview`, body()) });
   const save = useMutation({
-    mutationFn: () => {
-      const members = (type: string, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
-      const relationships = {
-        ...(global ? {} : { projects: members('projects', projects), workspaces: members('workspaces', workspaces) }),
-        ...(!varset && owner[0] ? { parent: { data: { type: 'projects', id: owner[0].id } } } : {}),
-        ...(!varset && variables.length ? { vars: { data: variables.map((attributes) => ({ type: 'vars', attributes })) } } : {}),
-      };
-      const body = { data: { type: 'varsets', attributes: { name, description, priority, global }, relationships } };
-      return varset ? api<Varset>('PATCH', `/varsets/${varset.id}`, body) : api<Varset>('POST', `/organizations/${encodeURIComponent(org)}/varsets`, body);
-    },
+    mutationFn: () => (varset ? api<Varset>('PATCH', `/varsets/${varset.id}`, body()) : api<Varset>('POST', orgVarsets, body())),
     onSuccess: async (document) => {
       await client.invalidateQueries();
       const page = `/varsets/${document.data.id}`;
@@ -114,12 +118,15 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created, page);
       navigate(page);
     },
+    // A write refused after all (something changed since the preview) is shown in the form, like a refused preview.
+    onError: () => check.reset(),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    save.reset();
+    check.mutate();
   };
-  const error = save.error;
+  const error = check.error ?? save.error;
   const errorId = (pointer: string) => `error-${pointer.split('/').pop()}`;
   const props = (pointer: string) => describedBy(error, pointer, errorId(pointer));
   const fieldError = (pointer: string) => <FieldError error={error} pointer={pointer} id={errorId(pointer)} />;
@@ -170,11 +177,20 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       {/* An error about one of the new variables is shown with it; one about them all, here. */}
       <FormError error={error} fields={[...FIELDS, ...variables.map((_, i) => `${VARS_POINTER}/data/${i}`)]} />
       <div className="actions">
-        <button type="submit" disabled={save.isPending}>
+        <button type="submit" disabled={check.isPending || save.isPending}>
           {varset ? 'Save set' : 'Create set'}
         </button>
-        <Link to={varset ? `/varsets/${varset.id}` : `/organizations/${encodeURIComponent(org)}/varsets`}>Cancel</Link>
+        <Link to={varset ? `/varsets/${varset.id}` : orgVarsets}>Cancel</Link>
       </div>
+      <ImpactDialog
+        open={check.data !== undefined}
+        title={varset ? `Save ${varset.attributes.name}?` : `Create set ${name}?`}
+        preview={check.data}
+        {...(varset ? {} : { unsavedSet: name })}
+        busy={save.isPending}
+        onConfirm={() => save.mutate()}
+        onCancel={() => check.reset()}
+      />
     </form>
   );
 }

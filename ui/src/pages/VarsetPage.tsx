@@ -69,7 +69,7 @@ export function VarsetPage() {
           </>
         )}
       </section>
-      <VariableEditor base={`/varsets/${id}/relationships/vars`} canWrite={canWrite} paginated title="Variables" />
+      <VariableEditor base={`/varsets/${id}/relationships/vars`} canWrite={canWrite} paginated title="Variables" previewPath={`/varsets/${id}/actions/preview`} />
       <ConfirmDialog
         open={confirming}
         title={`Delete ${attributes.name}?`}
