@@ -79,8 +79,10 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     await tabs.getByRole('link', { name: 'History' }).click();
     await page.waitForURL(`${ui.url}/varsets/${setId}/history`);
     await heading(page, 'payments');
-    assert.equal(await tabs.getByRole('link', { name: 'History' }).getAttribute('aria-current'), 'page');
+    // The overview's heading is the same: wait for the history itself before reading the tabs.
     await versionItem(page, 1).waitFor();
+    await tabs.locator('a[aria-current="page"]').filter({ hasText: 'History' }).waitFor();
+    assert.equal(await tabs.getByRole('link', { name: 'History' }).getAttribute('aria-current'), 'page');
     const items = page.getByRole('list', { name: 'Versions' }).getByRole('listitem').filter({ has: page.locator('.card-head') });
     assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('aria-label'))), ['Version 5', 'Version 4', 'Version 3', 'Version 2', 'Version 1']);
 
