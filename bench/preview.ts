@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import type { Insertable } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
@@ -21,28 +20,12 @@ import { QueryCounter } from '../src/db/query-counter.js';
 import type { WorkspaceVariableTable } from '../src/db/schema.js';
 import { newId, randomAlphanumeric } from '../src/ids.js';
 import { Api } from './api.js';
+import { freshPostgresDatabase } from './processes.js';
 import { machine, packageVersion, varsetdVersion } from './report.js';
 import { analyze, MEDIUM, seedOrganization } from './seed.js';
 
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
 const RUNS = Math.max(1, Number(process.env.BENCH_PREVIEW_RUNS || 10));
-
-async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `varsetd_preview_${randomAlphanumeric(10).toLowerCase()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
 
 /** Two variables of its own for every workspace of the organization, one of them a key the seeded sets use too. */
 async function seedWorkspaceVariables(store: Store, organizationId: string): Promise<number> {
@@ -64,7 +47,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-preview-bench-'));
   const adminUrl = process.env.DATABASE_URL || undefined;
-  const postgres = adminUrl ? await freshPostgresDatabase(adminUrl) : undefined;
+  const postgres = adminUrl ? await freshPostgresDatabase(adminUrl, 'varsetd_preview') : undefined;
   const store = await openStore({ databaseUrl: postgres?.url, dataDir: workDir });
   await migrate(store);
   await ensureAdminToken(store, TOKEN, workDir);

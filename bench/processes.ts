@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import pg from 'pg';
+import { randomAlphanumeric } from '../src/ids.js';
 
 /**
  * Child processes of the benchmark and the clean-up that must run whatever happens: a
@@ -165,4 +167,22 @@ function tail(file: string): string {
   } catch {
     return '';
   }
+}
+
+/** A fresh database on the PostgreSQL server of `adminUrl` (named `<prefix>_…`), and how to drop it. */
+export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomAlphanumeric(10).toLowerCase()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }

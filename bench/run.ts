@@ -20,7 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.js';
 import { sqliteModule } from '../src/db/sqlite-module.js';
@@ -28,7 +27,7 @@ import { randomAlphanumeric } from '../src/ids.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
 import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
-import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';
+import { cleanupAll, freePort, freshPostgresDatabase, onCleanup, startProcess, type ManagedProcess } from './processes.js';
 import { queryCounter, type CountedRequest, type RequestQueries } from './queries.js';
 import { machine, packageVersion, table, varsetdVersion, writeReport, type Report, type ScenarioResult } from './report.js';
 import { analyze, LARGE, MEDIUM, seedAuditTrail, seedHistory, seedOrganization, type SeededOrganization } from './seed.js';
@@ -236,25 +235,6 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
   };
 }
 
-/** A fresh database on the PostgreSQL server of `adminUrl`, dropped at clean-up. */
-async function freshPostgresDatabase(adminUrl: string): Promise<string> {
-  const name = `varsetd_bench_${randomAlphanumeric(10).toLowerCase()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  onCleanup(`drop database ${name}`, () => admin(`drop database if exists ${name} with (force)`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function storeVersion(store: Store): Promise<string> {
   if (store.dialect === 'sqlite') {
     const { rows } = await sql<{ v: string }>`select sqlite_version() as v`.execute(store.db);
@@ -269,7 +249,9 @@ async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-bench-'));
   onCleanup('remove the work folder', async () => fs.rmSync(workDir, { recursive: true, force: true }));
   const adminUrl = process.env.DATABASE_URL || undefined;
-  const databaseUrl = adminUrl ? await freshPostgresDatabase(adminUrl) : undefined;
+  const postgres = adminUrl ? await freshPostgresDatabase(adminUrl, 'varsetd_bench') : undefined;
+  if (postgres) onCleanup('drop the database', postgres.drop);
+  const databaseUrl = postgres?.url;
   const dataDir = path.join(workDir, 'data');
   const storeKind = databaseUrl ? 'postgres' : 'sqlite';
 

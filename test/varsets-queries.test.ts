@@ -105,7 +105,7 @@ describe(`queries per variable set request (${storeKind})`, () => {
     counter.count = 0;
     // The audit event names the variable's key, read before it is deleted.
     expectStatus(await c.delete(`/api/v2/varsets/${set.id}/relationships/vars/${added.id}`), 204);
-    assert.equal(counter.count, 8 + locking, `delete: ${counter.count} statements`);
+    assert.equal(counter.count, 7 + locking, `delete: ${counter.count} statements`);
     // A set that is not there: the token and the set's read, which answers 404 (PostgreSQL finds no organization to lock first).
     counter.count = 0;
     expectStatus(await postVar(c, 'varset-missing', { key: 'nowhere' }), 404);

@@ -4,6 +4,7 @@ import { CATEGORIES } from '../variables/model.js';
 import { VariableInputAttributes } from '../variables/schemas.js';
 import { VarsetBody } from '../varsets/schemas.js';
 import { IMPACT_FIELDS } from './model.js';
+import { SOURCE_SET } from './schemas.js';
 
 /** `meta.action` of a preview body: the resource in `data` is to be deleted. */
 const DeleteMeta = Type.Object({ action: Type.Literal('delete', { description: 'preview the deletion of the resource named in data' }) }, { additionalProperties: false });
@@ -33,15 +34,7 @@ export const CreatePreviewBody = VarsetBody;
 const ImpactSource = Type.Object({
   type: Type.Enum(['workspace', 'varset']),
   precedence: Type.Integer(),
-  varset: Type.Optional(
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      scope: Type.Enum(['global', 'project', 'workspace']),
-      owner: Type.Enum(['organization', 'project']),
-      priority: Type.Boolean(),
-    }),
-  ),
+  varset: Type.Optional(Type.Object(SOURCE_SET)),
 });
 
 const ImpactValue = Type.Object({

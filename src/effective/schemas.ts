@@ -2,6 +2,15 @@ import Type from 'typebox';
 import { CollectionDocument, Nullable, Query, Resource } from '../jsonapi/schemas.js';
 import { CATEGORIES } from '../variables/model.js';
 
+/** The set a value comes from, as every answer about effective variables names it. */
+export const SOURCE_SET = {
+  id: Type.String(),
+  name: Type.String(),
+  scope: Type.Enum(['global', 'project', 'workspace']),
+  owner: Type.Enum(['organization', 'project']),
+  priority: Type.Boolean(),
+};
+
 /** Where a value comes from, and its precedence (1 is highest); a set's value names the set. */
 const Source = Type.Object({
   type: Type.Enum(['workspace', 'run', 'varset']),
@@ -10,11 +19,7 @@ const Source = Type.Object({
   'level-name': Type.Optional(Type.String()),
   varset: Type.Optional(
     Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      scope: Type.Enum(['global', 'project', 'workspace']),
-      owner: Type.Enum(['organization', 'project']),
-      priority: Type.Boolean(),
+      ...SOURCE_SET,
       version: Nullable(Type.Integer({ description: "the number of the set's version the value is of (GET /varsets/:id/versions); null when no write has changed the set since versions were kept" })),
     }),
   ),

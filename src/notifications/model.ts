@@ -1,4 +1,4 @@
-import type { Actor, Change, VersionAction } from '../varsets/versions/model.js';
+import type { Change, VarsetVersion, VersionAction } from '../varsets/versions/model.js';
 
 /**
  * Notifications of variable-set changes: an organization's configurations, what each change
@@ -61,20 +61,7 @@ export interface DeliveryResponse {
 
 /** A change to send: the version it is about, with what the queue knows of it. */
 export interface ChangeToSend {
-  version: {
-    id: string;
-    varsetId: string;
-    /** The organization's name: its id in the API. */
-    organizationName: string;
-    number: number;
-    action: VersionAction;
-    rolledBackTo: number | null;
-    varsetName: string;
-    createdAt: string;
-    actor: Actor;
-    requestId: string;
-    changes: Change[];
-  };
+  version: VarsetVersion;
   workspaceCount: number;
 }
 

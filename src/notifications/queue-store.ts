@@ -1,6 +1,6 @@
 import { skippingLockedRows } from '../db/claim.js';
 import { transaction, type Db, type Store } from '../db/transaction.js';
-import type { Change, VersionAction } from '../varsets/versions/model.js';
+import { versionFromRow } from '../varsets/versions/model.js';
 import type { ChangeToSend, DestinationType } from './model.js';
 
 /**
@@ -80,7 +80,9 @@ export async function claimDue(store: Store, owner: string, now: string, leaseUn
         'c.token',
         'v.id as version_id',
         'v.varset_id',
+        'v.organization_id',
         'o.name as organization_name',
+        'v.project_id',
         'v.number',
         'v.action',
         'v.rolled_back_to',
@@ -101,19 +103,7 @@ export async function claimDue(store: Store, owner: string, now: string, leaseUn
       attempts: Number(row.attempts),
       configuration: { id: row.configuration_id, name: row.name, destinationType: row.destination_type, url: row.url, sealedToken: row.token },
       change: {
-        version: {
-          id: row.version_id,
-          varsetId: row.varset_id,
-          organizationName: row.organization_name,
-          number: Number(row.number),
-          action: row.action as VersionAction,
-          rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
-          varsetName: row.varset_name,
-          createdAt: row.created_at,
-          actor: { tokenId: row.actor_token_id, kind: row.actor_kind, teamId: row.actor_team_id, description: row.actor_description },
-          requestId: row.request_id,
-          changes: JSON.parse(row.changes) as Change[],
-        },
+        version: versionFromRow({ ...row, id: row.version_id }),
         workspaceCount: Number(row.workspace_count),
       },
     }));

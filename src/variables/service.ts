@@ -113,8 +113,3 @@ export function recordVariableEvent(trx: Trx, ctx: Pick<Context, 'subject' | 're
   return recordAuditEvent(trx, ctx, { organizationId, type: 'var', id: variable.id, action, meta: { key: variable.key, category: variable.category, sensitive: variable.sensitive, [owner]: variable.owner.id } });
 }
 
-/** Records a variable's deletion, before it is deleted (its key is read from it); nothing when there is no such variable, which the deletion then answers. */
-export async function recordVariableDestroy(trx: Trx, ctx: Pick<Context, 'subject' | 'requestId'>, organizationId: string, owner: VariableOwner, id: string): Promise<void> {
-  const variable = await store.findVariable(trx, owner, id);
-  if (variable) await recordVariableEvent(trx, ctx, organizationId, variable, 'destroy');
-}

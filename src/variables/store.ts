@@ -105,13 +105,14 @@ export async function updateVariable(db: Db, variable: Variable): Promise<void> 
 const DELETE_VARIABLE = perOwnerKind((kind) =>
   compiledOnce((db, ownerId: string, id: string) => {
     const owner = { kind, id: ownerId };
-    return db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).returning('id');
+    return db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).returning(['id', 'key', 'category', 'sensitive']);
   }),
 );
 
-/** Whether the owner had the variable. */
-export async function deleteVariable(db: Db, owner: VariableOwner, id: string): Promise<boolean> {
-  return (await DELETE_VARIABLE[owner.kind](db, owner.id, id)).length > 0;
+/** Deletes the owner's variable: what it was (what the audit trail names it by), or undefined when the owner had none. */
+export async function deleteVariable(db: Db, owner: VariableOwner, id: string): Promise<Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'> | undefined> {
+  const [row] = await DELETE_VARIABLE[owner.kind](db, owner.id, id);
+  return row && { id: row.id, owner, key: row.key, category: row.category, sensitive: Boolean(row.sensitive) };
 }
 
 /** Deletes the owner's variables with these ids (a rollback's): one statement per 500. */

@@ -3,7 +3,7 @@ import { now } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, recordVariableDestroy, recordVariableEvent, saveVariable } from '../variables/service.js';
+import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { changeVarset, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
 import { assertNoGlobalConflict } from './rules.js';
@@ -55,8 +55,9 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
 
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
   await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
-    await recordVariableDestroy(trx, ctx, varset.organization_id, variablesOf(varset), id);
-    if (!(await deleteVariable(trx, variablesOf(varset), id))) throw notFound();
+    const deleted = await deleteVariable(trx, variablesOf(varset), id);
+    if (!deleted) throw notFound();
+    await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
     await touchVarsetAt(trx, varset.id, now());
   });
 }

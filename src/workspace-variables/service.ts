@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { transaction } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, recordVariableDestroy, recordVariableEvent, saveVariable } from '../variables/service.js';
+import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 
 /**
@@ -54,7 +54,8 @@ export async function updateWorkspaceVariable(ctx: Context, workspaceId: string,
 export async function deleteWorkspaceVariable(ctx: Context, workspaceId: string, id: string): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:write-variables');
   await transaction(ctx.store, async (trx) => {
-    await recordVariableDestroy(trx, ctx, workspace.organization_id, ownedBy(workspace), id);
-    if (!(await deleteVariable(trx, ownedBy(workspace), id))) throw notFound();
+    const deleted = await deleteVariable(trx, ownedBy(workspace), id);
+    if (!deleted) throw notFound();
+    await recordVariableEvent(trx, ctx, workspace.organization_id, deleted, 'destroy');
   });
 }

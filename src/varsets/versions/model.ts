@@ -69,6 +69,45 @@ export interface VarsetVersion {
   changes: Change[];
 }
 
+/** A version as a store reads it (its organization's name joined); numbers may come as strings (PostgreSQL's bigint). */
+export interface VersionColumns {
+  id: string;
+  varset_id: string;
+  organization_id: string;
+  organization_name: string;
+  project_id: string | null;
+  number: number | string;
+  action: VersionAction;
+  rolled_back_to: number | string | null;
+  varset_name: string;
+  created_at: string;
+  actor_token_id: string;
+  actor_kind: Actor['kind'];
+  actor_team_id: string | null;
+  actor_description: string;
+  request_id: string;
+  changes: string;
+}
+
+/** The version a row holds: every reader of versions (their own routes, the notification queue) reads it so. */
+export function versionFromRow(row: VersionColumns): VarsetVersion {
+  return {
+    id: row.id,
+    varsetId: row.varset_id,
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    projectId: row.project_id,
+    number: Number(row.number),
+    action: row.action,
+    rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
+    varsetName: row.varset_name,
+    createdAt: row.created_at,
+    actor: { tokenId: row.actor_token_id, kind: row.actor_kind, teamId: row.actor_team_id, description: row.actor_description },
+    requestId: row.request_id,
+    changes: JSON.parse(row.changes) as Change[],
+  };
+}
+
 /** A version with the sealed sensitive values it replaced or removed (by variable id): what undoing it needs. */
 export interface UndoableVersion {
   number: number;

@@ -3,7 +3,7 @@ import type { Trx } from '../../db/transaction.js';
 import { newId, now } from '../../ids.js';
 import type { Varset } from '../model.js';
 import { diffStates, type Actor, type VarsetState, type VersionAction } from './model.js';
-import { findVarsetState, insertVersion, type VersionRow } from './store.js';
+import { findVarsetState, insertVersion, type RecordedVersion } from './store.js';
 
 /** A set as it was before a write (null: it did not exist), and the number of its newest version (0: none). */
 export interface Before {
@@ -32,12 +32,12 @@ export async function recordVersion(
   before: Before,
   action: VersionAction,
   rolledBackTo: number | null = null,
-): Promise<VersionRow | null> {
+): Promise<RecordedVersion | null> {
   const after = action === 'delete' ? undefined : await findVarsetState(trx, varsetId);
   const { changes, sealed } = diffStates(before.state, after?.state ?? null, ctx.sealer);
   if (!changes.length) return null;
   const varset = (after?.varset ?? before.varset)!;
-  const version: VersionRow = {
+  const version: RecordedVersion = {
     id: newId('vsv'),
     varsetId,
     organizationId: varset.organization_id,

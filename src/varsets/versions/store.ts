@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
-import type { VarsetVersionTable } from '../../db/schema.js';
 import type { Db } from '../../db/transaction.js';
 import type { Page } from '../../jsonapi/query.js';
 import { sql } from 'kysely';
@@ -8,7 +6,7 @@ import { fromJson, jsonArrayOf, jsonObjectOf } from '../../db/json.js';
 import type { VariableRow } from '../../variables/model.js';
 import { selectVarsets } from '../store.js';
 import type { Varset } from '../model.js';
-import type { Change, UndoableVersion, VarsetState, VarsetVersion } from './model.js';
+import { versionFromRow, type Change, type UndoableVersion, type VarsetState, type VarsetVersion } from './model.js';
 
 /** The SQL of set versions: a set's state as versions see it, and the versions themselves. */
 
@@ -67,9 +65,9 @@ export async function findLastVersionNumber(db: Db, varsetId: string): Promise<n
 }
 
 /** A version and, apart, what undoing it takes. */
-export type VersionRow = Omit<VarsetVersion, 'changes' | 'organizationName'> & { changes: Change[]; sealed: Record<string, string> };
+export type RecordedVersion = Omit<VarsetVersion, 'organizationName'> & { sealed: Record<string, string> };
 
-export async function insertVersion(db: Db, version: VersionRow): Promise<void> {
+export async function insertVersion(db: Db, version: RecordedVersion): Promise<void> {
   const { actor } = version;
   const sealed = Object.keys(version.sealed).length ? JSON.stringify(version.sealed) : null;
   await INSERT_VERSION(db, version.id, version.varsetId, version.organizationId, version.projectId, version.number, version.action, version.rolledBackTo, version.varsetName, version.createdAt, actor.tokenId, actor.kind, actor.teamId, actor.description, version.requestId, JSON.stringify(version.changes), sealed);
@@ -138,31 +136,11 @@ const SHOWN_COLUMNS = [
 /** Versions as responses show them: with their organization's name. */
 const selectVersions = (db: Db) => db.selectFrom('varset_versions').innerJoin('organizations', 'organizations.id', 'varset_versions.organization_id').select(SHOWN_COLUMNS);
 
-type ShownRow = Omit<Selectable<VarsetVersionTable>, 'sealed'> & { organization_name: string };
-
-function versionOf(row: ShownRow): VarsetVersion {
-  return {
-    id: row.id,
-    varsetId: row.varset_id,
-    organizationId: row.organization_id,
-    organizationName: row.organization_name,
-    projectId: row.project_id,
-    number: Number(row.number),
-    action: row.action,
-    rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
-    varsetName: row.varset_name,
-    createdAt: row.created_at,
-    actor: { tokenId: row.actor_token_id, kind: row.actor_kind, teamId: row.actor_team_id, description: row.actor_description },
-    requestId: row.request_id,
-    changes: JSON.parse(row.changes) as Change[],
-  };
-}
-
 const versionById = compiledOnce((db, id: string) => selectVersions(db).where('varset_versions.id', '=', id));
 
 export async function findVersion(db: Db, id: string): Promise<VarsetVersion | undefined> {
   const [row] = await versionById(db, id);
-  return row && versionOf(row);
+  return row && versionFromRow(row);
 }
 
 const newestVersion = compiledOnce((db, varsetId: string) =>
@@ -172,7 +150,7 @@ const newestVersion = compiledOnce((db, varsetId: string) =>
 /** The set's newest version: for a deleted set, its deletion. */
 export async function findNewestVersion(db: Db, varsetId: string): Promise<VarsetVersion | undefined> {
   const [row] = await newestVersion(db, varsetId);
-  return row && versionOf(row);
+  return row && versionFromRow(row);
 }
 
 /**
@@ -185,7 +163,7 @@ export async function pageOfVersions(db: Db, varsetId: string, page: Page): Prom
   const highest = total - (page.number - 1) * page.size;
   if (highest < 1) return { rows: [], total };
   const rows = await PAGE_OF_VERSIONS(db, varsetId, highest, Math.max(1, highest - page.size + 1));
-  return { rows: rows.map(versionOf), total };
+  return { rows: rows.map(versionFromRow), total };
 }
 
 const PAGE_OF_VERSIONS = compiledOnce((db, varsetId: string, highest: number, lowest: number) =>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 
 /** How long typing must pause before the search runs. */
 export const SEARCH_DELAY_MS = 300;
@@ -28,4 +29,25 @@ export function useSearchAsYouType(current: string, search: (term: string) => vo
     return () => clearTimeout(timer);
   }, [term]);
   return [term, setTerm];
+}
+
+/**
+ * The page's URL parameters, and a change of some of them: a new history entry, so that the back
+ * button undoes it; an empty value (or null) removes the parameter.
+ */
+export function useUrlParameters(): [URLSearchParams, (changes: Record<string, string | null>) => void] {
+  const [params, setParams] = useSearchParams();
+  const change = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(changes)) {
+          if (value) next.set(name, value);
+          else next.delete(name);
+        }
+        return next;
+      }),
+    [setParams],
+  );
+  return [params, change];
 }

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { ApiError, type Pagination } from '../api/client';
 import { useAuditTrail, type AuditEvent, type AuditPagination } from '../api/audit';
 import { AuditTable } from '../components/AuditTable';
 import { actionWords, TYPE_NAMES, typeName } from '../components/auditWords';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
-import { useSearchAsYouType } from '../components/search';
+import { useSearchAsYouType, useUrlParameters } from '../components/search';
 
 export const AUDIT_PAGE_SIZE = 100;
 
@@ -34,7 +34,7 @@ const pagerPagination = (p: AuditPagination): Pagination => ({
  */
 export function AuditTrail() {
   const org = useParams().org!;
-  const [params, setParams] = useSearchParams();
+  const [params, change] = useUrlParameters();
   const since = params.get('since') ?? '';
   const page = Number(params.get('page')) || 1;
   const type = params.get('type') ?? '';
@@ -42,19 +42,6 @@ export function AuditTrail() {
   const who = params.get('who') ?? '';
   const trail = useAuditTrail(org, { since: since || undefined, number: page, size: AUDIT_PAGE_SIZE });
 
-  /** Changes parameters of the URL (a new history entry, so the back button undoes it); empty removes one. */
-  const change = useCallback(
-    (changes: Record<string, string>) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        for (const [name, value] of Object.entries(changes)) {
-          if (value) next.set(name, value);
-          else next.delete(name);
-        }
-        return next;
-      }),
-    [setParams],
-  );
   const searchWho = useCallback((term: string) => change({ who: term }), [change]);
   const [whoText, setWhoText] = useSearchAsYouType(who, searchWho);
 

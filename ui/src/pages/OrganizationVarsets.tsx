@@ -1,12 +1,12 @@
 import { useCallback, type FormEvent } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi, useCanManageVarsets } from '../api/hooks';
 import type { Varset } from '../api/types';
 import { VarsetCard } from '../components/Badges';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
-import { useSearchAsYouType } from '../components/search';
+import { useSearchAsYouType, useUrlParameters } from '../components/search';
 import { arrange, FILTER_LABELS, isSortColumn, VarsetTable, type Filters, type Sort } from '../components/VarsetTable';
 
 export const PAGE_SIZE = 20;
@@ -24,7 +24,7 @@ function sortOf(params: URLSearchParams): Sort | null {
  */
 export function OrganizationVarsets() {
   const org = useParams().org!;
-  const [params, setParams] = useSearchParams();
+  const [params, change] = useUrlParameters();
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const table = params.get('view') === 'table';
@@ -32,19 +32,6 @@ export function OrganizationVarsets() {
   const filters: Filters = { global: params.has('global'), priority: params.has('priority'), owned: params.has('owned') };
   const list = useApi<Varset[]>(`/organizations/${encodeURIComponent(org)}/varsets${query({ q, 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
   const canCreate = useCanManageVarsets(org);
-  /** Changes parameters of the URL (a new history entry, so the back button undoes it); null removes one. */
-  const change = useCallback(
-    (changes: Record<string, string | null>) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        for (const [name, value] of Object.entries(changes)) {
-          if (value) next.set(name, value);
-          else next.delete(name);
-        }
-        return next;
-      }),
-    [setParams],
-  );
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);
   const submit = (event: FormEvent) => {
