@@ -6,6 +6,7 @@ import { findAssignments } from './assignment-store.js';
 import { targetOf, type Varset } from './model.js';
 import { findVarsetAtVersion, findVarsetOrganizationId, type VarsetAtVersion } from './store.js';
 import { recordVersion } from './versions/record.js';
+import type { VarsetState } from './versions/model.js';
 import { findVarsetState } from './versions/store.js';
 
 /**
@@ -41,16 +42,25 @@ export async function readableVarset(ctx: Context, id: string, variableRows: boo
 
 /**
  * A write on an existing set: under the organization's lock, the set as it is now, if the
- * subject may do `action` on it. What the write changed becomes the set's next version.
+ * subject may do `action` on it. What the write changed becomes the set's next version. A
+ * write that changes only what it can name (`stateAfter`: its variables) spares the version a
+ * second reading of the set.
  */
-export async function changeVarset<T>(ctx: Context, id: string, action: 'varset:update' | 'varset:delete', work: (trx: Trx, varset: Varset) => Promise<T>): Promise<T> {
+export async function changeVarset<T>(
+  ctx: Context,
+  id: string,
+  action: 'varset:update' | 'varset:delete',
+  work: (trx: Trx, varset: Varset) => Promise<T>,
+  stateAfter?: (before: VarsetState, result: T) => VarsetState,
+): Promise<T> {
   return withOrganizationLocked(ctx.store, (trx) => findVarsetOrganizationId(trx, id), async (trx) => {
     const before = await findVarsetState(trx, id);
     if (!before) throw notFound();
     ensure(ctx.subject, action, targetOf(before.varset));
     await ctx.writeWatcher?.beforeWrite(trx, id);
     const result = await work(trx, before.varset);
-    await recordVersion(trx, ctx, id, before, action === 'varset:delete' ? 'delete' : 'update');
+    const after = stateAfter && { varset: before.varset, state: stateAfter(before.state, result) };
+    await recordVersion(trx, ctx, id, before, action === 'varset:delete' ? 'delete' : 'update', after && { after });
     await ctx.writeWatcher?.afterWrite(trx, id);
     return result;
   });

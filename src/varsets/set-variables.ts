@@ -8,6 +8,7 @@ import { changeVarset, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
 import { assertNoGlobalConflict } from './rules.js';
 import { touchVarsetAt } from './store.js';
+import { withVariable, withoutVariable } from './versions/model.js';
 
 /**
  * The variables of a set. They are written as every variable is (src/variables/service.ts),
@@ -39,7 +40,7 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
     await touchVarsetAt(trx, varset.id, timestamp);
     await recordVariableEvent(trx, ctx, varset.organization_id, prepared[0]!.variable, 'create');
     return prepared[0]!.variable;
-  });
+  }, withVariable);
 }
 
 export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, changes: VariableChanges): Promise<Variable> {
@@ -50,7 +51,7 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
     await touchVarsetAt(trx, varset.id, now());
     await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
     return prepared.variable;
-  });
+  }, withVariable);
 }
 
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
@@ -59,5 +60,5 @@ export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: s
     if (!deleted) throw notFound();
     await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
     await touchVarsetAt(trx, varset.id, now());
-  });
+  }, (state) => withoutVariable(state, id));
 }

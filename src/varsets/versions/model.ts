@@ -108,6 +108,20 @@ export function versionFromRow(row: VersionColumns): VarsetVersion {
   };
 }
 
+/** `state` with `variable` added or replaced: what a write of one variable makes of its set. */
+export function withVariable(state: VarsetState, variable: VariableState & { id: string }): VarsetState {
+  const variables = new Map(state.variables);
+  variables.set(variable.id, { key: variable.key, value: variable.value, description: variable.description, category: variable.category, hcl: variable.hcl, sensitive: variable.sensitive });
+  return { ...state, variables };
+}
+
+/** `state` without the variable `id`. */
+export function withoutVariable(state: VarsetState, id: string): VarsetState {
+  const variables = new Map(state.variables);
+  variables.delete(id);
+  return { ...state, variables };
+}
+
 /** A version with the sealed sensitive values it replaced or removed (by variable id): what undoing it needs. */
 export interface UndoableVersion {
   number: number;

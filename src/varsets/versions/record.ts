@@ -12,6 +12,12 @@ export interface Before {
   lastNumber: number;
 }
 
+/** A set as it is after a write. */
+export interface After {
+  varset: Varset;
+  state: VarsetState;
+}
+
 /** What a new set was before its creation. */
 export const NEW_SET: Before = { varset: null, state: null, lastNumber: 0 };
 
@@ -22,8 +28,9 @@ export function actorOf(ctx: Context): Actor {
 
 /**
  * Records the set's new version, in the write's transaction, after the write: what changed
- * from `before` to the set as it now is (gone after a deletion). A write
- * that changed nothing records none. Returns the version, or null when none was made.
+ * from `before` to the set as it now is (gone after a deletion), read again unless the write
+ * says what it made of the set (`after`). A write that changed nothing records none. Returns
+ * the version, or null when none was made.
  */
 export async function recordVersion(
   trx: Trx,
@@ -31,9 +38,9 @@ export async function recordVersion(
   varsetId: string,
   before: Before,
   action: VersionAction,
-  rolledBackTo: number | null = null,
+  { rolledBackTo = null, after: known }: { rolledBackTo?: number | null; after?: After } = {},
 ): Promise<RecordedVersion | null> {
-  const after = action === 'delete' ? undefined : await findVarsetState(trx, varsetId);
+  const after = action === 'delete' ? undefined : (known ?? (await findVarsetState(trx, varsetId)));
   const { changes, sealed } = diffStates(before.state, after?.state ?? null, ctx.sealer);
   if (!changes.length) return null;
   const varset = (after?.varset ?? before.varset)!;

@@ -83,7 +83,7 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
 
     await writeState(trx, varset, current?.state ?? null, target, timestamp);
     const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
-    const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', version.number);
+    const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', { rolledBackTo: version.number });
     const meta = { name: varset.name, 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) };
     await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'rollback', meta });
     const written = await findVarsetState(trx, varsetId);
