@@ -58,8 +58,11 @@ export interface PoolUse {
   max: number;
 }
 
-/** The organization a write locks: its id, or how to read the id inside the write's transaction. */
-export type OrganizationOfWrite = string | ((trx: Transaction<Database>) => Promise<string | undefined>);
+/**
+ * The organization a write locks: its id, or the set whose organization it is (read in the
+ * statement that takes the lock; a set that is not there locks nothing).
+ */
+export type OrganizationOfWrite = string | { varsetId: string };
 
 export interface StoreOptions {
   databaseUrl?: string | undefined;
@@ -271,8 +274,8 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
     db,
     dialect: 'postgres',
     lockOrganization: async (trx, organization) => {
-      const organizationId = typeof organization === 'string' ? organization : await organization(trx);
-      if (organizationId !== undefined) await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
+      const organizationId = typeof organization === 'string' ? sql`${organization}` : sql`(select organization_id from varsets where id = ${organization.varsetId})`;
+      await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
     },
     exclusively: (work) =>
       db.connection().execute(async (connection) => {

@@ -4,7 +4,7 @@ import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { findAssignments } from './assignment-store.js';
 import { targetOf, type Varset } from './model.js';
-import { findVarsetAtVersion, findVarsetOrganizationId, type VarsetAtVersion } from './store.js';
+import { findVarsetAtVersion, type VarsetAtVersion } from './store.js';
 import { recordVersion } from './versions/record.js';
 import type { VarsetState } from './versions/model.js';
 import { findVarsetState } from './versions/store.js';
@@ -53,7 +53,7 @@ export async function changeVarset<T>(
   work: (trx: Trx, varset: Varset) => Promise<T>,
   stateAfter?: (before: VarsetState, result: T) => VarsetState,
 ): Promise<T> {
-  return withOrganizationLocked(ctx.store, (trx) => findVarsetOrganizationId(trx, id), async (trx) => {
+  return withOrganizationLocked(ctx.store, { varsetId: id }, async (trx) => {
     const before = await findVarsetState(trx, id);
     if (!before) throw notFound();
     ensure(ctx.subject, action, targetOf(before.varset));
