@@ -49,6 +49,20 @@ describe(`audit trail: retention (${storeKind})`, () => {
     assert.deepEqual(emptyHours, [], 'hours whose events are all gone are forgotten');
   });
 
+  it("prunes every organization's old events, organization by organization, and no other event", async () => {
+    const now = Date.now();
+    const at = (days: number) => new Date(now - days * DAY).toISOString();
+    const others = await Promise.all([1, 2].map(async () => organizationId(t, await t.createOrganization())));
+    const old = await Promise.all(others.flatMap((id) => [insertEvent(t, id, at(120)), insertEvent(t, id, at(95)), insertEvent(t, id, at(91))]));
+    const kept = await Promise.all(others.map((id) => insertEvent(t, id, at(3))));
+    const before = (await t.store.db.selectFrom('audit_events').select('id').execute()).map((e) => e.id);
+
+    assert.equal(await pruneAuditEvents(t.store, 90, now, 2), old.length);
+    const after = (await t.store.db.selectFrom('audit_events').select('id').execute()).map((e) => e.id);
+    assert.deepEqual(after.sort(), before.filter((id) => !old.includes(id)).sort());
+    for (const id of kept) assert.ok(after.includes(id));
+  });
+
   it('logs a failure and tries again later, without stopping the process', async () => {
     const failing = { get db(): never { throw new Error('the store is down') } } as unknown as Store;
     const warnings: string[] = [];

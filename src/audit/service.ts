@@ -60,21 +60,22 @@ async function trailOrganization(ctx: Context, organizationName: string | undefi
 export const PRUNE_BATCH = 1000;
 
 /**
- * Deletes every event older than `retentionDays` before `at`, `batch` at a time, each batch a
- * statement of its own with a turn of the event loop in between, so requests keep being
- * answered while a large backlog goes. Returns how many it deleted.
+ * Deletes every event older than `retentionDays` before `at`, organization by organization,
+ * `batch` at a time, each batch a statement of its own with a turn of the event loop in
+ * between, so requests keep being answered while a large backlog goes. Returns how many it deleted.
  */
 export async function pruneAuditEvents(database: Store, retentionDays: number, at = Date.now(), batch = PRUNE_BATCH): Promise<number> {
   if (retentionDays <= 0) return 0;
   const before = new Date(at - retentionDays * 86_400_000).toISOString();
   let deleted = 0;
-  for (;;) {
-    const n = await store.deleteEventsBefore(database.db, before, batch);
-    deleted += n;
-    if (n < batch) {
-      await store.deleteEmptyHours(database.db);
-      return deleted;
+  for (const organizationId of await store.findOrganizationsWithEventsBefore(database.db, before)) {
+    for (;;) {
+      const n = await store.deleteEventsBefore(database.db, organizationId, before, batch);
+      deleted += n;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (n < batch) break;
     }
-    await new Promise((resolve) => setImmediate(resolve));
   }
+  await store.deleteEmptyHours(database.db);
+  return deleted;
 }

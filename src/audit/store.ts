@@ -67,10 +67,25 @@ function countOf(organizationId: string, since: string | undefined) {
   return sql<number>`((${hours} and hour > ${hour}) + (select count(*) from audit_events where organization_id = ${organizationId} and timestamp >= ${since} and timestamp < ${nextHour}))`;
 }
 
-/** Deletes at most `limit` of the events older than `before`, the oldest first; returns how many it deleted. */
-export async function deleteEventsBefore(db: Db, before: string, limit: number): Promise<number> {
-  const oldest = db.selectFrom('audit_events').select('id').where('timestamp', '<', before).orderBy('timestamp').limit(limit);
-  const result = await db.deleteFrom('audit_events').where('id', 'in', oldest).executeTakeFirst();
+/** The organizations that have events older than `before`, by the hours counted (the hour of `before` included). */
+export async function findOrganizationsWithEventsBefore(db: Db, before: string): Promise<string[]> {
+  const rows = await db.selectFrom('audit_event_hours').select('organization_id').distinct().where('hour', '<=', before.slice(0, 13)).where('events', '>', 0).execute();
+  return rows.map((row) => row.organization_id);
+}
+
+/** Deletes at most `limit` of the organization's events older than `before`, the oldest first; returns how many it deleted. */
+export async function deleteEventsBefore(db: Db, organizationId: string, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_events')
+    .where('organization_id', '=', organizationId)
+    .where((eb) =>
+      eb(
+        eb.refTuple('timestamp', 'id'),
+        'in',
+        eb.selectFrom('audit_events as oldest').select(['oldest.timestamp', 'oldest.id']).where('oldest.organization_id', '=', organizationId).where('oldest.timestamp', '<', before).orderBy('oldest.timestamp').orderBy('oldest.id').limit(limit).$asTuple('timestamp', 'id'),
+      ),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -7,8 +7,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * deleted organization are answered to nobody (none of its tokens remain, and no name leads
  * to its id) and leave with retention.
  *
- * `(organization_id, timestamp, id)` gives a trail's pages, newest first, from one index range;
- * `timestamp` alone lets retention find the oldest events of every organization at once.
+ * The primary key `(organization_id, timestamp, id)` gives a trail's pages, newest first, from
+ * one range, and an organization's oldest events to retention; on SQLite the table is that
+ * key's b-tree itself (WITHOUT ROWID). An event is one b-tree entry and one hour's count, the
+ * least a write can add to the trail. Ids are random UUIDs, never looked up.
  *
  * A page also tells how many events there are. Counting a million index entries takes longer
  * than a page may, so triggers keep the number of each organization's events per hour
@@ -19,9 +21,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * (as `credentials_version`, migration 0015). SQLite has one writer at a time.
  */
 export async function up(db: Kysely<any>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
     .createTable('audit_events')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('organization_id', 'text', (c) => c.notNull())
     .addColumn('timestamp', 'text', (c) => c.notNull())
     .addColumn('auth_type', 'text', (c) => c.notNull())
@@ -32,9 +35,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resource_type', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('meta', 'text')
+    .addPrimaryKeyConstraint('audit_events_pk', ['organization_id', 'timestamp', 'id'])
+    .$call((table) => (postgres ? table : table.modifyEnd(sql`without rowid`)))
     .execute();
-  await db.schema.createIndex('audit_events_trail_idx').on('audit_events').columns(['organization_id', 'timestamp', 'id']).execute();
-  await db.schema.createIndex('audit_events_timestamp_idx').on('audit_events').column('timestamp').execute();
 
   await db.schema
     .createTable('audit_event_hours')
@@ -44,7 +47,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('events', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('audit_event_hours_pk', ['organization_id', 'hour'])
     .execute();
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await postgresTriggers(db);
+  // Retention's way to the organizations that have events older than it keeps.
+  await db.schema.createIndex('audit_event_hours_hour').on('audit_event_hours').columns(['hour', 'organization_id']).execute();
+  if (postgres) await postgresTriggers(db);
   else await sqliteTriggers(db);
 }
 
