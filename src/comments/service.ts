@@ -4,7 +4,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
 import { invalidAttribute, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { getRun, recordRunEvent } from '../runs/service.js';
 import { BODY_MAX, type Comment } from './model.js';
 import * as store from './store.js';

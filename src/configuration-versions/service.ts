@@ -5,7 +5,7 @@ import { generateSecret, hashToken } from '../auth/tokens.js';
 import { transaction, type Store, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { ApiError, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { MAX_ARCHIVE_BYTES, archiveProblem } from './archive.js';
 import { UPLOAD_LIFETIME_MS, type ConfigurationVersion, type PendingUpload } from './model.js';

@@ -3,7 +3,7 @@ import { can } from '../auth/policy.js';
 import { compareCodePoints } from '../common/code-points.js';
 import { locationOfWorkspace } from '../common/location.js';
 import type { Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Category, Variable } from '../variables/model.js';
 import type { ImpactField } from './model.js';

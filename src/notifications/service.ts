@@ -5,7 +5,7 @@ import { getOrganization } from '../organizations/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { isLocalName, isPrivateAddress, literalAddress } from './addresses.js';
 import { MAX_CONFIGURATIONS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_URL_LENGTH, TRIGGERS, type DeliveryResponse, type DestinationType, type NotificationConfiguration, type Trigger } from './model.js';
 import { verificationBody } from './payload.js';

@@ -4,7 +4,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord, type OrganizationSettings } from './model.js';
 import { checkSettings } from './settings.js';
 import * as store from './store.js';

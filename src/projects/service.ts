@@ -4,7 +4,7 @@ import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { ExecutionMode, Organization } from '../organizations/model.js';
 import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
 import type { Project, ProjectChanges } from './model.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { ensure } from '../auth/policy.js';
 import { notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { getRun } from '../runs/service.js';
 import type { RunEventWithComment } from './model.js';
 import * as store from './store.js';

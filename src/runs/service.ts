@@ -8,7 +8,7 @@ import { findRunnableConfigurationVersion } from '../configuration-versions/serv
 import { openRunVariables, snapshotEffectiveVariables, type OpenedVariable } from '../effective/service.js';
 import { newId, now } from '../ids.js';
 import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { DEFAULT_MESSAGE, isFinished, type Run, type RunEvent, type RunFilter, type RunPermissions, type RunStatus, type RunVariable } from './model.js';
 import * as store from './store.js';

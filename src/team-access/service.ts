@@ -5,7 +5,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { getProject } from '../projects/service.js';
 import type { Team } from '../teams/model.js';
 import { getTeam } from '../teams/service.js';

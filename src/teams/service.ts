@@ -5,7 +5,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { ApiError, blankAttribute, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import { grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';

@@ -4,7 +4,7 @@ import type { Scope } from '../auth/policy.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import type { OrganizationAccess, Team } from './model.js';
 

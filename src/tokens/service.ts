@@ -18,7 +18,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
 import { ApiError, invalidAttribute, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import { getTeam } from '../teams/service.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { varsetListScope, varsetPermissionsKey } from '../auth/policy.js';
 import { notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
 import { getVersionedOrganization } from '../organizations/service.js';
 import { getProject } from '../projects/service.js';

@@ -5,7 +5,7 @@ import { splitTotal, withTotal } from '../db/page.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Database } from '../db/schema.js';
 import { containsPattern, matches } from '../db/search.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { ReachingVarset, VarsetRead, VarsetScope } from './model.js';
 import { selectVarsets, toVarsetRead, withRelations } from './store.js';
 import { locationOfWorkspace } from '../common/location.js';

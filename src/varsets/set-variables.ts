@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { now } from '../ids.js';
 import { notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
 import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { changeVarset, readableVarset } from './access.js';

@@ -4,7 +4,7 @@ import { locationOfWorkspace } from '../common/location.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { invalidAttribute } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { getOrganization } from '../organizations/service.js';
 import { addBindings, effectiveBindingsOf, listBindings } from '../tag-bindings/service.js';
 import type { EffectiveTagBinding, TagBinding } from '../tag-bindings/model.js';

@@ -5,7 +5,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Organization, OrganizationSettings } from '../organizations/model.js';
 import { getOrganization, organizationSettings } from '../organizations/service.js';
 import { projectExecutionMode, projectsOfOrganization } from '../projects/service.js';

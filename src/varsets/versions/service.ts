@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ensure } from '../../auth/policy.js';
 import { notFound } from '../../jsonapi/errors.js';
-import type { Page } from '../../jsonapi/query.js';
+import type { Page } from '../../common/page.js';
 import { readableVarset } from '../access.js';
 import { findVarsetOrganizationId } from '../store.js';
 import type { VarsetVersion } from './model.js';
