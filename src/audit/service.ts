@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import type { Store, Trx } from '../db/transaction.js';
 import { badQueryParameter, notFound } from '../jsonapi/errors.js';
 import { now } from '../ids.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId } from '../ids.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { can, ensure } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { generateSecret, hashToken } from '../auth/tokens.js';
 import { transaction, type Store, type Trx } from '../db/transaction.js';

@@ -1,5 +1,5 @@
 import type { Context, WriteWatcher } from '../context.js';
-import { can } from '../auth/policy.js';
+import { can } from '../auth/decisions.js';
 import { compareCodePoints } from '../common/code-points.js';
 import { locationOfWorkspace } from '../common/location.js';
 import type { Trx } from '../db/transaction.js';

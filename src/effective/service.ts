@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
-import { ensure, type Target } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import type { Target } from '../auth/actions.js';
 import type { Db } from '../db/transaction.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
 import { notFound } from '../jsonapi/errors.js';

@@ -1,5 +1,7 @@
 import type { Context } from '../context.js';
-import { ensure, organizationListScope, type Action } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import { organizationListScope } from '../auth/list-scopes.js';
+import type { Action } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';

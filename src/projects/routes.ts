@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { projectPermissions } from '../auth/policy.js';
+import { projectPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { listDocument } from '../jsonapi/document.js';

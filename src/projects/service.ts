@@ -1,5 +1,7 @@
 import type { Context } from '../context.js';
-import { can, ensure, projectActionScope, projectListScope, type Action } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
+import { projectActionScope, projectListScope } from '../auth/list-scopes.js';
+import type { Action } from '../auth/actions.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { newId, now } from '../ids.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../common/page.js';
 import { getRun } from '../runs/service.js';

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { can, ensure, type Action } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
+import type { Action } from '../auth/actions.js';
 import type { Subject } from '../auth/subject.js';
 import { locationOfWorkspace, type WorkspaceLocation } from '../common/location.js';
 import { transaction, type Trx } from '../db/transaction.js';

@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import { PROJECT_ACCESS, PROJECT_LEVELS, WORKSPACE_ACCESS, WORKSPACE_LEVELS } from '../auth/levels.js';
-import { ensure, teamAccessListScope, type Target } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import { teamAccessListScope } from '../auth/list-scopes.js';
+import type { Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';

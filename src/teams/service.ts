@@ -1,6 +1,9 @@
 import type { Context } from '../context.js';
 import type { OrganizationAccessFlag } from '../auth/levels.js';
-import { can, ensure, teamListScope, teamPermissions, type Action, type Target } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
+import { teamListScope } from '../auth/list-scopes.js';
+import { teamPermissions } from '../auth/permissions.js';
+import type { Action, Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';

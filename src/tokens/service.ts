@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import {
   creatorOf,
   deleteOwnedToken,

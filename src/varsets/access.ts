@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { can, ensure } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { notFound } from '../jsonapi/errors.js';
 import { findAssignments } from './assignment-store.js';

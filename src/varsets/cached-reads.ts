@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
-import { varsetListScope, varsetPermissionsKey } from '../auth/policy.js';
+import { varsetListScope } from '../auth/list-scopes.js';
+import { varsetPermissionsKey } from '../auth/permissions.js';
 import { notFound } from '../jsonapi/errors.js';
 import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { VarsetReadScope } from '../auth/policy.js';
+import type { VarsetReadScope } from '../auth/list-scopes.js';
 import { byCodePoint } from '../db/order.js';
 import { splitTotal, withTotal } from '../db/page.js';
 import { compiledOnce } from '../db/compiled-once.js';

@@ -1,4 +1,5 @@
-import type { Scope, Target, VarsetReadScope } from '../auth/policy.js';
+import type { Scope, VarsetReadScope } from '../auth/list-scopes.js';
+import type { Target } from '../auth/actions.js';
 import type { Project } from '../projects/model.js';
 import type { Variable, VariableChanges, VariableOwner } from '../variables/model.js';
 import type { Workspace } from '../workspaces/model.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { varsetPermissions } from '../auth/policy.js';
+import { varsetPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import type { WorkspaceView } from '../workspaces/serialize.js';
 import { describeWorkspacesById } from '../workspaces/service.js';

@@ -62,7 +62,7 @@ export const VarsetResource = Resource(
     'var-count': Type.Integer(),
     'workspace-count': Type.Integer(),
     'project-count': Type.Integer(),
-    /** The caller's (`varsetPermissions` in auth/policy.ts). */
+    /** The caller's (`varsetPermissions` in auth/permissions.ts). */
     permissions: Type.Object({ 'can-update': Type.Boolean() }),
   },
   {

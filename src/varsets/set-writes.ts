@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import { withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { blankAttribute, invalidAttribute, notFound } from '../jsonapi/errors.js';

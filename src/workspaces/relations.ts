@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { can } from '../auth/policy.js';
+import { can } from '../auth/decisions.js';
 import { locationOfWorkspace } from '../common/location.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';

@@ -6,7 +6,7 @@ import { listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
-import { organizationPermissions } from '../auth/policy.js';
+import { organizationPermissions } from '../auth/permissions.js';
 import { serializeOrganization } from '../organizations/serialize.js';
 import { getOrganizationRecord } from '../organizations/service.js';
 import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';

@@ -1,5 +1,8 @@
 import type { Context } from '../context.js';
-import { ensure, workspaceListScope, workspacePermissions, type Action } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import { workspaceListScope } from '../auth/list-scopes.js';
+import { workspacePermissions } from '../auth/permissions.js';
+import type { Action } from '../auth/actions.js';
 import type { Subject } from '../auth/subject.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';

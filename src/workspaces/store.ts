@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import type { Scope } from '../auth/policy.js';
+import type { Scope } from '../auth/list-scopes.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';

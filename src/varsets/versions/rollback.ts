@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { recordAuditEvent } from '../../audit/service.js';
-import { ensure } from '../../auth/policy.js';
+import { ensure } from '../../auth/decisions.js';
 import { withOrganizationLocked, type Trx } from '../../db/transaction.js';
 import { now } from '../../ids.js';
 import { notFound, unprocessable } from '../../jsonapi/errors.js';
