@@ -48,10 +48,16 @@ export class Invalid extends DomainError {
   }
 }
 
-/** A value another resource of the same kind already has (a name, a key, a description). */
+/**
+ * A value another resource of the same kind already has: `what` is taken (a name, a key, a
+ * description), `field` the one the request gave that makes it so (a key's category, for one).
+ */
 export class Taken extends DomainError {
-  constructor(readonly field: string) {
-    super(`${field} has already been taken`);
+  constructor(
+    readonly what: 'name' | 'key' | 'description',
+    readonly field: string = what,
+  ) {
+    super(`${what} has already been taken`);
   }
 }
 
@@ -99,4 +105,9 @@ export class InvalidFilter extends DomainError {
 /** The segments of a field: `vars[2].key` is `vars`, `2`, `key`. */
 export function fieldSegments(field: string): string[] {
   return field.split(/[.[\]]+/).filter((segment) => segment !== '');
+}
+
+/** A required field left out, or given as null: `name can't be blank`. */
+export function blank(field: string): Invalid {
+  return new Invalid(field, `${field} can't be blank`);
 }

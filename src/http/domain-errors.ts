@@ -60,10 +60,9 @@ function errorObject(error: DomainError, route: FieldPointers): ErrorObject {
   if (error instanceof Forbidden) return { status: '403', title: 'forbidden', detail: error.reason, ...at(error.field) };
   if (error instanceof Invalid) return { status: '422', title: 'invalid attribute', detail: error.reason, ...at(error.field) };
   if (error instanceof Taken) {
-    const name = fieldSegments(error.field).at(-1) ?? error.field;
     // A token's description is refused in HCP Terraform's own (Rails') words, which go-tfe compares.
-    if (name === 'description') return { status: '422', title: 'invalid attributes', detail: 'Validation failed: Description has already been taken', ...at(error.field) };
-    return { status: '422', title: 'invalid attribute', detail: `${capitalized(name)} has already been taken`, ...at(error.field) };
+    if (error.what === 'description') return { status: '422', title: 'invalid attributes', detail: 'Validation failed: Description has already been taken', ...at(error.field) };
+    return { status: '422', title: 'invalid attribute', detail: `${capitalized(error.what)} has already been taken`, ...at(error.field) };
   }
   if (error instanceof Unprocessable) return { status: '422', title: 'unprocessable entity', detail: error.reason, ...at(error.field) };
   if (error instanceof Conflict) return { status: '409', title: 'conflict', detail: error.reason };

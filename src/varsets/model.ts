@@ -86,7 +86,7 @@ export interface ReachingVarset {
 
 export type AssignmentKind = 'workspaces' | 'projects';
 
-/** A variable a create or update request adds to a set, and where in the request it is (`/data/relationships/vars/data/<i>`). */
+/** A variable a create or update request adds to a set, and which of the request's it is (`vars[<i>]`). */
 export interface VariableDefinition {
   changes: VariableChanges;
   at: string;

@@ -32,7 +32,7 @@ export function varsetCommand(body: Static<typeof VarsetBody>): VarsetCommand {
   const attributes = body.data.attributes ?? {};
   const relationships = body.data.relationships ?? {};
   const command: VarsetCommand = {
-    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `/data/relationships/vars/data/${i}` })),
+    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `vars[${i}]` })),
   };
   if (attributes.name != null) command.name = attributes.name;
   if (attributes.description != null) command.description = attributes.description;
