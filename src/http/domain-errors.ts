@@ -27,14 +27,16 @@ const RELATIONSHIP_DATA: FieldPointers = Object.fromEntries(
 );
 
 /** Relationships a body must name, pointed at as a whole. */
-const RELATIONSHIPS = new Set(['team', 'workspace', 'project', 'configuration-version']);
+const RELATIONSHIPS = new Set(['team', 'workspace', 'project', 'configuration-version', 'default-agent-pool']);
 
 /**
  * The JSON pointer of a field into the request body: an attribute (`/data/attributes/…`), a
  * relationship, or a member of a resource in a list (`vars[2].key` is
- * `/data/relationships/vars/data/2/attributes/key`; its `id` is `…/2/id`).
+ * `/data/relationships/vars/data/2/attributes/key`; its `id` is `…/2/id`). The empty field is the
+ * request's resource as a whole (`/data`).
  */
 export function pointerOf(field: string, route: FieldPointers = {}): string {
+  if (field === '') return '/data';
   const [head = '', ...rest] = fieldSegments(field);
   const base = route[head] ?? RELATIONSHIP_DATA[head];
   if (base !== undefined) {
