@@ -3,7 +3,7 @@ import { can } from './decisions.js';
 import { varsetListScope } from './list-scopes.js';
 import type { Subject } from './subject.js';
 
-/** The `permissions` attributes of responses: what the caller may do, decided by `can`. */
+// The `permissions` attributes of responses: what the caller may do, decided by `can`.
 
 /** Organization permissions of features varsetd does not have: nobody can use them here. */
 const ABSENT_ORGANIZATION_FEATURES = [

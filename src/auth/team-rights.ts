@@ -1,7 +1,7 @@
 import type { Target, VarsetApplicability } from './actions.js';
 import type { Level, TeamRights, WorkspaceRights } from './subject.js';
 
-/** What a team's organization access and grants add up to: the rights `teamCan` (decisions.ts) decides by. */
+// What a team's organization access and grants add up to: the rights `teamCan` (decisions.ts) decides by.
 
 const FULL_WORKSPACE: WorkspaceRights = { runs: 3, variables: 2, admin: true, delete: true, lock: true, runTasks: true };
 const READ_WORKSPACE: WorkspaceRights = { runs: 1, variables: 1, admin: false, delete: false, lock: false, runTasks: false };
