@@ -9,6 +9,10 @@
  * - *store.ts: the only SQL; returns domain objects (real booleans, no dialect parameters).
  * - src/db: connections, migrations, and everything that differs between SQLite and PostgreSQL.
  *
+ * Services, models, rules, stores, the policy and src/db speak the domain only: they raise the
+ * errors of src/common/errors.ts, and src/http/domain-errors.ts alone turns them into JSON:API
+ * errors. Only routes, serializers, schemas and the HTTP edge import src/jsonapi.
+ *
  * A feature uses another only through its service.ts and model.ts (domain types and pure
  * rules), and, for responses, its serialize.ts and schemas.ts. Every feature records its writes
  * through src/audit/service.ts; the audit trail uses no feature. The shared folders (db, jsonapi,
@@ -81,6 +85,14 @@ module.exports = {
       comment: 'Every feature records its writes in the audit trail (src/audit); the trail knows none of them.',
       from: { path: '^src/audit/' },
       to: { path: `^src/(${FEATURES})/`, pathNot: '^src/audit/' },
+    },
+    {
+      name: 'domain-knows-no-http',
+      severity: 'error',
+      comment:
+        'Services, models, rules, stores, the policy (src/auth) and src/db raise domain errors (src/common/errors.ts) and take domain types; only routes, serializers, schemas and the HTTP edge (src/http) know JSON:API.',
+      from: { path: ['^src/(db|auth|common)/', `^src/(${FEATURES})/`], pathNot: ['routes\\.ts$', 'serialize\\.ts$', 'schemas\\.ts$'] },
+      to: { path: '^src/jsonapi/' },
     },
     {
       name: 'neutral-layers-know-no-feature',

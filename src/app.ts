@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from './db/connect.js';
+import type { FieldPointers } from './http/domain-errors.js';
 import { handleClientError, handleError, handleFrameworkError, sendError, sendUnavailable } from './http/errors.js';
 import { StoreOutage } from './http/outage.js';
 import { Readiness } from './health/readiness.js';
@@ -59,6 +60,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Routes that still answer while the process shuts down (the health checks). */
     answersWhileDraining?: boolean;
+    /** Where the fields of domain errors are in this route's body, where it is not a create or update document (http/domain-errors.ts). */
+    fields?: FieldPointers;
   }
   interface FastifyInstance {
     store: Store;

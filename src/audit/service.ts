@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import type { Store, Trx } from '../db/transaction.js';
-import { badQueryParameter, notFound } from '../jsonapi/errors.js';
+import { NotFound, InvalidFilter } from '../common/errors.js';
 import { now } from '../ids.js';
 import { AUDIT_AUTH_TYPE, type AuditActor, type AuditEvent, type AuditRecord, type TrailQuery } from './model.js';
 import * as store from './store.js';
@@ -47,12 +47,12 @@ async function trailOrganization(ctx: Context, organizationName: string | undefi
   const subject = ctx.subject;
   if (organizationName === undefined) {
     if (subject.kind === 'site-admin') {
-      throw badQueryParameter('filter[organization][name]', 'filter[organization][name] is required with the site administrator\'s token: name the organization whose audit trail to read');
+      throw new InvalidFilter('organization.name', "is required with the site administrator's token: name the organization whose audit trail to read");
     }
     return subject.organizationId;
   }
   const id = await store.findOrganizationId(ctx.store.db, organizationName);
-  if (id === undefined) throw notFound();
+  if (id === undefined) throw new NotFound();
   return id;
 }
 

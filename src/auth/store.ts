@@ -3,7 +3,7 @@ import type { Db, Trx } from '../db/transaction.js';
 import type { ProjectAccess, ProjectSettings, ProjectTeams, ProjectVariableSets, Runs, Variables, WorkspaceAccess } from './levels.js';
 import { fetchPage } from '../db/page.js';
 import { contains } from '../db/search.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Token, TokenOwner } from './model.js';
 
 const COLUMNS = [

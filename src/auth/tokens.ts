@@ -5,7 +5,7 @@ import type { Store } from '../db/connect.js';
 import { transaction, type Db, type Trx } from '../db/transaction.js';
 import { newId, now, randomAlphanumeric } from '../ids.js';
 import type { Token, TokenCreator, TokenOwner } from './model.js';
-import { projectGrantRights, workspaceGrantRights } from './policy.js';
+import { projectGrantRights, workspaceGrantRights } from './grants.js';
 import {
   deleteSiteAdminTokens,
   deleteOwnedToken,

@@ -1,10 +1,10 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId } from '../ids.js';
-import { invalidAttribute, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Invalid } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { getRun, recordRunEvent } from '../runs/service.js';
 import { BODY_MAX, type Comment } from './model.js';
 import * as store from './store.js';
@@ -13,7 +13,7 @@ export type { Comment };
 
 export async function getComment(ctx: Context, id: string): Promise<Comment> {
   const found = await store.findComment(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, 'run:read', found.location);
   return found.comment;
 }
@@ -31,9 +31,9 @@ export async function listCommentsOfRun(ctx: Context, runId: string, page: Page)
 export async function createComment(ctx: Context, runId: string, body: string | undefined): Promise<Comment> {
   const { run, location } = await getRun(ctx, runId, 'comment:create');
   const text = (body ?? '').trim();
-  const pointer = '/data/attributes/body';
-  if (text === '') throw invalidAttribute("body can't be blank", pointer);
-  if ([...text].length > BODY_MAX) throw invalidAttribute(`body is too long (maximum is ${BODY_MAX} characters)`, pointer);
+  const field = 'body';
+  if (text === '') throw new Invalid(field, "body can't be blank");
+  if ([...text].length > BODY_MAX) throw new Invalid(field, `body is too long (maximum is ${BODY_MAX} characters)`);
   return transaction(ctx.store, async (trx) => {
     const event = await recordRunEvent(trx, run.id, 'commented', 'Comment added', ctx.subject);
     const comment: Comment = { id: newId('wsc'), run_id: run.id, run_event_id: event.id, body: text, created_at: event.created_at };

@@ -2,7 +2,7 @@ import { locationOf, type WorkspaceLocation } from '../common/location.js';
 import { fetchPage } from '../db/page.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Db } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Comment } from './model.js';
 
 const COLUMNS = ['comments.id', 'comments.run_id', 'comments.run_event_id', 'comments.body', 'comments.created_at'] as const;

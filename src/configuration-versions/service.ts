@@ -1,11 +1,11 @@
 import type { Context } from '../context.js';
-import { can, ensure } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { generateSecret, hashToken } from '../auth/tokens.js';
 import { transaction, type Store, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { ApiError, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Unprocessable, TransitionRefused, TooLarge } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { MAX_ARCHIVE_BYTES, archiveProblem } from './archive.js';
 import { UPLOAD_LIFETIME_MS, type ConfigurationVersion, type PendingUpload } from './model.js';
@@ -50,7 +50,7 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
 
 export async function getConfigurationVersion(ctx: Context, id: string): Promise<ConfigurationVersion> {
   const found = await store.findConfigurationVersion(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, 'run:read', found.location);
   return found.cv;
 }
@@ -64,7 +64,7 @@ export async function listWorkspaceConfigurationVersions(ctx: Context, workspace
 export async function getConfigurationVersionArchive(ctx: Context, id: string): Promise<Buffer> {
   const cv = await getConfigurationVersion(ctx, id);
   const archive = await store.findArchive(ctx.store.db, cv.id);
-  if (!archive) throw notFound();
+  if (!archive) throw new NotFound();
   return archive;
 }
 
@@ -76,7 +76,7 @@ export async function getConfigurationVersionArchive(ctx: Context, id: string): 
 export async function openUpload(database: Store, secret: string): Promise<PendingUpload> {
   const secretHash = hashToken(secret);
   const id = await store.findOpenUpload(database.db, secretHash);
-  if (id === undefined) throw notFound();
+  if (id === undefined) throw new NotFound();
   return { configurationVersionId: id, secretHash };
 }
 
@@ -90,24 +90,24 @@ export async function completeUpload(database: Store, upload: PendingUpload, arc
   const problem = await archiveProblem(archive);
   if (problem !== null) {
     await failUpload(database, upload, 'invalid_archive', problem);
-    throw unprocessable(`${problem}: upload a tar archive compressed with gzip`);
+    throw new Unprocessable(`${problem}: upload a tar archive compressed with gzip`);
   }
   await transaction(database, async (trx) => {
     // A run started on the version, or the credential expired, while this body was being read.
-    if (!(await store.storeUploadedArchive(trx, upload, archive))) throw notFound();
+    if (!(await store.storeUploadedArchive(trx, upload, archive))) throw new NotFound();
     const id = upload.configurationVersionId;
     const found = await store.findConfigurationVersion(trx, id);
-    if (!found) throw notFound();
+    if (!found) throw new NotFound();
     const actor = { accessorId: id, description: `upload URL of configuration version ${id}`, requestId };
     await recordAuditEvent(trx, actor, { organizationId: found.location.organizationId, type: 'configuration_version', id, action: 'upload', meta: { bytes: archive.length } });
   });
 }
 
-/** Refuses an upload larger than allowed with 413, marking the version errored unless an earlier upload was accepted. */
+/** Refuses an upload larger than allowed marking the version errored unless an earlier upload was accepted. */
 export async function rejectOversizedUpload(database: Store, upload: PendingUpload): Promise<never> {
   const detail = `the archive may be at most ${MAX_ARCHIVE_BYTES} bytes`;
   await failUpload(database, upload, 'archive_too_large', detail);
-  throw new ApiError(413, [{ status: '413', title: 'payload too large', detail }]);
+  throw new TooLarge(detail);
 }
 
 /** Records why the first upload failed and uses up the credential; a version already uploaded is left as it is. */
@@ -122,12 +122,12 @@ async function failUpload(database: Store, upload: PendingUpload, error: string,
  */
 export async function archiveConfigurationVersion(ctx: Context, id: string): Promise<void> {
   const found = await store.findConfigurationVersion(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   // Read before the lock, which is safe: a version that is not current never becomes current again.
   const { workspace } = await getWorkspace(ctx, { id: found.cv.workspace_id }, 'run:create');
   await transaction(ctx.store, async (trx) => {
     const cv = await store.lockConfigurationVersion(trx, id);
-    if (!cv) throw notFound();
+    if (!cv) throw new NotFound();
     if (cv.status !== 'uploaded') throw transitionNotAllowed(`configuration could not be archived because it is ${cv.status}; only an uploaded one can be`);
     if (workspace.current_configuration_version_id === cv.id) throw transitionNotAllowed('configuration could not be archived because it is current');
     if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
@@ -136,8 +136,8 @@ export async function archiveConfigurationVersion(ctx: Context, id: string): Pro
   });
 }
 
-function transitionNotAllowed(detail: string): ApiError {
-  return new ApiError(409, [{ status: '409', title: 'transition not allowed', detail }]);
+function transitionNotAllowed(detail: string): TransitionRefused {
+  return new TransitionRefused(detail);
 }
 
 /** For a run, inside its transaction: the configuration version named, or the workspace's latest uploaded one; undefined when there is none. */

@@ -5,7 +5,7 @@ import { lockConfigurationVersionRow } from '../db/row-lock.js';
 import type { Database } from '../db/schema.js';
 import type { Db, Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { ConfigurationVersion, PendingUpload } from './model.js';
 
 const COLUMNS = [

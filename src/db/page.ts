@@ -1,5 +1,5 @@
 import { sql, type AliasableExpression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 
 /**
  * One page of the rows `base` matches and how many it matches in all. `select` picks the

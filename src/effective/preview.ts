@@ -1,9 +1,9 @@
 import type { Context, WriteWatcher } from '../context.js';
-import { can } from '../auth/policy.js';
+import { can } from '../auth/decisions.js';
 import { compareCodePoints } from '../common/code-points.js';
 import { locationOfWorkspace } from '../common/location.js';
 import type { Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Category, Variable } from '../variables/model.js';
 import type { ImpactField } from './model.js';

@@ -1,8 +1,9 @@
 import type { Context } from '../context.js';
-import { ensure, type Target } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import type { Target } from '../auth/actions.js';
 import type { Db } from '../db/transaction.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
-import { notFound } from '../jsonapi/errors.js';
+import { NotFound } from '../common/errors.js';
 import type { Sealer } from '../secrets/sealer.js';
 import type { Variable } from '../variables/model.js';
 import { getWorkspace } from '../workspaces/service.js';
@@ -80,7 +81,7 @@ export async function snapshotEffectiveVariables(trx: Db, workspace: WorkspacePl
  */
 export async function showRunEffectiveVariables(ctx: Context, runId: string): Promise<EffectiveVariable[]> {
   const found = await findRunWorkspace(ctx.store.db, runId);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   const { workspace } = found;
   const target: Target = locationOfWorkspace(workspace);
   ensure(ctx.subject, 'run:read', target);

@@ -8,6 +8,8 @@ import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '..
 import { validationError } from '../jsonapi/validation.js';
 import { BODY_LIMIT, HEADERS_LIMIT } from './limits.js';
 import { RETRY_AFTER_SECONDS } from './outage.js';
+import { DomainError } from '../common/errors.js';
+import { apiErrorOf } from './domain-errors.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type(MEDIA_TYPE).send(error.toDocument());
@@ -23,8 +25,9 @@ export function sendUnavailable(reply: FastifyReply): FastifyReply {
  * and it never shows internals. A store that cannot serve (down, read-only, too slow) is a 503,
  * logged once per outage (`StoreOutage`).
  */
-export function handleError(error: FastifyError | ApiError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleError(error: FastifyError | ApiError | DomainError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
+  if (error instanceof DomainError) return sendError(reply, apiErrorOf(error, request.routeOptions.config.fields));
   if (isStoreUnavailable(error)) {
     request.server.outage.refused(error, Date.now() - reply.elapsedTime);
     return sendUnavailable(reply);

@@ -1,4 +1,5 @@
-import type { Page, Query } from './query.js';
+import type { Page } from '../common/page.js';
+import type { Query } from './query.js';
 
 export const API_PREFIX = '/api/v2';
 export const MEDIA_TYPE = 'application/vnd.api+json';

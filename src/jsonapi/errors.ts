@@ -43,21 +43,6 @@ export function invalidAttribute(detail: string, pointer: string): ApiError {
   return new ApiError(422, [{ status: '422', title: 'invalid attribute', detail, source: { pointer } }]);
 }
 
-/** A required attribute left out, or given as null: `name can't be blank`. */
-export function blankAttribute(name: string): ApiError {
-  return invalidAttribute(`${name} can't be blank`, `/data/attributes/${name}`);
-}
-
-/** The 422 for a name another resource of the same kind already has. */
-export function nameTaken(): ApiError {
-  return invalidAttribute('Name has already been taken', '/data/attributes/name');
-}
-
-/** A request that is well-formed but cannot be applied in the current state (e.g. a rule between resources). */
-export function unprocessable(detail: string, pointer?: string): ApiError {
-  return new ApiError(422, [{ status: '422', title: 'unprocessable entity', detail, ...(pointer ? { source: { pointer } } : {}) }]);
-}
-
 export function badQueryParameter(parameter: string, detail: string): ApiError {
   return new ApiError(400, [{ status: '400', title: 'bad request', detail, source: { parameter } }]);
 }

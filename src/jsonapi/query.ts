@@ -1,3 +1,4 @@
+import type { Page } from '../common/page.js';
 import { badQueryParameter } from './errors.js';
 
 export type Query = Record<string, string | string[] | undefined>;
@@ -5,10 +6,6 @@ export type Query = Record<string, string | string[] | undefined>;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-export interface Page {
-  number: number;
-  size: number;
-}
 
 /** One value of a query parameter; a parameter given twice is a 400 rather than a guess. */
 export function single(query: Query, name: string): string | undefined {

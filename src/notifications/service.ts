@@ -1,11 +1,11 @@
 import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import { getOrganization } from '../organizations/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { blankAttribute, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Invalid, Unprocessable, blank } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { isLocalName, isPrivateAddress, literalAddress } from './addresses.js';
 import { MAX_CONFIGURATIONS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_URL_LENGTH, TRIGGERS, type DeliveryResponse, type DestinationType, type NotificationConfiguration, type Trigger } from './model.js';
 import { verificationBody } from './payload.js';
@@ -58,7 +58,7 @@ function ensureManaging(ctx: Context, organizationId: string): void {
 
 async function managedConfiguration(ctx: Context, id: string): Promise<NotificationConfiguration> {
   const configuration = await findConfiguration(ctx.store.db, id);
-  if (!configuration) throw notFound();
+  if (!configuration) throw new NotFound();
   ensureManaging(ctx, configuration.organizationId);
   return configuration;
 }
@@ -84,9 +84,9 @@ export async function showConfiguration(ctx: Context, id: string): Promise<Shown
 export async function createConfiguration(ctx: Context, organizationName: string, command: ConfigurationCommand, policy: DestinationPolicy): Promise<ShownConfiguration> {
   const organization = await getOrganization(ctx, organizationName, 'varset-notifications:manage');
   const organizationId = organization.id;
-  if (command.name === undefined) throw blankAttribute('name');
-  if (command.destinationType === undefined) throw blankAttribute('destination-type');
-  if (command.url === undefined) throw blankAttribute('url');
+  if (command.name === undefined) throw blank('name');
+  if (command.destinationType === undefined) throw blank('destination-type');
+  if (command.url === undefined) throw blank('url');
   const time = now();
   const configuration = checked(
     { id: newId('nc'), organizationId, organizationName: organization.name, name: '', destinationType: command.destinationType, url: '', sealedToken: null, enabled: false, triggers: [], createdAt: time, updatedAt: time },
@@ -95,9 +95,9 @@ export async function createConfiguration(ctx: Context, organizationName: string
     policy,
   );
   await transaction(ctx.store, async (trx) => {
-    if (!(await organizationExists(trx, organizationId))) throw notFound();
+    if (!(await organizationExists(trx, organizationId))) throw new NotFound();
     if ((await countConfigurations(trx, organizationId)) >= MAX_CONFIGURATIONS) {
-      throw unprocessable(`an organization has at most ${MAX_CONFIGURATIONS} notification configurations`);
+      throw new Unprocessable(`an organization has at most ${MAX_CONFIGURATIONS} notification configurations`);
     }
     await insertConfiguration(trx, configuration);
     await recordAuditEvent(trx, ctx, { organizationId, type: 'notification_configuration', id: configuration.id, action: 'create', meta: { name: configuration.name } });
@@ -108,7 +108,7 @@ export async function createConfiguration(ctx: Context, organizationName: string
 export async function updateConfigurationOf(ctx: Context, id: string, command: ConfigurationCommand, policy: DestinationPolicy): Promise<ShownConfiguration> {
   const updated = await transaction(ctx.store, async (trx) => {
     const current = await findConfiguration(trx, id);
-    if (!current) throw notFound();
+    if (!current) throw new NotFound();
     ensureManaging(ctx, current.organizationId);
     const next = checked({ ...current, updatedAt: now() }, command, ctx, policy);
     await updateConfiguration(trx, next);
@@ -123,7 +123,7 @@ export async function updateConfigurationOf(ctx: Context, id: string, command: C
 export async function deleteConfigurationOf(ctx: Context, id: string): Promise<void> {
   await transaction(ctx.store, async (trx) => {
     const current = await findConfiguration(trx, id);
-    if (!current) throw notFound();
+    if (!current) throw new NotFound();
     ensureManaging(ctx, current.organizationId);
     await deleteConfiguration(trx, id);
     await recordAuditEvent(trx, ctx, { organizationId: current.organizationId, type: 'notification_configuration', id, action: 'destroy', meta: { name: current.name } });
@@ -144,7 +144,7 @@ export async function verifyConfiguration(ctx: Context, id: string, policy: Dest
         });
   await transaction(ctx.store, async (trx) => {
     // Deleted meanwhile: nothing to record the response with.
-    if (!(await findConfiguration(trx, id))) throw notFound();
+    if (!(await findConfiguration(trx, id))) throw new NotFound();
     await insertResponse(trx, id, { ...sent.response, varsetId: null, versionNumber: null, attempt: null });
     await recordAuditEvent(trx, ctx, { organizationId: configuration.organizationId, type: 'notification_configuration', id, action: 'verify', meta: { name: configuration.name, successful: sent.response.successful } });
   });
@@ -166,14 +166,14 @@ function checked(base: NotificationConfiguration, command: ConfigurationCommand,
   const next = { ...base };
   if (command.name !== undefined) {
     const name = command.name.trim();
-    if (!name) throw blankAttribute('name');
-    if (name.length > MAX_NAME_LENGTH) throw invalidAttribute(`name is too long (at most ${MAX_NAME_LENGTH} characters)`, '/data/attributes/name');
+    if (!name) throw blank('name');
+    if (name.length > MAX_NAME_LENGTH) throw new Invalid('name', `name is too long (at most ${MAX_NAME_LENGTH} characters)`);
     next.name = name;
   }
   if (command.destinationType !== undefined) next.destinationType = command.destinationType;
   if (command.url !== undefined) next.url = checkedUrl(command.url, policy);
   if (command.token !== undefined) {
-    if (command.token.length > MAX_TOKEN_LENGTH) throw invalidAttribute(`token is too long (at most ${MAX_TOKEN_LENGTH} characters)`, '/data/attributes/token');
+    if (command.token.length > MAX_TOKEN_LENGTH) throw new Invalid('token', `token is too long (at most ${MAX_TOKEN_LENGTH} characters)`);
     next.sealedToken = command.token === '' ? null : ctx.sealer.seal(command.token);
   }
   if (command.enabled !== undefined) next.enabled = command.enabled;
@@ -182,19 +182,19 @@ function checked(base: NotificationConfiguration, command: ConfigurationCommand,
 }
 
 function checkedUrl(text: string, policy: DestinationPolicy): string {
-  const pointer = '/data/attributes/url';
-  if (text.length > MAX_URL_LENGTH) throw invalidAttribute(`url is too long (at most ${MAX_URL_LENGTH} characters)`, pointer);
+  const field = 'url';
+  if (text.length > MAX_URL_LENGTH) throw new Invalid(field, `url is too long (at most ${MAX_URL_LENGTH} characters)`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw invalidAttribute('url must be an absolute http or https URL', pointer);
+    throw new Invalid(field, 'url must be an absolute http or https URL');
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw invalidAttribute('url must be an absolute http or https URL', pointer);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw new Invalid(field, 'url must be an absolute http or https URL');
   if (!policy.allowPrivateAddresses) {
     const literal = literalAddress(url.hostname);
     if (isLocalName(url.hostname) || (literal !== undefined && isPrivateAddress(literal))) {
-      throw invalidAttribute('url must not be a private, loopback or link-local address (VARSETD_NOTIFICATIONS_ALLOW_PRIVATE allows them)', pointer);
+      throw new Invalid(field, 'url must not be a private, loopback or link-local address (VARSETD_NOTIFICATIONS_ALLOW_PRIVATE allows them)');
     }
   }
   return text;
@@ -203,7 +203,7 @@ function checkedUrl(text: string, policy: DestinationPolicy): string {
 function checkedTriggers(triggers: string[]): Trigger[] {
   triggers.forEach((trigger, index) => {
     if (!(TRIGGERS as readonly string[]).includes(trigger)) {
-      throw invalidAttribute(`${JSON.stringify(trigger)} is not a trigger; triggers are ${TRIGGERS.join(', ')}`, `/data/attributes/triggers/${index}`);
+      throw new Invalid(`triggers[${index}]`, `${JSON.stringify(trigger)} is not a trigger; triggers are ${TRIGGERS.join(', ')}`);
     }
   });
   return TRIGGERS.filter((trigger) => triggers.includes(trigger));

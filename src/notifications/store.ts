@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { VarsetNotificationConfigurationTable, VarsetNotificationResponseTable } from '../db/schema.js';
 import type { Db } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { KEPT_RESPONSES, type DeliveryResponse, type NotificationConfiguration, type Trigger } from './model.js';
 
 /** The SQL of notification configurations and of the responses their deliveries got. */

@@ -15,7 +15,7 @@ export type CollaboratorAuthPolicy = (typeof COLLABORATOR_AUTH_POLICIES)[number]
 /**
  * What an organization's clients may set besides its name and email. varsetd keeps them and
  * answers them; `allow-force-delete-workspaces` and `user-tokens-enabled` (false refuses the
- * site-admin token, src/auth/policy.ts) change what it does, the others are about what it does
+ * site-admin token, src/auth/decisions.ts) change what it does, the others are about what it does
  * not have (VCS, cost estimation, health assessments, user sessions).
  */
 export interface OrganizationSettings {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { organizationPermissions, projectPermissions } from '../auth/policy.js';
+import { organizationPermissions, projectPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch } from '../jsonapi/query.js';

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Maybe, Nullable, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
-import { ORGANIZATION_PERMISSIONS } from '../auth/policy.js';
+import { ORGANIZATION_PERMISSIONS } from '../auth/permissions.js';
 import { ENTITLEMENTS } from './entitlements.js';
 import { COLLABORATOR_AUTH_POLICIES, EXECUTION_MODES } from './model.js';
 

@@ -1,12 +1,12 @@
 import type { Static } from 'typebox';
 import type { Organization, OrganizationRecord } from './model.js';
-import type { OrganizationPermission } from '../auth/policy.js';
+import type { OrganizationPermission } from '../auth/permissions.js';
 import { ENTITLEMENTS } from './entitlements.js';
 import type { EntitlementSetResource, OrganizationResource } from './schemas.js';
 
 /**
  * An organization; its JSON:API id is its name, as clients read the name from the id.
- * `permissions` are the caller's (`organizationPermissions` in auth/policy.ts). varsetd has no
+ * `permissions` are the caller's (`organizationPermissions` in auth/permissions.ts). varsetd has no
  * plans, trials, SAML, HYOK, stacks or users: what describes them says so.
  */
 export function serializeOrganization(org: OrganizationRecord, permissions: Record<OrganizationPermission, boolean>): Static<typeof OrganizationResource> {

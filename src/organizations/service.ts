@@ -1,10 +1,12 @@
 import type { Context } from '../context.js';
-import { ensure, organizationListScope, type Action } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import { organizationListScope } from '../auth/list-scopes.js';
+import type { Action } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Taken, blank } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord, type OrganizationSettings } from './model.js';
 import { checkSettings } from './settings.js';
 import * as store from './store.js';
@@ -17,7 +19,7 @@ export async function getOrganization(ctx: Context, name: string, action: Action
 /** `getOrganization` with the organization's version, read in the same statement. */
 export async function getVersionedOrganization(ctx: Context, name: string, action: Action = 'organization:read'): Promise<{ organization: Organization; version: number }> {
   const found = await store.findOrganizationByName(ctx.store.db, name);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, action, { organizationId: found.organization.id });
   return found;
 }
@@ -25,7 +27,7 @@ export async function getVersionedOrganization(ctx: Context, name: string, actio
 /** An organization with its settings and default project, as its own responses show it. */
 export async function getOrganizationRecord(ctx: Context, name: string, action: Action = 'organization:read'): Promise<OrganizationRecord> {
   const organization = await store.findOrganizationRecord(ctx.store.db, name);
-  if (!organization) throw notFound();
+  if (!organization) throw new NotFound();
   ensure(ctx.subject, action, { organizationId: organization.id });
   return organization;
 }
@@ -39,12 +41,12 @@ export async function listVisibleOrganizations(ctx: Context, filter: Omit<store.
 /** Creates an organization with its default project and its owners team. */
 export async function createOrganization(ctx: Context, changes: OrganizationChanges): Promise<OrganizationRecord> {
   ensure(ctx.subject, 'organizations:create');
-  if (changes.name === undefined) throw blankAttribute('name');
-  if (changes.email === undefined) throw blankAttribute('email');
+  if (changes.name === undefined) throw blank('name');
+  if (changes.email === undefined) throw blank('email');
   const settings = checkSettings({ ...DEFAULT_ORGANIZATION_SETTINGS, ...changes.settings }, changes);
   const organization: OrganizationRecord = { id: newId('org'), name: changes.name, email: changes.email, created_at: now(), settings, default_project_id: newId('prj') };
   await transaction(ctx.store, async (trx) => {
-    if (await store.findOrganizationByName(trx, organization.name)) throw nameTaken();
+    if (await store.findOrganizationByName(trx, organization.name)) throw new Taken('name');
     await store.insertOrganization(trx, organization, newId('team'));
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'create', meta: { name: organization.name } });
   });
@@ -60,7 +62,7 @@ export async function updateOrganization(ctx: Context, name: string, changes: Or
     settings: checkSettings({ ...found.settings, ...changes.settings }, changes),
   };
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
-    if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw nameTaken();
+    if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw new Taken('name');
     await store.updateOrganization(trx, organization);
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'update', meta: { name: organization.name } });
   });

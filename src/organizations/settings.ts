@@ -1,8 +1,7 @@
-import { invalidAttribute } from '../jsonapi/errors.js';
+import { Invalid } from '../common/errors.js';
 import type { OrganizationChanges, OrganizationSettings } from './model.js';
 
-const ATTRIBUTES = '/data/attributes';
-const AGENT_POOL = '/data/relationships/default-agent-pool';
+const AGENT_POOL = 'default-agent-pool';
 
 /**
  * The rules between an organization's settings, checked on the settings it would have after
@@ -10,20 +9,17 @@ const AGENT_POOL = '/data/relationships/default-agent-pool';
  */
 export function checkSettings(settings: OrganizationSettings, changes: OrganizationChanges): OrganizationSettings {
   if (settings['send-passing-statuses-for-untriggered-speculative-plans'] && settings['aggregated-commit-status-enabled']) {
-    const pointer = changes.settings['aggregated-commit-status-enabled'] ? 'aggregated-commit-status-enabled' : 'send-passing-statuses-for-untriggered-speculative-plans';
-    throw invalidAttribute(
-      'send-passing-statuses-for-untriggered-speculative-plans and aggregated-commit-status-enabled cannot both be true',
-      `${ATTRIBUTES}/${pointer}`,
-    );
+    const field = changes.settings['aggregated-commit-status-enabled'] ? 'aggregated-commit-status-enabled' : 'send-passing-statuses-for-untriggered-speculative-plans';
+    throw new Invalid(field, 'send-passing-statuses-for-untriggered-speculative-plans and aggregated-commit-status-enabled cannot both be true');
   }
   if (changes.defaultAgentPoolId !== undefined) {
     if (settings['default-execution-mode'] !== 'agent') {
-      throw invalidAttribute("Default agent pool must not be specified unless using 'agent' execution mode", AGENT_POOL);
+      throw new Invalid(AGENT_POOL, "Default agent pool must not be specified unless using 'agent' execution mode");
     }
-    throw invalidAttribute('Default agent pool not found: varsetd has no agent pools', AGENT_POOL);
+    throw new Invalid(AGENT_POOL, 'Default agent pool not found: varsetd has no agent pools');
   }
   if (settings['default-execution-mode'] === 'agent') {
-    throw invalidAttribute("Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools", `${ATTRIBUTES}/default-execution-mode`);
+    throw new Invalid('default-execution-mode', "Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools");
   }
   return settings;
 }

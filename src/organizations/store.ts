@@ -3,7 +3,7 @@ import { compiledOnce } from '../db/compiled-once.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { DEFAULT_PROJECT_NAME } from '../projects/model.js';
 import { OWNERS_TEAM_NAME } from '../teams/model.js';
 import { DEFAULT_ORGANIZATION_SETTINGS, type Organization, type OrganizationRecord, type OrganizationSettings } from './model.js';

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { projectPermissions } from '../auth/policy.js';
+import { projectPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { TAGGED_FILTER, checkedBindings, parseTaggedFilter, type EffectiveTagBinding } from '../tag-bindings/model.js';
+import { checkedBindings, type EffectiveTagBinding } from '../tag-bindings/model.js';
+import { TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
 import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
 import type { Project, ProjectChanges, ProjectOrder } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
@@ -55,7 +56,7 @@ function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
     defaultExecutionMode: attributes?.['default-execution-mode'] ?? undefined,
     defaultAgentPoolId: pool ?? undefined,
     overwrites: { executionMode: overwrites?.['default-execution-mode'] ?? undefined, agentPool: overwrites?.['default-agent-pool'] ?? undefined },
-    tagBindings: bindings === undefined ? undefined : checkedBindings(bindings.map((b) => b.attributes), '/data/relationships/tag-bindings/data'),
+    tagBindings: bindings === undefined ? undefined : checkedBindings(bindings.map((b) => b.attributes)),
   };
 }
 

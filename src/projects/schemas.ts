@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { PROJECT_PERMISSIONS } from '../auth/policy.js';
+import { PROJECT_PERMISSIONS } from '../auth/permissions.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
 import { EXECUTION_MODES } from '../organizations/model.js';
 import { AUTO_DESTROY_DURATION_PATTERN } from './model.js';
@@ -25,7 +25,7 @@ export const ProjectBody = ResourceBody(
   { 'default-agent-pool': Type.Optional(ToOneInput('agent-pools')), 'tag-bindings': Maybe(TagBindingsRelationship) },
 );
 
-/** The caller's permissions on a project (`projectPermissions` in auth/policy.ts); null where a response does not tell them. */
+/** The caller's permissions on a project (`projectPermissions` in auth/permissions.ts); null where a response does not tell them. */
 const ProjectPermissions = Nullable(Type.Object(Object.fromEntries(PROJECT_PERMISSIONS.map((name) => [name, Type.Boolean()]))));
 
 export const ProjectResource = Resource(

@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { ProjectPermission } from '../auth/policy.js';
+import type { ProjectPermission } from '../auth/permissions.js';
 import { toOne } from '../jsonapi/document.js';
 import type { Project } from './model.js';
 import type { ProjectResource } from './schemas.js';
 
 /**
- * A project. `permissions` are the caller's (`projectPermissions` in auth/policy.ts); a project
+ * A project. `permissions` are the caller's (`projectPermissions` in auth/permissions.ts); a project
  * included in a variable-set response, which may be shared between callers, leaves them null.
  * `effectiveTagBindingIds` are given when `include=effective_tag_bindings` puts the bindings in `included`.
  */

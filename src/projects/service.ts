@@ -1,10 +1,12 @@
 import type { Context } from '../context.js';
-import { can, ensure, projectActionScope, projectListScope, type Action } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
+import { projectActionScope, projectListScope } from '../auth/list-scopes.js';
+import type { Action } from '../auth/actions.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { newId, now } from '../ids.js';
-import { blankAttribute, conflict, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Taken, Unprocessable, Conflict, blank } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import type { ExecutionMode, Organization } from '../organizations/model.js';
 import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
 import type { Project, ProjectChanges } from './model.js';
@@ -12,7 +14,6 @@ import { executionModeAfter } from './settings.js';
 import { replaceBindings } from '../tag-bindings/service.js';
 import * as store from './store.js';
 
-const BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
 
 export interface ProjectWithOrganization {
   project: Project;
@@ -25,7 +26,7 @@ export interface ProjectWithOrganization {
  */
 export async function getProject(ctx: Context, id: string, action: Action = 'project:read'): Promise<ProjectWithOrganization & { organizationVersion: number }> {
   const found = await store.findProjectWithOrganization(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, action, { organizationId: found.project.organization_id, projectId: found.project.id });
   return found;
 }
@@ -42,7 +43,7 @@ export async function listOrganizationProjects(
   const organization = await getOrganization(ctx, organizationName);
   // A team lists the projects it can read.
   const visible = projectListScope(ctx.subject, organization.id);
-  if (visible === 'none') throw notFound();
+  if (visible === 'none') throw new NotFound();
   const within: string[][] = [];
   for (const action of filter.permitted) {
     const scope = projectActionScope(ctx.subject, organization.id, action);
@@ -54,7 +55,7 @@ export async function listOrganizationProjects(
 export async function createProject(ctx: Context, organizationName: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'projects:create', { organizationId: organization.id });
-  if (changes.name === undefined) throw blankAttribute('name');
+  if (changes.name === undefined) throw blank('name');
   const project: Project = {
     id: newId('prj'),
     organization_id: organization.id,
@@ -66,10 +67,10 @@ export async function createProject(ctx: Context, organizationName: string, chan
     created_at: now(),
   };
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
-    if (await store.projectNameTaken(trx, organization.id, project.name)) throw nameTaken();
+    if (await store.projectNameTaken(trx, organization.id, project.name)) throw new Taken('name');
     await followOrganization(trx, project);
     await store.insertProject(trx, project);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings);
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'project', id: project.id, action: 'create', meta: { name: project.name } });
   });
   return { project, organization };
@@ -93,10 +94,10 @@ export async function updateProject(ctx: Context, id: string, changes: ProjectCh
     ...executionModeAfter(found.project, changes),
   };
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
-    if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw nameTaken();
+    if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw new Taken('name');
     await followOrganization(trx, project);
     await store.updateProject(trx, project);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings, BINDINGS_POINTER);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings);
     await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'update', meta: { name: project.name } });
   });
   return { project, organization: found.organization };
@@ -114,9 +115,9 @@ export async function readableDefaultProjects(ctx: Context, organizations: { def
  */
 export async function deleteProject(ctx: Context, id: string): Promise<void> {
   const { project } = await getProject(ctx, id, 'project:delete');
-  if (project.is_default) throw unprocessable('the default project of an organization cannot be deleted');
+  if (project.is_default) throw new Unprocessable('the default project of an organization cannot be deleted');
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
-    if (await store.hasWorkspaces(trx, id)) throw conflict('the project still contains workspaces: move or delete them first');
+    if (await store.hasWorkspaces(trx, id)) throw new Conflict('the project still contains workspaces: move or delete them first');
     await store.deleteProject(trx, id);
     await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id, action: 'destroy', meta: { name: project.name } });
   });
@@ -125,7 +126,7 @@ export async function deleteProject(ctx: Context, id: string): Promise<void> {
 /** The execution mode a project's workspaces take when they do not set their own, read in the caller's transaction. */
 export async function projectExecutionMode(trx: Trx, organizationId: string, projectId: string): Promise<ExecutionMode> {
   const [project] = await store.findProjects(trx, organizationId, [projectId]);
-  if (!project) throw notFound();
+  if (!project) throw new NotFound();
   return project.default_execution_mode;
 }
 

@@ -1,8 +1,6 @@
-import { invalidAttribute } from '../jsonapi/errors.js';
+import { Invalid } from '../common/errors.js';
 import type { ExecutionMode } from '../organizations/model.js';
 import type { Project, ProjectChanges } from './model.js';
-
-const ATTRIBUTES = '/data/attributes';
 
 /**
  * A project's execution mode after a change, by HCP Terraform's rules: a mode given overwrites
@@ -16,28 +14,25 @@ export function executionModeAfter(
 ): Pick<Project, 'default_execution_mode' | 'execution_mode_overwritten'> {
   const { executionMode, agentPool } = changes.overwrites;
   if (executionMode !== undefined && agentPool !== undefined && executionMode !== agentPool) {
-    throw invalidAttribute(
-      'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.',
-      `${ATTRIBUTES}/setting-overwrites`,
-    );
+    throw new Invalid('setting-overwrites', 'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.');
   }
   const mode = changes.defaultExecutionMode;
   if (changes.defaultAgentPoolId !== undefined) {
-    const pointer = '/data/attributes/default-agent-pool-id';
-    if (mode !== 'agent') throw invalidAttribute("Default agent pool must not be specified unless using 'agent' execution mode", pointer);
-    throw invalidAttribute('Default agent pool not found: varsetd has no agent pools', pointer);
+    const field = 'default-agent-pool-id';
+    if (mode !== 'agent') throw new Invalid(field, "Default agent pool must not be specified unless using 'agent' execution mode");
+    throw new Invalid(field, 'Default agent pool not found: varsetd has no agent pools');
   }
   if (mode === 'agent') {
-    throw invalidAttribute("Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools", `${ATTRIBUTES}/default-execution-mode`);
+    throw new Invalid('default-execution-mode', "Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools");
   }
   const overwrite = executionMode ?? agentPool;
   if (overwrite === false) {
-    if (mode !== undefined) throw invalidAttribute('default-execution-mode cannot be given with setting-overwrites false', `${ATTRIBUTES}/default-execution-mode`);
+    if (mode !== undefined) throw new Invalid('default-execution-mode', 'default-execution-mode cannot be given with setting-overwrites false');
     return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: false };
   }
   if (mode !== undefined) return { default_execution_mode: mode, execution_mode_overwritten: true };
   if (overwrite === true && !current.execution_mode_overwritten) {
-    throw invalidAttribute('default-execution-mode must be given with setting-overwrites true', `${ATTRIBUTES}/default-execution-mode`);
+    throw new Invalid('default-execution-mode', 'default-execution-mode must be given with setting-overwrites true');
   }
   return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: current.execution_mode_overwritten };
 }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { Scope } from '../auth/policy.js';
+import type { Scope } from '../auth/list-scopes.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import { PROJECT_COLUMNS, toProject, type Project, type ProjectOrder } from './model.js';
 

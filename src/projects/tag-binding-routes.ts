@@ -8,14 +8,16 @@ import { serializeEffectiveTagBinding, serializeTagBinding } from '../tag-bindin
 import { addProjectTagBindings, listProjectEffectiveTagBindings, listProjectTagBindings } from './tag-bindings.js';
 
 const IdParams = Type.Object({ id: Type.String() });
+/** The body is the list of bindings itself. */
+const LIST_BODY = { 'tag-bindings': '/data' };
 const Bindings = Responses({ 200: CollectionDocument(TagBindingResource) });
 
 export const projectTagBindingRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get('/projects/:id/tag-bindings', { schema: { params: IdParams, response: Bindings } }, async (request) => {
     return { data: (await listProjectTagBindings(contextOf(request), request.params.id)).map(serializeTagBinding) };
   });
-  api.patch('/projects/:id/tag-bindings', { schema: { params: IdParams, body: TagBindingsBody, response: Bindings } }, async (request) => {
-    const bindings = checkedBindings(request.body.data.map((b) => b.attributes), '/data');
+  api.patch('/projects/:id/tag-bindings', { config: { fields: LIST_BODY }, schema: { params: IdParams, body: TagBindingsBody, response: Bindings } }, async (request) => {
+    const bindings = checkedBindings(request.body.data.map((b) => b.attributes));
     return { data: (await addProjectTagBindings(contextOf(request), request.params.id, bindings)).map(serializeTagBinding) };
   });
   api.get(

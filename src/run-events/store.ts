@@ -3,7 +3,7 @@ import type { Comment } from '../comments/model.js';
 import { sql } from 'kysely';
 import { limitToPage, pageWithTotal } from '../db/page.js';
 import type { Db } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { RunEvent } from '../runs/model.js';
 import type { RunEventWithComment } from './model.js';
 

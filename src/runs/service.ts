@@ -1,14 +1,15 @@
 import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { can, ensure, type Action } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
+import type { Action } from '../auth/actions.js';
 import type { Subject } from '../auth/subject.js';
 import { locationOfWorkspace, type WorkspaceLocation } from '../common/location.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { findRunnableConfigurationVersion } from '../configuration-versions/service.js';
 import { openRunVariables, snapshotEffectiveVariables, type OpenedVariable } from '../effective/service.js';
 import { newId, now } from '../ids.js';
-import { conflict, invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Invalid, Unprocessable, Conflict } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { DEFAULT_MESSAGE, isFinished, type Run, type RunEvent, type RunFilter, type RunPermissions, type RunStatus, type RunVariable } from './model.js';
 import * as store from './store.js';
@@ -18,7 +19,7 @@ export type { Run, RunEvent, RunPermissions, RunVariable };
 /** A run and where it is, if the subject may do `action` on it; otherwise the 404 of a missing one. */
 export async function getRun(ctx: Context, id: string, action: Action = 'run:read'): Promise<{ run: Run; location: WorkspaceLocation }> {
   const found = await store.findRun(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, action, found.location);
   return found;
 }
@@ -56,11 +57,11 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
   const { workspace } = await getWorkspace(ctx, { id: command.workspaceId }, 'run:create');
   const run = await transaction(ctx.store, async (trx) => {
     const cv = await findRunnableConfigurationVersion(trx, workspace.id, command.configurationVersionId);
-    const pointer = '/data/relationships/configuration-version';
+    const field = 'configuration-version';
     // A version of another workspace is as unknown here as a missing one.
-    if (!cv && command.configurationVersionId !== undefined) throw notFound();
-    if (!cv) throw unprocessable('the workspace has no uploaded configuration version to run', pointer);
-    if (cv.status !== 'uploaded') throw unprocessable(`configuration version ${cv.id} is ${cv.status}; a run needs an uploaded one`, pointer);
+    if (!cv && command.configurationVersionId !== undefined) throw new NotFound();
+    if (!cv) throw new Unprocessable('the workspace has no uploaded configuration version to run', field);
+    if (cv.status !== 'uploaded') throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; a run needs an uploaded one`, field);
     const run: Run = {
       id: newId('run'),
       workspace_id: workspace.id,
@@ -89,7 +90,7 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
 function assertKeysGivenOnce(variables: RunVariable[]): void {
   const seen = new Set<string>();
   variables.forEach(({ key }, i) => {
-    if (seen.has(key)) throw invalidAttribute(`variable ${key} is given more than once`, `/data/attributes/variables/${i}/key`);
+    if (seen.has(key)) throw new Invalid(`variables[${i}].key`, `variable ${key} is given more than once`);
     seen.add(key);
   });
 }
@@ -101,7 +102,7 @@ function assertKeysGivenOnce(variables: RunVariable[]): void {
  */
 async function getOwnRun(ctx: Context, id: string): Promise<{ run: Run; location: WorkspaceLocation }> {
   const found = await store.findRun(ctx.store.db, id);
-  if (!found || found.run.created_by_token_id !== ctx.subject.tokenId) throw notFound();
+  if (!found || found.run.created_by_token_id !== ctx.subject.tokenId) throw new NotFound();
   ensure(ctx.subject, 'run:create', found.location);
   return found;
 }
@@ -114,8 +115,8 @@ export async function openOwnRunVariables(ctx: Context, id: string): Promise<Ope
   const { run } = await getOwnRun(ctx, id);
   return transaction(ctx.store, async (trx) => {
     const current = await store.findRun(trx, run.id);
-    if (!current) throw notFound();
-    if (isFinished(current.run)) throw conflict(`run ${run.id} has finished; its variables are no longer available`);
+    if (!current) throw new NotFound();
+    if (isFinished(current.run)) throw new Conflict(`run ${run.id} has finished; its variables are no longer available`);
     await recordRunEvent(trx, run.id, 'variables-opened', 'Variables read with sensitive values by the token that created the run', ctx.subject);
     return openRunVariables(trx, ctx.sealer, run.id);
   });
@@ -141,8 +142,8 @@ async function moveOwnRun(ctx: Context, id: string, action: 'start' | 'finish', 
   const at = now();
   const moved = await transaction(ctx.store, async (trx) => {
     const current = await store.findRun(trx, run.id);
-    if (!current) throw notFound();
-    const wrongStatus = () => conflict(`run ${run.id} is ${current.run.status}; it can become ${to} only when it is ${from.join(' or ')}`);
+    if (!current) throw new NotFound();
+    const wrongStatus = () => new Conflict(`run ${run.id} is ${current.run.status}; it can become ${to} only when it is ${from.join(' or ')}`);
     if (!from.includes(current.run.status)) throw wrongStatus();
     const timestamps = to === 'planning' ? { planning_at: at } : { finished_at: at };
     // The update is conditional too: a concurrent move may have committed since the read.

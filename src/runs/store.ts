@@ -2,7 +2,7 @@ import type { Db } from '../db/transaction.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import { fetchPage } from '../db/page.js';
 import { locationOf, type WorkspaceLocation } from '../common/location.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { containsText } from '../db/search.js';
 import type { Run, RunEvent, RunFilter, RunStatus } from './model.js';

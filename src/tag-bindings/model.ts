@@ -1,5 +1,4 @@
-import { badQueryParameter, invalidAttribute } from '../jsonapi/errors.js';
-import { single, type Query } from '../jsonapi/query.js';
+import { Invalid } from '../common/errors.js';
 
 /** A key/value tag of one workspace or one project. */
 export interface TagBinding {
@@ -25,14 +24,14 @@ const VALUE = /^[A-Za-z0-9_.:\-/ ]{0,256}$/;
 /**
  * The bindings a request gives, checked: keys and values of letters, digits, spaces and
  * `_ . : - /` (a key 1 to 128 characters, a value at most 256), each key once (the last value
- * given wins, as a PATCH that repeats a key means), `pointer` naming the relationship or body.
+ * given wins, as a PATCH that repeats a key means).
  */
-export function checkedBindings(bindings: { key: string; value?: string | null | undefined }[], pointer: string): { key: string; value: string }[] {
+export function checkedBindings(bindings: { key: string; value?: string | null | undefined }[]): { key: string; value: string }[] {
   const byKey = new Map<string, string>();
   bindings.forEach((binding, index) => {
     const value = binding.value ?? '';
-    if (!KEY.test(binding.key)) throw invalidAttribute('key must be 1 to 128 letters, digits, spaces or _ . : - /', `${pointer}/${index}/attributes/key`);
-    if (!VALUE.test(value)) throw invalidAttribute('value must be at most 256 letters, digits, spaces or _ . : - /', `${pointer}/${index}/attributes/value`);
+    if (!KEY.test(binding.key)) throw new Invalid(`tag-bindings[${index}].key`, 'key must be 1 to 128 letters, digits, spaces or _ . : - /');
+    if (!VALUE.test(value)) throw new Invalid(`tag-bindings[${index}].value`, 'value must be at most 256 letters, digits, spaces or _ . : - /');
     byKey.delete(binding.key);
     byKey.set(binding.key, value);
   });
@@ -46,24 +45,4 @@ export function effectiveBindings(own: TagBinding[], projectId: string, inherite
     ...own.map((b) => ({ ...b, inheritedFrom: null })),
     ...inherited.filter((b) => !keys.has(b.key)).map((b) => ({ ...b, inheritedFrom: { type: 'projects' as const, id: projectId } })),
   ];
-}
-
-/** `filter[tagged][N][key]` and `filter[tagged][N][value]`, N from 0, as lists of workspaces and projects take them. */
-export const TAGGED_FILTER = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
-
-/** The bindings a list's `filter[tagged]` parameters ask for (value '' for any value); each needs its key. */
-export function parseTaggedFilter(query: Query): { key: string; value: string }[] {
-  const tagged = new Map<number, { key: string; value: string }>();
-  for (const name of Object.keys(query)) {
-    const match = TAGGED_FILTER.exec(name);
-    if (!match) continue;
-    const index = Number(match[1]);
-    const entry = tagged.get(index) ?? { key: '', value: '' };
-    entry[match[2] as 'key' | 'value'] = single(query, name) ?? '';
-    tagged.set(index, entry);
-  }
-  for (const [index, { key }] of tagged) {
-    if (key === '') throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
-  }
-  return [...tagged.values()];
 }

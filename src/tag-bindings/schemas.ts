@@ -1,4 +1,6 @@
 import Type from 'typebox';
+import { badQueryParameter } from '../jsonapi/errors.js';
+import { single, type Query } from '../jsonapi/query.js';
 import { Maybe, Resource } from '../jsonapi/schemas.js';
 
 /** One binding of a request: `{type: "tag-bindings", attributes: {key, value}}`; other members are ignored. */
@@ -30,3 +32,23 @@ export const EffectiveTagBindingsRelationship = Type.Object({
   data: Type.Optional(Type.Array(Type.Object({ id: Type.String(), type: Type.Literal('effective-tag-bindings') }))),
   links: Type.Object({ related: Type.String() }),
 });
+
+/** `filter[tagged][N][key]` and `filter[tagged][N][value]`, N from 0, as lists of workspaces and projects take them. */
+export const TAGGED_FILTER = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
+
+/** The bindings a list's `filter[tagged]` parameters ask for (value '' for any value); each needs its key. */
+export function parseTaggedFilter(query: Query): { key: string; value: string }[] {
+  const tagged = new Map<number, { key: string; value: string }>();
+  for (const name of Object.keys(query)) {
+    const match = TAGGED_FILTER.exec(name);
+    if (!match) continue;
+    const index = Number(match[1]);
+    const entry = tagged.get(index) ?? { key: '', value: '' };
+    entry[match[2] as 'key' | 'value'] = single(query, name) ?? '';
+    tagged.set(index, entry);
+  }
+  for (const [index, { key }] of tagged) {
+    if (key === '') throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
+  }
+  return [...tagged.values()];
+}

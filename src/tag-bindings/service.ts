@@ -1,6 +1,6 @@
 import type { Db, Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { invalidAttribute } from '../jsonapi/errors.js';
+import { Invalid } from '../common/errors.js';
 import { MAX_TAG_BINDINGS, effectiveBindings, type EffectiveTagBinding, type TagBinding, type TagBindingOwner } from './model.js';
 import * as store from './store.js';
 
@@ -28,8 +28,8 @@ export async function effectiveBindingsOf(db: Db, workspaces: { id: string; proj
 }
 
 /** Replaces the owner's bindings with `bindings` (an empty list removes them all). */
-export async function replaceBindings(trx: Trx, owner: TagBindingOwner, bindings: { key: string; value: string }[], pointer: string): Promise<TagBinding[]> {
-  if (bindings.length > MAX_TAG_BINDINGS) throw invalidAttribute(`cannot exceed ${MAX_TAG_BINDINGS} bindings per resource`, pointer);
+export async function replaceBindings(trx: Trx, owner: TagBindingOwner, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
+  if (bindings.length > MAX_TAG_BINDINGS) throw new Invalid('tag-bindings', `cannot exceed ${MAX_TAG_BINDINGS} bindings per resource`);
   await store.deleteBindings(trx, owner);
   const timestamp = now();
   const rows = bindings.map((b, position) => ({ id: newId('tb'), key: b.key, value: b.value, position, created_at: timestamp }));
@@ -38,11 +38,11 @@ export async function replaceBindings(trx: Trx, owner: TagBindingOwner, bindings
 }
 
 /** Adds bindings, or changes the value of those whose key exists; answers the bindings given, as they now are. */
-export async function addBindings(trx: Trx, owner: TagBindingOwner, bindings: { key: string; value: string }[], pointer: string): Promise<TagBinding[]> {
+export async function addBindings(trx: Trx, owner: TagBindingOwner, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
   const existing = await store.bindingsOf(trx, owner);
   const byKey = new Map(existing.map((b) => [b.key, b]));
   const added = bindings.filter((b) => !byKey.has(b.key));
-  if (existing.length + added.length > MAX_TAG_BINDINGS) throw invalidAttribute(`cannot exceed ${MAX_TAG_BINDINGS} bindings per resource`, pointer);
+  if (existing.length + added.length > MAX_TAG_BINDINGS) throw new Invalid('tag-bindings', `cannot exceed ${MAX_TAG_BINDINGS} bindings per resource`);
   const timestamp = now();
   const inserted = added.map((b, i) => ({ id: newId('tb'), key: b.key, value: b.value, position: existing.length + i, created_at: timestamp }));
   await store.insertBindings(trx, owner, inserted);

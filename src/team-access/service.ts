@@ -1,11 +1,13 @@
 import type { Context } from '../context.js';
 import { PROJECT_ACCESS, PROJECT_LEVELS, WORKSPACE_ACCESS, WORKSPACE_LEVELS } from '../auth/levels.js';
-import { ensure, teamAccessListScope, type Target } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import { teamAccessListScope } from '../auth/list-scopes.js';
+import type { Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { invalidAttribute, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Invalid, Unprocessable } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { getProject } from '../projects/service.js';
 import type { Team } from '../teams/model.js';
 import { getTeam } from '../teams/service.js';
@@ -16,35 +18,36 @@ import { locationOfWorkspace } from '../common/location.js';
 
 /**
  * The complete permission set of a grant: a fixed level's own set (a fine-grained value that
- * disagrees with it is refused), or for `custom` the given values over `start`.
+ * disagrees with it is refused), or for `custom` the given values over `start`. `at` is the
+ * attribute the permissions are under (`project-access`), or '' for the top level.
  */
-function resolve<T extends object>(access: string, fixed: T | undefined, start: T, given: Partial<T>, pointer: string): T {
+function resolve<T extends object>(access: string, fixed: T | undefined, start: T, given: Partial<T>, at: string): T {
   if (fixed === undefined) return { ...start, ...given };
   for (const [name, value] of Object.entries(given)) {
     // HCP Terraform's words, which go-tfe's tests compare (the attribute humanized: `state-versions` is "State versions").
     const label = name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, ' ');
-    if (fixed[name as keyof T] !== value) throw invalidAttribute(`${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`, `${pointer}/${name}`);
+    if (fixed[name as keyof T] !== value) throw new Invalid(at === '' ? name : `${at}.${name}`, `${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`);
   }
   return fixed;
 }
 
 function required<T>(value: T | undefined, relationship: string): T {
-  if (value === undefined) throw invalidAttribute(`the ${relationship} relationship is required`, `/data/relationships/${relationship}`);
+  if (value === undefined) throw new Invalid(relationship, `the ${relationship} relationship is required`);
   return value;
 }
 
 function requiredAccess<A extends string>(access: A | undefined, allowed: readonly A[]): A {
-  if (access === undefined) throw invalidAttribute(`access can't be blank; it is one of ${allowed.join(', ')}`, '/data/attributes/access');
+  if (access === undefined) throw new Invalid('access', `access can't be blank; it is one of ${allowed.join(', ')}`);
   return access;
 }
 
-const alreadyGranted = (what: string) => invalidAttribute(`Team already has access to this ${what}`, '/data/relationships/team');
-const ownersHaveAll = () => unprocessable('the owners team has every permission already; its access cannot be changed', '/data/relationships/team');
+const alreadyGranted = (what: string) => new Invalid('team', `Team already has access to this ${what}`);
+const ownersHaveAll = () => new Unprocessable('the owners team has every permission already; its access cannot be changed', 'team');
 
 /** A team of the resource's organization, visible to the caller; anything else is a 404. */
 async function teamOf(ctx: Context, teamId: string, organizationId: string): Promise<Team> {
   const { team } = await getTeam(ctx, teamId);
-  if (team.organization_id !== organizationId) throw notFound();
+  if (team.organization_id !== organizationId) throw new NotFound();
   return team;
 }
 
@@ -76,7 +79,7 @@ export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspac
   ensure(ctx.subject, 'team-workspace:manage', grantTarget({ ...workspace, team_visibility: team.visibility }, team.id, workspace.id));
   if (team.is_owners) throw ownersHaveAll();
   const access = requiredAccess(command.access, WORKSPACE_ACCESS);
-  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], WORKSPACE_LEVELS.custom, command.permissions, '/data/attributes');
+  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], WORKSPACE_LEVELS.custom, command.permissions, '');
   const grant: TeamWorkspace = { id: newId('tws'), team_id: team.id, workspace_id: workspace.id, access, permissions, created_at: now() };
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasWorkspaceGrant(trx, team.id, workspace.id)) throw alreadyGranted('workspace');
@@ -88,7 +91,7 @@ export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspac
 
 async function findTeamWorkspace(ctx: Context, id: string, action: 'team-workspace:read' | 'team-workspace:manage'): Promise<{ grant: TeamWorkspace; place: GrantPlace }> {
   const found = await store.findTeamWorkspace(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id, found.grant.workspace_id));
   return found;
 }
@@ -104,7 +107,7 @@ function recordWorkspaceGrant(trx: Trx, ctx: Context, organizationId: string, gr
 export async function updateTeamWorkspace(ctx: Context, id: string, changes: TeamWorkspaceChanges): Promise<TeamWorkspace> {
   const { grant: current, place } = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
   const access = changes.access ?? current.access;
-  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], current.permissions, changes.permissions, '/data/attributes');
+  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], current.permissions, changes.permissions, '');
   const grant: TeamWorkspace = { ...current, access, permissions };
   await transaction(ctx.store, async (trx) => {
     await store.updateTeamWorkspace(trx, grant);
@@ -127,7 +130,7 @@ export async function listTeamWorkspaceGrants(ctx: Context, filter: GrantListFil
     const { workspace } = await getWorkspace(ctx, { id: filter.resourceId });
     const target = locationOfWorkspace(workspace);
     const scope = teamAccessListScope(ctx.subject, 'team-workspace:read', target);
-    if (scope === 'none') throw notFound();
+    if (scope === 'none') throw new NotFound();
     return store.listTeamWorkspaces(ctx.store.db, { teamId: filter.teamId, resourceId: workspace.id, scope }, page);
   }
   const { team } = await getTeam(ctx, filter.teamId, 'team:read-access');
@@ -145,8 +148,8 @@ export interface NewTeamProject extends TeamProjectChanges {
 function resolveProject(access: TeamProject['access'], start: Pick<TeamProject, 'project' | 'workspace'>, changes: TeamProjectChanges): Pick<TeamProject, 'project' | 'workspace'> {
   const fixed = access === 'custom' ? undefined : PROJECT_LEVELS[access];
   return {
-    project: resolve(access, fixed?.project, start.project, changes.project, '/data/attributes/project-access'),
-    workspace: resolve(access, fixed?.workspace, start.workspace, changes.workspace, '/data/attributes/workspace-access'),
+    project: resolve(access, fixed?.project, start.project, changes.project, 'project-access'),
+    workspace: resolve(access, fixed?.workspace, start.workspace, changes.workspace, 'workspace-access'),
   };
 }
 
@@ -169,7 +172,7 @@ export async function createTeamProject(ctx: Context, command: NewTeamProject): 
 
 async function findTeamProject(ctx: Context, id: string, action: 'team-project:read' | 'team-project:manage'): Promise<{ grant: TeamProject; place: GrantPlace }> {
   const found = await store.findTeamProject(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id));
   return found;
 }
@@ -205,7 +208,7 @@ export async function listTeamProjectGrants(ctx: Context, filter: GrantListFilte
   if (filter.resourceId !== undefined) {
     const { project } = await getProject(ctx, filter.resourceId);
     const scope = teamAccessListScope(ctx.subject, 'team-project:read', { organizationId: project.organization_id, projectId: project.id });
-    if (scope === 'none') throw notFound();
+    if (scope === 'none') throw new NotFound();
     return store.listTeamProjects(ctx.store.db, { teamId: filter.teamId, resourceId: project.id, scope }, page);
   }
   const { team } = await getTeam(ctx, filter.teamId, 'team:read-access');

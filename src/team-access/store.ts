@@ -1,7 +1,7 @@
-import type { Scope } from '../auth/policy.js';
+import type { Scope } from '../auth/list-scopes.js';
 import { fetchPage } from '../db/page.js';
 import type { Db, Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { GrantPlace, TeamProject, TeamWorkspace } from './model.js';
 
 

@@ -15,7 +15,7 @@ export const TeamBody = ResourceBody('teams', {
   'organization-access': Maybe(flags(ORGANIZATION_ACCESS, () => Maybe(Type.Boolean({ description: 'null counts as false' })), true)),
 });
 
-/** The caller's permissions on a team (`teamPermissions` in auth/policy.ts). */
+/** The caller's permissions on a team (`teamPermissions` in auth/permissions.ts). */
 const TEAM_PERMISSIONS = [
   'can-update-membership',
   'can-destroy',

@@ -1,11 +1,14 @@
 import type { Context } from '../context.js';
 import type { OrganizationAccessFlag } from '../auth/levels.js';
-import { can, ensure, teamListScope, teamPermissions, type Action, type Target } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
+import { teamListScope } from '../auth/list-scopes.js';
+import { teamPermissions } from '../auth/permissions.js';
+import type { Action, Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { ApiError, blankAttribute, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Forbidden, Taken, Unprocessable, blank } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import { grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';
@@ -19,7 +22,7 @@ export interface TeamWithOrganization {
 /** A team with its organization, if the subject may do `action` on it; otherwise the 404 of a missing one. */
 export async function getTeam(ctx: Context, id: string, action: Action = 'team:read'): Promise<TeamWithOrganization> {
   const found = await store.findTeamWithOrganization(ctx.store.db, id);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   ensure(ctx.subject, 'team:read', teamTarget(found.team));
   if (action !== 'team:read') ensure(ctx.subject, action, teamTarget(found.team));
   return found;
@@ -38,7 +41,7 @@ export async function listOrganizationTeams(ctx: Context, organizationName: stri
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'teams:list', { organizationId: organization.id });
   const scope = teamListScope(ctx.subject, organization.id);
-  if (scope === 'none') throw notFound();
+  if (scope === 'none') throw new NotFound();
   return { organization, ...(await store.listTeams(ctx.store.db, organization.id, { ...filter, scope }, page)) };
 }
 
@@ -55,7 +58,7 @@ function givenAccess(changes: TeamChanges): Partial<OrganizationAccess> | undefi
 export async function createTeam(ctx: Context, organizationName: string, changes: TeamChanges): Promise<TeamWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'teams:create', { organizationId: organization.id });
-  if (changes.name === undefined) throw blankAttribute('name');
+  if (changes.name === undefined) throw blank('name');
   const access = givenAccess(changes);
   if (access !== undefined && Object.values(access).some(Boolean)) ensureMayGrant(ctx, { organizationId: organization.id, team: { id: '', visibility: changes.visibility ?? 'secret' } });
   const team: Team = {
@@ -70,7 +73,7 @@ export async function createTeam(ctx: Context, organizationName: string, changes
     created_at: now(),
   };
   await transaction(ctx.store, async (trx) => {
-    if (await store.teamNameTaken(trx, organization.id, team.name)) throw nameTaken();
+    if (await store.teamNameTaken(trx, organization.id, team.name)) throw new Taken('name');
     await store.insertTeam(trx, team);
     await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'create', meta: { name: team.name } });
   });
@@ -83,9 +86,9 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
   const current = organizationAccessOf(found.team);
   if (access !== undefined && Object.entries(access).some(([flag, enabled]) => current[flag as OrganizationAccessFlag] !== enabled)) ensureMayGrant(ctx, teamTarget(found.team));
   if (found.team.is_owners) {
-    if (changes.name !== undefined && changes.name !== found.team.name) throw unprocessable('the owners team cannot be renamed', '/data/attributes/name');
+    if (changes.name !== undefined && changes.name !== found.team.name) throw new Unprocessable('the owners team cannot be renamed', 'name');
     if (access !== undefined && Object.values(access).some((enabled) => !enabled)) {
-      throw unprocessable('the owners team always has every organization permission', '/data/attributes/organization-access');
+      throw new Unprocessable('the owners team always has every organization permission', 'organization-access');
     }
   }
   const team: Team = {
@@ -97,7 +100,7 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
     organization_access: found.team.is_owners ? found.team.organization_access : { ...organizationAccessOf(found.team), ...access },
   };
   await transaction(ctx.store, async (trx) => {
-    if (team.name !== found.team.name && (await store.teamNameTaken(trx, team.organization_id, team.name))) throw nameTaken();
+    if (team.name !== found.team.name && (await store.teamNameTaken(trx, team.organization_id, team.name))) throw new Taken('name');
     await store.updateTeam(trx, team);
     await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'update', meta: { name: team.name } });
   });
@@ -107,14 +110,14 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
 /** Changing organization access takes manage-organization-access: manage-teams alone cannot grant permissions. */
 function ensureMayGrant(ctx: Context, target: Target): void {
   if (!can(ctx.subject, 'team:update-organization-access', target)) {
-    throw new ApiError(403, [{ status: '403', title: 'forbidden', detail: "changing a team's organization access takes the manage-organization-access permission", source: { pointer: '/data/attributes/organization-access' } }]);
+    throw new Forbidden("changing a team's organization access takes the manage-organization-access permission", 'organization-access');
   }
 }
 
 /** Deletes a team with its token and access grants. The owners team cannot be deleted. */
 export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   const { team } = await getTeam(ctx, id, 'team:delete');
-  if (team.is_owners) throw unprocessable('the owners team cannot be deleted');
+  if (team.is_owners) throw new Unprocessable('the owners team cannot be deleted');
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeam(trx, team.id);
     await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });

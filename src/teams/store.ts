@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { ENFORCED_ORGANIZATION_ACCESS, ORGANIZATION_ACCESS, type OrganizationAccessFlag } from '../auth/levels.js';
-import type { Scope } from '../auth/policy.js';
+import type { Scope } from '../auth/list-scopes.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import type { OrganizationAccess, Team } from './model.js';
 

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import {
   creatorOf,
   deleteOwnedToken,
@@ -17,8 +17,8 @@ import {
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
-import { ApiError, invalidAttribute, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Invalid, Taken } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
 import { getTeam } from '../teams/service.js';
@@ -46,15 +46,15 @@ function expiry(text: string | undefined, createdAt: string): string {
     return time.toISOString();
   }
   const time = Date.parse(text);
-  const pointer = '/data/attributes/expired-at';
-  if (Number.isNaN(time)) throw invalidAttribute('expired-at must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00.000Z', pointer);
-  if (time <= Date.now()) throw invalidAttribute('expired-at must be in the future', pointer);
+  const field = 'expired-at';
+  if (Number.isNaN(time)) throw new Invalid(field, 'expired-at must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00.000Z');
+  if (time <= Date.now()) throw new Invalid(field, 'expired-at must be in the future');
   return new Date(time).toISOString();
 }
 
-/** The 422 HCP Terraform answers for a second token of a team with the same description. */
-function descriptionTaken(): ApiError {
-  return new ApiError(422, [{ status: '422', title: 'invalid attributes', detail: 'Validation failed: Description has already been taken', source: { pointer: '/data/attributes/description' } }]);
+/** A second token of a team with the same description. */
+function descriptionTaken(): Taken {
+  return new Taken('description');
 }
 
 async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions, legacy: boolean): Promise<IssuedToken> {
@@ -76,14 +76,14 @@ function recordToken(trx: Trx, ctx: Context, owner: TokenOwner, token: Token, ac
 
 async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
   const token = await findOwnedToken(ctx.store.db, owner);
-  if (!token) throw notFound();
+  if (!token) throw new NotFound();
   return token;
 }
 
 async function revoke(ctx: Context, owner: TokenOwner): Promise<void> {
   await transaction(ctx.store, async (trx) => {
     const token = await findOwnedToken(trx, owner);
-    if (!token || !(await deleteOwnedToken(trx, owner))) throw notFound();
+    if (!token || !(await deleteOwnedToken(trx, owner))) throw new NotFound();
     await recordToken(trx, ctx, owner, token, 'destroy');
   });
 }
@@ -123,7 +123,7 @@ export async function deleteTeamToken(ctx: Context, teamId: string): Promise<voi
 /** A team token by its id, if the subject may read its team's tokens. */
 export async function getTeamTokenById(ctx: Context, id: string, action: 'team-token:read' | 'team-token:manage' = 'team-token:read'): Promise<TokenWithOrganization> {
   const token = await findTeamTokenById(ctx.store.db, id);
-  if (!token || token.team_id === null) throw notFound();
+  if (!token || token.team_id === null) throw new NotFound();
   const { organizationName } = await teamOwner(ctx, token.team_id, action);
   return { token, organizationName };
 }
@@ -131,7 +131,7 @@ export async function getTeamTokenById(ctx: Context, id: string, action: 'team-t
 export async function deleteTeamTokenById(ctx: Context, id: string): Promise<void> {
   const { token } = await getTeamTokenById(ctx, id, 'team-token:manage');
   await transaction(ctx.store, async (trx) => {
-    if (!(await deleteTokenById(trx, token.id))) throw notFound();
+    if (!(await deleteTokenById(trx, token.id))) throw new NotFound();
     await recordToken(trx, ctx, { kind: 'team', organizationId: token.organization_id!, teamId: token.team_id! }, token, 'destroy');
   });
 }

@@ -1,4 +1,4 @@
-import { invalidAttribute } from '../jsonapi/errors.js';
+import { Invalid } from '../common/errors.js';
 
 /**
  * A variable and the rules every kind of variable follows, whatever it belongs to: a set's
@@ -71,18 +71,18 @@ export function variableFromRow(owner: VariableOwner, row: VariableRow): Variabl
 /** The attributes a request gives (absent ones are left as they are, or take their default on creation). */
 export type VariableChanges = Partial<VariableFields>;
 
-/** Where the variable's resource is in the request body (`/data`, or `/data/relationships/vars/data/2`): error pointers start there. */
-export type ResourcePointer = string;
+/** Which variable of a request this is, as errors name it: `''` for the one variable a request is about, `vars[2]` for one of a set's. */
+export type VariablePlace = string;
 
-export const attributePointer = (at: ResourcePointer, name: keyof VariableFields) => `${at}/attributes/${name}`;
+export const fieldOf = (at: VariablePlace, name: keyof VariableFields) => (at === '' ? name : `${at}.${name}`);
 
 /**
  * A new variable's attributes: key and category are required (a body may leave out its
  * attributes altogether, so the schema alone cannot require them), the rest defaults.
  */
-export function newVariableFields(changes: VariableChanges, at: ResourcePointer): VariableFields {
-  if (changes.key === undefined) throw invalidAttribute("key can't be blank", attributePointer(at, 'key'));
-  if (changes.category === undefined) throw invalidAttribute("category can't be blank", attributePointer(at, 'category'));
+export function newVariableFields(changes: VariableChanges, at: VariablePlace): VariableFields {
+  if (changes.key === undefined) throw new Invalid(fieldOf(at, 'key'), "key can't be blank");
+  if (changes.category === undefined) throw new Invalid(fieldOf(at, 'category'), "category can't be blank");
   checkVariableChanges(changes, at);
   return {
     key: changes.key,
@@ -99,16 +99,16 @@ export function newVariableFields(changes: VariableChanges, at: ResourcePointer)
  * the variable cannot become readable again, and its key and hcl flag are fixed, so a
  * secret cannot be re-purposed under another name.
  */
-export function applyVariableChanges(current: VariableFields, changes: VariableChanges, at: ResourcePointer): VariableFields {
+export function applyVariableChanges(current: VariableFields, changes: VariableChanges, at: VariablePlace): VariableFields {
   if (current.sensitive) {
     if (changes.sensitive === false) {
-      throw invalidAttribute('a sensitive variable cannot be made non-sensitive', attributePointer(at, 'sensitive'));
+      throw new Invalid(fieldOf(at, 'sensitive'), 'a sensitive variable cannot be made non-sensitive');
     }
     if (changes.key !== undefined && changes.key !== current.key) {
-      throw invalidAttribute('the key of a sensitive variable cannot be changed', attributePointer(at, 'key'));
+      throw new Invalid(fieldOf(at, 'key'), 'the key of a sensitive variable cannot be changed');
     }
     if (changes.hcl !== undefined && changes.hcl !== current.hcl) {
-      throw invalidAttribute('the hcl flag of a sensitive variable cannot be changed', attributePointer(at, 'hcl'));
+      throw new Invalid(fieldOf(at, 'hcl'), 'the hcl flag of a sensitive variable cannot be changed');
     }
   }
   return {
@@ -122,15 +122,15 @@ export function applyVariableChanges(current: VariableFields, changes: VariableC
 }
 
 /** What the schema cannot state about an update: the value's limit is in UTF-8 bytes. Checked before anything is read. */
-export function checkVariableChanges(changes: VariableChanges, at: ResourcePointer): void {
+export function checkVariableChanges(changes: VariableChanges, at: VariablePlace): void {
   if (changes.value !== undefined && Buffer.byteLength(changes.value, 'utf8') > VALUE_MAX_BYTES) {
-    throw invalidAttribute(`value is too long (maximum is ${VALUE_MAX_BYTES} bytes)`, attributePointer(at, 'value'));
+    throw new Invalid(fieldOf(at, 'value'), `value is too long (maximum is ${VALUE_MAX_BYTES} bytes)`);
   }
 }
 
-/** A variable as far as uniqueness goes (key and category together), and where the request names it. */
+/** A variable as far as uniqueness goes (key and category together), and the field a refusal names. */
 export interface KeyCandidate {
   key: string;
   category: Category;
-  pointer: string;
+  field: string;
 }

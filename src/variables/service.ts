@@ -2,16 +2,16 @@ import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/service.js';
 import type { Db, Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { invalidAttribute, notFound } from '../jsonapi/errors.js';
+import { NotFound, Taken } from '../common/errors.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { storedValue } from '../secrets/variables.js';
 import { randomBytes } from 'node:crypto';
 import {
   applyVariableChanges,
-  attributePointer,
+  fieldOf,
   checkVariableChanges,
   type KeyCandidate,
-  type ResourcePointer,
+  type VariablePlace,
   type Variable,
   type VariableChanges,
   type VariableFields,
@@ -40,7 +40,7 @@ export {
 /** A new variable of a request: its attributes (see `newVariableFields`) and where the request names it. */
 export interface NewVariable {
   fields: VariableFields;
-  at: ResourcePointer;
+  at: VariablePlace;
 }
 
 /** A variable ready to be written, with what the uniqueness rules know of it. */
@@ -54,7 +54,7 @@ export function newVersionId(): string {
   return randomBytes(20).toString('hex');
 }
 
-const keyTaken = (pointer: string) => invalidAttribute('Key has already been taken', pointer);
+const keyTaken = (field: string) => new Taken('key', field);
 
 /**
  * Key and category together are unique in an owner: none of `candidates` may repeat another
@@ -64,12 +64,12 @@ async function assertKeysFree(db: Db, owner: VariableOwner, candidates: KeyCandi
   const seen = new Set<string>();
   for (const c of candidates) {
     const id = `${c.category}\u0000${c.key}`;
-    if (seen.has(id)) throw keyTaken(c.pointer);
+    if (seen.has(id)) throw keyTaken(c.field);
     seen.add(id);
   }
   const existing = await store.findVariablesByKey(db, owner, [...new Set(candidates.map((c) => c.key))]);
   for (const c of candidates) {
-    if (existing.some((e) => e.key === c.key && e.category === c.category && e.id !== exceptId)) throw keyTaken(c.pointer);
+    if (existing.some((e) => e.key === c.key && e.category === c.category && e.id !== exceptId)) throw keyTaken(c.field);
   }
 }
 
@@ -77,7 +77,7 @@ async function assertKeysFree(db: Db, owner: VariableOwner, candidates: KeyCandi
 export async function prepareNewVariables(db: Db, sealer: Sealer, owner: VariableOwner, requested: NewVariable[], createdAt = now()): Promise<PreparedVariable[]> {
   const prepared = requested.map(({ fields, at }) => ({
     variable: { ...fields, id: newId('var'), owner, value: storedValue(sealer, fields), version_id: newVersionId(), created_at: createdAt },
-    candidate: { key: fields.key, category: fields.category, pointer: attributePointer(at, 'key') },
+    candidate: { key: fields.key, category: fields.category, field: fieldOf(at, 'key') },
   }));
   await assertKeysFree(db, owner, prepared.map((p) => p.candidate));
   return prepared;
@@ -92,12 +92,12 @@ export async function insertVariables(db: Db, owner: VariableOwner, prepared: Pr
  * `saveVariable`: attributes absent from the request keep their value, a new value is sealed
  * when the variable is sensitive, and the version is new even when nothing changes.
  */
-export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: ResourcePointer): Promise<PreparedVariable> {
+export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: VariablePlace): Promise<PreparedVariable> {
   checkVariableChanges(changes, at);
   const current = await store.findVariable(db, owner, id);
-  if (!current) throw notFound();
+  if (!current) throw new NotFound();
   const fields = applyVariableChanges(current, changes, at);
-  const candidate = { key: fields.key, category: fields.category, pointer: attributePointer(at, changes.key !== undefined ? 'key' : 'category') };
+  const candidate = { key: fields.key, category: fields.category, field: fieldOf(at, changes.key !== undefined ? 'key' : 'category') };
   await assertKeysFree(db, owner, [candidate], current.id);
   const value = storedValue(sealer, fields, current, changes.value !== undefined);
   return { variable: { ...current, ...fields, value, version_id: newVersionId() }, candidate };

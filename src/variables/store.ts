@@ -4,7 +4,7 @@ import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { inSlices } from '../common/slices.js';
 import { compiledOnce } from '../db/compiled-once.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import { VARIABLE_COLUMNS, variableFromRow, type Category, type Variable, type VariableOwner } from './model.js';
 
 /**

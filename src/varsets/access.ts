@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
-import { can, ensure } from '../auth/policy.js';
+import { can, ensure } from '../auth/decisions.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
-import { notFound } from '../jsonapi/errors.js';
+import { NotFound } from '../common/errors.js';
 import { findAssignments } from './assignment-store.js';
 import { targetOf, type Varset } from './model.js';
 import { findVarsetAtVersion, type VarsetAtVersion } from './store.js';
@@ -35,7 +35,7 @@ async function ensureReadable(ctx: Context, varset: Varset): Promise<void> {
  */
 export async function readableVarset(ctx: Context, id: string, variableRows: boolean, unlessAtVersion?: number): Promise<VarsetAtVersion> {
   const found = await findVarsetAtVersion(ctx.store.db, id, variableRows, unlessAtVersion);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   await ensureReadable(ctx, found.varset);
   return found;
 }
@@ -55,7 +55,7 @@ export async function changeVarset<T>(
 ): Promise<T> {
   return withOrganizationLocked(ctx.store, { varsetId: id }, async (trx) => {
     const before = await findVarsetState(trx, id);
-    if (!before) throw notFound();
+    if (!before) throw new NotFound();
     ensure(ctx.subject, action, targetOf(before.varset));
     await ctx.writeWatcher?.beforeWrite(trx, id);
     const result = await work(trx, before.varset);

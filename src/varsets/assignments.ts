@@ -9,13 +9,10 @@ import { updateVarset } from './store.js';
 
 /** Where a set applies: the workspaces and projects it is assigned to. A change moves the set's `updated-at`; a request that changes nothing does not. */
 
-/** Where an assignment request names the workspaces or projects. */
-const AT = '/data';
-
 /** Applies a set to workspaces or projects (adding to those it has; applying twice changes nothing). */
 export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
-    await assertAssignable(trx, varset, kind, ids, AT);
+    await assertAssignable(trx, varset, kind, ids);
     if ((await addAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
     await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'apply', meta: { name: varset.name, [`${kind.slice(0, -1)}_ids`]: ids.join(',') } });
   });
@@ -24,7 +21,7 @@ export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind
 /** Removes a set from the listed workspaces or projects only. */
 export async function removeVarset(ctx: Context, id: string, kind: AssignmentKind, ids: string[]): Promise<void> {
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
-    await assertAssignable(trx, varset, kind, ids, AT);
+    await assertAssignable(trx, varset, kind, ids);
     if ((await removeAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
     await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'remove', meta: { name: varset.name, [`${kind.slice(0, -1)}_ids`]: ids.join(',') } });
   });

@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
-import { varsetListScope, varsetPermissionsKey } from '../auth/policy.js';
-import { notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { varsetListScope } from '../auth/list-scopes.js';
+import { varsetPermissionsKey } from '../auth/permissions.js';
+import { NotFound } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
 import { getVersionedOrganization } from '../organizations/service.js';
 import { getProject } from '../projects/service.js';
@@ -96,7 +97,7 @@ export async function listOrganizationVarsets(
     const { organization, version } = await getVersionedOrganization(ctx, organizationName);
     // A member without organization-wide Read variables lists the sets it may read.
     const readable = varsetListScope(ctx.subject, organization.id);
-    if (readable === 'none') throw notFound();
+    if (readable === 'none') throw new NotFound();
     return { version, authorized: { organization, readable } };
   };
   return cachedRead(

@@ -1,11 +1,11 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { VarsetReadScope } from '../auth/policy.js';
+import type { VarsetReadScope } from '../auth/list-scopes.js';
 import { byCodePoint } from '../db/order.js';
 import { splitTotal, withTotal } from '../db/page.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Database } from '../db/schema.js';
 import { containsPattern, matches } from '../db/search.js';
-import type { Page } from '../jsonapi/query.js';
+import type { Page } from '../common/page.js';
 import type { ReachingVarset, VarsetRead, VarsetScope } from './model.js';
 import { selectVarsets, toVarsetRead, withRelations } from './store.js';
 import { locationOfWorkspace } from '../common/location.js';

@@ -1,4 +1,5 @@
-import type { Scope, Target, VarsetReadScope } from '../auth/policy.js';
+import type { Scope, VarsetReadScope } from '../auth/list-scopes.js';
+import type { Target } from '../auth/actions.js';
 import type { Project } from '../projects/model.js';
 import type { Variable, VariableChanges, VariableOwner } from '../variables/model.js';
 import type { Workspace } from '../workspaces/model.js';
@@ -85,7 +86,7 @@ export interface ReachingVarset {
 
 export type AssignmentKind = 'workspaces' | 'projects';
 
-/** A variable a create or update request adds to a set, and where in the request it is (`/data/relationships/vars/data/<i>`). */
+/** A variable a create or update request adds to a set, and which of the request's it is (`vars[<i>]`). */
 export interface VariableDefinition {
   changes: VariableChanges;
   at: string;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { varsetPermissions } from '../auth/policy.js';
+import { varsetPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import type { WorkspaceView } from '../workspaces/serialize.js';
 import { describeWorkspacesById } from '../workspaces/service.js';
@@ -144,7 +144,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   });
   const MadeVersion = Nullable(Type.Object({ id: Type.String(), number: Type.Integer() }, { description: 'the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing' }));
   const RollbackDocument = Responses({ 200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change), version: MadeVersion }) }) });
-  api.post('/varsets/:id/actions/rollback', { schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } }, async (request) => {
+  api.post('/varsets/:id/actions/rollback', { config: { fields: { version: '/data/id' } }, schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } }, async (request) => {
     const ctx = contextOf(request);
     const { query } = request;
     const { view, version } = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: query['skip-missing'] === 'true', dryRun: query['dry-run'] === 'true' });
@@ -159,11 +159,13 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   for (const kind of ['workspaces', 'projects'] as const satisfies readonly AssignmentKind[]) {
     const schema = { params: IdParams, querystring: NoQuery, body: ToManyInput(kind), response: Deleted };
-    api.post(`/varsets/:id/relationships/${kind}`, { schema }, async (request, reply) => {
+    // The body is the list of workspaces or projects itself.
+    const config = { fields: { [kind]: '/data' } };
+    api.post(`/varsets/:id/relationships/${kind}`, { schema, config }, async (request, reply) => {
       await applyVarset(contextOf(request), request.params.id, kind, uniqueIds(request.body.data));
       return reply.code(204).send(null);
     });
-    api.delete(`/varsets/:id/relationships/${kind}`, { schema }, async (request, reply) => {
+    api.delete(`/varsets/:id/relationships/${kind}`, { schema, config }, async (request, reply) => {
       await removeVarset(contextOf(request), request.params.id, kind, uniqueIds(request.body.data));
       return reply.code(204).send(null);
     });

@@ -32,7 +32,7 @@ export function varsetCommand(body: Static<typeof VarsetBody>): VarsetCommand {
   const attributes = body.data.attributes ?? {};
   const relationships = body.data.relationships ?? {};
   const command: VarsetCommand = {
-    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `/data/relationships/vars/data/${i}` })),
+    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `vars[${i}]` })),
   };
   if (attributes.name != null) command.name = attributes.name;
   if (attributes.description != null) command.description = attributes.description;
@@ -62,7 +62,7 @@ export const VarsetResource = Resource(
     'var-count': Type.Integer(),
     'workspace-count': Type.Integer(),
     'project-count': Type.Integer(),
-    /** The caller's (`varsetPermissions` in auth/policy.ts). */
+    /** The caller's (`varsetPermissions` in auth/permissions.ts). */
     permissions: Type.Object({ 'can-update': Type.Boolean() }),
   },
   {

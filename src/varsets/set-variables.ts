@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { now } from '../ids.js';
-import { notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
 import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { changeVarset, readableVarset } from './access.js';
@@ -16,7 +16,7 @@ import { withVariable, withoutVariable } from './versions/model.js';
  */
 
 /** The variable is the request's primary resource. */
-const AT = '/data';
+const AT = '';
 
 export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: Variable[]; total: number }> {
   const { varset } = await readableVarset(ctx, varsetId, false);
@@ -26,7 +26,7 @@ export async function listVarsetVariables(ctx: Context, varsetId: string, page: 
 export async function showVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<Variable> {
   const { varset } = await readableVarset(ctx, varsetId, false);
   const variable = await findVariable(ctx.store.db, variablesOf(varset), id);
-  if (!variable) throw notFound();
+  if (!variable) throw new NotFound();
   return variable;
 }
 
@@ -57,7 +57,7 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
   await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
     const deleted = await deleteVariable(trx, variablesOf(varset), id);
-    if (!deleted) throw notFound();
+    if (!deleted) throw new NotFound();
     await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
     await touchVarsetAt(trx, varset.id, now());
   }, (state) => withoutVariable(state, id));

@@ -1,16 +1,16 @@
 import type { Context } from '../context.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { ensure } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
 import { withOrganizationLocked } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { blankAttribute, invalidAttribute, notFound } from '../jsonapi/errors.js';
+import { NotFound, Invalid, blank } from '../common/errors.js';
 import { getOrganization } from '../organizations/service.js';
 import { newVariableFields } from '../variables/model.js';
 import { insertVariables, listVariableKeys, prepareNewVariables, type NewVariable } from '../variables/service.js';
 import { changeVarset } from './access.js';
 import { addAssignments, removeAssignments } from './assignment-store.js';
 import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetCommand, type VarsetView } from './model.js';
-import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlobalWhenProjectOwned, assertOwnerProject, POINTER } from './rules.js';
+import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlobalWhenProjectOwned, assertOwnerProject } from './rules.js';
 import { deleteVarset as deleteVarsetRow, insertVarset, setVariablesGlobal, updateVarset as updateVarsetRow } from './store.js';
 import { loadView, readableBy } from './views.js';
 import { NEW_SET, recordVersion } from './versions/record.js';
@@ -23,13 +23,13 @@ function newVariables(command: VarsetCommand): NewVariable[] {
 }
 
 export async function createVarset(ctx: Context, organizationName: string, command: VarsetCommand): Promise<VarsetView> {
-  if (command.name === undefined) throw blankAttribute('name');
+  if (command.name === undefined) throw blank('name');
   const name = command.name;
   const variables = newVariables(command);
   const organization = await getOrganization(ctx, organizationName);
   return withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     const { parent } = command;
-    if (parent?.type === 'organizations' && parent.id !== organization.name) throw notFound();
+    if (parent?.type === 'organizations' && parent.id !== organization.name) throw new NotFound();
     if (parent?.type === 'projects') await assertOwnerProject(trx, organization.id, parent.id);
     const timestamp = now();
     const varset: Varset = {
@@ -48,8 +48,8 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await ctx.writeWatcher?.beforeWrite(trx, varset.id);
     assertNotGlobalWhenProjectOwned(varset);
     await assertNameFree(trx, varset);
-    await assertAssignable(trx, varset, 'workspaces', command.workspaceIds ?? [], POINTER.relationship('workspaces'));
-    await assertAssignable(trx, varset, 'projects', command.projectIds ?? [], POINTER.relationship('projects'));
+    await assertAssignable(trx, varset, 'workspaces', command.workspaceIds ?? []);
+    await assertAssignable(trx, varset, 'projects', command.projectIds ?? []);
     const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, timestamp);
     await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
 
@@ -75,7 +75,7 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
     if (command.parent) {
       const currentParent = current.project_id === null ? { type: 'organizations', id: current.organization_name } : { type: 'projects', id: current.project_id };
       if (command.parent.type !== currentParent.type || command.parent.id !== currentParent.id) {
-        throw invalidAttribute('the parent of a variable set cannot be changed', POINTER.parent);
+        throw new Invalid('parent', 'the parent of a variable set cannot be changed');
       }
     }
     const varset: Varset = {
@@ -88,11 +88,11 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
     };
     assertNotGlobalWhenProjectOwned(varset);
     if (varset.name !== current.name) await assertNameFree(trx, varset);
-    if (command.workspaceIds) await assertAssignable(trx, varset, 'workspaces', command.workspaceIds, POINTER.relationship('workspaces'));
-    if (command.projectIds) await assertAssignable(trx, varset, 'projects', command.projectIds, POINTER.relationship('projects'));
+    if (command.workspaceIds) await assertAssignable(trx, varset, 'workspaces', command.workspaceIds);
+    if (command.projectIds) await assertAssignable(trx, varset, 'projects', command.projectIds);
     const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, varset.updated_at);
     // A set becoming global brings every variable it has under the global rule.
-    const held = varset.global && !current.global ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, pointer: POINTER.global })) : [];
+    const held = varset.global && !current.global ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, field: 'global' })) : [];
     await assertNoGlobalConflict(trx, varset, [...held, ...prepared.map((p) => p.candidate)]);
 
     const { name, description, global, priority, updated_at } = varset;

@@ -1,4 +1,4 @@
-import { can } from '../auth/policy.js';
+import { can } from '../auth/decisions.js';
 import type { Subject } from '../auth/subject.js';
 import type { Db } from '../db/transaction.js';
 import { variablesOfSets } from '../variables/service.js';

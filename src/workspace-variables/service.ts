@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { transaction } from '../db/transaction.js';
-import { notFound } from '../jsonapi/errors.js';
+import { NotFound } from '../common/errors.js';
 import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
 import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
 import { getWorkspace } from '../workspaces/service.js';
@@ -12,7 +12,7 @@ import { getWorkspace } from '../workspaces/service.js';
  */
 
 /** The variable is the request's primary resource. */
-const AT = '/data';
+const AT = '';
 
 const ownedBy = (workspace: { id: string }): VariableOwner => ({ kind: 'workspace', id: workspace.id });
 
@@ -24,7 +24,7 @@ export async function listWorkspaceVariables(ctx: Context, workspaceId: string):
 export async function showWorkspaceVariable(ctx: Context, workspaceId: string, id: string): Promise<Variable> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
   const variable = await findVariable(ctx.store.db, ownedBy(workspace), id);
-  if (!variable) throw notFound();
+  if (!variable) throw new NotFound();
   return variable;
 }
 
@@ -55,7 +55,7 @@ export async function deleteWorkspaceVariable(ctx: Context, workspaceId: string,
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:write-variables');
   await transaction(ctx.store, async (trx) => {
     const deleted = await deleteVariable(trx, ownedBy(workspace), id);
-    if (!deleted) throw notFound();
+    if (!deleted) throw new NotFound();
     await recordVariableEvent(trx, ctx, workspace.organization_id, deleted, 'destroy');
   });
 }

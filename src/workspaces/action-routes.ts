@@ -68,7 +68,7 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const data = rows.map((t) => ({ id: t.id, type: 'tags' as const, attributes: { name: t.name } }));
     return listDocument(`/api/v2/workspaces/${request.params.id}/relationships/tags`, query, page, total, data);
   });
-  api.post('/workspaces/:id/relationships/tags', { schema: { params: IdParams, body: TagsBody, response: Done } }, async (request, reply) => {
+  api.post('/workspaces/:id/relationships/tags', { config: { fields: { tags: '/data' } }, schema: { params: IdParams, body: TagsBody, response: Done } }, async (request, reply) => {
     await addWorkspaceTags(contextOf(request), request.params.id, tagsOf(request.body.data));
     return reply.code(204).send(null);
   });
@@ -94,9 +94,9 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
   });
   api.patch(
     '/workspaces/:id/tag-bindings',
-    { schema: { params: IdParams, body: TagBindingsBody, response: Responses({ 200: CollectionDocument(TagBindingResource) }) } },
+    { config: { fields: { 'tag-bindings': '/data' } }, schema: { params: IdParams, body: TagBindingsBody, response: Responses({ 200: CollectionDocument(TagBindingResource) }) } },
     async (request) => {
-      const bindings = checkedBindings(request.body.data.map((b) => b.attributes), '/data');
+      const bindings = checkedBindings(request.body.data.map((b) => b.attributes));
       return { data: (await addWorkspaceTagBindings(contextOf(request), request.params.id, bindings)).map(serializeTagBinding) };
     },
   );
@@ -122,7 +122,7 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
   const consumers = (method: 'post' | 'delete' | 'patch', change: ConsumerChange) =>
-    api[method]('/workspaces/:id/relationships/remote-state-consumers', { schema: { params: IdParams, body: ToManyInput('workspaces'), response: Done } }, async (request, reply) => {
+    api[method]('/workspaces/:id/relationships/remote-state-consumers', { config: { fields: { 'remote-state-consumers': '/data' } }, schema: { params: IdParams, body: ToManyInput('workspaces'), response: Done } }, async (request, reply) => {
       const body = request.body as Static<ReturnType<typeof ToManyInput<'workspaces'>>>;
       await changeRemoteStateConsumers(contextOf(request), request.params.id, change, body.data.map((w) => w.id));
       return reply.code(204).send(null);

@@ -3,7 +3,7 @@ import type { Subject } from '../auth/subject.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { now } from '../ids.js';
-import { conflict, notFound } from '../jsonapi/errors.js';
+import { NotFound, Conflict } from '../common/errors.js';
 import type { LockHolder, WorkspaceLocator } from './model.js';
 import { getWorkspace, type WorkspaceWithOrganization } from './service.js';
 import * as store from './store.js';
@@ -21,7 +21,7 @@ const holderName = (holder: LockHolder) => `${holder.type === 'teams' ? 'Team' :
 
 async function reread(ctx: Context, found: WorkspaceWithOrganization): Promise<WorkspaceWithOrganization> {
   const again = await store.findWorkspaceWithOrganization(ctx.store.db, { id: found.workspace.id });
-  if (!again) throw notFound();
+  if (!again) throw new NotFound();
   return again;
 }
 
@@ -38,7 +38,7 @@ function changeLock(ctx: Context, found: WorkspaceWithOrganization, action: 'loc
 export async function lockWorkspace(ctx: Context, id: string, reason: string | undefined): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, { id }, 'workspace:lock');
   if (!(await changeLock(ctx, found, 'lock', (trx) => store.setLock(trx, id, null, lockHolderOf(ctx.subject), reason ?? '', now())))) {
-    throw conflict('Unable to lock workspace. The workspace is already locked.');
+    throw new Conflict('Unable to lock workspace. The workspace is already locked.');
   }
   return reread(ctx, found);
 }
@@ -47,17 +47,17 @@ export async function unlockWorkspace(ctx: Context, id: string): Promise<Workspa
   const found = await getWorkspace(ctx, { id }, 'workspace:lock');
   const holder = lockHolderOf(ctx.subject);
   const current = found.workspace.locked_by;
-  if (current === null) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (current === null) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
   if (current.type !== holder.type || current.id !== holder.id) {
-    throw conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(current)}.`);
+    throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(current)}.`);
   }
-  if (!(await changeLock(ctx, found, 'unlock', (trx) => store.setLock(trx, id, holder, null, null, now())))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (!(await changeLock(ctx, found, 'unlock', (trx) => store.setLock(trx, id, holder, null, null, now())))) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
   return reread(ctx, found);
 }
 
 export async function forceUnlockWorkspace(ctx: Context, id: string): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, { id }, 'workspace:force-unlock');
-  if (!(await changeLock(ctx, found, 'force_unlock', (trx) => store.setLock(trx, id, 'locked', null, null, now())))) throw conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (!(await changeLock(ctx, found, 'force_unlock', (trx) => store.setLock(trx, id, 'locked', null, null, now())))) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
   return reread(ctx, found);
 }
 
@@ -76,8 +76,8 @@ export async function safeDeleteWorkspace(ctx: Context, where: WorkspaceLocator)
   });
   if (!deleted) {
     if (await store.findWorkspaceWithOrganization(ctx.store.db, { id: workspace.id })) {
-      throw conflict('Workspace is currently locked. Workspace must be unlocked before it can be safely deleted.');
+      throw new Conflict('Workspace is currently locked. Workspace must be unlocked before it can be safely deleted.');
     }
-    throw notFound();
+    throw new NotFound();
   }
 }

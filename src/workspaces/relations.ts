@@ -1,10 +1,10 @@
 import type { Context } from '../context.js';
-import { can } from '../auth/policy.js';
+import { can } from '../auth/decisions.js';
 import { locationOfWorkspace } from '../common/location.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
-import { invalidAttribute } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { Invalid } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import { getOrganization } from '../organizations/service.js';
 import { addBindings, effectiveBindingsOf, listBindings } from '../tag-bindings/service.js';
 import type { EffectiveTagBinding, TagBinding } from '../tag-bindings/model.js';
@@ -22,7 +22,7 @@ import { tagWorkspace, untagWorkspace } from './tags.js';
 export async function addWorkspaceTags(ctx: Context, id: string, tags: { names: string[]; ids: string[] }): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
-    await tagWorkspace(trx, workspace, tags, '/data');
+    await tagWorkspace(trx, workspace, tags);
     await recordTags(trx, ctx, workspace, 'add_tags', tags);
   });
 }
@@ -65,7 +65,7 @@ export async function listWorkspaceEffectiveTagBindings(ctx: Context, id: string
 export async function addWorkspaceTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   return withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
-    const result = await addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings, '/data');
+    const result = await addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings);
     await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'add_tag_bindings', meta: { keys: bindings.map((b) => b.key).join(',') } });
     return result;
   });
@@ -93,12 +93,12 @@ export type ConsumerChange = 'add' | 'remove' | 'replace';
 /** Adds, removes or replaces consumers. Each must be a workspace of the same organization the caller can see (else 422). */
 export async function changeRemoteStateConsumers(ctx: Context, id: string, change: ConsumerChange, consumerIds: string[]): Promise<void> {
   const { workspace, organization } = await getWorkspace(ctx, { id }, 'workspace:update');
-  if (consumerIds.length === 0) throw invalidAttribute('at least one workspace is required', '/data');
+  if (consumerIds.length === 0) throw new Invalid('remote-state-consumers', 'at least one workspace is required');
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     const found = await store.findWorkspaces(trx, organization.id, consumerIds);
     const visible = new Set(found.filter((w) => can(ctx.subject, 'workspace:read', locationOfWorkspace(w))).map((w) => w.id));
     const missing = consumerIds.findIndex((consumer) => !visible.has(consumer));
-    if (missing >= 0) throw invalidAttribute('no workspace of this organization has this id', `/data/${missing}/id`);
+    if (missing >= 0) throw new Invalid(`remote-state-consumers[${missing}].id`, 'no workspace of this organization has this id');
     if (change === 'remove') await consumerStore.removeConsumers(trx, workspace.id, consumerIds);
     else {
       if (change === 'replace') await consumerStore.removeConsumers(trx, workspace.id);

@@ -6,14 +6,15 @@ import { listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
-import { organizationPermissions } from '../auth/policy.js';
+import { organizationPermissions } from '../auth/permissions.js';
 import { serializeOrganization } from '../organizations/serialize.js';
 import { getOrganizationRecord } from '../organizations/service.js';
 import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
 import { readableConfigurationVersions } from '../configuration-versions/service.js';
 import { serializeProject } from '../projects/serialize.js';
 import { readableProjects } from '../projects/service.js';
-import { TAGGED_FILTER, checkedBindings, parseTaggedFilter } from '../tag-bindings/model.js';
+import { checkedBindings } from '../tag-bindings/model.js';
+import { TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
 import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
 import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
 import { TagsBody, WorkspaceBody, WorkspaceResource } from './schemas.js';
@@ -69,10 +70,7 @@ export function changesOf(body: Static<typeof WorkspaceBody>): WorkspaceChanges 
     tagBindings:
       bindings === undefined
         ? undefined
-        : checkedBindings(
-            bindings.map((b) => b.attributes),
-            '/data/relationships/tag-bindings/data',
-          ),
+        : checkedBindings(bindings.map((b) => b.attributes)),
   };
 }
 

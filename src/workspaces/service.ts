@@ -1,11 +1,14 @@
 import type { Context } from '../context.js';
-import { ensure, workspaceListScope, workspacePermissions, type Action } from '../auth/policy.js';
+import { ensure } from '../auth/decisions.js';
+import { workspaceListScope } from '../auth/list-scopes.js';
+import { workspacePermissions } from '../auth/permissions.js';
+import type { Action } from '../auth/actions.js';
 import type { Subject } from '../auth/subject.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { blankAttribute, nameTaken, notFound } from '../jsonapi/errors.js';
-import type { Page } from '../jsonapi/query.js';
+import { NotFound, Taken, blank } from '../common/errors.js';
+import type { Page } from '../common/page.js';
 import type { Organization, OrganizationSettings } from '../organizations/model.js';
 import { getOrganization, organizationSettings } from '../organizations/service.js';
 import { projectExecutionMode, projectsOfOrganization } from '../projects/service.js';
@@ -30,7 +33,7 @@ export interface WorkspaceWithOrganization {
  */
 export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action: Action = 'workspace:read'): Promise<WorkspaceWithOrganization & { organizationVersion: number }> {
   const found = await store.findWorkspaceWithOrganization(ctx.store.db, where);
-  if (!found) throw notFound();
+  if (!found) throw new NotFound();
   const { workspace } = found;
   ensure(ctx.subject, action, locationOfWorkspace(workspace));
   return found;
@@ -88,7 +91,7 @@ export async function listOrganizationWorkspaces(ctx: Context, organizationName:
   const organization = await getOrganization(ctx, organizationName);
   // A team lists the workspaces it can read.
   const visible = workspaceListScope(ctx.subject, organization.id);
-  if (visible === 'none') throw notFound();
+  if (visible === 'none') throw new NotFound();
   return { organization, ...(await store.listWorkspaces(ctx.store.db, organization.id, { ...filter, visible }, page)) };
 }
 
@@ -96,22 +99,21 @@ export async function listOrganizationWorkspaces(ctx: Context, organizationName:
 async function projectOf(trx: Trx, organization: Organization, projectId: string | undefined): Promise<string> {
   if (projectId === undefined) {
     const defaultProject = await store.defaultProjectId(trx, organization.id);
-    if (defaultProject === undefined) throw notFound();
+    if (defaultProject === undefined) throw new NotFound();
     return defaultProject;
   }
-  if (!(await store.organizationHasProject(trx, organization.id, projectId))) throw notFound();
+  if (!(await store.organizationHasProject(trx, organization.id, projectId))) throw new NotFound();
   return projectId;
 }
 
-const BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
 
 export async function createWorkspace(ctx: Context, organizationName: string, changes: WorkspaceChanges): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   const workspace = await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     const projectId = await projectOf(trx, organization, changes.projectId);
     ensure(ctx.subject, 'workspaces:create', { organizationId: organization.id, projectId });
-    if (changes.name === undefined) throw blankAttribute('name');
-    if (await store.workspaceNameTaken(trx, organization.id, changes.name)) throw nameTaken();
+    if (changes.name === undefined) throw blank('name');
+    if (await store.workspaceNameTaken(trx, organization.id, changes.name)) throw new Taken('name');
     const timestamp = now();
     const { pinExecutionMode, ...settings } = changes.settings;
     const created: Workspace = {
@@ -134,7 +136,7 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
     if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created, await projectExecutionMode(trx, organization.id, created.project_id));
     await store.insertWorkspace(trx, created);
     if (changes.tags) await tagWorkspace(trx, created, changes.tags);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings);
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: created.id, action: 'create', meta: { name: created.name } });
     return created;
   });
@@ -148,7 +150,7 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
   const workspace = await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     // The row as it is now, under the organization's lock: a concurrent lock or change is kept.
     const current = (await store.findWorkspaceWithOrganization(trx, { id: found.workspace.id }))?.workspace;
-    if (!current) throw notFound();
+    if (!current) throw new NotFound();
     const projectId = changes.projectId === undefined ? current.project_id : await projectOf(trx, organization, changes.projectId);
     if (projectId !== current.project_id) ensure(ctx.subject, 'workspace:move', { organizationId: organization.id, projectId });
     const timestamp = now();
@@ -167,11 +169,11 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
     // A duration given in this request counts from now; one already running starts again.
     if (pinExecutionMode) updated.execution_mode = effectiveExecutionMode(current, await projectExecutionMode(trx, organization.id, current.project_id));
     if (changes.settings.auto_destroy_at !== undefined && changes.settings.auto_destroy_activity_duration === undefined) updated.auto_destroy_at = changes.settings.auto_destroy_at;
-    if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw nameTaken();
+    if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw new Taken('name');
     await store.updateWorkspace(trx, updated);
     await store.leaveOtherProjectsSets(trx, updated);
     if (changes.tags) await tagWorkspace(trx, updated, changes.tags);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings, BINDINGS_POINTER);
+    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings);
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: updated.id, action: 'update', meta: { name: updated.name } });
     return updated;
   });

@@ -1,6 +1,6 @@
 import type { Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
-import { invalidAttribute } from '../jsonapi/errors.js';
+import { Invalid } from '../common/errors.js';
 import type { Workspace } from './model.js';
 import * as tagStore from './tag-store.js';
 
@@ -11,9 +11,9 @@ const TAG_NAME = /^[a-z0-9][a-z0-9:_-]{0,254}$/;
  * Tags a workspace with tags named (created in its organization when new) and tags given by id
  * (an id the organization does not have is a 422).
  */
-export async function tagWorkspace(trx: Trx, workspace: Workspace, tags: { names: string[]; ids: string[] }, pointer = '/data/relationships/tags/data'): Promise<void> {
+export async function tagWorkspace(trx: Trx, workspace: Workspace, tags: { names: string[]; ids: string[] }): Promise<void> {
   tags.names.forEach((name, index) => {
-    if (!TAG_NAME.test(name)) throw invalidAttribute('a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit', `${pointer}/${index}/attributes/name`);
+    if (!TAG_NAME.test(name)) throw new Invalid(`tags[${index}].name`, 'a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit');
   });
   const ids = await tagIds(trx, workspace.organization_id, tags);
   await tagStore.attachTags(trx, workspace.id, ids);
@@ -28,7 +28,7 @@ async function tagIds(trx: Trx, organizationId: string, tags: { names: string[];
   const created = names.filter((name) => !known.has(name)).map((name) => ({ id: newId('tag'), name, created_at: timestamp }));
   await tagStore.insertTags(trx, organizationId, created);
   const byId = await tagStore.tagsById(trx, organizationId, tags.ids);
-  if (byId.length !== new Set(tags.ids).size) throw invalidAttribute('a tag id names no tag of this organization', '/data');
+  if (byId.length !== new Set(tags.ids).size) throw new Invalid('', 'a tag id names no tag of this organization');
   return [...existing, ...created, ...byId].map((t) => t.id);
 }
 

@@ -1,9 +1,9 @@
 import type { Context } from '../../context.js';
 import { recordAuditEvent } from '../../audit/service.js';
-import { ensure } from '../../auth/policy.js';
+import { ensure } from '../../auth/decisions.js';
 import { withOrganizationLocked, type Trx } from '../../db/transaction.js';
 import { now } from '../../ids.js';
-import { notFound, unprocessable } from '../../jsonapi/errors.js';
+import { NotFound, Unprocessable } from '../../common/errors.js';
 import { deleteVariables, insertVariables, newVersionId } from '../../variables/service.js';
 import type { Variable } from '../../variables/model.js';
 import { addAssignments, findProjectsById, findWorkspacesById, removeAssignments } from '../assignment-store.js';
@@ -15,8 +15,8 @@ import { undoVersions, type Change, type VariableState, type VarsetState } from 
 import { recordVersion } from './record.js';
 import { findLastVersionNumber, findVarsetState, findVersion, findVersionsAfter } from './store.js';
 
-/** Where a rollback request names the version. */
-const AT = '/data/id';
+/** What a rollback's refusals are about: the version it restores. */
+const AT = 'version';
 
 export interface RollbackRequest {
   versionId: string;
@@ -58,7 +58,7 @@ export async function rollbackVarset(ctx: Context, varsetId: string, request: Ro
 
 async function rollbackInTransaction(ctx: Context, varsetId: string, request: RollbackRequest): Promise<RollbackResult> {
   const version = await findVersion(ctx.store.db, request.versionId);
-  if (!version || version.varsetId !== varsetId) throw notFound();
+  if (!version || version.varsetId !== varsetId) throw new NotFound();
   return withOrganizationLocked(ctx.store, version.organizationId, async (trx) => {
     const current = await findVarsetState(trx, varsetId);
     const timestamp = now();
@@ -72,14 +72,14 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
       ensure(ctx.subject, 'varsets:create', targetOf(varset));
     }
     const target = undoVersions(current?.state ?? null, await findVersionsAfter(trx, varsetId, version.number));
-    if (!target) throw unprocessable(`version ${version.number} is the deletion of the set: there is nothing to restore from it`, AT);
+    if (!target) throw new Unprocessable(`version ${version.number} is the deletion of the set: there is nothing to restore from it`, AT);
     if (!current && varset.project_id !== null && !(await findProjectsById(trx, [varset.project_id])).length) {
-      throw unprocessable(`the project that owned the set (${varset.project_id}) no longer exists`, AT);
+      throw new Unprocessable(`the project that owned the set (${varset.project_id}) no longer exists`, AT);
     }
     await keepReachable(trx, varset, target, request.skipMissing);
     Object.assign(varset, { name: target.name, description: target.description, global: target.global, priority: target.priority });
     await assertNameFree(trx, varset);
-    await assertNoGlobalConflict(trx, varset, [...target.variables.values()].map((v) => ({ key: v.key, category: v.category, pointer: AT })));
+    await assertNoGlobalConflict(trx, varset, [...target.variables.values()].map((v) => ({ key: v.key, category: v.category, field: AT })));
 
     await writeState(trx, varset, current?.state ?? null, target, timestamp);
     const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
@@ -105,8 +105,9 @@ async function keepReachable(trx: Trx, varset: Varset, target: VarsetState, skip
   const projects = new Set((await findProjectsById(trx, [...target.projectIds])).filter((p) => inReach(p, p.id)).map((p) => p.id));
   const missing = [...[...target.workspaceIds].filter((id) => !workspaces.has(id)), ...[...target.projectIds].filter((id) => !projects.has(id))];
   if (missing.length && !skipMissing) {
-    const error = unprocessable(`the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`, AT);
-    Object.assign(error.errors[0]!, { code: 'missing-assignments', meta: { missing } });
+    const error = new Unprocessable(`the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`, AT);
+    error.code = 'missing-assignments';
+    error.facts = { missing };
     throw error;
   }
   target.workspaceIds = workspaces;
@@ -129,7 +130,7 @@ async function writeState(trx: Trx, varset: Varset, current: VarsetState | null,
   const restored: Variable[] = [...target.variables]
     .filter(([id, v]) => !currentVariables.has(id) || !sameVariable(currentVariables.get(id)!, v))
     .map(([id, v]) => ({ ...v, id, owner, version_id: newVersionId(), created_at: timestamp }));
-  await insertVariables(trx, owner, restored.map((variable) => ({ variable, candidate: { key: variable.key, category: variable.category, pointer: AT } })), globalOrganizationOf(varset));
+  await insertVariables(trx, owner, restored.map((variable) => ({ variable, candidate: { key: variable.key, category: variable.category, field: AT } })), globalOrganizationOf(varset));
   if (current && current.global !== global) await setVariablesGlobal(trx, varset);
   for (const [kind, ids, was] of [
     ['workspaces', target.workspaceIds, current?.workspaceIds],

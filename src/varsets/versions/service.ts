@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
-import { ensure } from '../../auth/policy.js';
-import { notFound } from '../../jsonapi/errors.js';
-import type { Page } from '../../jsonapi/query.js';
+import { ensure } from '../../auth/decisions.js';
+import { NotFound } from '../../common/errors.js';
+import type { Page } from '../../common/page.js';
 import { readableVarset } from '../access.js';
 import { findVarsetOrganizationId } from '../store.js';
 import type { VarsetVersion } from './model.js';
@@ -21,7 +21,7 @@ async function ensureHistoryReadable(ctx: Context, varsetId: string): Promise<vo
     return;
   }
   const newest = await findNewestVersion(ctx.store.db, varsetId);
-  if (!newest) throw notFound();
+  if (!newest) throw new NotFound();
   ensure(ctx.subject, 'varset:read-deleted', { organizationId: newest.organizationId });
 }
 
@@ -32,7 +32,7 @@ export async function listVarsetVersions(ctx: Context, varsetId: string, page: P
 
 export async function showVarsetVersion(ctx: Context, id: string): Promise<VarsetVersion> {
   const version = await findVersion(ctx.store.db, id);
-  if (!version) throw notFound();
+  if (!version) throw new NotFound();
   await ensureHistoryReadable(ctx, version.varsetId);
   return version;
 }

@@ -1,6 +1,6 @@
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Db } from '../../db/transaction.js';
-import type { Page } from '../../jsonapi/query.js';
+import type { Page } from '../../common/page.js';
 import { sql } from 'kysely';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../../db/json.js';
 import type { VariableRow } from '../../variables/model.js';
