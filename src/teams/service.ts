@@ -2,13 +2,13 @@ import type { Context } from '../context.js';
 import type { OrganizationAccessFlag } from '../auth/levels.js';
 import { can, ensure, teamListScope, teamPermissions, type Action, type Target } from '../auth/policy.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { transaction } from '../db/transaction.js';
+import { transaction, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { ApiError, blankAttribute, nameTaken, notFound, unprocessable } from '../jsonapi/errors.js';
 import type { Page } from '../jsonapi/query.js';
-import type { Organization } from '../organizations/model.js';
+import type { Organization, OrganizationRecord } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
-import { grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';
+import { OWNERS_TEAM_NAME, grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';
 import * as store from './store.js';
 
 export interface TeamWithOrganization {
@@ -118,5 +118,20 @@ export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeam(trx, team.id);
     await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });
+  });
+}
+
+/** The owners team an organization is created with (every organization permission), in its creation transaction. */
+export async function createOwnersTeam(trx: Trx, organization: OrganizationRecord): Promise<void> {
+  await store.insertTeam(trx, {
+    id: newId('team'),
+    organization_id: organization.id,
+    name: OWNERS_TEAM_NAME,
+    is_owners: true,
+    visibility: 'organization',
+    sso_team_id: null,
+    allow_member_token_management: true,
+    organization_access: grantedOnly({ 'manage-workspaces': true, 'manage-projects': true, 'read-workspaces': true, 'read-projects': true }),
+    created_at: organization.created_at,
   });
 }
