@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
 import { DEFAULT_TIMEOUTS } from '../src/http/server.js';
-import { usage } from '../src/usage.js';
+import { usage } from '../src/cli/usage.js';
 import { ROOT } from './server-process.js';
 
 const UNIT = path.join(ROOT, 'deploy', 'varsetd.service');

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
 import { migrate, openStore } from '../db/connect.js';
-import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from './key.js';
-import { rotateKey } from './rotate.js';
-import { createSealer, generateKey } from './sealer.js';
+import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from '../secrets/key.js';
+import { rotateKey } from '../secrets/rotate.js';
+import { createSealer, generateKey } from '../secrets/sealer.js';
 
 /** Takes `--new-key KEY` (or `--new-key=KEY`) out of the arguments of `varsetd rotate-key`. */
 export function takeNewKeyOption(args: string[]): { newKey: string | undefined; rest: string[] } {
