@@ -89,6 +89,13 @@ module.exports = {
       to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
     },
     {
+      name: 'includes-in-one-place',
+      severity: 'error',
+      comment: "What include= adds of another feature is composed in src/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
+      from: { path: `^src/(${FEATURES})/[^.]*routes\\.ts$` },
+      to: { path: `^src/(${FEATURES})/[^.]*serialize\\.ts$`, pathNot: ['^src/$1/', '^src/tag-bindings/'] },
+    },
+    {
       name: 'audit-knows-no-feature',
       severity: 'error',
       comment: 'Every feature records its writes in the audit trail (src/audit); the trail knows none of them.',

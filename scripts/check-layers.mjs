@@ -8,7 +8,12 @@
 const root = (process.argv[2] ?? 'src').replace(/\/$/, '') + '/';
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
-const result = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+const input = Buffer.concat(chunks).toString('utf8');
+if (!input.startsWith('{')) {
+  console.error('check-layers: dependency-cruiser gave no JSON (its error is above)');
+  process.exit(1);
+}
+const result = JSON.parse(input);
 
 function nodeOf(path) {
   if (!path.startsWith(root)) return undefined;
