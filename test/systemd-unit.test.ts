@@ -104,7 +104,7 @@ describe('deploy/varsetd.service', () => {
   it('restarts varsetd when it fails, but not after a configuration error, and stops it with SIGTERM, giving it time to drain', () => {
     assert.equal(value(unit, 'Service', 'Restart'), 'on-failure');
     assert.ok(seconds(value(unit, 'Service', 'RestartSec')!) >= 1);
-    // varsetd exits with 2 on a configuration error (src/main.ts): starting it again would fail the same way.
+    // varsetd exits with 2 on a configuration error (src/cli/main.ts): starting it again would fail the same way.
     assert.deepEqual(words(value(unit, 'Service', 'RestartPreventExitStatus')!), ['2']);
     assert.equal(value(unit, 'Unit', 'StartLimitIntervalSec'), '0');
     assert.equal(value(unit, 'Service', 'KillSignal'), 'SIGTERM');
