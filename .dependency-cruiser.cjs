@@ -1,12 +1,20 @@
 /**
- * The layering of src/, checked by `npm run check:layers` (part of `npm test` and CI).
+ * The layering of src/, checked by `npm run check:layers` (part of `npm test` and CI): the rules
+ * below, then scripts/check-layers.mjs over dependency-cruiser's JSON, which also refuses any
+ * cycle between folders (test/layers.test.ts shows it catching one).
  *
- *   routes → service → store → db
+ *   cli → app → routes → includes → service → store → db
  *
- * - routes.ts: schemas and translation (HTTP ↔ typed commands); no SQL, no store.
+ * - src/cli: the command line (serve, workers, migrate, rotate-key, exec's entry, --help); src/main.ts,
+ *   the package's bin, only loads src/cli/main.ts. Nothing of the server imports src/cli.
+ * - routes.ts: schemas and translation (HTTP ↔ typed commands); no SQL, no store. Only app.ts
+ *   imports routes.
+ * - src/includes.ts: what `include=` adds of another feature's resources, composed in one place;
+ *   routes use it instead of another feature's serializer.
  * - service.ts (and the files it is split into): the rules; no SQL. From src/db it uses
  *   only transaction.ts (transactions, the organization lock, the answer to a lost race).
- * - *store.ts: the only SQL; returns domain objects (real booleans, no dialect parameters).
+ * - *store.ts: the only SQL, of its own feature's tables; returns domain objects (real booleans,
+ *   no dialect parameters).
  * - src/db: connections, migrations, and everything that differs between SQLite and PostgreSQL.
  *
  * Services, models, rules, stores, the policy and src/db speak the domain only: they raise the
@@ -14,13 +22,18 @@
  * errors. Only routes, serializers, schemas and the HTTP edge import src/jsonapi.
  *
  * A feature uses another only through its service.ts and model.ts (domain types and pure
- * rules), and, for responses, its serialize.ts and schemas.ts. Every feature records its writes
- * through src/audit/service.ts; the audit trail uses no feature. The shared folders (db, jsonapi,
- * cache, common, auth, secrets, http, metrics) know no feature. Metrics (src/metrics) are the
- * only code that knows prom-client; the rules and stores announce what they count through
- * src/common/signals.ts without knowing who listens. `varsetd exec` (src/exec) is a client of
- * the API: it uses nothing of the server, and neither does the web UI (ui/), which the server
- * serves only as built files. Nothing imports in a circle.
+ * rules), and, for responses, its serialize.ts and schemas.ts. Features depend one way: no two
+ * folders import each other, even through different files (scripts/check-layers.mjs counts
+ * each module as its top folder; route files and the files directly in src/ count as
+ * themselves, since nothing but app.ts imports routes). What an organization has of other
+ * features (its default project, its owners team, its workspaces) those features write, in the
+ * organization's transactions, through the steps src/organization-parts.ts gives it. Every
+ * feature records its writes through src/audit/service.ts; the audit trail uses no feature.
+ * The shared folders (db, jsonapi, cache, common, auth, secrets, http, metrics) know no feature.
+ * Metrics (src/metrics) are the only code that knows prom-client; the rules and stores announce
+ * what they count through src/common/signals.ts without knowing who listens. `varsetd exec`
+ * (src/exec) is a client of the API: it uses nothing of the server, and neither does the web UI
+ * (ui/), which the server serves only as built files. Nothing imports in a circle.
  */
 const FEATURES = [
   'organizations',
@@ -80,6 +93,13 @@ module.exports = {
       to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
     },
     {
+      name: 'includes-in-one-place',
+      severity: 'error',
+      comment: "What include= adds of another feature is composed in src/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
+      from: { path: `^src/(${FEATURES})/[^.]*routes\\.ts$` },
+      to: { path: `^src/(${FEATURES})/[^.]*serialize\\.ts$`, pathNot: ['^src/$1/', '^src/tag-bindings/'] },
+    },
+    {
       name: 'audit-knows-no-feature',
       severity: 'error',
       comment: 'Every feature records its writes in the audit trail (src/audit); the trail knows none of them.',
@@ -112,8 +132,15 @@ module.exports = {
       name: 'metrics-wired-at-the-top',
       severity: 'error',
       comment: 'Only the app and the command line set metrics up; features, services and stores never reach them.',
-      from: { path: '^src/', pathNot: ['^src/metrics/', '^src/app\\.ts$', '^src/main\\.ts$'] },
+      from: { path: '^src/', pathNot: ['^src/metrics/', '^src/app\\.ts$', '^src/cli/main\\.ts$'] },
       to: { path: '^src/metrics/' },
+    },
+    {
+      name: 'cli-at-the-top',
+      severity: 'error',
+      comment: 'The command line (src/cli) starts the server and runs its commands; nothing of the server imports it (src/main.ts, the bin, only loads it).',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/main\\.ts$'] },
+      to: { path: '^src/cli/' },
     },
     {
       name: 'exec-is-a-client',

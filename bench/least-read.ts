@@ -17,7 +17,8 @@ import { parseInclude, parsePage, parseSearch, type Query } from '../src/jsonapi
 import { findOrganizationByName } from '../src/organizations/store.js';
 import { VARSET_INCLUDES, type VarsetScope } from '../src/varsets/model.js';
 import { listVarsets } from '../src/varsets/list-store.js';
-import { includedResources, serializeVarset, varsetDocument } from '../src/varsets/serialize.js';
+import { varsetsIncluded } from '../src/includes.js';
+import { serializeVarset, varsetDocument } from '../src/varsets/serialize.js';
 import { findVarsetAtVersion } from '../src/varsets/store.js';
 import { completeViews } from '../src/varsets/views.js';
 import { findWorkspaceWithOrganization } from '../src/workspaces/store.js';
@@ -60,7 +61,7 @@ async function showDocument(): Promise<unknown> {
   const found = await findVarsetAtVersion(db, id!, include.has('vars'));
   if (!found) throw new Error(`no set ${id}`);
   const [view] = await completeViews(db, [{ varset: found.varset, relations: found.relations! }], include);
-  return varsetDocument(view!, include, options);
+  return varsetDocument(view!, options, varsetsIncluded([view!], include));
 }
 
 /** The document of the read `config.url` names, read and rendered anew on every call. */
@@ -71,7 +72,7 @@ const read = collection === 'varsets' ? showDocument : await (async () => {
   return async () => {
     const { rows, total } = await listVarsets(db, scope, search, page, include.has('vars'));
     const views = await completeViews(db, rows, include);
-    return listDocument(url.pathname, query, page, total, views.map((view) => serializeVarset(view, options)), includedResources(views, include));
+    return listDocument(url.pathname, query, page, total, views.map((view) => serializeVarset(view, options)), varsetsIncluded(views, include));
   };
 })();
 

@@ -27,6 +27,8 @@ import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { closeQuerystring } from './jsonapi/closed-query.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { defineOrganizationParts } from './organizations/service.js';
+import { ORGANIZATION_PARTS } from './organization-parts.js';
 import { projectRoutes } from './projects/routes.js';
 import { projectTagBindingRoutes } from './projects/tag-binding-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
@@ -95,6 +97,7 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions) {
+  defineOrganizationParts(ORGANIZATION_PARTS);
   const responses = new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024);
   const metrics = new AppMetrics({ responses, poolUse: options.store.poolUse?.bind(options.store) });
   const app = Fastify({

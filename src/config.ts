@@ -1,6 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { parseKey } from './secrets/key.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
@@ -109,6 +110,28 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE', flag: '--notifications-private', value: 'BOOL', help: 'true lets notifications go to private, loopback and link-local addresses (false)', key: 'notificationsAllowPrivate' },
 ];
 
+/** An option of the command line with its value, as `--flag value` or `--flag=value`. */
+export interface FlagValue {
+  flag: string;
+  value: string;
+}
+
+/**
+ * The options of `args`, in order, as node:util's parseArgs reads them; each of `flags` takes a
+ * value (which may start with a dash). Anything else is an error, so a typo never goes unnoticed.
+ */
+export function readFlags(args: readonly string[], flags: readonly string[]): FlagValue[] {
+  const options = Object.fromEntries(flags.map((flag) => [flag.slice(2), { type: 'string' as const }]));
+  // Not strict: parseArgs's own errors would name options differently; these are varsetd's.
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  return tokens.map((token) => {
+    const written = args[token.index]!;
+    if (token.kind !== 'option' || !flags.includes(token.rawName)) throw new ConfigError(`unknown option ${written.split('=')[0]}`);
+    if (token.value === undefined) throw new ConfigError(`${token.rawName} needs a value`);
+    return { flag: token.rawName, value: token.value };
+  });
+}
+
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
 export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const raw = new Map<Setting['key'], string>();
@@ -116,15 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     const value = env[s.env];
     if (value !== undefined && value !== '') raw.set(s.key, value);
   }
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const setting = SETTINGS.find((s) => s.flag === flag);
-    if (!setting) throw new ConfigError(`unknown option ${flag}`);
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new ConfigError(`${flag} needs a value`);
-    raw.set(setting.key, value);
-  }
+  for (const { flag, value } of readFlags(args, SETTINGS.map((s) => s.flag))) raw.set(SETTINGS.find((s) => s.flag === flag)!.key, value);
 
   const host = raw.get('host') ?? '127.0.0.1';
   if (!net.isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)) {

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { takeNewKeyOption } from '../src/cli/rotate-key.js';
 
 describe('configuration', () => {
   it('reads the response cache size in MiB: 64 unless set, 0 turns the cache off', () => {
@@ -101,5 +102,29 @@ describe('configuration', () => {
       );
     }
     assert.throws(() => loadConfig({}, ['--metrics-token']), /--metrics-token needs a value/);
+  });
+
+  it('reads flags as `--flag value` and `--flag=value`, the last one winning, and refuses anything else by name', () => {
+    assert.equal(loadConfig({ PORT: '1' }, ['--port', '2', '--port=3']).port, 3);
+    const dashed = `--${'t'.repeat(32)}`;
+    assert.equal(loadConfig({}, ['--admin-token', dashed, '--port', '0']).adminToken, dashed);
+    for (const [args, message] of [
+      [['--no-such-option', '1'], 'unknown option --no-such-option'],
+      [['--no-such-option=1'], 'unknown option --no-such-option'],
+      [['serve'], 'unknown option serve'],
+      [['-p', '1'], 'unknown option -p'],
+      [['-abc'], 'unknown option -abc'],
+      [['--', '--port', '1'], 'unknown option --'],
+      [['--port', '1', '--host'], '--host needs a value'],
+    ] as const) {
+      assert.throws(() => loadConfig({}, [...args]), (error: unknown) => error instanceof ConfigError && error.message === message, args.join(' '));
+    }
+  });
+
+  it('takes rotate-key\'s --new-key out of the settings, which stay as they were given', () => {
+    assert.deepEqual(takeNewKeyOption(['--data-dir', 'd', '--new-key', 'k1', '--new-key=k2', '--port=0']), { newKey: 'k2', rest: ['--data-dir=d', '--port=0'] });
+    assert.deepEqual(takeNewKeyOption([]), { newKey: undefined, rest: [] });
+    assert.throws(() => takeNewKeyOption(['--new-key']), (error: unknown) => error instanceof ConfigError && error.message === '--new-key needs a value');
+    assert.throws(() => takeNewKeyOption(['--new-kee', 'x']), (error: unknown) => error instanceof ConfigError && error.message === 'unknown option --new-kee');
   });
 });

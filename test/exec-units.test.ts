@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseExecArguments } from '../src/exec/command.js';
 import { CredentialsError, discoverServer, environmentName } from '../src/exec/credentials.js';
 import { isIgnored, parseIgnoreFile, DEFAULT_IGNORE } from '../src/exec/ignore.js';
 import { hclString, isIdentifier, renderTfvars } from '../src/exec/tfvars.js';
@@ -68,5 +69,35 @@ describe('varsetd exec: .terraformignore', () => {
     assert.ok(isIgnored(rules, 'docs/c.png', false));
     assert.ok(!isIgnored(rules, 'c.png', false));
     assert.ok(!isIgnored(rules, '# comment', false));
+  });
+});
+
+describe('varsetd exec: arguments', () => {
+  const cwd = os.tmpdir();
+
+  it('reads the options before -- and the command after it', () => {
+    assert.deepEqual(parseExecArguments(['--workspace', 'acme/web', '--dry-run', '--message=-x', '--', 'terraform', 'plan', '--workspace', 'z'], cwd), {
+      organization: 'acme',
+      workspace: 'web',
+      message: '-x',
+      dir: cwd,
+      dryRun: true,
+      command: 'terraform',
+      args: ['plan', '--workspace', 'z'],
+    });
+  });
+
+  it('refuses an unknown option, a missing value and a value given to --dry-run, each by name', () => {
+    for (const [args, message] of [
+      [['--workspace', 'a/b', '--force', '--', 'x'], 'unknown option --force'],
+      [['--workspace', 'a/b', 'plan', '--', 'x'], 'unknown option plan'],
+      [['-w', 'a/b', '--', 'x'], 'unknown option -w'],
+      [['--workspace', 'a/b', '--dry-run=yes', '--', 'x'], 'unknown option --dry-run=yes'],
+      [['--workspace'], '--workspace needs a value'],
+      [['--dir', cwd], '--workspace ORG/WORKSPACE is required'],
+      [['--workspace', 'a/b'], 'COMMAND is missing: give it after --'],
+    ] as const) {
+      assert.throws(() => parseExecArguments([...args], cwd), (error: unknown) => error instanceof Error && error.message === message, args.join(' '));
+    }
   });
 });

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
-import type { PreparedStore } from '../src/startup.js';
-import { formatSummary, startSummary } from '../src/summary.js';
+import type { PreparedStore } from '../src/cli/startup.js';
+import { formatSummary, startSummary } from '../src/cli/summary.js';
 
 const loopback: AddressInfo = { address: '127.0.0.1', family: 'IPv4', port: 8080 };
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
 import { DEFAULT_TIMEOUTS } from '../src/http/server.js';
-import { usage } from '../src/usage.js';
+import { usage } from '../src/cli/usage.js';
 import { ROOT } from './server-process.js';
 
 const UNIT = path.join(ROOT, 'deploy', 'varsetd.service');
@@ -104,7 +104,7 @@ describe('deploy/varsetd.service', () => {
   it('restarts varsetd when it fails, but not after a configuration error, and stops it with SIGTERM, giving it time to drain', () => {
     assert.equal(value(unit, 'Service', 'Restart'), 'on-failure');
     assert.ok(seconds(value(unit, 'Service', 'RestartSec')!) >= 1);
-    // varsetd exits with 2 on a configuration error (src/main.ts): starting it again would fail the same way.
+    // varsetd exits with 2 on a configuration error (src/cli/main.ts): starting it again would fail the same way.
     assert.deepEqual(words(value(unit, 'Service', 'RestartPreventExitStatus')!), ['2']);
     assert.equal(value(unit, 'Unit', 'StartLimitIntervalSec'), '0');
     assert.equal(value(unit, 'Service', 'KillSignal'), 'SIGTERM');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../src/config.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
-import { startSummary } from '../src/summary.js';
+import { startSummary } from '../src/cli/summary.js';
 import { unsupportedNode, VERSION } from '../src/version.js';
 import { TestApp } from './helpers.js';
 import { ROOT, runVarsetd, varsetdEnv } from './server-process.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { LONGEST_PAUSE_MS, replacementPause } from '../src/workers.js';
+import { LONGEST_PAUSE_MS, replacementPause } from '../src/cli/workers.js';
 import { ADMIN_TOKEN, createTestStore, storeKind } from './helpers.js';
 import { eventually, freePort, logPids, runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
 

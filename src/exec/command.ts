@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ApiCallError, VarsetdApi, type InjectedVariable, type SetUsed } from './api.js';
 import { packDirectory } from './archive.js';
 import { exitCodeOfSignal, startChild, type ChildResult, type RunningChild } from './child.js';
@@ -29,6 +30,13 @@ interface ExecOptions {
   args: string[];
 }
 
+const EXEC_OPTIONS = {
+  workspace: { type: 'string' },
+  message: { type: 'string' },
+  dir: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+} as const;
+
 export function parseExecArguments(argv: readonly string[], cwd: string): ExecOptions {
   const separator = argv.indexOf('--');
   const flags = separator === -1 ? [...argv] : argv.slice(0, separator);
@@ -37,18 +45,20 @@ export function parseExecArguments(argv: readonly string[], cwd: string): ExecOp
   let message: string | undefined;
   let dir = cwd;
   let dryRun = false;
-  for (let i = 0; i < flags.length; i++) {
-    const flag = flags[i]!;
-    const value = () => {
-      const next = flags[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === '--workspace') target = value();
-    else if (flag === '--message') message = value();
-    else if (flag === '--dir') dir = path.resolve(cwd, value());
-    else if (flag === '--dry-run') dryRun = true;
-    else throw new UsageError(`unknown option ${flag}`);
+  // Not strict: parseArgs's own errors would name options differently; these are varsetd's.
+  const { tokens } = parseArgs({ args: flags, options: EXEC_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    const written = flags[token.index]!;
+    if (token.kind !== 'option' || !Object.hasOwn(EXEC_OPTIONS, token.name) || token.rawName !== `--${token.name}`) throw new UsageError(`unknown option ${written}`);
+    if (token.name === 'dry-run') {
+      if (token.value !== undefined) throw new UsageError(`unknown option ${written}`);
+      dryRun = true;
+      continue;
+    }
+    if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+    if (token.name === 'workspace') target = token.value;
+    else if (token.name === 'message') message = token.value;
+    else dir = path.resolve(cwd, token.value);
   }
   const [organization, workspace, ...extra] = target?.split('/') ?? [];
   if (!organization || !workspace || extra.length) throw new UsageError('--workspace ORG/WORKSPACE is required');

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { organizationPermissions, projectPermissions } from '../auth/permissions.js';
+import { organizationPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import type { Project } from '../projects/model.js';
-import { serializeProject } from '../projects/serialize.js';
-import { readableDefaultProjects } from '../projects/service.js';
+import { includedDefaultProjects } from '../includes.js';
 import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from './model.js';
 import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
 import { serializeEntitlementSet, serializeOrganization } from './serialize.js';
@@ -36,14 +34,6 @@ function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
   if (settings['owners-team-saml-role-id'] === '') settings['owners-team-saml-role-id'] = null;
   const pool = body.data.relationships?.['default-agent-pool']?.data;
   return { name: name ?? undefined, email: email ?? undefined, settings, defaultAgentPoolId: pool?.id };
-}
-
-/** `include=default-project`: the default projects of `organizations` the caller may read. */
-async function includedDefaultProjects(ctx: Context, organizations: OrganizationRecord[]) {
-  const names = new Map(organizations.map((o) => [o.id, o.name]));
-  const serializeOne = (p: Project) =>
-    serializeProject(p, names.get(p.organization_id)!, projectPermissions(ctx.subject, { organizationId: p.organization_id, projectId: p.id, isDefault: p.is_default }));
-  return (await readableDefaultProjects(ctx, organizations)).map(serializeOne);
 }
 
 const serialize = (ctx: Context) => (organization: OrganizationRecord) => serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));

@@ -38,6 +38,25 @@ export async function listVisibleOrganizations(ctx: Context, filter: Omit<store.
   return store.listOrganizations(ctx.store.db, { ...filter, ...organizationListScope(ctx.subject) }, page);
 }
 
+/**
+ * What other features keep of every organization, written in the organization's own
+ * transactions: its default project and owners team when it is created, what follows its
+ * settings when they change, what must go before it when it is deleted. The features that
+ * keep them give these steps (src/organization-parts.ts); this feature knows none of them.
+ */
+export interface OrganizationPart {
+  created?(trx: Trx, organization: OrganizationRecord): Promise<void>;
+  updated?(trx: Trx, organization: OrganizationRecord): Promise<void>;
+  deleting?(trx: Trx, organizationId: string): Promise<void>;
+}
+
+let parts: readonly OrganizationPart[] = [];
+
+/** Sets the parts every organization has, in the order their steps run. */
+export function defineOrganizationParts(defined: readonly OrganizationPart[]): void {
+  parts = defined;
+}
+
 /** Creates an organization with its default project and its owners team. */
 export async function createOrganization(ctx: Context, changes: OrganizationChanges): Promise<OrganizationRecord> {
   ensure(ctx.subject, 'organizations:create');
@@ -47,7 +66,8 @@ export async function createOrganization(ctx: Context, changes: OrganizationChan
   const organization: OrganizationRecord = { id: newId('org'), name: changes.name, email: changes.email, created_at: now(), settings, default_project_id: newId('prj') };
   await transaction(ctx.store, async (trx) => {
     if (await store.findOrganizationByName(trx, organization.name)) throw new Taken('name');
-    await store.insertOrganization(trx, organization, newId('team'));
+    await store.insertOrganization(trx, organization);
+    for (const part of parts) await part.created?.(trx, organization);
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'create', meta: { name: organization.name } });
   });
   return organization;
@@ -64,6 +84,7 @@ export async function updateOrganization(ctx: Context, name: string, changes: Or
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw new Taken('name');
     await store.updateOrganization(trx, organization);
+    for (const part of parts) await part.updated?.(trx, organization);
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'update', meta: { name: organization.name } });
   });
   return organization;
@@ -86,6 +107,7 @@ export function organizationSettings(ctx: Context, organizationId: string): Prom
 export async function deleteOrganization(ctx: Context, name: string): Promise<void> {
   const organization = await getOrganization(ctx, name, 'organization:delete');
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
+    for (const part of parts) await part.deleting?.(trx, organization.id);
     await store.deleteOrganization(trx, organization.id);
     // Kept after the organization is gone, until retention removes it (migration 0018).
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'destroy', meta: { name: organization.name } });

@@ -4,8 +4,6 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
-import { DEFAULT_PROJECT_NAME } from '../projects/model.js';
-import { OWNERS_TEAM_NAME } from '../teams/model.js';
 import { DEFAULT_ORGANIZATION_SETTINGS, type Organization, type OrganizationRecord, type OrganizationSettings } from './model.js';
 
 const COLUMNS = ['organizations.id', 'organizations.name', 'organizations.email', 'organizations.created_at'] as const;
@@ -75,11 +73,8 @@ export async function listOrganizations(db: Db, filter: OrganizationFilter, page
   return { rows: rows.map(toRecord), total };
 }
 
-/**
- * Inserts an organization with what it is created with: its default project, and its owners
- * team, which has every organization permission.
- */
-export async function insertOrganization(trx: Trx, organization: OrganizationRecord, ownersTeamId: string): Promise<void> {
+/** Inserts an organization's row; its default project and owners team are their features' (organization-parts.ts). */
+export async function insertOrganization(trx: Trx, organization: OrganizationRecord): Promise<void> {
   const { settings, default_project_id, ...columns } = organization;
   await trx
     .insertInto('organizations')
@@ -91,43 +86,9 @@ export async function insertOrganization(trx: Trx, organization: OrganizationRec
       search_email: searchable(columns.email),
     })
     .execute();
-  await trx
-    .insertInto('projects')
-    .values({
-      id: default_project_id,
-      organization_id: organization.id,
-      name: DEFAULT_PROJECT_NAME,
-      search_name: searchable(DEFAULT_PROJECT_NAME),
-      description: '',
-      is_default: true,
-      auto_destroy_activity_duration: null,
-      default_execution_mode: settings['default-execution-mode'],
-      execution_mode_overwritten: false,
-      created_at: organization.created_at,
-    })
-    .execute();
-  await trx
-    .insertInto('teams')
-    .values({
-      id: ownersTeamId,
-      organization_id: organization.id,
-      name: OWNERS_TEAM_NAME,
-      search_name: searchable(OWNERS_TEAM_NAME),
-      is_owners: true,
-      visibility: 'organization',
-      sso_team_id: null,
-      allow_member_token_management: true,
-      manage_workspaces: true,
-      manage_projects: true,
-      read_workspaces: true,
-      read_projects: true,
-      other_access: '{}',
-      created_at: organization.created_at,
-    })
-    .execute();
 }
 
-/** Writes an organization's name, email and settings; projects that follow its execution mode follow the new one. */
+/** Writes an organization's name, email and settings. */
 export async function updateOrganization(trx: Trx, organization: OrganizationRecord): Promise<void> {
   await trx
     .updateTable('organizations')
@@ -141,18 +102,9 @@ export async function updateOrganization(trx: Trx, organization: OrganizationRec
     })
     .where('id', '=', organization.id)
     .execute();
-  await trx
-    .updateTable('projects')
-    .set({ default_execution_mode: organization.settings['default-execution-mode'] })
-    .where('organization_id', '=', organization.id)
-    .where('execution_mode_overwritten', '=', false)
-    .where('default_execution_mode', '!=', organization.settings['default-execution-mode'])
-    .execute();
 }
 
-/** Deletes an organization and, through the foreign keys' cascades, everything in it. */
+/** Deletes an organization and, through the foreign keys' cascades, everything in it (its workspaces are gone first). */
 export async function deleteOrganization(trx: Trx, id: string): Promise<void> {
-  // Workspaces first: they reference projects, which the organization's cascade also removes.
-  await trx.deleteFrom('workspaces').where('organization_id', '=', id).execute();
   await trx.deleteFrom('organizations').where('id', '=', id).execute();
 }

@@ -9,7 +9,7 @@ import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { checkedBindings, type EffectiveTagBinding } from '../tag-bindings/model.js';
 import { TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
-import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
+import { includedEffectiveTagBindings } from '../includes.js';
 import type { Project, ProjectChanges, ProjectOrder } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
@@ -91,7 +91,7 @@ const serialize = (ctx: Context, organizationName: string, bindings?: Map<string
 async function projectsDocument(ctx: Context, organizationName: string, projects: Project[], include: Set<ProjectInclude>) {
   if (!include.has('effective_tag_bindings')) return { data: projects.map(serialize(ctx, organizationName)) };
   const bindings = await effectiveTagBindingsOfProjects(ctx, projects.map((p) => p.id));
-  return { data: projects.map(serialize(ctx, organizationName, bindings)), included: [...bindings.values()].flat().map(serializeEffectiveTagBinding) };
+  return { data: projects.map(serialize(ctx, organizationName, bindings)), included: includedEffectiveTagBindings(bindings.values()) };
 }
 
 export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {

@@ -7,9 +7,9 @@ import { recordAuditEvent } from '../audit/service.js';
 import { newId, now } from '../ids.js';
 import { NotFound, Taken, Unprocessable, Conflict, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
-import type { ExecutionMode, Organization } from '../organizations/model.js';
+import type { ExecutionMode, Organization, OrganizationRecord } from '../organizations/model.js';
 import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
-import type { Project, ProjectChanges } from './model.js';
+import { DEFAULT_PROJECT_NAME, type Project, type ProjectChanges } from './model.js';
 import { executionModeAfter } from './settings.js';
 import { replaceBindings } from '../tag-bindings/service.js';
 import * as store from './store.js';
@@ -74,6 +74,26 @@ export async function createProject(ctx: Context, organizationName: string, chan
     await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'project', id: project.id, action: 'create', meta: { name: project.name } });
   });
   return { project, organization };
+}
+
+/** The project an organization is created with, in the organization's creation transaction. */
+export async function createDefaultProject(trx: Trx, organization: OrganizationRecord): Promise<void> {
+  await store.insertProject(trx, {
+    id: organization.default_project_id,
+    organization_id: organization.id,
+    name: DEFAULT_PROJECT_NAME,
+    description: '',
+    is_default: true,
+    auto_destroy_activity_duration: null,
+    default_execution_mode: organization.settings['default-execution-mode'],
+    execution_mode_overwritten: false,
+    created_at: organization.created_at,
+  });
+}
+
+/** Projects that follow their organization's execution mode take its new one, in the organization's update. */
+export async function followOrganizationSettings(trx: Trx, organization: OrganizationRecord): Promise<void> {
+  await store.followExecutionMode(trx, organization.id, organization.settings['default-execution-mode']);
 }
 
 /** A new project follows its organization's execution mode until it is given one. */

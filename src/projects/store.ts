@@ -6,7 +6,7 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
-import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
+import { ORGANIZATION_COLUMNS, splitOrganization, type ExecutionMode, type Organization } from '../organizations/model.js';
 import { PROJECT_COLUMNS, toProject, type Project, type ProjectOrder } from './model.js';
 
 
@@ -82,6 +82,17 @@ export async function findProjectsById(db: Db, ids: string[]): Promise<Project[]
 
 export async function insertProject(trx: Trx, project: Project): Promise<void> {
   await trx.insertInto('projects').values({ ...project, search_name: searchable(project.name) }).execute();
+}
+
+/** Projects of an organization that follow its execution mode take the new one. */
+export async function followExecutionMode(trx: Trx, organizationId: string, mode: ExecutionMode): Promise<void> {
+  await trx
+    .updateTable('projects')
+    .set({ default_execution_mode: mode })
+    .where('organization_id', '=', organizationId)
+    .where('execution_mode_overwritten', '=', false)
+    .where('default_execution_mode', '!=', mode)
+    .execute();
 }
 
 export async function updateProject(trx: Trx, project: Project): Promise<void> {

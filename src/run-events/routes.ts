@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { serializeComment } from '../comments/serialize.js';
 import { contextOf } from '../context.js';
+import { includedComments } from '../includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
@@ -15,7 +15,7 @@ const IdParams = Type.Object({ id: Type.String() });
 /** `included` for the events: their comments when asked for; present only when `include` names something. */
 function included(events: RunEventWithComment[], include: Set<(typeof RUN_EVENT_INCLUDES)[number]>) {
   if (include.size === 0) return undefined;
-  return include.has('comment') ? events.flatMap((e) => (e.comment ? [serializeComment(e.comment)] : [])) : [];
+  return include.has('comment') ? includedComments(events.flatMap((e) => (e.comment ? [e.comment] : []))) : [];
 }
 
 export const runEventRoutes: FastifyPluginAsyncTypebox = async (api) => {

@@ -5,10 +5,7 @@ import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter, invalidAttribute } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { CollectionDocument, Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { readableConfigurationVersions } from '../configuration-versions/service.js';
-import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
-import { describeWorkspacesById } from '../workspaces/service.js';
-import { serializeWorkspace } from '../workspaces/serialize.js';
+import { includedConfigurationVersions, includedWorkspaces } from '../includes.js';
 import { HCP_RUN_STATUSES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUS_GROUPS, type RunFilter, type RunOperation } from './model.js';
 import { FinishRunBody, OpenedVariableResource, RunBody, RunResource } from './schemas.js';
 import { serializeOpenedVariable, serializeRun } from './serialize.js';
@@ -64,10 +61,9 @@ async function runsDocument(ctx: Context, runs: readonly Run[], permissions: Run
   const included: unknown[] = [];
   const distinct = (ids: string[]) => [...new Set(ids)];
   // The caller read the runs, so may read their workspaces and configuration versions (run:read on the same workspace).
-  if (include.has('workspace')) included.push(...(await describeWorkspacesById(ctx, distinct(runs.map((run) => run.workspace_id)))).map(serializeWorkspace));
+  if (include.has('workspace')) included.push(...(await includedWorkspaces(ctx, distinct(runs.map((run) => run.workspace_id)))));
   if (include.has('configuration_version')) {
-    const versions = await readableConfigurationVersions(ctx, distinct(runs.map((run) => run.configuration_version_id)));
-    included.push(...versions.map((cv) => serializeConfigurationVersion(cv)));
+    included.push(...(await includedConfigurationVersions(ctx, distinct(runs.map((run) => run.configuration_version_id)))));
   }
   return { data, ...(included.length ? { included } : {}) };
 }

@@ -5,13 +5,13 @@ import { teamListScope } from '../auth/list-scopes.js';
 import { teamPermissions } from '../auth/permissions.js';
 import type { Action, Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { transaction } from '../db/transaction.js';
+import { transaction, type Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { NotFound, Forbidden, Taken, Unprocessable, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
-import type { Organization } from '../organizations/model.js';
+import type { Organization, OrganizationRecord } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
-import { grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';
+import { OWNERS_TEAM_NAME, grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';
 import * as store from './store.js';
 
 export interface TeamWithOrganization {
@@ -121,5 +121,20 @@ export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeam(trx, team.id);
     await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });
+  });
+}
+
+/** The owners team an organization is created with (every organization permission), in its creation transaction. */
+export async function createOwnersTeam(trx: Trx, organization: OrganizationRecord): Promise<void> {
+  await store.insertTeam(trx, {
+    id: newId('team'),
+    organization_id: organization.id,
+    name: OWNERS_TEAM_NAME,
+    is_owners: true,
+    visibility: 'organization',
+    sso_team_id: null,
+    allow_member_token_management: true,
+    organization_access: grantedOnly({ 'manage-workspaces': true, 'manage-projects': true, 'read-workspaces': true, 'read-projects': true }),
+    created_at: organization.created_at,
   });
 }

@@ -3,8 +3,7 @@ import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { varsetPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
-import type { WorkspaceView } from '../workspaces/serialize.js';
-import { describeWorkspacesById } from '../workspaces/service.js';
+import { includedOfVarsets } from '../includes.js';
 import { listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
@@ -13,7 +12,7 @@ import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, 
 import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
 import { Change, RollbackBody } from './versions/schemas.js';
 import { rollbackVarset } from './versions/service.js';
-import { includedResources, serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
+import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
 import {
   addVarsetVariable,
   applyVarset,
@@ -60,19 +59,13 @@ const sendSerialized = (reply: FastifyReply, body: string) => reply.send(body);
 /** The caller's permissions on each set a response shows. */
 const permissionsOf = (ctx: Context) => (varset: Varset) => varsetPermissions(ctx.subject, { organizationId: varset.organization_id, ownerProjectId: varset.project_id });
 
-/** Included workspaces carry the caller's permissions on each: they are described for each request. */
-async function includedWorkspaces(ctx: Context, views: VarsetView[], include: Set<VarsetInclude>): Promise<WorkspaceView[]> {
-  if (!include.has('workspaces')) return [];
-  return describeWorkspacesById(ctx, [...new Set(views.flatMap((view) => view.workspaces.flatMap((w) => (w.row ? [w.id] : []))))]);
-}
-
 async function listResponse(ctx: Context, path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
   const data = result.views.map((view) => serializeVarset(view, { permissions: permissionsOf(ctx) }));
-  return listDocument(path, query, list.page, result.total, data, includedResources(result.views, list.include, await includedWorkspaces(ctx, result.views, list.include)));
+  return listDocument(path, query, list.page, result.total, data, await includedOfVarsets(ctx, result.views, list.include));
 }
 
 async function oneResponse(ctx: Context, view: VarsetView, include: Set<VarsetInclude>, options: Omit<VarsetSerializeOptions, 'permissions'> = {}) {
-  return varsetDocument(view, include, { ...options, permissions: permissionsOf(ctx) }, await includedWorkspaces(ctx, [view], include));
+  return varsetDocument(view, { ...options, permissions: permissionsOf(ctx) }, await includedOfVarsets(ctx, [view], include));
 }
 
 export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {

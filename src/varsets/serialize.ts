@@ -1,10 +1,8 @@
 import type { Static } from 'typebox';
-import { uniqueResources, type Resource } from '../jsonapi/document.js';
-import { serializeProject } from '../projects/serialize.js';
+import type { Resource } from '../jsonapi/document.js';
 import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
-import { serializeWorkspace, type WorkspaceView } from '../workspaces/serialize.js';
-import type { Varset, VarsetInclude, VarsetView } from './model.js';
+import type { Varset, VarsetView } from './model.js';
 import type { VarsetResource, VarsetVariableResource } from './schemas.js';
 
 export interface VarsetSerializeOptions {
@@ -61,21 +59,7 @@ export function serializeVarsetVariable(variable: Variable): Static<typeof Varse
   };
 }
 
-/** The `included` member for the sets of a response: present only when `include` asked for something. */
-export function includedResources(views: VarsetView[], include: Set<VarsetInclude>, workspaces: WorkspaceView[] = []): Resource[] | undefined {
-  if (!include.size) return undefined;
-  const resources: Resource[] = [];
-  for (const view of views) {
-    const organizationName = view.varset.organization_name;
-    if (include.has('vars')) resources.push(...view.variables.flatMap((v) => (v.row ? [serializeVarsetVariable(v.row)] : [])));
-    if (include.has('projects')) resources.push(...view.projects.flatMap((p) => (p.row ? [serializeProject(p.row, organizationName)] : [])));
-  }
-  resources.push(...(workspaces.map(serializeWorkspace) as Resource[]));
-  return uniqueResources(resources);
-}
-
-/** A document holding one set. */
-export function varsetDocument(view: VarsetView, include: Set<VarsetInclude>, options: VarsetSerializeOptions, workspaces: WorkspaceView[] = []) {
-  const included = includedResources([view], include, workspaces);
+/** A document holding one set, with the `included` member of its includes (src/includes.ts). */
+export function varsetDocument(view: VarsetView, options: VarsetSerializeOptions, included: Resource[] | undefined) {
   return { data: serializeVarset(view, options), ...(included ? { included } : {}) };
 }

@@ -6,16 +6,9 @@ import { listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
-import { organizationPermissions } from '../auth/permissions.js';
-import { serializeOrganization } from '../organizations/serialize.js';
-import { getOrganizationRecord } from '../organizations/service.js';
-import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
-import { readableConfigurationVersions } from '../configuration-versions/service.js';
-import { serializeProject } from '../projects/serialize.js';
-import { readableProjects } from '../projects/service.js';
+import { includedConfigurationVersions, includedEffectiveTagBindings, includedOrganization, includedProjectsOfWorkspaces } from '../includes.js';
 import { checkedBindings } from '../tag-bindings/model.js';
 import { TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
-import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
 import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
 import { TagsBody, WorkspaceBody, WorkspaceResource } from './schemas.js';
 import { serializeWorkspace } from './serialize.js';
@@ -112,26 +105,17 @@ function wildcardPattern(wildcard: string): string {
     .replace(/\*/g, '%');
 }
 
-/** The organization of a page of workspaces, as its own responses show it to the caller. */
-async function includedOrganization(ctx: Context, organization: Organization) {
-  const record = await getOrganizationRecord(ctx, organization.name);
-  return serializeOrganization(record, organizationPermissions(ctx.subject, record.id));
-}
-
 /** The document of workspaces with what `include` asks for. */
 async function workspacesDocument(ctx: Context, organization: Organization, workspaces: Workspace[], include: Set<WorkspaceInclude>) {
   const { views, effectiveTagBindings } = await describeWorkspaces(ctx, organization, workspaces, { effectiveTagBindings: include.has('effective_tag_bindings') });
   const included: unknown[] = [];
   if (include.has('organization') && workspaces.length) included.push(await includedOrganization(ctx, organization));
-  if (include.has('project')) {
-    const projects = await readableProjects(ctx, organization.id, [...new Set(workspaces.map((w) => w.project_id))]);
-    included.push(...projects.map((p) => serializeProject(p, organization.name)));
-  }
+  if (include.has('project')) included.push(...(await includedProjectsOfWorkspaces(ctx, organization, workspaces)));
   if (include.has('current_configuration_version')) {
     const ids = workspaces.flatMap((w) => (w.current_configuration_version_id ? [w.current_configuration_version_id] : []));
-    included.push(...(await readableConfigurationVersions(ctx, ids)).map((cv) => serializeConfigurationVersion(cv)));
+    included.push(...(await includedConfigurationVersions(ctx, ids)));
   }
-  for (const bindings of effectiveTagBindings.values()) included.push(...bindings.map(serializeEffectiveTagBinding));
+  included.push(...includedEffectiveTagBindings(effectiveTagBindings.values()));
   return { data: views.map(serializeWorkspace), included: include.size ? included : undefined };
 }
 

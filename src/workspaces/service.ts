@@ -180,6 +180,11 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
   return { workspace, organization };
 }
 
+/** Deletes an organization's workspaces in its deletion, before the cascade removes the projects they reference. */
+export async function deleteOrganizationWorkspaces(trx: Trx, organizationId: string): Promise<void> {
+  await store.deleteOrganizationWorkspaces(trx, organizationId);
+}
+
 /** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached. */
 export async function deleteWorkspace(ctx: Context, where: WorkspaceLocator): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');

@@ -266,6 +266,11 @@ export async function leaveOtherProjectsSets(trx: Trx, workspace: Workspace): Pr
 }
 
 /** Deletes a workspace and everything that belongs to it (foreign key cascades). */
+/** Deletes every workspace of an organization, before the organization (its projects, which they reference, go with it). */
+export async function deleteOrganizationWorkspaces(trx: Trx, organizationId: string): Promise<void> {
+  await trx.deleteFrom('workspaces').where('organization_id', '=', organizationId).execute();
+}
+
 export async function deleteWorkspace(trx: Trx, id: string): Promise<void> {
   await trx.deleteFrom('workspaces').where('id', '=', id).execute();
 }

@@ -1,7 +1,7 @@
-import { ensureAdminToken, type AdminTokenOutcome } from './auth/tokens.js';
-import type { Config } from './config.js';
-import { migrate, type Store } from './db/connect.js';
-import { loadSealer, type LoadedKey } from './secrets/key.js';
+import { ensureAdminToken, type AdminTokenOutcome } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import { migrate, type Store } from '../db/connect.js';
+import { loadSealer, type LoadedKey } from '../secrets/key.js';
 
 /** What readying a store did, for the start-up summary. */
 export interface PreparedStore {

@@ -1,27 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, readFlags, SETTINGS, type Config } from '../config.js';
 import { migrate, openStore } from '../db/connect.js';
-import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from './key.js';
-import { rotateKey } from './rotate.js';
-import { createSealer, generateKey } from './sealer.js';
+import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from '../secrets/key.js';
+import { rotateKey } from '../secrets/rotate.js';
+import { createSealer, generateKey } from '../secrets/sealer.js';
 
-/** Takes `--new-key KEY` (or `--new-key=KEY`) out of the arguments of `varsetd rotate-key`. */
+/** Takes `--new-key KEY` (or `--new-key=KEY`) out of the arguments of `varsetd rotate-key`; the rest are settings. */
 export function takeNewKeyOption(args: string[]): { newKey: string | undefined; rest: string[] } {
-  const rest: string[] = [];
-  let newKey: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--new-key') {
-      newKey = args[++i];
-      if (newKey === undefined) throw new ConfigError('--new-key needs a value');
-    } else if (arg.startsWith('--new-key=')) {
-      newKey = arg.slice('--new-key='.length);
-    } else {
-      rest.push(arg);
-    }
-  }
-  return { newKey, rest };
+  const flags = readFlags(args, [...SETTINGS.map((s) => s.flag), '--new-key']);
+  return {
+    newKey: flags.filter((f) => f.flag === '--new-key').at(-1)?.value,
+    rest: flags.filter((f) => f.flag !== '--new-key').map((f) => `${f.flag}=${f.value}`),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { SETTINGS } from './config.js';
+import { SETTINGS } from '../config.js';
 
 const COLUMN = 34;
 const row = (left: string, text: string) => `  ${left.padEnd(COLUMN - 2)}${text}`;

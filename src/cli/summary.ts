@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import type { AdminTokenOutcome } from './auth/tokens.js';
-import type { Config } from './config.js';
-import { sqliteFile } from './db/connect.js';
+import type { AdminTokenOutcome } from '../auth/tokens.js';
+import type { Config } from '../config.js';
+import { sqliteFile } from '../db/connect.js';
 import type { PreparedStore } from './startup.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
 /**
  * What `varsetd serve` tells at start: where it listens, which store it uses, and what it just
