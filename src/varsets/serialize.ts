@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { uniqueResources, type Resource } from '../jsonapi/document.js';
+import { API_PREFIX, uniqueResources, type Resource } from '../jsonapi/document.js';
 import { serializeProject } from '../projects/serialize.js';
 import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
@@ -43,7 +43,7 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
         ),
       },
     },
-    links: { self: `/api/v2/varsets/${varset.id}` },
+    links: { self: `${API_PREFIX}/varsets/${varset.id}` },
   };
 }
 
@@ -55,9 +55,9 @@ export function serializeVarsetVariable(variable: Variable): Static<typeof Varse
     type: 'vars',
     attributes: variableAttributes(variable),
     relationships: {
-      varset: { data: { id: varsetId, type: 'varsets' }, links: { related: `/api/v2/varsets/${varsetId}` } },
+      varset: { data: { id: varsetId, type: 'varsets' }, links: { related: `${API_PREFIX}/varsets/${varsetId}` } },
     },
-    links: { self: `/api/v2/vars/${variable.id}` },
+    links: { self: `${API_PREFIX}/vars/${variable.id}` },
   };
 }
 
