@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { gzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import type { Store } from '../src/db/connect.js';
 import type { Trx } from '../src/db/transaction.js';
 import { ADMIN_TOKEN } from '../test/helpers.js';
@@ -34,6 +35,14 @@ import * as varsets from '../src/varsets/store.js';
 import * as versions from '../src/varsets/versions/store.js';
 import * as consumers from '../src/workspaces/consumer-store.js';
 import * as workspaces from '../src/workspaces/store.js';
+import * as claim from '../src/db/claim.js';
+import * as compiled from '../src/db/compiled-once.js';
+import * as json from '../src/db/json.js';
+import * as order from '../src/db/order.js';
+import * as page from '../src/db/page.js';
+import * as rowLock from '../src/db/row-lock.js';
+import * as search from '../src/db/search.js';
+import * as transactions from '../src/db/transaction.js';
 import * as tags from '../src/workspaces/tag-store.js';
 
 /** The ids of what `seed` made. */
@@ -166,8 +175,61 @@ const auditEvent = (s: Seeded, id: string) => ({
   resource: { id: s.varsetId, type: 'varset', action: 'update', meta: null },
 });
 
-/** Every store file's cases: its exported functions by name, each with its cases by name. */
+/** The query helpers of src/db that build or send SQL for the stores, beside the stores' own cases. */
+export const DB_HELPERS = ['src/db/claim.ts', 'src/db/compiled-once.ts', 'src/db/json.ts', 'src/db/order.ts', 'src/db/page.ts', 'src/db/row-lock.ts', 'src/db/search.ts', 'src/db/transaction.ts'];
+
+const names = (store: Store) => store.db.selectFrom('organizations').select('name');
+const countOrganizations = (store: Store) => () => sql<number>`${store.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n'))}`;
+
+/** Every store file's cases (and those of DB_HELPERS): its exported functions by name, each with its cases by name. */
 export const CASES = {
+  'src/db/claim.ts': {
+    skippingLockedRows: { 'a claim': (store) => inTransaction(store, (trx) => claim.skippingLockedRows(trx, trx.selectFrom('varset_notification_deliveries').select('id')).execute()) },
+  },
+  'src/db/compiled-once.ts': {
+    compiledOnce: {
+      'a value and a list': (store, s) => compiled.compiledOnce((db, id: string, ids: string[]) => db.selectFrom('workspaces').select('id').where('organization_id', '=', id).where('id', 'in', ids))(store.db, s.orgId, [s.workspaceId, NONE]),
+    },
+  },
+  'src/db/json.ts': {
+    fromJson: { 'a value (builds no statement)': async () => json.fromJson('[1]') },
+    jsonArrayOf: { 'ordered values': (store) => store.db.selectNoFrom(json.jsonArrayOf(store.db, sql.lit(1), [sql.lit(1)]).as('a')).execute() },
+    jsonObjectOf: { 'two fields': (store) => store.db.selectNoFrom(json.jsonObjectOf(store.db, { a: sql.lit(1), b: sql.lit('b') }).as('o')).execute() },
+  },
+  'src/db/order.ts': {
+    byCodePoint: { 'a column': (store) => names(store).orderBy(order.byCodePoint(store.db, 'name')).execute() },
+    isPostgres: { 'a handle (builds no statement)': async (store) => order.isPostgres(store.db) },
+  },
+  'src/db/page.ts': {
+    fetchPage: { 'a page': (store) => page.fetchPage(store.db, store.db.selectFrom('organizations'), PAGE, (q) => q.select('name')) },
+    limitToPage: { 'a page': (store) => page.limitToPage(names(store), PAGE).execute() },
+    pageWithTotal: {
+      'a page with rows': (store) => page.pageWithTotal(store.db, page.limitToPage(names(store), { number: 1, size: 20 }), countOrganizations(store)),
+      'a page past the last': (store) => page.pageWithTotal(store.db, page.limitToPage(names(store), PAGE), countOrganizations(store)),
+    },
+    splitTotal: { 'no rows': (store) => page.splitTotal(store.db, [], countOrganizations(store)) },
+    withTotal: { 'a page': (store) => page.withTotal(page.limitToPage(names(store), PAGE), countOrganizations(store)).execute() },
+  },
+  'src/db/row-lock.ts': {
+    lockConfigurationVersionRow: {
+      share: (store, s) => inTransaction(store, (trx) => rowLock.lockConfigurationVersionRow(trx, s.cvId, 'share')),
+      update: (store, s) => inTransaction(store, (trx) => rowLock.lockConfigurationVersionRow(trx, s.cvId, 'update')),
+    },
+  },
+  'src/db/search.ts': {
+    contains: { 'a folded column': (store) => names(store).where(search.contains(sql.ref('search_name'), 'Sn')).execute() },
+    containsPattern: { 'a text (builds no statement)': async () => search.containsPattern('a%b') },
+    containsText: { 'a column': (store) => names(store).where(search.containsText(sql.ref('name'), 'sn')).execute() },
+    matches: { 'a pattern': (store) => names(store).where(search.matches(sql.ref('search_name'), 'sn%')).execute() },
+    searchable: { 'a text (builds no statement)': async () => search.searchable('Snap') },
+  },
+  'src/db/transaction.ts': {
+    transaction: { 'a read': (store) => transactions.transaction(store, (trx) => trx.selectFrom('organizations').select('id').execute()) },
+    withOrganizationLocked: {
+      'by id': (store, s) => transactions.withOrganizationLocked(store, s.orgId, async () => undefined),
+      'by a read in the transaction': (store, s) => transactions.withOrganizationLocked(store, (trx) => audit.findOrganizationId(trx, s.orgName), async () => undefined),
+    },
+  },
   'src/audit/store.ts': {
     deleteEmptyHours: { 'hours without events': (store) => audit.deleteEmptyHours(store.db) },
     deleteEventsBefore: { 'a batch': (store) => audit.deleteEventsBefore(store.db, T, 100) },

@@ -13,14 +13,14 @@ import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, withoutParameterPropagation, type Dialect } from '../src/db/connect.js';
 import { ADMIN_TOKEN, createTestStore } from '../test/helpers.js';
-import { CASES, seed, type Case } from './sql-snapshot-cases.js';
+import { CASES, DB_HELPERS, seed, type Case } from './sql-snapshot-cases.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SNAPSHOT_DIR = path.join(ROOT, 'sql');
 export const UPDATE_COMMAND = 'npm run sql:snapshots (and, for PostgreSQL, bash scripts/with-postgres.sh npm run sql:snapshots)';
 
-/** Every store file: src/**\/*store.ts, relative to the root. */
-export function storeFiles(): string[] {
+/** Every file whose SQL is kept: src/**\/*store.ts and the query helpers of src/db, relative to the root. */
+export function snapshotFiles(): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -30,16 +30,17 @@ export function storeFiles(): string[] {
     }
   };
   walk('src');
-  return found.sort();
+  return [...found, ...DB_HELPERS].sort();
 }
 
-/** The exported functions of a store module, by name. */
+/** The exported functions of a module, by name (classes aside). */
 export async function exportedFunctions(file: string): Promise<string[]> {
   const module = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>;
-  return Object.keys(module).filter((name) => typeof module[name] === 'function').sort();
+  const isFunction = (value: unknown) => typeof value === 'function' && !Function.prototype.toString.call(value).startsWith('class');
+  return Object.keys(module).filter((name) => isFunction(module[name])).sort();
 }
 
-/** A store's snapshot file, relative to sql/<dialect>/: src/varsets/store.ts → varsets/store.sql. */
+/** A file's snapshot, relative to sql/<dialect>/: src/varsets/store.ts → varsets/store.sql. */
 export function snapshotName(file: string): string {
   return file.replace(/^src\//, '').replace(/\.ts$/, '.sql');
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CASES } from '../scripts/sql-snapshot-cases.js';
-import { exportedFunctions, generate, SNAPSHOT_DIR, storeFiles, UPDATE_COMMAND } from '../scripts/sql-snapshots.js';
+import { exportedFunctions, generate, SNAPSHOT_DIR, snapshotFiles, UPDATE_COMMAND } from '../scripts/sql-snapshots.js';
 import { storeKind } from './helpers.js';
 
 /** The lines of `expected` and `actual` that differ, in a unified-diff-like form: enough to see which statement changed. */
@@ -23,9 +23,9 @@ function lineDiff(expected: string, actual: string): string {
 
 /** The committed SQL of every store (sql/<dialect>/) is what the stores send now: a change to a query shows in review as a change to its SQL. */
 describe(`the SQL snapshots (${storeKind})`, () => {
-  it('have a case for every exported function of every store, and none for a function that is gone', async () => {
-    assert.deepEqual(Object.keys(CASES).sort(), storeFiles(), 'every src/**/*store.ts needs an entry in scripts/sql-snapshot-cases.ts');
-    for (const file of storeFiles()) {
+  it('have a case for every exported function of every store and of the query helpers of src/db, and none for a function that is gone', async () => {
+    assert.deepEqual(Object.keys(CASES).sort(), snapshotFiles(), 'every src/**/*store.ts (and each of DB_HELPERS) needs an entry in scripts/sql-snapshot-cases.ts');
+    for (const file of snapshotFiles()) {
       const cases = (CASES as Record<string, Record<string, Record<string, unknown>>>)[file]!;
       assert.deepEqual(Object.keys(cases).sort(), await exportedFunctions(file), `${file}: every exported function needs a case in scripts/sql-snapshot-cases.ts`);
       for (const [fn, byCase] of Object.entries(cases)) assert.ok(Object.keys(byCase).length > 0, `${file} ${fn}: no case`);
