@@ -17,7 +17,8 @@ import { CASES, DB_HELPERS, seed, type Case } from './sql-snapshot-cases.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SNAPSHOT_DIR = path.join(ROOT, 'sql');
-export const UPDATE_COMMAND = 'npm run sql:snapshots (and, for PostgreSQL, bash scripts/with-postgres.sh npm run sql:snapshots)';
+const SCRIPT = 'npm run sql:snapshots';
+export const UPDATE_COMMAND = `${SCRIPT} (and, for PostgreSQL, bash scripts/with-postgres.sh ${SCRIPT})`;
 
 /** Every file whose SQL is kept: src/**\/*store.ts and the query helpers of src/db, relative to the root. */
 export function snapshotFiles(): string[] {
@@ -80,7 +81,7 @@ export async function generate(): Promise<{ dialect: Dialect; files: Map<string,
             }
           }
         }
-        files.set(snapshotName(file), `-- The SQL of ${file} on ${store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, written by ${UPDATE_COMMAND.split(' (')[0]}.\n\n${sections.sort((a, b) => (a.fn < b.fn ? -1 : a.fn > b.fn ? 1 : 0)).map((section) => section.text).join('\n\n')}\n`);
+        files.set(snapshotName(file), `-- The SQL of ${file} on ${store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, written by ${SCRIPT}.\n\n${sections.sort((a, b) => (a.fn < b.fn ? -1 : a.fn > b.fn ? 1 : 0)).map((section) => section.text).join('\n\n')}\n`);
       }
       return { dialect: store.dialect, files };
     } finally {
