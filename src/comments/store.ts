@@ -1,4 +1,4 @@
-import { locationOf, type WorkspaceLocation } from '../common/location.js';
+import { locationOf, WORKSPACE_LOCATION_COLUMNS, type WorkspaceLocation } from '../common/location.js';
 import { fetchPage } from '../db/page.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Db } from '../db/transaction.js';
@@ -14,7 +14,7 @@ export async function findComment(db: Db, id: string): Promise<{ comment: Commen
     .innerJoin('runs', 'runs.id', 'comments.run_id')
     .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
     .select(COLUMNS)
-    .select(['runs.workspace_id', 'workspaces.organization_id', 'workspaces.project_id'])
+    .select(['runs.workspace_id', ...WORKSPACE_LOCATION_COLUMNS])
     .where('comments.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;

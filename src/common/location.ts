@@ -5,6 +5,9 @@ export interface WorkspaceLocation {
   workspaceId: string;
 }
 
+/** The columns of the joined workspace that `locationOf` reads beside the row's own `workspace_id`. */
+export const WORKSPACE_LOCATION_COLUMNS = ['workspaces.organization_id', 'workspaces.project_id'] as const;
+
 /** The location of a row joined with its workspace. */
 export function locationOf(row: { organization_id: string; project_id: string; workspace_id: string }): WorkspaceLocation {
   return { organizationId: row.organization_id, projectId: row.project_id, workspaceId: row.workspace_id };

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import { locationOf, type WorkspaceLocation } from '../common/location.js';
+import { locationOf, WORKSPACE_LOCATION_COLUMNS, type WorkspaceLocation } from '../common/location.js';
 import { fetchPage } from '../db/page.js';
 import { lockConfigurationVersionRow } from '../db/row-lock.js';
 import type { Database } from '../db/schema.js';
@@ -124,14 +124,16 @@ export async function markArchived(trx: Trx, id: string): Promise<void> {
   await trx.deleteFrom('configuration_version_archives').where('configuration_version_id', '=', id).execute();
 }
 
+const RUNNABLE_COLUMNS = ['id', 'status', 'speculative'] as const;
+
 /** The configuration version a run is to use: the one named (if it is in the workspace), or the workspace's latest uploaded one. */
 export async function findRunnableConfigurationVersion(trx: Trx, workspaceId: string, id: string | undefined) {
-  const query = trx.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('workspace_id', '=', workspaceId);
+  const query = trx.selectFrom('configuration_versions').select(RUNNABLE_COLUMNS).where('workspace_id', '=', workspaceId);
   const found = await (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
   if (!found) return undefined;
   // Read again under the lock: an upload replacing the archive or an archiving waits for this run, or this run for it.
   await lockConfigurationVersionRow(trx, found.id, 'share');
-  return trx.selectFrom('configuration_versions').select(['id', 'status', 'speculative']).where('id', '=', found.id).executeTakeFirst();
+  return trx.selectFrom('configuration_versions').select(RUNNABLE_COLUMNS).where('id', '=', found.id).executeTakeFirst();
 }
 
 /** Configuration versions by id with where they are, those that exist. */
@@ -141,7 +143,7 @@ export async function findConfigurationVersions(db: Db, ids: string[]): Promise<
     .selectFrom('configuration_versions')
     .innerJoin('workspaces', 'workspaces.id', 'configuration_versions.workspace_id')
     .select(COLUMNS)
-    .select(['workspaces.organization_id', 'workspaces.project_id'])
+    .select(WORKSPACE_LOCATION_COLUMNS)
     .where('configuration_versions.id', 'in', ids)
     .orderBy('configuration_versions.seq')
     .execute();

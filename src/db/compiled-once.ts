@@ -1,8 +1,6 @@
-import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, DialectAdapter } from 'kysely';
 import { randomAlphanumeric } from '../ids.js';
-import type { Database } from './schema.js';
-
-type Db = Kysely<Database>;
+import type { Db } from './transaction.js';
 
 type Value = string | number | boolean | null;
 /** An argument: a value, or a list of values (an `in` list, the rows of an insert) whose every member becomes a parameter. */

@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Transaction, sql, Migrator } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Dialect as KyselyDialect, type Transaction, sql, Migrator } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqliteModule } from './sqlite-module.js';
 import { startCheckpointer } from './checkpointer.js';
 import { bindingFlagsAsIntegers, FlagsPlugin } from './flags.js';
 import { announcingStatementFailures } from './statement-errors.js';
+import { withConnectionsWrapped } from './wrapped-connections.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -76,6 +77,8 @@ export interface StoreOptions {
   dbPoolSize?: number | undefined;
   /** PostgreSQL: how long a request waits to connect, or for a free pooled connection. DEFAULT_CONNECT_TIMEOUT_S unless set. */
   dbConnectTimeoutMs?: number | undefined;
+  /** Told the SQL of every statement before it runs (the SQL snapshots record them, scripts/sql-snapshots.ts). */
+  onStatement?: ((sql: string) => void) | undefined;
 }
 
 export const DEFAULT_STATEMENT_TIMEOUT_S = 30;
@@ -88,8 +91,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         statementTimeoutMs: options.dbStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_S * 1000,
         poolSize: options.dbPoolSize ?? DEFAULT_POOL_SIZE,
         connectTimeoutMs: options.dbConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_S * 1000,
+        onStatement: options.onStatement,
       })
-    : openSqlite(sqliteFile(options.dataDir), options.checkpointInBackground === true);
+    : openSqlite(sqliteFile(options.dataDir), options.checkpointInBackground === true, options.onStatement);
 }
 
 /** The SQLite database file in a data folder. */
@@ -138,7 +142,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** How long the outage probe waits for SQLite's write lock (see `probe`). */
 const PROBE_BUSY_TIMEOUT_MS = 250;
 
-function openSqlite(file: string, checkpointInBackground: boolean): Store {
+function openSqlite(file: string, checkpointInBackground: boolean, onStatement?: (sql: string) => void): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
   createPrivately(file);
   const raw = new (sqliteModule().Database)(file);
@@ -146,7 +150,7 @@ function openSqlite(file: string, checkpointInBackground: boolean): Store {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(new ImmediateSqliteDialect(withStatementCache(raw)))), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement))), plugins: [new FlagsPlugin()] });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
   const checkpointer = checkpointInBackground ? startCheckpointer(raw, file) : undefined;
@@ -226,6 +230,17 @@ export function withoutParameterPropagation(source: string): string {
   return source.replaceAll(' = ?', ' = +?');
 }
 
+/** `dialect` telling `onStatement` the SQL of every statement it runs, BEGIN and COMMIT included; `dialect` itself without one. */
+function recording(dialect: KyselyDialect, onStatement: ((sql: string) => void) | undefined): KyselyDialect {
+  if (!onStatement) return dialect;
+  return withConnectionsWrapped(dialect, (connection) => ({
+    executeQuery: (query) => {
+      onStatement(query.sql);
+      return connection.executeQuery(query);
+    },
+  }));
+}
+
 /** Kysely prepares every statement anew; reusing prepared statements saves most of SQLite's per-query cost. */
 function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database {
   const cache = new Map<string, BetterSqlite3.Statement>();
@@ -254,6 +269,7 @@ interface PostgresLimits {
   statementTimeoutMs: number;
   poolSize: number;
   connectTimeoutMs: number;
+  onStatement?: ((sql: string) => void) | undefined;
 }
 
 function openPostgres(connectionString: string, limits: PostgresLimits): Store {
@@ -269,7 +285,7 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(new PostgresDialect({ pool: withNamedStatements(pool) }))), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new PostgresDialect({ pool: withNamedStatements(pool) }), limits.onStatement))), plugins: [new FlagsPlugin()] });
   return {
     db,
     dialect: 'postgres',

@@ -1,7 +1,8 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { VARIABLE_COLUMNS, variableFromRow, type Variable } from '../variables/model.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
+import type { Db } from '../db/transaction.js';
 
 /**
  * The SQL of what a set reaches, for many workspaces at once: the workspaces a set reaches,
@@ -9,7 +10,6 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * of workspaces, sets and variables: the workspaces are named by a subquery, never by a list of
  * ids (a subquery of `IN`, where a workspace named twice counts once).
  */
-type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, any>;
 
 /** A workspace a set reaches, with its name (a preview lists workspaces by it). */

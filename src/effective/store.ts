@@ -1,13 +1,13 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, RunEffectiveValueTable } from '../db/schema.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { RunEffectiveValueTable } from '../db/schema.js';
 import { inSlices } from '../common/slices.js';
 import { newId } from '../ids.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
 import type { EffectiveValue, EffectiveVariable } from './model.js';
 import type { PrecedenceLevel, ValueSource } from './resolve.js';
+import type { Db } from '../db/transaction.js';
 
 /** The SQL of runs' effective variables: one row per value, written once when the run is created. */
-type Db = Kysely<Database>;
 type Row = Selectable<RunEffectiveValueTable>;
 
 /** The workspace a run belongs to, located in its organization and project; undefined when there is no such run. */

@@ -1,3 +1,4 @@
+import { API_PREFIX } from '../common/api-prefix.js';
 import type { Requester } from './http.js';
 import type { Server } from './credentials.js';
 
@@ -26,7 +27,7 @@ export class VarsetdApi {
   ) {}
 
   private async call(method: string, path: string, body?: unknown): Promise<any> {
-    const url = `${this.server.address}/api/v2${path}`;
+    const url = `${this.server.address}${API_PREFIX}${path}`;
     const headers: Record<string, string> = { authorization: `Bearer ${this.server.token}`, accept: 'application/vnd.api+json' };
     if (body !== undefined) headers['content-type'] = 'application/vnd.api+json';
     let response;

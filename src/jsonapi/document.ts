@@ -1,7 +1,7 @@
 import type { Page } from '../common/page.js';
 import type { Query } from './query.js';
 
-export const API_PREFIX = '/api/v2';
+export { API_PREFIX } from '../common/api-prefix.js';
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
 export interface ResourceIdentifier {

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import { organizationPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { includedDefaultProjects } from '../includes.js';
@@ -60,7 +60,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const filter = { search: parseSearch(query), name: parseSearch(query, 'q[name]'), email: parseSearch(query, 'q[email]') };
       const { rows, total } = await listVisibleOrganizations(ctx, filter, page);
       const included = include.has('default-project') ? await includedDefaultProjects(ctx, rows) : undefined;
-      return listDocument('/api/v2/organizations', query, page, total, rows.map(serialize(ctx)), included);
+      return listDocument(`${API_PREFIX}/organizations`, query, page, total, rows.map(serialize(ctx)), included);
     },
   );
 
@@ -114,7 +114,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
     async (request) => {
       const page = parsePage(request.query);
       await getOrganization(contextOf(request), request.params.name);
-      return listDocument(`/api/v2/organizations/${encodeURIComponent(request.params.name)}/stacks`, request.query, page, 0, []);
+      return listDocument(`${API_PREFIX}/organizations/${encodeURIComponent(request.params.name)}/stacks`, request.query, page, 0, []);
     },
   );
 };

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { API_PREFIX } from '../jsonapi/document.js';
 import type { Organization, OrganizationRecord } from './model.js';
 import type { OrganizationPermission } from '../auth/permissions.js';
 import { ENTITLEMENTS } from './entitlements.js';
@@ -39,7 +40,7 @@ export function serializeOrganization(org: OrganizationRecord, permissions: Reco
       'default-agent-pool': { data: null },
       'entitlement-set': { data: { id: org.id, type: 'entitlement-sets' } },
     },
-    links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
+    links: { self: `${API_PREFIX}/organizations/${encodeURIComponent(org.name)}` },
   };
 }
 
@@ -49,6 +50,6 @@ export function serializeEntitlementSet(org: Organization): Static<typeof Entitl
     id: org.id,
     type: 'entitlement-sets',
     attributes: ENTITLEMENTS,
-    links: { self: `/api/v2/entitlement-sets/${org.id}` },
+    links: { self: `${API_PREFIX}/entitlement-sets/${org.id}` },
   };
 }

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { projectPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { checkedBindings, type EffectiveTagBinding } from '../tag-bindings/model.js';
@@ -122,7 +122,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
         tagged: parseTaggedFilter(query),
       };
       const { organization, rows, total } = await listOrganizationProjects(ctx, request.params.organization, filter, page);
-      const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/projects`;
+      const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/projects`;
       const { data, included } = await projectsDocument(ctx, organization.name, rows, include);
       return { ...listDocument(path, query, page, total, data), ...(included ? { included } : {}) };
     },

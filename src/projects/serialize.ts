@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { ProjectPermission } from '../auth/permissions.js';
-import { toOne } from '../jsonapi/document.js';
+import { API_PREFIX, toOne } from '../jsonapi/document.js';
 import type { Project } from './model.js';
 import type { ProjectResource } from './schemas.js';
 
@@ -15,7 +15,7 @@ export function serializeProject(
   permissions: Record<ProjectPermission, boolean> | null = null,
   effectiveTagBindingIds?: string[],
 ): Static<typeof ProjectResource> {
-  const self = `/api/v2/projects/${project.id}`;
+  const self = `${API_PREFIX}/projects/${project.id}`;
   return {
     id: project.id,
     type: 'projects',

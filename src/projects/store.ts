@@ -9,15 +9,12 @@ import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type ExecutionMode, type Organization } from '../organizations/model.js';
 import { PROJECT_COLUMNS, toProject, type Project, type ProjectOrder } from './model.js';
 
-
-const COLUMNS = PROJECT_COLUMNS;
-
 const projectWithOrganization = compiledOnce((db, id: string) =>
   db
     .selectFrom('projects')
     .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
     .innerJoin('organization_versions', 'organization_versions.organization_id', 'projects.organization_id')
-    .select(COLUMNS)
+    .select(PROJECT_COLUMNS)
     .select(ORGANIZATION_COLUMNS)
     .select('organization_versions.version as organization_version')
     .where('projects.id', '=', id),
@@ -66,7 +63,7 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
   if (filter.visible !== 'all') base = base.where('id', 'in', [...filter.visible.projectIds, '']);
   for (const ids of filter.within ?? []) base = base.where('id', 'in', [...ids, '']);
   const { rows, total } = await fetchPage(db, base, page, (q) => {
-    const selected = q.select(COLUMNS);
+    const selected = q.select(PROJECT_COLUMNS);
     if (filter.order === 'newest') return selected.orderBy('created_at', 'desc').orderBy('id', 'desc');
     const direction = filter.order === '-name' ? 'desc' : 'asc';
     return selected.orderBy(byCodePoint(db, 'name'), direction).orderBy('id', direction);
@@ -77,7 +74,7 @@ export async function listProjects(db: Db, organizationId: string, filter: Proje
 /** The projects with these ids, in one statement. */
 export async function findProjectsById(db: Db, ids: string[]): Promise<Project[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('projects').select(COLUMNS).where('id', 'in', ids).execute()).map(toProject);
+  return (await db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', 'in', ids).execute()).map(toProject);
 }
 
 export async function insertProject(trx: Trx, project: Project): Promise<void> {
@@ -118,5 +115,5 @@ export async function deleteProject(trx: Trx, id: string): Promise<void> {
 /** Projects of an organization by id, those that exist. */
 export async function findProjects(db: Db, organizationId: string, ids: string[]): Promise<Project[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('projects').select(COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).orderBy('id').execute()).map(toProject);
+  return (await db.selectFrom('projects').select(PROJECT_COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).orderBy('id').execute()).map(toProject);
 }

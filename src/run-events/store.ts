@@ -1,4 +1,4 @@
-import { locationOf, type WorkspaceLocation } from '../common/location.js';
+import { locationOf, WORKSPACE_LOCATION_COLUMNS, type WorkspaceLocation } from '../common/location.js';
 import type { Comment } from '../comments/model.js';
 import { sql } from 'kysely';
 import { limitToPage, pageWithTotal } from '../db/page.js';
@@ -28,7 +28,7 @@ export async function findRunEvent(db: Db, id: string): Promise<(RunEventWithCom
   const row = await eventsWithComments(db)
     .innerJoin('runs', 'runs.id', 'run_events.run_id')
     .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
-    .select(['runs.workspace_id', 'workspaces.organization_id', 'workspaces.project_id'])
+    .select(['runs.workspace_id', ...WORKSPACE_LOCATION_COLUMNS])
     .where('run_events.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;

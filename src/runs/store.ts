@@ -1,7 +1,7 @@
 import type { Db } from '../db/transaction.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import { fetchPage } from '../db/page.js';
-import { locationOf, type WorkspaceLocation } from '../common/location.js';
+import { locationOf, WORKSPACE_LOCATION_COLUMNS, type WorkspaceLocation } from '../common/location.js';
 import type { Page } from '../common/page.js';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { containsText } from '../db/search.js';
@@ -33,7 +33,7 @@ function toRun(row: RunRow): Run {
 }
 
 const runWithLocation = compiledOnce((db, id: string) =>
-  db.selectFrom('runs').innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id').select(RUN_COLUMNS).select(['workspaces.organization_id', 'workspaces.project_id']).where('runs.id', '=', id),
+  db.selectFrom('runs').innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id').select(RUN_COLUMNS).select(WORKSPACE_LOCATION_COLUMNS).where('runs.id', '=', id),
 );
 
 /** The run and where it is, or undefined. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { contextOf } from '../context.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, single } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
@@ -79,7 +79,7 @@ export const teamAccessRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get('/team-workspaces', { schema: { querystring: TeamWorkspaceQuery, response: Responses({ 200: ListDocument(TeamWorkspaceResource) }) } }, async (request) => {
     const page = parsePage(request.query);
     const { rows, total } = await listTeamWorkspaceGrants(contextOf(request), listFilter(request.query, 'filter[workspace][id]'), page);
-    return listDocument('/api/v2/team-workspaces', request.query, page, total, rows.map(serializeTeamWorkspace));
+    return listDocument(`${API_PREFIX}/team-workspaces`, request.query, page, total, rows.map(serializeTeamWorkspace));
   });
 
   api.get('/team-workspaces/:id', { schema: { params: IdParams, response: Responses({ 200: Document(TeamWorkspaceResource) }) } }, async (request) => {
@@ -108,7 +108,7 @@ export const teamAccessRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get('/team-projects', { schema: { querystring: TeamProjectQuery, response: Responses({ 200: ListDocument(TeamProjectResource) }) } }, async (request) => {
     const page = parsePage(request.query);
     const { rows, total } = await listTeamProjectGrants(contextOf(request), listFilter(request.query, 'filter[project][id]'), page);
-    return listDocument('/api/v2/team-projects', request.query, page, total, rows.map(serializeTeamProject));
+    return listDocument(`${API_PREFIX}/team-projects`, request.query, page, total, rows.map(serializeTeamProject));
   });
 
   api.get('/team-projects/:id', { schema: { params: IdParams, response: Responses({ 200: Document(TeamProjectResource) }) } }, async (request) => {

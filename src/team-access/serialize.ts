@@ -1,8 +1,9 @@
 import type { Static } from 'typebox';
+import { API_PREFIX } from '../jsonapi/document.js';
 import type { TeamProject, TeamWorkspace } from './model.js';
 import type { TeamProjectResource, TeamWorkspaceResource } from './schemas.js';
 
-const related = <T extends string>(type: T, id: string, path: string) => ({ data: { id, type }, links: { related: `/api/v2/${path}/${id}` } });
+const related = <T extends string>(type: T, id: string, path: string) => ({ data: { id, type }, links: { related: `${API_PREFIX}/${path}/${id}` } });
 
 export function serializeTeamWorkspace(grant: TeamWorkspace): Static<typeof TeamWorkspaceResource> {
   return {
@@ -10,7 +11,7 @@ export function serializeTeamWorkspace(grant: TeamWorkspace): Static<typeof Team
     type: 'team-workspaces',
     attributes: { access: grant.access, ...grant.permissions },
     relationships: { team: related('teams', grant.team_id, 'teams'), workspace: related('workspaces', grant.workspace_id, 'workspaces') },
-    links: { self: `/api/v2/team-workspaces/${grant.id}` },
+    links: { self: `${API_PREFIX}/team-workspaces/${grant.id}` },
   };
 }
 
@@ -24,6 +25,6 @@ export function serializeTeamProject(grant: TeamProject): Static<typeof TeamProj
       'workspace-access': grant.workspace,
     },
     relationships: { team: related('teams', grant.team_id, 'teams'), project: related('projects', grant.project_id, 'projects') },
-    links: { self: `/api/v2/team-projects/${grant.id}` },
+    links: { self: `${API_PREFIX}/team-projects/${grant.id}` },
   };
 }

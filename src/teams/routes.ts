@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { contextOf } from '../context.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, single } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import type { TeamChanges } from './model.js';
@@ -54,7 +54,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const names = single(query, 'filter[names]');
       const filter = { search: parseSearch(query), names: names === undefined || names === '' ? undefined : names.split(',') };
       const { organization, rows, total } = await listOrganizationTeams(ctx, request.params.organization, filter, page);
-      const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/teams`;
+      const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/teams`;
       return listDocument(path, query, page, total, rows.map((team) => serializeTeam(team, organization.name, permissionsOn(ctx, team))));
     },
   );

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { toOne } from '../jsonapi/document.js';
+import { API_PREFIX, toOne } from '../jsonapi/document.js';
 import { organizationAccessOf, type Team } from './model.js';
 import type { TeamResource } from './schemas.js';
 
@@ -23,8 +23,8 @@ export function serializeTeam(team: Team, organizationName: string, permissions:
       organization: toOne('organizations', organizationName),
       users: { data: [] },
       'organization-memberships': { data: [] },
-      'authentication-token': { links: { related: `/api/v2/teams/${team.id}/authentication-token` } },
+      'authentication-token': { links: { related: `${API_PREFIX}/teams/${team.id}/authentication-token` } },
     },
-    links: { self: `/api/v2/teams/${team.id}` },
+    links: { self: `${API_PREFIX}/teams/${team.id}` },
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../common/api-prefix.js';
 
 /** Where `npm run build` puts the web UI (ui/): dist/web, from src/ui/ as from dist/ui/. */
 export const DEFAULT_UI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
@@ -60,7 +61,7 @@ export async function serveUi(app: FastifyInstance, root: string): Promise<(requ
         .headers(SECURITY_HEADERS)
         .header('Cache-Control', 'no-cache')
         .type('text/plain; charset=utf-8')
-        .send("varsetd's web UI has not been built: run `npm run build`, then restart varsetd. The API is at /api/v2.\n");
+        .send(`varsetd's web UI has not been built: run \`npm run build\`, then restart varsetd. The API is at ${API_PREFIX}.\n`);
     };
   }
   await app.register(fastifyStatic, {

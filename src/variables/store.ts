@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
 import { byCodePoint } from '../db/order.js';
 import { fetchPage } from '../db/page.js';
 import { inSlices } from '../common/slices.js';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Page } from '../common/page.js';
 import { VARIABLE_COLUMNS, variableFromRow, type Category, type Variable, type VariableOwner } from './model.js';
+import type { Db } from '../db/transaction.js';
 
 /**
  * The SQL of variables, those of sets (`varset_variables`) and of workspaces
@@ -13,7 +12,6 @@ import { VARIABLE_COLUMNS, variableFromRow, type Category, type Variable, type V
  * owner. Queries are typed through the workspace table and name the owner's table and
  * column by its kind. Every function works on the database or a transaction.
  */
-type Db = Kysely<Database>;
 
 const TABLE = { varset: 'varset_variables', workspace: 'workspace_variables' } as const;
 const OWNER_COLUMN = { varset: 'varset_id', workspace: 'workspace_id' } as const;

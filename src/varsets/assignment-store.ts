@@ -1,15 +1,11 @@
-import type { Kysely } from 'kysely';
 import { inSlices } from '../common/slices.js';
 import { byCodePoint } from '../db/order.js';
-import type { Database } from '../db/schema.js';
 import { PROJECT_COLUMNS, toProject, type Project } from '../projects/model.js';
-import type { Workspace, WorkspacePlace } from '../workspaces/model.js';
+import { WORKSPACE_COLUMNS, type Workspace, type WorkspacePlace } from '../workspaces/model.js';
 import type { AssignmentKind, AssignmentRef } from './model.js';
+import type { Db } from '../db/transaction.js';
 
 /** The SQL of where sets are assigned: their workspaces and projects. Every function works on the database or a transaction. */
-type Db = Kysely<Database>;
-
-const WORKSPACE_COLUMNS = ['workspaces.id', 'workspaces.organization_id', 'workspaces.project_id', 'workspaces.name', 'workspaces.description', 'workspaces.created_at', 'workspaces.updated_at'] as const;
 
 /** Where workspaces are: to check that a set may be applied to them. */
 export function findWorkspacesById(db: Db, ids: string[]): Promise<WorkspacePlace[]> {

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { VarsetReadScope } from '../auth/list-scopes.js';
 import { byCodePoint } from '../db/order.js';
 import { splitTotal, withTotal } from '../db/page.js';
@@ -10,9 +10,9 @@ import type { ReachingVarset, VarsetRead, VarsetScope } from './model.js';
 import { selectVarsets, toVarsetRead, withRelations } from './store.js';
 import { locationOfWorkspace } from '../common/location.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
+import type { Db } from '../db/transaction.js';
 
 /** The SQL of which sets an organization, a project or a workspace lists, and which sets reach a workspace. */
-type Db = Kysely<Database>;
 
 /**
  * A project lists its own sets (assigned to it or owned by it) and the organization's global

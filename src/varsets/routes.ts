@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { varsetPermissions } from '../auth/permissions.js';
 import { contextOf, type Context } from '../context.js';
 import { includedOfVarsets } from '../includes.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
@@ -88,7 +88,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const ctx = contextOf(request);
       const list = listRequest(request.query);
       const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
-        listResponse(ctx, `/api/v2/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+        listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
       );
       return sendSerialized(reply, body);
     },
@@ -98,7 +98,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const ctx = contextOf(request);
     const list = listRequest(request.query);
     const body = await listProjectVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(ctx, `/api/v2/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+      listResponse(ctx, `${API_PREFIX}/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
     return sendSerialized(reply, body);
   });
@@ -107,7 +107,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const ctx = contextOf(request);
     const list = listRequest(request.query);
     const body = await listWorkspaceVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(ctx, `/api/v2/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+      listResponse(ctx, `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
     return sendSerialized(reply, body);
   });
@@ -170,7 +170,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     async (request) => {
       const page = parsePage(request.query);
       const { rows, total } = await listVarsetVariables(contextOf(request), request.params.id, page);
-      return listDocument(`/api/v2/varsets/${encodeURIComponent(request.params.id)}/relationships/vars`, request.query, page, total, rows.map(serializeVarsetVariable));
+      return listDocument(`${API_PREFIX}/varsets/${encodeURIComponent(request.params.id)}/relationships/vars`, request.query, page, total, rows.map(serializeVarsetVariable));
     },
   );
 

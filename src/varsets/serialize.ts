@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { Resource } from '../jsonapi/document.js';
+import { API_PREFIX, type Resource } from '../jsonapi/document.js';
 import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
 import type { Varset, VarsetView } from './model.js';
@@ -41,7 +41,7 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
         ),
       },
     },
-    links: { self: `/api/v2/varsets/${varset.id}` },
+    links: { self: `${API_PREFIX}/varsets/${varset.id}` },
   };
 }
 
@@ -53,9 +53,9 @@ export function serializeVarsetVariable(variable: Variable): Static<typeof Varse
     type: 'vars',
     attributes: variableAttributes(variable),
     relationships: {
-      varset: { data: { id: varsetId, type: 'varsets' }, links: { related: `/api/v2/varsets/${varsetId}` } },
+      varset: { data: { id: varsetId, type: 'varsets' }, links: { related: `${API_PREFIX}/varsets/${varsetId}` } },
     },
-    links: { self: `/api/v2/vars/${variable.id}` },
+    links: { self: `${API_PREFIX}/vars/${variable.id}` },
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type SelectQueryBuilder } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.js';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../db/json.js';
 import { byCodePoint } from '../db/order.js';
@@ -7,13 +7,13 @@ import { searchable } from '../db/search.js';
 import { inSlices } from '../common/slices.js';
 import { VARIABLE_COLUMNS, variableFromRow, type Category, type VariableRow } from '../variables/model.js';
 import type { Varset, VarsetRead, VarsetRelations } from './model.js';
+import type { Db } from '../db/transaction.js';
 
 /**
  * The SQL of variable sets themselves: reading and writing a set, its organization's version
  * (for the response cache) and the global rule's index. Lists are in list-store.ts,
  * assignments in assignment-store.ts. Every function works on the database or a transaction.
  */
-type Db = Kysely<Database>;
 
 const VARSET_COLUMNS = [
   'varsets.id',

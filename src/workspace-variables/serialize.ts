@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { API_PREFIX } from '../jsonapi/document.js';
 import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
 import type { WorkspaceVariableResource } from './schemas.js';
@@ -11,8 +12,8 @@ export function serializeWorkspaceVariable(variable: Variable): Static<typeof Wo
     type: 'vars',
     attributes: variableAttributes(variable),
     relationships: {
-      configurable: { data: { id: workspaceId, type: 'workspaces' }, links: { related: `/api/v2/workspaces/${workspaceId}` } },
+      configurable: { data: { id: workspaceId, type: 'workspaces' }, links: { related: `${API_PREFIX}/workspaces/${workspaceId}` } },
     },
-    links: { self: `/api/v2/workspaces/${workspaceId}/vars/${variable.id}` },
+    links: { self: `${API_PREFIX}/workspaces/${workspaceId}/vars/${variable.id}` },
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { contextOf } from '../context.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parsePage, parseSearch, type Query as RawQuery } from '../jsonapi/query.js';
 import { CollectionDocument, Document, ListDocument, Maybe, NoContent, OptionalBody, PageQuery, Resource, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { checkedBindings } from '../tag-bindings/model.js';
@@ -66,7 +66,7 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const page = parsePage(query);
     const { rows, total } = await listWorkspaceTags(contextOf(request), request.params.id, parseSearch(query, 'name'), page);
     const data = rows.map((t) => ({ id: t.id, type: 'tags' as const, attributes: { name: t.name } }));
-    return listDocument(`/api/v2/workspaces/${request.params.id}/relationships/tags`, query, page, total, data);
+    return listDocument(`${API_PREFIX}/workspaces/${request.params.id}/relationships/tags`, query, page, total, data);
   });
   api.post('/workspaces/:id/relationships/tags', { config: { fields: { tags: '/data' } }, schema: { params: IdParams, body: TagsBody, response: Done } }, async (request, reply) => {
     await addWorkspaceTags(contextOf(request), request.params.id, tagsOf(request.body.data));
@@ -84,7 +84,7 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const page = parsePage(query);
       const { organization, rows, total } = await listOrganizationTags(contextOf(request), request.params.organization, parseSearch(query), page);
       const data = rows.map((t) => ({ id: t.id, type: 'tags' as const, attributes: { name: t.name, 'instance-count': t.instance_count, 'created-at': t.created_at } }));
-      return listDocument(`/api/v2/organizations/${encodeURIComponent(organization.name)}/tags`, query, page, total, data);
+      return listDocument(`${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/tags`, query, page, total, data);
     },
   );
 
@@ -118,7 +118,7 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const page = parsePage(query);
       const { organization, rows, total } = await listRemoteStateConsumers(ctx, request.params.id, page);
       const { views } = await describeWorkspaces(ctx, organization, rows);
-      return listDocument(`/api/v2/workspaces/${request.params.id}/relationships/remote-state-consumers`, query, page, total, views.map(serializeWorkspace));
+      return listDocument(`${API_PREFIX}/workspaces/${request.params.id}/relationships/remote-state-consumers`, query, page, total, views.map(serializeWorkspace));
     },
   );
   const consumers = (method: 'post' | 'delete' | 'patch', change: ConsumerChange) =>

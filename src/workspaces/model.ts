@@ -95,6 +95,17 @@ export type WorkspaceLocator = { id: string } | { organizationName: string; name
 /** Where a workspace is: what deciding which sets reach it, and who may act on it, needs. */
 export type WorkspacePlace = Pick<Workspace, 'id' | 'organization_id' | 'project_id'>;
 
+/** A workspace's own columns, without its settings and lock: all a set's assigned workspaces are read with. */
+export const WORKSPACE_COLUMNS = [
+  'workspaces.id',
+  'workspaces.organization_id',
+  'workspaces.project_id',
+  'workspaces.name',
+  'workspaces.description',
+  'workspaces.created_at',
+  'workspaces.updated_at',
+] as const;
+
 /** The execution mode in force: the workspace's own, or the one it inherits from its project (which may follow its organization's). */
 export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>, inherited: ExecutionMode): ExecutionMode {
   return workspace.execution_mode ?? inherited;

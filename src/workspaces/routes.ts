@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { contextOf, type Context } from '../context.js';
-import { listDocument } from '../jsonapi/document.js';
+import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
@@ -146,7 +146,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const include = parseInclude(query, WORKSPACE_INCLUDES);
       const { organization, rows, total } = await listOrganizationWorkspaces(ctx, request.params.organization, listFilterOf(query), page);
       const { data, included } = await workspacesDocument(ctx, organization, rows, include);
-      const path = `/api/v2/organizations/${encodeURIComponent(organization.name)}/workspaces`;
+      const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/workspaces`;
       return listDocument(path, query, page, total, data, included as never);
     },
   );

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { toOne } from '../jsonapi/document.js';
+import { API_PREFIX, toOne } from '../jsonapi/document.js';
 import type { ExecutionMode } from '../organizations/model.js';
 import { effectiveExecutionMode, type Workspace, type WorkspaceExtras } from './model.js';
 import type { WorkspacePermissions, WorkspaceResource } from './schemas.js';
@@ -25,7 +25,7 @@ const related = (path: string) => ({ links: { related: path } });
  */
 export function serializeWorkspace(view: WorkspaceView): Static<typeof WorkspaceResource> {
   const { workspace: w, organizationName, extras } = view;
-  const path = `/api/v2/workspaces/${w.id}`;
+  const path = `${API_PREFIX}/workspaces/${w.id}`;
   const org = encodeURIComponent(organizationName);
   const name = encodeURIComponent(w.name);
   const mode = effectiveExecutionMode(w, view.inheritedExecutionMode);
@@ -86,11 +86,11 @@ export function serializeWorkspace(view: WorkspaceView): Static<typeof Workspace
       vars: { data: extras.variableIds.map((id) => ({ id, type: 'vars' as const })), links: { related: `${path}/vars` } },
       'current-configuration-version': {
         data: w.current_configuration_version_id === null ? null : { id: w.current_configuration_version_id, type: 'configuration-versions' },
-        ...(w.current_configuration_version_id === null ? {} : { links: { related: `/api/v2/configuration-versions/${w.current_configuration_version_id}` } }),
+        ...(w.current_configuration_version_id === null ? {} : { links: { related: `${API_PREFIX}/configuration-versions/${w.current_configuration_version_id}` } }),
       },
       'current-run': {
         data: w.current_run_id === null ? null : { id: w.current_run_id, type: 'runs' },
-        ...(w.current_run_id === null ? {} : { links: { related: `/api/v2/runs/${w.current_run_id}` } }),
+        ...(w.current_run_id === null ? {} : { links: { related: `${API_PREFIX}/runs/${w.current_run_id}` } }),
       },
       'current-state-version': { data: null },
       'agent-pool': { data: null },
@@ -103,6 +103,6 @@ export function serializeWorkspace(view: WorkspaceView): Static<typeof Workspace
       },
       'remote-state-consumers': related(`${path}/relationships/remote-state-consumers`),
     },
-    links: { self: `/api/v2/organizations/${org}/workspaces/${name}`, 'self-html': `/app/${org}/workspaces/${name}` },
+    links: { self: `${API_PREFIX}/organizations/${org}/workspaces/${name}`, 'self-html': `/app/${org}/workspaces/${name}` },
   };
 }

@@ -8,16 +8,10 @@ import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
-import type { LockHolder, Workspace, WorkspaceExtras, WorkspaceLocator, WorkspaceSort } from './model.js';
+import { WORKSPACE_COLUMNS, type LockHolder, type Workspace, type WorkspaceExtras, type WorkspaceLocator, type WorkspaceSort } from './model.js';
 
 const COLUMNS = [
-  'workspaces.id',
-  'workspaces.organization_id',
-  'workspaces.project_id',
-  'workspaces.name',
-  'workspaces.description',
-  'workspaces.created_at',
-  'workspaces.updated_at',
+  ...WORKSPACE_COLUMNS,
   'workspaces.allow_destroy_plan',
   'workspaces.auto_apply',
   'workspaces.auto_apply_run_trigger',

@@ -2,19 +2,21 @@ import { sql } from 'kysely';
 import { containsPattern } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 
+const TAG_COLUMNS = ['id', 'name'] as const;
+
 /** Tag names are matched as written, ignoring case. */
 const nameContains = (search: string) => sql<boolean>`lower(tags.name) like lower(${containsPattern(search)}) escape '\\'`;
 
 /** The tags of an organization by name, those that exist. */
 export async function tagsByName(db: Db, organizationId: string, names: string[]): Promise<{ id: string; name: string }[]> {
   if (names.length === 0) return [];
-  return db.selectFrom('tags').select(['id', 'name']).where('organization_id', '=', organizationId).where('name', 'in', names).execute();
+  return db.selectFrom('tags').select(TAG_COLUMNS).where('organization_id', '=', organizationId).where('name', 'in', names).execute();
 }
 
 /** The tags of an organization by id, those that exist. */
 export async function tagsById(db: Db, organizationId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('tags').select(['id', 'name']).where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+  return db.selectFrom('tags').select(TAG_COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
 }
 
 export async function insertTags(trx: Trx, organizationId: string, tags: { id: string; name: string; created_at: string }[]): Promise<void> {

@@ -1,0 +1,4 @@
+-- The SQL of src/db/compiled-once.ts on PostgreSQL, written by npm run sql:snapshots.
+
+-- compiledOnce: a value and a list
+select "id" from "workspaces" where "organization_id" = $1 and "id" in ($2, $3);

@@ -1,0 +1,51 @@
+-- The SQL of src/team-access/store.ts on PostgreSQL, written by npm run sql:snapshots.
+
+-- deleteTeamProject: by id
+delete from "team_projects" where "id" = $1;
+
+-- deleteTeamWorkspace: by id
+delete from "team_workspaces" where "id" = $1;
+
+-- findTeamProject: by id
+select "team_projects"."id", "team_projects"."team_id", "team_projects"."project_id", "team_projects"."access", "team_projects"."settings", "team_projects"."teams", "team_projects"."variable_sets", "team_projects"."workspace_create", "team_projects"."workspace_move", "team_projects"."workspace_locking", "team_projects"."workspace_delete", "team_projects"."workspace_runs", "team_projects"."workspace_variables", "team_projects"."workspace_state_versions", "team_projects"."workspace_sentinel_mocks", "team_projects"."workspace_run_tasks", "team_projects"."workspace_policy_overrides", "team_projects"."created_at", "projects"."organization_id", "teams"."visibility" as "team_visibility" from "team_projects" inner join "projects" on "projects"."id" = "team_projects"."project_id" inner join "teams" on "teams"."id" = "team_projects"."team_id" where "team_projects"."id" = $1;
+
+-- findTeamWorkspace: by id
+select "team_workspaces"."id", "team_workspaces"."team_id", "team_workspaces"."workspace_id", "team_workspaces"."access", "team_workspaces"."runs", "team_workspaces"."variables", "team_workspaces"."state_versions", "team_workspaces"."sentinel_mocks", "team_workspaces"."workspace_locking", "team_workspaces"."run_tasks", "team_workspaces"."policy_overrides", "team_workspaces"."created_at", "workspaces"."organization_id", "workspaces"."project_id", "teams"."visibility" as "team_visibility" from "team_workspaces" inner join "workspaces" on "workspaces"."id" = "team_workspaces"."workspace_id" inner join "teams" on "teams"."id" = "team_workspaces"."team_id" where "team_workspaces"."id" = $1;
+
+-- insertTeamProject: a grant
+select "team_projects"."id", "team_projects"."team_id", "team_projects"."project_id", "team_projects"."access", "team_projects"."settings", "team_projects"."teams", "team_projects"."variable_sets", "team_projects"."workspace_create", "team_projects"."workspace_move", "team_projects"."workspace_locking", "team_projects"."workspace_delete", "team_projects"."workspace_runs", "team_projects"."workspace_variables", "team_projects"."workspace_state_versions", "team_projects"."workspace_sentinel_mocks", "team_projects"."workspace_run_tasks", "team_projects"."workspace_policy_overrides", "team_projects"."created_at", "projects"."organization_id", "teams"."visibility" as "team_visibility" from "team_projects" inner join "projects" on "projects"."id" = "team_projects"."project_id" inner join "teams" on "teams"."id" = "team_projects"."team_id" where "team_projects"."id" = $1;
+insert into "team_projects" ("id", "team_id", "project_id", "access", "created_at", "settings", "teams", "variable_sets", "workspace_create", "workspace_move", "workspace_locking", "workspace_delete", "workspace_runs", "workspace_variables", "workspace_state_versions", "workspace_sentinel_mocks", "workspace_run_tasks", "workspace_policy_overrides") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+
+-- insertTeamWorkspace: a grant
+select "team_workspaces"."id", "team_workspaces"."team_id", "team_workspaces"."workspace_id", "team_workspaces"."access", "team_workspaces"."runs", "team_workspaces"."variables", "team_workspaces"."state_versions", "team_workspaces"."sentinel_mocks", "team_workspaces"."workspace_locking", "team_workspaces"."run_tasks", "team_workspaces"."policy_overrides", "team_workspaces"."created_at", "workspaces"."organization_id", "workspaces"."project_id", "teams"."visibility" as "team_visibility" from "team_workspaces" inner join "workspaces" on "workspaces"."id" = "team_workspaces"."workspace_id" inner join "teams" on "teams"."id" = "team_workspaces"."team_id" where "team_workspaces"."id" = $1;
+insert into "team_workspaces" ("id", "team_id", "workspace_id", "access", "created_at", "runs", "variables", "state_versions", "sentinel_mocks", "workspace_locking", "run_tasks", "policy_overrides") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- listTeamProjects: every
+select "team_projects"."id", "team_projects"."team_id", "team_projects"."project_id", "team_projects"."access", "team_projects"."settings", "team_projects"."teams", "team_projects"."variable_sets", "team_projects"."workspace_create", "team_projects"."workspace_move", "team_projects"."workspace_locking", "team_projects"."workspace_delete", "team_projects"."workspace_runs", "team_projects"."workspace_variables", "team_projects"."workspace_state_versions", "team_projects"."workspace_sentinel_mocks", "team_projects"."workspace_run_tasks", "team_projects"."workspace_policy_overrides", "team_projects"."created_at", (select count(*) as "n" from "team_projects") as "matching_total" from "team_projects" order by "created_at", "id" limit $1 offset $2;
+select (select count(*) as "n" from "team_projects") as "n";
+
+-- listTeamProjects: a team and project, within a scope
+select "team_projects"."id", "team_projects"."team_id", "team_projects"."project_id", "team_projects"."access", "team_projects"."settings", "team_projects"."teams", "team_projects"."variable_sets", "team_projects"."workspace_create", "team_projects"."workspace_move", "team_projects"."workspace_locking", "team_projects"."workspace_delete", "team_projects"."workspace_runs", "team_projects"."workspace_variables", "team_projects"."workspace_state_versions", "team_projects"."workspace_sentinel_mocks", "team_projects"."workspace_run_tasks", "team_projects"."workspace_policy_overrides", "team_projects"."created_at", (select count(*) as "n" from "team_projects" where "project_id" = $1 and "team_id" = $2 and "team_id" = $3) as "matching_total" from "team_projects" where "project_id" = $4 and "team_id" = $5 and "team_id" = $6 order by "created_at", "id" limit $7 offset $8;
+select (select count(*) as "n" from "team_projects" where "project_id" = $1 and "team_id" = $2 and "team_id" = $3) as "n";
+
+-- listTeamWorkspaces: every
+select "team_workspaces"."id", "team_workspaces"."team_id", "team_workspaces"."workspace_id", "team_workspaces"."access", "team_workspaces"."runs", "team_workspaces"."variables", "team_workspaces"."state_versions", "team_workspaces"."sentinel_mocks", "team_workspaces"."workspace_locking", "team_workspaces"."run_tasks", "team_workspaces"."policy_overrides", "team_workspaces"."created_at", (select count(*) as "n" from "team_workspaces") as "matching_total" from "team_workspaces" order by "created_at", "id" limit $1 offset $2;
+select (select count(*) as "n" from "team_workspaces") as "n";
+
+-- listTeamWorkspaces: a team and workspace, within a scope
+select "team_workspaces"."id", "team_workspaces"."team_id", "team_workspaces"."workspace_id", "team_workspaces"."access", "team_workspaces"."runs", "team_workspaces"."variables", "team_workspaces"."state_versions", "team_workspaces"."sentinel_mocks", "team_workspaces"."workspace_locking", "team_workspaces"."run_tasks", "team_workspaces"."policy_overrides", "team_workspaces"."created_at", (select count(*) as "n" from "team_workspaces" where "workspace_id" = $1 and "team_id" = $2 and "team_id" = $3) as "matching_total" from "team_workspaces" where "workspace_id" = $4 and "team_id" = $5 and "team_id" = $6 order by "created_at", "id" limit $7 offset $8;
+select (select count(*) as "n" from "team_workspaces" where "workspace_id" = $1 and "team_id" = $2 and "team_id" = $3) as "n";
+
+-- teamHasProjectGrant: a grant
+select "id" from "team_projects" where "team_id" = $1 and "project_id" = $2;
+
+-- teamHasWorkspaceGrant: a grant
+select "id" from "team_workspaces" where "team_id" = $1 and "workspace_id" = $2;
+
+-- updateTeamProject: a grant
+select "team_projects"."id", "team_projects"."team_id", "team_projects"."project_id", "team_projects"."access", "team_projects"."settings", "team_projects"."teams", "team_projects"."variable_sets", "team_projects"."workspace_create", "team_projects"."workspace_move", "team_projects"."workspace_locking", "team_projects"."workspace_delete", "team_projects"."workspace_runs", "team_projects"."workspace_variables", "team_projects"."workspace_state_versions", "team_projects"."workspace_sentinel_mocks", "team_projects"."workspace_run_tasks", "team_projects"."workspace_policy_overrides", "team_projects"."created_at", "projects"."organization_id", "teams"."visibility" as "team_visibility" from "team_projects" inner join "projects" on "projects"."id" = "team_projects"."project_id" inner join "teams" on "teams"."id" = "team_projects"."team_id" where "team_projects"."id" = $1;
+update "team_projects" set "access" = $1, "settings" = $2, "teams" = $3, "variable_sets" = $4, "workspace_create" = $5, "workspace_move" = $6, "workspace_locking" = $7, "workspace_delete" = $8, "workspace_runs" = $9, "workspace_variables" = $10, "workspace_state_versions" = $11, "workspace_sentinel_mocks" = $12, "workspace_run_tasks" = $13, "workspace_policy_overrides" = $14 where "id" = $15;
+
+-- updateTeamWorkspace: a grant
+select "team_workspaces"."id", "team_workspaces"."team_id", "team_workspaces"."workspace_id", "team_workspaces"."access", "team_workspaces"."runs", "team_workspaces"."variables", "team_workspaces"."state_versions", "team_workspaces"."sentinel_mocks", "team_workspaces"."workspace_locking", "team_workspaces"."run_tasks", "team_workspaces"."policy_overrides", "team_workspaces"."created_at", "workspaces"."organization_id", "workspaces"."project_id", "teams"."visibility" as "team_visibility" from "team_workspaces" inner join "workspaces" on "workspaces"."id" = "team_workspaces"."workspace_id" inner join "teams" on "teams"."id" = "team_workspaces"."team_id" where "team_workspaces"."id" = $1;
+update "team_workspaces" set "access" = $1, "runs" = $2, "variables" = $3, "state_versions" = $4, "sentinel_mocks" = $5, "workspace_locking" = $6, "run_tasks" = $7, "policy_overrides" = $8 where "id" = $9;

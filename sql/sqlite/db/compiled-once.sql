@@ -1,0 +1,4 @@
+-- The SQL of src/db/compiled-once.ts on SQLite, written by npm run sql:snapshots.
+
+-- compiledOnce: a value and a list
+select "id" from "workspaces" where "organization_id" = +? and "id" in (?, ?);

@@ -1,0 +1,49 @@
+-- The SQL of src/varsets/store.ts on SQLite, written by npm run sql:snapshots.
+
+-- deleteVarset: by id
+delete from "varsets" where "id" = +?;
+
+-- findGlobalVariablesByKey: two keys
+select "varset_variables"."key", "varset_variables"."category", "varsets"."name" as "varset_name" from "varset_variables" inner join "varsets" on "varsets"."id" = "varset_variables"."varset_id" where "varset_variables"."global_organization_id" = +? and "varset_variables"."varset_id" <> ? and "varset_variables"."key" in (?, ?);
+
+-- findVarsetAtVersion: with its variables
+select "varsets"."id", "varsets"."organization_id", "organizations"."name" as "organization_name", "varsets"."project_id", "varsets"."name", "varsets"."description", "varsets"."global", "varsets"."priority", "varsets"."created_at", "varsets"."updated_at", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_workspaces"."workspace_id" order by "varset_workspaces"."workspace_id") as "ids" from "varset_workspaces" where "varset_workspaces"."varset_id" = "varsets"."id") end as "workspace_ids", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_projects"."project_id" order by "varset_projects"."project_id") as "ids" from "varset_projects" where "varset_projects"."varset_id" = "varsets"."id") end as "project_ids", case when "organization_versions"."version" = +? then null else (select json_group_array(json_object('id', "varset_variables"."id", 'key', "varset_variables"."key", 'value', "varset_variables"."value", 'description', "varset_variables"."description", 'category', "varset_variables"."category", 'hcl', "varset_variables"."hcl", 'sensitive', "varset_variables"."sensitive", 'version_id', "varset_variables"."version_id", 'created_at', "varset_variables"."created_at") order by "varset_variables"."key", "varset_variables"."category", "varset_variables"."id") as "variables" from "varset_variables" where "varset_variables"."varset_id" = "varsets"."id") end as "variables", "organization_versions"."version" as "organization_version" from "varsets" inner join "organizations" on "organizations"."id" = "varsets"."organization_id" inner join "organization_versions" on "organization_versions"."organization_id" = "varsets"."organization_id" where "varsets"."id" = +?;
+
+-- findVarsetAtVersion: unless at a version
+select "varsets"."id", "varsets"."organization_id", "organizations"."name" as "organization_name", "varsets"."project_id", "varsets"."name", "varsets"."description", "varsets"."global", "varsets"."priority", "varsets"."created_at", "varsets"."updated_at", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_workspaces"."workspace_id" order by "varset_workspaces"."workspace_id") as "ids" from "varset_workspaces" where "varset_workspaces"."varset_id" = "varsets"."id") end as "workspace_ids", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_projects"."project_id" order by "varset_projects"."project_id") as "ids" from "varset_projects" where "varset_projects"."varset_id" = "varsets"."id") end as "project_ids", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_variables"."id" order by "varset_variables"."key", "varset_variables"."category", "varset_variables"."id") as "variables" from "varset_variables" where "varset_variables"."varset_id" = "varsets"."id") end as "variables", "organization_versions"."version" as "organization_version" from "varsets" inner join "organizations" on "organizations"."id" = "varsets"."organization_id" inner join "organization_versions" on "organization_versions"."organization_id" = "varsets"."organization_id" where "varsets"."id" = +?;
+
+-- findVarsetOrganizationId: by id
+select "organization_id" from "varsets" where "id" = +?;
+
+-- insertVarset: a set
+insert into "varsets" ("id", "organization_id", "project_id", "name", "description", "global", "priority", "created_at", "updated_at", "search_name") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- isVarsetNameTaken: a name
+select "id" from "varsets" where "organization_id" = +? and "name" = +? and "id" <> ?;
+
+-- selectVarsets: a query
+select "varsets"."id", "varsets"."organization_id", "organizations"."name" as "organization_name", "varsets"."project_id", "varsets"."name", "varsets"."description", "varsets"."global", "varsets"."priority", "varsets"."created_at", "varsets"."updated_at" from "varsets" inner join "organizations" on "organizations"."id" = "varsets"."organization_id" where "varsets"."id" = +?;
+
+-- setVariablesGlobal: global
+update "varset_variables" set "global_organization_id" = +? where "varset_id" = +?;
+
+-- setVariablesGlobal: no longer global
+update "varset_variables" set "global_organization_id" = +? where "varset_id" = +?;
+
+-- toVarsetRead: a row (builds no statement)
+-- (no statement)
+
+-- touchVarsetAt: by id
+update "varsets" set "updated_at" = +? where "id" = +?;
+
+-- updateVarset: every attribute
+update "varsets" set "name" = +?, "description" = +?, "global" = +?, "priority" = +?, "updated_at" = +?, "search_name" = +? where "id" = +?;
+
+-- updateVarset: the name
+update "varsets" set "name" = +?, "search_name" = +? where "id" = +?;
+
+-- withRelations: ids of variables
+select "varsets"."id", "varsets"."organization_id", "organizations"."name" as "organization_name", "varsets"."project_id", "varsets"."name", "varsets"."description", "varsets"."global", "varsets"."priority", "varsets"."created_at", "varsets"."updated_at", (select json_group_array("varset_workspaces"."workspace_id" order by "varset_workspaces"."workspace_id") as "ids" from "varset_workspaces" where "varset_workspaces"."varset_id" = "varsets"."id") as "workspace_ids", (select json_group_array("varset_projects"."project_id" order by "varset_projects"."project_id") as "ids" from "varset_projects" where "varset_projects"."varset_id" = "varsets"."id") as "project_ids", (select json_group_array("varset_variables"."id" order by "varset_variables"."key", "varset_variables"."category", "varset_variables"."id") as "variables" from "varset_variables" where "varset_variables"."varset_id" = "varsets"."id") as "variables" from "varsets" inner join "organizations" on "organizations"."id" = "varsets"."organization_id" where "varsets"."id" = +?;
+
+-- withRelations: rows of variables unless at a version
+select "varsets"."id", "varsets"."organization_id", "organizations"."name" as "organization_name", "varsets"."project_id", "varsets"."name", "varsets"."description", "varsets"."global", "varsets"."priority", "varsets"."created_at", "varsets"."updated_at", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_workspaces"."workspace_id" order by "varset_workspaces"."workspace_id") as "ids" from "varset_workspaces" where "varset_workspaces"."varset_id" = "varsets"."id") end as "workspace_ids", case when "organization_versions"."version" = +? then null else (select json_group_array("varset_projects"."project_id" order by "varset_projects"."project_id") as "ids" from "varset_projects" where "varset_projects"."varset_id" = "varsets"."id") end as "project_ids", case when "organization_versions"."version" = +? then null else (select json_group_array(json_object('id', "varset_variables"."id", 'key', "varset_variables"."key", 'value', "varset_variables"."value", 'description', "varset_variables"."description", 'category', "varset_variables"."category", 'hcl', "varset_variables"."hcl", 'sensitive', "varset_variables"."sensitive", 'version_id', "varset_variables"."version_id", 'created_at', "varset_variables"."created_at") order by "varset_variables"."key", "varset_variables"."category", "varset_variables"."id") as "variables" from "varset_variables" where "varset_variables"."varset_id" = "varsets"."id") end as "variables" from "varsets" inner join "organizations" on "organizations"."id" = "varsets"."organization_id" inner join "organization_versions" on "organization_versions"."organization_id" = "varsets"."organization_id" where "varsets"."id" = +?;
