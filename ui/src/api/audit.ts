@@ -1,39 +1,25 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { getPlainJson, query } from './client';
+import { answer, plainApi } from './client';
+import { queryKeys } from './queryKeys';
 
-/** One event of GET /organization/audit-trail, in HCP Terraform's shape (plain JSON, snake case). */
-export interface AuditEvent {
-  id: string;
-  timestamp: string;
-  auth: { accessor_id: string; description: string; type: string; organization_id: string };
-  request: { id: string | null };
-  resource: { id: string; type: string; action: string; meta: Record<string, string | number | boolean | null> | null };
-}
+/** A page of GET /organization/audit-trail, in HCP Terraform's shape (plain JSON, snake case). */
+export type AuditTrail = NonNullable<Awaited<ReturnType<typeof readTrail>>>;
+/** One event of the trail. */
+export type AuditEvent = AuditTrail['data'][number];
 
-export interface AuditPagination {
-  current_page: number;
-  prev_page: number | null;
-  next_page: number | null;
-  total_pages: number;
-  total_count: number;
-}
-
-export interface AuditTrail {
-  data: AuditEvent[];
-  pagination: AuditPagination;
-}
+type TrailPage = { since?: string | undefined; number?: number; size: number };
 
 /**
- * The path of a page of `org`'s trail. The organization is always named: the site administrator
- * must name it, and an organization token may name its own.
+ * A page of `org`'s trail. The organization is always named: the site administrator must name
+ * it, and an organization token may name its own.
  */
-function trailPath(org: string, page: { since?: string; number?: number; size: number }): string {
-  return `/organization/audit-trail${query({ 'filter[organization][name]': org, since: page.since, 'page[number]': page.number, 'page[size]': page.size })}`;
+function readTrail(org: string, page: TrailPage) {
+  const query = { 'filter[organization][name]': org, since: page.since, 'page[number]': page.number?.toString(), 'page[size]': String(page.size) };
+  return answer(plainApi.GET('/api/v2/organization/audit-trail', { params: { query } }));
 }
 
 export function useAuditTrail(org: string, page: { since?: string; number: number; size: number }): UseQueryResult<AuditTrail> {
-  const path = trailPath(org, page);
-  return useQuery({ queryKey: [path], queryFn: () => getPlainJson<AuditTrail>(path) });
+  return useQuery({ queryKey: queryKeys.auditTrail(org, page), queryFn: () => readTrail(org, page) });
 }
 
 /**
@@ -42,7 +28,6 @@ export function useAuditTrail(org: string, page: { since?: string; number: numbe
  * read does not change while it is signed in.
  */
 export function useCanReadAuditTrail(org: string | undefined): boolean {
-  const path = org ? trailPath(org, { size: 1 }) : null;
-  const probe = useQuery({ queryKey: [path], queryFn: () => getPlainJson<AuditTrail>(path!), enabled: path !== null, staleTime: Infinity });
+  const probe = useQuery({ queryKey: queryKeys.auditTrail(org ?? '', { size: 1 }), queryFn: () => readTrail(org!, { size: 1 }), enabled: org !== undefined, staleTime: Infinity });
   return probe.isSuccess;
 }

@@ -1,4 +1,6 @@
 /** The client of /api/v2 (JSON:API, and the audit trail's plain JSON): the token from sessionStorage, errors as ApiError. */
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema';
 
 const TOKEN_KEY = 'varsetd.token';
 const MEDIA_TYPE = 'application/vnd.api+json';
@@ -58,61 +60,46 @@ export function forgetToken(): void {
   for (const listener of signedOutListeners) listener();
 }
 
-export interface Resource<A = Record<string, unknown>> {
-  id: string;
-  type: string;
-  attributes: A;
-  relationships?: Record<string, { data?: { id: string; type: string } | { id: string; type: string }[] | null }>;
+/** Bodies of /api/v2 are JSON:API; the generated schema gives them under this media type. */
+type JsonApi = typeof MEDIA_TYPE;
+
+/** A query string (without its `?`) from parameters, leaving out empty ones. */
+function search(parameters: Record<string, unknown>): string {
+  const found = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== null && value !== '') found.set(name, String(value));
+  return found.toString();
 }
 
-export interface Pagination {
-  'current-page': number;
-  'page-size': number;
-  'total-pages': number;
-  'total-count': number;
-  'next-page': number | null;
-  'prev-page': number | null;
+/** The stored token on every request that brings none of its own (signing in tries one before storing it). */
+const signedIn: Middleware = {
+  onRequest({ request }) {
+    const token = storedToken();
+    if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
+    if (request.headers.has('Content-Type')) request.headers.set('Content-Type', MEDIA_TYPE);
+    return request;
+  },
+};
+
+function typedClient<M extends `${string}/${string}`>(accept: M) {
+  const made = createClient<paths, M>({ headers: { Accept: accept }, querySerializer: search });
+  made.use(signedIn);
+  return made;
 }
 
-export interface Document<D> {
-  data: D;
-  included?: Resource[];
-  meta?: { pagination?: Pagination };
-}
+/** The typed client of /api/v2's JSON:API routes; read its answers with `answer`. */
+export const api = typedClient<JsonApi>(MEDIA_TYPE);
+/** The same for the routes that answer plain JSON (the audit trail, in HCP Terraform's shape); their errors are JSON:API documents like every other's. */
+export const plainApi = typedClient('application/json');
 
-/** Sends a request to /api/v2`path`; a 401 forgets the token (the UI then asks for another). */
-export async function api<D>(method: string, path: string, body?: unknown, token = storedToken()): Promise<Document<D>> {
-  return (await send(method, path, MEDIA_TYPE, body, token)) as Document<D>;
-}
-
-/**
- * GET of an endpoint that answers plain JSON rather than JSON:API (the audit trail, in HCP
- * Terraform's shape); its errors are JSON:API documents like every other's.
- */
-export async function getPlainJson<T>(path: string): Promise<T> {
-  return (await send('GET', path, 'application/json', undefined, storedToken())) as T;
-}
-
-async function send(method: string, path: string, accept: string, body: unknown, token: string | null): Promise<unknown> {
-  const headers: Record<string, string> = { Accept: accept };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = MEDIA_TYPE;
-  const response = await fetch(`/api/v2${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await response.text();
-  const parsed = text ? (JSON.parse(text) as { errors?: ErrorObject[] }) : {};
+/** The body of a successful answer; a failure throws ApiError, and a 401 forgets the token (the UI then asks for another). */
+export async function answer<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<NonNullable<R['data']>> {
+  const { data, error, response } = await call;
   if (!response.ok) {
     if (response.status === 401) forgetToken();
-    throw new ApiError(response.status, parsed.errors ?? []);
+    const errors = typeof error === 'object' && error !== null && 'errors' in error ? (error.errors as ErrorObject[]) : [];
+    throw new ApiError(response.status, errors);
   }
-  return parsed;
-}
-
-/** A query string from parameters, leaving out empty ones. */
-export function query(parameters: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== '') search.set(name, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : '';
+  return data as NonNullable<R['data']>;
 }
 
 export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;

@@ -1,14 +1,121 @@
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { api, type Document } from './client';
-import type { Organization } from './types';
+import { useQuery } from '@tanstack/react-query';
+import { answer, api } from './client';
+import { queryKeys } from './queryKeys';
+import type { Pagination } from './types';
 
-/** GET /api/v2`path`, cached under its path. */
-export function useApi<D>(path: string | null): UseQueryResult<Document<D>> {
-  return useQuery({ queryKey: [path], queryFn: () => api<D>('GET', path!), enabled: path !== null });
+/** What a list of projects or of workspaces has in common. */
+type Named = { data: { id: string; attributes: { name: string; description?: string | null } }[]; meta?: { pagination?: Pagination } };
+
+/** The queries of the UI's pages, each under its key of queryKeys and typed by the generated schema. */
+
+const text = (n: number | undefined) => (n === undefined ? undefined : String(n));
+const pageQuery = (page: { number?: number; size?: number }) => ({ 'page[number]': text(page.number), 'page[size]': text(page.size) });
+
+export function useOrganizations(page: number) {
+  return useQuery({
+    queryKey: queryKeys.organizations.list({ number: page }),
+    queryFn: () => answer(api.GET('/api/v2/organizations', { params: { query: pageQuery({ number: page, size: 50 }) } })),
+  });
+}
+
+export function useOrganization(name: string) {
+  return useQuery({
+    queryKey: queryKeys.organizations.detail(name),
+    queryFn: () => answer(api.GET('/api/v2/organizations/{name}', { params: { path: { name } } })),
+  });
 }
 
 /** Whether the caller may create the organization's own variable sets: its `can-manage-varsets`. */
 export function useCanManageVarsets(org: string): boolean {
-  const organization = useApi<Organization>(`/organizations/${encodeURIComponent(org)}`);
-  return organization.data?.data.attributes.permissions['can-manage-varsets'] === true;
+  return useOrganization(org).data?.data.attributes.permissions['can-manage-varsets'] === true;
+}
+
+/** The organization's projects or workspaces, searched by `search` (e.g. `{ q: 'net' }`). */
+export function useOrganizationChildren(org: string | null, kind: 'projects' | 'workspaces', search: Record<string, string>, page: { number?: number; size: number }) {
+  const params = { ...search, ...pageQuery(page) };
+  return useQuery({
+    queryKey: queryKeys.organizations.children(org ?? '', kind, params),
+    queryFn: async (): Promise<Named> =>
+      kind === 'projects'
+        ? answer(api.GET('/api/v2/organizations/{organization}/projects', { params: { path: { organization: org! }, query: params } }))
+        : answer(api.GET('/api/v2/organizations/{organization}/workspaces', { params: { path: { organization: org! }, query: params } })),
+    enabled: org !== null,
+  });
+}
+
+export function useProject(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.projects.detail(id ?? ''),
+    queryFn: () => answer(api.GET('/api/v2/projects/{id}', { params: { path: { id: id! } } })),
+    enabled: id !== null,
+  });
+}
+
+export function useWorkspace(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.workspaces.detail(id ?? ''),
+    queryFn: () => answer(api.GET('/api/v2/workspaces/{id}', { params: { path: { id: id! } } })),
+    enabled: id !== null,
+  });
+}
+
+export function useWorkspaceRuns(id: string, page: number) {
+  return useQuery({
+    queryKey: queryKeys.workspaces.runs(id, { number: page }),
+    queryFn: () => answer(api.GET('/api/v2/workspaces/{id}/runs', { params: { path: { id }, query: pageQuery({ number: page, size: 10 }) } })),
+  });
+}
+
+/** A set, with its workspaces and projects included. */
+export function useVarset(id: string) {
+  return useQuery({
+    queryKey: queryKeys.varsets.detail(id),
+    queryFn: () => answer(api.GET('/api/v2/varsets/{id}', { params: { path: { id }, query: { include: 'workspaces,projects' } } })),
+  });
+}
+
+export function useVarsetVersions(id: string, page: { number: number; size: number }) {
+  return useQuery({
+    queryKey: queryKeys.varsets.versions(id, page),
+    queryFn: () => answer(api.GET('/api/v2/varsets/{id}/versions', { params: { path: { id }, query: pageQuery(page) } })),
+  });
+}
+
+/** The sets of an organization (searched by `q`), a project or a workspace. */
+export function useVarsetList(owner: 'organizations' | 'projects' | 'workspaces', id: string | null, page: { number?: number; size: number; q?: string }) {
+  const query = { ...(page.q !== undefined ? { q: page.q } : {}), ...pageQuery(page) };
+  return useQuery({
+    queryKey: queryKeys.varsetLists.list(owner, id ?? '', page),
+    queryFn: () => {
+      if (owner === 'organizations') return answer(api.GET('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: id! }, query } }));
+      if (owner === 'projects') return answer(api.GET('/api/v2/projects/{id}/varsets', { params: { path: { id: id! }, query } }));
+      return answer(api.GET('/api/v2/workspaces/{id}/varsets', { params: { path: { id: id! }, query } }));
+    },
+    enabled: id !== null,
+  });
+}
+
+/** A workspace's or a run's effective variables, explained. */
+export function useEffectiveVariables(owner: 'workspaces' | 'runs', id: string) {
+  return useQuery({
+    queryKey: queryKeys.effectiveVariables.of(owner, id),
+    queryFn: () =>
+      owner === 'workspaces'
+        ? answer(api.GET('/api/v2/workspaces/{id}/effective-variables', { params: { path: { id }, query: { explain: 'true' } } }))
+        : answer(api.GET('/api/v2/runs/{id}/effective-variables', { params: { path: { id }, query: { explain: 'true' } } })),
+  });
+}
+
+export function useRun(id: string) {
+  return useQuery({
+    queryKey: queryKeys.runs.detail(id),
+    queryFn: () => answer(api.GET('/api/v2/runs/{id}', { params: { path: { id } } })),
+  });
+}
+
+export function useRunComments(id: string, page: number) {
+  return useQuery({
+    queryKey: queryKeys.runs.comments(id, { number: page }),
+    queryFn: () => answer(api.GET('/api/v2/runs/{id}/comments', { params: { path: { id }, query: pageQuery({ number: page, size: 50 }) } })),
+  });
 }

@@ -1,118 +1,81 @@
-import type { Resource } from './client';
+import type { paths } from './schema';
 
-/** The caller's `permissions` on a resource, as the server decides them. */
-export type Permissions = Record<string, boolean>;
+type JsonApi = 'application/vnd.api+json';
 
-export type Organization = Resource<{ name: string; email: string; permissions: Permissions }>;
-export type Project = Resource<{ name: string; description?: string; 'is-default'?: boolean }>;
-export type Workspace = Resource<{ name: string; description?: string | null; permissions: Permissions }>;
-export type Varset = Resource<{
-  name: string;
-  description: string;
-  global: boolean;
-  priority: boolean;
-  'updated-at': string;
-  'var-count': number;
-  'workspace-count': number;
-  'project-count': number;
-  permissions: Permissions;
-}>;
-export type Category = 'terraform' | 'env';
-export interface VariableAttributes {
-  key: string;
-  value: string | null;
-  description: string | null;
-  category: Category;
-  hcl: boolean;
-  sensitive: boolean;
+/** The body of the successful answer of `method` on `path`, as the generated schema gives it. */
+type Answer<P extends keyof paths, M extends 'get' | 'post' | 'patch'> = paths[P][M] extends {
+  responses: { [status in 200 | 201]?: { content: { [media in JsonApi]: infer Body } } };
 }
-export type Variable = Resource<VariableAttributes>;
+  ? Body
+  : never;
+/** The request body of `method` on `path`. */
+export type Body<P extends keyof paths, M extends 'post' | 'patch'> = paths[P][M] extends { requestBody?: { content: { [media in JsonApi]: infer B } } } ? B : never;
 
-export interface VarsetRef {
-  id: string;
-  name: string;
-  scope: 'global' | 'project' | 'workspace';
-  owner: 'organization' | 'project';
-  priority: boolean;
-  /** The set's version the value is of; null when no write has changed the set since versions were kept. */
-  version?: number | null;
-}
-export interface Source {
-  type: 'workspace' | 'run' | 'varset';
-  precedence: number;
-  /** With `explain=true`: the level's name in words. */
-  'level-name'?: string;
-  varset?: VarsetRef;
-}
-export interface EffectiveValue {
-  value: string | null;
-  description: string;
-  hcl: boolean;
-  sensitive: boolean;
-  source: Source;
-}
-export type EffectiveVariable = Resource<
-  EffectiveValue & { key: string; category: Category; overridden: EffectiveValue[]; 'decided-by'?: 'only-value' | 'precedence' | 'name' | 'order'; reason?: string }
->;
+type Item<P extends keyof paths> = Answer<P, 'get'> extends { data: (infer D)[] } ? D : never;
+type One<P extends keyof paths> = Answer<P, 'get'> extends { data: infer D } ? D : never;
+
+/** `meta.pagination` of a list. */
+export type Pagination = NonNullable<NonNullable<Answer<'/api/v2/organizations', 'get'>['meta']>['pagination']>;
+
+export type Organization = One<'/api/v2/organizations/{name}'>;
+export type Project = One<'/api/v2/projects/{id}'>;
+export type Workspace = One<'/api/v2/workspaces/{id}'>;
+export type Varset = One<'/api/v2/varsets/{id}'>;
+export type Variable = Item<'/api/v2/varsets/{id}/relationships/vars'> | Item<'/api/v2/workspaces/{id}/vars'>;
+/** What a variable is, leaving out when and in which version it was written. */
+export type VariableAttributes = Pick<Variable['attributes'], 'key' | 'value' | 'description' | 'category' | 'hcl' | 'sensitive'>;
+export type Category = VariableAttributes['category'];
+
+export type EffectiveVariable = Item<'/api/v2/workspaces/{id}/effective-variables'>;
+export type EffectiveValue = EffectiveVariable['attributes']['overridden'][number];
+export type Source = EffectiveValue['source'];
 /** `meta.precedence` of effective variables with `explain=true`: every level, highest first. */
-export interface PrecedenceLevel {
-  level: number;
-  name: string;
-}
-export type Run = Resource<{
-  status: string;
-  message: string;
-  'created-at': string;
-  permissions: Permissions;
-}>;
-export type Comment = Resource<{ body: string }>;
+export type PrecedenceLevel = NonNullable<NonNullable<Answer<'/api/v2/workspaces/{id}/effective-variables', 'get'>['meta']>['precedence']>[number];
 
+export type Run = One<'/api/v2/runs/{id}'>;
+export type Comment = Item<'/api/v2/runs/{id}/comments'>;
+
+export type VarsetVersion = Item<'/api/v2/varsets/{id}/versions'>;
+type LooseChange = VarsetVersion['attributes']['changes'][number];
 /** A variable as a version's change shows it: `value` is null when it is sensitive. */
-export type ChangedVariable = Omit<VariableAttributes, 'description'> & { description: string };
-/** One thing a set's version changed, as GET /varsets/:id/versions lists them. */
-export type VersionChange =
-  | { target: 'varset'; action: 'changed'; field: 'name' | 'description' | 'global' | 'priority'; before: string | boolean | null; after: string | boolean | null }
-  | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ChangedVariable | null; after: ChangedVariable | null }
-  | { target: 'variable'; id: string; key: string; category: Category; action: 'changed'; field: string; before: string | boolean | null; after: string | boolean | null; sensitive: boolean }
-  | { target: 'workspace' | 'project'; id: string; action: 'added' | 'removed' };
-export type VarsetVersion = Resource<{
-  number: number;
-  action: 'create' | 'update' | 'delete' | 'rollback';
-  'rolled-back-to': number | null;
-  'varset-name': string;
-  'created-at': string;
-  actor: { 'token-id': string; kind: string; 'team-id': string | null; description: string };
-  'request-id': string;
-  changes: VersionChange[];
-}>;
+export type ChangedVariable = { key: string; value: string | null; description: string; category: Category; hcl: boolean; sensitive: boolean };
+/**
+ * One thing a set's version changed. The schema gives `before` and `after` as any value; their
+ * shape depends on the target and the action, as this union spells out.
+ */
+export type VersionChange = Omit<LooseChange, 'before' | 'after' | 'field'> &
+  (
+    | { target: 'varset'; action: 'changed'; field: 'name' | 'description' | 'global' | 'priority'; before: string | boolean | null; after: string | boolean | null }
+    | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ChangedVariable | null; after: ChangedVariable | null }
+    | { target: 'variable'; id: string; key: string; category: Category; action: 'changed'; field: string; before: string | boolean | null; after: string | boolean | null; sensitive: boolean }
+    | { target: 'workspace' | 'project'; id: string; action: 'added' | 'removed' }
+  );
+/** A version's changes (or a rollback's), in the shape the union above gives them. */
+export const versionChanges = (changes: LooseChange[]): VersionChange[] => changes as VersionChange[];
+
+export type ImpactDocument = Answer<'/api/v2/varsets/{id}/actions/preview', 'post'>;
+/** How a previewed write to a set would change one workspace's effective variables. */
+export type WorkspaceImpact = ImpactDocument['data'][number];
+export type ImpactChange = WorkspaceImpact['attributes']['changes'][number];
+/** A winner before or after a previewed write: `value` is null when it is sensitive or not readable. */
+export type ImpactValue = NonNullable<ImpactChange['before']>;
+
+type Linkage = { id: string; type: string };
+type Related = { relationships?: { [name: string]: { data?: Linkage | Linkage[] | null; links?: unknown } | undefined } };
 
 /** The id of a to-one relationship, or null. */
-export function related(resource: Resource, name: string): { id: string; type: string } | null {
+export function related(resource: Related, name: string): Linkage | null {
   const data = resource.relationships?.[name]?.data;
   return data && !Array.isArray(data) ? data : null;
 }
 
 /** The ids of a to-many relationship. */
-export function relatedIds(resource: Resource, name: string): string[] {
+export function relatedIds(resource: Related, name: string): string[] {
   const data = resource.relationships?.[name]?.data;
   return Array.isArray(data) ? data.map((d) => d.id) : [];
 }
 
-/** A winner before or after a previewed write: `value` is null when it is sensitive or not readable. */
-export interface ImpactValue {
-  'variable-id': string;
-  value: string | null;
-  hcl: boolean;
-  sensitive: boolean;
-  source: Source;
+/** A set's included workspaces and projects (`?include=workspaces,projects`); the schema leaves included resources open. */
+export function includedPlaces(document: { included?: unknown[] } | undefined): { id: string; type: string; attributes: { name: string } }[] {
+  return (document?.included ?? []) as { id: string; type: string; attributes: { name: string } }[];
 }
-export interface ImpactChange {
-  key: string;
-  category: Category;
-  action: 'added' | 'removed' | 'changed';
-  fields: ('value' | 'source' | 'sensitive' | 'hcl')[];
-  before: ImpactValue | null;
-  after: ImpactValue | null;
-}
-/** How a previewed write to a set would change one workspace's effective variables. */
-export type WorkspaceImpact = Resource<{ 'workspace-name': string; 'variables-readable': boolean; changes: ImpactChange[] }>;

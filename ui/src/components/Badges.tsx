@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useApi } from '../api/hooks';
-import { related, type Project, type Varset } from '../api/types';
+import { useProject } from '../api/hooks';
+import { related, type Varset } from '../api/types';
 
 /** A project's name, read through the API (cached), linked to its page. */
 export function ProjectName({ id }: { id: string }) {
-  const project = useApi<Project>(`/projects/${id}`);
+  const project = useProject(id);
   if (project.error) return <span className="muted">a project you cannot see</span>;
   return <Link to={`/projects/${id}`}>{project.data?.data.attributes.name ?? '…'}</Link>;
 }

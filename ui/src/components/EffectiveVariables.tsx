@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
-import { useApi } from '../api/hooks';
-import type { Document } from '../api/client';
-import type { EffectiveValue, EffectiveVariable, PrecedenceLevel, Source } from '../api/types';
+import { useEffectiveVariables } from '../api/hooks';
+import type { EffectiveValue, Source } from '../api/types';
 import { Listing } from './Listing';
 import { LevelLink, Overridden, PrecedenceTable } from './Precedence';
 
@@ -58,9 +57,9 @@ export function ShownValue({ value, inParentheses = false }: { value: EffectiveV
  * from, why it won and what it beat. The levels and reasons are the API's (`explain=true`): the
  * UI repeats no precedence rule.
  */
-export function EffectiveVariables({ path, place, title }: { path: string; place: Place; title: string }) {
-  const list = useApi<EffectiveVariable[]>(`${path}?explain=true`);
-  const levels = (list.data as (Document<EffectiveVariable[]> & { meta?: { precedence?: PrecedenceLevel[] } }) | undefined)?.meta?.precedence ?? [];
+export function EffectiveVariables({ of, place, title }: { of: { owner: 'workspaces' | 'runs'; id: string }; place: Place; title: string }) {
+  const list = useEffectiveVariables(of.owner, of.id);
+  const levels = list.data?.meta?.precedence ?? [];
   return (
     <section aria-labelledby="effective-title">
       <h2 id="effective-title">{title}</h2>

@@ -1,17 +1,18 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, type Document, type Pagination } from '../api/client';
-import type { ImpactChange, ImpactValue, WorkspaceImpact } from '../api/types';
+import { answer, api } from '../api/client';
+import type { Body, ImpactChange, ImpactDocument, ImpactValue, WorkspaceImpact } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
 
-export type ImpactDocument = Document<WorkspaceImpact[]> & {
-  meta: { pagination: Pagination; 'workspaces-reached-before': number; 'workspaces-reached-after': number };
-};
+/** Asks the API what a write to set `id` would change (`POST …/actions/preview` with the write's body); writes nothing. */
+export function previewWrite(id: string, body: Body<'/api/v2/varsets/{id}/actions/preview', 'post'>): Promise<ImpactDocument> {
+  return answer(api.POST('/api/v2/varsets/{id}/actions/preview', { params: { path: { id } }, body }));
+}
 
-/** Asks the API what a write to a set would change (`POST …/actions/preview` with the write's body); writes nothing. */
-export async function previewWrite(path: string, body: unknown): Promise<ImpactDocument> {
-  return (await api<WorkspaceImpact[]>('POST', path, body)) as ImpactDocument;
+/** The same for a new set of `organization`. */
+export function previewNewSet(organization: string, body: Body<'/api/v2/organizations/{organization}/varsets/actions/preview', 'post'>): Promise<ImpactDocument> {
+  return answer(api.POST('/api/v2/organizations/{organization}/varsets/actions/preview', { params: { path: { organization } }, body }));
 }
 
 /** Workspaces listed before the rest is folded behind "Show N more". */

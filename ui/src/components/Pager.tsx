@@ -1,4 +1,4 @@
-import type { Pagination } from '../api/client';
+import type { Pagination } from '../api/types';
 
 /** Previous and next page of a list, with where the list stands: nothing when it all fits on one page. */
 export function Pager({ pagination, onPage, label }: { pagination: Pagination | undefined; onPage: (page: number) => void; label: string }) {

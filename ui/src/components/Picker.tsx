@@ -1,7 +1,5 @@
 import { useId, useState } from 'react';
-import { query } from '../api/client';
-import { useApi } from '../api/hooks';
-import type { Project, Workspace } from '../api/types';
+import { useOrganizationChildren } from '../api/hooks';
 
 export interface Picked {
   id: string;
@@ -31,9 +29,8 @@ export function Picker({
 }) {
   const id = useId();
   const [term, setTerm] = useState('');
-  const search = kind === 'projects' ? { q: term } : { 'search[name]': term };
-  const path = `/organizations/${encodeURIComponent(org)}/${kind}${query({ ...search, 'page[size]': 10 })}`;
-  const matches = useApi<(Project | Workspace)[]>(path);
+  const search: Record<string, string> = kind === 'projects' ? { q: term } : { 'search[name]': term };
+  const matches = useOrganizationChildren(org, kind, search, { size: 10 });
   const chosen = new Set(selected.map((s) => s.id));
   const candidates = matches.data?.data.filter((r) => !chosen.has(r.id)) ?? [];
   const total = matches.data?.meta?.pagination?.['total-count'];

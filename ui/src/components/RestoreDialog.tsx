@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, query } from '../api/client';
-import type { Varset, VarsetVersion, VersionChange } from '../api/types';
+import { answer, api, ApiError } from '../api/client';
+import { varsetChanged } from '../api/invalidate';
+import { queryKeys } from '../api/queryKeys';
+import { versionChanges, type VarsetVersion } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
 import { useAnnounce } from './frame';
@@ -10,13 +12,9 @@ import { VersionChanges, type KnownNames } from './VersionChanges';
 /** The 422 of assignments that are gone ends by telling API clients how to restore the rest; the UI offers a button instead. */
 const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
 
-const DRY_RUN = 'rollback-dry-run';
-
-type RollbackDocument = { data: Varset; meta: { changes: VersionChange[]; version: { id: string; number: number } | null } };
-
-async function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }): Promise<RollbackDocument> {
-  const path = `/varsets/${setId}/actions/rollback${query({ 'dry-run': options.dryRun ? 'true' : undefined, 'skip-missing': options.skipMissing ? 'true' : undefined })}`;
-  return (await api<Varset>('POST', path, { data: { type: 'varset-versions', id: versionId } })) as RollbackDocument;
+function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }) {
+  const query = { 'dry-run': options.dryRun ? ('true' as const) : undefined, 'skip-missing': options.skipMissing ? ('true' as const) : undefined };
+  return answer(api.POST('/api/v2/varsets/{id}/actions/rollback', { params: { path: { id: setId }, query }, body: { data: { type: 'varset-versions', id: versionId } } }));
 }
 
 /**
@@ -35,7 +33,7 @@ export function RestoreDialog({ setId, setName, version, open, known, onClose }:
   const client = useQueryClient();
   const announce = useAnnounce();
   const dryRun = useQuery({
-    queryKey: [DRY_RUN, setId, version.id, skipMissing],
+    queryKey: queryKeys.varsets.rollbackDryRun(setId, version.id, skipMissing),
     queryFn: () => rollback(setId, version.id, { dryRun: true, skipMissing }),
     enabled: open,
     staleTime: 0,
@@ -48,11 +46,11 @@ export function RestoreDialog({ setId, setName, version, open, known, onClose }:
       const made = result.meta.version;
       announce(made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`);
       close();
-      client.removeQueries({ queryKey: [DRY_RUN] });
-      await client.invalidateQueries();
+      client.removeQueries({ queryKey: queryKeys.varsets.rollbackDryRun(setId) });
+      await varsetChanged(client, setId);
     },
   });
-  const changes = dryRun.data?.meta.changes;
+  const changes = dryRun.data && versionChanges(dryRun.data.meta.changes);
   const missing = dryRun.error instanceof ApiError && dryRun.error.status === 422 ? dryRun.error.errors.find((e) => e.code === 'missing-assignments') : undefined;
   return (
     <ConfirmDialog

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, query } from '../api/client';
-import { useApi } from '../api/hooks';
+import { queryKeys } from '../api/queryKeys';
 import type { Category, Variable } from '../api/types';
+import { deleteVariable, saveVariable, useVariables, variablesChanged, type VariableOwner } from '../api/variables';
 import { ConfirmDialog } from './ConfirmDialog';
 import { describedBy, FieldError, FormError } from './errors';
 import { ImpactDialog, previewWrite } from './ImpactPreview';
@@ -10,31 +10,15 @@ import { Pager } from './Pager';
 import { variableSaved } from './changes';
 import { useAnnounce } from './frame';
 
-const DELETION_PREVIEW = 'variable-deletion-preview';
-
 const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
 
 /**
- * The variables of a set or a workspace: `base` is their collection's path
- * (`/varsets/:id/relationships/vars`, `/workspaces/:id/vars`). A sensitive value is never shown;
- * it can be replaced.
+ * The variables of a set or a workspace. A sensitive value is never shown; it can be replaced.
+ * A set's are listed a page at a time, and each write to them is previewed and made once confirmed.
  */
-export function VariableEditor({
-  base,
-  canWrite,
-  paginated,
-  title,
-  addOnDemand = false,
-  previewPath,
-}: {
-  base: string;
-  canWrite: boolean;
-  paginated: boolean;
-  title: string;
-  addOnDemand?: boolean;
-  /** A set's `…/actions/preview`: each write is previewed, and made once confirmed. */
-  previewPath?: string;
-}) {
+export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: { owner: VariableOwner; canWrite: boolean; title: string; addOnDemand?: boolean }) {
+  const ofSet = owner.kind === 'varsets';
+  const titleId = `${owner.kind}-${owner.id}-variables-title`;
   const [page, setPage] = useState(1);
   // With `addOnDemand`, the form to add a variable opens from a button.
   const [adding, setAdding] = useState(!addOnDemand);
@@ -44,31 +28,32 @@ export function VariableEditor({
     // Closing the form gives focus back to the button that opened it.
     if (!adding && closed.current) addButton.current?.focus();
   }, [adding]);
-  const list = useApi<Variable[]>(`${base}${paginated ? query({ 'page[number]': page, 'page[size]': 50 }) : ''}`);
+  const list = useVariables(owner, ofSet ? page : undefined);
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Variable | null>(null);
   const client = useQueryClient();
   const announce = useAnnounce();
   const remove = useMutation({
-    mutationFn: (variable: Variable) => api('DELETE', `${base}/${variable.id}`),
+    mutationFn: (variable: Variable) => deleteVariable(owner, variable.id),
     onSuccess: async (_, variable) => {
       setDeleting(null);
       announce(`Variable ${variable.attributes.key} deleted`);
-      await client.invalidateQueries();
+      await variablesChanged(client, owner);
     },
   });
   const deletion = useQuery({
-    queryKey: [DELETION_PREVIEW, previewPath, deleting?.id],
-    queryFn: () => previewWrite(previewPath!, { data: { type: 'vars', id: deleting!.id }, meta: { action: 'delete' } }),
-    enabled: previewPath !== undefined && deleting !== null,
+    queryKey: queryKeys.varsets.deletionPreview(owner.id, deleting?.id ?? ''),
+    queryFn: () => previewWrite(owner.id, { data: { type: 'vars', id: deleting!.id }, meta: { action: 'delete' } }),
+    enabled: ofSet && deleting !== null,
     staleTime: 0,
     gcTime: 0,
     retry: false,
   });
   const variables = list.data?.data ?? [];
+  const pagination = list.data && 'meta' in list.data ? list.data.meta?.pagination : undefined;
   return (
-    <section aria-labelledby={`${base}-title`} className="variables">
-      <h2 id={`${base}-title`}>{title}</h2>
+    <section aria-labelledby={titleId} className="variables">
+      <h2 id={titleId}>{title}</h2>
       {list.isPending ? (
         <p>Loading variables…</p>
       ) : variables.length === 0 ? (
@@ -78,7 +63,7 @@ export function VariableEditor({
           {variables.map((variable) =>
             editing === variable.id ? (
               <li key={variable.id}>
-                <VariableForm base={base} variable={variable} previewPath={previewPath} onDone={() => setEditing(null)} />
+                <VariableForm owner={owner} variable={variable} onDone={() => setEditing(null)} />
               </li>
             ) : (
               <li key={variable.id} className="variable">
@@ -107,14 +92,14 @@ export function VariableEditor({
           )}
         </ul>
       )}
-      {paginated && list.data?.meta?.pagination && list.data.meta.pagination['total-pages'] > 1 && <Pager pagination={list.data.meta.pagination} onPage={setPage} label="Variables" />}
+      {pagination && pagination['total-pages'] > 1 && <Pager pagination={pagination} onPage={setPage} label="Variables" />}
       {canWrite && !adding && (
         <button type="button" className="add-variable" ref={addButton} onClick={() => setAdding(true)}>
           Add a variable
         </button>
       )}
-      {canWrite && adding && <VariableForm base={base} previewPath={previewPath} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
-      {previewPath ? (
+      {canWrite && adding && <VariableForm owner={owner} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
+      {ofSet ? (
         <ImpactDialog
           open={deleting !== null}
           title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
@@ -143,7 +128,7 @@ export function VariableEditor({
 }
 
 /** Adds a variable, or changes `variable`. */
-function VariableForm({ base, variable, previewPath, onDone, onClose }: { base: string; variable?: Variable; previewPath: string | undefined; onDone: () => void; onClose?: () => void }) {
+function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwner; variable?: Variable; onDone: () => void; onClose?: () => void }) {
   const id = useId();
   const initial = variable?.attributes;
   const [key, setKey] = useState(initial?.key ?? '');
@@ -160,13 +145,13 @@ function VariableForm({ base, variable, previewPath, onDone, onClose }: { base: 
     // A sensitive value left empty keeps the stored one; anything typed replaces it.
     const keepValue = initial?.sensitive && value === '';
     const attributes = { key, category, hcl, sensitive, description, ...(keepValue ? {} : { value }) };
-    return { attributes, body: { data: { type: 'vars', ...(variable ? { id: variable.id } : {}), attributes } } };
+    return { attributes, body: { data: { type: 'vars' as const, ...(variable ? { id: variable.id } : {}), attributes } } };
   };
-  const check = useMutation({ mutationFn: () => previewWrite(previewPath!, write().body) });
+  const check = useMutation({ mutationFn: () => previewWrite(owner.id, write().body) });
   const save = useMutation({
     mutationFn: async () => {
       const { attributes, body } = write();
-      await (variable ? api('PATCH', `${base}/${variable.id}`, body) : api('POST', base, body));
+      await saveVariable(owner, variable?.id, body);
       return initial ? variableSaved(initial, attributes) : `Variable ${key} added`;
     },
     onSuccess: async (message) => {
@@ -180,7 +165,7 @@ function VariableForm({ base, variable, previewPath, onDone, onClose }: { base: 
         setHcl(false);
         setSensitive(false);
       }
-      await client.invalidateQueries();
+      await variablesChanged(client, owner);
       onDone();
     },
     onError: () => check.reset(),
@@ -188,7 +173,7 @@ function VariableForm({ base, variable, previewPath, onDone, onClose }: { base: 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.reset();
-    if (previewPath) check.mutate();
+    if (owner.kind === 'varsets') check.mutate();
     else save.mutate();
   };
   const error = check.error ?? save.error;

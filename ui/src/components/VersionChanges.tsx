@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { useApi } from '../api/hooks';
-import type { ChangedVariable, Project, VersionChange, Workspace } from '../api/types';
+import { useProject, useWorkspace } from '../api/hooks';
+import type { ChangedVariable, VersionChange } from '../api/types';
 
 /** Names already known (the set's included workspaces and projects), by `workspaces/<id>` or `projects/<id>`. */
 export type KnownNames = Map<string, string>;
@@ -14,7 +14,9 @@ function shown(value: string | boolean | null): string {
 /** A workspace or project by name, linked to its page; one the token cannot read (or that is gone) is said so. */
 function PlaceName({ kind, id, known }: { kind: 'workspace' | 'project'; id: string; known: KnownNames }) {
   const name = known.get(`${kind}s/${id}`);
-  const read = useApi<Workspace | Project>(name === undefined ? `/${kind}s/${id}` : null);
+  const workspace = useWorkspace(name === undefined && kind === 'workspace' ? id : null);
+  const project = useProject(name === undefined && kind === 'project' ? id : null);
+  const read = kind === 'workspace' ? workspace : project;
   if (name === undefined && read.error) return <span className="muted">a {kind} you cannot see</span>;
   return <Link to={`/${kind}s/${id}`}>{name ?? read.data?.data.attributes.name ?? '…'}</Link>;
 }

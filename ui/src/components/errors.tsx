@@ -1,7 +1,6 @@
 import { Link, useMatch } from 'react-router';
-import { ApiError, query, type ErrorObject } from '../api/client';
-import { useApi } from '../api/hooks';
-import type { Varset } from '../api/types';
+import { ApiError, type ErrorObject } from '../api/client';
+import { useVarsetList } from '../api/hooks';
 import { useOrganizationOfPage } from './frame';
 
 /** The global rule's 422 names the set already holding the key: `… the global variable set "name": …`. */
@@ -12,7 +11,7 @@ function ConflictingSet({ name }: { name: string }) {
   const inOrganization = useMatch('/organizations/:org/*');
   const ofPage = useOrganizationOfPage();
   const org = inOrganization?.params.org ?? ofPage;
-  const found = useApi<Varset[]>(org ? `/organizations/${encodeURIComponent(org)}/varsets${query({ q: name, 'page[size]': 100 })}` : null);
+  const found = useVarsetList('organizations', org ?? null, { q: name, size: 100 });
   const set = found.data?.data.find((s) => s.attributes.name === name);
   return set ? <Link to={`/varsets/${set.id}`}>{name}</Link> : <>{name}</>;
 }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { ApiError, type Pagination } from '../api/client';
-import { useAuditTrail, type AuditEvent, type AuditPagination } from '../api/audit';
+import { ApiError } from '../api/client';
+import { useAuditTrail, type AuditEvent, type AuditTrail as Trail } from '../api/audit';
+import type { Pagination } from '../api/types';
 import { AuditTable } from '../components/AuditTable';
 import { actionWords, TYPE_NAMES, typeName } from '../components/auditWords';
 import { LoadError } from '../components/errors';
@@ -19,7 +20,7 @@ function localInput(iso: string): string {
 }
 
 /** The Pager's shape of the trail's pagination. */
-const pagerPagination = (p: AuditPagination): Pagination => ({
+const pagerPagination = (p: Trail['pagination']): Pagination => ({
   'current-page': p.current_page,
   'page-size': AUDIT_PAGE_SIZE,
   'total-pages': p.total_pages,

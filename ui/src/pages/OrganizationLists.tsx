@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { query } from '../api/client';
-import { useApi } from '../api/hooks';
-import type { Project, Workspace } from '../api/types';
+import { useOrganizationChildren } from '../api/hooks';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 
@@ -12,7 +10,7 @@ function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'works
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const [term, setTerm] = useState(q);
-  const list = useApi<(Project | Workspace)[]>(`/organizations/${encodeURIComponent(org)}/${kind}${query({ [searchParameter]: q, 'page[number]': page, 'page[size]': 20 })}`);
+  const list = useOrganizationChildren(org, kind, { [searchParameter]: q }, { number: page, size: 20 });
   const go = (nq: string, p: number) => setParams(new URLSearchParams({ ...(nq ? { q: nq } : {}), ...(p > 1 ? { page: String(p) } : {}) }));
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,7 +1,6 @@
 import { useCallback, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { query } from '../api/client';
-import { useApi, useCanManageVarsets } from '../api/hooks';
+import { useCanManageVarsets, useVarsetList } from '../api/hooks';
 import type { Varset } from '../api/types';
 import { VarsetCard } from '../components/Badges';
 import { Pager } from '../components/Pager';
@@ -30,7 +29,7 @@ export function OrganizationVarsets() {
   const table = params.get('view') === 'table';
   const sort = sortOf(params);
   const filters: Filters = { global: params.has('global'), priority: params.has('priority'), owned: params.has('owned') };
-  const list = useApi<Varset[]>(`/organizations/${encodeURIComponent(org)}/varsets${query({ q, 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
+  const list = useVarsetList('organizations', org, { q, number: page, size: PAGE_SIZE });
   const canCreate = useCanManageVarsets(org);
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);

@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { query } from '../api/client';
-import { useApi } from '../api/hooks';
-import type { Organization } from '../api/types';
+import { useOrganizations } from '../api/hooks';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 
 /** The organizations this token may see. */
 export function Organizations() {
   const [page, setPage] = useState(1);
-  const list = useApi<Organization[]>(`/organizations${query({ 'page[number]': page, 'page[size]': 50 })}`);
+  const list = useOrganizations(page);
   return (
     <>
       <h1 tabIndex={-1}>Organizations</h1>

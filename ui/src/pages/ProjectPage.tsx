@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { query } from '../api/client';
-import { useApi } from '../api/hooks';
-import { related, type Project, type Varset, type Workspace } from '../api/types';
+import { useOrganizationChildren, useProject, useVarsetList } from '../api/hooks';
+import { related } from '../api/types';
 import { VarsetCard } from '../components/Badges';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
@@ -12,16 +11,14 @@ import { Listing } from '../components/Listing';
 /** A project: the sets that reach it and its workspaces. */
 export function ProjectPage() {
   const id = useParams().id!;
-  const document = useApi<Project>(`/projects/${id}`);
+  const document = useProject(id);
   const project = document.data?.data;
   const org = project ? related(project, 'organization')?.id : undefined;
   useOrganizationInNav(org);
   const [setsPage, setSetsPage] = useState(1);
   const [workspacesPage, setWorkspacesPage] = useState(1);
-  const sets = useApi<Varset[]>(project ? `/projects/${id}/varsets${query({ 'page[number]': setsPage, 'page[size]': 20 })}` : null);
-  const workspaces = useApi<Workspace[]>(
-    org ? `/organizations/${encodeURIComponent(org)}/workspaces${query({ 'filter[project][id]': id, 'page[number]': workspacesPage, 'page[size]': 20 })}` : null,
-  );
+  const sets = useVarsetList('projects', project ? id : null, { number: setsPage, size: 20 });
+  const workspaces = useOrganizationChildren(org ?? null, 'workspaces', { 'filter[project][id]': id }, { number: workspacesPage, size: 20 });
   if (document.error) {
     return (
       <>

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, query } from '../api/client';
-import { useApi } from '../api/hooks';
-import { related, type Comment, type Project, type Run, type Workspace } from '../api/types';
+import { answer, api } from '../api/client';
+import { useProject, useRun, useRunComments, useWorkspace } from '../api/hooks';
+import { queryKeys } from '../api/queryKeys';
+import { related } from '../api/types';
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
@@ -16,13 +17,13 @@ const BODY = '/data/attributes/body';
 /** A run: its status and message, the variables stored with it, its comments. */
 export function RunPage() {
   const id = useParams().id!;
-  const document = useApi<Run>(`/runs/${id}`);
+  const document = useRun(id);
   const run = document.data?.data;
   const workspaceId = run ? related(run, 'workspace')?.id : undefined;
-  const workspace = useApi<Workspace>(workspaceId ? `/workspaces/${workspaceId}` : null);
+  const workspace = useWorkspace(workspaceId ?? null);
   useOrganizationInNav(workspace.data ? related(workspace.data.data, 'organization')?.id : undefined);
   const projectId = workspace.data ? related(workspace.data.data, 'project')?.id : undefined;
-  const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
+  const project = useProject(projectId ?? null);
   if (document.error) {
     return (
       <>
@@ -51,7 +52,7 @@ export function RunPage() {
         <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
       </dl>
       <EffectiveVariables
-        path={`/runs/${id}/effective-variables`}
+        of={{ owner: 'runs', id }}
         place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }}
         title="Variables stored with the run"
       />
@@ -62,16 +63,16 @@ export function RunPage() {
 
 function Comments({ id, canComment }: { id: string; canComment: boolean }) {
   const [page, setPage] = useState(1);
-  const list = useApi<Comment[]>(`/runs/${id}/comments${query({ 'page[number]': page, 'page[size]': 50 })}`);
+  const list = useRunComments(id, page);
   const [body, setBody] = useState('');
   const client = useQueryClient();
   const announce = useAnnounce();
   const add = useMutation({
-    mutationFn: () => api<Comment>('POST', `/runs/${id}/comments`, { data: { type: 'comments', attributes: { body } } }),
+    mutationFn: () => answer(api.POST('/api/v2/runs/{id}/comments', { params: { path: { id } }, body: { data: { type: 'comments', attributes: { body } } } })),
     onSuccess: async () => {
       setBody('');
       announce('Comment added');
-      await client.invalidateQueries();
+      await client.invalidateQueries({ queryKey: queryKeys.runs.comments(id) });
     },
   });
   const submit = (event: FormEvent) => {

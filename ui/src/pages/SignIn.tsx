@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api, ApiError, saveToken, type Resource } from '../api/client';
+import { answer, api, ApiError, saveToken } from '../api/client';
 
 /** Asks for an API token (kept for this browser tab only) and checks it against the API. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -14,7 +14,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const organizations = await api<Resource[]>('GET', '/organizations?page%5Bsize%5D=1', undefined, token.trim());
+      const organizations = await answer(api.GET('/api/v2/organizations', { params: { query: { 'page[size]': '1' } }, headers: { Authorization: `Bearer ${token.trim()}` } }));
       saveToken(token.trim());
       // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
       const only = organizations.meta?.pagination?.['total-count'] === 1 ? organizations.data[0] : undefined;

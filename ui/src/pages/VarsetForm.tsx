@@ -1,14 +1,15 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Resource } from '../api/client';
-import { useApi } from '../api/hooks';
-import { related, relatedIds, type Organization, type Varset } from '../api/types';
+import { answer, api } from '../api/client';
+import { useOrganization, useVarset } from '../api/hooks';
+import { varsetChanged } from '../api/invalidate';
+import { includedPlaces, related, relatedIds, type Varset } from '../api/types';
 import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { setSaved } from '../components/changes';
 import { Picker, type Picked } from '../components/Picker';
-import { ImpactDialog, previewWrite } from '../components/ImpactPreview';
+import { ImpactDialog, previewNewSet, previewWrite } from '../components/ImpactPreview';
 import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewVariables';
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
@@ -18,7 +19,7 @@ const FIELDS = [...['name', 'description', 'global', 'priority'].map(ATTRIBUTE),
 /** A new set of the organization in the URL, for a token whose organization `permissions` allow it. */
 export function VarsetNew() {
   const org = useParams().org!;
-  const organization = useApi<Organization>(`/organizations/${encodeURIComponent(org)}`);
+  const organization = useOrganization(org);
   const list = `/organizations/${encodeURIComponent(org)}/varsets`;
   return (
     <>
@@ -53,12 +54,12 @@ function Refused({ back, backLabel, children }: { back: string; backLabel: strin
 /** Changes a set: its name, description, priority and scope. */
 export function VarsetEdit() {
   const id = useParams().id!;
-  const varset = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
+  const varset = useVarset(id);
   useOrganizationInNav(varset.data ? related(varset.data.data, 'organization')?.id : undefined);
   if (varset.error) return <LoadError error={varset.error} what="variable set" />;
   if (varset.isPending) return <p>Loading…</p>;
   const set = varset.data.data;
-  const names = new Map((varset.data.included ?? []).map((r: Resource) => [r.id, String(r.attributes.name)]));
+  const names = new Map(includedPlaces(varset.data).map((r) => [r.id, r.attributes.name]));
   const picked = (ids: string[]) => ids.map((i) => ({ id: i, name: names.get(i) ?? i }));
   if (set.attributes.permissions['can-update'] !== true) {
     return (
@@ -97,21 +98,24 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const [variables, setVariables] = useState<NewVariable[]>([]);
   const announce = useAnnounce();
   const body = () => {
-    const members = (type: string, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
+    const members = <T extends string>(type: T, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
     const relationships = {
       ...(global ? {} : { projects: members('projects', projects), workspaces: members('workspaces', workspaces) }),
-      ...(!varset && owner[0] ? { parent: { data: { type: 'projects', id: owner[0].id } } } : {}),
-      ...(!varset && variables.length ? { vars: { data: variables.map((attributes) => ({ type: 'vars', attributes })) } } : {}),
+      ...(!varset && owner[0] ? { parent: { data: { type: 'projects' as const, id: owner[0].id } } } : {}),
+      ...(!varset && variables.length ? { vars: { data: variables.map((attributes) => ({ type: 'vars' as const, attributes })) } } : {}),
     };
-    return { data: { type: 'varsets', attributes: { name, description, priority, global }, relationships } };
+    return { data: { type: 'varsets' as const, attributes: { name, description, priority, global }, relationships } };
   };
   const orgVarsets = `/organizations/${encodeURIComponent(org)}/varsets`;
   // Saving first asks what the write would change; the dialog showing it makes the write on Confirm.
-  const check = useMutation({ mutationFn: () => previewWrite(varset ? `/varsets/${varset.id}/actions/preview` : `${orgVarsets}/actions/preview`, body()) });
+  const check = useMutation({ mutationFn: () => (varset ? previewWrite(varset.id, body()) : previewNewSet(org, body())) });
   const save = useMutation({
-    mutationFn: () => (varset ? api<Varset>('PATCH', `/varsets/${varset.id}`, body()) : api<Varset>('POST', orgVarsets, body())),
+    mutationFn: async (): Promise<{ data: Varset }> =>
+      varset
+        ? answer(api.PATCH('/api/v2/varsets/{id}', { params: { path: { id: varset.id } }, body: body() }))
+        : answer(api.POST('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: org } }, body: body() })),
     onSuccess: async (document) => {
-      await client.invalidateQueries();
+      await varsetChanged(client, varset?.id ?? null);
       const page = `/varsets/${document.data.id}`;
       const after = { name, description, priority, global, projects, workspaces };
       const created = `Set ${name} created${variables.length ? ` with ${variables.length === 1 ? 'one variable' : `${variables.length} variables`}` : ''}`;

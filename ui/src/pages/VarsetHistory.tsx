@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { isNotFound, query, type Resource } from '../api/client';
-import { useApi } from '../api/hooks';
-import { related, type Varset, type VarsetVersion } from '../api/types';
+import { isNotFound } from '../api/client';
+import { useVarset, useVarsetVersions } from '../api/hooks';
+import { includedPlaces, related, versionChanges, type VarsetVersion } from '../api/types';
 import { LoadError } from '../components/errors';
 import { useOrganizationInNav } from '../components/frame';
 import { Pager } from '../components/Pager';
@@ -29,8 +29,8 @@ export function VarsetHistory() {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page')) || 1;
   const wanted = Number(params.get('version')) || undefined;
-  const setDocument = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
-  const versions = useApi<VarsetVersion[]>(`/varsets/${id}/versions${query({ 'page[number]': page, 'page[size]': PAGE_SIZE })}`);
+  const setDocument = useVarset(id);
+  const versions = useVarsetVersions(id, { number: page, size: PAGE_SIZE });
   const varset = setDocument.data?.data;
   const [restoring, setRestoring] = useState<{ version: VarsetVersion; open: boolean } | null>(null);
   const items = versions.data?.data;
@@ -56,7 +56,7 @@ export function VarsetHistory() {
 
   const name = varset?.attributes.name ?? items?.[0]?.attributes['varset-name'] ?? id;
   const canRestore = deleted || varset?.attributes.permissions['can-update'] === true;
-  const known: KnownNames = new Map((setDocument.data?.included ?? []).map((r: Resource) => [`${r.type}/${r.id}`, String(r.attributes.name)]));
+  const known: KnownNames = new Map(includedPlaces(setDocument.data).map((r) => [`${r.type}/${r.id}`, r.attributes.name]));
   const newest = page === 1 ? items?.[0]?.id : undefined;
   return (
     <>
@@ -96,7 +96,7 @@ export function VarsetHistory() {
                   <p className="counts">
                     by {a.actor.description}, <When at={a['created-at']} />
                   </p>
-                  <VersionChanges changes={a.changes} known={known} label={`What version ${a.number} changed`} />
+                  <VersionChanges changes={versionChanges(a.changes)} known={known} label={`What version ${a.number} changed`} />
                   {canRestore && !current && a.action !== 'delete' && (
                     <button type="button" className="small" onClick={() => setRestoring({ version, open: true })}>
                       {deleted ? 'Restore this set' : 'Restore this version'}

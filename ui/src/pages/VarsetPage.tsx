@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type Resource } from '../api/client';
-import { useApi } from '../api/hooks';
-import { related, relatedIds, type Varset } from '../api/types';
+import { answer, api } from '../api/client';
+import { useVarset } from '../api/hooks';
+import { varsetChanged } from '../api/invalidate';
+import { queryKeys } from '../api/queryKeys';
+import { includedPlaces, related, relatedIds } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError, LoadError } from '../components/errors';
 import { VariableEditor } from '../components/VariableEditor';
@@ -15,7 +17,7 @@ export function VarsetPage() {
   const id = useParams().id!;
   const navigate = useNavigate();
   const client = useQueryClient();
-  const document = useApi<Varset>(`/varsets/${id}?include=workspaces,projects`);
+  const document = useVarset(id);
   const varset = document.data?.data;
   const org = varset ? related(varset, 'organization')?.id : undefined;
   // The server decides deleting a set as it decides changing it: `can-update` answers both.
@@ -24,11 +26,11 @@ export function VarsetPage() {
   const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
-    mutationFn: () => api('DELETE', `/varsets/${id}`),
+    mutationFn: () => answer(api.DELETE('/api/v2/varsets/{id}', { params: { path: { id } } })),
     onSuccess: async () => {
       setConfirming(false);
-      client.removeQueries({ queryKey: [`/varsets/${id}?include=workspaces,projects`] });
-      await client.invalidateQueries();
+      client.removeQueries({ queryKey: queryKeys.varsets.detail(id) });
+      await varsetChanged(client, id);
       const list = `/organizations/${encodeURIComponent(org!)}/varsets`;
       announce(`Set ${varset!.attributes.name} deleted`, list);
       navigate(list);
@@ -43,7 +45,7 @@ export function VarsetPage() {
     );
   }
   if (!varset) return <h1 tabIndex={-1}>Loading…</h1>;
-  const included = new Map((document.data?.included ?? []).map((r: Resource) => [`${r.type}/${r.id}`, String(r.attributes.name)]));
+  const included = new Map(includedPlaces(document.data).map((r) => [`${r.type}/${r.id}`, r.attributes.name]));
   const attributes = varset.attributes;
   return (
     <>
@@ -69,7 +71,7 @@ export function VarsetPage() {
           </>
         )}
       </section>
-      <VariableEditor base={`/varsets/${id}/relationships/vars`} canWrite={canWrite} paginated title="Variables" previewPath={`/varsets/${id}/actions/preview`} />
+      <VariableEditor owner={{ kind: 'varsets', id }} canWrite={canWrite} title="Variables" />
       <ConfirmDialog
         open={confirming}
         title={`Delete ${attributes.name}?`}

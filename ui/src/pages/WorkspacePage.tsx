@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { query } from '../api/client';
-import { useApi } from '../api/hooks';
-import { related, relatedIds, type Project, type Run, type Varset, type Workspace } from '../api/types';
+import { useProject, useVarsetList, useWorkspace, useWorkspaceRuns } from '../api/hooks';
+import { related, relatedIds, type Varset } from '../api/types';
 import { ProjectName, VarsetCard } from '../components/Badges';
 import { EffectiveVariables } from '../components/EffectiveVariables';
 import { LoadError } from '../components/errors';
@@ -14,12 +13,12 @@ import { Listing } from '../components/Listing';
 /** A workspace: its variables, the sets that reach it and how, its effective variables, its runs. */
 export function WorkspacePage() {
   const id = useParams().id!;
-  const document = useApi<Workspace>(`/workspaces/${id}`);
+  const document = useWorkspace(id);
   const workspace = document.data?.data;
   const org = workspace ? related(workspace, 'organization')?.id : undefined;
   useOrganizationInNav(org);
   const projectId = workspace ? related(workspace, 'project')?.id : undefined;
-  const project = useApi<Project>(projectId ? `/projects/${projectId}` : null);
+  const project = useProject(projectId ?? null);
   const projectName = project.data?.data.attributes.name;
   const canWrite = workspace?.attributes.permissions['can-update-variable'] === true;
   if (document.error) {
@@ -42,9 +41,9 @@ export function WorkspacePage() {
         )}
       </p>
       <h1 tabIndex={-1}>Workspace {workspace.attributes.name}</h1>
-      <VariableEditor base={`/workspaces/${id}/vars`} canWrite={canWrite} paginated={false} title="Workspace variables" addOnDemand />
+      <VariableEditor owner={{ kind: 'workspaces', id }} canWrite={canWrite} title="Workspace variables" addOnDemand />
       <WorkspaceVarsets id={id} projectId={projectId} projectName={projectName} />
-      <EffectiveVariables path={`/workspaces/${id}/effective-variables`} place={{ workspaceId: id, projectId, projectName }} title="Effective variables" />
+      <EffectiveVariables of={{ owner: 'workspaces', id }} place={{ workspaceId: id, projectId, projectName }} title="Effective variables" />
       <WorkspaceRuns id={id} />
     </>
   );
@@ -53,7 +52,7 @@ export function WorkspacePage() {
 /** The sets that reach the workspace, and each way they do. */
 function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectId: string | undefined; projectName: string | undefined }) {
   const [page, setPage] = useState(1);
-  const list = useApi<Varset[]>(`/workspaces/${id}/varsets${query({ 'page[number]': page, 'page[size]': 20 })}`);
+  const list = useVarsetList('workspaces', id, { number: page, size: 20 });
   const ways = (varset: Varset): string[] => {
     const found: string[] = [];
     if (varset.attributes.global) found.push('global');
@@ -82,7 +81,7 @@ function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectI
 
 function WorkspaceRuns({ id }: { id: string }) {
   const [page, setPage] = useState(1);
-  const list = useApi<Run[]>(`/workspaces/${id}/runs${query({ 'page[number]': page, 'page[size]': 10 })}`);
+  const list = useWorkspaceRuns(id, page);
   return (
     <section aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
