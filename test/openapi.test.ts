@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, storeKind } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { storeKind } from './support/store.js';
 
 /**
  * The OpenAPI document varsetd generates from its route schemas, checked against HashiCorp's
