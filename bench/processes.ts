@@ -41,7 +41,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-export { freePort } from '../test/server-process.js';
+export { freePort } from '../test/support/processes.js';
 
 export interface ManagedProcess {
   readonly name: string;

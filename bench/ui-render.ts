@@ -11,9 +11,10 @@
  */
 import { chromium } from 'playwright-core';
 import { openStore } from '../src/db/connect.js';
-import { ADMIN_TOKEN, createTestStore } from '../test/helpers.js';
-import { startServerProcess, varsetdEnv } from '../test/server-process.js';
-import { buildUi, chromiumPath } from '../test/ui-fixtures.js';
+import { startServerProcess, varsetdEnv } from '../test/support/processes.js';
+import { ADMIN_TOKEN } from '../test/support/requests.js';
+import { createTestStore } from '../test/support/store.js';
+import { buildUi, chromiumPath } from '../test/support/ui.js';
 import { Api } from './api.js';
 import { MEDIUM, seedOrganization } from './seed.js';
 

@@ -6,11 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { ADMIN_TOKEN, expectStatus } from '../test/helpers.js';
-import { ROOT } from '../test/server-process.js';
-import { createRunOverHttp, launchChromium, seedScenario, startUiServer } from '../test/ui-fixtures.js';
-import { ownersTeam, teamToken } from '../test/access-fixtures.js';
-import { assign, createVar, createVarset } from '../test/varsets-fixtures.js';
+import { ownersTeam, teamToken } from '../test/support/factories/access.js';
+import { createRunOverHttp } from '../test/support/factories/runs.js';
+import { assign, createVar, createVarset } from '../test/support/factories/varsets.js';
+import { ROOT } from '../test/support/processes.js';
+import { ADMIN_TOKEN, expectStatus } from '../test/support/requests.js';
+import { launchChromium, seedScenario, startUiServer } from '../test/support/ui.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 

@@ -12,7 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, withoutParameterPropagation, type Dialect } from '../src/db/connect.js';
-import { ADMIN_TOKEN, createTestStore } from '../test/helpers.js';
+import { ADMIN_TOKEN } from '../test/support/requests.js';
+import { createTestStore } from '../test/support/store.js';
 import { CASES, DB_HELPERS, seed, type Case } from './sql-snapshot-cases.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

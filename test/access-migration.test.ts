@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/db/connect.js';
-import { storeKind, withStoreMigratedTo } from './helpers.js';
+import { storeKind, withStoreMigratedTo } from './support/store.js';
 
 /** A store created before teams existed keeps its tokens and gains an owners team per organization. */
 describe(`access migration on an existing store (${storeKind})`, () => {

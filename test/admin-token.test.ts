@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.js';
 import { SubjectCache } from '../src/auth/subject-cache.js';
 import { ADMIN_TOKEN_FILE, ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
-import { createTestStore, storeKind, type TestStore } from './helpers.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 const CONFIGURED = 'configured-admin-token-0123456789abcdef';
 

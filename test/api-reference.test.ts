@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { storeKind, TestApp } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { storeKind } from './support/store.js';
 
 /**
  * The interactive API reference at /api/docs (src/api-docs): a page and its assets, served by
@@ -31,7 +32,6 @@ function assertStrictPolicy(csp: string, url: string): void {
 describe(`the API reference at /api/docs (${storeKind})`, () => {
   let t: TestApp;
   let uiRoot: string;
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
   before(async () => {
     uiRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-ui-'));
@@ -46,7 +46,7 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
 
   it('answers without a token an HTML page that names the OpenAPI document, under a strict Content-Security-Policy', async () => {
     for (const url of ['/api/docs', '/api/docs/']) {
-      const res = await get(url);
+      const res = await t.getRaw(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/, url);
       assertStrictPolicy(String(res.headers['content-security-policy']), url);
@@ -56,25 +56,25 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
       assert.ok(res.body.includes(`data-document="${DOCUMENT_URL}"`), res.body);
       assert.doesNotMatch(res.body, /<script>|<style|style=|https?:\/\//, 'the page has inline code or names another origin');
     }
-    const document = await get(DOCUMENT_URL);
+    const document = await t.getRaw(DOCUMENT_URL);
     assert.equal(document.statusCode, 200);
     assert.equal(JSON.parse(document.body).info.title, 'varsetd');
   });
 
   it("serves each script and style sheet the page loads, from varsetd, with its type and the page's headers", async () => {
-    const page = (await get('/api/docs')).body;
+    const page = (await t.getRaw('/api/docs')).body;
     const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
     assert.deepEqual(assets.map((asset) => path.extname(asset)).sort(), ['.css', '.js', '.js']);
     for (const asset of assets) {
       assert.match(asset, /^\/api\/docs\/assets\//);
-      const res = await get(asset);
+      const res = await t.getRaw(asset);
       assert.equal(res.statusCode, 200, asset);
       assert.match(String(res.headers['content-type']), asset.endsWith('.css') ? /^text\/css/ : /^(text|application)\/javascript/, asset);
       assert.ok(res.body.length > 100, asset);
       assertStrictPolicy(String(res.headers['content-security-policy']), asset);
       assert.equal(res.headers['x-content-type-options'], 'nosniff', asset);
       if (asset.includes('/swagger-ui')) {
-        const again = await get(asset, { 'if-none-match': String(res.headers.etag) });
+        const again = await t.getRaw(asset, { 'if-none-match': String(res.headers.etag) });
         assert.equal(again.statusCode, 304, `${asset} is revalidated by ETag`);
       }
     }
@@ -82,17 +82,17 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
 
   it("serves none of the renderer package's other files, and keeps /api's JSON:API 404s", async () => {
     for (const url of ['/api/docs/assets/index.html', '/api/docs/assets/swagger-initializer.js', '/api/docs/assets/package.json', '/api/docs/assets/../package.json', '/api/docs/nothing']) {
-      const res = await get(url);
+      const res = await t.getRaw(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/, url);
     }
   });
 
   it('leaves the web UI its pages, and is no operation of the OpenAPI document', async () => {
-    const uiPage = await get('/organizations/acme/varsets');
+    const uiPage = await t.getRaw('/organizations/acme/varsets');
     assert.equal(uiPage.statusCode, 200);
     assert.match(uiPage.body, /<title>ui<\/title>/);
-    const paths = Object.keys(JSON.parse((await get(DOCUMENT_URL)).body).paths);
+    const paths = Object.keys(JSON.parse((await t.getRaw(DOCUMENT_URL)).body).paths);
     assert.ok(paths.length > 10);
     assert.deepEqual(paths.filter((p) => p.includes('/docs') || !p.startsWith('/api/v2/') && p !== '/.well-known/terraform.json'), []);
   });

@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { pruneAuditTrailPeriodically } from '../src/audit/retention.js';
 import { pruneAuditEvents } from '../src/audit/service.js';
 import type { Store } from '../src/db/connect.js';
-import { insertEvent, organizationId } from './audit-fixtures.js';
-import { storeKind, TestApp } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { insertEvent, organizationId } from './support/factories/audit.js';
+import { storeKind } from './support/store.js';
 
 /** Events older than the retention are removed, a batch at a time; a store outage only postpones it. */
 

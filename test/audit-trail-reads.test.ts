@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ownersTeam, organizationToken, teamToken } from './access-fixtures.js';
-import { insertEvent, organizationId } from './audit-fixtures.js';
-import { expectStatus, NOT_FOUND, storeKind, TestApp, UNAUTHORIZED } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { ownersTeam, organizationToken, teamToken } from './support/factories/access.js';
+import { insertEvent, organizationId } from './support/factories/audit.js';
+import { expectStatus, NOT_FOUND, UNAUTHORIZED } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** Reading the audit trail: its shape, pages, `since`, who may read it, and bad parameters. */
 

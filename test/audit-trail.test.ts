@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashToken } from '../src/auth/tokens.js';
-import { ownersTeam } from './access-fixtures.js';
-import { organizationId } from './audit-fixtures.js';
-import { NON_WRITE_CASES, WRITE_CASES } from './audit-write-cases.js';
-import { expectStatus, storeKind, TestApp, type ApiResponse } from './helpers.js';
-import { configArchive, createConfigurationVersion, upload } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { NON_WRITE_CASES, WRITE_CASES } from './support/audit-write-cases.js';
+import { ownersTeam } from './support/factories/access.js';
+import { organizationId } from './support/factories/audit.js';
+import { configArchive, createConfigurationVersion, upload } from './support/factories/runs.js';
+import { expectStatus, type ApiResponse } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** Every write of the API leaves exactly one event in its organization's audit trail, in the write's transaction. */
 

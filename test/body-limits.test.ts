@@ -10,10 +10,12 @@ import {
   STRING_LENGTH_LIMIT,
   VALUES_LIMIT,
 } from '../src/http/limits.js';
-import { TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
-import { createTeam, grantProject, grantWorkspace } from './access-fixtures.js';
-import { createRun } from './runs-fixtures.js';
-import { createVar, createVarset, errorOf, expectRejected, uniqueName } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, grantProject, grantWorkspace } from './support/factories/access.js';
+import { createRun } from './support/factories/runs.js';
+import { createVar, createVarset, expectRejected, uniqueName } from './support/factories/varsets.js';
+import { expectStatus, type ApiResponse, errorOf } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** `depth` arrays nested in one another: `[[[]]]` is 3. */
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);

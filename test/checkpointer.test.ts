@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { migrate, openStore, sqliteFile, type Store } from '../src/db/connect.js';
-import { createTestStore } from './helpers.js';
+import { createTestStore } from './support/store.js';
 
 /** Enough rows to take the write-ahead log well past SQLite's own checkpoint threshold (1,000 pages). */
 async function writeManyPages(store: Store): Promise<void> {

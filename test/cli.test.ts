@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
-import { createTestStore, storeKind } from './helpers.js';
-import { ROOT, runVarsetd, startServerProcess, varsetdEnv } from './server-process.js';
+import { ROOT, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 const CONFIGURATION = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { compiledOnce } from '../src/db/compiled-once.js';
-import { createTestStore, storeKind, type TestStore } from './helpers.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 describe(`queries compiled once (${storeKind})`, () => {
   let testStore: TestStore;

@@ -4,9 +4,11 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/db/connect.js';
-import { grantWorkspace, teamWithToken } from './access-fixtures.js';
-import { TestApp, expectStatus, storeKind, withStoreMigratedTo } from './helpers.js';
-import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, upload } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, teamWithToken } from './support/factories/access.js';
+import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, showConfigurationVersion, upload } from './support/factories/runs.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind, withStoreMigratedTo } from './support/store.js';
 
 describe(`archiving configuration versions (${storeKind})`, () => {
   let t: TestApp;
@@ -18,7 +20,6 @@ describe(`archiving configuration versions (${storeKind})`, () => {
   after(async () => t.close());
 
   const archive = (id: string, token?: string) => t.post(`/api/v2/configuration-versions/${id}/actions/archive`, undefined, token === undefined ? {} : { token });
-  const show = (id: string) => t.get(`/api/v2/configuration-versions/${id}`);
   const startRun = (workspaceId: string, cvId: string) =>
     t.post('/api/v2/runs', {
       data: {
@@ -49,7 +50,7 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     assert.equal(res.status, 202);
     assert.equal(res.body, undefined);
 
-    const read = (await show(older)).body.data;
+    const read = (await showConfigurationVersion(t, older)).body.data;
     assert.equal(read.attributes.status, 'archived');
     assert.match(read.attributes['status-timestamps']['archived-at'], /Z$/);
     assert.equal(read.links.download, undefined);
@@ -79,7 +80,7 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     const busy = await archive(inUse);
     assert.equal(busy.status, 409);
     assert.match(busy.body.errors[0].detail, /a run that has not finished uses it/);
-    assert.equal((await show(inUse)).body.data.attributes.status, 'uploaded');
+    assert.equal((await showConfigurationVersion(t, inUse)).body.data.attributes.status, 'uploaded');
   });
 
   it('makes the upload URL unusable', async () => {
@@ -89,7 +90,7 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     await createUploadedConfigurationVersion(t, ws);
     assert.equal((await archive(cv.id)).status, 202);
     assert.equal((await upload(t, cv.attributes['upload-url'], configArchive())).status, 404);
-    assert.equal((await show(cv.id)).body.data.attributes.status, 'archived');
+    assert.equal((await showConfigurationVersion(t, cv.id)).body.data.attributes.status, 'archived');
   });
 
   it('is for those who may queue runs on the workspace: 404 for everyone else and for an unknown version', async () => {
@@ -99,12 +100,12 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     const reader = await teamWithToken(t, org);
     await grantWorkspace(t, reader.teamId, ws, { access: 'read' });
     const stranger = await teamWithToken(t, org);
-    assert.equal((await show(cv)).status, 200);
+    assert.equal((await showConfigurationVersion(t, cv)).status, 200);
     assert.equal((await t.get(`/api/v2/configuration-versions/${cv}`, { token: reader.token })).status, 200);
     assert.equal((await archive(cv, reader.token)).status, 404);
     assert.equal((await archive(cv, stranger.token)).status, 404);
     assert.equal((await t.post(`/api/v2/configuration-versions/${cv}/actions/archive`, undefined, { token: null })).status, 401);
-    assert.equal((await show(cv)).body.data.attributes.status, 'uploaded');
+    assert.equal((await showConfigurationVersion(t, cv)).body.data.attributes.status, 'uploaded');
     const planner = await teamWithToken(t, org);
     await grantWorkspace(t, planner.teamId, ws, { access: 'plan' });
     assert.equal((await archive(cv, planner.token)).status, 202);

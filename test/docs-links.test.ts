@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './server-process.js';
+import { ROOT } from './support/processes.js';
 
 /** The documentation whose links are checked: the README, every guide in docs/, the benchmark's history. */
 const DOCUMENTS = [

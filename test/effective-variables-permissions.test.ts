@@ -1,8 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { grantWorkspace, organizationToken, teamWithToken } from './access-fixtures.js';
-import { createRun } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, organizationToken, teamWithToken } from './support/factories/access.js';
+import { createRun } from './support/factories/runs.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** Who may read and change a workspace's variables and effective variables, through the one policy. */
 describe(`workspace and effective variables: permissions (${storeKind})`, () => {

@@ -4,9 +4,11 @@ import { QueryCounter } from '../src/db/query-counter.js';
 import { loadCandidates } from '../src/effective/load.js';
 import { rotateKey } from '../src/secrets/rotate.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createRun } from './runs-fixtures.js';
-import { createVarset, uniqueName } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createRun } from './support/factories/runs.js';
+import { createVarset, uniqueName } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 async function createWorkspaceVar(t: TestApp, ws: string, attributes: Record<string, unknown>): Promise<any> {
   const res = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { category: 'terraform', ...attributes } } });

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, storeKind } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { storeKind } from './support/store.js';
 
 /** What reaches the error handler when a service lets a store error through. */
 describe(`error translation (${storeKind})`, () => {

@@ -8,10 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { readCertificate } from '../src/http/tls.js';
 import type { Store } from '../src/db/connect.js';
-import { grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
-import { ADMIN_TOKEN, TestApp, expectStatus, storeKind } from './helpers.js';
-import { ROOT } from './server-process.js';
-import { createOrganization, createVarset, injectClient, type Client } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { createVarset } from './support/factories/varsets.js';
+import { ROOT } from './support/processes.js';
+import { ADMIN_TOKEN, expectStatus, injectClient, type Client } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** `varsetd exec` against a listening varsetd, running real Terraform 1.0.3 (scripts/terraform.sh fetches it once). */
 

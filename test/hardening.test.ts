@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.js';
-import { ADMIN_TOKEN, TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
-import { grantWorkspace, teamWithToken } from './access-fixtures.js';
-import { createVarset, errorOf, expectRejected, varResource } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, teamWithToken } from './support/factories/access.js';
+import { createVarset, expectRejected, varResource } from './support/factories/varsets.js';
+import { ADMIN_TOKEN, expectStatus, type ApiResponse, errorOf } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** Input no store can keep, and clients that never finish: a clear JSON:API 4xx, nothing changed, on both stores. */
 describe(`bad text and bad URLs (${storeKind})`, () => {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
-import { storeKind, TestApp, withStoreMigratedTo } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { storeKind, withStoreMigratedTo } from './support/store.js';
 
 /** `/healthz` and `/readyz` in one process, on either store; outages and draining: postgres-outage.test.ts, sqlite-outage.test.ts. */
 describe(`health endpoints (${storeKind})`, () => {

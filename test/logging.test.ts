@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
-import { ADMIN_TOKEN, createTestStore, storeKind, type TestStore } from './helpers.js';
+import { ADMIN_TOKEN } from './support/requests.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 /** No token, sensitive value or Authorization header ever reaches a log line or an error body. */
 describe(`secrets in logs and errors (${storeKind})`, () => {

@@ -1,8 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { ADMIN_TOKEN, expectStatus, storeKind, TestApp } from './helpers.js';
-import { parseMetrics, type Family } from './metrics-parse.js';
+import { TestApp } from './support/app.js';
+import { parseMetrics, type Family } from './support/metrics.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /**
  * Label values never carry users' data. A fuzzing pass sends requests of many shapes (random

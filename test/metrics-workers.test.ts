@@ -1,42 +1,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
-import { ADMIN_TOKEN, createTestStore, storeKind } from './helpers.js';
-import { eventually, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
-import { parseMetrics, samples, total, type Family } from './metrics-parse.js';
+import { parseMetrics, samples, total, type Family } from './support/metrics.js';
+import { eventually, requestOnOwnConnection, startServerProcess, varsetdEnv, workerPids, type ServerProcess } from './support/processes.js';
+import { ADMIN_TOKEN } from './support/requests.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
-
-/** A request on a connection of its own, so that the workers take turns answering (round-robin by connection). */
-function request(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(`${url}${path}`, {
-      method,
-      agent: false,
-      headers: { ...headers, ...(text ? { 'content-type': 'application/vnd.api+json', 'content-length': String(Buffer.byteLength(text)) } : {}) },
-    });
-    req.on('response', (res) => {
-      let data = '';
-      res.on('data', (chunk) => (data += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, text: data }));
-    });
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
-    req.end(text);
-  });
-}
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 async function scrape(server: ServerProcess): Promise<Family[]> {
-  const res = await request(server.url, 'GET', '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+  const res = await requestOnOwnConnection(server.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   assert.equal(res.status, 200, res.text);
   return parseMetrics(res.text);
 }
-
-const workerPids = (server: ServerProcess) => fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 describe(`GET /metrics over two workers (${storeKind})`, () => {
   it('sums the requests every worker answered, says which answered, and counts a replaced worker', async () => {
@@ -44,19 +21,19 @@ describe(`GET /metrics over two workers (${storeKind})`, () => {
     const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', VARSETD_METRICS_TOKEN: METRICS_TOKEN, LOG_LEVEL: 'info' }));
     try {
       const N = 24;
-      const created = await request(server.url, 'POST', '/api/v2/organizations', admin, { data: { type: 'organizations', attributes: { name: 'metered', email: 'ops@example.com' } } });
+      const created = await requestOnOwnConnection(server.url, 'POST', '/api/v2/organizations', { headers: admin, body: { data: { type: 'organizations', attributes: { name: 'metered', email: 'ops@example.com' } } } });
       assert.equal(created.status, 201, created.text);
       const sent = await Promise.all([
-        ...Array.from({ length: N }, () => request(server.url, 'GET', '/api/v2/organizations/metered', admin)),
-        ...Array.from({ length: N }, (_, i) => request(server.url, 'GET', `/api/v2/organizations/missing-${i}`, admin)),
-        ...Array.from({ length: N }, () => request(server.url, 'GET', '/api/v2/organizations', {})),
+        ...Array.from({ length: N }, () => requestOnOwnConnection(server.url, 'GET', '/api/v2/organizations/metered', { headers: admin })),
+        ...Array.from({ length: N }, (_, i) => requestOnOwnConnection(server.url, 'GET', `/api/v2/organizations/missing-${i}`, { headers: admin })),
+        ...Array.from({ length: N }, () => requestOnOwnConnection(server.url, 'GET', '/api/v2/organizations', { headers: {} })),
       ]);
       assert.deepEqual(
         sent.map((r) => r.status),
         [...Array(N).fill(200), ...Array(N).fill(404), ...Array(N).fill(401)],
       );
       // Every worker may be asked; without the token, none answers.
-      for (let i = 0; i < 4; i++) assert.equal((await request(server.url, 'GET', '/metrics', {})).status, 401);
+      for (let i = 0; i < 4; i++) assert.equal((await requestOnOwnConnection(server.url, 'GET', '/metrics', { headers: {} })).status, 401);
 
       const families = await scrape(server);
       const requests = (route: string, method: string, status: string) => total(families, 'varsetd_http_requests_total', { route, method, status });

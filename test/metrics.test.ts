@@ -2,9 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openStore } from '../src/db/connect.js';
-import { ADMIN_TOKEN, expectStatus, storeKind, TestApp } from './helpers.js';
-import { createVarset, postVarset } from './varsets-fixtures.js';
-import { parseMetrics, samples, total, type Family } from './metrics-parse.js';
+import { TestApp } from './support/app.js';
+import { createVarset, postVarset } from './support/factories/varsets.js';
+import { parseMetrics, samples, total, type Family } from './support/metrics.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 

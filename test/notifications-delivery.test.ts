@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { KyselyPlugin } from 'kysely';
-import { expectStatus, storeKind, TestApp } from './helpers.js';
-import { ownersTeam, teamToken } from './access-fixtures.js';
-import { assign, createVar, createVarset } from './varsets-fixtures.js';
-import { FAST_DELIVERY, Receiver, sleep, type Received } from './notifications-fixtures.js';
+import { TestApp } from './support/app.js';
+import { ownersTeam, teamToken } from './support/factories/access.js';
+import { assign, createVar, createVarset } from './support/factories/varsets.js';
+import { FAST_DELIVERY, Receiver, sleep, type Received } from './support/notifications.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const TYPE = 'varset-notification-configurations';
 const ALL_TRIGGERS = ['varset:created', 'varset:changed', 'varset:deleted', 'varset:rolled-back'];

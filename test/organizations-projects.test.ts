@@ -2,9 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
 import { randomAlphanumeric } from '../src/ids.js';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { teamWithToken } from './access-fixtures.js';
-import { createOrganization as createOrganizationWith, startWrappedApp } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { teamWithToken } from './support/factories/access.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const orgBody = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
   data: { type: 'organizations', attributes, ...(relationships ? { relationships } : {}) },
@@ -62,7 +63,7 @@ describe(`organizations and projects (${storeKind})`, () => {
 
   const newName = () => `org-${randomAlphanumeric(8)}`;
 
-  async function createOrganization(attributes: Record<string, unknown> = {}) {
+  async function createOrganizationWith(attributes: Record<string, unknown> = {}) {
     const name = newName();
     const res = await t.post('/api/v2/organizations', orgBody({ name, email: `${name}@example.com`, ...attributes }));
     expectStatus(res, 201);
@@ -71,7 +72,7 @@ describe(`organizations and projects (${storeKind})`, () => {
 
   describe('organization settings', () => {
     it('are created with HCP Terraform’s defaults, and every response answers them', async () => {
-      const created = await createOrganization();
+      const created = await createOrganizationWith();
       assert.deepEqual(pick(created.attributes, SETTING_NAMES), DEFAULT_SETTINGS);
       const shown = await t.get(`/api/v2/organizations/${created.id}`);
       expectStatus(shown, 200);
@@ -81,7 +82,7 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('answer what varsetd does not have truthfully', async () => {
-      const { attributes } = await createOrganization();
+      const { attributes } = await createOrganizationWith();
       assert.equal(attributes['saml-enabled'], false);
       assert.equal(attributes['trial-expires-at'], null);
       assert.equal(attributes['plan-expires-at'], null);
@@ -93,10 +94,10 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('round-trip on create, update with PATCH and PUT, and read', async () => {
-      const locked = await createOrganization(CHANGED_SETTINGS);
+      const locked = await createOrganizationWith(CHANGED_SETTINGS);
       assert.deepEqual(pick(locked.attributes, SETTING_NAMES), CHANGED_SETTINGS);
       assert.equal((await t.get(`/api/v2/organizations/${locked.id}`)).status, 401);
-      const created = await createOrganization(CHANGED_SETTINGS_ADMIN_KEEPS);
+      const created = await createOrganizationWith(CHANGED_SETTINGS_ADMIN_KEEPS);
       assert.deepEqual(pick(created.attributes, SETTING_NAMES), CHANGED_SETTINGS_ADMIN_KEEPS);
       const back = { ...DEFAULT_SETTINGS, 'session-timeout': 5, 'session-remember': 5 };
       // null counts as left out; an empty string clears the role id.
@@ -110,14 +111,14 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('leave out what an update does not name, null included', async () => {
-      const created = await createOrganization(CHANGED_SETTINGS_ADMIN_KEEPS);
+      const created = await createOrganizationWith(CHANGED_SETTINGS_ADMIN_KEEPS);
       const res = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ 'session-timeout': null, 'cost-estimation-enabled': null }));
       expectStatus(res, 200);
       assert.deepEqual(pick(res.body.data.attributes, SETTING_NAMES), CHANGED_SETTINGS_ADMIN_KEEPS);
     });
 
     it('clear the owners team SAML role id with an empty string', async () => {
-      const created = await createOrganization({ 'owners-team-saml-role-id': 'role' });
+      const created = await createOrganizationWith({ 'owners-team-saml-role-id': 'role' });
       const res = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ 'owners-team-saml-role-id': '' }));
       assert.equal(res.body.data.attributes['owners-team-saml-role-id'], null);
     });
@@ -145,7 +146,7 @@ describe(`organizations and projects (${storeKind})`, () => {
         assert.equal(create.status, 422, JSON.stringify(create.body));
         assert.equal(create.body.errors[0].source.pointer, pointer);
         assert.equal((await t.get(`/api/v2/organizations/${name}`)).status, 404);
-        const existing = await createOrganization();
+        const existing = await createOrganizationWith();
         const update = await t.patch(`/api/v2/organizations/${existing.id}`, orgBody({ email: 'changed@example.com', ...attributes }, relationships));
         assert.equal(update.status, 422, JSON.stringify(update.body));
         assert.equal(update.body.errors[0].source.pointer, pointer);
@@ -154,7 +155,7 @@ describe(`organizations and projects (${storeKind})`, () => {
     }
 
     it('refuse aggregated statuses on an organization that sends passing statuses', async () => {
-      const created = await createOrganization({ 'send-passing-statuses-for-untriggered-speculative-plans': true });
+      const created = await createOrganizationWith({ 'send-passing-statuses-for-untriggered-speculative-plans': true });
       const res = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ 'aggregated-commit-status-enabled': true }));
       assert.equal(res.status, 422);
       const both = await t.patch(
@@ -167,7 +168,7 @@ describe(`organizations and projects (${storeKind})`, () => {
 
   describe('default project', () => {
     it('is created with the organization, named in every response, and included on request', async () => {
-      const created = await createOrganization();
+      const created = await createOrganizationWith();
       const projectId = created.relationships['default-project'].data.id;
       assert.equal(created.relationships['default-project'].data.type, 'projects');
       assert.deepEqual(created.relationships['default-agent-pool'], { data: null });
@@ -184,7 +185,7 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('is included only for a caller who may read it', async () => {
-      const created = await createOrganization();
+      const created = await createOrganizationWith();
       const { token } = await teamWithToken(t, created.id);
       const res = await t.get(`/api/v2/organizations/${created.id}?include=default-project`, { token });
       expectStatus(res, 200);
@@ -195,7 +196,7 @@ describe(`organizations and projects (${storeKind})`, () => {
 
   describe('entitlement set', () => {
     it('says what varsetd offers: teams, and none of HashiCorp’s other features', async () => {
-      const created = await createOrganization();
+      const created = await createOrganizationWith();
       const res = await t.get(`/api/v2/organizations/${created.id}/entitlement-set`);
       expectStatus(res, 200);
       const { id, type, attributes } = res.body.data;
@@ -216,8 +217,8 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('is a 404 for another organization’s token and a 400 with a query parameter', async () => {
-      const created = await createOrganization();
-      const other = await createOrganization();
+      const created = await createOrganizationWith();
+      const other = await createOrganizationWith();
       const { token } = await teamWithToken(t, other.id);
       assert.equal((await t.get(`/api/v2/organizations/${created.id}/entitlement-set`, { token })).status, 404);
       const res = await t.get(`/api/v2/organizations/${created.id}/entitlement-set?include=x`);
@@ -256,19 +257,19 @@ describe(`organizations and projects (${storeKind})`, () => {
     }
 
     it('answers a parameter an organization’s show does not know with a 400', async () => {
-      const created = await createOrganization();
+      const created = await createOrganizationWith();
       const res = await t.get(`/api/v2/organizations/${created.id}?q=x`);
       assert.equal(res.status, 400);
       assert.equal(res.body.errors[0].source.parameter, 'q');
     });
 
     it('costs the same statements for a page of one and a page of many, with their default projects', async () => {
-      const app = await startWrappedApp((store) => ({ ...store, db: store.db.withPlugin(counter) }));
+      const app = await TestApp.start({}, (store) => ({ ...store, db: store.db.withPlugin(counter) }));
       try {
-        for (let i = 0; i < 6; i++) await createOrganizationWith(app.client);
+        for (let i = 0; i < 6; i++) await app.createOrganization();
         const countFor = async (url: string) => {
           counter.count = 0;
-          const res = await app.client.get(url);
+          const res = await app.get(url);
           expectStatus(res, 200);
           return { queries: counter.count, body: res.body };
         };
@@ -287,7 +288,7 @@ describe(`organizations and projects (${storeKind})`, () => {
 
   describe('project settings', () => {
     it('are created with their defaults, following the organization’s execution mode', async () => {
-      const org = await createOrganization({ 'default-execution-mode': 'local' });
+      const org = await createOrganizationWith({ 'default-execution-mode': 'local' });
       const res = await t.post(`/api/v2/organizations/${org.id}/projects`, projectBody({ name: 'plain' }));
       expectStatus(res, 201);
       const { attributes, relationships } = res.body.data;
@@ -301,7 +302,7 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     it('round-trip, and a project that follows its organization follows its changes', async () => {
-      const org = await createOrganization();
+      const org = await createOrganizationWith();
       const own = await t.post(
         `/api/v2/organizations/${org.id}/projects`,
         projectBody({ name: 'own', description: 'mine', 'auto-destroy-activity-duration': '14d', 'default-execution-mode': 'local' }),
@@ -348,7 +349,7 @@ describe(`organizations and projects (${storeKind})`, () => {
     ];
     for (const [what, attributes, pointer] of invalid) {
       it(`refuse ${what} with a 422 pointing at it, on create and on update, changing nothing`, async () => {
-        const org = await createOrganization();
+        const org = await createOrganizationWith();
         const create = await t.post(`/api/v2/organizations/${org.id}/projects`, projectBody({ name: 'refused', ...attributes }));
         assert.equal(create.status, 422, JSON.stringify(create.body));
         assert.equal(create.body.errors[0].source.pointer, pointer);
@@ -366,7 +367,7 @@ describe(`organizations and projects (${storeKind})`, () => {
   describe('project list', () => {
     let org: string;
     before(async () => {
-      org = (await createOrganization()).id;
+      org = (await createOrganizationWith()).id;
       for (const name of ['alpha', 'Beta', 'gamma']) {
         // Creation times a few milliseconds apart, so that newest-first has one answer.
         await new Promise((resolve) => setTimeout(resolve, 5));

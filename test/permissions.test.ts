@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomAlphanumeric } from '../src/ids.js';
-import { ADMIN_TOKEN, TestApp, expectStatus, storeKind, NOT_FOUND } from './helpers.js';
-import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
-import { createComment, createRun, createUploadedConfigurationVersion } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { createComment, createRun, createUploadedConfigurationVersion } from './support/factories/runs.js';
+import { ADMIN_TOKEN, expectStatus, NOT_FOUND } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /**
  * The permission matrix: every endpoint against every kind of caller, with the exact status

@@ -8,21 +8,11 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { isStoreUnavailable, migrate, openStore } from '../src/db/connect.js';
-import { ADMIN_TOKEN } from './helpers.js';
-import { PostgresCluster } from './postgres-cluster.js';
-import { startServerProcess, varsetdEnv, eventually, type ServerProcess } from './server-process.js';
-import {
-  assertNoHalfAppliedCreate,
-  assertOnlySuccessOr503,
-  call,
-  createSetBody,
-  logLines,
-  RECOVERED_LOG,
-  refused,
-  SteadyLoad,
-  succeeded,
-  UNAVAILABLE_LOG,
-} from './outage-load.js';
+import { assertNoHalfAppliedCreate, assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, refused, SteadyLoad, succeeded, UNAVAILABLE_LOG } from './support/outage-load.js';
+import { PostgresCluster } from './support/postgres-cluster.js';
+import { startServerProcess, varsetdEnv, eventually, type ServerProcess } from './support/processes.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { ADMIN_TOKEN, httpClient } from './support/requests.js';
 
 /**
  * PostgreSQL going away under load and coming back, on a cluster of this test's own (so it
@@ -49,13 +39,6 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
 
   const env = () => varsetdEnv({ dataDir, databaseUrl: cluster.url }, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_DB_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_S) });
 
-  async function createOrganization(base: string): Promise<string> {
-    const name = `org-${Math.random().toString(36).slice(2, 10)}`;
-    const res = await call(base, 'POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return name;
-  }
-
   async function health(base: string, route: '/healthz' | '/readyz'): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
     const res = await fetch(base + route, { signal: AbortSignal.timeout(10_000) });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
@@ -65,7 +48,7 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
     const server = await startServerProcess(env());
     try {
       const base = server.url;
-      const organization = await createOrganization(base);
+      const organization = await createOrganization(httpClient(base));
       assert.deepEqual(await health(base, '/readyz'), { status: 200, retryAfter: null, body: { status: 'ok' } });
       const load = new SteadyLoad(base, organization);
       try {
@@ -231,7 +214,7 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
     await admin.connect();
     try {
       const base = server.url;
-      const organization = await createOrganization(base);
+      const organization = await createOrganization(httpClient(base));
       // Holding the organization's row lock keeps a write to it waiting: a slow request.
       await admin.query('begin');
       await admin.query('select id from organizations where name = $1 for update', [organization]);

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /**
  * No query parameter is ever silently ignored: every /api/v2 route refuses one it does not

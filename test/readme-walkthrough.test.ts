@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestStore, storeKind } from './helpers.js';
-import { ROOT, startServerProcess, varsetdEnv } from './server-process.js';
+import { ROOT, startServerProcess, varsetdEnv } from './support/processes.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 const HEADING = '## From an empty server to a commented run';
 /** The address the README's commands name; the test's server listens on a port of its own. */

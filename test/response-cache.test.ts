@@ -1,8 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponseCache } from '../src/cache/response-cache.js';
-import { expectStatus, storeKind, TestApp } from './helpers.js';
-import { createOrganization, createVarset } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { createVarset } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 describe('response cache', () => {
   const renderer = () => {

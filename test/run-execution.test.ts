@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createUploadedConfigurationVersion } from './runs-fixtures.js';
-import { createVarset } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { createUploadedConfigurationVersion } from './support/factories/runs.js';
+import { createVarset } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** varsetd's own run actions and opened variables: only the token that created a run, only until it finishes. */
 describe(`run execution (${storeKind})`, () => {

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
-import { ADMIN_TOKEN, TestApp, expectStatus, storeKind } from './helpers.js';
-import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, tar, tarEntry, upload } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, showConfigurationVersion, tar, tarEntry, upload } from './support/factories/runs.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 describe(`configuration versions (${storeKind})`, () => {
   let t: TestApp;
@@ -17,7 +19,6 @@ describe(`configuration versions (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  const show = (id: string) => t.get(`/api/v2/configuration-versions/${id}`);
   const downloaded = async (id: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v2/configuration-versions/${id}/download`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(res.statusCode, 200);
@@ -74,7 +75,7 @@ describe(`configuration versions (${storeKind})`, () => {
     const res = await upload(t, cv.attributes['upload-url'], archive);
     expectStatus(res, 200);
     assert.equal(res.body, undefined);
-    const read = await show(cv.id);
+    const read = await showConfigurationVersion(t, cv.id);
     expectStatus(read, 200);
     assert.equal(read.body.data.attributes.status, 'uploaded');
     assert.equal(read.body.data.attributes['upload-url'], null);
@@ -92,7 +93,7 @@ describe(`configuration versions (${storeKind})`, () => {
     expectStatus(await upload(t, cv1.attributes['upload-url'], configArchive(), {}), 200);
     const cv2 = await createConfigurationVersion(t, ws);
     expectStatus(await upload(t, cv2.attributes['upload-url'], configArchive(), { 'content-type': 'application/octet-stream', authorization: 'Bearer whatever' }), 200);
-    for (const id of [cv1.id, cv2.id]) assert.equal((await show(id)).body.data.attributes.status, 'uploaded');
+    for (const id of [cv1.id, cv2.id]) assert.equal((await showConfigurationVersion(t, id)).body.data.attributes.status, 'uploaded');
   });
 
   it('accepts archives with directories, long contents and several files', async () => {
@@ -114,7 +115,7 @@ describe(`configuration versions (${storeKind})`, () => {
     assert.equal(res.status, 422);
     assert.equal(res.body.errors[0].status, '422');
     assert.match(res.body.errors[0].detail, /not gzip-compressed/);
-    const read = (await show(cv.id)).body.data.attributes;
+    const read = (await showConfigurationVersion(t, cv.id)).body.data.attributes;
     assert.equal(read.status, 'errored');
     assert.equal(read.error, 'invalid_archive');
     assert.match(read['error-message'], /not gzip-compressed/);
@@ -141,7 +142,7 @@ describe(`configuration versions (${storeKind})`, () => {
       const cv = await createConfigurationVersion(t, ws);
       const res = await upload(t, cv.attributes['upload-url'], body);
       assert.equal(res.status, 422, name);
-      assert.equal((await show(cv.id)).body.data.attributes.status, 'errored', name);
+      assert.equal((await showConfigurationVersion(t, cv.id)).body.data.attributes.status, 'errored', name);
     }
   });
 
@@ -152,7 +153,7 @@ describe(`configuration versions (${storeKind})`, () => {
     const res = await upload(t, cv.attributes['upload-url'], bomb);
     assert.equal(res.status, 422);
     assert.match(res.body.errors[0].detail, /expands to more than 104857600 bytes/);
-    assert.equal((await show(cv.id)).body.data.attributes.status, 'errored');
+    assert.equal((await showConfigurationVersion(t, cv.id)).body.data.attributes.status, 'errored');
   });
 
   it('refuses an upload over 10 MiB with 413 and marks the version errored', async () => {
@@ -160,7 +161,7 @@ describe(`configuration versions (${storeKind})`, () => {
     const res = await upload(t, cv.attributes['upload-url'], Buffer.alloc(10 * 1024 * 1024 + 1, 1));
     assert.equal(res.status, 413);
     assert.equal(res.body.errors[0].status, '413');
-    const read = (await show(cv.id)).body.data.attributes;
+    const read = (await showConfigurationVersion(t, cv.id)).body.data.attributes;
     assert.equal(read.status, 'errored');
     assert.equal(read.error, 'archive_too_large');
   });
@@ -171,12 +172,12 @@ describe(`configuration versions (${storeKind})`, () => {
     const failed = await createConfigurationVersion(t, ws);
     assert.equal((await upload(t, failed.attributes['upload-url'], Buffer.from('nope'))).status, 422);
     assert.equal((await upload(t, failed.attributes['upload-url'], configArchive())).status, 404);
-    assert.equal((await show(failed.id)).body.data.attributes.status, 'errored');
+    assert.equal((await showConfigurationVersion(t, failed.id)).body.data.attributes.status, 'errored');
 
     const expired = await createConfigurationVersion(t, ws);
     await t.store.db.updateTable('configuration_versions').set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expired.id).execute();
     assert.equal((await upload(t, expired.attributes['upload-url'], configArchive())).status, 404);
-    assert.equal((await show(expired.id)).body.data.attributes.status, 'pending');
+    assert.equal((await showConfigurationVersion(t, expired.id)).body.data.attributes.status, 'pending');
 
     const uploadedThenExpired = await createConfigurationVersion(t, ws);
     const kept = configArchive();
@@ -196,7 +197,7 @@ describe(`configuration versions (${storeKind})`, () => {
     assert.deepEqual(await downloaded(cv.id), first);
     expectStatus(await upload(t, url, second), 200);
     assert.deepEqual(await downloaded(cv.id), second);
-    assert.equal((await show(cv.id)).body.data.attributes.status, 'uploaded');
+    assert.equal((await showConfigurationVersion(t, cv.id)).body.data.attributes.status, 'uploaded');
 
     // A refused upload to an uploaded version keeps its archive and status.
     const refused = await upload(t, url, Buffer.from('not an archive'));
@@ -204,7 +205,7 @@ describe(`configuration versions (${storeKind})`, () => {
     assert.equal(refused.body.errors[0].status, '422');
     const tooLarge = await upload(t, url, Buffer.alloc(10 * 1024 * 1024 + 1, 1));
     assert.equal(tooLarge.status, 413);
-    const read = (await show(cv.id)).body.data.attributes;
+    const read = (await showConfigurationVersion(t, cv.id)).body.data.attributes;
     assert.equal(read.status, 'uploaded');
     assert.equal(read.error, null);
     assert.deepEqual(await downloaded(cv.id), second);
@@ -228,7 +229,7 @@ describe(`configuration versions (${storeKind})`, () => {
   });
 
   it('answers 404 for an unknown version', async () => {
-    assert.equal((await show('cv-nope')).status, 404);
+    assert.equal((await showConfigurationVersion(t, 'cv-nope')).status, 404);
     assert.equal((await t.get('/api/v2/configuration-versions/cv-nope/download')).status, 404);
     assert.equal((await t.get('/api/v2/workspaces/ws-nope/configuration-versions')).status, 404);
   });
@@ -278,7 +279,7 @@ describe(`configuration versions (${storeKind})`, () => {
     const cvId = await createUploadedConfigurationVersion(t, w);
     await createConfigurationVersion(t, w);
     expectStatus(await t.delete(`/api/v2/workspaces/${w}`), 204);
-    assert.equal((await show(cvId)).status, 404);
+    assert.equal((await showConfigurationVersion(t, cvId)).status, 404);
     const left = await t.store.db.selectFrom('configuration_versions').select('id').where('workspace_id', '=', w).execute();
     assert.deepEqual(left, []);
     const archives = await t.store.db.selectFrom('configuration_version_archives').select('configuration_version_id').where('configuration_version_id', '=', cvId).execute();

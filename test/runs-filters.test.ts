@@ -1,8 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createRun, createUploadedConfigurationVersion } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createRun, createUploadedConfigurationVersion } from './support/factories/runs.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** The run list's filters and search, and what a run includes, as HCP Terraform documents them. */
 describe(`run filters and includes (${storeKind})`, () => {

@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
-import { ADMIN_TOKEN, createTestStore, storeKind, type TestStore } from './helpers.js';
-import { configArchive } from './runs-fixtures.js';
+import { configArchive } from './support/factories/runs.js';
+import { ADMIN_TOKEN } from './support/requests.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 /** The upload URL must be absolute and usable as is: these tests talk to a listening server over real HTTP. */
 describe(`configuration version upload over HTTP (${storeKind})`, () => {

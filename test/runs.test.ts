@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './support/factories/runs.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const runBody = (workspaceId: string, cvId?: string, attributes?: Record<string, unknown>) => ({
   data: {

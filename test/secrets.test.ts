@@ -11,7 +11,9 @@ import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { KEY_FILE, KeyError, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from '../src/secrets/key.js';
 import { rotateKey } from '../src/secrets/rotate.js';
 import { SealError, createSealer, generateKey } from '../src/secrets/sealer.js';
-import { ADMIN_TOKEN, TestApp, createTestStore, expectStatus, storeKind, type TestStore } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 const run = promisify(execFile);
 

@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { ADMIN_TOKEN, createTestStore, storeKind } from './helpers.js';
-import { startServerProcess, varsetdEnv } from './server-process.js';
+import { startServerProcess, varsetdEnv } from './support/processes.js';
+import { ADMIN_TOKEN } from './support/requests.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 /** A request whose headers announce a body that never comes: it stays unfinished until the server gives up on it. */
 function unfinishedRequest(url: string): Promise<net.Socket> {

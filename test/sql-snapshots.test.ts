@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CASES } from '../scripts/sql-snapshot-cases.js';
 import { exportedFunctions, generate, SNAPSHOT_DIR, snapshotFiles, UPDATE_COMMAND } from '../scripts/sql-snapshots.js';
-import { storeKind } from './helpers.js';
+import { storeKind } from './support/store.js';
 
 /** The lines of `expected` and `actual` that differ, in a unified-diff-like form: enough to see which statement changed. */
 function lineDiff(expected: string, actual: string): string {

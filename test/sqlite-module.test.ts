@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sqliteModule } from '../src/db/sqlite-module.js';
-import { ROOT } from './server-process.js';
+import { ROOT } from './support/processes.js';
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 

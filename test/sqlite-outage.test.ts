@@ -6,9 +6,9 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { isStoreUnavailable, migrate, openStore, sqliteFile } from '../src/db/connect.js';
 import { sqliteModule } from '../src/db/sqlite-module.js';
-import { ADMIN_TOKEN } from './helpers.js';
-import { eventually, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
-import { assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, UNAVAILABLE_LOG, type Outcome } from './outage-load.js';
+import { assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, UNAVAILABLE_LOG, type Outcome } from './support/outage-load.js';
+import { eventually, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
+import { ADMIN_TOKEN } from './support/requests.js';
 
 /**
  * SQLite stores that cannot serve. Another process holding the write lock longer than

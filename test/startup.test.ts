@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openStore } from '../src/db/connect.js';
-import { createTestStore, storeKind } from './helpers.js';
-import { ROOT, varsetdEnv } from './server-process.js';
+import { ROOT, varsetdEnv } from './support/processes.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 const run = promisify(execFile);
 
@@ -26,7 +26,7 @@ describe(`processes starting together on a fresh store (${storeKind})`, () => {
         // Every process waits for the same moment, late enough for all of them to have loaded.
         const startAt = String(Date.now() + 4_000);
         const results = await Promise.allSettled(
-          Array.from({ length: PROCESSES }, () => run(process.execPath, ['--import', 'tsx', 'test/start-together.ts', startAt], { cwd: ROOT, env })),
+          Array.from({ length: PROCESSES }, () => run(process.execPath, ['--import', 'tsx', 'test/support/start-together.ts', startAt], { cwd: ROOT, env })),
         );
         const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : []));
         assert.deepEqual(failures, []);

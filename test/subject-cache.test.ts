@@ -4,8 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { findCredentialsVersion } from '../src/auth/store.js';
 import { QueryCounter } from '../src/db/query-counter.js';
 import { randomAlphanumeric } from '../src/ids.js';
-import { expectStatus, storeKind, TestApp, UNAUTHORIZED, type ApiResponse } from './helpers.js';
-import { createTeam, grantProject, grantWorkspace, organizationToken, teamToken, teamWithToken } from './access-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, grantProject, grantWorkspace, organizationToken, teamToken, teamWithToken } from './support/factories/access.js';
+import { expectStatus, UNAUTHORIZED, type ApiResponse } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /**
  * Each process keeps the subjects of the tokens it has seen. Two apps on one database stand for

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
 import { DEFAULT_TIMEOUTS } from '../src/http/server.js';
 import { usage } from '../src/cli/usage.js';
-import { ROOT } from './server-process.js';
+import { ROOT } from './support/processes.js';
 
 const UNIT = path.join(ROOT, 'deploy', 'varsetd.service');
 const ENV_FILE = path.join(ROOT, 'deploy', 'varsetd.env');

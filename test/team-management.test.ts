@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind, NOT_FOUND } from './helpers.js';
-import { createTeam, grantProject, grantWorkspace, ownersTeam, teamWithToken } from './access-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, grantProject, grantWorkspace, ownersTeam, teamWithToken } from './support/factories/access.js';
+import { expectStatus, NOT_FOUND } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** What go-tfe's team tests set, and the team-management flags varsetd enforces. */
 describe(`team management (${storeKind})`, () => {

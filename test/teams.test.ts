@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind, NOT_FOUND, UNAUTHORIZED } from './helpers.js';
-import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { expectStatus, NOT_FOUND, UNAUTHORIZED } from './support/requests.js';
+import { storeKind } from './support/store.js';
 import { hashToken } from '../src/auth/tokens.js';
 
 describe(`teams (${storeKind})`, () => {

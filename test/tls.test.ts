@@ -8,8 +8,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { readCertificate, reloadCertificate, type TlsFiles } from '../src/http/tls.js';
-import { ADMIN_TOKEN, TestApp, createTestStore, expectStatus, storeKind } from './helpers.js';
-import { ROOT, eventually, logPids, runVarsetd, startServerProcess, varsetdEnv } from './server-process.js';
+import { TestApp } from './support/app.js';
+import { ROOT, eventually, logPids, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 /** A server certificate, its key, and the throw-away authority that signed it. */
 interface Certificate {

@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind, NOT_FOUND } from './helpers.js';
-import { createTeam, organizationToken, ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { expectStatus, NOT_FOUND } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** Team and organization tokens as go-tfe creates, lists and reads them. */
 describe(`tokens as go-tfe uses them (${storeKind})`, () => {

@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_TOKEN, expectStatus, storeKind } from './helpers.js';
-import { organizationToken, ownersTeam, teamToken } from './access-fixtures.js';
-import { createOrganization, createVarset } from './varsets-fixtures.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, type Scenario, type UiServer } from './ui-fixtures.js';
+import { organizationToken, ownersTeam, teamToken } from './support/factories/access.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { createVarset } from './support/factories/varsets.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { heading, launchChromium, seedScenario, signIn, startUiServer, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
 /**
  * An organization's audit trail in a real headless Chromium: the writes made through the API in
@@ -33,13 +35,7 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
   async function newPage(): Promise<Page> {
     const context = await browser.newContext({ timezoneId: TIME_ZONE });
     contexts.push(context);
-    const opened = await context.newPage();
-    opened.setDefaultTimeout(15_000);
-    opened.on('pageerror', (error) => scriptErrors.push(error.message));
-    opened.on('console', (message) => {
-      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of (401|404|422)/.test(message.text())) scriptErrors.push(message.text());
-    });
-    return opened;
+    return watchPage(await context.newPage(), scriptErrors);
   }
   const table = (on: Page) => on.getByRole('table', { name: 'Audit events' });
   const rows = (on: Page) => table(on).locator('tbody tr');

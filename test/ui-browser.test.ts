@@ -1,10 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expectStatus, storeKind } from './helpers.js';
-import { grantWorkspace, teamWithToken } from './access-fixtures.js';
-import { createVar, createVarset } from './varsets-fixtures.js';
-import { confirmImpact, createProject, createRunOverHttp, createWorkspace, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, type Scenario, type UiServer } from './ui-fixtures.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { grantWorkspace, teamWithToken } from './support/factories/access.js';
+import { createProject, createWorkspace } from './support/factories/organizations.js';
+import { createRunOverHttp } from './support/factories/runs.js';
+import { createVar, createVarset } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { confirmImpact, fieldError, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -12,15 +15,6 @@ import { confirmImpact, createProject, createRunOverHttp, createWorkspace, headi
  */
 
 const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
-
-/** The text of the element an input names in aria-describedby: its error message. */
-async function errorOf(input: Locator): Promise<string> {
-  await input.and(input.page().locator('[aria-invalid="true"]')).waitFor();
-  const id = await input.getAttribute('aria-describedby');
-  assert.ok(id, 'the field names no error message');
-  assert.equal(await input.getAttribute('aria-invalid'), 'true');
-  return (await input.page().locator(`[id="${id}"]`).textContent()) ?? '';
-}
 
 describe(`the web UI in Chromium (${storeKind})`, () => {
   let ui: UiServer;
@@ -37,12 +31,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     ui = await startUiServer();
     scenario = await seedScenario(ui.admin);
     context = await browser.newContext();
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => scriptErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of (401|404|422)/.test(message.text())) scriptErrors.push(message.text());
-    });
+    page = watchPage(await context.newPage(), scriptErrors);
   });
 
   after(async () => {
@@ -53,7 +42,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
   it("refuses a wrong token and signs in with a good one, keeping it in sessionStorage and landing on the only organization's sets", async () => {
     await signIn(page, ui.url, 'not-a-real-token-at-all');
     const token = page.getByLabel('API token');
-    assert.match(await errorOf(token), /did not accept/);
+    assert.match(await fieldError(token), /did not accept/);
     await token.fill(ADMIN_TOKEN_FOR_UI);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading(page, `Variable sets of ${scenario.org}`);
@@ -119,7 +108,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('owner');
     await add.getByLabel('Value', { exact: true }).fill('someone else');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    const message = await errorOf(add.getByLabel('Key', { exact: true }));
+    const message = await fieldError(add.getByLabel('Key', { exact: true }));
     assert.match(message, /conflicts with the global variable set "globals"/);
     // The set already holding the key is a link to it.
     const other = page.locator(`[id="${await add.getByLabel('Key', { exact: true }).getAttribute('aria-describedby')}"]`).getByRole('link', { name: 'globals' });
@@ -148,7 +137,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('button', { name: 'Create set' }).click();
     const ownerKey = variable(2).getByLabel('Key', { exact: true });
     assert.equal(await ownerKey.inputValue(), 'owner');
-    assert.match(await errorOf(ownerKey), /conflicts with the global variable set "globals"/);
+    assert.match(await fieldError(ownerKey), /conflicts with the global variable set "globals"/);
     assert.equal(await variable(2).getByRole('link', { name: 'globals' }).getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
     assert.equal((await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?q=born-global`)).body.data.length, 0);
 
@@ -222,7 +211,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
   });
 
   it("says why each effective variable wins, at which level, as the API explains it; folds a long list of overridden values", async () => {
-    const explained = await createWorkspace(ui.admin, scenario.org, 'explained', scenario.coreProjectId);
+    const explained = await createWorkspace(ui.admin, scenario.org, { name: 'explained', projectId: scenario.coreProjectId });
     const core = { type: 'projects', id: scenario.coreProjectId };
     const owned = await createVarset(ui.admin, scenario.org, {
       attributes: { name: 'core-owned' },
@@ -341,7 +330,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
 
     await page.getByLabel('Comment', { exact: true }).fill('   ');
     await page.getByRole('button', { name: 'Add comment' }).click();
-    assert.match(await errorOf(page.getByLabel('Comment', { exact: true })), /./);
+    assert.match(await fieldError(page.getByLabel('Comment', { exact: true })), /./);
 
     await page.getByLabel('Comment', { exact: true }).fill('The plan looks right to me.');
     await page.getByRole('button', { name: 'Add comment' }).click();

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT } from './server-process.js';
-import { buildUi } from './ui-fixtures.js';
+import { ROOT } from './support/processes.js';
+import { buildUi } from './support/ui.js';
 
 /**
  * The budget of the web UI's first load: the JavaScript and CSS that dist/web/index.html loads,

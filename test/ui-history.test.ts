@@ -1,10 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN_TOKEN, expectStatus, storeKind } from './helpers.js';
-import { ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
-import { assign, createVarset, identifiers } from './varsets-fixtures.js';
-import { createRunOverHttp, createWorkspace, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, type Scenario, type UiServer } from './ui-fixtures.js';
+import { ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { createWorkspace } from './support/factories/organizations.js';
+import { createRunOverHttp } from './support/factories/runs.js';
+import { assign, createVarset, identifiers, listVersions } from './support/factories/varsets.js';
+import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
 /**
  * A set's history in a real headless Chromium: its versions as a readable diff, restoring one
@@ -25,22 +28,13 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
   async function pageFor(token: string, url: string): Promise<Page> {
     const context = await browser.newContext();
     contexts.push(context);
-    const opened = await context.newPage();
-    opened.setDefaultTimeout(15_000);
-    opened.on('pageerror', (error) => scriptErrors.push(error.message));
-    opened.on('console', (message) => {
-      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of (401|404|422)/.test(message.text())) scriptErrors.push(message.text());
-    });
+    const opened = watchPage(await context.newPage(), scriptErrors);
     await signIn(opened, url, token);
     return opened;
   }
   const versionItem = (on: Page, n: number) => on.getByRole('list', { name: 'Versions' }).getByRole('listitem', { name: `Version ${n}`, exact: true });
   const textOf = async (on: Page, n: number) => ((await versionItem(on, n).textContent()) ?? '').replace(/\s+/g, ' ');
-  const apiVersions = async (id: string) => {
-    const res = await ui.admin.get(`/api/v2/varsets/${id}/versions?page%5Bsize%5D=100`);
-    expectStatus(res, 200);
-    return res.body.data as any[];
-  };
+  const apiVersions = (id: string) => listVersions(ui.admin, id);
 
   before(async () => {
     browser = await launchChromium();
@@ -216,7 +210,7 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
   });
 
   it("restores a deleted set from its history, as the organization's owners may, leaving out a workspace that is gone", async () => {
-    const scratch = await createWorkspace(ui.admin, scenario.org, 'scratch');
+    const scratch = await createWorkspace(ui.admin, scenario.org, { name: 'scratch' });
     const retired = await createVarset(ui.admin, scenario.org, { attributes: { name: 'retired' }, workspaces: [scenario.webWorkspaceId, scratch], vars: [{ key: 'level', value: '3' }] });
     expectStatus(await ui.admin.delete(`/api/v2/varsets/${retired.id}`), 204);
     expectStatus(await ui.admin.delete(`/api/v2/workspaces/${scratch}`), 204);

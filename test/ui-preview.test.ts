@@ -1,9 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { expectStatus, storeKind } from './helpers.js';
-import { createVar, createVarset } from './varsets-fixtures.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, type Scenario, type UiServer } from './ui-fixtures.js';
+import { createVar, createVarset } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { fieldError, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
 /**
  * Saving a set, or a set's variable, first shows what the write would change (the API's impact
@@ -11,14 +12,6 @@ import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSay
  */
 
 const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
-
-/** The text of the element an input (or fieldset) names in aria-describedby: its error message. */
-async function errorOf(field: Locator): Promise<string> {
-  await field.and(field.page().locator('[aria-invalid="true"]')).waitFor();
-  const id = await field.getAttribute('aria-describedby');
-  assert.ok(id, 'the field names no error message');
-  return (await field.page().locator(`[id="${id}"]`).textContent()) ?? '';
-}
 
 /** Each affected workspace's line in the dialog, by its name. */
 async function impactLines(dialog: Locator): Promise<Map<string, string>> {
@@ -51,12 +44,7 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
     // "api" holds its own owner: the global set's owner does not reach it.
     expectStatus(await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } } }), 201);
-    page = await (await browser.newContext()).newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => scriptErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of (404|422)/.test(message.text())) scriptErrors.push(message.text());
-    });
+    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors, [404, 422]);
     await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
     await heading(page, `Variable sets of ${scenario.org}`);
   });
@@ -165,7 +153,7 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('owner');
     await add.getByLabel('Value', { exact: true }).fill('someone else');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    assert.match(await errorOf(add.getByLabel('Key', { exact: true })), /conflicts with the global variable set "globals"/);
+    assert.match(await fieldError(add.getByLabel('Key', { exact: true })), /conflicts with the global variable set "globals"/);
     assert.equal(await page.getByRole('dialog').count(), 0);
     assert.equal((await ui.admin.get(`/api/v2/varsets/${other.id}/relationships/vars`)).body.data.length, 0);
 
@@ -176,7 +164,7 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     await heading(page, 'Edit scoped');
     await page.getByLabel('Global: every workspace of the organization').check();
     await page.getByRole('button', { name: 'Save set' }).click();
-    assert.match(await errorOf(page.getByRole('group', { name: 'Scope' })), /global variable set "globals"/);
+    assert.match(await fieldError(page.getByRole('group', { name: 'Scope' })), /global variable set "globals"/);
     assert.equal(await page.getByRole('dialog').count(), 0);
     assert.equal((await ui.admin.get(`/api/v2/varsets/${scoped.id}`)).body.data.attributes.global, false);
   });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { storeKind, TestApp } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { storeKind } from './support/store.js';
 
 /**
  * How varsetd serves the web UI's files (src/ui/static.ts), on a folder shaped like Vite's
@@ -24,7 +25,6 @@ function uiFolder(): string {
 describe(`serving the web UI (${storeKind})`, () => {
   let t: TestApp;
   let root: string;
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
   before(async () => {
     root = uiFolder();
@@ -37,7 +37,7 @@ describe(`serving the web UI (${storeKind})`, () => {
   });
 
   it('serves index.html at / revalidated on every load, under a strict Content-Security-Policy', async () => {
-    const res = await get('/');
+    const res = await t.getRaw('/');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.equal(res.body, INDEX);
@@ -53,39 +53,39 @@ describe(`serving the web UI (${storeKind})`, () => {
   });
 
   it('serves hashed assets as immutable for a year, and revalidates them by ETag', async () => {
-    const res = await get('/assets/index-abc123.js');
+    const res = await t.getRaw('/assets/index-abc123.js');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /javascript/);
     assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.equal(res.headers.vary, 'Accept-Encoding');
-    const again = await get('/assets/index-abc123.js', { 'if-none-match': String(res.headers.etag) });
+    const again = await t.getRaw('/assets/index-abc123.js', { 'if-none-match': String(res.headers.etag) });
     assert.equal(again.statusCode, 304);
   });
 
   it('answers a client route with index.html, and a missing file with a 404', async () => {
     for (const url of ['/organizations/acme/varsets', '/varsets/varset-abc?x=1', '/workspaces/ws-1']) {
-      const res = await get(url);
+      const res = await t.getRaw(url);
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.body, INDEX, url);
       assert.equal(res.headers['cache-control'], 'no-cache', url);
       assert.match(String(res.headers['content-security-policy']), /default-src 'self'/, url);
     }
-    const missing = await get('/assets/index-gone.js');
+    const missing = await t.getRaw('/assets/index-gone.js');
     assert.equal(missing.statusCode, 404);
     assert.match(String(missing.headers['content-type']), /^application\/vnd\.api\+json/);
   });
 
   it('leaves /api and /.well-known to the API: their unknown paths keep their JSON:API 404s', async () => {
     for (const url of ['/api/v2/no-such-thing', '/api/nothing', '/api', '/.well-known/nothing']) {
-      const res = await get(url);
+      const res = await t.getRaw(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/, url);
       assert.deepEqual(JSON.parse(res.body), { errors: [{ status: '404', title: 'not found' }] }, url);
     }
     const ping = await t.app.inject({ method: 'GET', url: '/api/v2/ping' });
     assert.equal(ping.statusCode, 204);
-    const discovery = await get('/.well-known/terraform.json');
+    const discovery = await t.getRaw('/.well-known/terraform.json');
     assert.equal(discovery.statusCode, 200);
   });
 

@@ -4,9 +4,11 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { hashToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/db/connect.js';
-import { expectStatus, storeKind, TestApp, withStoreMigratedTo, type ApiResponse } from './helpers.js';
-import { createTeam, organizationToken, ownersTeam, teamWithToken, teamToken } from './access-fixtures.js';
-import { createComment, createRun } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createTeam, organizationToken, ownersTeam, teamWithToken, teamToken } from './support/factories/access.js';
+import { createComment, createRun } from './support/factories/runs.js';
+import { expectStatus, type ApiResponse } from './support/requests.js';
+import { storeKind, withStoreMigratedTo } from './support/store.js';
 
 /**
  * `user-tokens-enabled: false` refuses the site-admin token (varsetd's user token) in that

@@ -2,7 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { migrate, type Store } from '../src/db/connect.js';
-import { TestApp, expectStatus, storeKind, withStoreMigratedTo } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind, withStoreMigratedTo } from './support/store.js';
 
 /** The counts of an organization's sets and global sets that the database keeps (migration 0016), against the sets themselves. */
 async function countsOf(store: Store, organizationName: string) {

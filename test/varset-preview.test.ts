@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { grantProject, teamWithToken } from './access-fixtures.js';
-import { TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
-import { errorsOf, expectedImpacts, knownIds, previewAll, readEffective, storedState, withNewIdsNamed } from './varset-preview-fixtures.js';
-import { createVarset, varResource, varsetBody } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantProject, teamWithToken } from './support/factories/access.js';
+import { createVarset, varResource, varsetBody } from './support/factories/varsets.js';
+import { expectStatus, type ApiResponse } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { errorsOf, expectedImpacts, knownIds, previewAll, readEffective, storedState, withNewIdsNamed } from './support/varset-preview.js';
 
 const MARKER = 'SECRET-MARKER-7f3a';
 

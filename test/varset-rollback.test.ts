@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ownersTeam, teamToken, teamWithToken, grantWorkspace } from './access-fixtures.js';
-import { TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
-import { createUploadedConfigurationVersion } from './runs-fixtures.js';
-import { createVar, createVarset, errorOf, expectRejected, identifiers, snapshot } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { ownersTeam, teamToken, teamWithToken, grantWorkspace } from './support/factories/access.js';
+import { createUploadedConfigurationVersion } from './support/factories/runs.js';
+import { createVar, createVarset, expectRejected, identifiers, listVersions, snapshot, varsPath } from './support/factories/varsets.js';
+import { expectStatus, type ApiResponse, errorOf } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** `POST /varsets/:id/actions/rollback`: the set again as it was at a version, as a new version, under every rule a write obeys. */
 describe(`rolling a set back (${storeKind})`, () => {
@@ -17,11 +19,7 @@ describe(`rolling a set back (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  const versions = async (setId: string) => {
-    const res = await t.get(`/api/v2/varsets/${setId}/versions?page%5Bsize%5D=100`);
-    expectStatus(res, 200);
-    return res.body.data as any[];
-  };
+  const versions = (setId: string) => listVersions(t, setId);
   const versionNumbered = async (setId: string, number: number) => (await versions(setId)).find((v) => v.attributes.number === number)!;
   const rollback = async (setId: string, versionId: string, options: { token?: string; query?: string } = {}): Promise<ApiResponse> =>
     t.post(`/api/v2/varsets/${setId}/actions/rollback${options.query ?? ''}`, { data: { type: 'varset-versions', id: versionId } }, { token: options.token ?? owners });
@@ -34,8 +32,6 @@ describe(`rolling a set back (${storeKind})`, () => {
     (doc.included ?? [])
       .map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive])
       .sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1));
-  const varsPath = (setId: string) => `/api/v2/varsets/${setId}/relationships/vars`;
-
   /** The values a run of the workspace is given, as `varsetd exec` reads them. */
   async function valuesOfARun(workspaceId: string): Promise<Record<string, string>> {
     const cv = await createUploadedConfigurationVersion(t, workspaceId);

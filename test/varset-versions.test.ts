@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ownersTeam, teamToken, teamWithToken } from './access-fixtures.js';
-import { ADMIN_TOKEN, TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
-import { createUploadedConfigurationVersion } from './runs-fixtures.js';
-import { createVar, createVarset, identifiers } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import { createUploadedConfigurationVersion } from './support/factories/runs.js';
+import { createVar, createVarset, identifiers, listVersions } from './support/factories/varsets.js';
+import { expectStatus, type ApiResponse } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /** Every write to a set makes exactly one version, with who made it, the request and what changed; a write that changes nothing makes none. */
 describe(`versions of a set (${storeKind})`, () => {
@@ -21,11 +23,7 @@ describe(`versions of a set (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  const versions = async (setId: string, token = ADMIN_TOKEN) => {
-    const res = await t.get(`/api/v2/varsets/${setId}/versions?page%5Bsize%5D=100`, { token });
-    expectStatus(res, 200);
-    return res.body.data as any[];
-  };
+  const versions = (setId: string, token?: string) => listVersions(t, setId, token);
   /** Runs a write and returns the one version it made (failing when it made none, or more). */
   async function versionOf(setId: string, write: () => Promise<ApiResponse>): Promise<{ version: any; response: ApiResponse }> {
     const known = (await versions(setId)).length;

@@ -1,8 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createOrganization, createVar, createVarset, errorOf, expectRejected, postVar, postVarset, startWrappedApp, varsetBody, type Client } from './varsets-fixtures.js';
-import { raceAddSameKey, raceCreateGlobalSets, raceFlipGlobal, raceRenameIntoSameKey } from './varsets-races.js';
+import { TestApp } from './support/app.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { createVar, createVarset, expectRejected, postVar, postVarset, varsetBody } from './support/factories/varsets.js';
+import { expectStatus, errorOf, type Client } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { raceAddSameKey, raceCreateGlobalSets, raceFlipGlobal, raceRenameIntoSameKey } from './support/varsets-races.js';
 
 describe(`the global rule (${storeKind})`, () => {
   let t: TestApp;
@@ -104,11 +107,11 @@ describe(`the global rule (${storeKind})`, () => {
   });
 
   describe('without the organization lock, the unique index still holds the rule with the same 422', () => {
-    let unlocked: Awaited<ReturnType<typeof startWrappedApp>>;
+    let unlocked: TestApp;
     let c: Client;
     before(async () => {
-      unlocked = await startWrappedApp((store) => ({ ...store, lockOrganization: async () => {} }));
-      c = unlocked.client;
+      unlocked = await TestApp.start({}, (store) => ({ ...store, lockOrganization: async () => {} }));
+      c = unlocked;
     });
     after(async () => unlocked.close());
 

@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { assign, createVarset } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { assign, createVarset } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 /**
  * Project and workspace lists merge the organization's global sets (read a page at a time in

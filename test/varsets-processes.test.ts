@@ -2,12 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../src/app.js';
 import { openStore, type Store } from '../src/db/connect.js';
-import { ADMIN_TOKEN, createTestStore, expectStatus, storeKind, type TestStore } from './helpers.js';
-import { createTeam, grantWorkspace, teamToken } from './access-fixtures.js';
-import { assign, createOrganization, createVar, createVarset, httpClient, injectClient, type Client } from './varsets-fixtures.js';
+import { createTeam, grantWorkspace, teamToken } from './support/factories/access.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { assign, createVar, createVarset } from './support/factories/varsets.js';
+import { startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
+import { ADMIN_TOKEN, expectStatus, httpClient, injectClient, type Client } from './support/requests.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
+import { raceAddSameKey, raceCreateGlobalSets, raceFlipGlobal, raceRenameIntoSameKey } from './support/varsets-races.js';
 import type { FastifyInstance } from 'fastify';
-import { raceAddSameKey, raceCreateGlobalSets, raceFlipGlobal, raceRenameIntoSameKey } from './varsets-races.js';
-import { startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
 
 /**
  * Two real varsetd processes on one store (one PostgreSQL database, or one SQLite file),

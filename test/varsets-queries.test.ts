@@ -1,21 +1,24 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
-import { expectStatus, storeKind } from './helpers.js';
-import { assign, createOrganization, createVar, createVarset, postVar, startWrappedApp, type Client } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { assign, createVar, createVarset, postVar } from './support/factories/varsets.js';
+import { expectStatus, type Client } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 
 describe(`queries per variable set request (${storeKind})`, () => {
   const counter = new QueryCounter();
-  let app: Awaited<ReturnType<typeof startWrappedApp>>;
+  let app: TestApp;
   let c: Client;
   let org: string;
   let projectId: string;
   let workspaceId: string;
 
   before(async () => {
-    app = await startWrappedApp((store) => ({ ...store, db: store.db.withPlugin(counter) }));
-    c = app.client;
+    app = await TestApp.start({}, (store) => ({ ...store, db: store.db.withPlugin(counter) }));
+    c = app;
     org = await createOrganization(c);
     const projectRes = await c.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'counted' } } });
     projectId = projectRes.body.data.id;

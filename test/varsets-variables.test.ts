@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createVar, createVarset, errorOf, expectRejected, postVar, varResource } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createVar, createVarset, expectRejected, postVar, varResource, varsPath } from './support/factories/varsets.js';
+import { expectStatus, errorOf } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -13,8 +15,6 @@ describe(`variables of a set (${storeKind})`, () => {
     org = await t.createOrganization();
   });
   after(async () => t.close());
-
-  const varsPath = (setId: string, varId?: string) => `/api/v2/varsets/${setId}/relationships/vars${varId ? `/${varId}` : ''}`;
 
   it('adds a variable with defaults: 200 with every attribute, the varset relationship and a self link', async () => {
     const set = await createVarset(t, org);

@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { assign, createVar, createVarset, errorOf, expectRejected, identifiers, ids, postVarset, uniqueName, varsetBody } from './varsets-fixtures.js';
+import { TestApp } from './support/app.js';
+import { assign, createVar, createVarset, expectRejected, identifiers, ids, postVarset, uniqueName, varsetBody } from './support/factories/varsets.js';
+import { expectStatus, errorOf } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

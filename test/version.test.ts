@@ -6,8 +6,8 @@ import { loadConfig } from '../src/config.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
 import { startSummary } from '../src/cli/summary.js';
 import { unsupportedNode, VERSION } from '../src/version.js';
-import { TestApp } from './helpers.js';
-import { ROOT, runVarsetd, varsetdEnv } from './server-process.js';
+import { TestApp } from './support/app.js';
+import { ROOT, runVarsetd, varsetdEnv } from './support/processes.js';
 
 const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 const CHANGELOG = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');

@@ -5,14 +5,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { LONGEST_PAUSE_MS, replacementPause } from '../src/cli/workers.js';
-import { ADMIN_TOKEN, createTestStore, storeKind } from './helpers.js';
-import { eventually, freePort, logPids, runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
-
-/** The worker processes of a primary, from /proc. */
-function workerPids(server: ServerProcess): number[] {
-  const text = fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim();
-  return text === '' ? [] : text.split(/\s+/).map(Number);
-}
+import { eventually, freePort, logPids, requestOnOwnConnection, runVarsetd, startServerProcess, varsetdEnv, workerPids, type ServerProcess } from './support/processes.js';
+import { ADMIN_TOKEN } from './support/requests.js';
+import { createTestStore, storeKind } from './support/store.js';
 
 const alive = (pid: number) => {
   try {
@@ -23,24 +18,10 @@ const alive = (pid: number) => {
   }
 };
 
-/** A request on a connection of its own, so that the workers take turns answering (round-robin by connection). */
-function request(url: string, method: string, path: string, body?: unknown, timeoutMs = 5_000): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(`${url}${path}`, {
-      method,
-      agent: false,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json', ...(text ? { 'content-length': Buffer.byteLength(text) } : {}) },
-    });
-    req.on('response', (res) => {
-      let data = '';
-      res.on('data', (chunk) => (data += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: data ? JSON.parse(data) : undefined }));
-    });
-    req.on('error', reject);
-    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'NO_ANSWER' })));
-    req.end(text);
-  });
+/** An admin's request on a connection of its own, its JSON answer parsed. */
+async function request(url: string, method: string, path: string, body?: unknown, timeoutMs = 5_000): Promise<{ status: number; body: any }> {
+  const res = await requestOnOwnConnection(url, method, path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body, timeoutMs });
+  return { status: res.status, body: res.text ? JSON.parse(res.text) : undefined };
 }
 
 const organization = (name: string) => ({ data: { type: 'organizations', attributes: { name, email: 'ops@example.com' } } });

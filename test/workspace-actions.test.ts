@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { grantWorkspace, organizationToken, teamWithToken } from './access-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, organizationToken, teamWithToken } from './support/factories/access.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const lockPath = (id: string, action: 'lock' | 'unlock' | 'force-unlock' | 'safe-delete') => `/api/v2/workspaces/${id}/actions/${action}`;
 

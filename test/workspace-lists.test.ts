@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 describe(`workspace lists (${storeKind})`, () => {
   const counter = new QueryCounter();

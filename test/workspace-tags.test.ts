@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { grantWorkspace, teamWithToken } from './access-fixtures.js';
+import { TestApp } from './support/app.js';
+import { grantWorkspace, teamWithToken } from './support/factories/access.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const binding = (key: string, value?: string) => ({ type: 'tag-bindings', attributes: { key, ...(value === undefined ? {} : { value }) } });
 const keyValues = (data: any[]) => data.map((b) => [b.attributes.key, b.attributes.value]);

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind, type ApiResponse } from './helpers.js';
+import { TestApp } from './support/app.js';
+import { expectStatus, type ApiResponse } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TestApp, expectStatus, storeKind } from './helpers.js';
-import { createRun } from './runs-fixtures.js';
+import { TestApp } from './support/app.js';
+import { createRun } from './support/factories/runs.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
 
 const body = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({ data: { type: 'workspaces', attributes, ...(relationships ? { relationships } : {}) } });
 

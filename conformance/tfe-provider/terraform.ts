@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../test/server-process.js';
+import { ROOT } from '../../test/support/processes.js';
 
 /** Terraform and a filesystem mirror holding the tfe provider, as scripts/tfe-provider.sh prints them (building them once). */
 export interface Tools {

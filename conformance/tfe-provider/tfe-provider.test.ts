@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { ADMIN_TOKEN, createTestStore, storeKind, type TestStore } from '../../test/helpers.js';
-import { ROOT, startServerProcess, varsetdEnv, type ServerProcess } from '../../test/server-process.js';
+import { ROOT, startServerProcess, varsetdEnv, type ServerProcess } from '../../test/support/processes.js';
+import { ADMIN_TOKEN } from '../../test/support/requests.js';
+import { createTestStore, storeKind, type TestStore } from '../../test/support/store.js';
 import {
   cliConfiguration,
   describeChanges,

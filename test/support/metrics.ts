@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './server-process.js';
+import { ROOT } from './processes.js';
 
 export interface Sample {
   /** The sample's name: a family's, or with a suffix (`_bucket`, `_sum`, `_count`, `_total`). */

@@ -1,11 +1,13 @@
 import { spawn, execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { TestStore } from './helpers.js';
+import type { TestStore } from './store.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The environment of a varsetd process on `store`: nothing of varsetd's own settings leaks in from the test's. */
 export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, settings: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -134,5 +136,40 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/** The worker processes of a primary, from /proc. */
+export function workerPids(server: ServerProcess): number[] {
+  const text = fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim();
+  return text === '' ? [] : text.split(/\s+/).map(Number);
+}
+
+/**
+ * A request on a connection of its own, so that a primary's workers take turns answering
+ * (round-robin by connection). A JSON body is sent as the API's media type; with no answer
+ * within `timeoutMs` it fails with code NO_ANSWER.
+ */
+export function requestOnOwnConnection(
+  url: string,
+  method: string,
+  path: string,
+  { headers = {}, body, timeoutMs = 10_000 }: { headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(`${url}${path}`, {
+      method,
+      agent: false,
+      headers: { ...headers, ...(text ? { 'content-type': 'application/vnd.api+json', 'content-length': String(Buffer.byteLength(text)) } : {}) },
+    });
+    req.on('response', (res) => {
+      let data = '';
+      res.on('data', (chunk) => (data += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, text: data }));
+    });
+    req.on('error', reject);
+    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'NO_ANSWER' })));
+    req.end(text);
   });
 }

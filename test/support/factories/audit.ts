@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEvent } from '../src/audit/model.js';
-import { insertAuditEvent } from '../src/audit/store.js';
-import type { TestApp } from './helpers.js';
+import type { AuditEvent } from '../../../src/audit/model.js';
+import { insertAuditEvent } from '../../../src/audit/store.js';
+import type { TestApp } from '../app.js';
 
 /** What the audit trail tests share. */
 

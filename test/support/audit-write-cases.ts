@@ -1,8 +1,9 @@
-import { randomAlphanumeric } from '../src/ids.js';
-import { createTeam, grantProject, grantWorkspace } from './access-fixtures.js';
-import { organizationId } from './audit-fixtures.js';
-import { expectStatus, type ApiResponse, type TestApp } from './helpers.js';
-import { configArchive, createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './runs-fixtures.js';
+import { randomAlphanumeric } from '../../src/ids.js';
+import type { TestApp } from './app.js';
+import { createTeam, grantProject, grantWorkspace } from './factories/access.js';
+import { organizationId } from './factories/audit.js';
+import { configArchive, createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './factories/runs.js';
+import { expectStatus, type ApiResponse } from './requests.js';
 
 /**
  * One case per write route of the API: what to prepare, the write itself, and the event it

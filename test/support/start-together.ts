@@ -1,6 +1,6 @@
-import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/db/connect.js';
-import { prepareStore } from '../src/cli/startup.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/db/connect.js';
+import { prepareStore } from '../../src/cli/startup.js';
 
 /**
  * One of several processes readying the same fresh store at the same moment (see

@@ -1,12 +1,9 @@
-import { randomAlphanumeric } from '../src/ids.js';
-import { expectStatus, type TestApp } from './helpers.js';
+import { randomAlphanumeric } from '../../../src/ids.js';
+import { expectStatus, type Client } from '../requests.js';
 
 /** Teams, tokens and grants for permission tests, made through the API with the site-admin token. */
 
-/** What the fixtures send requests with: an in-process app or a client of a running server. */
-type Requester = Pick<TestApp, 'get' | 'post'>;
-
-export async function createTeam(t: Requester, organization: string, attributes: Record<string, unknown> = {}): Promise<string> {
+export async function createTeam(t: Client, organization: string, attributes: Record<string, unknown> = {}): Promise<string> {
   const res = await t.post(`/api/v2/organizations/${organization}/teams`, {
     data: { type: 'teams', attributes: { name: `team-${randomAlphanumeric(8)}`, ...attributes } },
   });
@@ -14,26 +11,26 @@ export async function createTeam(t: Requester, organization: string, attributes:
   return res.body.data.id;
 }
 
-export async function ownersTeam(t: Requester, organization: string): Promise<string> {
+export async function ownersTeam(t: Client, organization: string): Promise<string> {
   const res = await t.get(`/api/v2/organizations/${organization}/teams?filter%5Bnames%5D=owners`);
   expectStatus(res, 200);
   return res.body.data[0].id;
 }
 
 /** A new token for the team (replacing its previous one); returns the secret. */
-export async function teamToken(t: Requester, teamId: string, attributes: Record<string, unknown> = {}): Promise<string> {
+export async function teamToken(t: Client, teamId: string, attributes: Record<string, unknown> = {}): Promise<string> {
   const res = await t.post(`/api/v2/teams/${teamId}/authentication-token`, { data: { type: 'authentication-tokens', attributes } });
   expectStatus(res, 201);
   return res.body.data.attributes.token;
 }
 
-export async function organizationToken(t: Requester, organization: string): Promise<string> {
+export async function organizationToken(t: Client, organization: string): Promise<string> {
   const res = await t.post(`/api/v2/organizations/${organization}/authentication-token`, { data: { type: 'authentication-tokens' } });
   expectStatus(res, 201);
   return res.body.data.attributes.token;
 }
 
-export async function grantWorkspace(t: Requester, teamId: string, workspaceId: string, attributes: Record<string, unknown>): Promise<string> {
+export async function grantWorkspace(t: Client, teamId: string, workspaceId: string, attributes: Record<string, unknown>): Promise<string> {
   const res = await t.post('/api/v2/team-workspaces', {
     data: {
       type: 'team-workspaces',
@@ -45,7 +42,7 @@ export async function grantWorkspace(t: Requester, teamId: string, workspaceId: 
   return res.body.data.id;
 }
 
-export async function grantProject(t: Requester, teamId: string, projectId: string, attributes: Record<string, unknown>): Promise<string> {
+export async function grantProject(t: Client, teamId: string, projectId: string, attributes: Record<string, unknown>): Promise<string> {
   const res = await t.post('/api/v2/team-projects', {
     data: {
       type: 'team-projects',
@@ -58,7 +55,7 @@ export async function grantProject(t: Requester, teamId: string, projectId: stri
 }
 
 /** A team with the given organization access and a token for it. */
-export async function teamWithToken(t: Requester, organization: string, attributes: Record<string, unknown> = {}): Promise<{ teamId: string; token: string }> {
+export async function teamWithToken(t: Client, organization: string, attributes: Record<string, unknown> = {}): Promise<{ teamId: string; token: string }> {
   const teamId = await createTeam(t, organization, attributes);
   return { teamId, token: await teamToken(t, teamId) };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN } from './helpers.js';
+import { varsetBody } from './factories/varsets.js';
+import { ADMIN_TOKEN } from './requests.js';
 
 /** What one request of the load got back. */
 export interface Outcome {
@@ -41,8 +42,7 @@ export async function call(base: string, method: string, url: string, body?: unk
 }
 
 export function createSetBody(name: string): unknown {
-  const vars = SET_KEYS.map((key) => ({ type: 'vars', attributes: { key, value: `${key}-value`, category: 'terraform' } }));
-  return { data: { type: 'varsets', attributes: { name }, relationships: { vars: { data: vars } } } };
+  return varsetBody({ attributes: { name }, vars: SET_KEYS.map((key) => ({ key, value: `${key}-value` })) });
 }
 
 /** A steady load of list reads, single reads and set creations (each with its variables) from a few clients at once. */

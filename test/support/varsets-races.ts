@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { expectStatus, type ApiResponse } from './helpers.js';
-import { createVarset, errorOf, postVarset, uniqueName, varsetBody, type Client } from './varsets-fixtures.js';
+import { createVarset, postVarset, uniqueName, varsetBody } from './factories/varsets.js';
+import { expectStatus, type ApiResponse, errorOf, type Client } from './requests.js';
 
 /**
  * Concurrent requests that race to break the global rule. Requests are spread over the

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { expectStatus, type ApiResponse, type TestApp } from './helpers.js';
+import type { TestApp } from '../app.js';
+import { expectStatus, type ApiResponse, type Client } from '../requests.js';
 
 /** One ustar entry (header, content, padding), written by hand the way tar does. */
 export function tarEntry(name: string, content: string | Buffer): Buffer {
@@ -31,11 +32,13 @@ export function configArchive(): Buffer {
   return gzipSync(tar({ 'main.tf': 'resource "null_resource" "foo" {}\n' }));
 }
 
-export async function createConfigurationVersion(t: TestApp, workspaceId: string, attributes: Record<string, unknown> = {}): Promise<any> {
+export async function createConfigurationVersion(t: Client, workspaceId: string, attributes: Record<string, unknown> = {}): Promise<any> {
   const res = await t.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions', attributes } });
   expectStatus(res, 201);
   return res.body.data;
 }
+
+export const showConfigurationVersion = (t: Client, id: string) => t.get(`/api/v2/configuration-versions/${id}`);
 
 /** PUTs raw bytes to an upload URL (absolute; only its path is used in process), without a token unless given. */
 export async function upload(t: TestApp, uploadUrl: string, body: Buffer, headers: Record<string, string> = { 'content-type': 'application/octet-stream' }): Promise<ApiResponse> {
@@ -67,8 +70,21 @@ export async function createRun(t: TestApp, workspaceId: string, attributes: Rec
   return res.body.data;
 }
 
-export async function createComment(t: TestApp, runId: string, body: string): Promise<any> {
+export async function createComment(t: Client, runId: string, body: string): Promise<any> {
   const res = await t.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body } } });
   expectStatus(res, 201);
   return res.body.data;
+}
+
+/** A run of the workspace over real HTTP: a configuration version, its upload, then POST /runs. */
+export async function createRunOverHttp(c: Client, workspaceId: string, message: string): Promise<string> {
+  const cv = await c.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions' } });
+  expectStatus(cv, 201);
+  const uploaded = await fetch(cv.body.data.attributes['upload-url'], { method: 'PUT', body: gzipSync(tar({ 'main.tf': 'output "x" { value = 1 }\n' })) });
+  if (uploaded.status !== 200) throw new Error(`upload answered ${uploaded.status}`);
+  const run = await c.post('/api/v2/runs', {
+    data: { type: 'runs', attributes: { message }, relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } } },
+  });
+  expectStatus(run, 201);
+  return run.body.data.id;
 }

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './processes.js';
 
 const run = promisify(execFile);
 
@@ -78,15 +78,4 @@ function postgresBin(): string {
     if (fs.existsSync(path.join(bin, 'initdb')) && fs.existsSync(path.join(bin, 'pg_ctl'))) return bin;
   }
   throw new Error('this test starts a PostgreSQL cluster of its own, but no initdb and pg_ctl were found under /usr/lib/postgresql/*/bin: install the PostgreSQL server (apt-get install postgresql)');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

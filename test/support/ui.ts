@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ADMIN_TOKEN, createTestStore, expectStatus, type TestStore } from './helpers.js';
-import { tar } from './runs-fixtures.js';
-import { ROOT, startServerProcess, varsetdEnv, type ServerProcess } from './server-process.js';
-import { createOrganization, createVar, createVarset, httpClient, type Client } from './varsets-fixtures.js';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { createOrganization, createProject, createWorkspace } from './factories/organizations.js';
+import { createVar, createVarset } from './factories/varsets.js';
+import { ROOT, startServerProcess, varsetdEnv, type ServerProcess } from './processes.js';
+import { ADMIN_TOKEN, httpClient, type Client } from './requests.js';
+import { createTestStore, type TestStore } from './store.js';
 
 /** The Chromium the browser tests drive: Debian's, installed by scripts/chromium.sh. Nothing downloads one. */
 export function chromiumPath(): string {
@@ -39,6 +39,29 @@ export async function signIn(page: Page, url: string, token: string): Promise<vo
   await heading(page, 'Sign in');
   await page.getByLabel('API token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The text of the element a field (input or fieldset) names in aria-describedby: its error message. */
+export async function fieldError(field: Locator): Promise<string> {
+  await field.and(field.page().locator('[aria-invalid="true"]')).waitFor();
+  const id = await field.getAttribute('aria-describedby');
+  assert.ok(id, 'the field names no error message');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  return (await field.page().locator(`[id="${id}"]`).textContent()) ?? '';
+}
+
+/**
+ * Sets the page's default timeout and notes in `errors` what its scripts throw and log as errors,
+ * except the browser's own line for a refused API request answered with one of `expectedStatuses`.
+ */
+export function watchPage(page: Page, errors: string[], expectedStatuses = [401, 404, 422]): Page {
+  const refused = new RegExp(`^Failed to load resource: the server responded with a status of (${expectedStatuses.join('|')})`);
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !refused.test(message.text())) errors.push(message.text());
+  });
+  return page;
 }
 
 /** Waits for the page's polite status message to say `text`. */
@@ -86,32 +109,6 @@ export async function startUiServer(): Promise<UiServer> {
   };
 }
 
-export async function createProject(c: Client, org: string, name: string): Promise<string> {
-  const res = await c.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name } } });
-  expectStatus(res, 201);
-  return res.body.data.id;
-}
-
-export async function createWorkspace(c: Client, org: string, name: string, projectId?: string): Promise<string> {
-  const relationships = projectId ? { project: { data: { type: 'projects', id: projectId } } } : undefined;
-  const res = await c.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name }, ...(relationships ? { relationships } : {}) } });
-  expectStatus(res, 201);
-  return res.body.data.id;
-}
-
-/** A run of the workspace over real HTTP: a configuration version, its upload, then POST /runs. */
-export async function createRunOverHttp(c: Client, workspaceId: string, message: string): Promise<string> {
-  const cv = await c.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions' } });
-  expectStatus(cv, 201);
-  const uploaded = await fetch(cv.body.data.attributes['upload-url'], { method: 'PUT', body: gzipSync(tar({ 'main.tf': 'output "x" { value = 1 }\n' })) });
-  if (uploaded.status !== 200) throw new Error(`upload answered ${uploaded.status}`);
-  const run = await c.post('/api/v2/runs', {
-    data: { type: 'runs', attributes: { message }, relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } } },
-  });
-  expectStatus(run, 201);
-  return run.body.data.id;
-}
-
 export interface Scenario {
   org: string;
   coreProjectId: string;
@@ -128,8 +125,8 @@ export interface Scenario {
 export async function seedScenario(c: Client, org?: string): Promise<Scenario> {
   const name = await createOrganization(c, org);
   const coreProjectId = await createProject(c, name, 'core');
-  const webWorkspaceId = await createWorkspace(c, name, 'web', coreProjectId);
-  await createWorkspace(c, name, 'api');
+  const webWorkspaceId = await createWorkspace(c, name, { name: 'web', projectId: coreProjectId });
+  await createWorkspace(c, name, { name: 'api' });
   const defaults = await createVarset(c, name, { attributes: { name: 'defaults', description: 'Values every team starts from' } });
   await createVar(c, defaults.id, { key: 'region', value: 'us', category: 'terraform' });
   await createVar(c, defaults.id, { key: 'instance_type', value: 't3.small', category: 'terraform' });

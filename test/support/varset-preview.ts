@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { expectStatus, type ApiResponse, type TestApp } from './helpers.js';
-import { snapshot } from './varsets-fixtures.js';
+import type { TestApp } from './app.js';
+import { snapshot } from './factories/varsets.js';
+import { expectStatus, type ApiResponse } from './requests.js';
 
 /**
  * What a preview of a write to a set should answer, worked out from the API alone: the
