@@ -18,7 +18,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       saveToken(token.trim());
       // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
       const only = organizations.meta?.pagination?.['total-count'] === 1 ? organizations.data[0] : undefined;
-      if (pathname === '/' && only) navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
+      // navigate() returns a promise only under a data router, which this app does not use.
+      if (pathname === '/' && only) void navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
       onSignedIn();
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 401 ? 'varsetd did not accept this token.' : `Signing in failed: ${(failure as Error).message}`);
@@ -33,7 +34,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser tab only, and forgotten when
         you sign out or close the tab.
       </p>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <div className="field">
           <label htmlFor="token">API token</label>
           <input

@@ -116,7 +116,7 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       const after = { name, description, priority, global, projects, workspaces };
       const created = `Set ${name} created${variables.length ? ` with ${variables.length === 1 ? 'one variable' : `${variables.length} variables`}` : ''}`;
       announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created, page);
-      navigate(page);
+      void navigate(page); // a promise only under a data router, which this app does not use
     },
     // A write refused after all (something changed since the preview) is shown in the form, like a refused preview.
     onError: () => check.reset(),
