@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, query } from '../api/client';
 import { useApi } from '../api/hooks';
@@ -185,7 +185,7 @@ function VariableForm({ base, variable, previewPath, onDone, onClose }: { base: 
     },
     onError: () => check.reset(),
   });
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     save.reset();
     if (previewPath) check.mutate();

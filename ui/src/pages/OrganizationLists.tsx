@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi } from '../api/hooks';
@@ -14,7 +14,7 @@ function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'works
   const [term, setTerm] = useState(q);
   const list = useApi<(Project | Workspace)[]>(`/organizations/${encodeURIComponent(org)}/${kind}${query({ [searchParameter]: q, 'page[number]': page, 'page[size]': 20 })}`);
   const go = (nq: string, p: number) => setParams(new URLSearchParams({ ...(nq ? { q: nq } : {}), ...(p > 1 ? { page: String(p) } : {}) }));
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     go(term, 1);
   };

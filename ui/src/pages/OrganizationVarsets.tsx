@@ -1,4 +1,4 @@
-import { useCallback, type FormEvent } from 'react';
+import { useCallback, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { query } from '../api/client';
 import { useApi, useCanManageVarsets } from '../api/hooks';
@@ -34,7 +34,7 @@ export function OrganizationVarsets() {
   const canCreate = useCanManageVarsets(org);
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     if (term !== q) search(term);
   };

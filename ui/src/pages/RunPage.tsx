@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, query } from '../api/client';
@@ -74,7 +74,7 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
       await client.invalidateQueries();
     },
   });
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     add.mutate();
   };

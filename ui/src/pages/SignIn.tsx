@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, ApiError, saveToken, type Resource } from '../api/client';
 
@@ -9,7 +9,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type SyntheticEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Resource } from '../api/client';
@@ -121,7 +121,7 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
     // A write refused after all (something changed since the preview) is shown in the form, like a refused preview.
     onError: () => check.reset(),
   });
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     save.reset();
     check.mutate();
