@@ -59,7 +59,7 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const start = receiver.received.length;
 
     const set = await createVarset(t, org, { attributes: { name: 'deploy' }, vars: [{ key: 'PLAIN', value: 'marker-plain-value' }, { key: 'SECRET', value: 'marker-sensitive-value', sensitive: true }] });
-    await assign(t, set.id, 'workspaces', [w1!, w2!]);
+    await assign(t, set.id, 'workspaces', [w1, w2]);
     await assign(t, set.id, 'projects', [projectId]);
     const update = await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'marker-description' } } }, { token: owners });
     expectStatus(update, 200);

@@ -72,7 +72,7 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, { port = 0 }: {
     // Each line is read once, and none after the summary: a server may log every request.
     let summaryFound = false;
     let lineBeingWritten = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += String(chunk);
       if (summaryFound) return;
       const lines = (lineBeingWritten + String(chunk)).split('\n');

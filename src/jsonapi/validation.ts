@@ -32,7 +32,7 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
 
 /** What a value must be, in the words of the other errors varsetd answers. */
 function describe(error: FastifySchemaValidationError, all: FastifySchemaValidationError[]): string | undefined {
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   switch (error.keyword) {
     case 'type':
       return TYPE_WORDS[String(params.type)] ?? `must be of type ${String(params.type)}`;

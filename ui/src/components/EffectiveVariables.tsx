@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { useApi } from '../api/hooks';
-import type { Document } from '../api/client';
 import type { EffectiveValue, EffectiveVariable, PrecedenceLevel, Source } from '../api/types';
 import { Listing } from './Listing';
 import { LevelLink, Overridden, PrecedenceTable } from './Precedence';
@@ -60,7 +59,7 @@ export function ShownValue({ value, inParentheses = false }: { value: EffectiveV
  */
 export function EffectiveVariables({ path, place, title }: { path: string; place: Place; title: string }) {
   const list = useApi<EffectiveVariable[]>(`${path}?explain=true`);
-  const levels = (list.data as (Document<EffectiveVariable[]> & { meta?: { precedence?: PrecedenceLevel[] } }) | undefined)?.meta?.precedence ?? [];
+  const levels = (list.data?.meta as { precedence?: PrecedenceLevel[] } | undefined)?.precedence ?? [];
   return (
     <section aria-labelledby="effective-title">
       <h2 id="effective-title">{title}</h2>
