@@ -89,7 +89,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-home-'));
   });
   after(async () => {
-    await testApp?.close();
+    await (testApp as TestApp | undefined)?.close();
     fs.rmSync(configDir, { recursive: true, force: true });
     fs.rmSync(home, { recursive: true, force: true });
   });

@@ -43,7 +43,7 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
   });
 
   after(async () => {
-    await cluster?.dispose();
+    await (cluster as PostgresCluster | undefined)?.dispose();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

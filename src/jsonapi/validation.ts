@@ -52,7 +52,7 @@ function describe(error: FastifySchemaValidationError, all: FastifySchemaValidat
       // A union of constants reports each one: name them all.
       const allowed = all
         .filter((e) => e.instancePath === error.instancePath && (e.keyword === 'const' || e.keyword === 'enum'))
-        .flatMap((e) => (e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : ((e.params as { allowedValues: unknown[] }).allowedValues ?? [])));
+        .flatMap((e) => (e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : ((e.params as { allowedValues?: unknown[] }).allowedValues ?? [])));
       return `must be ${allowed.map((v) => JSON.stringify(v)).join(' or ')}`;
     }
     default:
