@@ -106,8 +106,8 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (c) => (stdout += c));
-    child.stderr!.on('data', (c) => (stderr += c));
+    child.stdout.on('data', (c) => (stdout += String(c)));
+    child.stderr.on('data', (c) => (stderr += String(c)));
     return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
   }
   const exec = (args: string[], env?: Record<string, string>) => startExec(args, env).done;

@@ -19,7 +19,7 @@ function request(url: string, method: string, path: string, headers: Record<stri
     });
     req.on('response', (res) => {
       let data = '';
-      res.on('data', (chunk) => (data += chunk));
+      res.on('data', (chunk) => (data += String(chunk)));
       res.on('end', () => resolve({ status: res.statusCode!, text: data }));
     });
     req.on('error', reject);

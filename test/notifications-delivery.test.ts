@@ -204,7 +204,7 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     while (sets.some((s) => new Set(forSet(s.id).map((r) => r.json.version.number)).size < 4) && Date.now() < deadline) await sleep(20);
     for (const set of sets) {
       const numbers = forSet(set.id).map((r) => r.json.version.number);
-      assert.deepEqual([...new Set(numbers)], [1, 2, 3, 4], `set ${set.id}: ${numbers}`);
+      assert.deepEqual([...new Set(numbers)], [1, 2, 3, 4], `set ${set.id}: ${numbers.join()}`);
     }
   });
 

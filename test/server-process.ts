@@ -68,7 +68,7 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, { port = 0 }: {
   };
   const summary = await new Promise<Record<string, any>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`varsetd logged no start-up summary within 60 s:\n${output}`)), 60_000);
-    child.stderr!.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
     // Each line is read once, and none after the summary: a server may log every request.
     let summaryFound = false;
     let lineBeingWritten = '';

@@ -34,7 +34,7 @@ function request(url: string, method: string, path: string, body?: unknown, time
     });
     req.on('response', (res) => {
       let data = '';
-      res.on('data', (chunk) => (data += chunk));
+      res.on('data', (chunk) => (data += String(chunk)));
       res.on('end', () => resolve({ status: res.statusCode!, body: data ? JSON.parse(data) : undefined }));
     });
     req.on('error', reject);
