@@ -9,8 +9,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /** The environment of a varsetd process on `store`: nothing of varsetd's own settings leaks in from the test's. */
 export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, settings: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)) delete env[name];
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)));
   // One process unless a test asks for workers: the suite already runs two test files at a time.
   return { ...env, VARSETD_DATA_DIR: store.dataDir, VARSETD_WORKERS: '1', ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}), ...settings };
 }

@@ -33,6 +33,7 @@ const payloadOf = (options: RequestOptions) => (options.body === undefined ? und
 
 /** A client of an in-process app built by the test itself (on a store it wrapped). */
 export function injectClient(app: FastifyInstance): Client {
+  // eslint-disable-next-line @typescript-eslint/no-useless-default-assignment -- tsc types options as optional
   return clientFrom(async (method, url, options = {}) => {
     const payload = payloadOf(options);
     const res = await app.inject({ method: method as 'GET', url, headers: headersFor(options), ...(payload !== undefined ? { payload } : {}) });
@@ -60,6 +61,7 @@ export async function startWrappedApp(wrap: (store: Store) => Store): Promise<{ 
 
 /** A client speaking real HTTP to a server at `baseUrl`. */
 export function httpClient(baseUrl: string): Client {
+  // eslint-disable-next-line @typescript-eslint/no-useless-default-assignment -- tsc types options as optional
   return clientFrom(async (method, url, options = {}) => {
     const payload = payloadOf(options);
     const res = await fetch(`${baseUrl}${url}`, { method, headers: headersFor(options), ...(payload !== undefined ? { body: payload } : {}) });
