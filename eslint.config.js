@@ -27,10 +27,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-condition': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       // As TypeScript's noUnusedLocals: `_`-named and rest-sibling names drop fields deliberately.
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
-      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
       // With noUncheckedIndexedAccess, `rows[0]!` on a row known to exist is the code's idiom (361 sites).
       '@typescript-eslint/no-non-null-assertion': 'off',
       // Numbers and booleans in template strings (URLs, messages, SQL text) are deliberate.
@@ -73,10 +70,7 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'conformance/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       // node:test runs and awaits the tests a file declares; test() and describe() need no await.
-      '@typescript-eslint/no-floating-promises': [
-        'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
-      ],
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
       // The tests, benchmarks and scripts read JSON:API responses as untyped JSON (`res.body.data.map((d: any) => …)`),
       // thousands of sites: typing every response shape is a rewrite of the tests, not a lint fix.
       '@typescript-eslint/no-explicit-any': 'off',
