@@ -378,7 +378,7 @@ async function main(): Promise<void> {
     ...(s7 && s6 ? { growthInOneDatabase: latencyRatio(s6, s7) } : {}),
     memory,
   };
-  console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${report.machine.cpu} × ${report.machine.cores}, node ${process.version}`);
+  console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${String(report.machine.cpu)} × ${String(report.machine.cores)}, node ${process.version}`);
   console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : "off"}, ${settings.workers} varsetd worker${settings.workers === 1 ? '' : 's'}\n`);
   console.log(table(report));
   const file = writeReport(report, process.env.BENCH_LABEL || undefined);

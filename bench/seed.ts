@@ -75,7 +75,7 @@ const CHUNK = 500;
 
 async function insertChunks<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.insertInto(table).values(rows.slice(i, i + CHUNK) as any).execute();
+    await db.insertInto(table).values(rows.slice(i, i + CHUNK)).execute();
   }
 }
 

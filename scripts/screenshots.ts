@@ -25,7 +25,7 @@ try {
     workspaces: [scenario.webWorkspaceId],
   });
   await createVar(ui.admin, web.id, { key: 'region', value: 'eu', category: 'terraform' });
-  await createVar(ui.admin, web.id, { key: 'db_password', value: 'not-shown', category: 'terraform', sensitive: true } as never);
+  await createVar(ui.admin, web.id, { key: 'db_password', value: 'not-shown', category: 'terraform', sensitive: true });
   // A history to show: an update by the owners' CI token, a sensitive value replaced, a change taken back by a rollback.
   const ownersCi = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'CI' }) };
   expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { description: 'What the web workspace needs, in eu' } } }, ownersCi), 200);
@@ -35,7 +35,7 @@ try {
   expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { priority: true } } }), 200);
   expectStatus(await ui.admin.post(`/api/v2/varsets/${web.id}/actions/rollback`, { data: { type: 'varset-versions', id: beforePriority } }, ownersCi), 200);
   const priority = await createVarset(ui.admin, scenario.org, { attributes: { name: 'security-baseline', priority: true, global: true, description: 'Wins over everything' } });
-  await createVar(ui.admin, priority.id, { key: 'encrypt_volumes', value: 'true', category: 'terraform', hcl: true } as never);
+  await createVar(ui.admin, priority.id, { key: 'encrypt_volumes', value: 'true', category: 'terraform', hcl: true });
   const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Release 1.4');
   expectStatus(await ui.admin.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body: 'Region moved to eu for the release: looks right.' } } }), 201);
 

@@ -119,7 +119,9 @@ export async function buildApp(options: AppOptions) {
     serverFactory: createServerFactory(options.timeouts, options.tls),
     trustProxy: options.trustProxy ?? false,
     // Refused before routing, where no hook runs: counted here.
-    frameworkErrors: (error, request, reply) => metrics.observeRefused(handleFrameworkError(error, request, reply)),
+    frameworkErrors: (error, request, reply) => {
+      metrics.observeRefused(handleFrameworkError(error, request, reply));
+    },
     clientErrorHandler: handleClientError,
     // Draining is answered below, as JSON:API with Retry-After, and /readyz says so itself.
     return503OnClosing: false,

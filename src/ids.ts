@@ -37,7 +37,7 @@ function randomFrom(alphabet: string, length: number): string {
   let out = '';
   while (out.length < length) {
     const byte = randomByte();
-    if (byte < limit) out += alphabet[byte % alphabet.length];
+    if (byte < limit) out += alphabet.charAt(byte % alphabet.length);
   }
   return out;
 }

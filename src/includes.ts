@@ -73,7 +73,7 @@ export function includedComments(comments: Comment[]) {
 export async function includedOfVarsets(ctx: Context, views: VarsetView[], include: Set<VarsetInclude>): Promise<Resource[] | undefined> {
   if (!include.has('workspaces')) return varsetsIncluded(views, include);
   const ids = [...new Set(views.flatMap((view) => view.workspaces.flatMap((w) => (w.row ? [w.id] : []))))];
-  return varsetsIncluded(views, include, (await includedWorkspaces(ctx, ids)) as Resource[]);
+  return varsetsIncluded(views, include, await includedWorkspaces(ctx, ids));
 }
 
 /** `includedOfVarsets` with the workspaces already serialized. */

@@ -35,7 +35,7 @@ describe(`the site-admin token (${storeKind})`, () => {
   it('is generated on first start into a file only its owner reads, and kept on the next', async () => {
     const first = await ensureAdminToken(store, undefined, testStore.dataDir);
     assert.equal(first.source, 'generated');
-    assert.ok(first.source === 'generated' && first.file === file);
+    assert.equal(first.file, file);
     const secret = fs.readFileSync(file, 'utf8').trim();
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     assert.ok(await isAdmin(secret));

@@ -173,8 +173,8 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
       t.delete(`/api/v2/workspaces/${ws}/vars/${deleted[i]}`),
     ]);
     const statuses = (await Promise.all(writes)).map((res) => res.status);
-    assert.ok(statuses.every((status) => status >= 200 && status < 300), `statuses ${statuses}`);
+    assert.ok(statuses.every((status) => status >= 200 && status < 300), `statuses ${statuses.join()}`);
     const after = (await t.get(trail)).body;
-    assert.equal(after.pagination.total_count, before + writes.length);
+    assert.equal(after.pagination.total_count, Number(before) + writes.length);
   });
 });

@@ -92,7 +92,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-home-'));
   });
   after(async () => {
-    await testApp?.close();
+    await (testApp as TestApp | undefined)?.close();
     fs.rmSync(configDir, { recursive: true, force: true });
     fs.rmSync(home, { recursive: true, force: true });
   });
@@ -109,8 +109,8 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (c) => (stdout += c));
-    child.stderr!.on('data', (c) => (stderr += c));
+    child.stdout.on('data', (c) => (stdout += String(c)));
+    child.stderr.on('data', (c) => (stderr += String(c)));
     return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
   }
   const exec = (args: string[], env?: Record<string, string>) => startExec(args, env).done;

@@ -51,8 +51,8 @@ describe(`GET /metrics (${storeKind})`, () => {
     const families = await scrape(t);
     const [info] = samples(families, 'varsetd_build_info');
     assert.equal(info?.value, 1);
-    assert.match(info!.labels.version!, /^\d+\.\d+\.\d+/);
-    assert.equal(info!.labels.node_version, process.version);
+    assert.match(info.labels.version!, /^\d+\.\d+\.\d+/);
+    assert.equal(info.labels.node_version, process.version);
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
       assert.equal(samples(families, name).length, 1, name);
     }

@@ -61,7 +61,7 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const start = receiver.received.length;
 
     const set = await createVarset(t, org, { attributes: { name: 'deploy' }, vars: [{ key: 'PLAIN', value: 'marker-plain-value' }, { key: 'SECRET', value: 'marker-sensitive-value', sensitive: true }] });
-    await assign(t, set.id, 'workspaces', [w1!, w2!]);
+    await assign(t, set.id, 'workspaces', [w1, w2]);
     await assign(t, set.id, 'projects', [projectId]);
     const update = await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'marker-description' } } }, { token: owners });
     expectStatus(update, 200);
@@ -206,7 +206,7 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     while (sets.some((s) => new Set(forSet(s.id).map((r) => r.json.version.number)).size < 4) && Date.now() < deadline) await sleep(20);
     for (const set of sets) {
       const numbers = forSet(set.id).map((r) => r.json.version.number);
-      assert.deepEqual([...new Set(numbers)], [1, 2, 3, 4], `set ${set.id}: ${numbers}`);
+      assert.deepEqual([...new Set(numbers)], [1, 2, 3, 4], `set ${set.id}: ${numbers.join()}`);
     }
   });
 

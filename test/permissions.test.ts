@@ -229,7 +229,7 @@ describe(`permission matrix (${storeKind})`, () => {
       expectStatus(res, 200);
       found[name] = pick(res.body);
     }
-    return (permission: string) => readers.filter((name) => found[name]![permission]).sort();
+    return (permission: string) => readers.filter((name) => found[name][permission]).sort();
   }
   const sorted = (names: readonly Name[], among: readonly Name[]) => among.filter((n) => names.includes(n)).sort();
 

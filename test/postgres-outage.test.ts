@@ -33,7 +33,7 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
   });
 
   after(async () => {
-    await cluster?.dispose();
+    await (cluster as PostgresCluster | undefined)?.dispose();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -86,7 +86,7 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       assert.ok(sets >= 10, `${sets} sets were created`);
 
       const recoveries = logLines(server.output(), RECOVERED_LOG);
-      const refusedInAll = recoveries.reduce((sum, line) => sum + line.refusedRequests, 0);
+      const refusedInAll = recoveries.reduce((sum: number, line) => sum + Number(line.refusedRequests), 0);
       // A request is counted in the outage it was refused in; /readyz is not a refused request.
       assert.ok(refusedInAll > 0 && refusedInAll <= load.count(refused), `logged ${refusedInAll} refused, the load saw ${load.count(refused)}`);
       assert.equal(logLines(server.output(), 'request failed').length, 0, 'no request failed as an error of varsetd');

@@ -55,7 +55,7 @@ describe(`the README's walk-through to a commented run (${storeKind})`, () => {
 
       // What the server holds, read independently of the script.
       const token = fs.readFileSync(path.join(folder, 'data', 'admin-token'), 'utf8').trim();
-      const get = async (url: string) => (await (await fetch(`${server.url}/api/v2${url}`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
+      const get = async (url: string) => (await fetch(`${server.url}/api/v2${url}`, { headers: { authorization: `Bearer ${token}` } })).json();
       const workspace = await get('/organizations/acme/workspaces/web');
       const runs = await get(`/workspaces/${workspace.data.id}/runs`);
       assert.equal(runs.data.length, 1);

@@ -234,8 +234,8 @@ describe(`varsetd rotate-key (${storeKind})`, () => {
       const value = (await store.db.selectFrom('varset_variables').select('value').executeTakeFirstOrThrow()).value;
       assert.equal(createSealer(parseKey(newKey)!).open(value), 'cli-secret');
       assert.throws(() => createSealer(parseKey(oldKey)!).open(value), SealError);
-      const bad = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'rotate-key', '--new-key', 'nope'], { env }).catch((e) => e);
-      assert.equal(bad.code, 2);
+      const bad = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'rotate-key', '--new-key', 'nope'], { env }).catch((e: unknown) => e);
+      assert.equal((bad as { code: number }).code, 2);
     } finally {
       await store.close().catch(() => {});
       await testStore.dispose();

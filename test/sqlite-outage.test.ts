@@ -25,7 +25,7 @@ describe('SQLite stores that cannot serve', () => {
   });
 
   after(async () => {
-    await server?.stop();
+    await (server as ServerProcess | undefined)?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -90,7 +90,7 @@ describe(`HTTPS (${storeKind})`, () => {
     origin = `https://127.0.0.1:${(running.app.server.address() as net.AddressInfo).port}`;
   });
   after(async () => {
-    await running?.close();
+    await (running as TestApp | undefined)?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -85,8 +85,8 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
 
   after(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await ui?.stop();
+    await (browser as Browser | undefined)?.close();
+    await (ui as UiServer | undefined)?.stop();
   });
 
   it("links the trail from the organization token's navigation, and shows the writes newest first, in words, with links", async () => {

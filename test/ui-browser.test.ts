@@ -35,8 +35,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
   });
 
   after(async () => {
-    await browser?.close();
-    await ui?.stop();
+    await (browser as Browser | undefined)?.close();
+    await (ui as UiServer | undefined)?.stop();
   });
 
   it("refuses a wrong token and signs in with a good one, keeping it in sessionStorage and landing on the only organization's sets", async () => {
@@ -84,7 +84,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await confirmImpact(page, 'Add variable db_password?');
     const secret = page.locator('.variable').filter({ hasText: 'db_password' });
     await secret.getByText('Sensitive: write-only, never shown').waitFor();
-    assert.doesNotMatch((await page.content()) ?? '', /first-secret/);
+    assert.doesNotMatch(await page.content(), /first-secret/);
 
     const vars = await ui.admin.get(`/api/v2/varsets/${webSettingsId}/relationships/vars`);
     expectStatus(vars, 200);

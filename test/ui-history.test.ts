@@ -62,8 +62,8 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
 
   after(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await ui?.stop();
+    await (browser as Browser | undefined)?.close();
+    await (ui as UiServer | undefined)?.stop();
   });
 
   it('shows who changed what and when, newest first: an update, values (a sensitive one only as changed), assignments by name', async () => {

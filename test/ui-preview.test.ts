@@ -50,8 +50,8 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
   });
 
   after(async () => {
-    await browser?.close();
-    await ui?.stop();
+    await (browser as Browser | undefined)?.close();
+    await (ui as UiServer | undefined)?.stop();
   });
 
   it("lists the workspaces a global set's value reaches, before and after, and writes only on Confirm", async () => {

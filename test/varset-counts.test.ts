@@ -17,7 +17,7 @@ async function countsOf(store: Store, organizationName: string) {
   const counted = await store.db
     .selectFrom('varsets')
     // Not named `global`: a result column of that name is read as a flag (src/db/flags.ts).
-    .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>('global').as('global_sets')])
+    .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number | null>('global').as('global_sets')])
     .where('organization_id', '=', organization.id)
     .executeTakeFirstOrThrow();
   return { kept: { all: Number(kept.varset_count), global: Number(kept.global_varset_count) }, counted: { all: Number(counted.all), global: Number(counted.global_sets ?? 0) } };

@@ -57,7 +57,8 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
         let answer: { status: number } | undefined;
         while (!answer && Date.now() - killedAt < 60_000) {
           assert.equal(server.isRunning(), true, `round ${round}: the primary exited:\n${server.output()}`);
-          answer = await request(server.url, 'GET', read, undefined, 60_000).catch((error: NodeJS.ErrnoException) => {
+          answer = await request(server.url, 'GET', read, undefined, 60_000).catch((failure: unknown) => {
+            const error = failure as NodeJS.ErrnoException;
             probeFailures.push(`round ${round}: ${error.code ?? error.message} after ${Date.now() - killedAt} ms`);
             return new Promise<undefined>((resolve) => setTimeout(resolve, 50));
           });

@@ -89,8 +89,8 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
   });
 
   after(async () => {
-    await server?.stop();
-    await store?.dispose();
+    await (server as ServerProcess | undefined)?.stop();
+    await (store as TestStore | undefined)?.dispose();
     if (passed.size === steps.length) fs.rmSync(work, { recursive: true, force: true });
     else if (work) console.log(`Terraform's folders, outputs and debug logs are kept in ${work}`);
   });

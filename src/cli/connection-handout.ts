@@ -170,7 +170,7 @@ export function takeConnectionsFromPrimary(server: net.Server): ConnectionsFromP
   const open = new Set<net.Socket>();
   let draining = false;
   let closed: (() => void) | undefined;
-  process.on('message', (message: PrimaryMessage, socket: net.Socket | undefined) => {
+  process.on('message', (message: PrimaryMessage | undefined, socket: net.Socket | undefined) => {
     if (message?.type !== 'connection') return;
     if (draining) {
       // The primary sent it before it heard this worker drains: its copy stays open for another.

@@ -131,14 +131,14 @@ function describeError(error: unknown): string {
 
 /** A person at a terminal gets the summary as a few lines; anything else (a file, a log collector) as one JSON log line. */
 function logSummary(log: { info: (object: object, message: string) => void }, summary: StartSummary): void {
-  if (process.stdout.isTTY === true) process.stdout.write(formatSummary(summary));
+  if (process.stdout.isTTY) process.stdout.write(formatSummary(summary));
   else log.info(summary, `varsetd ${VERSION} started`);
 }
 
 /** Serves the API from this process until SIGTERM or SIGINT (or, in a worker, until its primary is gone). */
 async function serveRequests(config: Config, sealer: Sealer, opened?: { store: Store; tls: TlsCredentials | undefined }, onShutdownHandled: () => void = () => {}) {
   // A person at a terminal gets readable log lines; anything else one JSON object per line.
-  const terminal = process.stdout.isTTY === true;
+  const terminal = process.stdout.isTTY;
   const tls = opened ? opened.tls : config.tls ? readCertificate(config.tls) : undefined;
   const store = opened?.store ?? (await openStore({ ...config, checkpointInBackground: true }));
   const logger = { level: config.logLevel, ...(terminal ? { stream: await prettyLog() } : {}) };

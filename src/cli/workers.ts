@@ -80,7 +80,7 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       slot.worker = worker;
       slot.startedAt = Date.now();
       slotOf.set(worker, slot);
-      worker.on('message', (message: WorkerMessage) => {
+      worker.on('message', (message: WorkerMessage | undefined) => {
         switch (message?.type) {
           case 'key?':
             toWorker(worker, { type: 'key', key: options.key.toString('base64') });
@@ -189,7 +189,7 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
 /** In a worker: the encryption key the primary sends once the worker is up. */
 export function keyFromPrimary(): Promise<Buffer> {
   return new Promise((resolve) => {
-    const receive = (message: PrimaryMessage) => {
+    const receive = (message: PrimaryMessage | undefined) => {
       if (message?.type !== 'key') return;
       process.removeListener('message', receive);
       resolve(Buffer.from(message.key, 'base64'));

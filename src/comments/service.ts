@@ -33,6 +33,7 @@ export async function createComment(ctx: Context, runId: string, body: string | 
   const text = (body ?? '').trim();
   const field = 'body';
   if (text === '') throw new Invalid(field, "body can't be blank");
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- the limit counts code points, not UTF-16 units
   if ([...text].length > BODY_MAX) throw new Invalid(field, `body is too long (maximum is ${BODY_MAX} characters)`);
   return transaction(ctx.store, async (trx) => {
     const event = await recordRunEvent(trx, run.id, 'commented', 'Comment added', ctx.subject);

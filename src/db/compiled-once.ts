@@ -54,7 +54,7 @@ export function compiledOnce<Args extends Argument[], Row>(build: (db: Db, ...ar
   };
 }
 
-function compile<Args extends Argument[]>(db: Db, build: (db: Db, ...args: Args) => Compilable<unknown>, args: Args): Template {
+function compile<Args extends Argument[]>(db: Db, build: (db: Db, ...args: Args) => Compilable, args: Args): Template {
   const marker = `compiled-once-${randomAlphanumeric(16)}-`;
   const sources = new Map<string, FromArgument>();
   const placeholders = args.map((arg, i) => {

@@ -310,7 +310,7 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
       if (rows[0]?.readOnly === 'on') throw Object.assign(new Error('the database accepts no writes'), { code: READ_ONLY_TRANSACTION });
     },
     close: () => db.destroy(),
-    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? limits.poolSize }),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
   };
 }
 

@@ -48,7 +48,7 @@ function assertNothingBesidesId(data: { attributes?: unknown; relationships?: un
 function writeOf(varsetId: string, body: SetBody | VariableBody): Write {
   const deleting = body.meta?.action === 'delete';
   if (body.data.type === 'varsets') {
-    const set = body as SetBody;
+    const set = body;
     if (!deleting) return (ctx) => updateVarset(ctx, varsetId, varsetCommand(set));
     if (set.data.id !== varsetId) throw invalidAttribute(`must be the id of the set the preview is of (${varsetId})`, '/data/id');
     assertNothingBesidesId(set.data);

@@ -131,6 +131,7 @@ export function resolveVariables<V extends CandidateVariable>(input: ResolveInpu
   const contenders: Contender<V>[] = [];
   // A run variable given twice counts as Terraform's command line does: the later one wins.
   input.runVariables.forEach((variable, i) => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checked at run time too: a caller's types can lie
     if (variable.category !== 'terraform') throw new Error(`run variable ${variable.key} must be a terraform variable`);
     contenders.push({ variable, source: { kind: 'run' }, level: RUN_LEVEL, rank: -i });
   });

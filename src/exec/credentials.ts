@@ -66,7 +66,7 @@ function tokenFromCredentialsFile(home: string, host: string): string | undefine
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new CredentialsError(`${file} could not be read: ${(error as Error).message}`);
   }
-  const credentials = (parsed as { credentials?: Record<string, { token?: unknown }> }).credentials ?? {};
+  const credentials = (parsed as { credentials?: Record<string, { token?: unknown } | null> }).credentials ?? {};
   for (const [name, entry] of Object.entries(credentials)) {
     if (comparableHost(name) === host && typeof entry?.token === 'string') return entry.token;
   }

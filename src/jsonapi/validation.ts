@@ -32,7 +32,7 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
 
 /** What a value must be, in the words of the other errors varsetd answers. */
 function describe(error: FastifySchemaValidationError, all: FastifySchemaValidationError[]): string | undefined {
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   switch (error.keyword) {
     case 'type':
       return TYPE_WORDS[String(params.type)] ?? `must be of type ${String(params.type)}`;
@@ -52,7 +52,7 @@ function describe(error: FastifySchemaValidationError, all: FastifySchemaValidat
       // A union of constants reports each one: name them all.
       const allowed = all
         .filter((e) => e.instancePath === error.instancePath && (e.keyword === 'const' || e.keyword === 'enum'))
-        .flatMap((e) => (e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : ((e.params as { allowedValues: unknown[] }).allowedValues ?? [])));
+        .flatMap((e) => (e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : ((e.params as { allowedValues?: unknown[] }).allowedValues ?? [])));
       return `must be ${allowed.map((v) => JSON.stringify(v)).join(' or ')}`;
     }
     default:

@@ -25,7 +25,7 @@ const unlessGone = () => {};
 
 /** Answers the primary's requests for this worker's metrics until the returned function is called. */
 export function answerPrimary(registry: Registry): () => void {
-  const listener = (message: PrimaryMessage) => {
+  const listener = (message: PrimaryMessage | undefined) => {
     if (message?.type !== 'metrics-of-worker?') return;
     void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'metrics-of-worker', id: message.id, metrics } satisfies WorkerMessage, unlessGone));
   };
@@ -42,7 +42,7 @@ let listening = false;
 export function metricsOfEveryWorker(): Promise<string> {
   if (!listening) {
     listening = true;
-    process.on('message', (message: PrimaryMessage) => {
+    process.on('message', (message: PrimaryMessage | undefined) => {
       if (message?.type === 'metrics') answers.get(message.id)?.(message.text);
     });
   }
@@ -90,7 +90,7 @@ export function serveMetricsToWorkers(workers: number): void {
 
   const gathering = new Map<number, (worker: Worker, metrics: MetricsJson) => void>();
   let nextGathering = 0;
-  cluster.on('message', (worker, message: WorkerMessage) => {
+  cluster.on('message', (worker, message: WorkerMessage | undefined) => {
     if (message?.type === 'metrics-answered') serving.add(worker);
     if (message?.type === 'metrics-of-worker') gathering.get(message.id)?.(worker, message.metrics);
     if (message?.type !== 'metrics?') return;

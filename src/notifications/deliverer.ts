@@ -89,6 +89,7 @@ export class Deliverer {
         await this.pause(this.options.pollMs);
         continue;
       }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run during the await
       if (this.stopping) {
         // Claimed as the stop came: handed back unsent, for the next process.
         await Promise.all(claimed.map((delivery) => releaseDelivery(this.store.db, delivery.id, this.owner).catch(() => {})));

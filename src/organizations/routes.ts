@@ -30,7 +30,7 @@ const ListQuery = Type.Object(
 function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
   const { name, email, ...given } = body.data.attributes ?? {};
   // null counts as left out, as for every attribute.
-  const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null && value !== undefined)) as Partial<OrganizationSettings>;
+  const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null)) as Partial<OrganizationSettings>;
   if (settings['owners-team-saml-role-id'] === '') settings['owners-team-saml-role-id'] = null;
   const pool = body.data.relationships?.['default-agent-pool']?.data;
   return { name: name ?? undefined, email: email ?? undefined, settings, defaultAgentPoolId: pool?.id };

@@ -53,6 +53,7 @@ function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
     name: attributes?.name ?? undefined,
     description: attributes?.description ?? undefined,
     autoDestroyActivityDuration: attributes?.['auto-destroy-activity-duration'],
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- null (left out) becomes undefined; tsc types it nullable
     defaultExecutionMode: attributes?.['default-execution-mode'] ?? undefined,
     defaultAgentPoolId: pool ?? undefined,
     overwrites: { executionMode: overwrites?.['default-execution-mode'] ?? undefined, agentPool: overwrites?.['default-agent-pool'] ?? undefined },

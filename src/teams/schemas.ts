@@ -5,7 +5,7 @@ import { TEAM_VISIBILITIES } from './model.js';
 
 /** An object whose members are the named flags, each of `schema`; with `closed`, no other member is allowed. */
 const flags = <T extends TSchema>(names: readonly string[], schema: () => T, closed = false) =>
-  Type.Object(Object.fromEntries(names.map((name) => [name, schema()])) as Record<string, T>, closed ? { additionalProperties: false } : {});
+  Type.Object(Object.fromEntries(names.map((name) => [name, schema()])), closed ? { additionalProperties: false } : {});
 
 export const TeamBody = ResourceBody('teams', {
   name: Maybe(Type.String({ minLength: 1, maxLength: 90, pattern: '^(?=.*[A-Za-z0-9_-])[A-Za-z0-9 _-]+$', description: 'letters, numbers, spaces, "-" and "_", not only spaces' })),

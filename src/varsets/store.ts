@@ -57,7 +57,7 @@ export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'va
     : sql.ref('varset_variables.id');
   // With `unlessAtVersion` (the query then joins organization_versions), a row at that version carries null instead.
   const unlessAt = (relation: Expression<unknown>) =>
-    unlessAtVersion === undefined ? sql<unknown>`${relation}` : sql<unknown>`case when ${sql.ref('organization_versions.version')} = ${unlessAtVersion} then null else ${relation} end`;
+    unlessAtVersion === undefined ? sql`${relation}` : sql`case when ${sql.ref('organization_versions.version')} = ${unlessAtVersion} then null else ${relation} end`;
   return query.select((eb) => [
     unlessAt(idsOf(db, 'varset_workspaces', 'workspace_id')(eb)).as('workspace_ids'),
     unlessAt(idsOf(db, 'varset_projects', 'project_id')(eb)).as('project_ids'),

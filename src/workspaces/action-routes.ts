@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static } from 'typebox';
 import Type from 'typebox';
 import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
@@ -123,7 +122,7 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
   );
   const consumers = (method: 'post' | 'delete' | 'patch', change: ConsumerChange) =>
     api[method]('/workspaces/:id/relationships/remote-state-consumers', { config: { fields: { 'remote-state-consumers': '/data' } }, schema: { params: IdParams, body: ToManyInput('workspaces'), response: Done } }, async (request, reply) => {
-      const body = request.body as Static<ReturnType<typeof ToManyInput<'workspaces'>>>;
+      const body = request.body;
       await changeRemoteStateConsumers(contextOf(request), request.params.id, change, body.data.map((w) => w.id));
       return reply.code(204).send(null);
     });

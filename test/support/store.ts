@@ -45,7 +45,7 @@ export async function withStoreMigratedTo(migration: string, work: (store: Store
   const store = await openStore(testStore);
   try {
     const { error } = await new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } }).migrateTo(migration);
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error(String(error));
     await work(store);
   } finally {
     await store.close();

@@ -235,6 +235,7 @@ function undoChange(draft: Draft, change: Change, sealed: Record<string, string>
       else if (change.action === 'removed') {
         const { value, ...fields } = change.before!;
         draft.variables.set(change.id, { ...fields, value: fields.sensitive ? sealed[change.id]! : value! });
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- tsc needs the test to narrow the change
       } else if (change.action === 'changed') undoFieldChange(draft, change, sealed);
       return;
   }

@@ -24,7 +24,7 @@ export function ConfirmDialog({
 }) {
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(null);
+  const opener = useRef<(Element & Partial<HTMLOrSVGElement>) | null>(null);
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -33,7 +33,7 @@ export function ConfirmDialog({
       element.showModal();
     } else if (!open && element.open) {
       element.close();
-      (opener.current as HTMLElement | null)?.focus?.();
+      opener.current?.focus?.();
     }
   }, [open]);
   return (

@@ -31,7 +31,7 @@ export function SourceWords({ source, place }: { source: Source; place: Place })
 /** " (version 3)": the set's version a value is of, linked to that version in the set's history. */
 function VersionLink({ source }: { source: Source }) {
   const set = source.varset;
-  if (!set || set.version === null || set.version === undefined) return null;
+  if (!set || set.version === null) return null;
   return (
     <>
       {' '}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import type { Category, Variable } from '../api/types';
@@ -50,7 +50,7 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
     retry: false,
   });
   const variables = list.data?.data ?? [];
-  const pagination = list.data && 'meta' in list.data ? list.data.meta?.pagination : undefined;
+  const pagination = list.data && 'meta' in list.data ? list.data.meta.pagination : undefined;
   return (
     <section aria-labelledby={titleId} className="variables">
       <h2 id={titleId}>{title}</h2>
@@ -170,7 +170,7 @@ function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwn
     },
     onError: () => check.reset(),
   });
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     save.reset();
     if (owner.kind === 'varsets') check.mutate();

@@ -37,7 +37,7 @@ export function setSaved(before: SetFields, after: SetFields): string {
 /** What saving a variable changed: "Saved: region changed (value)", or "Variable API_KEY's value replaced". */
 export function variableSaved(before: VariableAttributes, after: Omit<VariableAttributes, 'value'> & { value?: string }): string {
   const replaced = before.sensitive && after.value !== undefined;
-  const parts: string[] = (['key', 'category', 'hcl', 'sensitive', 'description'] as const).filter((field) => (before[field] ?? '') !== (after[field] ?? ''));
+  const parts: string[] = (['key', 'category', 'hcl', 'sensitive', 'description'] as const).filter((field) => before[field] !== after[field]);
   if (!before.sensitive && after.value !== undefined && after.value !== before.value) parts.unshift('value');
   if (replaced && parts.length === 0) return `Variable ${after.key}'s value replaced`;
   if (replaced) parts.unshift('value replaced');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useAuditTrail, type AuditEvent, type AuditTrail as Trail } from '../api/audit';
@@ -130,7 +130,7 @@ function choices(known: string[], events: AuditEvent[], field: 'type' | 'action'
 function SinceForm({ since, onSince }: { since: string; onSince: (iso: string) => void }) {
   const [text, setText] = useState(localInput(since));
   useEffect(() => setText(localInput(since)), [since]);
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const date = new Date(text);
     onSince(text && !Number.isNaN(date.getTime()) ? date.toISOString() : '');

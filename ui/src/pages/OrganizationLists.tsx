@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useOrganizationChildren } from '../api/hooks';
 import { Pager } from '../components/Pager';
@@ -12,7 +12,7 @@ function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'works
   const [term, setTerm] = useState(q);
   const list = useOrganizationChildren(org, kind, { [searchParameter]: q }, { number: page, size: 20 });
   const go = (nq: string, p: number) => setParams(new URLSearchParams({ ...(nq ? { q: nq } : {}), ...(p > 1 ? { page: String(p) } : {}) }));
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     go(term, 1);
   };

@@ -1,4 +1,4 @@
-import { useCallback, type FormEvent } from 'react';
+import { useCallback, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useCanManageVarsets, useVarsetList } from '../api/hooks';
 import type { Varset } from '../api/types';
@@ -33,7 +33,7 @@ export function OrganizationVarsets() {
   const canCreate = useCanManageVarsets(org);
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     if (term !== q) search(term);
   };
@@ -85,7 +85,7 @@ export function OrganizationVarsets() {
           )
         }
       </Listing>
-      <Pager pagination={list.data?.meta?.pagination} onPage={(p) => change({ page: p > 1 ? String(p) : null })} label="Variable sets" />
+      <Pager pagination={list.data?.meta.pagination} onPage={(p) => change({ page: p > 1 ? String(p) : null })} label="Variable sets" />
     </>
   );
 }

@@ -22,7 +22,7 @@ export function Organizations() {
           </ul>
         )}
       </Listing>
-      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Organizations" />
+      <Pager pagination={list.data?.meta.pagination} onPage={setPage} label="Organizations" />
     </>
   );
 }

@@ -46,7 +46,7 @@ export function ProjectPage() {
             </ul>
           )}
         </Listing>
-        <Pager pagination={sets.data?.meta?.pagination} onPage={setSetsPage} label="Variable sets" />
+        <Pager pagination={sets.data?.meta.pagination} onPage={setSetsPage} label="Variable sets" />
       </section>
       <section aria-labelledby="project-workspaces-title">
         <h2 id="project-workspaces-title">Workspaces</h2>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../api/client';
@@ -56,7 +56,7 @@ export function RunPage() {
         place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }}
         title="Variables stored with the run"
       />
-      <Comments id={id} canComment={run.attributes.permissions['can-comment'] === true} />
+      <Comments id={id} canComment={run.attributes.permissions['can-comment']} />
     </>
   );
 }
@@ -75,7 +75,7 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
       await client.invalidateQueries({ queryKey: queryKeys.runs.comments(id) });
     },
   });
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     add.mutate();
   };
@@ -91,7 +91,7 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
           </ol>
         )}
       </Listing>
-      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Comments" />
+      <Pager pagination={list.data?.meta.pagination} onPage={setPage} label="Comments" />
       {canComment && (
         <form onSubmit={submit} aria-label="Add a comment">
           <div className="field">

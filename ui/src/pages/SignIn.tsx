@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { answer, api, ApiError, saveToken } from '../api/client';
 
@@ -9,7 +9,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
@@ -17,8 +17,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       const organizations = await answer(api.GET('/api/v2/organizations', { params: { query: { 'page[size]': '1' } }, headers: { Authorization: `Bearer ${token.trim()}` } }));
       saveToken(token.trim());
       // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
-      const only = organizations.meta?.pagination?.['total-count'] === 1 ? organizations.data[0] : undefined;
-      if (pathname === '/' && only) navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
+      const only = organizations.meta.pagination['total-count'] === 1 ? organizations.data[0] : undefined;
+      // navigate() returns a promise only under a data router, which this app does not use.
+      if (pathname === '/' && only) void navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
       onSignedIn();
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 401 ? 'varsetd did not accept this token.' : `Signing in failed: ${(failure as Error).message}`);
@@ -33,7 +34,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser tab only, and forgotten when
         you sign out or close the tab.
       </p>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <div className="field">
           <label htmlFor="token">API token</label>
           <input

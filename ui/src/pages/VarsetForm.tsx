@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type SyntheticEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../api/client';
@@ -28,7 +28,7 @@ export function VarsetNew() {
         <LoadError error={organization.error} what="organization" />
       ) : organization.isPending ? (
         <p>Loading…</p>
-      ) : organization.data.data.attributes.permissions['can-manage-varsets'] !== true ? (
+      ) : !organization.data.data.attributes.permissions['can-manage-varsets'] ? (
         <Refused back={list} backLabel={`Variable sets of ${org}`}>
           This token may not create variable sets in {org}.
         </Refused>
@@ -61,7 +61,7 @@ export function VarsetEdit() {
   const set = varset.data.data;
   const names = new Map(includedPlaces(varset.data).map((r) => [r.id, r.attributes.name]));
   const picked = (ids: string[]) => ids.map((i) => ({ id: i, name: names.get(i) ?? i }));
-  if (set.attributes.permissions['can-update'] !== true) {
+  if (!set.attributes.permissions['can-update']) {
     return (
       <>
         <h1 tabIndex={-1}>Edit {set.attributes.name}</h1>
@@ -120,12 +120,12 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       const after = { name, description, priority, global, projects, workspaces };
       const created = `Set ${name} created${variables.length ? ` with ${variables.length === 1 ? 'one variable' : `${variables.length} variables`}` : ''}`;
       announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created, page);
-      navigate(page);
+      void navigate(page); // a promise only under a data router, which this app does not use
     },
     // A write refused after all (something changed since the preview) is shown in the form, like a refused preview.
     onError: () => check.reset(),
   });
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     save.reset();
     check.mutate();

@@ -107,7 +107,7 @@ export function VarsetHistory() {
             })}
           </ol>
         )}
-        <Pager pagination={versions.data?.meta?.pagination} onPage={(n) => setParams({ page: String(n) })} label="Versions" />
+        <Pager pagination={versions.data?.meta.pagination} onPage={(n) => setParams({ page: String(n) })} label="Versions" />
       </section>
       {restoring && (
         <RestoreDialog

@@ -33,7 +33,7 @@ export function VarsetPage() {
       await varsetChanged(client, id);
       const list = `/organizations/${encodeURIComponent(org!)}/varsets`;
       announce(`Set ${varset!.attributes.name} deleted`, list);
-      navigate(list);
+      void navigate(list); // a promise only under a data router, which this app does not use
     },
   });
   if (document.error) {

@@ -74,7 +74,7 @@ function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectI
           </ul>
         )}
       </Listing>
-      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Variable sets" />
+      <Pager pagination={list.data?.meta.pagination} onPage={setPage} label="Variable sets" />
     </section>
   );
 }
@@ -97,7 +97,7 @@ function WorkspaceRuns({ id }: { id: string }) {
           </ul>
         )}
       </Listing>
-      <Pager pagination={list.data?.meta?.pagination} onPage={setPage} label="Runs" />
+      <Pager pagination={list.data?.meta.pagination} onPage={setPage} label="Runs" />
     </section>
   );
 }
