@@ -96,7 +96,8 @@ module.exports = {
     {
       name: 'includes-in-one-place',
       severity: 'error',
-      comment: "What include= adds of another feature is composed in src/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
+      comment:
+        "What include= adds of another feature is composed in src/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
       from: { path: `^src/(${FEATURES})/[^.]*routes\\.ts$` },
       to: { path: `^src/(${FEATURES})/[^.]*serialize\\.ts$`, pathNot: ['^src/$1/', '^src/tag-bindings/'] },
     },

@@ -65,16 +65,26 @@ async function showDocument(): Promise<unknown> {
 }
 
 /** The document of the read `config.url` names, read and rendered anew on every call. */
-const read = collection === 'varsets' ? showDocument : await (async () => {
-  const scope = await scopeOfList();
-  const search = parseSearch(query);
-  const page = parsePage(query);
-  return async () => {
-    const { rows, total } = await listVarsets(db, scope, search, page, include.has('vars'));
-    const views = await completeViews(db, rows, include);
-    return listDocument(url.pathname, query, page, total, views.map((view) => serializeVarset(view, options)), varsetsIncluded(views, include));
-  };
-})();
+const read =
+  collection === 'varsets'
+    ? showDocument
+    : await (async () => {
+        const scope = await scopeOfList();
+        const search = parseSearch(query);
+        const page = parsePage(query);
+        return async () => {
+          const { rows, total } = await listVarsets(db, scope, search, page, include.has('vars'));
+          const views = await completeViews(db, rows, include);
+          return listDocument(
+            url.pathname,
+            query,
+            page,
+            total,
+            views.map((view) => serializeVarset(view, options)),
+            varsetsIncluded(views, include),
+          );
+        };
+      })();
 
 const app = Fastify({ logger: false });
 app.get('/*', async (request, reply) => {

@@ -37,7 +37,11 @@ async function seedWorkspaceVariables(store: Store, organizationId: string): Pro
     ].map((v) => ({ ...v, id: newId('var'), workspace_id: id, description: '', sensitive: false, version_id: newId('vv'), created_at: new Date().toISOString() })),
   );
   await store.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('workspace_variables').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto('workspace_variables')
+        .values(rows.slice(i, i + 500))
+        .execute();
   });
   return rows.length;
 }
@@ -63,11 +67,17 @@ async function main(): Promise<void> {
 
     const globalSet = (await api.get(`/api/v2/varsets/${seeded.globalSetId}?include=vars`)).body;
     const variable = globalSet.included[0];
-    const projectSet = (await api.get(`/api/v2/workspaces/${seeded.listWorkspaceId}/varsets?page%5Bsize%5D=100`)).body.data.find((s: any) => s.attributes['project-count'] > 0 && !s.attributes.global);
+    const projectSet = (await api.get(`/api/v2/workspaces/${seeded.listWorkspaceId}/varsets?page%5Bsize%5D=100`)).body.data.find(
+      (s: any) => s.attributes['project-count'] > 0 && !s.attributes.global,
+    );
     const projectVariable = (await api.get(`/api/v2/varsets/${projectSet.id}/relationships/vars`)).body.data[0];
     const setPreview = (id: string) => `/api/v2/varsets/${id}/actions/preview`;
     const scenarios = [
-      { name: "a global set's variable gets a new value", path: setPreview(globalSet.data.id), body: { data: { type: 'vars', id: variable.id, attributes: { value: 'previewed' } } } },
+      {
+        name: "a global set's variable gets a new value",
+        path: setPreview(globalSet.data.id),
+        body: { data: { type: 'vars', id: variable.id, attributes: { value: 'previewed' } } },
+      },
       { name: 'a global set becomes a priority set', path: setPreview(globalSet.data.id), body: { data: { type: 'varsets', attributes: { priority: true } } } },
       { name: 'a global set is deleted', path: setPreview(globalSet.data.id), body: { data: { type: 'varsets', id: globalSet.data.id }, meta: { action: 'delete' } } },
       {
@@ -77,11 +87,17 @@ async function main(): Promise<void> {
           data: {
             type: 'varsets',
             attributes: { name: 'bench-previewed', global: true, priority: true },
-            relationships: { vars: { data: ['region', 'owner_new', 'tags_new', 'zone_new', 'size_new'].map((key) => ({ type: 'vars', attributes: { key, value: 'v', category: 'terraform' } })) } },
+            relationships: {
+              vars: { data: ['region', 'owner_new', 'tags_new', 'zone_new', 'size_new'].map((key) => ({ type: 'vars', attributes: { key, value: 'v', category: 'terraform' } })) },
+            },
           },
         },
       },
-      { name: "a project set's variable gets a new value", path: setPreview(projectSet.id), body: { data: { type: 'vars', id: projectVariable.id, attributes: { value: 'previewed' } } } },
+      {
+        name: "a project set's variable gets a new value",
+        path: setPreview(projectSet.id),
+        body: { data: { type: 'vars', id: projectVariable.id, attributes: { value: 'previewed' } } },
+      },
     ];
 
     const results = [];
@@ -107,7 +123,9 @@ async function main(): Promise<void> {
         statements,
         ms: { min: times[0]!, median: percentile(times, 50), p90: percentile(times, 90), max: times[times.length - 1]! },
       };
-      console.error(`${result.name}: ${result.affectedWorkspaces} affected (${result.reachedBefore} → ${result.reachedAfter} reached), ${statements} statements, median ${result.ms.median.toFixed(0)} ms, max ${result.ms.max.toFixed(0)} ms`);
+      console.error(
+        `${result.name}: ${result.affectedWorkspaces} affected (${result.reachedBefore} → ${result.reachedAfter} reached), ${statements} statements, median ${result.ms.median.toFixed(0)} ms, max ${result.ms.max.toFixed(0)} ms`,
+      );
       results.push(result);
     }
 
@@ -122,7 +140,11 @@ async function main(): Promise<void> {
       seed: { ...seeded.counts, workspaceVariables },
       scenarios: results,
     };
-    const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'results', `${date}-${storeKind}-preview${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}.json`);
+    const file = path.join(
+      path.dirname(new URL(import.meta.url).pathname),
+      'results',
+      `${date}-${storeKind}-preview${process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : ''}.json`,
+    );
     fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
     console.error(`bench: wrote ${file}`);
   } finally {

@@ -86,7 +86,23 @@ export function varsetdVersion(): string {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function table(report: Report): string {
-  const header = ['#', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'CPU ratio', 'least ratio', 'queries', 'target'];
+  const header = [
+    '#',
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU ms/req',
+    'floor req/s',
+    'floor p50',
+    'floor p99',
+    'floor CPU',
+    'ratio',
+    'CPU ratio',
+    'least ratio',
+    'queries',
+    'target',
+  ];
   const ms = (n: number | undefined) => (n === undefined ? '?' : fmt(n, 3));
   const rows = report.scenarios.map((s) => [
     String(s.id),

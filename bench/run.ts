@@ -76,7 +76,9 @@ interface Plan {
 
 let uniqueKey = 0;
 const nextKey = () => `bench_${process.pid}_${uniqueKey++}`;
-const variableBody = (key: string) => ({ data: { type: 'vars', attributes: { key, value: 'us-east-1', category: 'terraform', description: 'added by the benchmark', hcl: false, sensitive: false } } });
+const variableBody = (key: string) => ({
+  data: { type: 'vars', attributes: { key, value: 'us-east-1', category: 'terraform', description: 'added by the benchmark', hcl: false, sensitive: false } },
+});
 
 /**
  * A read scenario: its document fetched once (the floor answers it), checked to hold `count`
@@ -138,7 +140,12 @@ function configurationArchive(): Buffer {
   put('0000000\0', 108);
   put('0000000\0', 116);
   put(content.length.toString(8).padStart(11, '0') + '\0', 124);
-  put(Math.floor(Date.now() / 1000).toString(8).padStart(11, '0') + '\0', 136);
+  put(
+    Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, '0') + '\0',
+    136,
+  );
   put('        ', 148);
   put('0', 156);
   put('ustar\0' + '00', 257);
@@ -153,7 +160,11 @@ function configurationArchive(): Buffer {
 async function commentPlan(api: Api, org: string): Promise<Plan> {
   const ws = await api.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: `bench-runs-${randomAlphanumeric(6)}` } } });
   const cv = await api.post(`/api/v2/workspaces/${ws.body.data.id}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
-  const upload = await fetch(cv.body.data.attributes['upload-url'], { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(configurationArchive()) });
+  const upload = await fetch(cv.body.data.attributes['upload-url'], {
+    method: 'PUT',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(configurationArchive()),
+  });
   if (!upload.ok) throw new Error(`upload answered ${upload.status}: ${await upload.text()}`);
   const run = await api.post('/api/v2/runs', {
     data: {
@@ -194,7 +205,14 @@ async function startBare(script: string, plan: Plan, workDir: string, config: (p
   });
 }
 
-async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: string, counter: RequestQueries, data: { dataDir: string; databaseUrl: string | undefined }): Promise<ScenarioResult> {
+async function measure(
+  plan: Plan,
+  server: ManagedProcess,
+  api: Api,
+  workDir: string,
+  counter: RequestQueries,
+  data: { dataDir: string; databaseUrl: string | undefined },
+): Promise<ScenarioResult> {
   console.error(`bench: scenario ${plan.id}: ${plan.name}`);
   // Whatever was started is stopped, also when a later start or the load fails.
   const started: ManagedProcess[] = [];
@@ -207,7 +225,11 @@ async function measure(plan: Plan, server: ManagedProcess, api: Api, workDir: st
   try {
     const floor = await start('floor.ts', (port) => ({ port, token: api.token, responses: plan.floor }));
     const least = plan.leastRead ? await start('least-read.ts', (port) => ({ port, token: api.token, ...data, url: plan.leastRead })) : undefined;
-    [floorResult, varsetd, leastRead] = (await drive(least ? [floor, server, least] : [floor, server], api.authorization, plan.requests, settings)) as [LoadResult, LoadResult, LoadResult?];
+    [floorResult, varsetd, leastRead] = (await drive(least ? [floor, server, least] : [floor, server], api.authorization, plan.requests, settings)) as [
+      LoadResult,
+      LoadResult,
+      LoadResult?,
+    ];
   } finally {
     for (const bare of started) await bare.stop();
   }
@@ -256,7 +278,17 @@ async function main(): Promise<void> {
   const storeKind = databaseUrl ? 'postgres' : 'sqlite';
 
   const port = await freePort();
-  const serverEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: settings.logLevel, VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb), VARSETD_WORKERS: String(settings.workers), NODE_ENV: 'production' };
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    VARSETD_DATA_DIR: dataDir,
+    VARSETD_ADMIN_TOKEN: TOKEN,
+    LOG_LEVEL: settings.logLevel,
+    VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb),
+    VARSETD_WORKERS: String(settings.workers),
+    NODE_ENV: 'production',
+  };
   delete serverEnv.DATABASE_URL;
   if (databaseUrl) serverEnv.DATABASE_URL = databaseUrl;
   // Migrations run as the server starts; the seeding connection opens after that.
@@ -294,7 +326,12 @@ async function main(): Promise<void> {
         vars: {
           data: Array.from({ length: 10 }, (_, i) => ({
             type: 'vars',
-            attributes: { key: i < 5 ? `payments_setting_${i}` : `PAYMENTS_ENV_${i}`, value: `value-${i}-${randomAlphanumeric(12)}`, category: i < 5 ? 'terraform' : 'env', description: `Setting ${i} of the payments services` },
+            attributes: {
+              key: i < 5 ? `payments_setting_${i}` : `PAYMENTS_ENV_${i}`,
+              value: `value-${i}-${randomAlphanumeric(12)}`,
+              category: i < 5 ? 'terraform' : 'env',
+              description: `Setting ${i} of the payments services`,
+            },
           })),
         },
       },
@@ -307,8 +344,8 @@ async function main(): Promise<void> {
   const results: ScenarioResult[] = [];
   const plans: Array<[number, () => Promise<Plan>]> = [
     [1, () => readPlan(api, 1, 'show a set, include=vars (10 vars)', `/api/v2/varsets/${shownId}?include=vars`, ['included', 10], 'ratio ≥ 0.5')],
-    [2, () => readPlan(api, 2, 'list a workspace\'s sets (1k sets, 5k ws)', mediumListUrl, ['data', 20], 'ratio ≥ 0.33')],
-    [3, () => readPlan(api, 3, 'list an org\'s sets, q=prod', `/api/v2/organizations/${medium.name}/varsets?q=prod`, ['data', 20], 'ratio ≥ 0.33')],
+    [2, () => readPlan(api, 2, "list a workspace's sets (1k sets, 5k ws)", mediumListUrl, ['data', 20], 'ratio ≥ 0.33')],
+    [3, () => readPlan(api, 3, "list an org's sets, q=prod", `/api/v2/organizations/${medium.name}/varsets?q=prod`, ['data', 20], 'ratio ≥ 0.33')],
     [4, () => writePlan(api, medium.globalSetId, () => large?.globalSetId)],
     [5, () => commentPlan(api, medium.name)],
   ];
@@ -327,14 +364,25 @@ async function main(): Promise<void> {
       // Scenario 2 once more, now that the database holds the 10k organization too: what the larger organization costs apart from the larger database.
       results.push(await measured(await readPlan(api, 7, 'as 2, once the 10k organization is seeded', mediumListUrl, ['data', 20])));
     }
-    results.push(await measured(await readPlan(api, 6, 'list a workspace\'s sets (10k sets, 50k ws)', `/api/v2/workspaces/${large.listWorkspaceId}/varsets`, ['data', 20], 'ratio ≥ 0.33, ≤ 1.3× #2')));
+    results.push(
+      await measured(
+        await readPlan(api, 6, "list a workspace's sets (10k sets, 50k ws)", `/api/v2/workspaces/${large.listWorkspaceId}/varsets`, ['data', 20], 'ratio ≥ 0.33, ≤ 1.3× #2'),
+      ),
+    );
     if (selected.has(8)) {
       // A million versions in the 10k organization, 100,000 of them on the set whose history is read.
       const begun = Date.now();
       const history = await seedHistory(store, large.id, 1_000_000, 100_000);
       await analyze(store);
       console.error(`bench: seeded ${history.versions} set versions in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
-      const plan = await readPlan(api, 8, "a set's versions, first page (1M versions, 100k of this set)", `/api/v2/varsets/${history.hotSetId}/versions`, ['data', 20], 'p99 < 50 ms');
+      const plan = await readPlan(
+        api,
+        8,
+        "a set's versions, first page (1M versions, 100k of this set)",
+        `/api/v2/varsets/${history.hotSetId}/versions`,
+        ['data', 20],
+        'p99 < 50 ms',
+      );
       results.push(await measured({ ...plan, leastRead: undefined }));
     }
     if (selected.has(9)) {
@@ -359,7 +407,11 @@ async function main(): Promise<void> {
   const s2 = byId(2);
   const s6 = byId(6);
   const s7 = byId(7);
-  const latencyRatio = (a: ScenarioResult, b: ScenarioResult) => ({ p50: a.varsetd.latency.p50 / b.varsetd.latency.p50, p99: a.varsetd.latency.p99 / b.varsetd.latency.p99, mean: a.varsetd.latency.mean / b.varsetd.latency.mean });
+  const latencyRatio = (a: ScenarioResult, b: ScenarioResult) => ({
+    p50: a.varsetd.latency.p50 / b.varsetd.latency.p50,
+    p99: a.varsetd.latency.p99 / b.varsetd.latency.p99,
+    mean: a.varsetd.latency.mean / b.varsetd.latency.mean,
+  });
   const report: Report = {
     date: new Date().toISOString().slice(0, 10),
     store: storeKind,
@@ -379,7 +431,9 @@ async function main(): Promise<void> {
     memory,
   };
   console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${String(report.machine.cpu)} × ${String(report.machine.cores)}, node ${process.version}`);
-  console.log(`${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : "off"}, ${settings.workers} varsetd worker${settings.workers === 1 ? '' : 's'}\n`);
+  console.log(
+    `${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : 'off'}, ${settings.workers} varsetd worker${settings.workers === 1 ? '' : 's'}\n`,
+  );
   console.log(table(report));
   const file = writeReport(report, process.env.BENCH_LABEL || undefined);
   console.log(`\nresults: ${path.relative(root, file)}`);

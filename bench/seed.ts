@@ -61,11 +61,59 @@ export class Random {
 }
 
 const TEAMS = ['platform', 'payments', 'identity', 'search', 'data', 'mobile', 'web', 'infra', 'security', 'billing', 'growth', 'ml'];
-const PURPOSES = ['aws-credentials', 'gcp-credentials', 'azure-credentials', 'datadog', 'network', 'dns', 'database', 'secrets', 'tags', 'backend', 'monitoring', 'vault', 'kubernetes', 'cdn', 'logging'];
+const PURPOSES = [
+  'aws-credentials',
+  'gcp-credentials',
+  'azure-credentials',
+  'datadog',
+  'network',
+  'dns',
+  'database',
+  'secrets',
+  'tags',
+  'backend',
+  'monitoring',
+  'vault',
+  'kubernetes',
+  'cdn',
+  'logging',
+];
 const ENVIRONMENTS = ['prod', 'staging', 'dev', 'qa', 'shared', 'sandbox'];
 const SERVICES = ['api', 'worker', 'frontend', 'gateway', 'queue', 'cache', 'db', 'etl', 'auth', 'cron'];
-const TERRAFORM_KEYS = ['region', 'instance_type', 'vpc_id', 'subnet_ids', 'environment', 'owner', 'cost_center', 'ami_id', 'cluster_name', 'domain', 'db_instance_class', 'replica_count', 'tags', 'log_retention_days', 'min_size', 'max_size', 'zone_id', 'kms_key_arn'];
-const ENV_KEYS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'ARM_CLIENT_ID', 'ARM_CLIENT_SECRET', 'ARM_TENANT_ID', 'GOOGLE_CREDENTIALS', 'DD_API_KEY', 'VAULT_ADDR', 'VAULT_TOKEN', 'TF_LOG', 'GITHUB_TOKEN'];
+const TERRAFORM_KEYS = [
+  'region',
+  'instance_type',
+  'vpc_id',
+  'subnet_ids',
+  'environment',
+  'owner',
+  'cost_center',
+  'ami_id',
+  'cluster_name',
+  'domain',
+  'db_instance_class',
+  'replica_count',
+  'tags',
+  'log_retention_days',
+  'min_size',
+  'max_size',
+  'zone_id',
+  'kms_key_arn',
+];
+const ENV_KEYS = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_REGION',
+  'ARM_CLIENT_ID',
+  'ARM_CLIENT_SECRET',
+  'ARM_TENANT_ID',
+  'GOOGLE_CREDENTIALS',
+  'DD_API_KEY',
+  'VAULT_ADDR',
+  'VAULT_TOKEN',
+  'TF_LOG',
+  'GITHUB_TOKEN',
+];
 const VARIABLE_KEYS: Array<{ key: string; category: 'terraform' | 'env' }> = [
   ...TERRAFORM_KEYS.map((key) => ({ key, category: 'terraform' as const })),
   ...ENV_KEYS.map((key) => ({ key, category: 'env' as const })),
@@ -75,7 +123,10 @@ const CHUNK = 500;
 
 async function insertChunks<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.insertInto(table).values(rows.slice(i, i + CHUNK)).execute();
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
   }
 }
 
@@ -230,7 +281,19 @@ export async function seedHistory(store: Store, organizationId: string, total: n
           actor_team_id: 'team-benchmark',
           actor_description: 'team owners (token "benchmark")',
           request_id: '00000000-0000-4000-8000-000000000000',
-          changes: JSON.stringify([{ target: 'variable', id: `var-${key}`, key, category: 'terraform', action: 'changed', field: 'value', before: `v${number - 1}`, after: `v${number}`, sensitive: false }]),
+          changes: JSON.stringify([
+            {
+              target: 'variable',
+              id: `var-${key}`,
+              key,
+              category: 'terraform',
+              action: 'changed',
+              field: 'value',
+              before: `v${number - 1}`,
+              after: `v${number}`,
+              sensitive: false,
+            },
+          ]),
           sealed: null,
         };
       }

@@ -58,7 +58,10 @@ try {
     if (run > 0) record('sets page, first 20 of 1,000 (cold browser)', first.elapsed, first.inPage);
     const next = performance.now();
     await first.page.getByRole('button', { name: 'Next page' }).first().click();
-    await first.page.getByText(/^Page 2 of/).first().waitFor();
+    await first.page
+      .getByText(/^Page 2 of/)
+      .first()
+      .waitFor();
     await first.page.locator(LIST).waitFor();
     if (run > 0) record('next page, 21-40 (in the page)', performance.now() - next, 0);
     await first.context.close();
@@ -72,7 +75,9 @@ try {
   console.log(`\nmedian of ${RUNS} runs (ms): wall clock from goto to the content in the page; navigation: the page's own performance.now()`);
   for (const [name, { wall, navigation }] of Object.entries(results)) {
     const nav = median(navigation);
-    console.log(`  ${name}: ${median(wall).toFixed(0)} ms${nav ? ` (navigation ${nav.toFixed(0)} ms)` : ''}; min ${Math.min(...wall).toFixed(0)}, max ${Math.max(...wall).toFixed(0)}`);
+    console.log(
+      `  ${name}: ${median(wall).toFixed(0)} ms${nav ? ` (navigation ${nav.toFixed(0)} ms)` : ''}; min ${Math.min(...wall).toFixed(0)}, max ${Math.max(...wall).toFixed(0)}`,
+    );
   }
 } finally {
   await browser.close();

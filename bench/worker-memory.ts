@@ -91,7 +91,17 @@ async function main(): Promise<void> {
   onCleanup('remove the work folder', async () => fs.rmSync(workDir, { recursive: true, force: true }));
   const dataDir = path.join(workDir, 'data');
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), VARSETD_DATA_DIR: dataDir, VARSETD_ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', VARSETD_WORKERS: String(settings.workers), VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb), NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    VARSETD_DATA_DIR: dataDir,
+    VARSETD_ADMIN_TOKEN: TOKEN,
+    LOG_LEVEL: 'warn',
+    VARSETD_WORKERS: String(settings.workers),
+    VARSETD_RESPONSE_CACHE_MB: String(settings.responseCacheMb),
+    NODE_ENV: 'production',
+  };
   delete env.DATABASE_URL;
   const server: ManagedProcess = await startProcess({
     name: 'varsetd',
@@ -169,7 +179,16 @@ async function main(): Promise<void> {
     workers.map((pid) => {
       const series = samples.map((s) => s.workersKiB[pid]!);
       const atTenThousand = samples.find((s) => s.responses >= Math.min(settings.sampleEvery, settings.requests))?.workersKiB[pid];
-      return [pid, { startMiB: mib(series[0]), endMiB: mib(series.at(-1)), maxMiB: mib(Math.max(...series)), peakMiB: mib(peaks[pid]), growthAfterFirstSampleMiB: mib(series.at(-1)! - atTenThousand!) }];
+      return [
+        pid,
+        {
+          startMiB: mib(series[0]),
+          endMiB: mib(series.at(-1)),
+          maxMiB: mib(Math.max(...series)),
+          peakMiB: mib(peaks[pid]),
+          growthAfterFirstSampleMiB: mib(series.at(-1)! - atTenThousand!),
+        },
+      ];
     }),
   );
   const report = {
@@ -183,7 +202,12 @@ async function main(): Promise<void> {
     reads: mix.kinds.map((k) => k.name),
     /** Characters of every distinct cacheable response of the mix (and its key): more than the cache's limit means it was full. */
     cacheable: { responses: cacheable.length, mebiCharacters: Math.round((cacheableCharacters / 2 ** 20) * 10) / 10 },
-    load: { responses, seconds: Math.round((performance.now() - started) / 100) / 10, requestsPerSecond: Math.round(result.requests.average), latencyMs: { p50: result.latency.p50, p99: result.latency.p99 } },
+    load: {
+      responses,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+      requestsPerSecond: Math.round(result.requests.average),
+      latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
+    },
     samples,
     summary,
   };
@@ -192,11 +216,20 @@ async function main(): Promise<void> {
   const rows = samples.map((s) => [s.responses.toLocaleString('en-US'), String(s.seconds), String(mib(s.primaryKiB)), ...workers.map((pid) => String(mib(s.workersKiB[pid])))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
-  console.log(`varsetd ${report.versions.varsetd}, ${settings.workers} workers, SQLite, response cache ${settings.responseCacheMb} MiB per worker, ${settings.connections} connections, node ${process.version}`);
-  console.log(`${responses.toLocaleString('en-US')} reads in ${report.load.seconds} s (${report.load.requestsPerSecond} req/s, p50 ${report.load.latencyMs.p50} ms, p99 ${report.load.latencyMs.p99} ms)\n`);
+  console.log(
+    `varsetd ${report.versions.varsetd}, ${settings.workers} workers, SQLite, response cache ${settings.responseCacheMb} MiB per worker, ${settings.connections} connections, node ${process.version}`,
+  );
+  console.log(
+    `${responses.toLocaleString('en-US')} reads in ${report.load.seconds} s (${report.load.requestsPerSecond} req/s, p50 ${report.load.latencyMs.p50} ms, p99 ${report.load.latencyMs.p99} ms)\n`,
+  );
   console.log([line(header), '|' + widths.map((w) => '-'.repeat(w + 1) + ':').join('|') + '|', ...rows.map(line)].join('\n'));
-  console.log(`the mix's ${cacheable.length.toLocaleString('en-US')} distinct variable-set reads (those the response cache keeps) add up to ${report.cacheable.mebiCharacters} Mi characters; each worker keeps at most ${settings.responseCacheMb} Mi`);
-  for (const [pid, s] of Object.entries(summary)) console.log(`worker ${pid}: ${s.startMiB} → ${s.endMiB} MiB (most ${s.maxMiB}, peak ${s.peakMiB}); after the first ${settings.sampleEvery.toLocaleString('en-US')} reads: ${s.growthAfterFirstSampleMiB! >= 0 ? '+' : ''}${s.growthAfterFirstSampleMiB} MiB`);
+  console.log(
+    `the mix's ${cacheable.length.toLocaleString('en-US')} distinct variable-set reads (those the response cache keeps) add up to ${report.cacheable.mebiCharacters} Mi characters; each worker keeps at most ${settings.responseCacheMb} Mi`,
+  );
+  for (const [pid, s] of Object.entries(summary))
+    console.log(
+      `worker ${pid}: ${s.startMiB} → ${s.endMiB} MiB (most ${s.maxMiB}, peak ${s.peakMiB}); after the first ${settings.sampleEvery.toLocaleString('en-US')} reads: ${s.growthAfterFirstSampleMiB! >= 0 ? '+' : ''}${s.growthAfterFirstSampleMiB} MiB`,
+    );
 
   const dir = path.join(root, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });

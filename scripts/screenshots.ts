@@ -37,7 +37,10 @@ try {
   const priority = await createVarset(ui.admin, scenario.org, { attributes: { name: 'security-baseline', priority: true, global: true, description: 'Wins over everything' } });
   await createVar(ui.admin, priority.id, { key: 'encrypt_volumes', value: 'true', category: 'terraform', hcl: true });
   const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Release 1.4');
-  expectStatus(await ui.admin.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body: 'Region moved to eu for the release: looks right.' } } }), 201);
+  expectStatus(
+    await ui.admin.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body: 'Region moved to eu for the release: looks right.' } } }),
+    201,
+  );
 
   fs.mkdirSync(OUT, { recursive: true });
   const shoot = async (name: string, url: string, ready: (page: Page) => Promise<unknown>, options: BrowserContextOptions = {}) => {
@@ -61,32 +64,63 @@ try {
     await page.getByText('Sensitive: write-only, never shown').waitFor();
     await page.getByRole('link', { name: 'Edit set' }).waitFor();
   });
-  await shoot('history', `/varsets/${web.id}/history`, async (page) => {
-    await page.getByRole('listitem', { name: 'Version 1', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Restore this version' }).first().waitFor();
-  }, { viewport: { width: 1100, height: 1000 } });
-  await shoot('history-restore', `/varsets/${web.id}/history`, async (page) => {
-    await page.getByRole('listitem', { name: 'Version 3', exact: true }).getByRole('button', { name: 'Restore this version' }).click();
-    await page.getByRole('list', { name: 'What restoring changes' }).waitFor();
-  }, { viewport: { width: 1100, height: 620 } });
-  await shoot('save-preview', `/varsets/${scenario.globalsSetId}`, async (page) => {
-    await page.getByRole('button', { name: 'Edit owner' }).click();
-    const edit = page.getByRole('form', { name: 'Edit variable owner' });
-    await edit.getByLabel('Value', { exact: true }).fill('infra');
-    await edit.getByRole('button', { name: 'Save variable' }).click();
-    await page.getByRole('list', { name: 'Affected workspaces' }).waitFor();
-  }, { viewport: { width: 1100, height: 620 } });
-  await shoot('workspace', `/workspaces/${scenario.webWorkspaceId}`, async (page) => {
-    await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
-    await page.getByText(/beats everything below level 11/).first().waitFor();
-    await page.getByText("Applies through its project 'core'").waitFor();
-    // The effective variables and the sets reaching the workspace, without the page's top.
-    await page.getByRole('heading', { name: 'Variable sets that apply' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
-  }, { viewport: { width: 1100, height: 1250 } });
-  await shoot('run', `/runs/${runId}`, async (page) => {
-    await page.getByText('Region moved to eu').waitFor();
-    await page.getByText(/applied to project 'core'/).first().waitFor();
-  }, { colorScheme: 'dark' });
+  await shoot(
+    'history',
+    `/varsets/${web.id}/history`,
+    async (page) => {
+      await page.getByRole('listitem', { name: 'Version 1', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Restore this version' }).first().waitFor();
+    },
+    { viewport: { width: 1100, height: 1000 } },
+  );
+  await shoot(
+    'history-restore',
+    `/varsets/${web.id}/history`,
+    async (page) => {
+      await page.getByRole('listitem', { name: 'Version 3', exact: true }).getByRole('button', { name: 'Restore this version' }).click();
+      await page.getByRole('list', { name: 'What restoring changes' }).waitFor();
+    },
+    { viewport: { width: 1100, height: 620 } },
+  );
+  await shoot(
+    'save-preview',
+    `/varsets/${scenario.globalsSetId}`,
+    async (page) => {
+      await page.getByRole('button', { name: 'Edit owner' }).click();
+      const edit = page.getByRole('form', { name: 'Edit variable owner' });
+      await edit.getByLabel('Value', { exact: true }).fill('infra');
+      await edit.getByRole('button', { name: 'Save variable' }).click();
+      await page.getByRole('list', { name: 'Affected workspaces' }).waitFor();
+    },
+    { viewport: { width: 1100, height: 620 } },
+  );
+  await shoot(
+    'workspace',
+    `/workspaces/${scenario.webWorkspaceId}`,
+    async (page) => {
+      await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
+      await page
+        .getByText(/beats everything below level 11/)
+        .first()
+        .waitFor();
+      await page.getByText("Applies through its project 'core'").waitFor();
+      // The effective variables and the sets reaching the workspace, without the page's top.
+      await page.getByRole('heading', { name: 'Variable sets that apply' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    },
+    { viewport: { width: 1100, height: 1250 } },
+  );
+  await shoot(
+    'run',
+    `/runs/${runId}`,
+    async (page) => {
+      await page.getByText('Region moved to eu').waitFor();
+      await page
+        .getByText(/applied to project 'core'/)
+        .first()
+        .waitFor();
+    },
+    { colorScheme: 'dark' },
+  );
   await shoot('audit-trail', `/organizations/${scenario.org}/audit-trail`, (page) => page.getByRole('table', { name: 'Audit events' }).waitFor(), {
     viewport: { width: 1100, height: 900 },
   });

@@ -101,10 +101,18 @@ export async function seed(app: FastifyInstance, store: Store): Promise<Seeded> 
   const team = await call('POST', `/organizations/${orgName}/teams`, { data: { type: 'teams', attributes: { name: 'devs' } } });
   await call('POST', `/teams/${team.id}/authentication-tokens`, { data: { type: 'authentication-tokens', attributes: { description: 'ci' } } });
   const teamWorkspace = await call('POST', '/team-workspaces', {
-    data: { type: 'team-workspaces', attributes: { access: 'write' }, relationships: { team: { data: { type: 'teams', id: team.id } }, workspace: { data: { type: 'workspaces', id: workspace.id } } } },
+    data: {
+      type: 'team-workspaces',
+      attributes: { access: 'write' },
+      relationships: { team: { data: { type: 'teams', id: team.id } }, workspace: { data: { type: 'workspaces', id: workspace.id } } },
+    },
   });
   const teamProject = await call('POST', '/team-projects', {
-    data: { type: 'team-projects', attributes: { access: 'read' }, relationships: { team: { data: { type: 'teams', id: team.id } }, project: { data: { type: 'projects', id: project.id } } } },
+    data: {
+      type: 'team-projects',
+      attributes: { access: 'read' },
+      relationships: { team: { data: { type: 'teams', id: team.id } }, project: { data: { type: 'projects', id: project.id } } },
+    },
   });
   const variable = (key: string, sensitive = false) => ({ type: 'vars', attributes: { key, value: 'v', category: 'terraform', sensitive } });
   const varset = await call('POST', `/organizations/${orgName}/varsets`, {
@@ -124,18 +132,38 @@ export async function seed(app: FastifyInstance, store: Store): Promise<Seeded> 
   const vars = await call('GET', `/varsets/${varset.id}/relationships/vars`);
   const workspaceVariable = await call('POST', `/workspaces/${workspace.id}/vars`, { data: { type: 'vars', attributes: { key: 'size', value: '1', category: 'terraform' } } });
   const cv = await call('POST', `/workspaces/${workspace.id}/configuration-versions`, { data: { type: 'configuration-versions', attributes: {} } });
-  const upload = await app.inject({ method: 'PUT', url: new URL(cv.attributes['upload-url']).pathname, headers: { 'content-type': 'application/octet-stream' }, payload: gzipSync(tar({ 'main.tf': '' })) });
+  const upload = await app.inject({
+    method: 'PUT',
+    url: new URL(cv.attributes['upload-url']).pathname,
+    headers: { 'content-type': 'application/octet-stream' },
+    payload: gzipSync(tar({ 'main.tf': '' })),
+  });
   if (upload.statusCode !== 200) throw new Error(`seed: upload answered ${upload.statusCode}`);
   const run = await call('POST', '/runs', {
-    data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: workspace.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv.id } } } },
+    data: {
+      type: 'runs',
+      attributes: {},
+      relationships: { workspace: { data: { type: 'workspaces', id: workspace.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv.id } } },
+    },
   });
   const comment = await call('POST', `/runs/${run.id}/comments`, { data: { type: 'comments', attributes: { body: 'hello' } } });
   const events = await call('GET', `/runs/${run.id}/run-events`);
   const history = await call('GET', `/varsets/${varset.id}/versions`);
-  const notification = (await notifications.insertConfiguration(store.db, {
-    id: 'nc-snap', organizationId: orgId, organizationName: orgName, name: 'hook', destinationType: 'generic', url: 'https://hooks.example/x',
-    sealedToken: null, enabled: true, triggers: ['varset:changed'], createdAt: T, updatedAt: T,
-  }), 'nc-snap');
+  const notification =
+    (await notifications.insertConfiguration(store.db, {
+      id: 'nc-snap',
+      organizationId: orgId,
+      organizationName: orgName,
+      name: 'hook',
+      destinationType: 'generic',
+      url: 'https://hooks.example/x',
+      sealedToken: null,
+      enabled: true,
+      triggers: ['varset:changed'],
+      createdAt: T,
+      updatedAt: T,
+    }),
+    'nc-snap');
   // A change the configuration above is told of: a delivery in the queue.
   await call('PATCH', `/varsets/${varset.id}`, { data: { type: 'varsets', id: varset.id, attributes: { description: 'changed' } } });
   return {
@@ -167,16 +195,39 @@ const teamOf = async (store: Store, s: Seeded) => (await teams.findTeamWithOrgan
 const place = (s: Seeded) => ({ id: s.workspaceId, organization_id: s.orgId, project_id: s.projectId });
 const varsetOwner = (s: Seeded) => ({ kind: 'varset', id: s.varsetId }) as const;
 const workspaceOwner = (s: Seeded) => ({ kind: 'workspace', id: s.workspaceId }) as const;
-const newVariable = (owner: { kind: 'varset' | 'workspace'; id: string }, id: string, key: string) => ({
-  id, owner, key, value: 'v', description: '', category: 'terraform', hcl: false, sensitive: false, version_id: `${id}-v`, created_at: T,
-}) as const;
+const newVariable = (owner: { kind: 'varset' | 'workspace'; id: string }, id: string, key: string) =>
+  ({
+    id,
+    owner,
+    key,
+    value: 'v',
+    description: '',
+    category: 'terraform',
+    hcl: false,
+    sensitive: false,
+    version_id: `${id}-v`,
+    created_at: T,
+  }) as const;
 const auditEvent = (s: Seeded, id: string) => ({
-  id, organizationId: s.orgId, timestamp: T, auth: { type: 'Client', accessorId: 'at-1', description: 'admin' }, requestId: null,
+  id,
+  organizationId: s.orgId,
+  timestamp: T,
+  auth: { type: 'Client', accessorId: 'at-1', description: 'admin' },
+  requestId: null,
   resource: { id: s.varsetId, type: 'varset', action: 'update', meta: null },
 });
 
 /** The query helpers of src/db that build or send SQL for the stores, beside the stores' own cases. */
-export const DB_HELPERS = ['src/db/claim.ts', 'src/db/compiled-once.ts', 'src/db/json.ts', 'src/db/order.ts', 'src/db/page.ts', 'src/db/row-lock.ts', 'src/db/search.ts', 'src/db/transaction.ts'];
+export const DB_HELPERS = [
+  'src/db/claim.ts',
+  'src/db/compiled-once.ts',
+  'src/db/json.ts',
+  'src/db/order.ts',
+  'src/db/page.ts',
+  'src/db/row-lock.ts',
+  'src/db/search.ts',
+  'src/db/transaction.ts',
+];
 
 const names = (store: Store) => store.db.selectFrom('organizations').select('name');
 const countOrganizations = (store: Store) => () => sql<number>`${store.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n'))}`;
@@ -184,11 +235,18 @@ const countOrganizations = (store: Store) => () => sql<number>`${store.db.select
 /** Every store file's cases (and those of DB_HELPERS): its exported functions by name, each with its cases by name. */
 export const CASES = {
   'src/db/claim.ts': {
-    skippingLockedRows: { 'a claim': (store) => inTransaction(store, (trx) => claim.skippingLockedRows(trx, trx.selectFrom('varset_notification_deliveries').select('id')).execute()) },
+    skippingLockedRows: {
+      'a claim': (store) => inTransaction(store, (trx) => claim.skippingLockedRows(trx, trx.selectFrom('varset_notification_deliveries').select('id')).execute()),
+    },
   },
   'src/db/compiled-once.ts': {
     compiledOnce: {
-      'a value and a list': (store, s) => compiled.compiledOnce((db, id: string, ids: string[]) => db.selectFrom('workspaces').select('id').where('organization_id', '=', id).where('id', 'in', ids))(store.db, s.orgId, [s.workspaceId, NONE]),
+      'a value and a list': (store, s) =>
+        compiled.compiledOnce((db, id: string, ids: string[]) => db.selectFrom('workspaces').select('id').where('organization_id', '=', id).where('id', 'in', ids))(
+          store.db,
+          s.orgId,
+          [s.workspaceId, NONE],
+        ),
     },
   },
   'src/db/json.ts': {
@@ -217,10 +275,25 @@ export const CASES = {
     },
   },
   'src/db/search.ts': {
-    contains: { 'a folded column': (store) => names(store).where(search.contains(sql.ref('search_name'), 'Sn')).execute() },
+    contains: {
+      'a folded column': (store) =>
+        names(store)
+          .where(search.contains(sql.ref('search_name'), 'Sn'))
+          .execute(),
+    },
     containsPattern: { 'a text (builds no statement)': async () => search.containsPattern('a%b') },
-    containsText: { 'a column': (store) => names(store).where(search.containsText(sql.ref('name'), 'sn')).execute() },
-    matches: { 'a pattern': (store) => names(store).where(search.matches(sql.ref('search_name'), 'sn%')).execute() },
+    containsText: {
+      'a column': (store) =>
+        names(store)
+          .where(search.containsText(sql.ref('name'), 'sn'))
+          .execute(),
+    },
+    matches: {
+      'a pattern': (store) =>
+        names(store)
+          .where(search.matches(sql.ref('search_name'), 'sn%'))
+          .execute(),
+    },
     searchable: { 'a text (builds no statement)': async () => search.searchable('Snap') },
   },
   'src/db/transaction.ts': {
@@ -256,7 +329,23 @@ export const CASES = {
     insertToken: {
       'a token': (store, s) =>
         inTransaction(store, (trx) =>
-          auth.insertToken(trx, { id: 'at-snap', kind: 'organization', organization_id: s.orgId, team_id: null, description: '', created_at: T, expired_at: null, legacy: true, created_by_kind: null, created_by_id: null, last_used_at: null }, 'hash-snap'),
+          auth.insertToken(
+            trx,
+            {
+              id: 'at-snap',
+              kind: 'organization',
+              organization_id: s.orgId,
+              team_id: null,
+              description: '',
+              created_at: T,
+              expired_at: null,
+              legacy: true,
+              created_by_kind: null,
+              created_by_id: null,
+              last_used_at: null,
+            },
+            'hash-snap',
+          ),
         ),
     },
     listTeamTokens: {
@@ -290,7 +379,20 @@ export const CASES = {
       'a pending one': (store, s) =>
         cvs.insertConfigurationVersion(
           store.db,
-          { id: 'cv-snap', workspace_id: s.workspaceId, status: 'pending', auto_queue_runs: false, speculative: false, provisional: false, error: null, error_message: null, created_at: T, uploaded_at: null, errored_at: null, archived_at: null },
+          {
+            id: 'cv-snap',
+            workspace_id: s.workspaceId,
+            status: 'pending',
+            auto_queue_runs: false,
+            speculative: false,
+            provisional: false,
+            error: null,
+            error_message: null,
+            created_at: T,
+            uploaded_at: null,
+            errored_at: null,
+            archived_at: null,
+          },
           { secretHash: 'hash-snap', expiresAt: LATER },
         ),
     },
@@ -330,13 +432,33 @@ export const CASES = {
     insertConfiguration: {
       'a configuration': (store, s) =>
         notifications.insertConfiguration(store.db, {
-          id: 'nc-snap-2', organizationId: s.orgId, organizationName: s.orgName, name: 'hook2', destinationType: 'slack', url: 'https://hooks.example/y',
-          sealedToken: 'sealed', enabled: false, triggers: [], createdAt: T, updatedAt: T,
+          id: 'nc-snap-2',
+          organizationId: s.orgId,
+          organizationName: s.orgName,
+          name: 'hook2',
+          destinationType: 'slack',
+          url: 'https://hooks.example/y',
+          sealedToken: 'sealed',
+          enabled: false,
+          triggers: [],
+          createdAt: T,
+          updatedAt: T,
         }),
     },
     insertResponse: {
       'a response': (store, s) =>
-        notifications.insertResponse(store.db, s.notificationId, { url: 'https://hooks.example/x', code: 200, body: '', headers: {}, error: null, successful: true, sentAt: T, varsetId: null, versionNumber: null, attempt: null }),
+        notifications.insertResponse(store.db, s.notificationId, {
+          url: 'https://hooks.example/x',
+          code: 200,
+          body: '',
+          headers: {},
+          error: null,
+          successful: true,
+          sentAt: T,
+          varsetId: null,
+          versionNumber: null,
+          attempt: null,
+        }),
     },
     organizationExists: { 'by id': (store, s) => notifications.organizationExists(store.db, s.orgId) },
     pageOfConfigurations: { 'a page': (store, s) => notifications.pageOfConfigurations(store.db, s.orgId, PAGE) },
@@ -352,12 +474,15 @@ export const CASES = {
     insertOrganization: {
       'an organization': async (store, s) => {
         const record = (await organizations.findOrganizationRecord(store.db, s.orgName))!;
-        return inTransaction(store, (trx) => organizations.insertOrganization(trx, { ...record, id: 'org-snap', name: 'snap-2', email: 'b@snap.test', default_project_id: 'prj-snap-default' }));
+        return inTransaction(store, (trx) =>
+          organizations.insertOrganization(trx, { ...record, id: 'org-snap', name: 'snap-2', email: 'b@snap.test', default_project_id: 'prj-snap-default' }),
+        );
       },
     },
     listOrganizations: {
       every: (store) => organizations.listOrganizations(store.db, {}, PAGE),
-      'search, name, email, only and except': (store, s) => organizations.listOrganizations(store.db, { search: 'sn', name: s.orgName, email: 'ops@snap.test', only: [s.orgId], except: [NONE] }, PAGE),
+      'search, name, email, only and except': (store, s) =>
+        organizations.listOrganizations(store.db, { search: 'sn', name: s.orgName, email: 'ops@snap.test', only: [s.orgId], except: [NONE] }, PAGE),
     },
     updateOrganization: {
       'a record': async (store, s) => {
@@ -382,14 +507,31 @@ export const CASES = {
     listProjects: {
       every: (store, s) => projects.listProjects(store.db, s.orgId, { visible: 'all', order: 'name' }, PAGE),
       'search, names, tagged, visible and within': (store, s) =>
-        projects.listProjects(store.db, s.orgId, { search: 'p', names: ['p1'], tagged: [{ key: 'k', value: '' }, { key: 'a', value: 'b' }], visible: { projectIds: [s.projectId] }, within: [[s.projectId]], order: '-name' }, PAGE),
+        projects.listProjects(
+          store.db,
+          s.orgId,
+          {
+            search: 'p',
+            names: ['p1'],
+            tagged: [
+              { key: 'k', value: '' },
+              { key: 'a', value: 'b' },
+            ],
+            visible: { projectIds: [s.projectId] },
+            within: [[s.projectId]],
+            order: '-name',
+          },
+          PAGE,
+        ),
       newest: (store, s) => projects.listProjects(store.db, s.orgId, { visible: 'all', order: 'newest' }, PAGE),
     },
     projectNameTaken: { 'a name': (store, s) => projects.projectNameTaken(store.db, s.orgId, 'p1') },
-    updateProject: { 'a project': async (store, s) => {
-      const row = await projectOf(store, s);
-      return inTransaction(store, (trx) => projects.updateProject(trx, row));
-    } },
+    updateProject: {
+      'a project': async (store, s) => {
+        const row = await projectOf(store, s);
+        return inTransaction(store, (trx) => projects.updateProject(trx, row));
+      },
+    },
   },
   'src/run-events/store.ts': {
     findRunEvent: { 'by id': (store, s) => runEvents.findRunEvent(store.db, s.runEventId) },
@@ -400,14 +542,34 @@ export const CASES = {
     findRunEventIds: { 'two runs': (store, s) => runs.findRunEventIds(store.db, [s.runId, NONE]) },
     insertRun: {
       'a run': (store, s) =>
-        runs.insertRun(store.db, { id: 'run-snap', workspace_id: s.workspaceId, configuration_version_id: s.cvId, status: 'pending', message: 'm', is_destroy: false, plan_only: false, variables: [], created_at: T, created_by_token_id: null, planning_at: null, finished_at: null }),
+        runs.insertRun(store.db, {
+          id: 'run-snap',
+          workspace_id: s.workspaceId,
+          configuration_version_id: s.cvId,
+          status: 'pending',
+          message: 'm',
+          is_destroy: false,
+          plan_only: false,
+          variables: [],
+          created_at: T,
+          created_by_token_id: null,
+          planning_at: null,
+          finished_at: null,
+        }),
     },
     insertRunEvent: {
-      'an event': (store) => runs.insertRunEvent(store.db, { id: 'ev-snap', run_id: 'run-snap', action: 'created', description: 'd', actor_kind: 'site-admin', actor_id: null, created_at: T }),
+      'an event': (store) =>
+        runs.insertRunEvent(store.db, { id: 'ev-snap', run_id: 'run-snap', action: 'created', description: 'd', actor_kind: 'site-admin', actor_id: null, created_at: T }),
     },
     listRuns: {
       'a page': (store, s) => runs.listRuns(store.db, s.workspaceId, {}, PAGE),
-      'every filter': (store, s) => runs.listRuns(store.db, s.workspaceId, { statuses: ['pending', 'planned'], operations: ['plan_only', 'destroy'], sources: ['tfe-api'], statusGroup: 'non_final', search: 'run' }, PAGE),
+      'every filter': (store, s) =>
+        runs.listRuns(
+          store.db,
+          s.workspaceId,
+          { statuses: ['pending', 'planned'], operations: ['plan_only', 'destroy'], sources: ['tfe-api'], statusGroup: 'non_final', search: 'run' },
+          PAGE,
+        ),
     },
     updateRunStatus: { 'to planning': (store) => runs.updateRunStatus(store.db, 'run-snap', ['pending'], 'planning', { planning_at: T }) },
   },
@@ -422,7 +584,16 @@ export const CASES = {
             category: 'terraform',
             winner: { variableId: s.workspaceVariableId, versionId: 'v1', value: 'a', description: '', hcl: false, sensitive: false, source: { kind: 'workspace' }, level: 12 },
             overridden: [
-              { variableId: s.varsetVariableId, versionId: 'v2', value: 'b', description: '', hcl: false, sensitive: false, source: { kind: 'varset', id: s.varsetId, name: 'set1', scope: 'workspace', owner: 'organization', priority: false, version: 1 }, level: 8 },
+              {
+                variableId: s.varsetVariableId,
+                versionId: 'v2',
+                value: 'b',
+                description: '',
+                hcl: false,
+                sensitive: false,
+                source: { kind: 'varset', id: s.varsetId, name: 'set1', scope: 'workspace', owner: 'organization', priority: false, version: 1 },
+                level: 8,
+              },
             ],
           },
         ]),
@@ -432,10 +603,12 @@ export const CASES = {
     findSetting: { 'by name': (store) => secrets.findSetting(store.db, NONE) },
     insertSettingOnce: { 'a setting': (store) => inTransaction(store, (trx) => secrets.insertSettingOnce(trx, 'snap', 'v')) },
     replaceSealedValue: {
-      'a column': (store) => inTransaction(store, (trx) => secrets.replaceSealedValue(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, NONE, 'v')),
+      'a column': (store) =>
+        inTransaction(store, (trx) => secrets.replaceSealedValue(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, NONE, 'v')),
     },
     sealedValues: {
-      'a flagged column': (store) => inTransaction(store, (trx) => secrets.sealedValues(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, '', 100)),
+      'a flagged column': (store) =>
+        inTransaction(store, (trx) => secrets.sealedValues(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, '', 100)),
       'a map column': (store) => inTransaction(store, (trx) => secrets.sealedValues(trx, { table: 'varset_versions', id: 'id', column: 'sealed', map: true }, '', 100)),
     },
     updateSetting: { 'a setting': (store) => inTransaction(store, (trx) => secrets.updateSetting(trx, 'snap', 'w')) },
@@ -456,7 +629,15 @@ export const CASES = {
           ]),
         ),
     },
-    updateValues: { 'two values': (store) => inTransaction(store, (trx) => tagBindings.updateValues(trx, [{ id: 'tb-1', value: 'w' }, { id: 'tb-2', value: 'x' }])) },
+    updateValues: {
+      'two values': (store) =>
+        inTransaction(store, (trx) =>
+          tagBindings.updateValues(trx, [
+            { id: 'tb-1', value: 'w' },
+            { id: 'tb-2', value: 'x' },
+          ]),
+        ),
+    },
   },
   'src/team-access/store.ts': {
     deleteTeamProject: { 'by id': (store) => inTransaction(store, (trx) => teamAccess.deleteTeamProject(trx, NONE)) },
@@ -481,36 +662,45 @@ export const CASES = {
     },
     listTeamWorkspaces: {
       every: (store) => teamAccess.listTeamWorkspaces(store.db, { scope: 'all' }, PAGE),
-      'a team and workspace, within a scope': (store, s) => teamAccess.listTeamWorkspaces(store.db, { teamId: s.teamId, resourceId: s.workspaceId, scope: { teamId: s.teamId } }, PAGE),
+      'a team and workspace, within a scope': (store, s) =>
+        teamAccess.listTeamWorkspaces(store.db, { teamId: s.teamId, resourceId: s.workspaceId, scope: { teamId: s.teamId } }, PAGE),
     },
     teamHasProjectGrant: { 'a grant': (store, s) => teamAccess.teamHasProjectGrant(store.db, s.teamId, s.projectId) },
     teamHasWorkspaceGrant: { 'a grant': (store, s) => teamAccess.teamHasWorkspaceGrant(store.db, s.teamId, s.workspaceId) },
-    updateTeamProject: { 'a grant': async (store, s) => {
-      const row = (await teamAccess.findTeamProject(store.db, s.teamProjectId))!.grant;
-      return inTransaction(store, (trx) => teamAccess.updateTeamProject(trx, row));
-    } },
-    updateTeamWorkspace: { 'a grant': async (store, s) => {
-      const row = (await teamAccess.findTeamWorkspace(store.db, s.teamWorkspaceId))!.grant;
-      return inTransaction(store, (trx) => teamAccess.updateTeamWorkspace(trx, row));
-    } },
+    updateTeamProject: {
+      'a grant': async (store, s) => {
+        const row = (await teamAccess.findTeamProject(store.db, s.teamProjectId))!.grant;
+        return inTransaction(store, (trx) => teamAccess.updateTeamProject(trx, row));
+      },
+    },
+    updateTeamWorkspace: {
+      'a grant': async (store, s) => {
+        const row = (await teamAccess.findTeamWorkspace(store.db, s.teamWorkspaceId))!.grant;
+        return inTransaction(store, (trx) => teamAccess.updateTeamWorkspace(trx, row));
+      },
+    },
   },
   'src/teams/store.ts': {
     deleteTeam: { 'by id': (store) => inTransaction(store, (trx) => teams.deleteTeam(trx, NONE)) },
     findTeamWithOrganization: { 'by id': (store, s) => teams.findTeamWithOrganization(store.db, s.teamId) },
-    insertTeam: { 'a team': async (store, s) => {
-      const row = { ...(await teamOf(store, s)), id: 'team-snap', name: 'snap-team' };
-      return inTransaction(store, (trx) => teams.insertTeam(trx, row));
-    } },
+    insertTeam: {
+      'a team': async (store, s) => {
+        const row = { ...(await teamOf(store, s)), id: 'team-snap', name: 'snap-team' };
+        return inTransaction(store, (trx) => teams.insertTeam(trx, row));
+      },
+    },
     listTeams: {
       every: (store, s) => teams.listTeams(store.db, s.orgId, { scope: 'all' }, PAGE),
       'search, names and a scope': (store, s) => teams.listTeams(store.db, s.orgId, { search: 'dev', names: ['devs', 'owners'], scope: { ownTeamId: s.teamId } }, PAGE),
       'no names': (store, s) => teams.listTeams(store.db, s.orgId, { names: [], scope: 'all' }, PAGE),
     },
     teamNameTaken: { 'a name': (store, s) => teams.teamNameTaken(store.db, s.orgId, 'devs') },
-    updateTeam: { 'a team': async (store, s) => {
-      const row = await teamOf(store, s);
-      return inTransaction(store, (trx) => teams.updateTeam(trx, row));
-    } },
+    updateTeam: {
+      'a team': async (store, s) => {
+        const row = await teamOf(store, s);
+        return inTransaction(store, (trx) => teams.updateTeam(trx, row));
+      },
+    },
   },
   'src/variables/store.ts': {
     deleteVariable: {
@@ -531,8 +721,10 @@ export const CASES = {
     },
     insertVariables: {
       "a set's": (store, s) => variables.insertVariables(store.db, varsetOwner(s), [newVariable(varsetOwner(s), 'var-snap-1', 'k1')]),
-      "a global set's": (store, s) => variables.insertVariables(store.db, { kind: 'varset', id: s.globalVarsetId }, [newVariable({ kind: 'varset', id: s.globalVarsetId }, 'var-snap-2', 'k2')], s.orgId),
-      "a workspace's": (store, s) => variables.insertVariables(store.db, workspaceOwner(s), [newVariable(workspaceOwner(s), 'var-snap-3', 'k3'), newVariable(workspaceOwner(s), 'var-snap-4', 'k4')]),
+      "a global set's": (store, s) =>
+        variables.insertVariables(store.db, { kind: 'varset', id: s.globalVarsetId }, [newVariable({ kind: 'varset', id: s.globalVarsetId }, 'var-snap-2', 'k2')], s.orgId),
+      "a workspace's": (store, s) =>
+        variables.insertVariables(store.db, workspaceOwner(s), [newVariable(workspaceOwner(s), 'var-snap-3', 'k3'), newVariable(workspaceOwner(s), 'var-snap-4', 'k4')]),
     },
     listVariableKeys: {
       "a set's": (store, s) => variables.listVariableKeys(store.db, varsetOwner(s)),
@@ -572,9 +764,20 @@ export const CASES = {
     listVarsets: {
       'an organization, every set': (store, s) => varsetList.listVarsets(store.db, { kind: 'organization', organizationId: s.orgId, readable: 'all' }, undefined, PAGE, false),
       'an organization, readable sets, searched, with variables': (store, s) =>
-        varsetList.listVarsets(store.db, { kind: 'organization', organizationId: s.orgId, readable: { global: true, workspaceIds: [s.workspaceId], workspaceProjectIds: [s.projectId], projectIds: [s.projectId], ownerProjectIds: [s.projectId] } }, 'set', PAGE, true),
+        varsetList.listVarsets(
+          store.db,
+          {
+            kind: 'organization',
+            organizationId: s.orgId,
+            readable: { global: true, workspaceIds: [s.workspaceId], workspaceProjectIds: [s.projectId], projectIds: [s.projectId], ownerProjectIds: [s.projectId] },
+          },
+          'set',
+          PAGE,
+          true,
+        ),
       'a project': (store, s) => varsetList.listVarsets(store.db, { kind: 'project', organizationId: s.orgId, projectId: s.projectId }, undefined, PAGE, false),
-      'a workspace, searched': (store, s) => varsetList.listVarsets(store.db, { kind: 'workspace', organizationId: s.orgId, projectId: s.projectId, workspaceId: s.workspaceId }, 'g', PAGE, false),
+      'a workspace, searched': (store, s) =>
+        varsetList.listVarsets(store.db, { kind: 'workspace', organizationId: s.orgId, projectId: s.projectId, workspaceId: s.workspaceId }, 'g', PAGE, false),
     },
   },
   'src/varsets/store.ts': {
@@ -587,7 +790,18 @@ export const CASES = {
     findVarsetOrganizationId: { 'by id': (store, s) => varsets.findVarsetOrganizationId(store.db, s.varsetId) },
     insertVarset: {
       'a set': (store, s) =>
-        varsets.insertVarset(store.db, { id: 'vs-snap', organization_id: s.orgId, organization_name: s.orgName, project_id: null, name: 'snap-set', description: '', global: false, priority: false, created_at: T, updated_at: T }),
+        varsets.insertVarset(store.db, {
+          id: 'vs-snap',
+          organization_id: s.orgId,
+          organization_name: s.orgName,
+          project_id: null,
+          name: 'snap-set',
+          description: '',
+          global: false,
+          priority: false,
+          created_at: T,
+          updated_at: T,
+        }),
     },
     isVarsetNameTaken: { 'a name': (store, s) => varsets.isVarsetNameTaken(store.db, s.orgId, 'set1', s.globalVarsetId) },
     selectVarsets: { 'a query': (store, s) => varsets.selectVarsets(store.db.selectFrom('varsets')).where('varsets.id', '=', s.varsetId).execute() },
@@ -597,7 +811,24 @@ export const CASES = {
     },
     toVarsetRead: {
       'a row (builds no statement)': async (_store, s) =>
-        varsets.toVarsetRead({ id: s.varsetId, organization_id: s.orgId, organization_name: s.orgName, project_id: null, name: 'set1', description: '', global: false, priority: false, created_at: T, updated_at: T, workspace_ids: '[]', project_ids: '[]', variables: '[]' }, false),
+        varsets.toVarsetRead(
+          {
+            id: s.varsetId,
+            organization_id: s.orgId,
+            organization_name: s.orgName,
+            project_id: null,
+            name: 'set1',
+            description: '',
+            global: false,
+            priority: false,
+            created_at: T,
+            updated_at: T,
+            workspace_ids: '[]',
+            project_ids: '[]',
+            variables: '[]',
+          },
+          false,
+        ),
     },
     touchVarsetAt: { 'by id': (store, s) => varsets.touchVarsetAt(store.db, s.varsetId, T) },
     updateVarset: {
@@ -605,7 +836,11 @@ export const CASES = {
       'the name': (store) => varsets.updateVarset(store.db, 'vs-snap', { name: 'snap-set-3' }),
     },
     withRelations: {
-      'ids of variables': (store, s) => varsets.withRelations(store.db, varsets.selectVarsets(store.db.selectFrom('varsets')), false).where('varsets.id', '=', s.varsetId).execute(),
+      'ids of variables': (store, s) =>
+        varsets
+          .withRelations(store.db, varsets.selectVarsets(store.db.selectFrom('varsets')), false)
+          .where('varsets.id', '=', s.varsetId)
+          .execute(),
       'rows of variables unless at a version': (store, s) =>
         varsets
           .withRelations(store.db, varsets.selectVarsets(store.db.selectFrom('varsets')), true, 1)
@@ -649,21 +884,39 @@ export const CASES = {
     },
     findWorkspaces: { 'of an organization': (store, s) => workspaces.findWorkspaces(store.db, s.orgId, [s.workspaceId, NONE]) },
     findWorkspacesWithOrganization: { 'two ids': (store, s) => workspaces.findWorkspacesWithOrganization(store.db, [s.workspaceId, s.otherWorkspaceId]) },
-    insertWorkspace: { 'a workspace': async (store, s) => {
-      const row = { ...(await workspaceOf(store, s)), id: 'ws-snap', name: 'w-snap' };
-      return inTransaction(store, (trx) => workspaces.insertWorkspace(trx, row));
-    } },
-    leaveOtherProjectsSets: { 'a workspace': async (store, s) => {
-      const row = await workspaceOf(store, s);
-      return inTransaction(store, (trx) => workspaces.leaveOtherProjectsSets(trx, row));
-    } },
+    insertWorkspace: {
+      'a workspace': async (store, s) => {
+        const row = { ...(await workspaceOf(store, s)), id: 'ws-snap', name: 'w-snap' };
+        return inTransaction(store, (trx) => workspaces.insertWorkspace(trx, row));
+      },
+    },
+    leaveOtherProjectsSets: {
+      'a workspace': async (store, s) => {
+        const row = await workspaceOf(store, s);
+        return inTransaction(store, (trx) => workspaces.leaveOtherProjectsSets(trx, row));
+      },
+    },
     listWorkspaces: {
       every: (store, s) => workspaces.listWorkspaces(store.db, s.orgId, { visible: 'all', sort: 'name' }, PAGE),
       'every filter, newest first': (store, s) =>
-        workspaces.listWorkspaces(store.db, s.orgId, {
-          search: 'w', wildcard: 'w%', projectId: s.projectId, tags: ['blue'], excludeTags: ['red'], tagged: [{ key: 'k', value: '' }, { key: 'a', value: 'b' }],
-          visible: { workspaceIds: [s.workspaceId], projectIds: [s.projectId] }, sort: '-created-at',
-        }, PAGE),
+        workspaces.listWorkspaces(
+          store.db,
+          s.orgId,
+          {
+            search: 'w',
+            wildcard: 'w%',
+            projectId: s.projectId,
+            tags: ['blue'],
+            excludeTags: ['red'],
+            tagged: [
+              { key: 'k', value: '' },
+              { key: 'a', value: 'b' },
+            ],
+            visible: { workspaceIds: [s.workspaceId], projectIds: [s.projectId] },
+            sort: '-created-at',
+          },
+          PAGE,
+        ),
       'by update': (store, s) => workspaces.listWorkspaces(store.db, s.orgId, { visible: 'all', sort: 'updated-at' }, PAGE),
     },
     organizationHasProject: { 'a project': (store, s) => workspaces.organizationHasProject(store.db, s.orgId, s.projectId) },
@@ -672,16 +925,23 @@ export const CASES = {
       'unlock one held': (store) => workspaces.setLock(store.db, NONE, { type: 'teams', id: 'team-1' }, null, null, T),
       'unlock one locked': (store) => workspaces.setLock(store.db, NONE, 'locked', null, null, T),
     },
-    updateWorkspace: { 'a workspace': async (store, s) => {
-      const row = await workspaceOf(store, s);
-      return inTransaction(store, (trx) => workspaces.updateWorkspace(trx, row));
-    } },
+    updateWorkspace: {
+      'a workspace': async (store, s) => {
+        const row = await workspaceOf(store, s);
+        return inTransaction(store, (trx) => workspaces.updateWorkspace(trx, row));
+      },
+    },
     workspaceNameTaken: { 'a name': (store, s) => workspaces.workspaceNameTaken(store.db, s.orgId, 'w1') },
   },
   'src/workspaces/tag-store.ts': {
     insertTags: {
       'two tags': (store, s) =>
-        inTransaction(store, (trx) => tags.insertTags(trx, s.orgId, [{ id: 'tag-snap-1', name: 'green', created_at: T }, { id: 'tag-snap-2', name: 'red', created_at: T }])),
+        inTransaction(store, (trx) =>
+          tags.insertTags(trx, s.orgId, [
+            { id: 'tag-snap-1', name: 'green', created_at: T },
+            { id: 'tag-snap-2', name: 'red', created_at: T },
+          ]),
+        ),
     },
     attachTags: { 'two tags': (store, s) => inTransaction(store, (trx) => tags.attachTags(trx, s.otherWorkspaceId, ['tag-snap-1', 'tag-snap-2'])) },
     detachTags: { 'two tags': (store, s) => inTransaction(store, (trx) => tags.detachTags(trx, s.otherWorkspaceId, ['tag-snap-1', NONE])) },

@@ -39,7 +39,9 @@ export function snapshotFiles(): string[] {
 export async function exportedFunctions(file: string): Promise<string[]> {
   const module = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>;
   const isFunction = (value: unknown) => typeof value === 'function' && !Function.prototype.toString.call(value).startsWith('class');
-  return Object.keys(module).filter((name) => isFunction(module[name])).sort();
+  return Object.keys(module)
+    .filter((name) => isFunction(module[name]))
+    .sort();
 }
 
 /** A file's snapshot, relative to sql/<dialect>/: src/varsets/store.ts → varsets/store.sql. */
@@ -82,7 +84,13 @@ export async function generate(): Promise<{ dialect: Dialect; files: Map<string,
             }
           }
         }
-        files.set(snapshotName(file), `-- The SQL of ${file} on ${store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, written by ${SCRIPT}.\n\n${sections.sort((a, b) => (a.fn < b.fn ? -1 : a.fn > b.fn ? 1 : 0)).map((section) => section.text).join('\n\n')}\n`);
+        files.set(
+          snapshotName(file),
+          `-- The SQL of ${file} on ${store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, written by ${SCRIPT}.\n\n${sections
+            .sort((a, b) => (a.fn < b.fn ? -1 : a.fn > b.fn ? 1 : 0))
+            .map((section) => section.text)
+            .join('\n\n')}\n`,
+        );
       }
       return { dialect: store.dialect, files };
     } finally {

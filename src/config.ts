@@ -90,24 +90,78 @@ export const SETTINGS: readonly Setting[] = [
   { env: 'PORT', flag: '--port', value: 'PORT', help: 'port to listen on, 0 for any free one (8080)', key: 'port' },
   { env: 'VARSETD_DATA_DIR', flag: '--data-dir', value: 'DIR', help: 'folder of the SQLite file and generated secrets (./data)', key: 'dataDir' },
   { env: 'DATABASE_URL', flag: '--database-url', value: 'URL', help: 'postgres://… selects PostgreSQL (unset: SQLite)', key: 'databaseUrl' },
-  { env: 'VARSETD_ADMIN_TOKEN', flag: '--admin-token', value: 'TOKEN', help: `the site-admin token, at least ${MIN_ADMIN_TOKEN_LENGTH} characters (unset: generated once)`, key: 'adminToken' },
+  {
+    env: 'VARSETD_ADMIN_TOKEN',
+    flag: '--admin-token',
+    value: 'TOKEN',
+    help: `the site-admin token, at least ${MIN_ADMIN_TOKEN_LENGTH} characters (unset: generated once)`,
+    key: 'adminToken',
+  },
   { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', value: 'URL', help: 'absolute base URL clients reach varsetd at (unset: from the request)', key: 'publicUrl' },
   { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', value: 'KEY', help: '32-byte key, base64 or hex (unset: the key file in the data folder)', key: 'encryptionKey' },
   { env: 'LOG_LEVEL', flag: '--log-level', value: 'LEVEL', help: `${LOG_LEVELS.join(', ')} (info)`, key: 'logLevel' },
-  { env: 'VARSETD_RESPONSE_CACHE_MB', flag: '--response-cache-mb', value: 'MB', help: `MiB of responses each process caches, 0 for none (${DEFAULT_RESPONSE_CACHE_MB})`, key: 'responseCacheMb' },
+  {
+    env: 'VARSETD_RESPONSE_CACHE_MB',
+    flag: '--response-cache-mb',
+    value: 'MB',
+    help: `MiB of responses each process caches, 0 for none (${DEFAULT_RESPONSE_CACHE_MB})`,
+    key: 'responseCacheMb',
+  },
   { env: 'VARSETD_WORKERS', flag: '--workers', value: 'N', help: 'processes serving the port, 1 for one process (the number of CPUs)', key: 'workers' },
   { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', value: 'SECONDS', help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`, key: 'requestTimeout' },
-  { env: 'VARSETD_HEADERS_TIMEOUT', flag: '--headers-timeout', value: 'SECONDS', help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`, key: 'headersTimeout' },
-  { env: 'VARSETD_KEEP_ALIVE_TIMEOUT', flag: '--keep-alive-timeout', value: 'SECONDS', help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`, key: 'keepAliveTimeout' },
+  {
+    env: 'VARSETD_HEADERS_TIMEOUT',
+    flag: '--headers-timeout',
+    value: 'SECONDS',
+    help: `to send the request line and headers (${DEFAULT_TIMEOUTS.headersMs / 1000})`,
+    key: 'headersTimeout',
+  },
+  {
+    env: 'VARSETD_KEEP_ALIVE_TIMEOUT',
+    flag: '--keep-alive-timeout',
+    value: 'SECONDS',
+    help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`,
+    key: 'keepAliveTimeout',
+  },
   { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
   { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
   { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
-  { env: 'VARSETD_METRICS_TOKEN', flag: '--metrics-token', value: 'TOKEN', help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`, key: 'metricsToken' },
-  { env: 'VARSETD_AUDIT_RETENTION_DAYS', flag: '--audit-retention-days', value: 'DAYS', help: `days the audit trail keeps an event, 0 for ever (${DEFAULT_AUDIT_RETENTION_DAYS})`, key: 'auditRetentionDays' },
-  { env: 'VARSETD_DB_STATEMENT_TIMEOUT', flag: '--db-statement-timeout', value: 'SECONDS', help: `PostgreSQL: a longer statement is cancelled (503), 0 for no limit (${DEFAULT_STATEMENT_TIMEOUT_S})`, key: 'dbStatementTimeoutMs' },
-  { env: 'VARSETD_DB_CONNECT_TIMEOUT', flag: '--db-connect-timeout', value: 'SECONDS', help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`, key: 'dbConnectTimeoutMs' },
+  {
+    env: 'VARSETD_METRICS_TOKEN',
+    flag: '--metrics-token',
+    value: 'TOKEN',
+    help: `bearer token GET /metrics requires, at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset: open)`,
+    key: 'metricsToken',
+  },
+  {
+    env: 'VARSETD_AUDIT_RETENTION_DAYS',
+    flag: '--audit-retention-days',
+    value: 'DAYS',
+    help: `days the audit trail keeps an event, 0 for ever (${DEFAULT_AUDIT_RETENTION_DAYS})`,
+    key: 'auditRetentionDays',
+  },
+  {
+    env: 'VARSETD_DB_STATEMENT_TIMEOUT',
+    flag: '--db-statement-timeout',
+    value: 'SECONDS',
+    help: `PostgreSQL: a longer statement is cancelled (503), 0 for no limit (${DEFAULT_STATEMENT_TIMEOUT_S})`,
+    key: 'dbStatementTimeoutMs',
+  },
+  {
+    env: 'VARSETD_DB_CONNECT_TIMEOUT',
+    flag: '--db-connect-timeout',
+    value: 'SECONDS',
+    help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`,
+    key: 'dbConnectTimeoutMs',
+  },
   { env: 'VARSETD_DB_POOL_SIZE', flag: '--db-pool-size', value: 'N', help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`, key: 'dbPoolSize' },
-  { env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE', flag: '--notifications-private', value: 'BOOL', help: 'true lets notifications go to private, loopback and link-local addresses (false)', key: 'notificationsAllowPrivate' },
+  {
+    env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE',
+    flag: '--notifications-private',
+    value: 'BOOL',
+    help: 'true lets notifications go to private, loopback and link-local addresses (false)',
+    key: 'notificationsAllowPrivate',
+  },
 ];
 
 /** An option of the command line with its value, as `--flag value` or `--flag=value`. */
@@ -139,7 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     const value = env[s.env];
     if (value !== undefined && value !== '') raw.set(s.key, value);
   }
-  for (const { flag, value } of readFlags(args, SETTINGS.map((s) => s.flag))) raw.set(SETTINGS.find((s) => s.flag === flag)!.key, value);
+  for (const { flag, value } of readFlags(
+    args,
+    SETTINGS.map((s) => s.flag),
+  ))
+    raw.set(SETTINGS.find((s) => s.flag === flag)!.key, value);
 
   const host = raw.get('host') ?? '127.0.0.1';
   if (!net.isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)) {
@@ -154,11 +212,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const adminToken = raw.get('adminToken');
   // The token travels as `Authorization: Bearer <token>`, which carries no white space or non-ASCII in it.
   if (adminToken !== undefined && (adminToken.length < MIN_ADMIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken))) {
-    throw new ConfigError(`VARSETD_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${adminToken.length}`);
+    throw new ConfigError(
+      `VARSETD_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${adminToken.length}`,
+    );
   }
   const metricsToken = raw.get('metricsToken');
   if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))) {
-    throw new ConfigError(`VARSETD_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${metricsToken.length}`);
+    throw new ConfigError(
+      `VARSETD_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${metricsToken.length}`,
+    );
   }
   const logLevel = raw.get('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
@@ -175,7 +237,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
 
   const auditRetentionDays = Number(raw.get('auditRetentionDays') ?? DEFAULT_AUDIT_RETENTION_DAYS);
   if (!/^\d+$/.test(raw.get('auditRetentionDays') ?? '0') || auditRetentionDays > MAX_AUDIT_RETENTION_DAYS) {
-    throw new ConfigError(`VARSETD_AUDIT_RETENTION_DAYS must be a whole number of days from 0 (keep every event) to ${MAX_AUDIT_RETENTION_DAYS}, got ${raw.get('auditRetentionDays')}`);
+    throw new ConfigError(
+      `VARSETD_AUDIT_RETENTION_DAYS must be a whole number of days from 0 (keep every event) to ${MAX_AUDIT_RETENTION_DAYS}, got ${raw.get('auditRetentionDays')}`,
+    );
   }
 
   const workers = Number(raw.get('workers') ?? os.availableParallelism());

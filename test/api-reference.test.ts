@@ -16,10 +16,12 @@ const DOCUMENT_URL = '/api/v2/openapi.json';
 
 /** Every source a directive allows is varsetd itself (or a data: image): no remote origin, no eval, no inline code. */
 function assertStrictPolicy(csp: string, url: string): void {
-  const directives = new Map(csp.split('; ').map((directive) => {
-    const [name, ...sources] = directive.split(' ');
-    return [name!, sources] as const;
-  }));
+  const directives = new Map(
+    csp.split('; ').map((directive) => {
+      const [name, ...sources] = directive.split(' ');
+      return [name!, sources] as const;
+    }),
+  );
   for (const name of ['default-src', 'script-src', 'style-src', 'connect-src', 'font-src']) assert.deepEqual(directives.get(name), ["'self'"], `${url}: ${name} in ${csp}`);
   assert.deepEqual(directives.get('object-src'), ["'none'"], `${url}: ${csp}`);
   assert.deepEqual(directives.get('base-uri'), ["'none'"], `${url}: ${csp}`);
@@ -81,7 +83,13 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
   });
 
   it("serves none of the renderer package's other files, and keeps /api's JSON:API 404s", async () => {
-    for (const url of ['/api/docs/assets/index.html', '/api/docs/assets/swagger-initializer.js', '/api/docs/assets/package.json', '/api/docs/assets/../package.json', '/api/docs/nothing']) {
+    for (const url of [
+      '/api/docs/assets/index.html',
+      '/api/docs/assets/swagger-initializer.js',
+      '/api/docs/assets/package.json',
+      '/api/docs/assets/../package.json',
+      '/api/docs/nothing',
+    ]) {
       const res = await t.getRaw(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/, url);
@@ -94,6 +102,9 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
     assert.match(uiPage.body, /<title>ui<\/title>/);
     const paths = Object.keys(JSON.parse((await t.getRaw(DOCUMENT_URL)).body).paths);
     assert.ok(paths.length > 10);
-    assert.deepEqual(paths.filter((p) => p.includes('/docs') || !p.startsWith('/api/v2/') && p !== '/.well-known/terraform.json'), []);
+    assert.deepEqual(
+      paths.filter((p) => p.includes('/docs') || (!p.startsWith('/api/v2/') && p !== '/.well-known/terraform.json')),
+      [],
+    );
   });
 });

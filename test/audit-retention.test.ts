@@ -65,7 +65,11 @@ describe(`audit trail: retention (${storeKind})`, () => {
   });
 
   it('logs a failure and tries again later, without stopping the process', async () => {
-    const failing = { get db(): never { throw new Error('the store is down') } } as unknown as Store;
+    const failing = {
+      get db(): never {
+        throw new Error('the store is down');
+      },
+    } as unknown as Store;
     const warnings: string[] = [];
     const log = { info: () => {}, warn: (_: object, message: string) => void warnings.push(message) };
     const stop = pruneAuditTrailPeriodically(failing, 90, log, 5);

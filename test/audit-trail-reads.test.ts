@@ -36,7 +36,10 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     assert.deepEqual(Object.keys(res.body.pagination).sort(), ['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages']);
     // Newest first: the organization token's creation, the organization's own, then the five of 2021.
     assert.deepEqual(res.body.data.map((e: any) => `${e.resource.type} ${e.resource.action}`).slice(0, 2), ['authentication_token create', 'organization create']);
-    assert.deepEqual(res.body.data.slice(2).map((e: any) => e.id), [...stamped].reverse());
+    assert.deepEqual(
+      res.body.data.slice(2).map((e: any) => e.id),
+      [...stamped].reverse(),
+    );
     for (const event of res.body.data) {
       assert.deepEqual(Object.keys(event).sort(), ['auth', 'id', 'request', 'resource', 'timestamp', 'type', 'version']);
       assert.deepEqual(Object.keys(event.auth).sort(), ['accessor_id', 'description', 'impersonator_id', 'organization_id', 'type']);
@@ -49,7 +52,8 @@ describe(`audit trail: reading it (${storeKind})`, () => {
       assert.equal(event.auth.type, 'Client');
       assert.equal(event.auth.impersonator_id, null);
       assert.equal(event.auth.organization_id, orgId);
-      for (const value of [event.auth.accessor_id, event.auth.description, event.request.id, event.resource.id, event.resource.type, event.resource.action]) assert.equal(typeof value, 'string');
+      for (const value of [event.auth.accessor_id, event.auth.description, event.request.id, event.resource.id, event.resource.type, event.resource.action])
+        assert.equal(typeof value, 'string');
       assert.ok(event.resource.meta === null || (typeof event.resource.meta === 'object' && !Array.isArray(event.resource.meta)));
     }
     const [tokenEvent] = res.body.data;
@@ -77,7 +81,10 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     };
     const atThird = await since('2021-01-01T00:00:03.000Z');
     assert.equal(atThird.pagination.total_count, 5);
-    assert.deepEqual(atThird.data.slice(2).map((e: any) => e.id), [stamped[4], stamped[3], stamped[2]]);
+    assert.deepEqual(
+      atThird.data.slice(2).map((e: any) => e.id),
+      [stamped[4], stamped[3], stamped[2]],
+    );
     assert.equal((await since('2021-01-01T01:00:03+01:00')).pagination.total_count, 5);
     assert.equal((await since('2021-01-01T00:00:03Z')).pagination.total_count, 5);
     assert.equal((await since('2021-01-01T00:00:03.000001Z')).pagination.total_count, 4, 'a finer since excludes the event of its millisecond');
@@ -89,7 +96,7 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     assert.equal(res.body.pagination.total_count, 5);
   });
 
-  it('counts the events of since\'s own hour and of the hours after it', async () => {
+  it("counts the events of since's own hour and of the hours after it", async () => {
     const other = await t.createOrganization();
     const otherId = await organizationId(t, other);
     for (const time of ['00:30', '01:10', '01:50', '02:05', '05:00']) await insertEvent(t, otherId, `2021-03-01T${time}:00.000Z`);
@@ -152,9 +159,15 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     expectStatus(ofOther, 200);
     const otherId = await organizationId(t, other);
     assert.ok(ofOther.body.data.length > 0);
-    assert.ok(ofOther.body.data.every((e: any) => e.auth.organization_id === otherId), 'only the named organization\'s events');
+    assert.ok(
+      ofOther.body.data.every((e: any) => e.auth.organization_id === otherId),
+      "only the named organization's events",
+    );
     const own = await t.get(TRAIL, { token: otherToken });
-    assert.deepEqual(own.body.data.map((e: any) => e.id), ofOther.body.data.map((e: any) => e.id));
+    assert.deepEqual(
+      own.body.data.map((e: any) => e.id),
+      ofOther.body.data.map((e: any) => e.id),
+    );
 
     assert.deepEqual((await t.get(TRAIL, { token: null })).body, UNAUTHORIZED);
     const refusing = await t.createOrganization();

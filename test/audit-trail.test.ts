@@ -36,8 +36,16 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
     );
     assert.ok(writes.length > 50, `only ${writes.length} write routes found: is the OpenAPI document complete?`);
     const cases = [...Object.keys(WRITE_CASES), ...Object.keys(NON_WRITE_CASES)];
-    assert.deepEqual(writes.filter((route) => !cases.includes(route)), [], 'write routes without a case');
-    assert.deepEqual(cases.filter((route) => !writes.includes(route)), [], 'cases for routes the app does not have');
+    assert.deepEqual(
+      writes.filter((route) => !cases.includes(route)),
+      [],
+      'write routes without a case',
+    );
+    assert.deepEqual(
+      cases.filter((route) => !writes.includes(route)),
+      [],
+      'cases for routes the app does not have',
+    );
   });
 
   for (const [route, prepare] of Object.entries(WRITE_CASES)) {
@@ -141,7 +149,11 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
       expectStatus(await t.patch(`/api/v2/workspaces/${ws}/vars/${created.body.data.id}`, { data: { type: 'vars', attributes: { value: changed } } }), 200);
     }
     const set = await t.post(`/api/v2/organizations/${org}/varsets`, {
-      data: { type: 'varsets', attributes: { name: 'creds', global: false }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'password', value: 'hunter2-in-a-set', category: 'terraform', sensitive: true } }] } } },
+      data: {
+        type: 'varsets',
+        attributes: { name: 'creds', global: false },
+        relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'password', value: 'hunter2-in-a-set', category: 'terraform', sensitive: true } }] } },
+      },
     });
     expectStatus(set, 200);
     secrets.push('hunter2-in-a-set');
@@ -161,7 +173,8 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
   it('records every one of many concurrent writes of one organization, and counts them', async () => {
     const org = await t.createOrganization();
     const workspaces = await Promise.all([1, 2, 3, 4, 5].map(() => t.createWorkspace(org)));
-    const variable = async (ws: string, key: string) => (await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key, value: 'v', category: 'env' } } })).body.data.id;
+    const variable = async (ws: string, key: string) =>
+      (await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key, value: 'v', category: 'env' } } })).body.data.id;
     const changed = await Promise.all(workspaces.map((ws) => variable(ws, 'CHANGED')));
     const deleted = await Promise.all(workspaces.map((ws) => variable(ws, 'DELETED')));
     const trail = `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}`;
@@ -173,7 +186,10 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
       t.delete(`/api/v2/workspaces/${ws}/vars/${deleted[i]}`),
     ]);
     const statuses = (await Promise.all(writes)).map((res) => res.status);
-    assert.ok(statuses.every((status) => status >= 200 && status < 300), `statuses ${statuses.join()}`);
+    assert.ok(
+      statuses.every((status) => status >= 200 && status < 300),
+      `statuses ${statuses.join()}`,
+    );
     const after = (await t.get(trail)).body;
     assert.equal(after.pagination.total_count, Number(before) + writes.length);
   });

@@ -1,15 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertSafeBody } from '../src/http/text.js';
-import {
-  ARRAY_ELEMENTS_LIMIT,
-  BODY_LIMIT,
-  DEPTH_LIMIT,
-  NAME_LENGTH_LIMIT,
-  OBJECT_MEMBERS_LIMIT,
-  STRING_LENGTH_LIMIT,
-  VALUES_LIMIT,
-} from '../src/http/limits.js';
+import { ARRAY_ELEMENTS_LIMIT, BODY_LIMIT, DEPTH_LIMIT, NAME_LENGTH_LIMIT, OBJECT_MEMBERS_LIMIT, STRING_LENGTH_LIMIT, VALUES_LIMIT } from '../src/http/limits.js';
 import { TestApp } from './support/app.js';
 import { createTeam, grantProject, grantWorkspace } from './support/factories/access.js';
 import { createRun } from './support/factories/runs.js';
@@ -30,7 +22,7 @@ function countValues(value: unknown): number {
 /** An array of arrays of zeros holding exactly `count` values, itself included, none longer than the element limit. */
 function valuesFiller(count: number): number[][] {
   const chunks: number[][] = [];
-  for (let left = count - 1; left > 0; ) {
+  for (let left = count - 1; left > 0;) {
     const size = Math.min(left - 1, ARRAY_ELEMENTS_LIMIT);
     chunks.push(new Array<number>(size).fill(0));
     left -= size + 1;
@@ -49,7 +41,10 @@ async function storeContents(t: TestApp): Promise<Record<string, string[]>> {
   const contents: Record<string, string[]> = {};
   for (const table of await t.store.db.introspection.getTables()) {
     if (table.isView) continue;
-    const rows = await t.store.db.selectFrom(table.name as 'organizations').selectAll().execute();
+    const rows = await t.store.db
+      .selectFrom(table.name as 'organizations')
+      .selectAll()
+      .execute();
     contents[table.name] = rows.map((row) => JSON.stringify({ ...row, last_used_at: undefined })).sort();
   }
   return contents;

@@ -19,7 +19,10 @@ describe('the varsetd command', () => {
     const { code, stdout } = await runVarsetd(['--help'], varsetdEnv(noStore));
     assert.equal(code, 0);
     const documentedRows = [...CONFIGURATION.matchAll(/^\| `([A-Z_]+)` \| `(--[a-z-]+)` \|/gm)].map(([, env, flag]) => `${env} ${flag}`);
-    assert.deepEqual(documentedRows, SETTINGS.map((s) => `${s.env} ${s.flag}`));
+    assert.deepEqual(
+      documentedRows,
+      SETTINGS.map((s) => `${s.env} ${s.flag}`),
+    );
     for (const s of SETTINGS) assert.match(stdout, new RegExp(`^  ${s.flag} ${s.value} +\\[${s.env}\\] `, 'm'), s.flag);
     for (const command of ['serve', 'migrate', 'rotate-key', 'exec', '--version']) assert.ok(stdout.includes(command), command);
     // Each command has a line of its own under "commands:", saying what it does.
@@ -129,10 +132,16 @@ describe(`varsetd serve on a terminal (${storeKind})`, () => {
       await store.dispose();
     }
     const lines = output.replaceAll('\r', '').split('\n');
-    assert.ok(lines.some((line) => /^varsetd \S+ is listening on http:\/\/127\.0\.0\.1:\d+$/.test(line)), output);
+    assert.ok(
+      lines.some((line) => /^varsetd \S+ is listening on http:\/\/127\.0\.0\.1:\d+$/.test(line)),
+      output,
+    );
     assert.ok(lines.includes(`  data folder     ${store.dataDir}`), output);
     assert.ok(lines.includes(`  admin token     generated, in ${path.join(store.dataDir, 'admin-token')} (not printed: read it from there)`), output);
-    assert.ok(lines.some((line) => /^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at/.test(line)), output);
+    assert.ok(
+      lines.some((line) => /^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at/.test(line)),
+      output,
+    );
     assert.ok(!lines.some((line) => line.startsWith('{')), output);
   });
 });

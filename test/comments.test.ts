@@ -99,12 +99,18 @@ describe(`comments and run events (${storeKind})`, () => {
     for (let i = 0; i < 5; i++) ids.push((await createComment(t, run.id, `comment ${i}`)).id);
     let res = await t.get(`/api/v2/runs/${run.id}/comments?page%5Bsize%5D=2&page%5Bnumber%5D=2`);
     expectStatus(res, 200);
-    assert.deepEqual(res.body.data.map((c: any) => c.id), ids.slice(2, 4));
+    assert.deepEqual(
+      res.body.data.map((c: any) => c.id),
+      ids.slice(2, 4),
+    );
     assert.deepEqual(res.body.meta.pagination, { 'current-page': 2, 'page-size': 2, 'prev-page': 1, 'next-page': 3, 'total-pages': 3, 'total-count': 5 });
     assert.equal(res.body.links.self, `/api/v2/runs/${run.id}/comments?page%5Bnumber%5D=2&page%5Bsize%5D=2`);
     assert.equal(res.body.links.last, `/api/v2/runs/${run.id}/comments?page%5Bnumber%5D=3&page%5Bsize%5D=2`);
     res = await t.get(`/api/v2/runs/${run.id}/comments`);
-    assert.deepEqual(res.body.data.map((c: any) => c.id), ids);
+    assert.deepEqual(
+      res.body.data.map((c: any) => c.id),
+      ids,
+    );
     assert.equal((await t.get(`/api/v2/runs/${run.id}/comments?page%5Bnumber%5D=x`)).status, 400);
     assert.equal((await t.get(`/api/v2/runs/${run.id}/comments?include=run-event`)).status, 400);
   });
@@ -127,7 +133,10 @@ describe(`comments and run events (${storeKind})`, () => {
 
     res = await t.get(`/api/v2/runs/${run.id}/run-events`);
     expectStatus(res, 200);
-    assert.deepEqual(res.body.data.map((e: any) => e.attributes.action), ['created', 'commented']);
+    assert.deepEqual(
+      res.body.data.map((e: any) => e.attributes.action),
+      ['created', 'commented'],
+    );
     assert.deepEqual(res.body.data[1], event);
     assert.equal(res.body.included, undefined);
   });
@@ -159,7 +168,10 @@ describe(`comments and run events (${storeKind})`, () => {
     expectStatus(res, 200);
     assert.equal(res.body.data.length, 1);
     assert.equal(res.body.data[0].attributes.action, 'commented');
-    assert.deepEqual(res.body.included.map((c: any) => c.attributes.body), ['c2']);
+    assert.deepEqual(
+      res.body.included.map((c: any) => c.attributes.body),
+      ['c2'],
+    );
     assert.equal(res.body.meta.pagination['total-count'], 4);
     const past = await t.get(`/api/v2/runs/${run.id}/run-events?page%5Bsize%5D=3&page%5Bnumber%5D=3`);
     expectStatus(past, 200);

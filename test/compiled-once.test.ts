@@ -15,7 +15,18 @@ describe(`queries compiled once (${storeKind})`, () => {
     const created = '2026-01-01T00:00:00.000Z';
     await store.db
       .insertInto('organizations')
-      .values(['acme', 'globex', 'initech'].map((name) => ({ id: `org-${name}`, name, email: `${name}@example.com`, settings: '{}', search_name: name, search_email: `${name}@example.com`, user_tokens_enabled: true, created_at: created })))
+      .values(
+        ['acme', 'globex', 'initech'].map((name) => ({
+          id: `org-${name}`,
+          name,
+          email: `${name}@example.com`,
+          settings: '{}',
+          search_name: name,
+          search_email: `${name}@example.com`,
+          user_tokens_enabled: true,
+          created_at: created,
+        })),
+      )
       .execute();
   });
   after(async () => {
@@ -50,7 +61,18 @@ describe(`queries compiled once (${storeKind})`, () => {
     const insert = compiledOnce((db, ids: string[], names: string[], userTokens: boolean[]) =>
       db
         .insertInto('organizations')
-        .values(names.map((name, i) => ({ id: ids[i]!, name, email: 'it@example.com', settings: '{}', search_name: name, search_email: 'it@example.com', user_tokens_enabled: userTokens[i]!, created_at: created }))),
+        .values(
+          names.map((name, i) => ({
+            id: ids[i]!,
+            name,
+            email: 'it@example.com',
+            settings: '{}',
+            search_name: name,
+            search_email: 'it@example.com',
+            user_tokens_enabled: userTokens[i]!,
+            created_at: created,
+          })),
+        ),
     );
     await insert(store.db, ['org-hooli', 'org-umbrella'], ['hooli', 'umbrella'], [true, false]);
     await insert(store.db, ['org-vandelay'], ['vandelay'], [false]);

@@ -15,7 +15,8 @@ describe('configuration', () => {
     assert.equal(loadConfig({}, []).notificationsAllowPrivate, false);
     assert.equal(loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: 'true' }, []).notificationsAllowPrivate, true);
     assert.equal(loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: 'true' }, ['--notifications-private', 'false']).notificationsAllowPrivate, false);
-    for (const wrong of ['yes', '1', 'TRUE']) assert.throws(() => loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: wrong }, []), /VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false/, wrong);
+    for (const wrong of ['yes', '1', 'TRUE'])
+      assert.throws(() => loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: wrong }, []), /VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false/, wrong);
   });
   it('reads the timeouts in seconds (60, 10 and 5 unless set) and refuses anything but a positive number', () => {
     assert.deepEqual(loadConfig({}, []).timeouts, { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 });
@@ -44,7 +45,8 @@ describe('configuration', () => {
   it("takes pino's levels only", () => {
     assert.equal(loadConfig({}, []).logLevel, 'info');
     for (const level of ['trace', 'debug', 'warn', 'error', 'fatal', 'silent']) assert.equal(loadConfig({}, ['--log-level', level]).logLevel, level);
-    for (const wrong of ['verbose', 'INFO', 'warning']) assert.throws(() => loadConfig({ LOG_LEVEL: wrong }, []), /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent/, wrong);
+    for (const wrong of ['verbose', 'INFO', 'warning'])
+      assert.throws(() => loadConfig({ LOG_LEVEL: wrong }, []), /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent/, wrong);
   });
   it('takes admin tokens of at least 32 printable ASCII characters, and never repeats one it refuses', () => {
     const token = 'a'.repeat(31) + '!';
@@ -117,14 +119,24 @@ describe('configuration', () => {
       [['--', '--port', '1'], 'unknown option --'],
       [['--port', '1', '--host'], '--host needs a value'],
     ] as const) {
-      assert.throws(() => loadConfig({}, [...args]), (error: unknown) => error instanceof ConfigError && error.message === message, args.join(' '));
+      assert.throws(
+        () => loadConfig({}, [...args]),
+        (error: unknown) => error instanceof ConfigError && error.message === message,
+        args.join(' '),
+      );
     }
   });
 
-  it('takes rotate-key\'s --new-key out of the settings, which stay as they were given', () => {
+  it("takes rotate-key's --new-key out of the settings, which stay as they were given", () => {
     assert.deepEqual(takeNewKeyOption(['--data-dir', 'd', '--new-key', 'k1', '--new-key=k2', '--port=0']), { newKey: 'k2', rest: ['--data-dir=d', '--port=0'] });
     assert.deepEqual(takeNewKeyOption([]), { newKey: undefined, rest: [] });
-    assert.throws(() => takeNewKeyOption(['--new-key']), (error: unknown) => error instanceof ConfigError && error.message === '--new-key needs a value');
-    assert.throws(() => takeNewKeyOption(['--new-kee', 'x']), (error: unknown) => error instanceof ConfigError && error.message === 'unknown option --new-kee');
+    assert.throws(
+      () => takeNewKeyOption(['--new-key']),
+      (error: unknown) => error instanceof ConfigError && error.message === '--new-key needs a value',
+    );
+    assert.throws(
+      () => takeNewKeyOption(['--new-kee', 'x']),
+      (error: unknown) => error instanceof ConfigError && error.message === 'unknown option --new-kee',
+    );
   });
 });

@@ -122,22 +122,56 @@ describe(`archived configuration versions migration on an existing store (${stor
       await db.insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at }).execute();
       await db.insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at }).execute();
       await db.insertInto('workspaces').values({ id: 'ws-old', organization_id: 'org-old', project_id: 'prj-old', name: 'w', created_at: at, updated_at: at }).execute();
-      const cv = (id: string) => ({ id, workspace_id: 'ws-old', status: 'uploaded', auto_queue_runs: true, speculative: false, provisional: false, created_at: at, uploaded_at: at });
-      await db.insertInto('configuration_versions').values([cv('cv-older'), cv('cv-newer')]).execute();
+      const cv = (id: string) => ({
+        id,
+        workspace_id: 'ws-old',
+        status: 'uploaded',
+        auto_queue_runs: true,
+        speculative: false,
+        provisional: false,
+        created_at: at,
+        uploaded_at: at,
+      });
+      await db
+        .insertInto('configuration_versions')
+        .values([cv('cv-older'), cv('cv-newer')])
+        .execute();
       const kept = configArchive();
       await db.insertInto('configuration_version_archives').values({ configuration_version_id: 'cv-older', data: kept }).execute();
       await db
         .insertInto('runs')
-        .values({ id: 'run-old', workspace_id: 'ws-old', configuration_version_id: 'cv-older', status: 'errored', message: 'm', is_destroy: false, plan_only: false, variables: '[]', created_at: at })
+        .values({
+          id: 'run-old',
+          workspace_id: 'ws-old',
+          configuration_version_id: 'cv-older',
+          status: 'errored',
+          message: 'm',
+          is_destroy: false,
+          plan_only: false,
+          variables: '[]',
+          created_at: at,
+        })
         .execute();
       await db
         .insertInto('tokens')
-        .values({ id: 'at-old', token_hash: hashToken('old-admin-secret'), kind: 'site-admin', organization_id: null, team_id: null, description: 'kept', created_at: at, expired_at: null })
+        .values({
+          id: 'at-old',
+          token_hash: hashToken('old-admin-secret'),
+          kind: 'site-admin',
+          organization_id: null,
+          team_id: null,
+          description: 'kept',
+          created_at: at,
+          expired_at: null,
+        })
         .execute();
 
       await migrate(store);
       const rows = await db.selectFrom('configuration_versions').select(['id', 'status']).orderBy('seq').execute();
-      assert.deepEqual(rows, [{ id: 'cv-older', status: 'uploaded' }, { id: 'cv-newer', status: 'uploaded' }]);
+      assert.deepEqual(rows, [
+        { id: 'cv-older', status: 'uploaded' },
+        { id: 'cv-newer', status: 'uploaded' },
+      ]);
       assert.equal((await db.selectFrom('runs').select('id').execute()).length, 1);
 
       const app = await buildApp({ store });
@@ -160,4 +194,3 @@ describe(`archived configuration versions migration on an existing store (${stor
     });
   });
 });
-

@@ -27,11 +27,26 @@ describe('domain errors at the HTTP edge', () => {
     const document = (error: Parameters<typeof apiErrorOf>[0]) => apiErrorOf(error).toDocument().errors[0];
     assert.deepEqual(document(new NotFound()), { status: '404', title: 'not found' });
     assert.deepEqual(document(new TokenRefused()), { status: '401', title: 'unauthorized' });
-    assert.deepEqual(document(new Forbidden('no', 'organization-access')), { status: '403', title: 'forbidden', detail: 'no', source: { pointer: '/data/attributes/organization-access' } });
+    assert.deepEqual(document(new Forbidden('no', 'organization-access')), {
+      status: '403',
+      title: 'forbidden',
+      detail: 'no',
+      source: { pointer: '/data/attributes/organization-access' },
+    });
     assert.deepEqual(document(blank('name')), { status: '422', title: 'invalid attribute', detail: "name can't be blank", source: { pointer: '/data/attributes/name' } });
     assert.deepEqual(document(new Invalid('global', 'no')), { status: '422', title: 'invalid attribute', detail: 'no', source: { pointer: '/data/attributes/global' } });
-    assert.deepEqual(document(new Taken('key', 'vars[0].category')), { status: '422', title: 'invalid attribute', detail: 'Key has already been taken', source: { pointer: '/data/relationships/vars/data/0/attributes/category' } });
-    assert.deepEqual(document(new Taken('description')), { status: '422', title: 'invalid attributes', detail: 'Validation failed: Description has already been taken', source: { pointer: '/data/attributes/description' } });
+    assert.deepEqual(document(new Taken('key', 'vars[0].category')), {
+      status: '422',
+      title: 'invalid attribute',
+      detail: 'Key has already been taken',
+      source: { pointer: '/data/relationships/vars/data/0/attributes/category' },
+    });
+    assert.deepEqual(document(new Taken('description')), {
+      status: '422',
+      title: 'invalid attributes',
+      detail: 'Validation failed: Description has already been taken',
+      source: { pointer: '/data/attributes/description' },
+    });
     assert.deepEqual(document(new Unprocessable('no')), { status: '422', title: 'unprocessable entity', detail: 'no' });
     assert.deepEqual(document(new Conflict('locked')), { status: '409', title: 'conflict', detail: 'locked' });
     assert.deepEqual(document(new TransitionRefused('no')), { status: '409', title: 'transition not allowed', detail: 'no' });

@@ -22,7 +22,6 @@ function summary(resource: any): unknown {
   return [resource.attributes.key, resource.attributes.category, resource.attributes.value, [from(resource.attributes), ...resource.attributes.overridden.map(from)]];
 }
 
-
 describe(`effective variables (${storeKind})`, () => {
   let t: TestApp;
   let org: string;
@@ -56,18 +55,31 @@ describe(`effective variables (${storeKind})`, () => {
     const wsVar = await createWorkspaceVar(t, ws, { key: 'region', value: 'ws-region' });
     await createWorkspaceVar(t, ws, { key: 'region', category: 'env', value: 'ws-env-region' });
     const global = await createVarset(t, org, { attributes: { name: uniqueName('global'), global: true }, vars: [{ key: `only-global-${ws}`, value: 'g' }] });
-    const projectSet = await createVarset(t, org, { attributes: { name: 'b-project' }, projects: [prj], vars: [{ key: 'region', value: 'prj-region' }, { key: 'size', value: 'prj-size' }] });
+    const projectSet = await createVarset(t, org, {
+      attributes: { name: 'b-project' },
+      projects: [prj],
+      vars: [
+        { key: 'region', value: 'prj-region' },
+        { key: 'size', value: 'prj-size' },
+      ],
+    });
     const wsSet = await createVarset(t, org, { attributes: { name: 'c-workspace' }, workspaces: [ws], vars: [{ key: 'size', value: 'ws-set-size' }] });
     const owned = await createVarset(t, org, {
       attributes: { name: 'z-owned' },
       parent: { type: 'projects', id: prj },
       projects: [prj],
-      vars: [{ key: 'size', value: 'owned-size' }, { key: 'zone', value: 'owned-zone' }],
+      vars: [
+        { key: 'size', value: 'owned-size' },
+        { key: 'zone', value: 'owned-zone' },
+      ],
     });
     const priority = await createVarset(t, org, {
       attributes: { name: 'a-priority', priority: true },
       workspaces: [ws],
-      vars: [{ key: 'zone', value: 'forced-zone' }, { key: 'TOKEN', category: 'env', value: 'hunter2', sensitive: true }],
+      vars: [
+        { key: 'zone', value: 'forced-zone' },
+        { key: 'TOKEN', category: 'env', value: 'hunter2', sensitive: true },
+      ],
     });
     return { org, prj, ws, wsVar, global, projectSet, wsSet, owned, priority };
   }
@@ -96,7 +108,10 @@ describe(`effective variables (${storeKind})`, () => {
       assert.equal(zone.attributes.overridden[0].source.varset.scope, 'project');
       assert.equal(zone.attributes.overridden[0].value, 'owned-zone');
       const region = data.find((d) => d.attributes.key === 'region' && d.attributes.category === 'terraform');
-      assert.deepEqual(Object.keys(region.attributes).sort(), ['category', 'description', 'hcl', 'key', 'overridden', 'sensitive', 'source', 'value', 'variable-id', 'version-id'].sort());
+      assert.deepEqual(
+        Object.keys(region.attributes).sort(),
+        ['category', 'description', 'hcl', 'key', 'overridden', 'sensitive', 'source', 'value', 'variable-id', 'version-id'].sort(),
+      );
       assert.deepEqual(region.attributes.source, { type: 'workspace', precedence: 8 });
     });
 
@@ -113,7 +128,8 @@ describe(`effective variables (${storeKind})`, () => {
 
     it('breaks ties between sets of one level by name in code point order, whatever was created first', async () => {
       const ws = await t.createWorkspace(org);
-      for (const name of ['\u{1F600} set', 'b set', '\u{FF21} set', 'B set']) await createVarset(t, org, { attributes: { name }, workspaces: [ws], vars: [{ key: 'tie', value: name }] });
+      for (const name of ['\u{1F600} set', 'b set', '\u{FF21} set', 'B set'])
+        await createVarset(t, org, { attributes: { name }, workspaces: [ws], vars: [{ key: 'tie', value: name }] });
       const [tie] = await effective(ws);
       assert.deepEqual(summary(tie), ['tie', 'terraform', 'B set', ['11:B set', '11:b set', '11:\u{FF21} set', '11:\u{1F600} set']]);
     });
@@ -143,8 +159,14 @@ describe(`effective variables (${storeKind})`, () => {
       assert.equal(byKey(`only-global-${ws}`).source['level-name'], 'global set');
 
       const levels = res.body.meta.precedence;
-      assert.deepEqual(levels.map((l: any) => l.level), [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]);
-      assert.deepEqual(levels.find((l: any) => l.level === 6), { level: 6, name: 'run variable' });
+      assert.deepEqual(
+        levels.map((l: any) => l.level),
+        [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13],
+      );
+      assert.deepEqual(
+        levels.find((l: any) => l.level === 6),
+        { level: 6, name: 'run variable' },
+      );
       assert.equal(levels.find((l: any) => l.level === 13).name, 'global set');
       expectStatus(await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=false`), 400);
       expectStatus(await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true&other=1`), 400);
@@ -245,15 +267,12 @@ describe(`effective variables (${storeKind})`, () => {
         ],
       });
       const atCreation = await runEffective(run.id);
-      assert.deepEqual(
-        atCreation.filter((d) => ['region', 'zone', 'extra'].includes(d.attributes.key)).map(summary),
-        [
-          ['extra', 'terraform', '1', ['6:run']],
-          ['region', 'env', 'ws-env-region', ['8:workspace']],
-          ['region', 'terraform', '"run-region"', ['6:run', '8:workspace', '12:b-project']],
-          ['zone', 'terraform', 'forced-zone', ['3:a-priority', '6:run', '10:z-owned']],
-        ],
-      );
+      assert.deepEqual(atCreation.filter((d) => ['region', 'zone', 'extra'].includes(d.attributes.key)).map(summary), [
+        ['extra', 'terraform', '1', ['6:run']],
+        ['region', 'env', 'ws-env-region', ['8:workspace']],
+        ['region', 'terraform', '"run-region"', ['6:run', '8:workspace', '12:b-project']],
+        ['zone', 'terraform', 'forced-zone', ['3:a-priority', '6:run', '10:z-owned']],
+      ]);
       const region = atCreation.find((d) => d.id === 'terraform:region');
       assert.deepEqual([region.attributes['variable-id'], region.attributes.hcl, region.attributes.sensitive], [null, true, false]);
       assert.equal(region.attributes.overridden[0]['variable-id'], wsVar.id);
@@ -284,7 +303,13 @@ describe(`effective variables (${storeKind})`, () => {
       assert.ok(!JSON.stringify(res.body).includes('secret'));
       assert.deepEqual([res.body.data[0].attributes.value, res.body.data[0].attributes.overridden[0].value], [null, null]);
       const rows = await t.store.db.selectFrom('run_effective_values').select(['value', 'sensitive']).where('run_id', '=', run.id).orderBy('rank').execute();
-      assert.deepEqual(rows.map((r) => [t.app.sealer.open(r.value), r.sensitive]), [['ws-secret', true], ['set-secret', true]]);
+      assert.deepEqual(
+        rows.map((r) => [t.app.sealer.open(r.value), r.sensitive]),
+        [
+          ['ws-secret', true],
+          ['set-secret', true],
+        ],
+      );
       assert.ok(rows.every((r) => !r.value.includes('secret')));
     });
 
@@ -301,7 +326,10 @@ describe(`effective variables (${storeKind})`, () => {
           ...(await own.store.db.selectFrom('workspace_variables').select('value').execute()),
           ...(await own.store.db.selectFrom('run_effective_values').select('value').execute()),
         ];
-        assert.deepEqual(values.map((v) => next.open(v.value)), ['rotate-me', 'rotate-me']);
+        assert.deepEqual(
+          values.map((v) => next.open(v.value)),
+          ['rotate-me', 'rotate-me'],
+        );
       } finally {
         await own.close();
       }
@@ -320,7 +348,15 @@ describe(`effective variables (${storeKind})`, () => {
     it('a refused run stores nothing; a run of a workspace without variables has an empty list', async () => {
       const ws = await t.createWorkspace(org);
       await createWorkspaceVar(t, ws, { key: 'n' });
-      const count = async () => Number((await t.store.db.selectFrom('run_effective_values').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await t.store.db
+              .selectFrom('run_effective_values')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const before = await count();
       for (const attributes of [{ variables: [{ key: 'n', value: 1 }] }, {}]) {
         // The second has no uploaded configuration version: refused inside the run's transaction.

@@ -119,7 +119,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   const commentsOf = async (runId: string) => ((await client.get(`/api/v2/runs/${runId}/comments`)).body.data as any[]).map((c) => c.attributes.body);
   const terraformBin = () => path.basename(terraform);
 
-  it('gives Terraform exactly the stored values, with the precedence of the run\'s effective variables', async () => {
+  it("gives Terraform exactly the stored values, with the precedence of the run's effective variables", async () => {
     const script = `${terraformBin()} apply -no-color -auto-approve -input=false && ${terraformBin()} output -json all > outputs.json && printf %s "$AWS_SECRET_ACCESS_KEY" > env-secret.txt && printf %s "$PLAIN_ENV" > env-plain.txt && stat -c %a zzz_varsetd_*.auto.tfvars > mode.txt`;
     const { code, stdout, stderr } = await exec(['--workspace', `${org}/network`, '--message', 'exec test', '--', 'sh', '-c', script]);
     assert.equal(code, 0, stderr);
@@ -160,7 +160,11 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   /** The names in the archive uploaded for the latest run, as tar lists them. */
   async function uploadedNames(): Promise<string[]> {
     const run = await latestRun();
-    const download = await app.inject({ method: 'GET', url: `/api/v2/configuration-versions/${run.relationships['configuration-version'].data.id}/download`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const download = await app.inject({
+      method: 'GET',
+      url: `/api/v2/configuration-versions/${run.relationships['configuration-version'].data.id}/download`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(download.statusCode, 200, download.body);
     // Literal quoting lists non-ASCII names as they are, whatever the locale.
     const listing = spawnSync('tar', ['--quoting-style=literal', '-tz'], { input: download.rawPayload, encoding: 'utf8' });
@@ -202,7 +206,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     }
   });
 
-  it('exits with a failing command\'s code, errors the run and removes the file', async () => {
+  it("exits with a failing command's code, errors the run and removes the file", async () => {
     const { code } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'test -f zzz_varsetd_*.auto.tfvars && exit 3']);
     assert.equal(code, 3);
     assert.deepEqual(tfvarsFiles(), []);
@@ -215,8 +219,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-locked-'));
     fs.writeFileSync(path.join(dir, 'main.tf'), MAIN_TF);
     // A folder nothing may be written in: immutable for root (who ignores modes), read-only for anyone else.
-    const lock = (on: boolean) =>
-      process.getuid?.() === 0 ? execFileSync('chattr', [on ? '+i' : '-i', dir]) : fs.chmodSync(dir, on ? 0o555 : 0o755);
+    const lock = (on: boolean) => (process.getuid?.() === 0 ? execFileSync('chattr', [on ? '+i' : '-i', dir]) : fs.chmodSync(dir, on ? 0o555 : 0o755));
     lock(true);
     try {
       const { code, stderr } = await exec(['--dir', dir, '--workspace', `${org}/network`, '--', 'sh', '-c', 'echo ran > ran.txt']);
@@ -242,7 +245,8 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
       const run = await latestRun();
       assert.equal(run.attributes.status, 'planning');
       const others = [await teamToken(client, await ownersTeam(client, org)), await organizationToken(client, org), ADMIN_TOKEN];
-      for (const token of others) assert.equal((await app.inject({ url: `/api/v2/runs/${run.id}/opened-variables`, headers: { authorization: `Bearer ${token}` } })).statusCode, 404);
+      for (const token of others)
+        assert.equal((await app.inject({ url: `/api/v2/runs/${run.id}/opened-variables`, headers: { authorization: `Bearer ${token}` } })).statusCode, 404);
       const own = await app.inject({ url: `/api/v2/runs/${run.id}/opened-variables`, headers: { authorization: `Bearer ${runner.token}` } });
       assert.equal(own.statusCode, 200);
       assert.ok(own.body.includes('hunter2'));
@@ -265,7 +269,11 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
       await secure.listen({ host: '127.0.0.1', port: 0 });
       const httpsAddress = `https://127.0.0.1:${(secure.server.address() as { port: number }).port}`;
       const env = { VARSETD_TOKEN: runner.token, VARSETD_ADDRESS: httpsAddress };
-      const trusted = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'test "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED"'], { ...env, SSL_CERT_FILE: path.join(certDir, 'ca.pem'), EXPECTED: ENV_SECRET });
+      const trusted = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'test "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED"'], {
+        ...env,
+        SSL_CERT_FILE: path.join(certDir, 'ca.pem'),
+        EXPECTED: ENV_SECRET,
+      });
       assert.equal(trusted.code, 0, trusted.stderr);
       assert.equal((await latestRun()).attributes.status, 'planned');
       const untrusted = await exec(['--workspace', `${org}/network`, '--', 'true'], env);
@@ -277,7 +285,7 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     }
   });
 
-  it('puts Terraform\'s plan summary in the comment', async () => {
+  it("puts Terraform's plan summary in the comment", async () => {
     const { code } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'printf "\\033[1mPlan:\\033[0m 2 to add, 1 to change, 0 to destroy.\\n"']);
     assert.equal(code, 0);
     const [comment] = await commentsOf((await latestRun()).id);
@@ -318,7 +326,10 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     const vars = (await client.get(`/api/v2/varsets/${globalSetId}/relationships/vars?page%5Bsize%5D=100`)).body.data as any[];
     const secret = vars.find((v) => v.attributes.key === 'AWS_SECRET_ACCESS_KEY');
     const [current] = (await client.get(`/api/v2/varsets/${globalSetId}/versions`)).body.data;
-    expectStatus(await client.patch(`/api/v2/varsets/${globalSetId}/relationships/vars/${secret.id}`, { data: { type: 'vars', attributes: { value: 'a-replacement-secret' } } }), 200);
+    expectStatus(
+      await client.patch(`/api/v2/varsets/${globalSetId}/relationships/vars/${secret.id}`, { data: { type: 'vars', attributes: { value: 'a-replacement-secret' } } }),
+      200,
+    );
     const rolledBack = await client.post(`/api/v2/varsets/${globalSetId}/actions/rollback`, { data: { type: 'varset-versions', id: current.id } });
     expectStatus(rolledBack, 200);
     const made = rolledBack.body.meta.version.number;

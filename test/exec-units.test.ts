@@ -11,7 +11,7 @@ import { hclString, isIdentifier, renderTfvars } from '../src/exec/tfvars.js';
 describe('varsetd exec: credentials', () => {
   const noHome = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-nohome-'));
 
-  it('prefers VARSETD_TOKEN, then TF_TOKEN_<host> with Terraform\'s name mangling', () => {
+  it("prefers VARSETD_TOKEN, then TF_TOKEN_<host> with Terraform's name mangling", () => {
     assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 'a', TF_TOKEN_vars_example_com: 'b' }, noHome).token, 'a');
     assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com', TF_TOKEN_vars_example_com: 'b' }, noHome).token, 'b');
     assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://my-vars.example.com', TF_TOKEN_my__vars_example_com: 'c' }, noHome).token, 'c');
@@ -22,7 +22,7 @@ describe('varsetd exec: credentials', () => {
     assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 't' }, noHome).address, 'https://vars.example.com');
   });
 
-  it('reads the host\'s token from credentials.tfrc.json, and refuses without one', () => {
+  it("reads the host's token from credentials.tfrc.json, and refuses without one", () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-home-'));
     fs.mkdirSync(path.join(home, '.terraform.d'));
     fs.writeFileSync(path.join(home, '.terraform.d', 'credentials.tfrc.json'), JSON.stringify({ credentials: { 'Vars.Example.com:8443': { token: 'f' } } }));
@@ -39,7 +39,13 @@ describe('varsetd exec: tfvars', () => {
     assert.equal(hclString('a"b\\c'), '"a\\"b\\\\c"');
     assert.equal(hclString('${x} %{y} $${z} $ %'), '"$${x} %%{y} $$${z} $ %"');
     assert.equal(hclString('l1\nl2\r\t\u0001é😀'), '"l1\\nl2\\r\\t\\u0001é😀"');
-    assert.equal(renderTfvars([{ key: 'n', value: '[1, 2]', hcl: true }, { key: 's', value: 'v', hcl: false }]), 'n = [1, 2]\ns = "v"\n');
+    assert.equal(
+      renderTfvars([
+        { key: 'n', value: '[1, 2]', hcl: true },
+        { key: 's', value: 'v', hcl: false },
+      ]),
+      'n = [1, 2]\ns = "v"\n',
+    );
   });
 
   it('knows a Terraform variable name', () => {
@@ -97,7 +103,11 @@ describe('varsetd exec: arguments', () => {
       [['--dir', cwd], '--workspace ORG/WORKSPACE is required'],
       [['--workspace', 'a/b'], 'COMMAND is missing: give it after --'],
     ] as const) {
-      assert.throws(() => parseExecArguments([...args], cwd), (error: unknown) => error instanceof Error && error.message === message, args.join(' '));
+      assert.throws(
+        () => parseExecArguments([...args], cwd),
+        (error: unknown) => error instanceof Error && error.message === message,
+        args.join(' '),
+      );
     }
   });
 });

@@ -156,7 +156,11 @@ describe(`what include shows (${storeKind})`, () => {
       assert.deepEqual(full.body.included.map((r: { id: string }) => r.id).sort(), [readable, hidden, project].sort(), path);
       const team = await t.get(url, { token });
       expectStatus(team, 200);
-      assert.deepEqual(team.body.included.map((r: { id: string }) => r.id), [readable], path);
+      assert.deepEqual(
+        team.body.included.map((r: { id: string }) => r.id),
+        [readable],
+        path,
+      );
       const data = Array.isArray(team.body.data) ? team.body.data[0] : team.body.data;
       assert.equal(data.attributes['workspace-count'], 2, path);
       assert.ok(!JSON.stringify(team.body).includes('hidden-project'), path);

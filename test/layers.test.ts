@@ -19,7 +19,10 @@ describe('the layer check', () => {
     const json = cruise([FIXTURE, '--no-config']);
     const modules = (JSON.parse(json) as { modules: { dependencies: { circular: boolean }[] }[] }).modules;
     assert.equal(modules.length, 4);
-    assert.ok(modules.every((m) => m.dependencies.every((d) => !d.circular)), 'the fixture has no cycle of files');
+    assert.ok(
+      modules.every((m) => m.dependencies.every((d) => !d.circular)),
+      'the fixture has no cycle of files',
+    );
     const result = check(json, FIXTURE);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /no-folder-cycle: accounts, billing import each other/);

@@ -58,7 +58,11 @@ describe(`secrets in logs and errors (${storeKind})`, () => {
     const orgSecret: string = JSON.parse(orgIssued.body).data.attributes.token;
     const sensitive = 'sensitive-value-4b1d';
     await send('POST', '/api/v2/organizations/logs/varsets', {
-      data: { type: 'varsets', attributes: { name: 'set' }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'pw', value: sensitive, category: 'env', sensitive: true } }] } } },
+      data: {
+        type: 'varsets',
+        attributes: { name: 'set' },
+        relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'pw', value: sensitive, category: 'env', sensitive: true } }] } },
+      },
     });
     // Errors of every kind, carrying secrets in their requests.
     await send('GET', '/api/v2/organizations/logs', undefined, teamSecret);

@@ -58,7 +58,13 @@ function fill(path: string, text: number): string {
 }
 
 function queryString(): string {
-  const parameters = [`filter%5B${random(4)}%5D%5Bname%5D=${random()}`, `page%5Bnumber%5D=${random(3)}`, `${random()}=${random()}`, `q=${random()}%20${random(3)}`, `include=${random()}`];
+  const parameters = [
+    `filter%5B${random(4)}%5D%5Bname%5D=${random()}`,
+    `page%5Bnumber%5D=${random(3)}`,
+    `${random()}=${random()}`,
+    `q=${random()}%20${random(3)}`,
+    `include=${random()}`,
+  ];
   return `?${parameters.join('&')}`;
 }
 
@@ -78,7 +84,9 @@ async function send(t: TestApp, shape: Shape): Promise<number> {
 /** The global rule's 422, with an organization and sets of random names. */
 async function globalConflict(t: TestApp): Promise<void> {
   const org = await t.createOrganization(random().toLowerCase());
-  const set = (name: string) => ({ data: { type: 'varsets', attributes: { name, global: true }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'shared', category: 'env' } }] } } } });
+  const set = (name: string) => ({
+    data: { type: 'varsets', attributes: { name, global: true }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'shared', category: 'env' } }] } } },
+  });
   expectStatus(await t.post(`/api/v2/organizations/${org}/varsets`, set(random())), 200);
   expectStatus(await t.post(`/api/v2/organizations/${org}/varsets`, set(random())), 422);
 }
@@ -87,7 +95,11 @@ async function globalConflict(t: TestApp): Promise<void> {
 function allowedValue(t: TestApp, label: string, value: string, labels: Record<string, string>): boolean {
   switch (label) {
     case 'route':
-      return value === 'unmatched' || t.app.hasRoute({ url: value, method: labels.method === 'other' ? 'GET' : (labels.method as 'GET') }) || t.app.hasRoute({ url: value, method: 'GET' });
+      return (
+        value === 'unmatched' ||
+        t.app.hasRoute({ url: value, method: labels.method === 'other' ? 'GET' : (labels.method as 'GET') }) ||
+        t.app.hasRoute({ url: value, method: 'GET' })
+      );
     case 'method':
       return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'].includes(value);
     case 'status':

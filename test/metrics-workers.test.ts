@@ -21,7 +21,10 @@ describe(`GET /metrics over two workers (${storeKind})`, () => {
     const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', VARSETD_METRICS_TOKEN: METRICS_TOKEN, LOG_LEVEL: 'info' }));
     try {
       const N = 24;
-      const created = await requestOnOwnConnection(server.url, 'POST', '/api/v2/organizations', { headers: admin, body: { data: { type: 'organizations', attributes: { name: 'metered', email: 'ops@example.com' } } } });
+      const created = await requestOnOwnConnection(server.url, 'POST', '/api/v2/organizations', {
+        headers: admin,
+        body: { data: { type: 'organizations', attributes: { name: 'metered', email: 'ops@example.com' } } },
+      });
       assert.equal(created.status, 201, created.text);
       const sent = await Promise.all([
         ...Array.from({ length: N }, () => requestOnOwnConnection(server.url, 'GET', '/api/v2/organizations/metered', { headers: admin })),
@@ -53,7 +56,10 @@ describe(`GET /metrics over two workers (${storeKind})`, () => {
       assert.equal(total(families, 'varsetd_worker_http_requests_total'), 1 + 3 * N + 4);
 
       // What every process has once is shown once, not summed.
-      assert.deepEqual(samples(families, 'varsetd_build_info').map((s) => s.value), [1]);
+      assert.deepEqual(
+        samples(families, 'varsetd_build_info').map((s) => s.value),
+        [1],
+      );
       assert.equal(total(families, 'varsetd_workers'), 2);
       assert.equal(total(families, 'varsetd_workers_desired'), 2);
       assert.equal(total(families, 'varsetd_worker_restarts_total'), 0);

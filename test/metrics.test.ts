@@ -43,7 +43,10 @@ describe(`GET /metrics (${storeKind})`, () => {
     assert.equal(delta('varsetd_http_requests_total', { route: 'unmatched', method: 'PATCH', status: '400' }), 1);
     assert.equal(delta('varsetd_http_request_duration_seconds_count', { route: '/api/v2/organizations/:name', method: 'GET' }), 4);
     const buckets = samples(after, 'varsetd_http_request_duration_seconds_bucket', { route: '/api/v2/organizations/:name', method: 'GET' });
-    assert.deepEqual(buckets.map((b) => b.labels.le), ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);
+    assert.deepEqual(
+      buckets.map((b) => b.labels.le),
+      ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf'],
+    );
     assert.ok(!JSON.stringify(after).includes(org), 'no label names the organization');
   });
 

@@ -60,7 +60,13 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     await deliveringProcess();
     const start = receiver.received.length;
 
-    const set = await createVarset(t, org, { attributes: { name: 'deploy' }, vars: [{ key: 'PLAIN', value: 'marker-plain-value' }, { key: 'SECRET', value: 'marker-sensitive-value', sensitive: true }] });
+    const set = await createVarset(t, org, {
+      attributes: { name: 'deploy' },
+      vars: [
+        { key: 'PLAIN', value: 'marker-plain-value' },
+        { key: 'SECRET', value: 'marker-sensitive-value', sensitive: true },
+      ],
+    });
     await assign(t, set.id, 'workspaces', [w1, w2]);
     await assign(t, set.id, 'projects', [projectId]);
     const update = await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'marker-description' } } }, { token: owners });
@@ -72,15 +78,18 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     await receiver.until(start + 7);
     await sleep(200);
     const received = forSet(set.id);
-    assert.deepEqual(received.map((r) => [r.json.version.number, r.json.trigger]), [
-      [1, 'varset:created'],
-      [2, 'varset:changed'],
-      [3, 'varset:changed'],
-      [4, 'varset:changed'],
-      [5, 'varset:changed'],
-      [6, 'varset:changed'],
-      [7, 'varset:deleted'],
-    ]);
+    assert.deepEqual(
+      received.map((r) => [r.json.version.number, r.json.trigger]),
+      [
+        [1, 'varset:created'],
+        [2, 'varset:changed'],
+        [3, 'varset:changed'],
+        [4, 'varset:changed'],
+        [5, 'varset:changed'],
+        [6, 'varset:changed'],
+        [7, 'varset:deleted'],
+      ],
+    );
     for (const request of received) {
       assert.equal(request.headers['x-tfe-notification-signature'], createHmac('sha512', 'marker-configuration-token').update(request.body).digest('hex'));
       assert.equal(request.headers['content-type'], 'application/json');
@@ -99,7 +108,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
         ['SECRET', 'added', true, 'action,category,id,key,sensitive,target'],
       ].sort(),
     );
-    assert.deepEqual(created.changes.find((c: any) => c.target === 'varset' && c.field === 'name'), { target: 'varset', action: 'changed', field: 'name' });
+    assert.deepEqual(
+      created.changes.find((c: any) => c.target === 'varset' && c.field === 'name'),
+      { target: 'varset', action: 'changed', field: 'name' },
+    );
     // Two workspaces assigned, then the project with two workspaces of which one is already there: three.
     assert.equal(byNumber(2).workspace_count, 2);
     assert.equal(byNumber(3).workspace_count, 3);
@@ -127,7 +139,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }), 200);
     await sleep(600);
     const generic = receiver.received.filter((r) => r.json.varset?.id === set.id);
-    assert.deepEqual(generic.map((r) => [r.json.trigger, r.json.version.rolled_back_to]), [['varset:rolled-back', 1]]);
+    assert.deepEqual(
+      generic.map((r) => [r.json.trigger, r.json.version.rolled_back_to]),
+      [['varset:rolled-back', 1]],
+    );
     const messages = receiver.received.filter((r) => typeof r.json.text === 'string' && r.json.text.includes('a &lt;b&gt; &amp; c'));
     assert.equal(messages.length, 1);
     const [message] = messages as [Received];
@@ -137,7 +152,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     assert.equal(message.headers['x-tfe-notification-signature'], undefined);
     assert.doesNotMatch(message.body, /marker-/);
     const responses = (await t.get(`/api/v2/${TYPE}/${slack}`)).body.data.attributes['delivery-responses'];
-    assert.deepEqual(responses.map((r: any) => [r['varset-id'], r['version-number'], r.attempt, r.code, r.successful]), [[set.id, 1, 1, 200, true]]);
+    assert.deepEqual(
+      responses.map((r: any) => [r['varset-id'], r['version-number'], r.attempt, r.code, r.successful]),
+      [[set.id, 1, 1, 200, true]],
+    );
   });
 
   it('tries again after a 500 and after a timeout, and records each attempt', async () => {
@@ -156,7 +174,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     await sleep(200);
     const attempts = forSet(set.id);
     assert.equal(attempts.length, 3);
-    assert.ok(attempts.every((a) => a.body === attempts[0]!.body), 'every attempt sends the same body');
+    assert.ok(
+      attempts.every((a) => a.body === attempts[0]!.body),
+      'every attempt sends the same body',
+    );
     const responses = (await t.get(`/api/v2/${TYPE}/${configuration}`)).body.data.attributes['delivery-responses'];
     assert.deepEqual(
       responses.map((r: any) => [r.attempt, r.code, r.successful, r.body]),
@@ -179,9 +200,18 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const started = Date.now();
     while (forSet(set.id).length < 5 && Date.now() - started < 10_000) await sleep(20);
     await sleep(200);
-    assert.deepEqual(forSet(set.id).map((r) => r.json.version.number), [1, 1, 1, 1, 2]);
+    assert.deepEqual(
+      forSet(set.id).map((r) => r.json.version.number),
+      [1, 1, 1, 1, 2],
+    );
     const attempts = (await t.get(`/api/v2/${TYPE}/${configuration}`)).body.data.attributes['delivery-responses'].map((r: any) => [r['version-number'], r.attempt, r.successful]);
-    assert.deepEqual(attempts, [[2, 1, true], [1, 4, false], [1, 3, false], [1, 2, false], [1, 1, false]]);
+    assert.deepEqual(attempts, [
+      [2, 1, true],
+      [1, 4, false],
+      [1, 3, false],
+      [1, 2, false],
+      [1, 1, false],
+    ]);
   });
 
   it('a restart loses nothing: what was queued, or being sent when the process stopped, is sent by the next one', async () => {
@@ -196,7 +226,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const first = await deliveringProcess({ timeoutMs: 5_000 });
     const started = Date.now();
     while (!sets.some((s) => forSet(s.id).length) && Date.now() - started < 5_000) await sleep(20);
-    assert.ok(sets.some((s) => forSet(s.id).length > 0), 'the first process was sending');
+    assert.ok(
+      sets.some((s) => forSet(s.id).length > 0),
+      'the first process was sending',
+    );
     const stopping = Date.now();
     await running.splice(running.indexOf(first), 1)[0]!.close();
     assert.ok(Date.now() - stopping < 2_000, 'stopping waits a moment, not for the send');
@@ -238,7 +271,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     for (const set of sets) {
       for (const configuration of new Set(received.map((r) => r.json.notification_configuration_id))) {
         const numbers = received.filter((r) => r.json.varset.id === set.id && r.json.notification_configuration_id === configuration).map((r) => r.json.version.number);
-        assert.deepEqual(numbers, Array.from({ length: changes + 1 }, (_, i) => i + 1));
+        assert.deepEqual(
+          numbers,
+          Array.from({ length: changes + 1 }, (_, i) => i + 1),
+        );
       }
     }
   });
@@ -272,7 +308,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     assert.equal(outage.length, 1, 'logged once, however many rounds failed');
     down = false;
     await sleep(400);
-    assert.deepEqual(forSet(set.id).map((r) => r.json.version.number), [1]);
+    assert.deepEqual(
+      forSet(set.id).map((r) => r.json.version.number),
+      [1],
+    );
     assert.ok(lines.some((line) => line.msg === 'notifications: the store answers again'));
   });
 

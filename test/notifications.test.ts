@@ -36,7 +36,14 @@ describe(`notification configurations (${storeKind})`, () => {
 
   const create = (app: TestApp, attributes: Record<string, unknown>, token?: string, organization = org) =>
     app.post(`/api/v2/organizations/${organization}/${TYPE}`, body(attributes), token === undefined ? {} : { token });
-  const generic = (extra: Record<string, unknown> = {}) => ({ name: 'pipeline', 'destination-type': 'generic', url: receiver.url, enabled: true, triggers: ['varset:changed'], ...extra });
+  const generic = (extra: Record<string, unknown> = {}) => ({
+    name: 'pipeline',
+    'destination-type': 'generic',
+    url: receiver.url,
+    enabled: true,
+    triggers: ['varset:changed'],
+    ...extra,
+  });
 
   it('creates, shows, lists, updates and deletes a configuration; the token is never answered', async () => {
     const created = await create(open, generic({ token: 'marker-token-never-shown' }));
@@ -46,7 +53,17 @@ describe(`notification configurations (${storeKind})`, () => {
     assert.equal(type, TYPE);
     assert.deepEqual(
       { ...attributes, 'created-at': undefined, 'updated-at': undefined },
-      { name: 'pipeline', 'destination-type': 'generic', url: receiver.url, 'has-token': true, enabled: true, triggers: ['varset:changed'], 'delivery-responses': [], 'created-at': undefined, 'updated-at': undefined },
+      {
+        name: 'pipeline',
+        'destination-type': 'generic',
+        url: receiver.url,
+        'has-token': true,
+        enabled: true,
+        triggers: ['varset:changed'],
+        'delivery-responses': [],
+        'created-at': undefined,
+        'updated-at': undefined,
+      },
     );
     assert.deepEqual(relationships.organization.data, { id: org, type: 'organizations' });
     const shown = await t.get(`/api/v2/${TYPE}/${id}`);
@@ -129,7 +146,19 @@ describe(`notification configurations (${storeKind})`, () => {
   });
 
   it('refuses private, loopback and link-local destinations unless allowed', async () => {
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1/', 'http://172.16.0.1/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9000/', 'http://[fe80::1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost:9000/', 'http://api.localhost/', 'http://0.0.0.0/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://10.1.2.3/hook',
+      'http://192.168.1.1/',
+      'http://172.16.0.1/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]:9000/',
+      'http://[fe80::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://localhost:9000/',
+      'http://api.localhost/',
+      'http://0.0.0.0/',
+    ]) {
       const res = await create(t, generic({ url }));
       assert.equal(res.status, 422, url);
       assert.equal(res.body.errors[0].source.pointer, '/data/attributes/url');
@@ -180,14 +209,32 @@ describe(`notification configurations (${storeKind})`, () => {
     assert.equal(request.json.notification_configuration_id, id);
     assert.ok(!request.body.includes('verify-secret'));
     const [response] = verified.body.data.attributes['delivery-responses'];
-    assert.deepEqual({ ...response, 'sent-at': undefined, headers: undefined }, {
-      url: receiver.url, code: 200, body: 'received it', error: null, successful: true, 'sent-at': undefined, headers: undefined, 'varset-id': null, 'version-number': null, attempt: null,
-    });
+    assert.deepEqual(
+      { ...response, 'sent-at': undefined, headers: undefined },
+      {
+        url: receiver.url,
+        code: 200,
+        body: 'received it',
+        error: null,
+        successful: true,
+        'sent-at': undefined,
+        headers: undefined,
+        'varset-id': null,
+        'version-number': null,
+        attempt: null,
+      },
+    );
     assert.deepEqual(response.headers['content-type'], ['text/plain']);
     receiver.answer = () => ({ status: 500, body: 'broken' });
     const failed = await open.post(`/api/v2/${TYPE}/${id}/actions/verify`);
     expectStatus(failed, 200);
-    assert.deepEqual(failed.body.data.attributes['delivery-responses'].map((r: any) => [r.code, r.successful]), [[500, false], [200, true]]);
+    assert.deepEqual(
+      failed.body.data.attributes['delivery-responses'].map((r: any) => [r.code, r.successful]),
+      [
+        [500, false],
+        [200, true],
+      ],
+    );
     receiver.answer = () => ({ status: 200, body: 'ok' });
     // Without a token, nothing is signed; a Slack destination is never signed.
     const unsigned = await create(open, generic({ name: 'slack', 'destination-type': 'slack', token: 'unused' }));
@@ -210,7 +257,10 @@ describe(`notification configurations (${storeKind})`, () => {
     assert.equal(res.status, 422);
     const page = await t.get(`/api/v2/organizations/${crowded}/${TYPE}?page%5Bsize%5D=5&page%5Bnumber%5D=4`);
     expectStatus(page, 200);
-    assert.deepEqual(page.body.data.map((c: any) => c.attributes.name), ['c15', 'c16', 'c17', 'c18', 'c19']);
+    assert.deepEqual(
+      page.body.data.map((c: any) => c.attributes.name),
+      ['c15', 'c16', 'c17', 'c18', 'c19'],
+    );
     assert.equal(page.body.meta.pagination['total-count'], 20);
   });
 });
@@ -220,7 +270,10 @@ describe(`notification tokens at rest (${storeKind})`, () => {
     const t = await TestApp.start({ notifications: { allowPrivateAddresses: true } });
     try {
       const org = await t.createOrganization();
-      const res = await t.post(`/api/v2/organizations/${org}/${TYPE}`, body({ name: 'sealed', 'destination-type': 'generic', url: 'https://hooks.example.com/x', token: 'marker-token-at-rest' }));
+      const res = await t.post(
+        `/api/v2/organizations/${org}/${TYPE}`,
+        body({ name: 'sealed', 'destination-type': 'generic', url: 'https://hooks.example.com/x', token: 'marker-token-at-rest' }),
+      );
       expectStatus(res, 201);
       const [row] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
       assert.match(row!.token!, /^v1:/);

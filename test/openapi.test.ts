@@ -75,7 +75,10 @@ describe(`OpenAPI document (${storeKind})`, () => {
     assert.equal(res.body.info.title, 'varsetd');
     const paths = Object.keys(res.body.paths);
     assert.ok(paths.length > 40, `only ${paths.length} paths`);
-    assert.ok(paths.every((p) => p.startsWith('/api/v2/') || p === '/.well-known/terraform.json'), paths.join(', '));
+    assert.ok(
+      paths.every((p) => p.startsWith('/api/v2/') || p === '/.well-known/terraform.json'),
+      paths.join(', '),
+    );
     assert.ok(!paths.includes('/api/v2/openapi.json'));
   });
 

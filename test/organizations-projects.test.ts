@@ -204,7 +204,18 @@ describe(`organizations and projects (${storeKind})`, () => {
       assert.equal(id, created.attributes['external-id']);
       assert.deepEqual(created.relationships['entitlement-set'].data, { id, type });
       assert.equal(attributes.teams, true);
-      for (const feature of ['operations', 'agents', 'sentinel', 'sso', 'state-storage', 'vcs-integrations', 'private-module-registry', 'run-tasks', 'cost-estimation', 'audit-logging']) {
+      for (const feature of [
+        'operations',
+        'agents',
+        'sentinel',
+        'sso',
+        'state-storage',
+        'vcs-integrations',
+        'private-module-registry',
+        'run-tasks',
+        'cost-estimation',
+        'audit-logging',
+      ]) {
         assert.equal(attributes[feature], false, feature);
       }
       const shown = await t.get(`/api/v2/organizations/${created.id}?include=entitlement_set,default-project`);
@@ -311,7 +322,10 @@ describe(`organizations and projects (${storeKind})`, () => {
       assert.equal(own.body.data.attributes['auto-destroy-activity-duration'], '14d');
       assert.equal(own.body.data.attributes['default-execution-mode'], 'local');
       assert.deepEqual(own.body.data.attributes['setting-overwrites'], { 'default-execution-mode': true, 'default-agent-pool': true });
-      const follower = await t.post(`/api/v2/organizations/${org.id}/projects`, projectBody({ name: 'follower', 'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false } }));
+      const follower = await t.post(
+        `/api/v2/organizations/${org.id}/projects`,
+        projectBody({ name: 'follower', 'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false } }),
+      );
       expectStatus(follower, 201);
 
       expectStatus(await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'local' })), 200);
@@ -319,7 +333,10 @@ describe(`organizations and projects (${storeKind})`, () => {
       const defaultProject = org.relationships['default-project'].data.id;
       assert.equal((await t.get(`/api/v2/projects/${defaultProject}`)).body.data.attributes['default-execution-mode'], 'local');
 
-      const changed = await t.patch(`/api/v2/projects/${own.body.data.id}`, projectBody({ 'auto-destroy-activity-duration': null, 'default-execution-mode': 'remote', name: 'renamed' }));
+      const changed = await t.patch(
+        `/api/v2/projects/${own.body.data.id}`,
+        projectBody({ 'auto-destroy-activity-duration': null, 'default-execution-mode': 'remote', name: 'renamed' }),
+      );
       expectStatus(changed, 200);
       assert.equal(changed.body.data.attributes['auto-destroy-activity-duration'], null);
       assert.equal(changed.body.data.attributes['default-execution-mode'], 'remote');

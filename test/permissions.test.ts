@@ -134,7 +134,12 @@ describe(`permission matrix (${storeKind})`, () => {
       await grantWorkspace(t, teamId, fx.W, attributes);
       token[name] = secret;
     }
-    for (const [name, access] of [['prjRead', 'read'], ['prjWrite', 'write'], ['prjMaintain', 'maintain'], ['prjAdmin', 'admin']] as const) {
+    for (const [name, access] of [
+      ['prjRead', 'read'],
+      ['prjWrite', 'write'],
+      ['prjMaintain', 'maintain'],
+      ['prjAdmin', 'admin'],
+    ] as const) {
       const { teamId, token: secret } = await teamWithToken(t, fx.org);
       await grantProject(t, teamId, fx.P, { access });
       token[name] = secret;
@@ -143,7 +148,11 @@ describe(`permission matrix (${storeKind})`, () => {
     token.otherOrg = await teamToken(t, await ownersTeam(t, fx.otherOrg));
     const expiring = await createTeam(t, fx.org, { 'organization-access': { 'manage-workspaces': true } });
     token.expired = await teamToken(t, expiring, { 'expired-at': new Date(Date.now() + 60_000).toISOString() });
-    await t.store.db.updateTable('tokens').set({ expired_at: new Date(Date.now() - 1000).toISOString() }).where('team_id', '=', expiring).execute();
+    await t.store.db
+      .updateTable('tokens')
+      .set({ expired_at: new Date(Date.now() - 1000).toISOString() })
+      .where('team_id', '=', expiring)
+      .execute();
 
     fx.T0 = await createTeam(t, fx.org, { visibility: 'organization' });
     fx.Tsecret = await createTeam(t, fx.org);
@@ -195,7 +204,8 @@ describe(`permission matrix (${storeKind})`, () => {
     const list = async (name: Name) => ids(await t.get(`/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`, { token: token[name] }));
     const all = [fx.setOrg, fx.setProject, fx.setOther, fx.setGlobal].sort();
     for (const name of ORG_WIDE) assert.deepEqual(await list(name), all, name);
-    for (const name of ['wsRead', 'wsPlan', 'wsWrite', 'wsAdmin', 'wsCustomRead', 'wsCustomWrite'] as Name[]) assert.deepEqual(await list(name), [fx.setOrg, fx.setGlobal].sort(), name);
+    for (const name of ['wsRead', 'wsPlan', 'wsWrite', 'wsAdmin', 'wsCustomRead', 'wsCustomWrite'] as Name[])
+      assert.deepEqual(await list(name), [fx.setOrg, fx.setGlobal].sort(), name);
     for (const name of PRJ_GRANTS) assert.deepEqual(await list(name), [fx.setOrg, fx.setProject, fx.setGlobal].sort(), name);
     for (const name of ['wsCustomNone', 'member'] as Name[]) assert.deepEqual(await list(name), [], name);
     const counted = await t.get(`/api/v2/organizations/${fx.org}/varsets`, { token: token.wsRead });
@@ -245,7 +255,8 @@ describe(`permission matrix (${storeKind})`, () => {
     assert.deepEqual(holders('can-update-api-token'), sorted(TEAM_MANAGERS, MEMBERS));
     assert.deepEqual(holders('can-traverse'), sorted(MEMBERS, MEMBERS));
     // Features varsetd does not have.
-    for (const absent of ['can-manage-run-tasks', 'can-update-oauth', 'can-update-sentinel', 'can-enable-stacks', 'can-manage-no-code-modules']) assert.deepEqual(holders(absent), []);
+    for (const absent of ['can-manage-run-tasks', 'can-update-oauth', 'can-update-sentinel', 'can-enable-stacks', 'can-manage-no-code-modules'])
+      assert.deepEqual(holders(absent), []);
     const listed = await t.get('/api/v2/organizations', { token: token.prjRead });
     assert.deepEqual(listed.body.data[0].attributes.permissions, (await t.get(`/api/v2/organizations/${fx.org}`, { token: token.prjRead })).body.data.attributes.permissions);
   });
@@ -260,7 +271,11 @@ describe(`permission matrix (${storeKind})`, () => {
     assert.deepEqual(holders('can-manage-varsets'), sorted(MANAGE_PROJECT_SETS, READ_P));
     assert.deepEqual(holders('can-manage-teams'), sorted(PROJECT_ADMINS, READ_P));
     assert.deepEqual(holders('can-move-stack'), []);
-    const listed = await permissionsOf(`/api/v2/organizations/${fx.org}/projects?filter%5Bnames%5D=${encodeURIComponent((await t.get(`/api/v2/projects/${fx.P}`)).body.data.attributes.name)}`, READ_P, (body) => body.data[0].attributes.permissions);
+    const listed = await permissionsOf(
+      `/api/v2/organizations/${fx.org}/projects?filter%5Bnames%5D=${encodeURIComponent((await t.get(`/api/v2/projects/${fx.P}`)).body.data.attributes.name)}`,
+      READ_P,
+      (body) => body.data[0].attributes.permissions,
+    );
     assert.deepEqual(listed('can-update'), holders('can-update'));
     // The default project cannot be deleted, whoever asks.
     const organization = await t.get(`/api/v2/organizations/${fx.org}?include=default-project`);
@@ -273,7 +288,11 @@ describe(`permission matrix (${storeKind})`, () => {
     for (let round = 0; round < 2; round++) {
       const onSet = await permissionsOf(`/api/v2/varsets/${fx.setProject}`, readers, (body) => body.data.attributes.permissions);
       assert.deepEqual(onSet('can-update'), sorted(MANAGE_PROJECT_SETS, readers));
-      const inList = await permissionsOf(`/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`, readers, (body) => body.data.find((s: { id: string }) => s.id === fx.setProject).attributes.permissions);
+      const inList = await permissionsOf(
+        `/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`,
+        readers,
+        (body) => body.data.find((s: { id: string }) => s.id === fx.setProject).attributes.permissions,
+      );
       assert.deepEqual(inList('can-update'), sorted(MANAGE_PROJECT_SETS, readers));
       const ofOrganization = await permissionsOf(`/api/v2/varsets/${fx.setOrg}`, READ_VARS_W, (body) => body.data.attributes.permissions);
       assert.deepEqual(ofOrganization('can-update'), sorted(ORG_WIDE, READ_VARS_W));
@@ -297,7 +316,11 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'create an organization',
       allowed: ['admin'],
       ok: 201,
-      request: () => ({ method: 'POST', url: '/api/v2/organizations', body: { data: { type: 'organizations', attributes: { name: `o-${randomAlphanumeric(8)}`, email: 'o@example.com' } } } }),
+      request: () => ({
+        method: 'POST',
+        url: '/api/v2/organizations',
+        body: { data: { type: 'organizations', attributes: { name: `o-${randomAlphanumeric(8)}`, email: 'o@example.com' } } },
+      }),
     },
     { name: 'show the organization', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}` }) },
     { name: 'list its stacks', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/stacks` }) },
@@ -316,7 +339,11 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'create a project',
       allowed: PROJECT_OWNERS,
       ok: 201,
-      request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/projects`, body: { data: { type: 'projects', attributes: { name: `p-${randomAlphanumeric(8)}` } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/organizations/${fx.org}/projects`,
+        body: { data: { type: 'projects', attributes: { name: `p-${randomAlphanumeric(8)}` } } },
+      }),
     },
     { name: 'show the project', allowed: READ_P, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/projects/${fx.P}` }) },
     {
@@ -338,7 +365,11 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'create a workspace in the default project',
       allowed: ORG_WIDE,
       ok: 201,
-      request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/workspaces`, body: { data: { type: 'workspaces', attributes: { name: `w-${randomAlphanumeric(8)}` } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/organizations/${fx.org}/workspaces`,
+        body: { data: { type: 'workspaces', attributes: { name: `w-${randomAlphanumeric(8)}` } } },
+      }),
     },
     {
       name: 'create a workspace in project P',
@@ -390,7 +421,12 @@ describe(`permission matrix (${storeKind})`, () => {
       ok: 200,
       request: () => ({ method: 'PATCH', url: `/api/v2/teams/${fx.T0}`, body: { data: { type: 'teams', attributes: { visibility: 'organization' } } } }),
     },
-    { name: 'delete a team', allowed: TEAM_MANAGERS, ok: 204, request: async () => ({ method: 'DELETE', url: `/api/v2/teams/${await createTeam(t, fx.org, { visibility: 'organization' })}` }) },
+    {
+      name: 'delete a team',
+      allowed: TEAM_MANAGERS,
+      ok: 204,
+      request: async () => ({ method: 'DELETE', url: `/api/v2/teams/${await createTeam(t, fx.org, { visibility: 'organization' })}` }),
+    },
     { name: 'create a team token', allowed: TEAM_MANAGERS, ok: 201, request: () => ({ method: 'POST', url: `/api/v2/teams/${fx.T0}/authentication-token` }) },
     { name: 'show a team token', allowed: TEAM_MANAGERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.T0}/authentication-token` }) },
     {
@@ -405,11 +441,28 @@ describe(`permission matrix (${storeKind})`, () => {
     },
     { name: 'show the organization token', allowed: TEAM_MANAGERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/authentication-token` }) },
     // Allowed callers would replace or revoke the organization token the matrix uses; tests/teams.test.ts covers them.
-    { name: 'create the organization token', allowed: TEAM_MANAGERS, ok: 201, skip: TEAM_MANAGERS, request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/authentication-token` }) },
-    { name: 'delete the organization token', allowed: TEAM_MANAGERS, ok: 204, skip: TEAM_MANAGERS, request: () => ({ method: 'DELETE', url: `/api/v2/organizations/${fx.org}/authentication-token` }) },
+    {
+      name: 'create the organization token',
+      allowed: TEAM_MANAGERS,
+      ok: 201,
+      skip: TEAM_MANAGERS,
+      request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/authentication-token` }),
+    },
+    {
+      name: 'delete the organization token',
+      allowed: TEAM_MANAGERS,
+      ok: 204,
+      skip: TEAM_MANAGERS,
+      request: () => ({ method: 'DELETE', url: `/api/v2/organizations/${fx.org}/authentication-token` }),
+    },
 
     // Team access
-    { name: 'list team access to the workspace', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${fx.W}` }) },
+    {
+      name: 'list team access to the workspace',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${fx.W}` }),
+    },
     { name: 'show a team’s access to the workspace', allowed: ADMIN_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/team-workspaces/${fx.G}` }) },
     {
       name: 'update a team’s access to the workspace',
@@ -426,7 +479,13 @@ describe(`permission matrix (${storeKind})`, () => {
         return {
           method: 'POST',
           url: '/api/v2/team-workspaces',
-          body: { data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: { type: 'teams', id: team } }, workspace: { data: { type: 'workspaces', id: fx.W } } } } },
+          body: {
+            data: {
+              type: 'team-workspaces',
+              attributes: { access: 'read' },
+              relationships: { team: { data: { type: 'teams', id: team } }, workspace: { data: { type: 'workspaces', id: fx.W } } },
+            },
+          },
         };
       },
     },
@@ -456,7 +515,13 @@ describe(`permission matrix (${storeKind})`, () => {
         return {
           method: 'POST',
           url: '/api/v2/team-projects',
-          body: { data: { type: 'team-projects', attributes: { access: 'read' }, relationships: { team: { data: { type: 'teams', id: team } }, project: { data: { type: 'projects', id: fx.P } } } } },
+          body: {
+            data: {
+              type: 'team-projects',
+              attributes: { access: 'read' },
+              relationships: { team: { data: { type: 'teams', id: team } }, project: { data: { type: 'projects', id: fx.P } } },
+            },
+          },
         };
       },
     },
@@ -476,7 +541,12 @@ describe(`permission matrix (${storeKind})`, () => {
     { name: 'list the workspace’s variable sets', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/varsets` }) },
     { name: 'show a set applied to the workspace', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}?include=vars` }) },
     { name: 'list its variables', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars` }) },
-    { name: 'show one of its variables', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars/${fx.setOrgVar}` }) },
+    {
+      name: 'show one of its variables',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars/${fx.setOrgVar}` }),
+    },
     { name: 'show a global set', allowed: [...ORG_WIDE, ...READ_VARS_W], ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setGlobal}` }) },
     { name: 'show a set applied elsewhere', allowed: ORG_WIDE, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOther}` }) },
     { name: 'show a set owned by the project', allowed: [...ORG_WIDE, ...PRJ_GRANTS], ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setProject}` }) },
@@ -489,8 +559,18 @@ describe(`permission matrix (${storeKind})`, () => {
       ok: 200,
       request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/varsets`, body: setBody({ parent: fx.P }) }),
     },
-    { name: 'update a set', allowed: ORG_WIDE, ok: 200, request: () => ({ method: 'PATCH', url: `/api/v2/varsets/${fx.setOrg}`, body: { data: { type: 'varsets', attributes: { description: 'd' } } } }) },
-    { name: 'update it with PUT', allowed: ORG_WIDE, ok: 200, request: () => ({ method: 'PUT', url: `/api/v2/varsets/${fx.setOrg}`, body: { data: { type: 'varsets', attributes: { description: 'e' } } } }) },
+    {
+      name: 'update a set',
+      allowed: ORG_WIDE,
+      ok: 200,
+      request: () => ({ method: 'PATCH', url: `/api/v2/varsets/${fx.setOrg}`, body: { data: { type: 'varsets', attributes: { description: 'd' } } } }),
+    },
+    {
+      name: 'update it with PUT',
+      allowed: ORG_WIDE,
+      ok: 200,
+      request: () => ({ method: 'PUT', url: `/api/v2/varsets/${fx.setOrg}`, body: { data: { type: 'varsets', attributes: { description: 'e' } } } }),
+    },
     {
       name: 'update a set owned by the project',
       allowed: MANAGE_PROJECT_SETS,
@@ -498,18 +578,31 @@ describe(`permission matrix (${storeKind})`, () => {
       request: () => ({ method: 'PATCH', url: `/api/v2/varsets/${fx.setProject}`, body: { data: { type: 'varsets', attributes: { description: 'd' } } } }),
     },
     { name: 'delete a set', allowed: ORG_WIDE, ok: 204, request: async () => ({ method: 'DELETE', url: `/api/v2/varsets/${await createSet()}` }) },
-    { name: 'delete a set owned by the project', allowed: MANAGE_PROJECT_SETS, ok: 204, request: async () => ({ method: 'DELETE', url: `/api/v2/varsets/${await createSet({ parent: fx.P })}` }) },
+    {
+      name: 'delete a set owned by the project',
+      allowed: MANAGE_PROJECT_SETS,
+      ok: 204,
+      request: async () => ({ method: 'DELETE', url: `/api/v2/varsets/${await createSet({ parent: fx.P })}` }),
+    },
     {
       name: 'add a variable to a set',
       allowed: ORG_WIDE,
       ok: 200,
-      request: () => ({ method: 'POST', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars`, body: { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/varsets/${fx.setOrg}/relationships/vars`,
+        body: { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } },
+      }),
     },
     {
       name: 'add a variable to a set owned by the project',
       allowed: MANAGE_PROJECT_SETS,
       ok: 200,
-      request: () => ({ method: 'POST', url: `/api/v2/varsets/${fx.setProject}/relationships/vars`, body: { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/varsets/${fx.setProject}/relationships/vars`,
+        body: { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } },
+      }),
     },
     {
       name: 'update a variable of a set',
@@ -566,7 +659,11 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'create a workspace variable',
       allowed: WRITE_VARS_W,
       ok: 201,
-      request: () => ({ method: 'POST', url: `/api/v2/workspaces/${fx.W}/vars`, body: { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/workspaces/${fx.W}/vars`,
+        body: { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } },
+      }),
     },
 
     // Configuration versions, runs, run events and comments
@@ -617,7 +714,8 @@ describe(`permission matrix (${storeKind})`, () => {
         const res = await t.request(req.method, req.url, { token: token[name], ...(req.body === undefined ? { contentType: 'application/vnd.api+json' } : { body: req.body }) });
         const expected = name === 'none' || name === 'expired' ? 401 : row.allowed.includes(name) ? row.ok : 404;
         if (res.status !== expected) wrong.push(`${name}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
-        else if (expected === 404 && JSON.stringify(res.body) !== JSON.stringify(NOT_FOUND)) wrong.push(`${name}: a refusal must look exactly like a missing resource, got ${JSON.stringify(res.body)}`);
+        else if (expected === 404 && JSON.stringify(res.body) !== JSON.stringify(NOT_FOUND))
+          wrong.push(`${name}: a refusal must look exactly like a missing resource, got ${JSON.stringify(res.body)}`);
       }
       assert.deepEqual(wrong, []);
     });

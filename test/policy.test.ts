@@ -54,12 +54,28 @@ function team(rights: Partial<TeamRights> = {}, teamId = 'team-me'): Subject {
   };
 }
 
-const owners = team({ owners: true, manageProjects: true, manageWorkspaces: true, readWorkspaces: true, readProjects: true, manageTeams: true, manageOrganizationAccess: true, accessSecretTeams: true });
+const owners = team({
+  owners: true,
+  manageProjects: true,
+  manageWorkspaces: true,
+  readWorkspaces: true,
+  readProjects: true,
+  manageTeams: true,
+  manageOrganizationAccess: true,
+  accessSecretTeams: true,
+});
 const manageWorkspaces = team({ manageWorkspaces: true });
 
 function workspaceGrant(access: WorkspaceAccess, custom: Partial<(typeof WORKSPACE_LEVELS)['custom']> = {}, workspaceId = WS, projectId = PRJ): Subject {
   const set = { ...WORKSPACE_LEVELS[access], ...custom };
-  return team({ workspaces: new Map([[workspaceId, { projectId, rights: workspaceGrantRights({ access, runs: set.runs, variables: set.variables, locking: set['workspace-locking'], runTasks: set['run-tasks'] }) }]]) });
+  return team({
+    workspaces: new Map([
+      [
+        workspaceId,
+        { projectId, rights: workspaceGrantRights({ access, runs: set.runs, variables: set.variables, locking: set['workspace-locking'], runTasks: set['run-tasks'] }) },
+      ],
+    ]),
+  });
 }
 
 function projectGrant(access: ProjectAccess, custom: { project?: object; workspace?: object } = {}, projectId = PRJ): Subject {
@@ -84,7 +100,10 @@ describe('policy: subjects and organizations', () => {
   it('refuses the site admin in an organization that turned user tokens off, with a 401, and only there', () => {
     for (const action of ['organization:read', 'workspace:read', 'varset:read', 'team:read', 'run:read'] as Action[]) {
       assert.equal(can(refusedAdmin, action, { ...inWorkspace, team: { id: 'team-x', visibility: 'organization' } }), false);
-      assert.throws(() => ensure(refusedAdmin, action, inWorkspace), (error: ApiError) => error.status === 401);
+      assert.throws(
+        () => ensure(refusedAdmin, action, inWorkspace),
+        (error: ApiError) => error.status === 401,
+      );
       assert.ok(can(refusedAdmin, action, { ...inWorkspace, organizationId: OTHER_ORG }));
     }
     assert.ok(can(refusedAdmin, 'organizations:create'));
@@ -119,7 +138,17 @@ describe('policy: subjects and organizations', () => {
   });
 
   it('lets the organization token do what owners do, except runs, configuration versions, comments and the organization itself', () => {
-    for (const action of ['varsets:create', 'varset:update', 'workspace:write-variables', 'teams:create', 'workspaces:create', 'projects:create', 'run:read', 'comment:read', 'organization-token:manage'] as Action[]) {
+    for (const action of [
+      'varsets:create',
+      'varset:update',
+      'workspace:write-variables',
+      'teams:create',
+      'workspaces:create',
+      'projects:create',
+      'run:read',
+      'comment:read',
+      'organization-token:manage',
+    ] as Action[]) {
       assert.ok(can(orgToken, action, { ...inWorkspace, varset: { ownerProjectId: null } }), action);
     }
     for (const action of ['run:create', 'run:apply', 'configuration-version:create', 'comment:create'] as Action[]) {
@@ -130,8 +159,25 @@ describe('policy: subjects and organizations', () => {
 
 describe('policy: workspace access levels', () => {
   const expectations: [string, Subject, Partial<Record<Action, boolean>>][] = [
-    ['read', workspaceGrant('read'), { 'workspace:read': true, 'workspace:read-variables': true, 'workspace:write-variables': false, 'run:create': false, 'comment:create': false, 'run:read': true, 'workspace:update': false, 'workspace:delete': false }],
-    ['plan', workspaceGrant('plan'), { 'workspace:read-variables': true, 'workspace:write-variables': false, 'run:create': true, 'comment:create': true, 'run:apply': false, 'workspace:update': false }],
+    [
+      'read',
+      workspaceGrant('read'),
+      {
+        'workspace:read': true,
+        'workspace:read-variables': true,
+        'workspace:write-variables': false,
+        'run:create': false,
+        'comment:create': false,
+        'run:read': true,
+        'workspace:update': false,
+        'workspace:delete': false,
+      },
+    ],
+    [
+      'plan',
+      workspaceGrant('plan'),
+      { 'workspace:read-variables': true, 'workspace:write-variables': false, 'run:create': true, 'comment:create': true, 'run:apply': false, 'workspace:update': false },
+    ],
     ['write', workspaceGrant('write'), { 'workspace:write-variables': true, 'run:apply': true, 'workspace:update': false, 'workspace:delete': false }],
     ['admin', workspaceGrant('admin'), { 'workspace:write-variables': true, 'workspace:update': true, 'workspace:delete': true, 'team-workspace:read': true }],
     ['custom none', workspaceGrant('custom', { variables: 'none' }), { 'workspace:read': true, 'workspace:read-variables': false, 'run:read': true, 'run:create': false }],

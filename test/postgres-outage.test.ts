@@ -8,7 +8,18 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { isStoreUnavailable, migrate, openStore } from '../src/db/connect.js';
-import { assertNoHalfAppliedCreate, assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, refused, SteadyLoad, succeeded, UNAVAILABLE_LOG } from './support/outage-load.js';
+import {
+  assertNoHalfAppliedCreate,
+  assertOnlySuccessOr503,
+  call,
+  createSetBody,
+  logLines,
+  RECOVERED_LOG,
+  refused,
+  SteadyLoad,
+  succeeded,
+  UNAVAILABLE_LOG,
+} from './support/outage-load.js';
 import { PostgresCluster } from './support/postgres-cluster.js';
 import { startServerProcess, varsetdEnv, eventually, type ServerProcess } from './support/processes.js';
 import { createOrganization } from './support/factories/organizations.js';
@@ -81,7 +92,10 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       assert.ok(server.isRunning(), 'varsetd was never restarted');
       // Nothing waits for a connection longer than the connect timeout, and the rest is quick.
       assertOnlySuccessOr503(load.outcomes, CONNECT_TIMEOUT_S * 1000 + 3000);
-      assert.equal(load.count((outcome) => outcome.status >= 500 && outcome.status !== 503), 0);
+      assert.equal(
+        load.count((outcome) => outcome.status >= 500 && outcome.status !== 503),
+        0,
+      );
       const sets = await assertNoHalfAppliedCreate(base, organization, load.outcomes);
       assert.ok(sets >= 10, `${sets} sets were created`);
 
@@ -175,7 +189,11 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
     try {
       let release: (() => void) | undefined;
       const held = store.db.connection().execute(() => new Promise<void>((resolve) => (release = resolve)));
-      await eventually('the one connection is taken', async () => (release ? true : undefined), () => '');
+      await eventually(
+        'the one connection is taken',
+        async () => (release ? true : undefined),
+        () => '',
+      );
       const started = Date.now();
       const waited = await sql`select 1`.execute(store.db).then(
         () => undefined,

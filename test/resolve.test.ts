@@ -84,7 +84,10 @@ describe('resolveVariables: precedence levels', () => {
       for (const resolved of [resolveVariables(merge(a, b)), resolveVariables(merge(b, a))]) {
         const result = only(resolved);
         assert.equal(result.winner.level, high);
-        assert.deepEqual(result.overridden.map((o) => o.level), [low]);
+        assert.deepEqual(
+          result.overridden.map((o) => o.level),
+          [low],
+        );
       }
     });
   }
@@ -96,7 +99,10 @@ describe('resolveVariables: precedence levels', () => {
     assert.deepEqual(backward, forward);
     const result = only(forward);
     assert.equal(result.winner.level, 1);
-    assert.deepEqual(result.overridden.map((o) => o.level), [2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]);
+    assert.deepEqual(
+      result.overridden.map((o) => o.level),
+      [2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13],
+    );
   });
 
   it('reports each source with its set id, name, scope, owner and priority', () => {
@@ -105,10 +111,7 @@ describe('resolveVariables: precedence levels', () => {
         input({
           workspaceVariables: [variable('FOO')],
           runVariables: [runVariable('FOO')],
-          varsets: [
-            set('prio', { priority: true, owner: 'project', scopes: ['workspace'] }, [variable('FOO')]),
-            set('plain', { scopes: ['project'] }, [variable('FOO')]),
-          ],
+          varsets: [set('prio', { priority: true, owner: 'project', scopes: ['workspace'] }, [variable('FOO')]), set('plain', { scopes: ['project'] }, [variable('FOO')])],
         }),
       ),
     );
@@ -166,7 +169,10 @@ describe('resolveVariables: priority sets and run variables', () => {
     const second = runVariable('n', '2');
     const result = only(resolveVariables(input({ runVariables: [first, second], workspaceVariables: [variable('n')] })));
     assert.equal(result.winner.variable, second);
-    assert.deepEqual(result.overridden.map((o) => o.source.kind), ['run', 'workspace']);
+    assert.deepEqual(
+      result.overridden.map((o) => o.source.kind),
+      ['run', 'workspace'],
+    );
     assert.equal(result.overridden[0]!.variable, first);
   });
 });
@@ -223,7 +229,10 @@ describe('resolveVariables: sets of one level', () => {
     const expected = ['Alpha', 'alpha', 'beta', '\u{FF21}', '\u{1F600}'];
     for (const order of permutations(sets)) {
       const result = only(resolveVariables(input({ varsets: order })));
-      assert.deepEqual([result.winner, ...result.overridden].map((o) => (o.source.kind === 'varset' ? o.source.name : '')), expected);
+      assert.deepEqual(
+        [result.winner, ...result.overridden].map((o) => (o.source.kind === 'varset' ? o.source.name : '')),
+        expected,
+      );
     }
   });
 });
@@ -247,20 +256,24 @@ describe('resolveVariables: identity of a variable', () => {
 
   it('keys are case-sensitive', () => {
     const result = resolveVariables(input({ workspaceVariables: [variable('foo'), variable('FOO')] }));
-    assert.deepEqual(result.map((r) => r.key), ['FOO', 'foo']);
+    assert.deepEqual(
+      result.map((r) => r.key),
+      ['FOO', 'foo'],
+    );
   });
 
   it('sorts the result by key, then category', () => {
-    const result = resolveVariables(
-      input({ workspaceVariables: [variable('b', 'terraform'), variable('b', 'env'), variable('\u{1F600}'), variable('\u{FF21}'), variable('A')] }),
+    const result = resolveVariables(input({ workspaceVariables: [variable('b', 'terraform'), variable('b', 'env'), variable('\u{1F600}'), variable('\u{FF21}'), variable('A')] }));
+    assert.deepEqual(
+      result.map((r) => [r.key, r.category]),
+      [
+        ['A', 'terraform'],
+        ['b', 'env'],
+        ['b', 'terraform'],
+        ['\u{FF21}', 'terraform'],
+        ['\u{1F600}', 'terraform'],
+      ],
     );
-    assert.deepEqual(result.map((r) => [r.key, r.category]), [
-      ['A', 'terraform'],
-      ['b', 'env'],
-      ['b', 'terraform'],
-      ['\u{FF21}', 'terraform'],
-      ['\u{1F600}', 'terraform'],
-    ]);
   });
 
   it('passes the variables through untouched (values are never read)', () => {
@@ -301,7 +314,9 @@ describe('resolveVariables: owners and scopes', () => {
       assert.equal(plain.winner.source.kind === 'varset' && plain.winner.source.owner, 'project', scope);
       const priority = only(
         resolveVariables(
-          input({ varsets: [set('z-org', { scopes: [scope], priority: true }, [variable('k')]), set('a-prj', { scopes: [scope], owner: 'project', priority: true }, [variable('k')])] }),
+          input({
+            varsets: [set('z-org', { scopes: [scope], priority: true }, [variable('k')]), set('a-prj', { scopes: [scope], owner: 'project', priority: true }, [variable('k')])],
+          }),
         ),
       );
       assert.equal(priority.winner.source.kind === 'varset' && priority.winner.source.owner, 'organization', scope);
@@ -311,7 +326,9 @@ describe('resolveVariables: owners and scopes', () => {
   it('owner outranks scope: a priority org-owned workspace-scoped set beats a priority project-owned project-scoped one', () => {
     const result = only(
       resolveVariables(
-        input({ varsets: [set('b', { scopes: ['project'], owner: 'project', priority: true }, [variable('k')]), set('a', { scopes: ['workspace'], priority: true }, [variable('k')])] }),
+        input({
+          varsets: [set('b', { scopes: ['project'], owner: 'project', priority: true }, [variable('k')]), set('a', { scopes: ['workspace'], priority: true }, [variable('k')])],
+        }),
       ),
     );
     assert.equal(result.winner.level, 3);

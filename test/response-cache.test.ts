@@ -70,7 +70,12 @@ describe(`a set's response when the kept body is gone (${storeKind})`, () => {
     const t = await TestApp.start({ responseCacheSize: 0 });
     try {
       const org = await createOrganization(t);
-      const set = await createVarset(t, org, { vars: [{ key: 'region', value: 'eu' }, { key: 'size', category: 'env' }] });
+      const set = await createVarset(t, org, {
+        vars: [
+          { key: 'region', value: 'eu' },
+          { key: 'size', category: 'env' },
+        ],
+      });
       const url = `/api/v2/varsets/${set.id}?include=vars`;
       const whole = await t.get(url);
       expectStatus(whole, 200);

@@ -175,14 +175,22 @@ describe(`configuration versions (${storeKind})`, () => {
     assert.equal((await showConfigurationVersion(t, failed.id)).body.data.attributes.status, 'errored');
 
     const expired = await createConfigurationVersion(t, ws);
-    await t.store.db.updateTable('configuration_versions').set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expired.id).execute();
+    await t.store.db
+      .updateTable('configuration_versions')
+      .set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', expired.id)
+      .execute();
     assert.equal((await upload(t, expired.attributes['upload-url'], configArchive())).status, 404);
     assert.equal((await showConfigurationVersion(t, expired.id)).body.data.attributes.status, 'pending');
 
     const uploadedThenExpired = await createConfigurationVersion(t, ws);
     const kept = configArchive();
     expectStatus(await upload(t, uploadedThenExpired.attributes['upload-url'], kept), 200);
-    await t.store.db.updateTable('configuration_versions').set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', uploadedThenExpired.id).execute();
+    await t.store.db
+      .updateTable('configuration_versions')
+      .set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', uploadedThenExpired.id)
+      .execute();
     assert.equal((await upload(t, uploadedThenExpired.attributes['upload-url'], gzipSync(tar({ 'other.tf': 'x' })))).status, 404);
     assert.deepEqual(await downloaded(uploadedThenExpired.id), kept);
   });
@@ -240,11 +248,17 @@ describe(`configuration versions (${storeKind})`, () => {
     for (let i = 0; i < 3; i++) ids.push((await createConfigurationVersion(t, w)).id);
     let res = await t.get(`/api/v2/workspaces/${w}/configuration-versions`);
     expectStatus(res, 200);
-    assert.deepEqual(res.body.data.map((c: any) => c.id), [...ids].reverse());
+    assert.deepEqual(
+      res.body.data.map((c: any) => c.id),
+      [...ids].reverse(),
+    );
     assert.equal(res.body.data[0].attributes['upload-url'], null);
     assert.deepEqual(res.body.meta.pagination, { 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': 3 });
     res = await t.get(`/api/v2/workspaces/${w}/configuration-versions?page%5Bsize%5D=2&page%5Bnumber%5D=2`);
-    assert.deepEqual(res.body.data.map((c: any) => c.id), [ids[0]]);
+    assert.deepEqual(
+      res.body.data.map((c: any) => c.id),
+      [ids[0]],
+    );
     assert.equal(res.body.meta.pagination['prev-page'], 1);
     assert.equal(res.body.links.first, `/api/v2/workspaces/${w}/configuration-versions?page%5Bnumber%5D=1&page%5Bsize%5D=2`);
     res = await t.get(`/api/v2/workspaces/${w}/configuration-versions?page%5Bnumber%5D=9`);

@@ -88,7 +88,10 @@ describe(`run filters and includes (${storeKind})`, () => {
       `workspaces ${ws}`,
     ]);
     const list = await t.get(`/api/v2/workspaces/${ws}/runs?include=workspace`);
-    assert.deepEqual(list.body.included.map((r: { id: string }) => r.id), [ws]);
+    assert.deepEqual(
+      list.body.included.map((r: { id: string }) => r.id),
+      [ws],
+    );
     assert.equal((await t.get(`/api/v2/runs/${applied.id}`)).body.included, undefined);
     assert.equal((await t.get(`/api/v2/runs/${applied.id}?include=created_by`)).status, 400);
   });

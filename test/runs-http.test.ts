@@ -40,7 +40,11 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
   };
 
   const setUp = async () => {
-    const org = (await api('POST', '/organizations', { data: { type: 'organizations', attributes: { name: `org-${Date.now()}${Math.random().toString(36).slice(2, 6)}`, email: 'a@example.com' } } })).body.data.id;
+    const org = (
+      await api('POST', '/organizations', {
+        data: { type: 'organizations', attributes: { name: `org-${Date.now()}${Math.random().toString(36).slice(2, 6)}`, email: 'a@example.com' } },
+      })
+    ).body.data.id;
     const ws = (await api('POST', `/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'ws' } } })).body.data.id;
     const cv = await api('POST', `/workspaces/${ws}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
     assert.equal(cv.status, 201);
@@ -52,7 +56,11 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
     const uploadUrl: string = cv.attributes['upload-url'];
     assert.ok(uploadUrl.startsWith(`${base}/api/v2/uploads/`), uploadUrl);
 
-    const put = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', accept: 'application/json, */*', 'user-agent': 'go-tfe' }, body: new Uint8Array(configArchive()) });
+    const put = await fetch(uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', accept: 'application/json, */*', 'user-agent': 'go-tfe' },
+      body: new Uint8Array(configArchive()),
+    });
     assert.equal(put.status, 200);
     assert.equal(await put.text(), '');
 
@@ -72,7 +80,10 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
     const comment = await api('POST', `/runs/${run.body.data.id}/comments`, { data: { type: 'comments', attributes: { body: '1st comment test' } } });
     assert.equal(comment.status, 201);
     const list = await api('GET', `/runs/${run.body.data.id}/comments`);
-    assert.deepEqual(list.body.data.map((c: any) => c.attributes.body), ['1st comment test']);
+    assert.deepEqual(
+      list.body.data.map((c: any) => c.attributes.body),
+      ['1st comment test'],
+    );
     assert.equal((await api('DELETE', `/workspaces/${ws}`)).status, 204);
   });
 

@@ -60,7 +60,10 @@ describe(`runs (${storeKind})`, () => {
   });
 
   it('keeps message, is-destroy and run variables', async () => {
-    const variables = [{ key: 'region', value: '"eu-west-1"' }, { key: 'count', value: '3' }];
+    const variables = [
+      { key: 'region', value: '"eu-west-1"' },
+      { key: 'count', value: '3' },
+    ];
     const run = await createRun(t, ws, { message: 'tear it down', 'is-destroy': true, variables });
     assert.equal(run.attributes.message, 'tear it down');
     assert.equal(run.attributes['is-destroy'], true);
@@ -122,7 +125,15 @@ describe(`runs (${storeKind})`, () => {
       [runBody(w, cvId, { variables: [{ value: '1' }] }), '/data/attributes/variables/0/key'],
       [runBody(w, cvId, { variables: [{ key: '', value: '1' }] }), '/data/attributes/variables/0/key'],
       [runBody(w, cvId, { variables: [{ key: 'a', value: 1 }] }), '/data/attributes/variables/0/value'],
-      [runBody(w, cvId, { variables: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }] }), '/data/attributes/variables/1/key'],
+      [
+        runBody(w, cvId, {
+          variables: [
+            { key: 'a', value: '1' },
+            { key: 'a', value: '2' },
+          ],
+        }),
+        '/data/attributes/variables/1/key',
+      ],
     ];
     for (const [body, pointer] of cases) {
       const res = await t.post('/api/v2/runs', body);
@@ -154,11 +165,17 @@ describe(`runs (${storeKind})`, () => {
     for (let i = 0; i < 3; i++) ids.push((await createRun(t, w, { message: `run ${i}` })).id);
     let res = await t.get(`/api/v2/workspaces/${w}/runs`);
     expectStatus(res, 200);
-    assert.deepEqual(res.body.data.map((r: any) => r.id), [...ids].reverse());
+    assert.deepEqual(
+      res.body.data.map((r: any) => r.id),
+      [...ids].reverse(),
+    );
     assert.deepEqual(res.body.data[0], (await t.get(`/api/v2/runs/${ids[2]}`)).body.data);
     assert.equal(res.body.meta.pagination['total-count'], 3);
     res = await t.get(`/api/v2/workspaces/${w}/runs?page%5Bsize%5D=2`);
-    assert.deepEqual(res.body.data.map((r: any) => r.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      res.body.data.map((r: any) => r.id),
+      [ids[2], ids[1]],
+    );
     assert.equal(res.body.meta.pagination['next-page'], 2);
     assert.equal(res.body.links.next, `/api/v2/workspaces/${w}/runs?page%5Bnumber%5D=2&page%5Bsize%5D=2`);
     res = await t.get(`/api/v2/workspaces/${w}/runs?include=&page%5Bnumber%5D=999&page%5Bsize%5D=100`);

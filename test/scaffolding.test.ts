@@ -24,7 +24,10 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       assert.match(res.body.data.attributes['created-at'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       const projects = await t.get('/api/v2/organizations/acme-corp/projects');
       expectStatus(projects, 200);
-      assert.deepEqual(projects.body.data.map((p: any) => p.attributes.name), ['Default Project']);
+      assert.deepEqual(
+        projects.body.data.map((p: any) => p.attributes.name),
+        ['Default Project'],
+      );
     });
 
     it('shows, lists and renames it', async () => {
@@ -123,7 +126,10 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       await t.createProject(org, 'alphaXone');
       const found = await t.get(`/api/v2/organizations/${org}/projects?q=ALPHA_`);
       expectStatus(found, 200);
-      assert.deepEqual(found.body.data.map((p: any) => p.attributes.name), ['Alpha_one']);
+      assert.deepEqual(
+        found.body.data.map((p: any) => p.attributes.name),
+        ['Alpha_one'],
+      );
     });
 
     it('keeps the default project and any project that still holds workspaces', async () => {
@@ -216,7 +222,10 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       assert.equal(web.body.meta.pagination['total-count'], 2);
       assert.equal(web.body.meta.pagination['next-page'], 2);
       const inProject = await t.get(`/api/v2/organizations/${org}/workspaces?filter%5Bproject%5D%5Bid%5D=${project}`);
-      assert.deepEqual(inProject.body.data.map((w: any) => w.attributes.name), ['db-1']);
+      assert.deepEqual(
+        inProject.body.data.map((w: any) => w.attributes.name),
+        ['db-1'],
+      );
     });
 
     it('is deleted whatever is attached, and leaves the sets that were applied to it', async () => {
@@ -251,7 +260,10 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const moved = await t.patch(`/api/v2/workspaces/${workspace}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: to } } } } });
       expectStatus(moved, 200);
       const sets = await t.get(`/api/v2/workspaces/${workspace}/varsets`);
-      assert.deepEqual(sets.body.data.map((s: any) => s.attributes.name), ['org-owned']);
+      assert.deepEqual(
+        sets.body.data.map((s: any) => s.attributes.name),
+        ['org-owned'],
+      );
       assert.deepEqual((await t.get(`/api/v2/varsets/${owned.body.data.id}`)).body.data.relationships.workspaces.data, []);
     });
   });

@@ -126,7 +126,11 @@ describe(`sensitive values at rest (${storeKind})`, () => {
 
   async function createSet(vars: Record<string, unknown>[] = []): Promise<{ id: string; vars: any[] }> {
     const res = await t.post(`/api/v2/organizations/${org}/varsets`, {
-      data: { type: 'varsets', attributes: { name: `set-${Math.random().toString(36).slice(2)}` }, relationships: { vars: { data: vars.map((attributes) => ({ type: 'vars', attributes })) } } },
+      data: {
+        type: 'varsets',
+        attributes: { name: `set-${Math.random().toString(36).slice(2)}` },
+        relationships: { vars: { data: vars.map((attributes) => ({ type: 'vars', attributes })) } },
+      },
     });
     expectStatus(res, 200);
     return { id: res.body.data.id, vars: res.body.data.relationships.vars.data };
@@ -146,7 +150,9 @@ describe(`sensitive values at rest (${storeKind})`, () => {
     assert.equal(t.app.sealer.open(stored), 'hunter2-in-body');
     assert.equal(await rawValue(plain.id), 'eu-west-1');
 
-    const added = await t.post(`/api/v2/varsets/${id}/relationships/vars`, { data: { type: 'vars', attributes: { key: 'api_key', value: 'added-secret', category: 'env', sensitive: true } } });
+    const added = await t.post(`/api/v2/varsets/${id}/relationships/vars`, {
+      data: { type: 'vars', attributes: { key: 'api_key', value: 'added-secret', category: 'env', sensitive: true } },
+    });
     expectStatus(added, 200);
     assert.equal(t.app.sealer.open(await rawValue(added.body.data.id)), 'added-secret');
 
@@ -185,15 +191,26 @@ describe(`sensitive values at rest (${storeKind})`, () => {
     const count = await rotateKey(t.store, old, newSealer);
     assert.equal(count, before.length + keptBefore.length);
     const kept = await valuesKeptByVersions();
-    assert.deepEqual(kept.map((v) => newSealer.open(v)), keptBefore.map((v) => old.open(v)), 'the values versions keep for a rollback are re-encrypted too');
+    assert.deepEqual(
+      kept.map((v) => newSealer.open(v)),
+      keptBefore.map((v) => old.open(v)),
+      'the values versions keep for a rollback are re-encrypted too',
+    );
     const stored = await rawValue(id);
     assert.equal(newSealer.open(stored), 'before-rotation');
     assert.throws(() => old.open(stored), SealError);
     const plain = await t.store.db.selectFrom('varset_variables').select('value').where('sensitive', '=', false).execute();
-    assert.ok(plain.every((r) => !r.value.startsWith('v1:')), 'plain values are untouched');
+    assert.ok(
+      plain.every((r) => !r.value.startsWith('v1:')),
+      'plain values are untouched',
+    );
 
     // A value that does not open with the old key stops the rotation before anything changes.
-    await t.store.db.updateTable('varset_variables').set({ value: old.seal('sealed with the previous key') }).where('id', '=', id).execute();
+    await t.store.db
+      .updateTable('varset_variables')
+      .set({ value: old.seal('sealed with the previous key') })
+      .where('id', '=', id)
+      .execute();
     const snapshot = await t.store.db.selectFrom('varset_variables').select(['id', 'value']).orderBy('id').execute();
     await assert.rejects(rotateKey(t.store, newSealer, createSealer(generateKey())), SealError);
     assert.deepEqual(await t.store.db.selectFrom('varset_variables').select(['id', 'value']).orderBy('id').execute(), snapshot);
@@ -212,12 +229,23 @@ describe(`varsetd rotate-key (${storeKind})`, () => {
       const { sealer } = await loadSealer(store, { configuredKey: undefined, dataDir: testStore.dataDir });
       const app = await buildApp({ store, sealer });
       const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json' };
-      await app.inject({ method: 'POST', url: '/api/v2/organizations', headers, payload: { data: { type: 'organizations', attributes: { name: 'rot', email: 'r@example.com' } } } });
+      await app.inject({
+        method: 'POST',
+        url: '/api/v2/organizations',
+        headers,
+        payload: { data: { type: 'organizations', attributes: { name: 'rot', email: 'r@example.com' } } },
+      });
       const set = await app.inject({
         method: 'POST',
         url: '/api/v2/organizations/rot/varsets',
         headers,
-        payload: { data: { type: 'varsets', attributes: { name: 's' }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'k', value: 'cli-secret', category: 'env', sensitive: true } }] } } } },
+        payload: {
+          data: {
+            type: 'varsets',
+            attributes: { name: 's' },
+            relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'k', value: 'cli-secret', category: 'env', sensitive: true } }] } },
+          },
+        },
       });
       assert.equal(set.statusCode, 200);
       await app.close();

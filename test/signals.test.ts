@@ -10,7 +10,9 @@ function unfinishedRequest(url: string): Promise<net.Socket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
-      socket.write(`POST /api/v2/organizations HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/vnd.api+json\r\nContent-Length: 100\r\n\r\n{"data"`);
+      socket.write(
+        `POST /api/v2/organizations HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/vnd.api+json\r\nContent-Length: 100\r\n\r\n{"data"`,
+      );
       resolve(socket);
     });
     socket.on('error', reject);

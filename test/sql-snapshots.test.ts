@@ -35,7 +35,13 @@ describe(`the SQL snapshots (${storeKind})`, () => {
   it('are the SQL the stores send now', async () => {
     const { dialect, files } = await generate();
     const dir = path.join(SNAPSHOT_DIR, dialect);
-    const committed = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.sql')).map((name) => name.split(path.sep).join('/')).sort() : [];
+    const committed = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+          .filter((name) => name.endsWith('.sql'))
+          .map((name) => name.split(path.sep).join('/'))
+          .sort()
+      : [];
     const problems: string[] = [];
     for (const name of [...new Set([...committed, ...files.keys()])].sort()) {
       const actual = files.get(name);

@@ -158,35 +158,59 @@ describe(`the credentials version (${storeKind})`, () => {
     const changes: Array<[string, () => Promise<unknown>]> = [
       ['a token replaced', () => teamToken(t, teamId)],
       ['a token deleted', () => ok(204, t.delete(`/api/v2/teams/${teamId}/authentication-token`))],
-      ["a team's organization access", () => ok(200, t.patch(`/api/v2/teams/${teamId}`, { data: { type: 'teams', attributes: { 'organization-access': { 'read-projects': true } } } }))],
+      [
+        "a team's organization access",
+        () => ok(200, t.patch(`/api/v2/teams/${teamId}`, { data: { type: 'teams', attributes: { 'organization-access': { 'read-projects': true } } } })),
+      ],
       ['a workspace granted', async () => (grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' }))],
       ['a workspace grant changed', () => ok(200, t.patch(`/api/v2/team-workspaces/${grant}`, { data: { type: 'team-workspaces', attributes: { access: 'write' } } }))],
-      ['a granted workspace moved', () => ok(200, t.patch(`/api/v2/workspaces/${workspaceId}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: other } } } } }))],
+      [
+        'a granted workspace moved',
+        () => ok(200, t.patch(`/api/v2/workspaces/${workspaceId}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: other } } } } })),
+      ],
       ['a workspace grant removed', () => ok(204, t.delete(`/api/v2/team-workspaces/${grant}`))],
       ['a project granted', async () => (projectGrant = await grantProject(t, teamId, projectId, { access: 'read' }))],
       ['a project grant changed', () => ok(200, t.patch(`/api/v2/team-projects/${projectGrant}`, { data: { type: 'team-projects', attributes: { access: 'write' } } }))],
       ['a project grant removed', () => ok(204, t.delete(`/api/v2/team-projects/${projectGrant}`))],
       ['a workspace granted again', async () => (grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' }))],
-      ['a granted workspace deleted, its grant by the foreign key alone', async () => {
-        const grantRow = () => t.store.db.selectFrom('team_workspaces').select('id').where('id', '=', grant).executeTakeFirst();
-        assert.ok(await grantRow());
-        await t.store.db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
-        assert.equal(await grantRow(), undefined);
-      }],
+      [
+        'a granted workspace deleted, its grant by the foreign key alone',
+        async () => {
+          const grantRow = () => t.store.db.selectFrom('team_workspaces').select('id').where('id', '=', grant).executeTakeFirst();
+          assert.ok(await grantRow());
+          await t.store.db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+          assert.equal(await grantRow(), undefined);
+        },
+      ],
       ['a team deleted', () => ok(204, t.delete(`/api/v2/teams/${teamId}`))],
-      ['an organization turning user tokens off', () => ok(200, t.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } }))],
-      ['an organization created refusing user tokens', () => ok(201, t.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name: `refusing-${randomAlphanumeric(8).toLowerCase()}`, email: 'r@example.com', 'user-tokens-enabled': false } } }))],
+      [
+        'an organization turning user tokens off',
+        () => ok(200, t.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } })),
+      ],
+      [
+        'an organization created refusing user tokens',
+        () =>
+          ok(
+            201,
+            t.post('/api/v2/organizations', {
+              data: { type: 'organizations', attributes: { name: `refusing-${randomAlphanumeric(8).toLowerCase()}`, email: 'r@example.com', 'user-tokens-enabled': false } },
+            }),
+          ),
+      ],
       // Creating the organization and its token raises nothing (see below): only the deletion does.
-      ['an organization deleted with its teams and tokens', async () => {
-        const doomed = await t.createOrganization();
-        await organizationToken(t, doomed);
-        await ok(204, t.delete(`/api/v2/organizations/${doomed}`));
-      }],
+      [
+        'an organization deleted with its teams and tokens',
+        async () => {
+          const doomed = await t.createOrganization();
+          await organizationToken(t, doomed);
+          await ok(204, t.delete(`/api/v2/organizations/${doomed}`));
+        },
+      ],
     ];
     for (const [name, change] of changes) assert.ok(await raises(change), `${name} left the version as it was`);
   });
 
-  it('stays for writes no subject depends on: new organizations, projects, workspaces, teams and tokens, and a token\'s last use', async () => {
+  it("stays for writes no subject depends on: new organizations, projects, workspaces, teams and tokens, and a token's last use", async () => {
     let fresh = '';
     const changes: Array<[string, () => Promise<unknown>]> = [
       ['an organization created', async () => (fresh = await t.createOrganization())],
@@ -199,4 +223,3 @@ describe(`the credentials version (${storeKind})`, () => {
     for (const [name, change] of changes) assert.equal(await raises(change), false, `${name} raised the version`);
   });
 });
-

@@ -9,7 +9,11 @@ import { formatSummary, startSummary } from '../src/cli/summary.js';
 const loopback: AddressInfo = { address: '127.0.0.1', family: 'IPv4', port: 8080 };
 
 function prepared(adminToken: PreparedStore['adminToken'], keyGenerated: boolean): PreparedStore {
-  return { appliedMigrations: ['0001_core'], adminToken, key: { sealer: createSealer(generateKey()), key: generateKey(), source: 'file', file: '/srv/varsetd/encryption-key', generated: keyGenerated } };
+  return {
+    appliedMigrations: ['0001_core'],
+    adminToken,
+    key: { sealer: createSealer(generateKey()), key: generateKey(), source: 'file', file: '/srv/varsetd/encryption-key', generated: keyGenerated },
+  };
 }
 
 describe('the start-up summary', () => {

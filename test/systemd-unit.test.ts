@@ -111,7 +111,10 @@ describe('deploy/varsetd.service', () => {
     // SIGTERM to the primary only: it drains its workers, which must not be stopped behind its back.
     assert.equal(value(unit, 'Service', 'KillMode'), 'mixed');
     const stopSeconds = seconds(value(unit, 'Service', 'TimeoutStopSec')!);
-    assert.ok(stopSeconds > DEFAULT_TIMEOUTS.requestMs / 1000, `TimeoutStopSec (${stopSeconds} s) does not cover a request sent as slowly as varsetd allows (${DEFAULT_TIMEOUTS.requestMs / 1000} s)`);
+    assert.ok(
+      stopSeconds > DEFAULT_TIMEOUTS.requestMs / 1000,
+      `TimeoutStopSec (${stopSeconds} s) does not cover a request sent as slowly as varsetd allows (${DEFAULT_TIMEOUTS.requestMs / 1000} s)`,
+    );
     assert.equal(value(unit, 'Service', 'ExecReload'), '/bin/kill -HUP $MAINPID');
   });
 
@@ -129,7 +132,11 @@ describe('deploy/varsetd.service', () => {
       assert.equal(value(unit, 'Service', key), expected, key);
     }
     // The data folder it is given is the one it may write to.
-    const environment = new Map(values(unit, 'Service', 'Environment').flatMap(words).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+    const environment = new Map(
+      values(unit, 'Service', 'Environment')
+        .flatMap(words)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
     const dataDir = environment.get('VARSETD_DATA_DIR');
     assert.ok(dataDir, 'VARSETD_DATA_DIR is not set');
     assert.ok(values(unit, 'Service', 'ReadWritePaths').flatMap(words).includes(dataDir), `${dataDir} is not among ReadWritePaths`);
@@ -141,7 +148,9 @@ describe('deploy/varsetd.service', () => {
   });
 
   it('sets only settings varsetd has, in Environment= and in the environment file', () => {
-    const named = values(unit, 'Service', 'Environment').flatMap(words).map((pair) => pair.slice(0, pair.indexOf('=')));
+    const named = values(unit, 'Service', 'Environment')
+      .flatMap(words)
+      .map((pair) => pair.slice(0, pair.indexOf('=')));
     assert.ok(named.length > 0);
     for (const name of named) assert.ok(settingNames.has(name), `Environment= sets ${name}, which is not a setting of varsetd`);
 

@@ -17,12 +17,28 @@ describe(`team management (${storeKind})`, () => {
 
   it('accepts a name with spaces and keeps every organization-access flag and attribute as given', async () => {
     const flags = {
-      'manage-policies': true, 'manage-policy-overrides': true, 'delegate-policy-overrides': true, 'manage-workspaces': true, 'manage-vcs-settings': true,
-      'manage-providers': true, 'manage-modules': true, 'manage-run-tasks': true, 'manage-projects': true, 'read-workspaces': true, 'read-projects': true,
-      'manage-membership': true, 'manage-teams': true, 'manage-organization-access': true, 'access-secret-teams': true, 'manage-agent-pools': true,
+      'manage-policies': true,
+      'manage-policy-overrides': true,
+      'delegate-policy-overrides': true,
+      'manage-workspaces': true,
+      'manage-vcs-settings': true,
+      'manage-providers': true,
+      'manage-modules': true,
+      'manage-run-tasks': true,
+      'manage-projects': true,
+      'read-workspaces': true,
+      'read-projects': true,
+      'manage-membership': true,
+      'manage-teams': true,
+      'manage-organization-access': true,
+      'access-secret-teams': true,
+      'manage-agent-pools': true,
     };
     const res = await t.post(`/api/v2/organizations/${org}/teams`, {
-      data: { type: 'teams', attributes: { name: 'platform team', visibility: 'organization', 'sso-team-id': 'sso-1', 'allow-member-token-management': false, 'organization-access': flags } },
+      data: {
+        type: 'teams',
+        attributes: { name: 'platform team', visibility: 'organization', 'sso-team-id': 'sso-1', 'allow-member-token-management': false, 'organization-access': flags },
+      },
     });
     expectStatus(res, 200);
     const shown = (await t.get(`/api/v2/teams/${res.body.data.id}`)).body.data.attributes;
@@ -31,7 +47,9 @@ describe(`team management (${storeKind})`, () => {
     assert.equal(shown['sso-team-id'], 'sso-1');
     assert.equal(shown['allow-member-token-management'], false);
     for (const [flag, value] of Object.entries(flags)) assert.equal(shown['organization-access'][flag], value, flag);
-    const renamed = await t.patch(`/api/v2/teams/${res.body.data.id}`, { data: { type: 'teams', attributes: { name: 'foo bar', 'organization-access': { 'manage-teams': false } } } });
+    const renamed = await t.patch(`/api/v2/teams/${res.body.data.id}`, {
+      data: { type: 'teams', attributes: { name: 'foo bar', 'organization-access': { 'manage-teams': false } } },
+    });
     expectStatus(renamed, 200);
     assert.equal(renamed.body.data.attributes.name, 'foo bar');
     assert.equal(renamed.body.data.attributes['organization-access']['manage-teams'], false);
@@ -40,7 +58,11 @@ describe(`team management (${storeKind})`, () => {
 
   it('lets a manage-teams team create, change and delete teams and manage their tokens, but not grant access or touch owners', async () => {
     const { teamId: managerId, token: manager } = await teamWithToken(t, org, { 'organization-access': { 'manage-teams': true } });
-    const created = await t.post(`/api/v2/organizations/${org}/teams`, { data: { type: 'teams', attributes: { name: 'made by a manager', visibility: 'organization' } } }, { token: manager });
+    const created = await t.post(
+      `/api/v2/organizations/${org}/teams`,
+      { data: { type: 'teams', attributes: { name: 'made by a manager', visibility: 'organization' } } },
+      { token: manager },
+    );
     expectStatus(created, 200);
     const id = created.body.data.id;
     expectStatus(await t.patch(`/api/v2/teams/${id}`, { data: { type: 'teams', attributes: { 'sso-team-id': 'x' } } }, { token: manager }), 200);
@@ -50,7 +72,16 @@ describe(`team management (${storeKind})`, () => {
     const grant = await t.patch(`/api/v2/teams/${id}`, { data: { type: 'teams', attributes: { 'organization-access': { 'manage-workspaces': true } } } }, { token: manager });
     assert.equal(grant.status, 403);
     assert.equal(grant.body.errors[0].source.pointer, '/data/attributes/organization-access');
-    assert.equal((await t.post(`/api/v2/organizations/${org}/teams`, { data: { type: 'teams', attributes: { name: 'x', 'organization-access': { 'manage-projects': true } } } }, { token: manager })).status, 403);
+    assert.equal(
+      (
+        await t.post(
+          `/api/v2/organizations/${org}/teams`,
+          { data: { type: 'teams', attributes: { name: 'x', 'organization-access': { 'manage-projects': true } } } },
+          { token: manager },
+        )
+      ).status,
+      403,
+    );
     assert.equal((await t.get(`/api/v2/teams/${managerId}`, { token: manager })).body.data.attributes.permissions['can-update-organization-access'], false);
     expectStatus(await t.post(`/api/v2/teams/${id}/authentication-token`, undefined, { token: manager }), 201);
     const owners = await ownersTeam(t, org);
@@ -86,7 +117,11 @@ describe(`team management (${storeKind})`, () => {
     assert.equal(shown['policy-overrides'], true);
     assert.equal(shown.runs, 'plan');
     const fixed = await t.post('/api/v2/team-workspaces', {
-      data: { type: 'team-workspaces', attributes: { access: 'read', runs: 'apply' }, relationships: { team: { data: { type: 'teams', id: await createTeam(t, org) } }, workspace: { data: { type: 'workspaces', id: workspace } } } },
+      data: {
+        type: 'team-workspaces',
+        attributes: { access: 'read', runs: 'apply' },
+        relationships: { team: { data: { type: 'teams', id: await createTeam(t, org) } }, workspace: { data: { type: 'workspaces', id: workspace } } },
+      },
     });
     assert.equal(fixed.status, 422);
     assert.equal(fixed.body.errors[0].detail, "Runs is read-only when access level is 'read'; use the 'custom' access level to set this attribute.");

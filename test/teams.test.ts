@@ -81,7 +81,11 @@ describe(`teams (${storeKind})`, () => {
     let res = await t.get(`/api/v2/organizations/${other}/teams?q=ALPHA`);
     assert.deepEqual(res.body.data.map((d: any) => d.attributes.name).sort(), ['Alpha-two', 'alpha-one']);
     res = await t.get(`/api/v2/organizations/${other}/teams?q=a_`);
-    assert.deepEqual(res.body.data.map((d: any) => d.attributes.name), ['gamma_1'], 'a LIKE wildcard in q matches itself');
+    assert.deepEqual(
+      res.body.data.map((d: any) => d.attributes.name),
+      ['gamma_1'],
+      'a LIKE wildcard in q matches itself',
+    );
     res = await t.get(`/api/v2/organizations/${other}/teams?filter%5Bnames%5D=beta,owners`);
     assert.deepEqual(res.body.data.map((d: any) => d.attributes.name).sort(), ['beta', 'owners']);
     res = await t.get(`/api/v2/organizations/${other}/teams?page%5Bsize%5D=2&page%5Bnumber%5D=2&include=users`);
@@ -144,7 +148,10 @@ describe(`teams (${storeKind})`, () => {
     assert.deepEqual((await t.get(`/api/v2/organizations/${other}/teams`, { token })).body, NOT_FOUND);
     assert.deepEqual((await t.get(`/api/v2/teams/${await ownersTeam(t, other)}`, { token })).body, NOT_FOUND);
     const orgs = await t.get('/api/v2/organizations', { token });
-    assert.deepEqual(orgs.body.data.map((o: any) => o.id), [org]);
+    assert.deepEqual(
+      orgs.body.data.map((o: any) => o.id),
+      [org],
+    );
   });
 });
 
@@ -210,7 +217,11 @@ describe(`team and organization tokens (${storeKind})`, () => {
     assert.equal(res.body.data.attributes['expired-at'], future);
     const secret = res.body.data.attributes.token;
     expectStatus(await t.get(`/api/v2/organizations/${org}`, { token: secret }), 200);
-    await t.store.db.updateTable('tokens').set({ expired_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', res.body.data.id).execute();
+    await t.store.db
+      .updateTable('tokens')
+      .set({ expired_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', res.body.data.id)
+      .execute();
     assert.deepEqual((await t.get(`/api/v2/organizations/${org}`, { token: secret })).body, UNAUTHORIZED);
   });
 
@@ -310,7 +321,9 @@ describe(`team access (${storeKind})`, () => {
       const bad = await t.post('/api/v2/team-workspaces', body('team-workspaces', attributes, other, ['workspace', 'workspaces', ws]));
       assert.equal(bad.status, 422, JSON.stringify(attributes));
     }
-    const noWorkspace = await t.post('/api/v2/team-workspaces', { data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: { type: 'teams', id: team } } } } });
+    const noWorkspace = await t.post('/api/v2/team-workspaces', {
+      data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: { type: 'teams', id: team } } } },
+    });
     assert.equal(noWorkspace.status, 422);
   });
 
@@ -335,13 +348,19 @@ describe(`team access (${storeKind})`, () => {
     assert.deepEqual(res.body.data.map((d: any) => d.id).sort(), [ga, gb].sort());
     assert.equal(res.body.meta.pagination['total-count'], 2);
     res = await t.get(`/api/v2/team-workspaces?filter%5Bteam%5D%5Bid%5D=${a}`);
-    assert.deepEqual(res.body.data.map((d: any) => d.id), [ga]);
+    assert.deepEqual(
+      res.body.data.map((d: any) => d.id),
+      [ga],
+    );
     assert.equal((await t.get('/api/v2/team-workspaces')).status, 400);
 
     // A team that is not admin of the workspace sees only its own grant.
     const token = await teamToken(t, a);
     res = await t.get(`/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${w}`, { token });
-    assert.deepEqual(res.body.data.map((d: any) => d.id), [ga]);
+    assert.deepEqual(
+      res.body.data.map((d: any) => d.id),
+      [ga],
+    );
     assert.equal((await t.get(`/api/v2/team-workspaces/${gb}`, { token })).status, 404);
     assert.equal((await t.delete(`/api/v2/team-workspaces/${ga}`, undefined, { token })).status, 404);
     // The admin team sees every grant of the workspace, and manages those of teams visible to it.
@@ -369,7 +388,11 @@ describe(`team access (${storeKind})`, () => {
     const other = await createTeam(t, org);
     const custom = await t.post(
       '/api/v2/team-projects',
-      body('team-projects', { access: 'custom', 'project-access': { 'variable-sets': 'read' }, 'workspace-access': { variables: 'read', runs: 'plan' } }, other, ['project', 'projects', prj]),
+      body('team-projects', { access: 'custom', 'project-access': { 'variable-sets': 'read' }, 'workspace-access': { variables: 'read', runs: 'plan' } }, other, [
+        'project',
+        'projects',
+        prj,
+      ]),
     );
     expectStatus(custom, 201);
     assert.deepEqual(custom.body.data.attributes['project-access'], { settings: 'read', teams: 'none', 'variable-sets': 'read' });

@@ -236,8 +236,7 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
       label: 'a certificate and a key that do not belong together',
       env: () => ({ VARSETD_TLS_CERT: path.join(dir, 'first/cert.pem'), VARSETD_TLS_KEY: path.join(dir, 'second/key.pem') }),
       code: 1,
-      message: () =>
-        `varsetd: failed to start: the TLS certificate ${path.join(dir, 'first/cert.pem')} and key ${path.join(dir, 'second/key.pem')} cannot be used together: `,
+      message: () => `varsetd: failed to start: the TLS certificate ${path.join(dir, 'first/cert.pem')} and key ${path.join(dir, 'second/key.pem')} cannot be used together: `,
     },
     {
       label: 'a certificate without a key',
@@ -265,7 +264,9 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
     const store = await createTestStore();
     try {
       // Two workers: the primary passes SIGHUP on to each of them.
-      const server = await startServerProcess(varsetdEnv(store, { VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2' }));
+      const server = await startServerProcess(
+        varsetdEnv(store, { VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2' }),
+      );
       try {
         assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
         const ca = [first.ca, second.ca];
@@ -282,7 +283,11 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
 
         serve(files, first.cert, second.key);
         server.sendSignal('SIGHUP');
-        await eventually('the failed reload was not logged by every worker', async () => (logPids(server.output(), 'kept the current TLS certificate: reloading it failed').size === 2 ? true : undefined), server.output);
+        await eventually(
+          'the failed reload was not logged by every worker',
+          async () => (logPids(server.output(), 'kept the current TLS certificate: reloading it failed').size === 2 ? true : undefined),
+          server.output,
+        );
         assert.match(server.output(), /cannot be used together/);
         const after = await ping();
         assert.equal(after.status, 204);

@@ -47,7 +47,11 @@ describe(`transport (${storeKind})`, () => {
   });
 
   it('accepts application/json as well as the JSON:API media type', async () => {
-    const res = await t.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'json-org', email: 'a@example.com' } } }, { contentType: 'application/json' });
+    const res = await t.post(
+      '/api/v2/organizations',
+      { data: { type: 'organizations', attributes: { name: 'json-org', email: 'a@example.com' } } },
+      { contentType: 'application/json' },
+    );
     expectStatus(res, 201);
   });
 

@@ -63,7 +63,11 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     orgToken = await organizationToken(ui.admin, scenario.org);
     owners = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'CI' }) };
 
-    const created = await ui.admin.post(`/api/v2/organizations/${scenario.org}/varsets`, { data: { type: 'varsets', attributes: { name: 'payments', description: 'first' } } }, owners);
+    const created = await ui.admin.post(
+      `/api/v2/organizations/${scenario.org}/varsets`,
+      { data: { type: 'varsets', attributes: { name: 'payments', description: 'first' } } },
+      owners,
+    );
     expectStatus(created, 200);
     writes.setId = created.body.data.id;
     writes.setCreated = requestIdOf(created);
@@ -75,10 +79,18 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     writes.rollbackVersion = rollback.body.meta.version.number;
 
     const region = (await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars`)).body.data.find((v: any) => v.attributes.key === 'region');
-    const updated = await ui.admin.patch(`/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars/${region.id}`, { data: { type: 'vars', attributes: { value: 'eu' } } }, owners);
+    const updated = await ui.admin.patch(
+      `/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars/${region.id}`,
+      { data: { type: 'vars', attributes: { value: 'eu' } } },
+      owners,
+    );
     expectStatus(updated, 200);
     writes.varUpdated = requestIdOf(updated);
-    const workspaceVar = await ui.admin.post(`/api/v2/workspaces/${scenario.webWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'TF_LOG', value: 'debug', category: 'env' } } }, owners);
+    const workspaceVar = await ui.admin.post(
+      `/api/v2/workspaces/${scenario.webWorkspaceId}/vars`,
+      { data: { type: 'vars', attributes: { key: 'TF_LOG', value: 'debug', category: 'env' } } },
+      owners,
+    );
     expectStatus(workspaceVar, 201);
     writes.workspaceVarCreated = requestIdOf(workspaceVar);
   });
@@ -99,8 +111,13 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     await rowOf(page, writes.workspaceVarCreated).waitFor();
 
     const api = (await trail(scenario.org)).data as any[];
-    const times = await rows(page).locator('time').evaluateAll((all) => all.map((t) => t.getAttribute('datetime')));
-    assert.deepEqual(times, api.map((e) => e.timestamp));
+    const times = await rows(page)
+      .locator('time')
+      .evaluateAll((all) => all.map((t) => t.getAttribute('datetime')));
+    assert.deepEqual(
+      times,
+      api.map((e) => e.timestamp),
+    );
     assert.deepEqual([...times].sort().reverse(), times, 'newest first');
     const newest = rows(page).first().locator('time');
     assert.equal(await newest.getAttribute('title'), api[0].timestamp);
@@ -129,14 +146,21 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     assert.equal(await toHistory.getAttribute('href'), `/varsets/${writes.setId}/history?version=${writes.rollbackVersion}`);
     await toHistory.click();
     await heading(page, 'payments');
-    await page.getByRole('listitem', { name: `Version ${writes.rollbackVersion}`, exact: true }).and(page.locator('.wanted')).waitFor();
+    await page
+      .getByRole('listitem', { name: `Version ${writes.rollbackVersion}`, exact: true })
+      .and(page.locator('.wanted'))
+      .waitFor();
   });
 
   it("copies an event's request id", async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.url });
     await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail`);
-    await rowOf(page, writes.varUpdated).getByRole('button', { name: `Copy request id ${writes.varUpdated}`, exact: true }).click();
-    await rowOf(page, writes.varUpdated).getByRole('button', { name: `Copied request id ${writes.varUpdated}`, exact: true }).waitFor();
+    await rowOf(page, writes.varUpdated)
+      .getByRole('button', { name: `Copy request id ${writes.varUpdated}`, exact: true })
+      .click();
+    await rowOf(page, writes.varUpdated)
+      .getByRole('button', { name: `Copied request id ${writes.varUpdated}`, exact: true })
+      .waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), writes.varUpdated);
   });
 
@@ -145,10 +169,16 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     const boundary = Math.ceil((Date.now() + 1) / 1000) * 1000;
     await new Promise((resolve) => setTimeout(resolve, boundary - Date.now() + 5));
     const late = await createVarset(ui.admin, scenario.org, { attributes: { name: 'late' } });
-    expectStatus(await ui.admin.post(`/api/v2/varsets/${late.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: 'size', value: 's', category: 'terraform' } } }, owners), 200);
+    expectStatus(
+      await ui.admin.post(`/api/v2/varsets/${late.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: 'size', value: 's', category: 'terraform' } } }, owners),
+      200,
+    );
     const since = new Date(boundary).toISOString();
     const expected = (await trail(scenario.org, `&since=${encodeURIComponent(since)}`)).data as any[];
-    assert.deepEqual(expected.map((e) => `${e.resource.type} ${e.resource.action}`), ['var create', 'varset create']);
+    assert.deepEqual(
+      expected.map((e) => `${e.resource.type} ${e.resource.action}`),
+      ['var create', 'varset create'],
+    );
 
     await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail`);
     await rowOf(page, writes.setCreated).waitFor();
@@ -184,7 +214,10 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     await page.waitForURL((url) => url.searchParams.get('who') === 'token "ci"');
     const byOwners = (await trail(scenario.org)).data.filter((e: any) => e.resource.type === 'varset' && e.auth.description === 'team owners (token "CI")');
     assert.equal(byOwners.length, 3);
-    await settlesTo(() => whos(page), byOwners.map((e: any) => e.auth.description));
+    await settlesTo(
+      () => whos(page),
+      byOwners.map((e: any) => e.auth.description),
+    );
     await page.getByLabel('Action').selectOption({ label: 'rolled back' });
     await page.waitForURL((url) => url.searchParams.get('action') === 'rollback' && url.searchParams.get('who') === 'token "ci"' && url.searchParams.get('type') === 'varset');
     await settlesTo(() => whats(page), ['variable set rolled back to version 1']);
@@ -216,7 +249,10 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     await heading(adminPage, `Audit trail of ${other}`);
     await settlesTo(() => whats(adminPage), ['variable set created', 'organization created']);
     const api = (await trail(other)).data as any[];
-    assert.deepEqual(await whos(adminPage), api.map((e) => e.auth.description));
+    assert.deepEqual(
+      await whos(adminPage),
+      api.map((e) => e.auth.description),
+    );
     assert.match(api[0].auth.description, /^site administrator/);
     assert.equal(await rows(adminPage).filter({ hasText: 'payments' }).count(), 0);
     assert.equal(await rows(adminPage).getByRole('link', { name: other }).getAttribute('href'), `/organizations/${other}/varsets`);

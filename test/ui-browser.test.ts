@@ -198,7 +198,11 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const sets = page.getByRole('list', { name: 'Variable sets that apply' });
     await sets.locator('li').filter({ hasText: 'web-settings' }).getByText('Applies directly').waitFor();
     await sets.locator('li').filter({ hasText: 'defaults' }).getByText("Applies through its project 'core'").waitFor();
-    await sets.locator('li').filter({ hasText: /^globals/ }).getByText('Applies global').waitFor();
+    await sets
+      .locator('li')
+      .filter({ hasText: /^globals/ })
+      .getByText('Applies global')
+      .waitFor();
 
     const region = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /region/ }) });
     await region.waitFor();
@@ -210,22 +214,36 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.match((await password.textContent()) ?? '', /\(sensitive\)/);
   });
 
-  it("says why each effective variable wins, at which level, as the API explains it; folds a long list of overridden values", async () => {
+  it('says why each effective variable wins, at which level, as the API explains it; folds a long list of overridden values', async () => {
     const explained = await createWorkspace(ui.admin, scenario.org, { name: 'explained', projectId: scenario.coreProjectId });
     const core = { type: 'projects', id: scenario.coreProjectId };
     const owned = await createVarset(ui.admin, scenario.org, {
       attributes: { name: 'core-owned' },
       parent: core,
       projects: [scenario.coreProjectId],
-      vars: [{ key: 'tier', value: 'owned-tier' }, { key: 'zone', value: 'owned-zone' }, { key: 'fold', value: 'owned-fold' }],
+      vars: [
+        { key: 'tier', value: 'owned-tier' },
+        { key: 'zone', value: 'owned-zone' },
+        { key: 'fold', value: 'owned-fold' },
+      ],
     });
-    await createVarset(ui.admin, scenario.org, { attributes: { name: 'direct-set' }, workspaces: [explained], vars: [{ key: 'tier', value: 'direct-tier' }, { key: 'fold', value: 'f0' }] });
+    await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'direct-set' },
+      workspaces: [explained],
+      vars: [
+        { key: 'tier', value: 'direct-tier' },
+        { key: 'fold', value: 'f0' },
+      ],
+    });
     await createVarset(ui.admin, scenario.org, { attributes: { name: 'enforced', priority: true }, workspaces: [explained], vars: [{ key: 'mode', value: 'forced' }] });
     for (const n of [1, 2, 3, 4]) {
       const vars = [{ key: 'fold', value: `f${n}`, sensitive: n === 4 }, ...(n <= 2 ? [{ key: 'tie', value: `t${n}` }] : [])];
       await createVarset(ui.admin, scenario.org, { attributes: { name: `fold-${n}` }, workspaces: [explained], vars });
     }
-    for (const [key, value] of [['zone', 'ws-zone'], ['mode', 'ws-mode']]) {
+    for (const [key, value] of [
+      ['zone', 'ws-zone'],
+      ['mode', 'ws-mode'],
+    ]) {
       expectStatus(await ui.admin.post(`/api/v2/workspaces/${explained}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
     }
     const api = await ui.admin.get(`/api/v2/workspaces/${explained}/effective-variables?explain=true`);
@@ -237,12 +255,21 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const row = (key: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${key} `) }) });
     const why = (key: string) => row(key).locator('td.why');
     // Over a direct set (a set owned by the project beats it), over a project-owned set (a workspace variable), and a priority set's.
-    for (const [key, level, decided] of [['tier', 10, 'direct-set'], ['zone', 8, 'core-owned'], ['mode', 3, 'the workspace']] as const) {
+    for (const [key, level, decided] of [
+      ['tier', 10, 'direct-set'],
+      ['zone', 8, 'core-owned'],
+      ['mode', 3, 'the workspace'],
+    ] as const) {
       const expected = answer(key);
       assert.equal(expected.source.precedence, level, key);
       assert.equal(expected['decided-by'], 'precedence', key);
       await why(key).getByText(expected.reason).waitFor();
-      assert.equal((await why(key).getByRole('link', { name: `Level ${level}` }).textContent()), `Level ${level}`);
+      assert.equal(
+        await why(key)
+          .getByRole('link', { name: `Level ${level}` })
+          .textContent(),
+        `Level ${level}`,
+      );
       assert.match((await row(key).textContent()) ?? '', new RegExp(decided), key);
     }
     assert.match(answer('tier').reason, /beats everything below level 10/);
@@ -289,7 +316,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await add.getByRole('button', { name: 'Add variable' }).click();
     await statusSays(page, 'Variable build added');
     const vars = await ui.admin.get(`/api/v2/workspaces/${scenario.webWorkspaceId}/vars`);
-    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]), [['build', '42']]);
+    assert.deepEqual(
+      vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]),
+      [['build', '42']],
+    );
     await add.getByRole('button', { name: 'Close' }).click();
     await add.waitFor({ state: 'detached' });
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add a variable');
@@ -302,7 +332,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const edit = page.getByRole('form', { name: 'Edit variable db_password' });
     assert.equal(await edit.getByLabel('Value', { exact: true }).inputValue(), '');
     // What the API refuses to change on a sensitive variable is locked, with a note saying why.
-    for (const label of ['Key', 'HCL (the value is an expression)', 'Sensitive (write-only)']) assert.equal(await edit.getByLabel(label, { exact: true }).isDisabled(), true, label);
+    for (const label of ['Key', 'HCL (the value is an expression)', 'Sensitive (write-only)'])
+      assert.equal(await edit.getByLabel(label, { exact: true }).isDisabled(), true, label);
     assert.equal(await edit.getByLabel('Value', { exact: true }).isDisabled(), false);
     await edit.getByText('A sensitive variable stays sensitive, and keeps its key and HCL flag').waitFor();
     await edit.getByLabel('Value', { exact: true }).fill('second-secret');
@@ -343,7 +374,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     );
   });
 
-  it("says what a save changed, and confirms a deleted variable", async () => {
+  it('says what a save changed, and confirms a deleted variable', async () => {
     await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}`);
     await heading(page, 'globals');
     await page.getByRole('button', { name: 'Edit TF_LOG' }).click();
@@ -364,10 +395,13 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('dialog', { name: 'Delete variable scratch?' }).getByRole('button', { name: 'Delete variable' }).click();
     await statusSays(page, 'Variable scratch deleted');
     const vars = await ui.admin.get(`/api/v2/varsets/${scenario.globalsSetId}/relationships/vars`);
-    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]).sort(), [['TF_LOG', 'debug'], ['owner', 'platform']]);
+    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]).sort(), [
+      ['TF_LOG', 'debug'],
+      ['owner', 'platform'],
+    ]);
   });
 
-  it('offers no edit controls to a token that may read but not write, not even at a form\'s typed address', async () => {
+  it("offers no edit controls to a token that may read but not write, not even at a form's typed address", async () => {
     const reader = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'read-workspaces': true } });
     const readerContext = await browser.newContext();
     try {
@@ -379,7 +413,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await readerPage.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'web-settings' }).click();
       await heading(readerPage, 'web-settings');
       await readerPage.locator('.variable').filter({ hasText: 'region' }).waitFor();
-      for (const name of ['Edit set', 'Delete set', 'New variable set']) assert.equal(await readerPage.getByRole('link', { name }).count() + (await readerPage.getByRole('button', { name }).count()), 0, name);
+      for (const name of ['Edit set', 'Delete set', 'New variable set'])
+        assert.equal((await readerPage.getByRole('link', { name }).count()) + (await readerPage.getByRole('button', { name }).count()), 0, name);
       assert.equal(await readerPage.getByRole('button', { name: 'Edit region' }).count(), 0);
       assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
 
@@ -482,7 +517,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'defaults' }).waitFor();
     assert.equal(await page.getByRole('navigation', { name: 'Variable sets pages' }).count(), 0);
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?q=no-such-set`);
-    await page.getByText('No set\'s name contains “no-such-set”.').waitFor();
+    await page.getByText("No set's name contains “no-such-set”.").waitFor();
     assert.equal(await page.getByRole('navigation', { name: 'Variable sets pages' }).count(), 0);
     await page.goto(`${ui.url}/organizations/${scenario.org}/projects?q=no-such-project`);
     await heading(page, `Projects of ${scenario.org}`);
@@ -544,7 +579,9 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === '-variables');
     assert.equal(await header('Variables').getAttribute('aria-sort'), 'descending');
-    await namesBecome([...all].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+    await namesBecome(
+      [...all].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name),
+    );
     await header('Name').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
     await namesBecome(all.map((v) => v.attributes.name).sort((a, b) => a.localeCompare(b)));
@@ -557,13 +594,22 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.waitForURL((url) => url.searchParams.get('sort') === 'updated');
     await header('Updated').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === '-updated');
-    await namesBecome([...all].sort((a, b) => b.attributes['updated-at'].localeCompare(a.attributes['updated-at']) || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+    await namesBecome(
+      [...all]
+        .sort((a, b) => b.attributes['updated-at'].localeCompare(a.attributes['updated-at']) || a.attributes.name.localeCompare(b.attributes.name))
+        .map((v) => v.attributes.name),
+    );
 
     const filters = page.getByRole('group', { name: 'Show only sets that are' });
     // A filter's box shows what the URL says: each click is followed by the URL's change.
     await filters.getByLabel('Global').click();
     await page.waitForURL((url) => url.searchParams.has('global'));
-    await namesBecome(all.filter((v) => v.attributes.global).map((v) => v.attributes.name).sort());
+    await namesBecome(
+      all
+        .filter((v) => v.attributes.global)
+        .map((v) => v.attributes.name)
+        .sort(),
+    );
     await filters.getByLabel('Global').click();
     await page.waitForURL((url) => !url.searchParams.has('global'));
     await filters.getByLabel('Priority').click();
@@ -636,7 +682,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await docsPage.getByRole('link', { name: 'API reference' }).click();
       await docsPage.waitForURL(`${ui.url}/api/docs`);
       await docsPage.getByRole('heading', { name: /^varsetd/ }).waitFor();
-      const operation = docsPage.locator('.opblock').filter({ has: docsPage.getByText('/api/v2/varsets/{id}', { exact: true }) }).first();
+      const operation = docsPage
+        .locator('.opblock')
+        .filter({ has: docsPage.getByText('/api/v2/varsets/{id}', { exact: true }) })
+        .first();
       await operation.waitFor();
       await operation.locator('.opblock-summary-control').click();
       await operation.getByRole('heading', { name: 'Parameters' }).waitFor();

@@ -45,7 +45,10 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     const set = await createVarset(ui.admin, scenario.org, {
       attributes: { name: 'payments', description: 'first' },
       workspaces: [scenario.webWorkspaceId],
-      vars: [{ key: 'region', value: 'eu' }, { key: 'api_key', value: 'first-secret', sensitive: true }],
+      vars: [
+        { key: 'region', value: 'eu' },
+        { key: 'api_key', value: 'first-secret', sensitive: true },
+      ],
     });
     setId = set.id;
     const vars = (await ui.admin.get(`/api/v2/varsets/${setId}/relationships/vars`)).body.data as any[];
@@ -77,7 +80,10 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     await versionItem(page, 1).waitFor();
     await tabs.locator('a[aria-current="page"]').filter({ hasText: 'History' }).waitFor();
     assert.equal(await tabs.getByRole('link', { name: 'History' }).getAttribute('aria-current'), 'page');
-    const items = page.getByRole('list', { name: 'Versions' }).getByRole('listitem').filter({ has: page.locator('.card-head') });
+    const items = page
+      .getByRole('list', { name: 'Versions' })
+      .getByRole('listitem')
+      .filter({ has: page.locator('.card-head') });
     assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('aria-label'))), ['Version 5', 'Version 4', 'Version 3', 'Version 2', 'Version 1']);
 
     const api = await apiVersions(setId);
@@ -165,7 +171,7 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     assert.equal((await apiVersions(setId)).length, 6);
   });
 
-  it("opens the page holding an older version, and pages through a long history", async () => {
+  it('opens the page holding an older version, and pages through a long history', async () => {
     const long = await createVarset(ui.admin, scenario.org, { attributes: { name: 'long-history' } });
     for (let n = 2; n <= 23; n++) expectStatus(await ui.admin.patch(`/api/v2/varsets/${long.id}`, { data: { type: 'varsets', attributes: { description: `step ${n}` } } }), 200);
     await page.goto(`${ui.url}/varsets/${long.id}/history?version=2`);
@@ -211,7 +217,11 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
 
   it("restores a deleted set from its history, as the organization's owners may, leaving out a workspace that is gone", async () => {
     const scratch = await createWorkspace(ui.admin, scenario.org, { name: 'scratch' });
-    const retired = await createVarset(ui.admin, scenario.org, { attributes: { name: 'retired' }, workspaces: [scenario.webWorkspaceId, scratch], vars: [{ key: 'level', value: '3' }] });
+    const retired = await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'retired' },
+      workspaces: [scenario.webWorkspaceId, scratch],
+      vars: [{ key: 'level', value: '3' }],
+    });
     expectStatus(await ui.admin.delete(`/api/v2/varsets/${retired.id}`), 204);
     expectStatus(await ui.admin.delete(`/api/v2/workspaces/${scratch}`), 204);
 
@@ -247,7 +257,10 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     const restored = await ui.admin.get(`/api/v2/varsets/${retired.id}?include=vars`);
     expectStatus(restored, 200);
     assert.deepEqual(restored.body.data.relationships.workspaces.data, identifiers('workspaces', [scenario.webWorkspaceId]).data);
-    assert.deepEqual(restored.body.included.map((v: any) => [v.attributes.key, v.attributes.value]), [['level', '3']]);
+    assert.deepEqual(
+      restored.body.included.map((v: any) => [v.attributes.key, v.attributes.value]),
+      [['level', '3']],
+    );
   });
 
   it('logged no script error and no Content-Security-Policy violation on any page', () => {

@@ -43,7 +43,10 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     const workspaces = await ui.admin.get(`/api/v2/organizations/${scenario.org}/workspaces`);
     apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
     // "api" holds its own owner: the global set's owner does not reach it.
-    expectStatus(await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } } }), 201);
+    expectStatus(
+      await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } } }),
+      201,
+    );
     page = watchPage(await (await browser.newContext()).newPage(), scriptErrors, [404, 422]);
     await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
     await heading(page, `Variable sets of ${scenario.org}`);
@@ -137,7 +140,7 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     for (const line of (await impactLines(deleting)).values()) assert.match(line, /stops getting token \(was \(sensitive\), from set globals\)/);
     await deleting.getByRole('button', { name: 'Cancel' }).click();
     await deleting.waitFor({ state: 'hidden' });
-    assert.equal((await globalValue('token')), null);
+    assert.equal(await globalValue('token'), null);
     await page.getByRole('button', { name: 'Delete token' }).click();
     await deleting.getByText('2 workspaces affected').waitFor();
     await deleting.getByRole('button', { name: 'Delete variable' }).click();
@@ -169,7 +172,7 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     assert.equal((await ui.admin.get(`/api/v2/varsets/${scoped.id}`)).body.data.attributes.global, false);
   });
 
-  it("previews a new set: the workspaces it would reach and the values they would get", async () => {
+  it('previews a new set: the workspaces it would reach and the values they would get', async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
     await heading(page, /New variable set/);
     await page.getByLabel('Name', { exact: true }).fill('edge');

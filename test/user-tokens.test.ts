@@ -31,7 +31,11 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
     const teamId = await createTeam(t, organization);
     await teamToken(t, teamId);
     const set = await t.post(`/api/v2/organizations/${organization}/varsets`, {
-      data: { type: 'varsets', attributes: { name: 'shared', global: true }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } }] } } },
+      data: {
+        type: 'varsets',
+        attributes: { name: 'shared', global: true },
+        relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } }] } },
+      },
     });
     expectStatus(set, 200);
     const setVars = await t.get(`/api/v2/varsets/${set.body.data.id}/relationships/vars`);
@@ -127,7 +131,13 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
       expectStatus(await t.get(url, { token: owners }), 200);
       expectStatus(await t.get(url, { token: orgToken }), 200);
     }
-    expectStatus(await t.get(urls.find((url) => url.includes('/workspaces/'))!, { token: reader }), 200);
+    expectStatus(
+      await t.get(
+        urls.find((url) => url.includes('/workspaces/'))!,
+        { token: reader },
+      ),
+      200,
+    );
     const listed = await t.get('/api/v2/organizations', { token: owners });
     assert.deepEqual(
       listed.body.data.map((o: { id: string }) => o.id),
@@ -153,21 +163,51 @@ describe(`user-tokens-enabled migration on an existing store (${storeKind})`, ()
     await withStoreMigratedTo('0013_archived_configuration_versions', async (store) => {
       const db = store.db as Kysely<any>;
       const at = '2024-01-01T00:00:00.000Z';
-      const organization = (name: string, settings: object) => ({ id: `org-${name}`, name, email: `${name}@example.com`, settings: JSON.stringify(settings), search_name: name, search_email: `${name}@example.com`, created_at: at });
-      await db.insertInto('organizations').values([organization('closed', { 'user-tokens-enabled': false }), organization('open', { 'user-tokens-enabled': true }), organization('plain', {})]).execute();
+      const organization = (name: string, settings: object) => ({
+        id: `org-${name}`,
+        name,
+        email: `${name}@example.com`,
+        settings: JSON.stringify(settings),
+        search_name: name,
+        search_email: `${name}@example.com`,
+        created_at: at,
+      });
+      await db
+        .insertInto('organizations')
+        .values([organization('closed', { 'user-tokens-enabled': false }), organization('open', { 'user-tokens-enabled': true }), organization('plain', {})])
+        .execute();
       await db
         .insertInto('projects')
-        .values(['closed', 'open', 'plain'].map((name) => ({ id: `prj-${name}`, organization_id: `org-${name}`, name: 'Default Project', description: '', is_default: true, created_at: at })))
+        .values(
+          ['closed', 'open', 'plain'].map((name) => ({
+            id: `prj-${name}`,
+            organization_id: `org-${name}`,
+            name: 'Default Project',
+            description: '',
+            is_default: true,
+            created_at: at,
+          })),
+        )
         .execute();
       await db
         .insertInto('tokens')
-        .values({ id: 'at-old', token_hash: hashToken('old-admin-secret'), kind: 'site-admin', organization_id: null, team_id: null, description: 'kept', created_at: at, expired_at: null })
+        .values({
+          id: 'at-old',
+          token_hash: hashToken('old-admin-secret'),
+          kind: 'site-admin',
+          organization_id: null,
+          team_id: null,
+          description: 'kept',
+          created_at: at,
+          expired_at: null,
+        })
         .execute();
 
       await migrate(store);
       const app = await buildApp({ store });
       try {
-        const status = async (name: string) => (await app.inject({ method: 'GET', url: `/api/v2/organizations/${name}`, headers: { authorization: 'Bearer old-admin-secret' } })).statusCode;
+        const status = async (name: string) =>
+          (await app.inject({ method: 'GET', url: `/api/v2/organizations/${name}`, headers: { authorization: 'Bearer old-admin-secret' } })).statusCode;
         assert.deepEqual([await status('closed'), await status('open'), await status('plain')], [401, 200, 200]);
       } finally {
         await app.close();

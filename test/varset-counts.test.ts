@@ -109,7 +109,11 @@ describe(`the counts of sets on a store migrated with sets in it (${storeKind})`
     await withStoreMigratedTo('0015_credentials_version', async (store) => {
       const db = store.db as Kysely<any>;
       const at = '2024-01-01T00:00:00.000Z';
-      for (const name of ['one', 'two']) await db.insertInto('organizations').values({ id: `org-${name}`, name, email: `${name}@example.com`, created_at: at }).execute();
+      for (const name of ['one', 'two'])
+        await db
+          .insertInto('organizations')
+          .values({ id: `org-${name}`, name, email: `${name}@example.com`, created_at: at })
+          .execute();
       const sets = [
         ['org-one', 1],
         ['org-one', 1],
@@ -119,7 +123,17 @@ describe(`the counts of sets on a store migrated with sets in it (${storeKind})`
       for (const [i, [organizationId, global]] of sets.entries()) {
         await db
           .insertInto('varsets')
-          .values({ id: `varset-${i}`, organization_id: organizationId, name: `set-${i}`, search_name: `set-${i}`, description: '', global, priority: 0, created_at: at, updated_at: at })
+          .values({
+            id: `varset-${i}`,
+            organization_id: organizationId,
+            name: `set-${i}`,
+            search_name: `set-${i}`,
+            description: '',
+            global,
+            priority: 0,
+            created_at: at,
+            updated_at: at,
+          })
           .execute();
       }
       await migrate(store);

@@ -38,14 +38,29 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     };
     const names = new Map(Object.entries(ws).map(([name, id]) => [id, `${name}-ws`]));
     expectStatus(await t.post(`/api/v2/workspaces/${ws.b}/vars`, { data: varResource({ key: 'FOO', value: 'from-b' }) }), 201);
-    const global = await createVarset(t, org, { attributes: { name: 'global-set', global: true }, vars: [{ key: 'FOO', value: 'g' }, { key: 'REGION', value: 'eu' }] });
+    const global = await createVarset(t, org, {
+      attributes: { name: 'global-set', global: true },
+      vars: [
+        { key: 'FOO', value: 'g' },
+        { key: 'REGION', value: 'eu' },
+      ],
+    });
     const onP1 = await createVarset(t, org, {
       attributes: { name: 'p1-set' },
       projects: [p1],
-      vars: [{ key: 'FOO', value: 'p1' }, { key: 'TOKEN', value: `${MARKER}-1`, sensitive: true }],
+      vars: [
+        { key: 'FOO', value: 'p1' },
+        { key: 'TOKEN', value: `${MARKER}-1`, sensitive: true },
+      ],
     });
     const onD = await createVarset(t, org, { attributes: { name: 'd-set' }, workspaces: [ws.d], vars: [{ key: 'REGION', value: 'us', category: 'env' }] });
-    const spare = await createVarset(t, org, { attributes: { name: 'spare-set' }, vars: [{ key: 'SPARE', value: 's', hcl: true }, { key: 'REGION', value: 'ap', category: 'env' }] });
+    const spare = await createVarset(t, org, {
+      attributes: { name: 'spare-set' },
+      vars: [
+        { key: 'SPARE', value: 's', hcl: true },
+        { key: 'REGION', value: 'ap', category: 'env' },
+      ],
+    });
     const variable = (set: any, key: string) => set.relationships.vars.data.find((v: any) => v.attributes.key === key).id as string;
     return { org, p1, p2, ws, names, global, onP1, onD, spare, variable };
   }
@@ -77,8 +92,14 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     const w = await world();
     const body = { data: { type: 'vars', id: w.variable(w.onP1, 'FOO'), attributes: { value: 'p1-new' } } };
     const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body }, () => t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${body.data.id}`, body));
-    assert.deepEqual(answer.impacts.map((i) => i.name), ['a-ws']);
-    assert.deepEqual(answer.impacts[0]!.changes.map((c: any) => [c.key, c.action, c.fields, c.before.value, c.after.value]), [['FOO', 'changed', ['value'], 'p1', 'p1-new']]);
+    assert.deepEqual(
+      answer.impacts.map((i) => i.name),
+      ['a-ws'],
+    );
+    assert.deepEqual(
+      answer.impacts[0]!.changes.map((c: any) => [c.key, c.action, c.fields, c.before.value, c.after.value]),
+      [['FOO', 'changed', ['value'], 'p1', 'p1-new']],
+    );
     assert.deepEqual([answer.meta['workspaces-reached-before'], answer.meta['workspaces-reached-after']], [2, 2]);
   });
 
@@ -118,7 +139,10 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     const token = w.variable(w.onP1, 'TOKEN');
     const secret = { data: { type: 'vars', id: token, attributes: { value: `${MARKER}-2` } } };
     const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: secret }, () => t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${token}`, secret));
-    assert.deepEqual(answer.impacts[0]!.changes.map((c: any) => [c.key, c.fields, c.before.value, c.after.value, c.after.sensitive]), [['TOKEN', ['value'], null, null, true]]);
+    assert.deepEqual(
+      answer.impacts[0]!.changes.map((c: any) => [c.key, c.fields, c.before.value, c.after.value, c.after.sensitive]),
+      [['TOKEN', ['value'], null, null, true]],
+    );
     const region = w.variable(w.global, 'REGION');
     const hcl = { data: { type: 'vars', id: region, attributes: { hcl: true, category: 'env' } } };
     await expectPreviewOf(w, { path: setPath(w.global.id), body: hcl }, () => t.patch(`/api/v2/varsets/${w.global.id}/relationships/vars/${region}`, hcl));
@@ -139,9 +163,22 @@ describe(`previewing a write to a set (${storeKind})`, () => {
 
   it('a new set', async () => {
     const w = await world();
-    const create = varsetBody({ attributes: { name: 'new-set', priority: true }, workspaces: [w.ws.c], projects: [w.p1], vars: [{ key: 'REGION', value: 'new' }, { key: 'S', value: MARKER, sensitive: true }] });
-    const answer = await expectPreviewOf(w, { path: `/api/v2/organizations/${w.org}/varsets/actions/preview`, body: create }, () => t.post(`/api/v2/organizations/${w.org}/varsets`, create));
-    assert.deepEqual(answer.impacts.map((i) => i.name), ['a-ws', 'b-ws', 'c-ws']);
+    const create = varsetBody({
+      attributes: { name: 'new-set', priority: true },
+      workspaces: [w.ws.c],
+      projects: [w.p1],
+      vars: [
+        { key: 'REGION', value: 'new' },
+        { key: 'S', value: MARKER, sensitive: true },
+      ],
+    });
+    const answer = await expectPreviewOf(w, { path: `/api/v2/organizations/${w.org}/varsets/actions/preview`, body: create }, () =>
+      t.post(`/api/v2/organizations/${w.org}/varsets`, create),
+    );
+    assert.deepEqual(
+      answer.impacts.map((i) => i.name),
+      ['a-ws', 'b-ws', 'c-ws'],
+    );
   });
 
   describe('answers what the write would answer when it is refused', () => {
@@ -158,26 +195,66 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     it('the global rule, a name taken, a missing set or variable, a bad body', async () => {
       const w = await world();
       const conflicting = varsetBody({ attributes: { global: true } });
-      const refused = await expectSameRefusal(w, () => t.post(setPath(w.onP1.id), conflicting), () => t.patch(`/api/v2/varsets/${w.onP1.id}`, conflicting));
+      const refused = await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.onP1.id), conflicting),
+        () => t.patch(`/api/v2/varsets/${w.onP1.id}`, conflicting),
+      );
       assert.equal(refused.body.errors[0].source.pointer, '/data/attributes/global');
       const taken = varsetBody({ attributes: { name: 'global-set' } });
-      await expectSameRefusal(w, () => t.post(setPath(w.onP1.id), taken), () => t.patch(`/api/v2/varsets/${w.onP1.id}`, taken));
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.onP1.id), taken),
+        () => t.patch(`/api/v2/varsets/${w.onP1.id}`, taken),
+      );
       const newGlobal = varsetBody({ attributes: { name: 'another', global: true }, vars: [{ key: 'REGION', value: 'x' }] });
-      await expectSameRefusal(w, () => t.post(`/api/v2/organizations/${w.org}/varsets/actions/preview`, newGlobal), () => t.post(`/api/v2/organizations/${w.org}/varsets`, newGlobal));
+      await expectSameRefusal(
+        w,
+        () => t.post(`/api/v2/organizations/${w.org}/varsets/actions/preview`, newGlobal),
+        () => t.post(`/api/v2/organizations/${w.org}/varsets`, newGlobal),
+      );
       const added = { data: varResource({ key: 'FOO', value: 'again' }) };
-      await expectSameRefusal(w, () => t.post(setPath(w.global.id), added), () => t.post(`/api/v2/varsets/${w.global.id}/relationships/vars`, added));
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.global.id), added),
+        () => t.post(`/api/v2/varsets/${w.global.id}/relationships/vars`, added),
+      );
       const badKey = { data: varResource({ key: 'has space', value: 'v' }) };
-      const bad = await expectSameRefusal(w, () => t.post(setPath(w.global.id), badKey), () => t.post(`/api/v2/varsets/${w.global.id}/relationships/vars`, badKey));
+      const bad = await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.global.id), badKey),
+        () => t.post(`/api/v2/varsets/${w.global.id}/relationships/vars`, badKey),
+      );
       assert.equal(bad.body.errors[0].source.pointer, '/data/attributes/key');
       const badName = varsetBody({ attributes: { name: 7 } });
-      await expectSameRefusal(w, () => t.post(setPath(w.global.id), badName), () => t.patch(`/api/v2/varsets/${w.global.id}`, badName));
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.global.id), badName),
+        () => t.patch(`/api/v2/varsets/${w.global.id}`, badName),
+      );
       const missing = { data: { type: 'vars', id: 'var-doesnotexist12345', attributes: { value: 'v' } } };
-      await expectSameRefusal(w, () => t.post(setPath(w.global.id), missing), () => t.patch(`/api/v2/varsets/${w.global.id}/relationships/vars/${missing.data.id}`, missing));
-      await expectSameRefusal(w, () => t.post(setPath('varset-doesnotexist1234'), taken), () => t.patch('/api/v2/varsets/varset-doesnotexist1234', taken));
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.global.id), missing),
+        () => t.patch(`/api/v2/varsets/${w.global.id}/relationships/vars/${missing.data.id}`, missing),
+      );
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath('varset-doesnotexist1234'), taken),
+        () => t.patch('/api/v2/varsets/varset-doesnotexist1234', taken),
+      );
       const gone = { data: { type: 'vars', id: 'var-doesnotexist12345' }, meta: { action: 'delete' } };
-      await expectSameRefusal(w, () => t.post(setPath(w.global.id), gone), () => t.delete(`/api/v2/varsets/${w.global.id}/relationships/vars/var-doesnotexist12345`));
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.global.id), gone),
+        () => t.delete(`/api/v2/varsets/${w.global.id}/relationships/vars/var-doesnotexist12345`),
+      );
       const unassignable = varsetBody({ workspaces: ['ws-doesnotexist123456'] });
-      await expectSameRefusal(w, () => t.post(setPath(w.global.id), unassignable), () => t.patch(`/api/v2/varsets/${w.global.id}`, unassignable));
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.global.id), unassignable),
+        () => t.patch(`/api/v2/varsets/${w.global.id}`, unassignable),
+      );
     });
 
     it('a token that may read the set but not change it, and a stranger', async () => {
@@ -203,9 +280,14 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     });
   });
 
-  it("shows no value of a workspace whose variables the caller may not read", async () => {
+  it('shows no value of a workspace whose variables the caller may not read', async () => {
     const w = await world();
-    const owned = await createVarset(t, w.org, { attributes: { name: 'owned-set' }, parent: { type: 'projects', id: w.p1 }, projects: [w.p1], vars: [{ key: 'REGION', value: 'p1-owned', category: 'env' }] });
+    const owned = await createVarset(t, w.org, {
+      attributes: { name: 'owned-set' },
+      parent: { type: 'projects', id: w.p1 },
+      projects: [w.p1],
+      vars: [{ key: 'REGION', value: 'p1-owned', category: 'env' }],
+    });
     const { teamId, token } = await teamWithToken(t, w.org);
     await grantProject(t, teamId, w.p1, { access: 'custom', 'project-access': { 'variable-sets': 'write' }, 'workspace-access': { variables: 'none' } });
     const region = w.variable(owned, 'REGION');
@@ -213,10 +295,17 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     const byOwner = await previewAll(t, setPath(owned.id), body);
     const byTeam = await previewAll(t, setPath(owned.id), body, token);
     const res = await t.post(setPath(owned.id), body, { token });
-    assert.deepEqual(res.body.data.map((d: any) => d.attributes['variables-readable']), [false, false]);
-    const hidden = (impacts: any[]) => impacts.map((i) => ({ ...i, changes: i.changes.map((c: any) => ({ ...c, before: { ...c.before, value: null }, after: { ...c.after, value: null } })) }));
+    assert.deepEqual(
+      res.body.data.map((d: any) => d.attributes['variables-readable']),
+      [false, false],
+    );
+    const hidden = (impacts: any[]) =>
+      impacts.map((i) => ({ ...i, changes: i.changes.map((c: any) => ({ ...c, before: { ...c.before, value: null }, after: { ...c.after, value: null } })) }));
     assert.deepEqual(byTeam.impacts, hidden(byOwner.impacts));
-    assert.deepEqual(byOwner.impacts.map((i) => i.changes[0].after.value), ['changed', 'changed']);
+    assert.deepEqual(
+      byOwner.impacts.map((i) => i.changes[0].after.value),
+      ['changed', 'changed'],
+    );
   });
 
   describe('refuses a preview body that names no write', () => {

@@ -29,14 +29,15 @@ describe(`rolling a set back (${storeKind})`, () => {
     return res.body;
   };
   const variables = (doc: any) =>
-    (doc.included ?? [])
-      .map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive])
-      .sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1));
+    (doc.included ?? []).map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive]).sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1));
   /** The values a run of the workspace is given, as `varsetd exec` reads them. */
   async function valuesOfARun(workspaceId: string): Promise<Record<string, string>> {
     const cv = await createUploadedConfigurationVersion(t, workspaceId);
     const run = await t.post('/api/v2/runs', {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } },
+      },
     });
     expectStatus(run, 201);
     const opened = await t.get(`/api/v2/runs/${run.body.data.id}/opened-variables`);
@@ -46,7 +47,10 @@ describe(`rolling a set back (${storeKind})`, () => {
 
   it('puts attributes back as a new version that names the one restored', async () => {
     const set = await createVarset(t, org, { attributes: { description: 'first' } });
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { name: `${set.attributes.name}-renamed`, description: 'second', priority: true } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { name: `${set.attributes.name}-renamed`, description: 'second', priority: true } } }),
+      200,
+    );
     const first = await versionNumbered(set.id, 1);
     const res = await rollback(set.id, first.id);
     expectStatus(res, 200);
@@ -56,11 +60,14 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.deepEqual([made.attributes.number, made.attributes.action, made.attributes['rolled-back-to']], [3, 'rollback', 1]);
     assert.deepEqual(res.body.meta.version, { id: made.id, number: 3 });
     assert.deepEqual(made.relationships.organization.data, { id: org, type: 'organizations' });
-    assert.deepEqual(made.attributes.changes.map((c: any) => [c.field, c.before, c.after]), [
-      ['name', `${set.attributes.name}-renamed`, set.attributes.name],
-      ['description', 'second', 'first'],
-      ['priority', true, false],
-    ]);
+    assert.deepEqual(
+      made.attributes.changes.map((c: any) => [c.field, c.before, c.after]),
+      [
+        ['name', `${set.attributes.name}-renamed`, set.attributes.name],
+        ['description', 'second', 'first'],
+        ['priority', true, false],
+      ],
+    );
     assert.equal(made.attributes['request-id'], String(res.headers['x-request-id']));
     // Rolling back to what the set already is changes nothing, and makes no version.
     const idle = await rollback(set.id, first.id);
@@ -80,10 +87,13 @@ describe(`rolling a set back (${storeKind})`, () => {
     const dry = await rollback(set.id, first.id, { query: '?dry-run=true' });
     expectStatus(dry, 200);
     assert.equal(dry.body.data.attributes.description, '');
-    assert.deepEqual(dry.body.meta.changes.map((c: any) => [c.target, c.field, c.before, c.after, c.sensitive]), [
-      ['varset', 'description', 'later', '', undefined],
-      ['variable', 'value', null, null, true],
-    ]);
+    assert.deepEqual(
+      dry.body.meta.changes.map((c: any) => [c.target, c.field, c.before, c.after, c.sensitive]),
+      [
+        ['varset', 'description', 'later', '', undefined],
+        ['variable', 'value', null, null, true],
+      ],
+    );
     assert.ok(!JSON.stringify(dry.body).includes('dry-secret'));
     assert.deepEqual(await show(set.id), before, 'a dry run changes nothing');
     assert.deepEqual(await snapshot(t, org), everything);
@@ -96,9 +106,15 @@ describe(`rolling a set back (${storeKind})`, () => {
     expectStatus(await t.get(`/api/v2/varsets/${set.id}`), 404);
   });
 
-  it("puts variables back with their values: a sensitive one reaches a run again, and never a response", async () => {
+  it('puts variables back with their values: a sensitive one reaches a run again, and never a response', async () => {
     const ws = await t.createWorkspace(org);
-    const set = await createVarset(t, org, { workspaces: [ws], vars: [{ key: 'password', value: 'original-secret', sensitive: true }, { key: 'region', value: 'eu' }] });
+    const set = await createVarset(t, org, {
+      workspaces: [ws],
+      vars: [
+        { key: 'password', value: 'original-secret', sensitive: true },
+        { key: 'region', value: 'eu' },
+      ],
+    });
     const at = await versionNumbered(set.id, 1);
     const doc = await show(set.id);
     const byKey = Object.fromEntries(doc.included.map((v: any) => [v.attributes.key, v.id]));
@@ -123,7 +139,7 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.ok(!JSON.stringify(await versions(set.id)).includes('original-secret'));
   });
 
-  it("a variable made sensitive since stays sensitive when rolled back to a version where it was not", async () => {
+  it('a variable made sensitive since stays sensitive when rolled back to a version where it was not', async () => {
     const set = await createVarset(t, org, { vars: [{ key: 'api_key', value: 'was-public' }] });
     const at = await versionNumbered(set.id, 1);
     const [variable] = (await show(set.id)).included;
@@ -175,7 +191,7 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.deepEqual([restored.attributes.number, restored.attributes.action, restored.attributes['rolled-back-to']], [3, 'rollback', 1]);
   });
 
-  it("obeys the global rule: a 422 naming the variable and the set it would clash with, and nothing changes", async () => {
+  it('obeys the global rule: a 422 naming the variable and the set it would clash with, and nothing changes', async () => {
     const a = await createVarset(t, org, { attributes: { global: true }, vars: [{ key: 'shared_key', value: 'a' }] });
     const at = await versionNumbered(a.id, 1);
     const [variable] = (await show(a.id)).included;
@@ -186,7 +202,7 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.equal((await versions(a.id)).length, 2);
   });
 
-  it("obeys the name rule: a name another set took since is a 422", async () => {
+  it('obeys the name rule: a name another set took since is a 422', async () => {
     const a = await createVarset(t, org);
     const at = await versionNumbered(a.id, 1);
     expectStatus(await t.patch(`/api/v2/varsets/${a.id}`, { data: { type: 'varsets', attributes: { name: `${a.attributes.name}-moved` } } }), 200);

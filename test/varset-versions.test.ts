@@ -40,7 +40,8 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.ok(response.status < 300, `the write failed: ${JSON.stringify(response.body)}`);
     assert.equal((await versions(setId)).length, known, 'a write that changes nothing makes no version');
   }
-  const patchSet = (setId: string, attributes: Record<string, unknown>, token = owners) => t.patch(`/api/v2/varsets/${setId}`, { data: { type: 'varsets', attributes } }, { token });
+  const patchSet = (setId: string, attributes: Record<string, unknown>, token = owners) =>
+    t.patch(`/api/v2/varsets/${setId}`, { data: { type: 'varsets', attributes } }, { token });
 
   it('creating a set makes version 1: every attribute, variable and assignment added, a sensitive value never shown', async () => {
     const res = await t.post(
@@ -50,7 +51,12 @@ describe(`versions of a set (${storeKind})`, () => {
           type: 'varsets',
           attributes: { name: 'created-with-all', description: 'd' },
           relationships: {
-            vars: { data: [{ type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } }, { type: 'vars', attributes: { key: 'TOKEN', value: 'hunter2', category: 'env', sensitive: true } }] },
+            vars: {
+              data: [
+                { type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } },
+                { type: 'vars', attributes: { key: 'TOKEN', value: 'hunter2', category: 'env', sensitive: true } },
+              ],
+            },
             workspaces: identifiers('workspaces', [ws]),
             projects: identifiers('projects', [prj]),
           },
@@ -86,8 +92,22 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.deepEqual(
       variables.map(({ id: _, ...c }) => c),
       [
-        { target: 'variable', key: 'TOKEN', category: 'env', action: 'added', before: null, after: { key: 'TOKEN', value: null, description: '', category: 'env', hcl: false, sensitive: true } },
-        { target: 'variable', key: 'region', category: 'terraform', action: 'added', before: null, after: { key: 'region', value: 'eu', description: '', category: 'terraform', hcl: false, sensitive: false } },
+        {
+          target: 'variable',
+          key: 'TOKEN',
+          category: 'env',
+          action: 'added',
+          before: null,
+          after: { key: 'TOKEN', value: null, description: '', category: 'env', hcl: false, sensitive: true },
+        },
+        {
+          target: 'variable',
+          key: 'region',
+          category: 'terraform',
+          action: 'added',
+          before: null,
+          after: { key: 'region', value: 'eu', description: '', category: 'terraform', hcl: false, sensitive: false },
+        },
       ],
     );
     assert.deepEqual(
@@ -104,7 +124,7 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.deepEqual(shown.body.data, version);
   });
 
-  it("updating attributes records exactly the fields that changed; the same values again record nothing", async () => {
+  it('updating attributes records exactly the fields that changed; the same values again record nothing', async () => {
     const set = await createVarset(t, org);
     const { version } = await versionOf(set.id, () => patchSet(set.id, { description: 'now described', priority: true }));
     assert.equal(version.attributes.action, 'update');
@@ -119,12 +139,24 @@ describe(`versions of a set (${storeKind})`, () => {
   it("a variable's addition, change and removal each make one version; a sensitive value shows only that it changed", async () => {
     const set = await createVarset(t, org);
     const vars = `/api/v2/varsets/${set.id}/relationships/vars`;
-    const { version: added } = await versionOf(set.id, () => t.post(vars, { data: { type: 'vars', attributes: { key: 'password', value: 'first-secret', category: 'terraform', sensitive: true } } }));
+    const { version: added } = await versionOf(set.id, () =>
+      t.post(vars, { data: { type: 'vars', attributes: { key: 'password', value: 'first-secret', category: 'terraform', sensitive: true } } }),
+    );
     const variableId = added.attributes.changes[0].id;
     assert.deepEqual(added.attributes.changes, [
-      { target: 'variable', id: variableId, key: 'password', category: 'terraform', action: 'added', before: null, after: { key: 'password', value: null, description: '', category: 'terraform', hcl: false, sensitive: true } },
+      {
+        target: 'variable',
+        id: variableId,
+        key: 'password',
+        category: 'terraform',
+        action: 'added',
+        before: null,
+        after: { key: 'password', value: null, description: '', category: 'terraform', hcl: false, sensitive: true },
+      },
     ]);
-    const { version: changed } = await versionOf(set.id, () => t.patch(`${vars}/${variableId}`, { data: { type: 'vars', attributes: { value: 'second-secret', description: 'rotated' } } }));
+    const { version: changed } = await versionOf(set.id, () =>
+      t.patch(`${vars}/${variableId}`, { data: { type: 'vars', attributes: { value: 'second-secret', description: 'rotated' } } }),
+    );
     assert.deepEqual(changed.attributes.changes, [
       { target: 'variable', id: variableId, key: 'password', category: 'terraform', action: 'changed', field: 'value', before: null, after: null, sensitive: true },
       { target: 'variable', id: variableId, key: 'password', category: 'terraform', action: 'changed', field: 'description', before: '', after: 'rotated', sensitive: false },
@@ -139,13 +171,18 @@ describe(`versions of a set (${storeKind})`, () => {
 
     const plain = await createVar(t, set.id, { key: 'region', value: 'eu' });
     const { version: plainChange } = await versionOf(set.id, () => t.patch(`${vars}/${plain.id}`, { data: { type: 'vars', attributes: { value: 'us' } } }));
-    assert.deepEqual(plainChange.attributes.changes, [{ target: 'variable', id: plain.id, key: 'region', category: 'terraform', action: 'changed', field: 'value', before: 'eu', after: 'us', sensitive: false }]);
+    assert.deepEqual(plainChange.attributes.changes, [
+      { target: 'variable', id: plain.id, key: 'region', category: 'terraform', action: 'changed', field: 'value', before: 'eu', after: 'us', sensitive: false },
+    ]);
     // Made sensitive: the value it had is not shown from then on, in the version that hides it.
     const { version: hidden } = await versionOf(set.id, () => t.patch(`${vars}/${plain.id}`, { data: { type: 'vars', attributes: { value: 'now-secret', sensitive: true } } }));
-    assert.deepEqual(hidden.attributes.changes.map((c: any) => [c.field, c.before, c.after, c.sensitive]), [
-      ['value', null, null, true],
-      ['sensitive', false, true, false],
-    ]);
+    assert.deepEqual(
+      hidden.attributes.changes.map((c: any) => [c.field, c.before, c.after, c.sensitive]),
+      [
+        ['value', null, null, true],
+        ['sensitive', false, true, false],
+      ],
+    );
   });
 
   it('applying to and removing from workspaces and projects make a version each; applying twice makes one', async () => {
@@ -157,14 +194,16 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.deepEqual(onProject.attributes.changes, [{ target: 'project', id: prj, action: 'added' }]);
     const { version: removed } = await versionOf(set.id, () => t.delete(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])));
     assert.deepEqual(removed.attributes.changes, [{ target: 'workspace', id: ws, action: 'removed' }]);
-    const { version: replaced } = await versionOf(set.id, () => t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', relationships: { workspaces: identifiers('workspaces', [ws]), projects: { data: [] } } } }));
+    const { version: replaced } = await versionOf(set.id, () =>
+      t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', relationships: { workspaces: identifiers('workspaces', [ws]), projects: { data: [] } } } }),
+    );
     assert.deepEqual(replaced.attributes.changes, [
       { target: 'workspace', id: ws, action: 'added' },
       { target: 'project', id: prj, action: 'removed' },
     ]);
   });
 
-  it("deleting a set makes a last version that removes everything; the owners still read its history, others get a 404", async () => {
+  it('deleting a set makes a last version that removes everything; the owners still read its history, others get a 404', async () => {
     const set = await createVarset(t, org, { vars: [{ key: 'kept', value: 'v' }], workspaces: [ws] });
     const { version } = await versionOf(set.id, () => t.delete(`/api/v2/varsets/${set.id}`, undefined, { token: owners }));
     assert.equal(version.attributes.action, 'delete');
@@ -193,10 +232,17 @@ describe(`versions of a set (${storeKind})`, () => {
 
   it('writes racing on one set get distinct numbers, in the order they committed', async () => {
     const set = await createVarset(t, org);
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => t.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `raced_${i}`, category: 'terraform' } } })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `raced_${i}`, category: 'terraform' } } }),
+      ),
+    );
     for (const res of responses) expectStatus(res, 200);
     const all = await versions(set.id);
-    assert.deepEqual(all.map((v) => v.attributes.number), [9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    assert.deepEqual(
+      all.map((v) => v.attributes.number),
+      [9, 8, 7, 6, 5, 4, 3, 2, 1],
+    );
     const times = all.map((v) => v.attributes['created-at']);
     assert.deepEqual([...times].sort().reverse(), times, 'newest first');
   });
@@ -205,11 +251,15 @@ describe(`versions of a set (${storeKind})`, () => {
     const other = await t.sibling();
     try {
       const set = await createVarset(t, org);
-      const write = (app: TestApp, i: number) => app.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `two_processes_${i}`, category: 'env' } } });
+      const write = (app: TestApp, i: number) =>
+        app.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `two_processes_${i}`, category: 'env' } } });
       const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => write(i % 2 ? other : t, i)));
       for (const res of responses) expectStatus(res, 200);
       const all = await versions(set.id);
-      assert.deepEqual(all.map((v) => v.attributes.number), Array.from({ length: 13 }, (_, i) => 13 - i));
+      assert.deepEqual(
+        all.map((v) => v.attributes.number),
+        Array.from({ length: 13 }, (_, i) => 13 - i),
+      );
       const added = all.flatMap((v) => v.attributes.changes.filter((c: any) => c.action === 'added').map((c: any) => c.key));
       assert.equal(new Set(added).size, 12, 'each version holds its own write');
     } finally {
@@ -235,7 +285,10 @@ describe(`versions of a set (${storeKind})`, () => {
     for (const priority of [true, false, true]) expectStatus(await patchSet(set.id, { priority }), 200);
     const res = await t.get(`/api/v2/varsets/${set.id}/versions?page%5Bsize%5D=2&page%5Bnumber%5D=2`);
     expectStatus(res, 200);
-    assert.deepEqual(res.body.data.map((v: any) => v.attributes.number), [2, 1]);
+    assert.deepEqual(
+      res.body.data.map((v: any) => v.attributes.number),
+      [2, 1],
+    );
     assert.equal(res.body.meta.pagination['total-count'], 4);
     assert.equal(res.body.meta.pagination['prev-page'], 1);
     expectStatus(await t.get(`/api/v2/varsets/${set.id}/versions?sort=number`), 400);
@@ -253,7 +306,9 @@ describe(`versions of a set (${storeKind})`, () => {
     };
     assert.equal(await versionIn(`/api/v2/workspaces/${w}/effective-variables`), 2);
     const cv = await createUploadedConfigurationVersion(t, w);
-    const run = await t.post('/api/v2/runs', { data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: w } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } } });
+    const run = await t.post('/api/v2/runs', {
+      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: w } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+    });
     expectStatus(run, 201);
     expectStatus(await patchSet(set.id, { description: 'third version' }), 200);
     assert.equal(await versionIn(`/api/v2/runs/${run.body.data.id}/effective-variables`), 2);

@@ -70,7 +70,9 @@ describe(`the global rule (${storeKind})`, () => {
     const renamed = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${v.id}`, { data: { type: 'vars', attributes: { key: 'A' } } }));
     assert.equal(errorOf(renamed).detail, CONFLICT('A', 'env', 'base'));
     const v2 = await createVar(t, set.id, { key: 'A', category: 'terraform' });
-    const recategorized = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${v2.id}`, { data: { type: 'vars', attributes: { category: 'env' } } }));
+    const recategorized = await expectRejected(t, org, 422, () =>
+      t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${v2.id}`, { data: { type: 'vars', attributes: { category: 'env' } } }),
+    );
     assert.equal(errorOf(recategorized).source?.pointer, '/data/attributes/category');
     // Changing only the value of a variable of a global set is no clash.
     expectStatus(await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${v.id}`, { data: { type: 'vars', attributes: { value: 'new' } } }), 200);

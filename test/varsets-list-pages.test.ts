@@ -80,7 +80,10 @@ describe(`pages of project and workspace variable set lists (${storeKind})`, () 
       for (let size = 1; size <= expected[kind].length + 1; size++) {
         const { ids, totals } = await walk(path(), size);
         assert.deepEqual(ids, expected[kind], `page size ${size}`);
-        assert.ok(totals.every((n) => n === expected[kind].length), `totals ${totals.join()} at page size ${size}`);
+        assert.ok(
+          totals.every((n) => n === expected[kind].length),
+          `totals ${totals.join()} at page size ${size}`,
+        );
       }
     });
 

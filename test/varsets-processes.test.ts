@@ -125,7 +125,11 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
     const otherProjectRes = await writer.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'billing' } } });
     const otherProjectId = otherProjectRes.body.data.id as string;
     const workspace = async (name: string, project: string) =>
-      (await writer.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: project } } } } })).body.data.id as string;
+      (
+        await writer.post(`/api/v2/organizations/${org}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: project } } } },
+        })
+      ).body.data.id as string;
     const w1 = await workspace('api', projectId);
     const w2 = await workspace('worker', projectId);
     const shown = await createVarset(writer, org, { attributes: { name: 'shared', description: 'first' }, vars: [{ key: 'region' }, { key: 'TOKEN', category: 'env' }] });
@@ -158,7 +162,10 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
       ['assigning a set to a project', () => assign(writer, shown.id, 'projects', [projectId])],
       ['removing a set from a project', () => writer.delete(`/api/v2/varsets/${shown.id}/relationships/projects`, { data: [{ type: 'projects', id: projectId }] })],
       ['renaming a workspace', () => writer.patch(`/api/v2/workspaces/${w2}`, { data: { type: 'workspaces', attributes: { name: 'worker-renamed' } } })],
-      ['moving a workspace to another project', () => writer.patch(`/api/v2/workspaces/${w1}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: otherProjectId } } } } })],
+      [
+        'moving a workspace to another project',
+        () => writer.patch(`/api/v2/workspaces/${w1}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: otherProjectId } } } } }),
+      ],
       ['renaming a project', () => writer.patch(`/api/v2/projects/${projectId}`, { data: { type: 'projects', attributes: { name: 'payments-renamed' } } })],
       ['making a set global', () => writer.patch(`/api/v2/varsets/${other.id}`, { data: { type: 'varsets', attributes: { global: true } } })],
       ['creating a set', () => createVarset(writer, org, { attributes: { name: 'shiny', global: true } })],
@@ -190,7 +197,13 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
     const hidden = await createVarset(writer, org, { attributes: { name: 'hidden' }, vars: [{ key: 'b' }] });
     await assign(writer, readable.id, 'workspaces', [w1]);
     await assign(writer, hidden.id, 'workspaces', [w2]);
-    const urls = [`/api/v2/varsets/${readable.id}`, `/api/v2/varsets/${hidden.id}`, `/api/v2/organizations/${org}/varsets`, `/api/v2/workspaces/${w1}/varsets`, `/api/v2/workspaces/${w2}/varsets`];
+    const urls = [
+      `/api/v2/varsets/${readable.id}`,
+      `/api/v2/varsets/${hidden.id}`,
+      `/api/v2/organizations/${org}/varsets`,
+      `/api/v2/workspaces/${w1}/varsets`,
+      `/api/v2/workspaces/${w2}/varsets`,
+    ];
     // The site admin's reads are kept first.
     await expectSameAsUncached(urls, 'the site admin read');
     const teamId = await createTeam(writer, org);
@@ -198,7 +211,10 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
     await grantWorkspace(writer, teamId, w1, { access: 'read' });
     await expectSameAsUncached(urls, 'a team with read access to one workspace read', token);
     assert.equal((await reader.get(`/api/v2/varsets/${hidden.id}`, { token })).status, 404);
-    assert.deepEqual((await reader.get(`/api/v2/organizations/${org}/varsets`, { token })).body.data.map((s: { id: string }) => s.id), [readable.id]);
+    assert.deepEqual(
+      (await reader.get(`/api/v2/organizations/${org}/varsets`, { token })).body.data.map((s: { id: string }) => s.id),
+      [readable.id],
+    );
     expectStatus(await writer.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
     assert.equal((await reader.get(`/api/v2/varsets/${readable.id}`, { token })).status, 401);
   });

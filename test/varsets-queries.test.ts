@@ -7,7 +7,6 @@ import { assign, createVar, createVarset, postVar } from './support/factories/va
 import { expectStatus, type Client } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
-
 describe(`queries per variable set request (${storeKind})`, () => {
   const counter = new QueryCounter();
   let app: TestApp;

@@ -121,11 +121,21 @@ describe(`variables of a set (${storeKind})`, () => {
     for (const key of ['c', 'a', 'B', 'b']) created.push(await createVar(t, set.id, { key, value: key }));
     const res = await t.get(varsPath(set.id));
     expectStatus(res, 200);
-    assert.deepEqual(res.body.data.map((v: any) => v.attributes.key), ['B', 'a', 'b', 'c']);
-    for (const v of created) assert.deepEqual(res.body.data.find((l: any) => l.id === v.id), v);
+    assert.deepEqual(
+      res.body.data.map((v: any) => v.attributes.key),
+      ['B', 'a', 'b', 'c'],
+    );
+    for (const v of created)
+      assert.deepEqual(
+        res.body.data.find((l: any) => l.id === v.id),
+        v,
+      );
     assert.deepEqual(res.body.meta.pagination, { 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': 4 });
     const page = await t.get(`${varsPath(set.id)}?page%5Bnumber%5D=2&page%5Bsize%5D=3`);
-    assert.deepEqual(page.body.data.map((v: any) => v.attributes.key), ['c']);
+    assert.deepEqual(
+      page.body.data.map((v: any) => v.attributes.key),
+      ['c'],
+    );
     assert.deepEqual(page.body.links, {
       self: `${varsPath(set.id)}?page%5Bnumber%5D=2&page%5Bsize%5D=3`,
       first: `${varsPath(set.id)}?page%5Bnumber%5D=1&page%5Bsize%5D=3`,
@@ -148,10 +158,15 @@ describe(`variables of a set (${storeKind})`, () => {
     const res = await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { key: 'newname', value: 'newvalue', hcl: true } } });
     expectStatus(res, 200);
     const updated = res.body.data;
-    assert.deepEqual([updated.attributes.key, updated.attributes.value, updated.attributes.hcl, updated.attributes.description, updated.attributes.category], ['newname', 'newvalue', true, 'd', 'terraform']);
+    assert.deepEqual(
+      [updated.attributes.key, updated.attributes.value, updated.attributes.hcl, updated.attributes.description, updated.attributes.category],
+      ['newname', 'newvalue', true, 'd', 'terraform'],
+    );
     assert.notEqual(updated.attributes['version-id'], v.attributes['version-id']);
     assert.equal(updated.attributes['created-at'], v.attributes['created-at']);
-    const same = await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { key: 'newname', value: 'newvalue', description: 'd', hcl: true, sensitive: false } } });
+    const same = await t.patch(varsPath(set.id, v.id), {
+      data: { type: 'vars', attributes: { key: 'newname', value: 'newvalue', description: 'd', hcl: true, sensitive: false } },
+    });
     expectStatus(same, 200);
     assert.notEqual(same.body.data.attributes['version-id'], updated.attributes['version-id']);
     const { 'version-id': _a, ...sameRest } = same.body.data.attributes;
@@ -210,7 +225,9 @@ describe(`variables of a set (${storeKind})`, () => {
         const res = await expectRejected(t, org, 422, () => t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes } }));
         assert.equal(errorOf(res).source?.pointer, `/data/attributes/${name}`);
       }
-      const res = await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { key: 'locked', hcl: false, sensitive: true, value: 'y', description: 'now described' } } });
+      const res = await t.patch(varsPath(set.id, v.id), {
+        data: { type: 'vars', attributes: { key: 'locked', hcl: false, sensitive: true, value: 'y', description: 'now described' } },
+      });
       expectStatus(res, 200);
       assert.equal(res.body.data.attributes.description, 'now described');
     });

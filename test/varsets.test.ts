@@ -118,12 +118,24 @@ describe(`variable sets (${storeKind})`, () => {
         [{ data: { type: 'varsets', attributes: { name: 'x', description: ['a'] } } }, '/data/attributes/description'],
         [{ data: { type: 'varsets', attributes: { name: 'x', description: 'd'.repeat(513) } } }, '/data/attributes/description'],
         [{ data: { type: 'varsets', attributes: 'x' } }, '/data/attributes'],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { workspaces: { data: [{ type: 'projects', id: 'prj-1' }] } } } }, '/data/relationships/workspaces/data/0/type'],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { workspaces: { data: [{ type: 'projects', id: 'prj-1' }] } } } },
+          '/data/relationships/workspaces/data/0/type',
+        ],
         [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { workspaces: [] } } }, '/data/relationships/workspaces'],
         [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { projects: { data: {} } } } }, '/data/relationships/projects/data'],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'variables', attributes: { key: 'k', category: 'env' } }] } } } }, '/data/relationships/vars/data/0/type'],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'vars', attributes: { category: 'env' } }] } } } }, '/data/relationships/vars/data/0/attributes/key'],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'k' } }] } } } }, '/data/relationships/vars/data/0/attributes/category'],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'variables', attributes: { key: 'k', category: 'env' } }] } } } },
+          '/data/relationships/vars/data/0/type',
+        ],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'vars', attributes: { category: 'env' } }] } } } },
+          '/data/relationships/vars/data/0/attributes/key',
+        ],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'k' } }] } } } },
+          '/data/relationships/vars/data/0/attributes/category',
+        ],
         [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: { type: 'vars' } } } } }, '/data/relationships/vars/data'],
         [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { parent: { data: { type: 'workspaces', id: 'ws-1' } } } } }, '/data/relationships/parent/data/type'],
       ];
@@ -134,12 +146,15 @@ describe(`variable sets (${storeKind})`, () => {
     });
 
     it('refuses two variables with the same key and category in the body', async () => {
-      const res = await expectRejected(t, org, 422, () =>
-        postVarset(t, org, { vars: [{ key: 'dup', category: 'env' }, { key: 'other' }, { key: 'dup', category: 'env' }] }),
-      );
+      const res = await expectRejected(t, org, 422, () => postVarset(t, org, { vars: [{ key: 'dup', category: 'env' }, { key: 'other' }, { key: 'dup', category: 'env' }] }));
       assert.equal(errorOf(res).detail, 'Key has already been taken');
       assert.equal(errorOf(res).source?.pointer, '/data/relationships/vars/data/2/attributes/key');
-      await createVarset(t, org, { vars: [{ key: 'dup', category: 'env' }, { key: 'dup', category: 'terraform' }] });
+      await createVarset(t, org, {
+        vars: [
+          { key: 'dup', category: 'env' },
+          { key: 'dup', category: 'terraform' },
+        ],
+      });
     });
 
     it('answers 404 for unknown workspaces, projects or parent, and for those of another organization', async () => {
@@ -214,7 +229,9 @@ describe(`variable sets (${storeKind})`, () => {
     it('refuses a taken name, bad attributes and a wrong type on update, changing nothing', async () => {
       const first = await createVarset(t, org);
       const second = await createVarset(t, org);
-      const res = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${second.id}`, varsetBody({ attributes: { name: first.attributes.name, description: 'changed' } })));
+      const res = await expectRejected(t, org, 422, () =>
+        t.patch(`/api/v2/varsets/${second.id}`, varsetBody({ attributes: { name: first.attributes.name, description: 'changed' } })),
+      );
       assert.equal(errorOf(res).detail, 'Name has already been taken');
       for (const [body, status] of [
         [varsetBody({ attributes: { name: '' } }), 422],
@@ -279,7 +296,14 @@ describe(`variable sets (${storeKind})`, () => {
     it('adds included resources only when asked; an empty include means none; anything else is a 400', async () => {
       const ws = await t.createWorkspace(org);
       const prj = await t.createProject(org);
-      const created = await createVarset(t, org, { workspaces: [ws], projects: [prj], vars: [{ key: 'inc', value: 'v' }, { key: 'hidden', value: 'x', sensitive: true }] });
+      const created = await createVarset(t, org, {
+        workspaces: [ws],
+        projects: [prj],
+        vars: [
+          { key: 'inc', value: 'v' },
+          { key: 'hidden', value: 'x', sensitive: true },
+        ],
+      });
       const plain = await t.get(`/api/v2/varsets/${created.id}?include=`);
       assert.equal(plain.body.included, undefined);
       const all = await t.get(`/api/v2/varsets/${created.id}?include=vars,workspaces,projects`);
@@ -292,8 +316,15 @@ describe(`variable sets (${storeKind})`, () => {
       assert.equal(hidden.attributes.value, null);
       assert.deepEqual(all.body.data, plain.body.data, 'include does not change the primary data');
       const onlyVars = await t.get(`/api/v2/organizations/${org}/varsets?include=vars&q=${encodeURIComponent(created.attributes.name)}`);
-      assert.deepEqual(onlyVars.body.included.map((r: any) => r.type), ['vars', 'vars']);
-      for (const url of [`/api/v2/varsets/${created.id}?include=stacks`, `/api/v2/organizations/${org}/varsets?include=vars,nope`, `/api/v2/varsets/${created.id}?include=vars&include=projects`]) {
+      assert.deepEqual(
+        onlyVars.body.included.map((r: any) => r.type),
+        ['vars', 'vars'],
+      );
+      for (const url of [
+        `/api/v2/varsets/${created.id}?include=stacks`,
+        `/api/v2/organizations/${org}/varsets?include=vars,nope`,
+        `/api/v2/varsets/${created.id}?include=vars&include=projects`,
+      ]) {
         const res = await t.get(url);
         assert.equal(res.status, 400, url);
         assert.equal(errorOf(res).source?.parameter, 'include');
@@ -301,7 +332,10 @@ describe(`variable sets (${storeKind})`, () => {
       await expectRejected(t, org, 400, () => t.post(`/api/v2/organizations/${org}/varsets?include=owner`, varsetBody({ attributes: { name: uniqueName() } })));
       await expectRejected(t, org, 400, () => t.patch(`/api/v2/varsets/${created.id}?include=owner`, varsetBody({ attributes: { name: uniqueName() } })));
       const createdWithInclude = await t.post(`/api/v2/organizations/${org}/varsets?include=projects`, varsetBody({ attributes: { name: uniqueName() }, projects: [prj] }));
-      assert.deepEqual(createdWithInclude.body.included.map((r: any) => r.id), [prj]);
+      assert.deepEqual(
+        createdWithInclude.body.included.map((r: any) => r.id),
+        [prj],
+      );
     });
   });
 
@@ -317,8 +351,14 @@ describe(`variable sets (${storeKind})`, () => {
       const res = await t.get(`/api/v2/organizations/${listOrg}/varsets?page%5Bsize%5D=2&page%5Bnumber%5D=2`);
       expectStatus(res, 200);
       const all = await t.get(`/api/v2/organizations/${listOrg}/varsets`);
-      assert.deepEqual(all.body.data.map((s: any) => s.attributes.name), ['Alpha', 'Echo%2', 'bravo', 'charlie', 'delta', 'echo_1']);
-      assert.deepEqual(res.body.data.map((s: any) => s.attributes.name), ['bravo', 'charlie']);
+      assert.deepEqual(
+        all.body.data.map((s: any) => s.attributes.name),
+        ['Alpha', 'Echo%2', 'bravo', 'charlie', 'delta', 'echo_1'],
+      );
+      assert.deepEqual(
+        res.body.data.map((s: any) => s.attributes.name),
+        ['bravo', 'charlie'],
+      );
       assert.deepEqual(res.body.meta.pagination, { 'current-page': 2, 'page-size': 2, 'prev-page': 1, 'next-page': 3, 'total-pages': 3, 'total-count': 6 });
       const base = `/api/v2/organizations/${listOrg}/varsets`;
       assert.deepEqual(res.body.links, {
@@ -371,10 +411,22 @@ describe(`variable sets (${storeKind})`, () => {
         expectStatus(res, 200);
         return res.body;
       };
-      assert.deepEqual((await search('ECHO')).data.map((s: any) => s.attributes.name), ['Echo%2', 'echo_1']);
-      assert.deepEqual((await search('ph')).data.map((s: any) => s.attributes.name), ['Alpha']);
-      assert.deepEqual((await search('%')).data.map((s: any) => s.attributes.name), ['Echo%2']);
-      assert.deepEqual((await search('o_')).data.map((s: any) => s.attributes.name), ['echo_1']);
+      assert.deepEqual(
+        (await search('ECHO')).data.map((s: any) => s.attributes.name),
+        ['Echo%2', 'echo_1'],
+      );
+      assert.deepEqual(
+        (await search('ph')).data.map((s: any) => s.attributes.name),
+        ['Alpha'],
+      );
+      assert.deepEqual(
+        (await search('%')).data.map((s: any) => s.attributes.name),
+        ['Echo%2'],
+      );
+      assert.deepEqual(
+        (await search('o_')).data.map((s: any) => s.attributes.name),
+        ['echo_1'],
+      );
       assert.deepEqual((await search('nothing')).data, []);
       const body = await search('a');
       assert.equal(body.meta.pagination['total-count'], 4);
@@ -465,7 +517,10 @@ describe(`variable sets (${storeKind})`, () => {
     it('keeps its parent: naming the same one is fine, another one is a 422', async () => {
       const owned = await createVarset(t, org, { parent: { type: 'projects', id: prj } });
       expectStatus(await t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ attributes: { description: 'x' }, parent: { type: 'projects', id: prj } })), 200);
-      for (const parent of [{ type: 'projects', id: otherPrj }, { type: 'organizations', id: org }]) {
+      for (const parent of [
+        { type: 'projects', id: otherPrj },
+        { type: 'organizations', id: org },
+      ]) {
         const res = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ parent })));
         assert.equal(errorOf(res).source?.pointer, '/data/relationships/parent/data');
       }
@@ -521,7 +576,9 @@ describe(`variable sets (${storeKind})`, () => {
       const ws = await t.createWorkspace(org);
       const wsResource = (await t.get(`/api/v2/workspaces/${ws}`)).body.data;
       const set = await createVarset(t, org);
-      const body = { data: [{ ...wsResource, attributes: { ...wsResource.attributes, name: '', 'created-at': '0001-01-01T00:00:00Z' }, relationships: { organization: { data: null } } }] };
+      const body = {
+        data: [{ ...wsResource, attributes: { ...wsResource.attributes, name: '', 'created-at': '0001-01-01T00:00:00Z' }, relationships: { organization: { data: null } } }],
+      };
       expectStatus(await t.post(`/api/v2/varsets/${set.id}/relationships/workspaces`, body), 204);
       expectStatus(await t.delete(`/api/v2/varsets/${set.id}/relationships/workspaces`, body), 204);
     });

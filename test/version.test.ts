@@ -23,7 +23,11 @@ describe("varsetd's version", () => {
     const key = generateKey();
     const summary = startSummary(
       loadConfig({ VARSETD_DATA_DIR: '/srv/varsetd' }, []),
-      { appliedMigrations: [], adminToken: { source: 'existing', file: undefined }, key: { sealer: createSealer(key), key, source: 'file', file: '/srv/varsetd/encryption-key', generated: false } },
+      {
+        appliedMigrations: [],
+        adminToken: { source: 'existing', file: undefined },
+        key: { sealer: createSealer(key), key, source: 'file', file: '/srv/varsetd/encryption-key', generated: false },
+      },
       { address: '127.0.0.1', family: 'IPv4', port: 8080 },
     );
     assert.equal(summary.version, PACKAGE_VERSION);
@@ -52,7 +56,8 @@ describe("varsetd's version", () => {
 
 describe('the Node.js varsetd runs on', () => {
   it('is 22.14 or later: older ones are refused with the versions it needs', () => {
-    for (const old of ['20.20.2', '22.13.1', '18.20.0']) assert.match(unsupportedNode(old) ?? '', new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`));
+    for (const old of ['20.20.2', '22.13.1', '18.20.0'])
+      assert.match(unsupportedNode(old) ?? '', new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`));
     for (const supported of ['22.14.0', '22.23.3', '24.21.0', '26.10.0', process.versions.node]) assert.equal(unsupportedNode(supported), undefined, supported);
   });
 });

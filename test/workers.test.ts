@@ -70,12 +70,17 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
         const started = listeningSince(server.output(), killedAt);
         const budget = 5_000 + Math.max(0, Math.min(...started.map((w) => w.startedInMs)) - 3_000);
         t.diagnostic(`round ${round}: answered ${answeredInMs} ms after the kill; replacements started in ${started.map((w) => w.startedInMs).join(', ')} ms`);
-        assert.ok(answeredInMs <= budget, `round ${round}: answered ${answeredInMs} ms after every worker was killed (budget ${budget} ms, replacements started in ${started.map((w) => w.startedInMs).join(', ')} ms):\n${server.output()}`);
+        assert.ok(
+          answeredInMs <= budget,
+          `round ${round}: answered ${answeredInMs} ms after every worker was killed (budget ${budget} ms, replacements started in ${started.map((w) => w.startedInMs).join(', ')} ms):\n${server.output()}`,
+        );
         // The next round kills both replacements as soon as they both answer.
         serving = await eventually(
           `round ${round}: the replacements did not both serve`,
           async () => {
-            const up = listeningSince(server.output(), killedAt).map((w) => w.workerPid).filter((pid) => !killed.has(pid));
+            const up = listeningSince(server.output(), killedAt)
+              .map((w) => w.workerPid)
+              .filter((pid) => !killed.has(pid));
             const now = workerPids(server);
             return up.length === 2 && up.every((pid) => now.includes(pid)) ? up : undefined;
           },
@@ -87,14 +92,20 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       // Every death was followed by a replacement, after at most a second's pause (three quick deaths of each of the two).
       const deaths = logEntries(server.output()).filter((e) => e.msg === 'a worker died: starting another');
       assert.equal(deaths.length, 6, server.output());
-      assert.ok(deaths.every((e) => e.signal === 'SIGKILL' && e.replacingInMs <= 1_000), JSON.stringify(deaths));
+      assert.ok(
+        deaths.every((e) => e.signal === 'SIGKILL' && e.replacingInMs <= 1_000),
+        JSON.stringify(deaths),
+      );
 
       // Still the same primary, serving from two new workers.
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(server.isRunning(), true, 'the primary exited');
       assert.equal(workerPids(server).length, 2);
       const reads = await Promise.all(Array.from({ length: 6 }, () => request(server.url, 'GET', read)));
-      assert.deepEqual(reads.map((r) => r.status), Array(6).fill(200));
+      assert.deepEqual(
+        reads.map((r) => r.status),
+        Array(6).fill(200),
+      );
 
       // Under load, no connection was refused or left unanswered: each was answered, or closed by
       // the worker that had taken it as that worker was killed.
@@ -102,7 +113,11 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       const failed = outcomes.filter((o) => o.status !== 200);
       t.diagnostic(`load: ${outcomes.length - failed.length} reads answered, ${failed.length} failed (${failed.map((o) => o.error).join(', ')})`);
       assert.ok(outcomes.length - failed.length >= 20, `only ${outcomes.length - failed.length} reads answered`);
-      assert.deepEqual(failed.filter((o) => o.error !== 'ECONNRESET' && o.error !== 'EPIPE'), [], server.output());
+      assert.deepEqual(
+        failed.filter((o) => o.error !== 'ECONNRESET' && o.error !== 'EPIPE'),
+        [],
+        server.output(),
+      );
       // Each of the 4 clients has one connection open at a time: at most 4 are lost per round.
       assert.ok(failed.length <= 4 * 3, `${failed.length} reads failed: ${JSON.stringify(failed)}`);
 
@@ -120,10 +135,18 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
     try {
       const closedPort = await freePort();
       const settings = { VARSETD_WORKERS: '2', HOST: '127.0.0.1', PORT: '0' };
-      const postgres = await runVarsetd(['serve'], varsetdEnv({ dataDir: path.join(dir, 'data'), databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }, settings));
+      const postgres = await runVarsetd(
+        ['serve'],
+        varsetdEnv({ dataDir: path.join(dir, 'data'), databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }, settings),
+      );
       assert.equal(postgres.code, 1, postgres.stdout + postgres.stderr);
       assert.equal(postgres.stdout, '');
-      assert.match(postgres.stderr, new RegExp(`^varsetd: failed to start: cannot open PostgreSQL at 127\\.0\\.0\\.1:${closedPort}/varsetd \\(DATABASE_URL\\): connect ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}\n$`));
+      assert.match(
+        postgres.stderr,
+        new RegExp(
+          `^varsetd: failed to start: cannot open PostgreSQL at 127\\.0\\.0\\.1:${closedPort}/varsetd \\(DATABASE_URL\\): connect ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}\n$`,
+        ),
+      );
       assert.doesNotMatch(postgres.stderr, /s3cret/);
 
       // A data folder that cannot be made: its parent is a file.
@@ -150,13 +173,20 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       const created = await request(server.url, 'POST', '/api/v2/organizations', organization('shared-by-workers'));
       assert.equal(created.status, 201);
       const reads = await Promise.all(Array.from({ length: 12 }, () => request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')));
-      assert.deepEqual(reads.map((r) => r.status), Array(12).fill(200));
+      assert.deepEqual(
+        reads.map((r) => r.status),
+        Array(12).fill(200),
+      );
       await eventually('not every worker answered', async () => (logPids(server.output(), 'request completed').size === 2 ? true : undefined), server.output);
       assert.deepEqual([...logPids(server.output(), 'request completed')].sort(), [...first].sort());
 
       // A worker killed without warning is replaced; the other serves meanwhile.
       process.kill(first[0]!, 'SIGKILL');
-      await eventually('the other worker did not serve', async () => ((await request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')).status === 200 ? true : undefined), server.output);
+      await eventually(
+        'the other worker did not serve',
+        async () => ((await request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')).status === 200 ? true : undefined),
+        server.output,
+      );
       const replaced = await eventually(
         'the killed worker was not replaced',
         async () => {
@@ -268,7 +298,11 @@ async function drainsOnSigterm(server: ServerProcess, organizationName: string):
   const slow = slowRequest(server.url, organization(organizationName));
   await slow.started;
   server.sendSignal('SIGTERM');
-  await eventually('the workers were not told to stop', async () => (logPids(server.output(), 'shutting down: finishing in-flight requests').size === 2 ? true : undefined), server.output);
+  await eventually(
+    'the workers were not told to stop',
+    async () => (logPids(server.output(), 'shutting down: finishing in-flight requests').size === 2 ? true : undefined),
+    server.output,
+  );
   assert.equal(server.isRunning(), true, 'the primary exited before its workers finished');
   slow.finish();
   assert.equal((await slow.response).status, 201);

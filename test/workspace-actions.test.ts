@@ -34,15 +34,38 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
       return res.body.data.attributes.permissions;
     };
     const admins = await permissions();
-    assert.ok(['can-update', 'can-destroy', 'can-force-delete', 'can-queue-run', 'can-queue-apply', 'can-lock', 'can-unlock', 'can-force-unlock', 'can-update-variable', 'can-manage-run-tasks'].every((p) => admins[p] === true));
+    assert.ok(
+      [
+        'can-update',
+        'can-destroy',
+        'can-force-delete',
+        'can-queue-run',
+        'can-queue-apply',
+        'can-lock',
+        'can-unlock',
+        'can-force-unlock',
+        'can-update-variable',
+        'can-manage-run-tasks',
+      ].every((p) => admins[p] === true),
+    );
     assert.equal(admins['can-read-state-versions'], false, 'varsetd serves no state versions');
 
     const r = await permissions(reader.token);
-    assert.deepEqual([r['can-update'], r['can-destroy'], r['can-queue-run'], r['can-read-variable'], r['can-update-variable'], r['can-lock'], r['can-force-unlock']], [false, false, false, true, false, false, false]);
+    assert.deepEqual(
+      [r['can-update'], r['can-destroy'], r['can-queue-run'], r['can-read-variable'], r['can-update-variable'], r['can-lock'], r['can-force-unlock']],
+      [false, false, false, true, false, false, false],
+    );
     const w = await permissions(writer.token);
-    assert.deepEqual([w['can-update'], w['can-destroy'], w['can-queue-run'], w['can-queue-apply'], w['can-update-variable'], w['can-lock'], w['can-force-unlock']], [false, false, true, true, true, true, false]);
+    assert.deepEqual(
+      [w['can-update'], w['can-destroy'], w['can-queue-run'], w['can-queue-apply'], w['can-update-variable'], w['can-lock'], w['can-force-unlock']],
+      [false, false, true, true, true, true, false],
+    );
     const a = await permissions(admin.token);
-    assert.deepEqual([a['can-update'], a['can-destroy'], a['can-force-delete'], a['can-force-unlock']], [true, true, false, true], 'admins force-delete only where the organization allows it');
+    assert.deepEqual(
+      [a['can-update'], a['can-destroy'], a['can-force-delete'], a['can-force-unlock']],
+      [true, true, false, true],
+      'admins force-delete only where the organization allows it',
+    );
     const c = await permissions(custom.token);
     assert.deepEqual([c['can-queue-run'], c['can-queue-apply'], c['can-read-variable'], c['can-lock'], c['can-manage-run-tasks']], [true, false, false, true, true]);
     const o = await permissions(organization);

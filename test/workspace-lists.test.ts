@@ -18,8 +18,17 @@ describe(`workspace lists (${storeKind})`, () => {
     (t.store as { db: unknown }).db = t.store.db.withPlugin(counter);
     org = await t.createOrganization();
     project = await t.createProject(org, 'apps');
-    for (const name of ['web-prod', 'web-dev', 'api-prod', 'Batch_Prod']) ids[name] = await t.createWorkspace(org, { name, ...(name.startsWith('api') ? { projectId: project } : {}) });
-    expectStatus(await t.post(`/api/v2/workspaces/${ids['web-prod']}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'frontend' } }, { type: 'tags', attributes: { name: 'prod' } }] }), 204);
+    for (const name of ['web-prod', 'web-dev', 'api-prod', 'Batch_Prod'])
+      ids[name] = await t.createWorkspace(org, { name, ...(name.startsWith('api') ? { projectId: project } : {}) });
+    expectStatus(
+      await t.post(`/api/v2/workspaces/${ids['web-prod']}/relationships/tags`, {
+        data: [
+          { type: 'tags', attributes: { name: 'frontend' } },
+          { type: 'tags', attributes: { name: 'prod' } },
+        ],
+      }),
+      204,
+    );
     expectStatus(await t.post(`/api/v2/workspaces/${ids['api-prod']}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'prod' } }] }), 204);
     expectStatus(await t.patch(`/api/v2/workspaces/${ids['web-dev']}/tag-bindings`, { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'dev' } }] }), 200);
     expectStatus(await t.patch(`/api/v2/projects/${project}/tag-bindings`, { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'prod' } }] }), 200);
@@ -94,8 +103,14 @@ describe(`workspace lists (${storeKind})`, () => {
     const organization = res.body.included.find((r: any) => r.type === 'organizations');
     assert.equal(organization.id, org);
     const bindings = res.body.included.filter((r: any) => r.type === 'effective-tag-bindings');
-    assert.deepEqual(workspace.relationships['effective-tag-bindings'].data, bindings.map((b: any) => ({ id: b.id, type: 'effective-tag-bindings' })));
-    assert.deepEqual(bindings.map((b: any) => [b.attributes.key, b.attributes.value, b.links['inherited-from']]), [['env', 'prod', { id: project, type: 'projects' }]]);
+    assert.deepEqual(
+      workspace.relationships['effective-tag-bindings'].data,
+      bindings.map((b: any) => ({ id: b.id, type: 'effective-tag-bindings' })),
+    );
+    assert.deepEqual(
+      bindings.map((b: any) => [b.attributes.key, b.attributes.value, b.links['inherited-from']]),
+      [['env', 'prod', { id: project, type: 'projects' }]],
+    );
   });
 
   it('includes each workspace’s project and current configuration version', async () => {
@@ -105,7 +120,10 @@ describe(`workspace lists (${storeKind})`, () => {
     expectStatus(res, 200);
     assert.deepEqual(
       res.body.included.map((r: any) => [r.type, r.id]),
-      [['projects', project], ['configuration-versions', cv.body.data.id]],
+      [
+        ['projects', project],
+        ['configuration-versions', cv.body.data.id],
+      ],
     );
     const list = await t.get(`/api/v2/organizations/${org}/workspaces?include=project`);
     assert.equal(list.body.included.filter((r: any) => r.type === 'projects').length, 2, 'each project once');

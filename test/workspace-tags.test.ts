@@ -24,16 +24,33 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     expectStatus(res, 201);
     const id = res.body.data.id;
     assert.deepEqual(res.body.data.attributes['tag-names'], ['web']);
-    expectStatus(await t.post(`/api/v2/workspaces/${id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'prod' } }, { type: 'tags', attributes: { name: 'web' } }] }), 204);
+    expectStatus(
+      await t.post(`/api/v2/workspaces/${id}/relationships/tags`, {
+        data: [
+          { type: 'tags', attributes: { name: 'prod' } },
+          { type: 'tags', attributes: { name: 'web' } },
+        ],
+      }),
+      204,
+    );
     const other = await t.createWorkspace(org);
     const tags = await t.get(`/api/v2/workspaces/${id}/relationships/tags`);
-    assert.deepEqual(tags.body.data.map((tag: any) => tag.attributes.name), ['prod', 'web']);
+    assert.deepEqual(
+      tags.body.data.map((tag: any) => tag.attributes.name),
+      ['prod', 'web'],
+    );
     const prod = tags.body.data[0].id;
     expectStatus(await t.post(`/api/v2/workspaces/${other}/relationships/tags`, { data: [{ type: 'tags', id: prod }] }), 204);
     assert.deepEqual((await t.get(`/api/v2/workspaces/${other}`)).body.data.attributes['tag-names'], ['prod']);
 
     const organizationTags = await t.get(`/api/v2/organizations/${org}/tags`);
-    assert.deepEqual(organizationTags.body.data.map((tag: any) => [tag.attributes.name, tag.attributes['instance-count']]), [['prod', 2], ['web', 1]]);
+    assert.deepEqual(
+      organizationTags.body.data.map((tag: any) => [tag.attributes.name, tag.attributes['instance-count']]),
+      [
+        ['prod', 2],
+        ['web', 1],
+      ],
+    );
 
     expectStatus(await t.delete(`/api/v2/workspaces/${id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'web' } }] }), 204);
     assert.deepEqual((await t.get(`/api/v2/workspaces/${id}`)).body.data.attributes['tag-names'], ['prod']);
@@ -52,7 +69,10 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       data: { type: 'projects', attributes: { name: 'bound' }, relationships: { 'tag-bindings': { data: [binding('team', 'platform'), binding('env', 'prod')] } } },
     });
     expectStatus(created, 201);
-    assert.deepEqual(keyValues((await t.get(`/api/v2/projects/${created.body.data.id}/tag-bindings`)).body.data), [['team', 'platform'], ['env', 'prod']]);
+    assert.deepEqual(keyValues((await t.get(`/api/v2/projects/${created.body.data.id}/tag-bindings`)).body.data), [
+      ['team', 'platform'],
+      ['env', 'prod'],
+    ]);
 
     const ws = await t.post(`/api/v2/organizations/${org}/workspaces`, {
       data: {
@@ -63,27 +83,59 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     });
     expectStatus(ws, 201);
     const id = ws.body.data.id;
-    assert.deepEqual(keyValues((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data), [['env', 'dev'], ['tier', '']]);
+    assert.deepEqual(keyValues((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data), [
+      ['env', 'dev'],
+      ['tier', ''],
+    ]);
 
     const effective = await t.get(`/api/v2/workspaces/${id}/effective-tag-bindings`);
     assert.deepEqual(
       effective.body.data.map((b: any) => [b.attributes.key, b.attributes.value, b.links?.['inherited-from'] ?? null]),
-      [['env', 'dev', null], ['tier', '', null], ['team', 'platform', { id: created.body.data.id, type: 'projects' }]],
+      [
+        ['env', 'dev', null],
+        ['tier', '', null],
+        ['team', 'platform', { id: created.body.data.id, type: 'projects' }],
+      ],
       'the workspace’s own value wins over its project’s',
     );
 
     const added = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('tier', 'gold'), binding('owner', 'ops')] });
     expectStatus(added, 200);
-    assert.deepEqual(keyValues(added.body.data), [['tier', 'gold'], ['owner', 'ops']]);
-    assert.deepEqual(keyValues((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data), [['env', 'dev'], ['tier', 'gold'], ['owner', 'ops']]);
+    assert.deepEqual(keyValues(added.body.data), [
+      ['tier', 'gold'],
+      ['owner', 'ops'],
+    ]);
+    assert.deepEqual(keyValues((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data), [
+      ['env', 'dev'],
+      ['tier', 'gold'],
+      ['owner', 'ops'],
+    ]);
     const idsBefore = (await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data.map((b: { id: string }) => b.id);
     const changedTwo = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('owner', 'sre'), binding('env', 'stage')] });
     expectStatus(changedTwo, 200);
-    assert.deepEqual(keyValues(changedTwo.body.data), [['owner', 'sre'], ['env', 'stage']]);
+    assert.deepEqual(keyValues(changedTwo.body.data), [
+      ['owner', 'sre'],
+      ['env', 'stage'],
+    ]);
     const afterTwo = (await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data;
-    assert.deepEqual(keyValues(afterTwo), [['env', 'stage'], ['tier', 'gold'], ['owner', 'sre']], 'each binding takes its own new value, the others keep theirs');
-    assert.deepEqual(afterTwo.map((b: { id: string }) => b.id), idsBefore, 'a changed value keeps its binding');
-    assert.deepEqual(changedTwo.body.data.map((b: { id: string }) => b.id), [idsBefore[2], idsBefore[0]]);
+    assert.deepEqual(
+      keyValues(afterTwo),
+      [
+        ['env', 'stage'],
+        ['tier', 'gold'],
+        ['owner', 'sre'],
+      ],
+      'each binding takes its own new value, the others keep theirs',
+    );
+    assert.deepEqual(
+      afterTwo.map((b: { id: string }) => b.id),
+      idsBefore,
+      'a changed value keeps its binding',
+    );
+    assert.deepEqual(
+      changedTwo.body.data.map((b: { id: string }) => b.id),
+      [idsBefore[2], idsBefore[0]],
+    );
 
     const tooMany = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: Array.from({ length: 8 }, (_, i) => binding(`k${i}`, 'v')) });
     assert.equal(tooMany.status, 422);
@@ -117,7 +169,10 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     expectStatus(read, 200);
     const effective = (await t.get(`/api/v2/projects/${id}/effective-tag-bindings`)).body.data;
     assert.deepEqual(read.body.included, effective);
-    assert.deepEqual(keyValues(read.body.included), [['team', 'platform'], ['env', 'prod']]);
+    assert.deepEqual(keyValues(read.body.included), [
+      ['team', 'platform'],
+      ['env', 'prod'],
+    ]);
     assert.ok(read.body.included.every((b: any) => b.type === 'effective-tag-bindings' && b.links === undefined));
     assert.deepEqual(
       read.body.data.relationships['effective-tag-bindings'].data,
@@ -151,7 +206,11 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
 
   it('keeps the remote state consumers of a workspace: add, remove, replace and list', async () => {
     const producer = await t.createWorkspace(org, { name: 'producer' });
-    const [a, b, c] = [await t.createWorkspace(org, { name: 'consumer-a' }), await t.createWorkspace(org, { name: 'consumer-b' }), await t.createWorkspace(org, { name: 'consumer-c' })];
+    const [a, b, c] = [
+      await t.createWorkspace(org, { name: 'consumer-a' }),
+      await t.createWorkspace(org, { name: 'consumer-b' }),
+      await t.createWorkspace(org, { name: 'consumer-c' }),
+    ];
     const path = `/api/v2/workspaces/${producer}/relationships/remote-state-consumers`;
     const list = async () => (await t.get(path)).body.data.map((w: any) => w.attributes.name);
     const ref = (id: string) => ({ type: 'workspaces', id });

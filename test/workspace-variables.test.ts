@@ -58,7 +58,10 @@ describe(`workspace variables (${storeKind})`, () => {
     it('takes every attribute; a sensitive value is never returned', async () => {
       const ws = await t.createWorkspace(org);
       const v = await create(ws, { key: 'TOKEN', value: 's3cret', description: 'api token', category: 'env', hcl: true, sensitive: true });
-      assert.deepEqual([v.attributes.key, v.attributes.value, v.attributes.description, v.attributes.category, v.attributes.hcl, v.attributes.sensitive], ['TOKEN', null, 'api token', 'env', true, true]);
+      assert.deepEqual(
+        [v.attributes.key, v.attributes.value, v.attributes.description, v.attributes.category, v.attributes.hcl, v.attributes.sensitive],
+        ['TOKEN', null, 'api token', 'env', true, true],
+      );
       const shown = await t.get(`/api/v2/workspaces/${ws}/vars/${v.id}`);
       expectStatus(shown, 200);
       assert.equal(shown.body.data.attributes.value, null);
@@ -135,17 +138,28 @@ describe(`workspace variables (${storeKind})`, () => {
     it('lists every variable of the workspace, by key in code point order then category, unpaginated', async () => {
       const ws = await t.createWorkspace(org);
       assert.deepEqual(await list(ws), []);
-      for (const [key, category] of [['b', 'terraform'], ['b', 'env'], ['\u{1F600}', 'env'], ['\u{FF21}', 'env'], ['B', 'env'], ['a', 'terraform']]) await create(ws, { key, category });
-      await create(await t.createWorkspace(org), { key: 'elsewhere' });
-      const vars = await list(ws);
-      assert.deepEqual(vars.map((v) => [v.attributes.key, v.attributes.category]), [
+      for (const [key, category] of [
+        ['b', 'terraform'],
+        ['b', 'env'],
+        ['\u{1F600}', 'env'],
+        ['\u{FF21}', 'env'],
         ['B', 'env'],
         ['a', 'terraform'],
-        ['b', 'env'],
-        ['b', 'terraform'],
-        ['\u{FF21}', 'env'],
-        ['\u{1F600}', 'env'],
-      ]);
+      ])
+        await create(ws, { key, category });
+      await create(await t.createWorkspace(org), { key: 'elsewhere' });
+      const vars = await list(ws);
+      assert.deepEqual(
+        vars.map((v) => [v.attributes.key, v.attributes.category]),
+        [
+          ['B', 'env'],
+          ['a', 'terraform'],
+          ['b', 'env'],
+          ['b', 'terraform'],
+          ['\u{FF21}', 'env'],
+          ['\u{1F600}', 'env'],
+        ],
+      );
       const res = await t.get(`/api/v2/workspaces/${ws}/vars`);
       assert.equal(res.body.meta, undefined);
     });
@@ -163,7 +177,12 @@ describe(`workspace variables (${storeKind})`, () => {
       const ws = await t.createWorkspace(org);
       const other = await t.createWorkspace(org);
       const v = await create(other, { key: 'k' });
-      for (const url of [`/api/v2/workspaces/${ws}/vars/nonexisting`, `/api/v2/workspaces/${ws}/vars/${v.id}`, `/api/v2/workspaces/nonexisting/vars`, `/api/v2/workspaces/nonexisting/vars/${v.id}`]) {
+      for (const url of [
+        `/api/v2/workspaces/${ws}/vars/nonexisting`,
+        `/api/v2/workspaces/${ws}/vars/${v.id}`,
+        `/api/v2/workspaces/nonexisting/vars`,
+        `/api/v2/workspaces/nonexisting/vars/${v.id}`,
+      ]) {
         const res = await t.get(url);
         assert.equal(res.status, 404, url);
       }
@@ -245,14 +264,21 @@ describe(`workspace variables (${storeKind})`, () => {
       assert.equal(res.status, 204);
       assert.equal((await t.get(`/api/v2/workspaces/${ws}/vars/${v.id}`)).status, 404);
       assert.equal((await t.delete(`/api/v2/workspaces/${ws}/vars/${v.id}`)).status, 404);
-      assert.deepEqual((await list(ws)).map((x) => x.id), [keep.id]);
+      assert.deepEqual(
+        (await list(ws)).map((x) => x.id),
+        [keep.id],
+      );
     });
 
     it('goes with its workspace', async () => {
       const ws = await t.createWorkspace(org);
       await create(ws, { key: 'k' });
       expectStatus(await t.delete(`/api/v2/workspaces/${ws}`), 204);
-      const count = await t.store.db.selectFrom('workspace_variables').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', ws).executeTakeFirstOrThrow();
+      const count = await t.store.db
+        .selectFrom('workspace_variables')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', ws)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 0);
     });
   });

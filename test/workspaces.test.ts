@@ -5,7 +5,9 @@ import { createRun } from './support/factories/runs.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
-const body = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({ data: { type: 'workspaces', attributes, ...(relationships ? { relationships } : {}) } });
+const body = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+  data: { type: 'workspaces', attributes, ...(relationships ? { relationships } : {}) },
+});
 
 describe(`workspace settings (${storeKind})`, () => {
   let t: TestApp;
@@ -107,7 +109,10 @@ describe(`workspace settings (${storeKind})`, () => {
     assert.equal(a.operations, false);
     assert.deepEqual(a['setting-overwrites'], { 'execution-mode': true, 'agent-pool': true });
 
-    const update = await t.patch(`/api/v2/workspaces/${res.body.data.id}`, body({ 'trigger-patterns': ['/src/**/*'], 'auto-apply': false, operations: true, 'auto-destroy-at': null }));
+    const update = await t.patch(
+      `/api/v2/workspaces/${res.body.data.id}`,
+      body({ 'trigger-patterns': ['/src/**/*'], 'auto-apply': false, operations: true, 'auto-destroy-at': null }),
+    );
     expectStatus(update, 200);
     const u = update.body.data.attributes;
     assert.deepEqual(u['trigger-patterns'], ['/src/**/*']);

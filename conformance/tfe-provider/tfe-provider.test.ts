@@ -270,7 +270,11 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
       const res = await api('GET', urlPath);
       if (res.status !== 404) failWith(`GET ${urlPath} answers ${res.status} after the destroy: ${JSON.stringify(res.body)}`);
     }
-    assert.deepEqual((await read('/api/v2/organizations')).map((org: any) => org.id), [], 'organizations left after the destroy');
+    assert.deepEqual(
+      (await read('/api/v2/organizations')).map((org: any) => org.id),
+      [],
+      'organizations left after the destroy',
+    );
     for (const token of c ? [c.team_token, c.organization_token] : []) {
       assert.equal((await api('GET', '/api/v2/organizations', token)).status, 401, 'a token the destroy revoked is still accepted');
     }
@@ -317,8 +321,14 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
     const platformSet = await read(`/api/v2/varsets/${c.platform_set_id}`);
     assert.equal(platformSet.attributes.priority, true);
     assert.equal(platformSet.attributes.global, false);
-    assert.deepEqual(platformSet.relationships.workspaces.data.map((w: any) => w.id), [c.network_id]);
-    assert.deepEqual(platformSet.relationships.projects.data.map((p: any) => p.id), [c.project_id]);
+    assert.deepEqual(
+      platformSet.relationships.workspaces.data.map((w: any) => w.id),
+      [c.network_id],
+    );
+    assert.deepEqual(
+      platformSet.relationships.projects.data.map((p: any) => p.id),
+      [c.project_id],
+    );
     assert.equal((await read(`/api/v2/varsets/${c.shared_set_id}`)).attributes.global, true);
 
     // The tokens the provider created work.

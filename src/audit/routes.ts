@@ -9,19 +9,15 @@ import { auditTrailDocument } from './serialize.js';
 import { readAuditTrail } from './service.js';
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (api) => {
-  api.get(
-    '/organization/audit-trail',
-    { schema: { querystring: Query(AuditTrailQuery), response: Responses({ 200: AuditTrailDocument }) } },
-    async (request, reply) => {
-      const page = parsePage(request.query, { default: AUDIT_PAGE_SIZE, max: AUDIT_PAGE_SIZE });
-      const since = parseSince(request.query);
-      const organizationName = single(request.query, 'filter[organization][name]');
-      const { events, total } = await readAuditTrail(contextOf(request), organizationName, { since, page });
-      // Plain JSON, as HCP Terraform answers this endpoint; its errors stay JSON:API documents.
-      void reply.type('application/json');
-      return auditTrailDocument(events, total, page);
-    },
-  );
+  api.get('/organization/audit-trail', { schema: { querystring: Query(AuditTrailQuery), response: Responses({ 200: AuditTrailDocument }) } }, async (request, reply) => {
+    const page = parsePage(request.query, { default: AUDIT_PAGE_SIZE, max: AUDIT_PAGE_SIZE });
+    const since = parseSince(request.query);
+    const organizationName = single(request.query, 'filter[organization][name]');
+    const { events, total } = await readAuditTrail(contextOf(request), organizationName, { since, page });
+    // Plain JSON, as HCP Terraform answers this endpoint; its errors stay JSON:API documents.
+    void reply.type('application/json');
+    return auditTrailDocument(events, total, page);
+  });
 };
 
 /** A date and time, seconds at least, with Z or an offset (`+` may arrive as a space when a client left it unencoded). */
@@ -42,7 +38,15 @@ function parseSince(query: QueryValues): string | undefined {
   const ms = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.slice(0, 3).padEnd(3, '0')}${offset}`);
   // Date.parse accepts 31 February and hour 24; a day or time that does not exist is refused.
   const check = new Date(Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second!));
-  if (Number.isNaN(ms) || check.getUTCMonth() !== +month! - 1 || check.getUTCDate() !== +day! || check.getUTCHours() !== +hour! || check.getUTCMinutes() !== +minute! || check.getUTCSeconds() !== +second!) throw invalid();
+  if (
+    Number.isNaN(ms) ||
+    check.getUTCMonth() !== +month! - 1 ||
+    check.getUTCDate() !== +day! ||
+    check.getUTCHours() !== +hour! ||
+    check.getUTCMinutes() !== +minute! ||
+    check.getUTCSeconds() !== +second!
+  )
+    throw invalid();
   const finer = /[1-9]/.test(fraction.slice(3)) ? 1 : 0;
   return new Date(ms + finer).toISOString();
 }

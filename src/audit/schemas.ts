@@ -10,18 +10,18 @@ const Meta = Nullable(
 );
 
 export const AuditEventSchema = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'the event\'s id' }),
-  version: Type.Literal('0', { description: 'the version of the event\'s shape' }),
+  id: Type.String({ format: 'uuid', description: "the event's id" }),
+  version: Type.Literal('0', { description: "the version of the event's shape" }),
   type: Type.Literal('Resource'),
   timestamp: Type.String({ description: 'when the write committed, UTC ISO 8601 with milliseconds' }),
   auth: Type.Object({
     accessor_id: Type.String({ description: 'the id of the token that wrote' }),
     description: Type.String({ description: 'who the token stands for, e.g. team owners (token "CI")' }),
-    type: Type.String({ description: 'Client: the caller\'s own credentials' }),
+    type: Type.String({ description: "Client: the caller's own credentials" }),
     impersonator_id: Type.Null(),
     organization_id: Type.String(),
   }),
-  request: Type.Object({ id: Nullable(Type.String({ description: 'the request\'s id, its X-Request-Id header' })) }),
+  request: Type.Object({ id: Nullable(Type.String({ description: "the request's id, its X-Request-Id header" })) }),
   resource: Type.Object({
     id: Type.String(),
     type: Type.String({ description: 'e.g. workspace, varset, var, run, authentication_token' }),
@@ -46,6 +46,6 @@ export const AuditTrailQuery = {
   'page[number]': Type.Optional(Type.String({ description: 'page to answer, from 1' })),
   'page[size]': Type.Optional(Type.String({ description: 'events per page, 1 to 1000 (default 1000)' })),
   'filter[organization][name]': Type.Optional(
-    Type.String({ description: 'the organization whose trail to read: required with the site administrator\'s token; an organization token may name only its own' }),
+    Type.String({ description: "the organization whose trail to read: required with the site administrator's token; an organization token may name only its own" }),
   ),
 };

@@ -14,7 +14,20 @@ export async function insertAuditEvent(trx: Trx, event: AuditEvent): Promise<voi
 
 /** Every write runs it: built and compiled once. */
 const INSERT_EVENT = compiledOnce(
-  (db, id: string, organizationId: string, timestamp: string, authType: string, accessorId: string, description: string, requestId: string | null, resourceId: string, resourceType: string, action: string, meta: string | null) =>
+  (
+    db,
+    id: string,
+    organizationId: string,
+    timestamp: string,
+    authType: string,
+    accessorId: string,
+    description: string,
+    requestId: string | null,
+    resourceId: string,
+    resourceType: string,
+    action: string,
+    meta: string | null,
+  ) =>
     db.insertInto('audit_events').values({
       id,
       organization_id: organizationId,
@@ -82,7 +95,15 @@ export async function deleteEventsBefore(db: Db, organizationId: string, before:
       eb(
         eb.refTuple('timestamp', 'id'),
         'in',
-        eb.selectFrom('audit_events as oldest').select(['oldest.timestamp', 'oldest.id']).where('oldest.organization_id', '=', organizationId).where('oldest.timestamp', '<', before).orderBy('oldest.timestamp').orderBy('oldest.id').limit(limit).$asTuple('timestamp', 'id'),
+        eb
+          .selectFrom('audit_events as oldest')
+          .select(['oldest.timestamp', 'oldest.id'])
+          .where('oldest.organization_id', '=', organizationId)
+          .where('oldest.timestamp', '<', before)
+          .orderBy('oldest.timestamp')
+          .orderBy('oldest.id')
+          .limit(limit)
+          .$asTuple('timestamp', 'id'),
       ),
     )
     .executeTakeFirst();

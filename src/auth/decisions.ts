@@ -1,15 +1,7 @@
 import { NotFound, TokenRefused } from '../common/errors.js';
 import type { Action, Target } from './actions.js';
 import type { Subject, TeamRights } from './subject.js';
-import {
-  organizationWideVariableRead,
-  otherTeamThanOwners,
-  projectVisible,
-  teamVisible,
-  varsetReadable,
-  varsetWritable,
-  workspaceRights,
-} from './team-rights.js';
+import { organizationWideVariableRead, otherTeamThanOwners, projectVisible, teamVisible, varsetReadable, varsetWritable, workspaceRights } from './team-rights.js';
 
 /**
  * Every permission decision of varsetd is made here. Services ask "may this subject do

@@ -72,11 +72,24 @@ export interface ProjectWorkspacePermissionSet {
 }
 
 const readWorkspaces: ProjectWorkspacePermissionSet = {
-  create: false, move: false, locking: false, delete: false,
-  runs: 'read', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'run-tasks': false, 'policy-overrides': false,
+  create: false,
+  move: false,
+  locking: false,
+  delete: false,
+  runs: 'read',
+  variables: 'read',
+  'state-versions': 'read',
+  'sentinel-mocks': 'none',
+  'run-tasks': false,
+  'policy-overrides': false,
 };
 const writeWorkspaces: ProjectWorkspacePermissionSet = {
-  ...readWorkspaces, locking: true, runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read',
+  ...readWorkspaces,
+  locking: true,
+  runs: 'apply',
+  variables: 'write',
+  'state-versions': 'write',
+  'sentinel-mocks': 'read',
 };
 
 export const PROJECT_LEVELS: Record<ProjectAccess, { project: ProjectPermissionSet; workspace: ProjectWorkspacePermissionSet }> = {

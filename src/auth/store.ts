@@ -97,12 +97,33 @@ export async function findTeamGrants(db: Db, teamId: string): Promise<{ workspac
     db
       .selectFrom('team_workspaces')
       .innerJoin('workspaces', 'workspaces.id', 'team_workspaces.workspace_id')
-      .select(['team_workspaces.workspace_id', 'workspaces.project_id', 'team_workspaces.access', 'team_workspaces.runs', 'team_workspaces.variables', 'team_workspaces.workspace_locking', 'team_workspaces.run_tasks'])
+      .select([
+        'team_workspaces.workspace_id',
+        'workspaces.project_id',
+        'team_workspaces.access',
+        'team_workspaces.runs',
+        'team_workspaces.variables',
+        'team_workspaces.workspace_locking',
+        'team_workspaces.run_tasks',
+      ])
       .where('team_workspaces.team_id', '=', teamId)
       .execute(),
     db
       .selectFrom('team_projects')
-      .select(['project_id', 'access', 'settings', 'teams', 'variable_sets', 'workspace_create', 'workspace_move', 'workspace_delete', 'workspace_runs', 'workspace_variables', 'workspace_locking', 'workspace_run_tasks'])
+      .select([
+        'project_id',
+        'access',
+        'settings',
+        'teams',
+        'variable_sets',
+        'workspace_create',
+        'workspace_move',
+        'workspace_delete',
+        'workspace_runs',
+        'workspace_variables',
+        'workspace_locking',
+        'workspace_run_tasks',
+      ])
       .where('team_id', '=', teamId)
       .execute(),
   ]);
@@ -118,7 +139,9 @@ export function findOwnedToken(db: Db, owner: TokenOwner): Promise<Token | undef
 /** Deletes the owner's legacy token; answers whether there was one. */
 export async function deleteOwnedToken(db: Db, owner: TokenOwner): Promise<boolean> {
   const query = db.deleteFrom('tokens').where('kind', '=', owner.kind).where('legacy', '=', true);
-  const { numDeletedRows } = await (owner.kind === 'team' ? query.where('team_id', '=', owner.teamId) : query.where('organization_id', '=', owner.organizationId)).executeTakeFirstOrThrow();
+  const { numDeletedRows } = await (
+    owner.kind === 'team' ? query.where('team_id', '=', owner.teamId) : query.where('organization_id', '=', owner.organizationId)
+  ).executeTakeFirstOrThrow();
   return Number(numDeletedRows) > 0;
 }
 
@@ -154,7 +177,15 @@ export async function listTeamTokens(db: Db, organizationId: string, query: Team
   let base = db.selectFrom('tokens').innerJoin('teams', 'teams.id', 'tokens.team_id').where('tokens.kind', '=', 'team').where('tokens.organization_id', '=', organizationId);
   if (query.teamId !== undefined) base = base.where('tokens.team_id', '=', query.teamId);
   if (query.teamName !== undefined) base = base.where((eb) => contains(eb.ref('teams.search_name'), query.teamName!));
-  const column = ({ 'team-name': 'teams.search_name', 'created-by': 'tokens.created_by_id', 'expired-at': 'tokens.expired_at', 'last-used-at': 'tokens.last_used_at', 'created-at': 'tokens.created_at' } as const)[query.sort];
+  const column = (
+    {
+      'team-name': 'teams.search_name',
+      'created-by': 'tokens.created_by_id',
+      'expired-at': 'tokens.expired_at',
+      'last-used-at': 'tokens.last_used_at',
+      'created-at': 'tokens.created_at',
+    } as const
+  )[query.sort];
   const direction = query.descending ? 'desc' : 'asc';
   return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy(column, direction).orderBy('tokens.id', direction));
 }
@@ -165,7 +196,10 @@ export async function touchToken(db: Db, id: string, at: string): Promise<void> 
 }
 
 export async function insertToken(trx: Trx, token: Token, tokenHash: string): Promise<void> {
-  await trx.insertInto('tokens').values({ ...token, token_hash: tokenHash }).execute();
+  await trx
+    .insertInto('tokens')
+    .values({ ...token, token_hash: tokenHash })
+    .execute();
 }
 
 export async function tokenHashExists(db: Db, tokenHash: string): Promise<boolean> {

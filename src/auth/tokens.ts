@@ -6,16 +6,7 @@ import { transaction, type Db, type Trx } from '../db/transaction.js';
 import { newId, now, randomAlphanumeric } from '../ids.js';
 import type { Token, TokenCreator, TokenOwner } from './model.js';
 import { projectGrantRights, workspaceGrantRights } from './grants.js';
-import {
-  deleteSiteAdminTokens,
-  deleteOwnedToken,
-  findTeamGrants,
-  findTokenByHash,
-  insertToken,
-  siteAdminTokenExists,
-  tokenHashExists,
-  touchToken,
-} from './store.js';
+import { deleteSiteAdminTokens, deleteOwnedToken, findTeamGrants, findTokenByHash, insertToken, siteAdminTokenExists, tokenHashExists, touchToken } from './store.js';
 import type { Subject, TeamRights } from './subject.js';
 import type { OrganizationAccessFlag } from './levels.js';
 
@@ -64,7 +55,12 @@ type TokenRow = Awaited<ReturnType<typeof findTokenByHash>>[number];
 async function subjectOf(db: Db, row: TokenRow, rows: TokenRow[]): Promise<Subject | null> {
   switch (row.kind) {
     case 'site-admin':
-      return { kind: 'site-admin', tokenId: row.id, description: describe(row), refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))) };
+      return {
+        kind: 'site-admin',
+        tokenId: row.id,
+        description: describe(row),
+        refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))),
+      };
     case 'organization':
       return row.organization_id ? { kind: 'organization', tokenId: row.id, description: describe(row), organizationId: row.organization_id } : null;
     case 'team': {
@@ -126,7 +122,9 @@ function teamManagementRights(owners: boolean, otherAccess: string | null): Pick
 async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'workspaces' | 'projects'>> {
   const grants = await findTeamGrants(db, teamId);
   return {
-    workspaces: new Map(grants.workspaces.map((g) => [g.workspace_id, { projectId: g.project_id, rights: workspaceGrantRights({ ...g, locking: g.workspace_locking, runTasks: g.run_tasks }) }])),
+    workspaces: new Map(
+      grants.workspaces.map((g) => [g.workspace_id, { projectId: g.project_id, rights: workspaceGrantRights({ ...g, locking: g.workspace_locking, runTasks: g.run_tasks }) }]),
+    ),
     projects: new Map(
       grants.projects.map((g) => [
         g.project_id,
@@ -135,7 +133,15 @@ async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'wor
           settings: g.settings,
           teams: g.teams,
           variableSets: g.variable_sets,
-          workspace: { create: g.workspace_create, move: g.workspace_move, delete: g.workspace_delete, runs: g.workspace_runs, variables: g.workspace_variables, locking: g.workspace_locking, 'run-tasks': g.workspace_run_tasks },
+          workspace: {
+            create: g.workspace_create,
+            move: g.workspace_move,
+            delete: g.workspace_delete,
+            runs: g.workspace_runs,
+            variables: g.workspace_variables,
+            locking: g.workspace_locking,
+            'run-tasks': g.workspace_run_tasks,
+          },
         }),
       ]),
     ),

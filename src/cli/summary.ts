@@ -59,11 +59,7 @@ export function formatSummary(summary: StartSummary): string {
     ['data folder', summary.dataDir],
     [
       'encryption key',
-      key.source === 'configured'
-        ? 'from VARSETD_ENCRYPTION_KEY'
-        : key.generated
-          ? `generated, in ${key.file}: keep a copy apart from database backups`
-          : key.file,
+      key.source === 'configured' ? 'from VARSETD_ENCRYPTION_KEY' : key.generated ? `generated, in ${key.file}: keep a copy apart from database backups` : key.file,
     ],
     ['admin token', describeAdminToken(token)],
     ['workers', summary.workers === 1 ? '1 process' : `${summary.workers} processes`],

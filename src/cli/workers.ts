@@ -27,7 +27,6 @@ export function replacementPause(quickDeaths: number): number {
   return quickDeaths === 0 ? 0 : Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** Math.min(quickDeaths - 1, 30));
 }
 
-
 export interface SuperviseOptions {
   workers: number;
   /** The 32-byte key every worker seals and opens sensitive values with. */
@@ -184,7 +183,6 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
     for (const slot of slots) fork(slot);
   });
 }
-
 
 /** In a worker: the encryption key the primary sends once the worker is up. */
 export function keyFromPrimary(): Promise<Buffer> {

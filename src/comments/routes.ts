@@ -24,14 +24,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
-  api.post(
-    '/runs/:id/comments',
-    { schema: { params: IdParams, body: CommentBody, response: Responses({ 201: Document(CommentResource) }) } },
-    async (request, reply) => {
-      const comment = await createComment(contextOf(request), request.params.id, request.body.data.attributes?.body ?? undefined);
-      return reply.code(201).send({ data: serializeComment(comment) });
-    },
-  );
+  api.post('/runs/:id/comments', { schema: { params: IdParams, body: CommentBody, response: Responses({ 201: Document(CommentResource) }) } }, async (request, reply) => {
+    const comment = await createComment(contextOf(request), request.params.id, request.body.data.attributes?.body ?? undefined);
+    return reply.code(201).send({ data: serializeComment(comment) });
+  });
 
   api.get(
     '/comments/:id',

@@ -73,7 +73,10 @@ function entrySize(header: Buffer): number | null {
 
 /** A NUL- or space-terminated octal number, as tar writes them; null when malformed. */
 function octal(field: Buffer): number | null {
-  const text = field.toString('latin1').replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  const text = field
+    .toString('latin1')
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
   if (!/^[0-7]+$/.test(text)) return null;
   return parseInt(text, 8);
 }

@@ -60,7 +60,13 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
       const page = parsePage(request.query);
       const { rows, total } = await listWorkspaceConfigurationVersions(contextOf(request), request.params.id, page);
       const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/configuration-versions`;
-      return listDocument(path, request.query, page, total, rows.map((cv) => serializeConfigurationVersion(cv)));
+      return listDocument(
+        path,
+        request.query,
+        page,
+        total,
+        rows.map((cv) => serializeConfigurationVersion(cv)),
+      );
     },
   );
 
@@ -87,15 +93,14 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
     },
   );
 
-  api.post(
-    '/configuration-versions/:id/actions/archive',
-    { schema: { params: IdParams, response: Responses({ 202: NoContent }) } },
-    async (request, reply) => {
-      await archiveConfigurationVersion(contextOf(request), request.params.id);
-      // No body, as HCP Terraform answers (null would be sent as the text "null").
-      return reply.code(202).removeHeader('content-type').send(undefined as unknown as null);
-    },
-  );
+  api.post('/configuration-versions/:id/actions/archive', { schema: { params: IdParams, response: Responses({ 202: NoContent }) } }, async (request, reply) => {
+    await archiveConfigurationVersion(contextOf(request), request.params.id);
+    // No body, as HCP Terraform answers (null would be sent as the text "null").
+    return reply
+      .code(202)
+      .removeHeader('content-type')
+      .send(undefined as unknown as null);
+  });
 
   await api.register(uploadRoutes);
 };
@@ -117,7 +122,10 @@ const uploadRoutes: FastifyPluginAsyncTypebox = async (api) => {
     if (archive === null) return rejectOversizedUpload(store, upload);
     await completeUpload(store, upload, archive, request.id);
     // An empty body, as HCP Terraform answers an upload (null would be sent as the text "null").
-    return reply.code(200).removeHeader('content-type').send(undefined as unknown as null);
+    return reply
+      .code(200)
+      .removeHeader('content-type')
+      .send(undefined as unknown as null);
   });
 };
 
@@ -143,6 +151,9 @@ function readBody(request: FastifyRequest, limit: number): Promise<Buffer | null
       resolve(null);
     };
     const onEnd = () => resolve(Buffer.concat(chunks));
-    stream.on('data', onData).once('end', onEnd).once('error', () => reject(badRequest('the upload was interrupted')));
+    stream
+      .on('data', onData)
+      .once('end', onEnd)
+      .once('error', () => reject(badRequest('the upload was interrupted')));
   });
 }

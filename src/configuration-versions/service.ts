@@ -43,7 +43,13 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
   const upload = { secretHash: hashToken(uploadSecret), expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString() };
   await transaction(ctx.store, async (trx) => {
     await store.insertConfigurationVersion(trx, cv, upload);
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'configuration_version', id: cv.id, action: 'create', meta: { workspace_id: workspace.id, speculative: cv.speculative } });
+    await recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'configuration_version',
+      id: cv.id,
+      action: 'create',
+      meta: { workspace_id: workspace.id, speculative: cv.speculative },
+    });
   });
   return { cv, uploadSecret };
 }
@@ -132,7 +138,13 @@ export async function archiveConfigurationVersion(ctx: Context, id: string): Pro
     if (workspace.current_configuration_version_id === cv.id) throw transitionNotAllowed('configuration could not be archived because it is current');
     if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
     await store.markArchived(trx, cv.id);
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'configuration_version', id: cv.id, action: 'archive', meta: { workspace_id: workspace.id } });
+    await recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'configuration_version',
+      id: cv.id,
+      action: 'archive',
+      meta: { workspace_id: workspace.id },
+    });
   });
 }
 

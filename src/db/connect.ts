@@ -3,7 +3,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Driver, type DatabaseConnection, type Dialect as KyselyDialect, type Transaction, sql, Migrator } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type Driver,
+  type DatabaseConnection,
+  type Dialect as KyselyDialect,
+  type Transaction,
+  sql,
+  Migrator,
+} from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqliteModule } from './sqlite-module.js';
@@ -150,7 +162,10 @@ function openSqlite(file: string, checkpointInBackground: boolean, onStatement?:
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement))), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({
+    dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement))),
+    plugins: [new FlagsPlugin()],
+  });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
   const checkpointer = checkpointInBackground ? startCheckpointer(raw, file) : undefined;
@@ -285,7 +300,10 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new PostgresDialect({ pool: withNamedStatements(pool) }), limits.onStatement))), plugins: [new FlagsPlugin()] });
+  const db = new Kysely<Database>({
+    dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new PostgresDialect({ pool: withNamedStatements(pool) }), limits.onStatement))),
+    plugins: [new FlagsPlugin()],
+  });
   return {
     db,
     dialect: 'postgres',

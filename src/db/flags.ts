@@ -1,13 +1,4 @@
-import type {
-  CompiledQuery,
-  Dialect,
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
-} from 'kysely';
+import type { CompiledQuery, Dialect, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { withConnectionsWrapped } from './wrapped-connections.js';
 import type { Database } from './schema.js';
 

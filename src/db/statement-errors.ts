@@ -22,7 +22,34 @@ export function statementErrorKind(error: unknown): string {
 
 /** SQLite's primary result codes that are errors (https://sqlite.org/rescode.html). */
 const SQLITE_PRIMARY_CODES = new Set(
-  ['ERROR', 'INTERNAL', 'PERM', 'ABORT', 'BUSY', 'LOCKED', 'NOMEM', 'READONLY', 'INTERRUPT', 'IOERR', 'CORRUPT', 'NOTFOUND', 'FULL', 'CANTOPEN', 'PROTOCOL', 'EMPTY', 'SCHEMA', 'TOOBIG', 'CONSTRAINT', 'MISMATCH', 'MISUSE', 'NOLFS', 'AUTH', 'FORMAT', 'RANGE', 'NOTADB'].map((name) => `SQLITE_${name}`),
+  [
+    'ERROR',
+    'INTERNAL',
+    'PERM',
+    'ABORT',
+    'BUSY',
+    'LOCKED',
+    'NOMEM',
+    'READONLY',
+    'INTERRUPT',
+    'IOERR',
+    'CORRUPT',
+    'NOTFOUND',
+    'FULL',
+    'CANTOPEN',
+    'PROTOCOL',
+    'EMPTY',
+    'SCHEMA',
+    'TOOBIG',
+    'CONSTRAINT',
+    'MISMATCH',
+    'MISUSE',
+    'NOLFS',
+    'AUTH',
+    'FORMAT',
+    'RANGE',
+    'NOTADB',
+  ].map((name) => `SQLITE_${name}`),
 );
 
 function announce(error: unknown, kind = statementErrorKind(error)): never {

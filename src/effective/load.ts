@@ -30,7 +30,13 @@ export async function loadCandidates(db: Db, workspace: WorkspacePlace): Promise
   const sets = await varsetsReachingWorkspace(db, workspace);
   if (!sets.length) return { workspaceVariables, varsets: [] };
 
-  const bySet = groupBy(await variablesOfSets(db, sets.map((s) => s.id)), (v) => v.owner.id);
+  const bySet = groupBy(
+    await variablesOfSets(
+      db,
+      sets.map((s) => s.id),
+    ),
+    (v) => v.owner.id,
+  );
   return { workspaceVariables, varsets: sets.map((set) => applicableVarset(set, bySet.get(set.id) ?? [])) };
 }
 
@@ -94,7 +100,10 @@ export async function loadCandidatesOfReach(db: Db, varsetId: string): Promise<R
   const assignments = await findAssignmentsOfWorkspacesReachedBy(db, varsetId);
   const held = await findVariablesOfSetsReachingWorkspacesReachedBy(db, organizationId, varsetId);
   const sets = new Map(held.map(({ set }) => [set.id, set]));
-  const setVariables = groupBy(held.map(({ variable }) => variable), (v) => v.owner.id);
+  const setVariables = groupBy(
+    held.map(({ variable }) => variable),
+    (v) => v.owner.id,
+  );
   const onWorkspace = groupBy(assignments.workspaces, (a) => a.targetId);
   const onProject = groupBy(assignments.projects, (a) => a.targetId);
 
@@ -104,10 +113,12 @@ export async function loadCandidatesOfReach(db: Db, varsetId: string): Promise<R
     candidates(identities) {
       const kept = (variables: Variable[] = []) => variables.filter((v) => identities.has(variableIdentity(v)));
       // Only the sets holding one of the variables count; each set's variables are filtered once.
-      const holding = new Map([...sets.values()].flatMap((set) => {
-        const variables = kept(setVariables.get(set.id));
-        return variables.length ? [[set.id, { set, variables }] as const] : [];
-      }));
+      const holding = new Map(
+        [...sets.values()].flatMap((set) => {
+          const variables = kept(setVariables.get(set.id));
+          return variables.length ? [[set.id, { set, variables }] as const] : [];
+        }),
+      );
       const globals = [...holding.keys()].filter((id) => holding.get(id)!.set.global);
       const holdingOf = (assigned: { varsetId: string }[] = []) => new Set(assigned.map((a) => a.varsetId).filter((id) => holding.has(id)));
       return (workspaceId) => {

@@ -63,7 +63,11 @@ function reachingSetIds(eb: Eb, organizationId: string, varsetId: string) {
 }
 
 export async function findWorkspacesReachedBy(db: Db, varsetId: string): Promise<ReachedWorkspace[]> {
-  return db.selectFrom('workspaces').select(['id', 'name', 'organization_id', 'project_id']).where('id', 'in', (eb) => reachedIds(eb, varsetId)).execute();
+  return db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'organization_id', 'project_id'])
+    .where('id', 'in', (eb) => reachedIds(eb, varsetId))
+    .execute();
 }
 
 /** The variables of every workspace the set reaches. */

@@ -26,7 +26,6 @@ import { compareCodePoints } from '../common/code-points.js';
  * A variable is identified by key and category together.
  */
 
-
 /** How a set reaches the workspace: it is global, assigned to the workspace's project, or assigned to the workspace. */
 export type VarsetScope = 'global' | 'project' | 'workspace';
 

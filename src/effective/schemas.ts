@@ -20,7 +20,11 @@ const Source = Type.Object({
   varset: Type.Optional(
     Type.Object({
       ...SOURCE_SET,
-      version: Nullable(Type.Integer({ description: "the number of the set's version the value is of (GET /varsets/:id/versions); null when no write has changed the set since versions were kept" })),
+      version: Nullable(
+        Type.Integer({
+          description: "the number of the set's version the value is of (GET /varsets/:id/versions); null when no write has changed the set since versions were kept",
+        }),
+      ),
     }),
   ),
 });
@@ -53,7 +57,9 @@ export const EffectiveVariableResource = Resource(
 );
 
 /** `explain=true` adds every level's name, the reason of each winner, and the table of levels in `meta`. */
-export const ExplainQuery = Query({ explain: Type.Optional(Type.Literal('true', { description: "adds each level's name, why each winner won, and the precedence levels in meta" })) });
+export const ExplainQuery = Query({
+  explain: Type.Optional(Type.Literal('true', { description: "adds each level's name, why each winner won, and the precedence levels in meta" })),
+});
 
 export const EffectiveVariablesDocument = Type.Object({
   ...CollectionDocument(EffectiveVariableResource).properties,

@@ -31,7 +31,9 @@ function valueAttributes(value: EffectiveValue, explain: boolean): EffectiveReso
       type: source.kind,
       precedence: value.level,
       ...(explain ? { 'level-name': levelName(value.level) } : {}),
-      ...(source.kind === 'varset' ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority, version: source.version } } : {}),
+      ...(source.kind === 'varset'
+        ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority, version: source.version } }
+        : {}),
     },
   };
 }

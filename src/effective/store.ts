@@ -60,7 +60,15 @@ export async function insertRunEffectiveVariables(db: Db, runId: string, variabl
 
 function sourceOf(row: Row): ValueSource {
   if (row.source !== 'varset') return { kind: row.source };
-  return { kind: 'varset', id: row.varset_id!, name: row.varset_name!, scope: row.varset_scope!, owner: row.varset_owner!, priority: row.varset_priority === true, version: row.varset_version === null ? null : Number(row.varset_version) };
+  return {
+    kind: 'varset',
+    id: row.varset_id!,
+    name: row.varset_name!,
+    scope: row.varset_scope!,
+    owner: row.varset_owner!,
+    priority: row.varset_priority === true,
+    version: row.varset_version === null ? null : Number(row.varset_version),
+  };
 }
 
 /** A run's effective variables, in the order they were resolved in: one query. */

@@ -58,7 +58,9 @@ export class VarsetdApi {
 
   /** A configuration version with the archive uploaded to it; returns its id. */
   async uploadConfiguration(workspaceId: string, archive: Buffer): Promise<string> {
-    const doc = await this.call('POST', `/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
+    const doc = await this.call('POST', `/workspaces/${workspaceId}/configuration-versions`, {
+      data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } },
+    });
     const uploadUrl: string = doc.data.attributes['upload-url'];
     const response = await this.request('PUT', uploadUrl, { 'content-type': 'application/octet-stream' }, archive);
     if (response.status !== 200) throw new ApiCallError(`the upload of the configuration answered ${response.status}${describeErrors(response.body)}`);

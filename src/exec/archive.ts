@@ -50,7 +50,12 @@ function header(name: string, type: '0' | '2' | '5', size: number, mode: number,
   if (!fits(name)) pax.path = name;
   if (!fits(linkName)) pax.linkpath = linkName;
   if (Object.keys(pax).length) {
-    const body = Buffer.from(Object.entries(pax).map(([key, value]) => paxRecord(key, value)).join(''), 'utf8');
+    const body = Buffer.from(
+      Object.entries(pax)
+        .map(([key, value]) => paxRecord(key, value))
+        .join(''),
+      'utf8',
+    );
     parts.push(ustarHeader('PaxHeader', 'x', body.length, 0o644, mtimeMs, ''), body, Buffer.alloc(padding(body.length)));
   }
   const asciiOnly = (text: string) => text.replace(/[^\x20-\x7e]/g, '_').slice(0, 100);

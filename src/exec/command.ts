@@ -235,7 +235,7 @@ function describeSets(sets: SetUsed[]): string {
 }
 
 function printDryRun(variables: InjectedVariable[], sets: SetUsed[], options: ExecOptions): void {
-  const shown = (v: InjectedVariable) => (v.sensitive ? '(sensitive)' : v.value ?? '');
+  const shown = (v: InjectedVariable) => (v.sensitive ? '(sensitive)' : (v.value ?? ''));
   const lines = [`would run in ${options.dir}: ${displayCommand(options)}`, 'environment:'];
   for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
   lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);

@@ -48,7 +48,10 @@ function globToRegExp(glob: string): string {
       const end = glob.indexOf(']', i + 1);
       if (end === -1) out += '\\[';
       else {
-        out += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        out += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else if (char === '\\' && i + 1 < glob.length) out += escapeRegExp(glob[++i]!);

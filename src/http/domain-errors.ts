@@ -50,7 +50,9 @@ export function pointerOf(field: string, route: FieldPointers = {}): string {
 
 /** A list filter's query parameter: `organization.name` is `filter[organization][name]`. */
 function filterParameter(field: string): string {
-  return `filter${fieldSegments(field).map((segment) => `[${segment}]`).join('')}`;
+  return `filter${fieldSegments(field)
+    .map((segment) => `[${segment}]`)
+    .join('')}`;
 }
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -78,7 +78,9 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
         : [400, 'the request is not valid HTTP'];
   const body = JSON.stringify(new ApiError(status, [{ status: String(status), title: http.STATUS_CODES[status]!.toLowerCase(), detail }]).toDocument());
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

@@ -15,7 +15,19 @@ const LETTER_U = 0x75;
 
 /** Characters that end a number or a literal (`true`, `false`, `null`): white space and JSON's punctuation. */
 function endsScalar(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0x2c || code === 0x3a || code === 0x5b || code === 0x5d || code === 0x7b || code === 0x7d || code === QUOTE;
+  return (
+    code === 0x20 ||
+    code === 0x0a ||
+    code === 0x0d ||
+    code === 0x09 ||
+    code === 0x2c ||
+    code === 0x3a ||
+    code === 0x5b ||
+    code === 0x5d ||
+    code === 0x7b ||
+    code === 0x7d ||
+    code === QUOTE
+  );
 }
 
 /** A member name as it appears in JSON text, decoded. */

@@ -27,7 +27,10 @@ interface Pending {
 function pointerOf(pending: Pending): string {
   const segments: string[] = [];
   for (let at: Pending | undefined = pending; at.parent; at = at.parent) segments.push(at.segment);
-  return segments.reverse().map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return segments
+    .reverse()
+    .map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
 }
 
 /**

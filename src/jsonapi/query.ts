@@ -6,7 +6,6 @@ export type Query = Record<string, string | string[] | undefined>;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-
 /** One value of a query parameter; a parameter given twice is a 400 rather than a guess. */
 export function single(query: Query, name: string): string | undefined {
   const value = query[name];
@@ -39,7 +38,10 @@ export function parseInclude<T extends string>(query: Query, allowed: readonly T
   const raw = single(query, 'include');
   const names = new Set<T>();
   if (!raw) return names;
-  for (const name of raw.split(',').map((n) => n.trim()).filter((n) => n !== '')) {
+  for (const name of raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '')) {
     if (!(allowed as readonly string[]).includes(name)) {
       // go-tfe recognises a refused include by the words "include parameter".
       const supported = allowed.length ? `it supports ${allowed.join(', ')}` : 'nothing can be included here';

@@ -91,7 +91,11 @@ export class AppMetrics {
         });
       gauge('varsetd_db_pool_clients', 'PostgreSQL connection pool: clients connected to the server, busy or idle.', (use) => use.total);
       gauge('varsetd_db_pool_idle_clients', 'PostgreSQL connection pool: connected clients not running a statement.', (use) => use.idle);
-      gauge('varsetd_db_pool_waiting_requests', 'PostgreSQL connection pool: requests for a client waiting because every client is busy and the pool is full.', (use) => use.waiting);
+      gauge(
+        'varsetd_db_pool_waiting_requests',
+        'PostgreSQL connection pool: requests for a client waiting because every client is busy and the pool is full.',
+        (use) => use.waiting,
+      );
       gauge('varsetd_db_pool_max_clients', 'PostgreSQL connection pool: the most clients it opens.', (use) => use.max);
     }
     this.registry = Registry.merge([processRegistry(), own]);

@@ -94,7 +94,12 @@ export function serveMetricsToWorkers(workers: number): void {
     if (message?.type === 'metrics-answered') serving.add(worker);
     if (message?.type === 'metrics-of-worker') gathering.get(message.id)?.(worker, message.metrics);
     if (message?.type !== 'metrics?') return;
-    void gather(registry, [...serving].filter((serving) => serving.isConnected()), gathering, nextGathering++).then((text) => {
+    void gather(
+      registry,
+      [...serving].filter((serving) => serving.isConnected()),
+      gathering,
+      nextGathering++,
+    ).then((text) => {
       if (worker.isConnected()) worker.send({ type: 'metrics', id: message.id, text } satisfies PrimaryMessage, unlessGone);
     });
   });

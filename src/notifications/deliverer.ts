@@ -127,7 +127,9 @@ export class Deliverer {
       }
       const response = { ...sent.response, varsetId: change.version.varsetId, versionNumber: change.version.number, attempt };
       const retryAt =
-        response.successful || attempt >= this.options.maxAttempts ? null : new Date(Date.now() + retryPause(attempt, this.options.firstRetryMs, this.options.longestRetryMs)).toISOString();
+        response.successful || attempt >= this.options.maxAttempts
+          ? null
+          : new Date(Date.now() + retryPause(attempt, this.options.firstRetryMs, this.options.longestRetryMs)).toISOString();
       await transaction(this.store, async (trx) => {
         if (response.successful) await completeDelivery(trx, delivery.id, this.owner);
         else await failDelivery(trx, delivery.id, this.owner, attempt, retryAt);
@@ -150,7 +152,18 @@ export class Deliverer {
       if (configuration.destinationType === 'generic' && configuration.sealedToken !== null) token = this.sealer.open(configuration.sealedToken);
     } catch {
       // Never sent unsigned: the receiver would take it for a forgery, or worse, trust it.
-      return { response: { url: configuration.url, code: null, body: '', headers: {}, error: 'the token cannot be opened with this encryption key', successful: false, sentAt: new Date().toISOString() }, aborted: false };
+      return {
+        response: {
+          url: configuration.url,
+          code: null,
+          body: '',
+          headers: {},
+          error: 'the token cannot be opened with this encryption key',
+          successful: false,
+          sentAt: new Date().toISOString(),
+        },
+        aborted: false,
+      };
     }
     const options = { timeoutMs: this.options.timeoutMs, allowPrivateAddresses: this.options.allowPrivateAddresses, signal: this.inFlight.signal };
     return send(configuration.url, changeBody(configuration, change), token, options);

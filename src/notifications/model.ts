@@ -85,6 +85,13 @@ export function toldChange(change: Change): ToldChange {
       return { target: change.target, id: change.id, action: change.action };
     case 'variable':
       if (change.action === 'changed') return { target: 'variable', id: change.id, key: change.key, category: change.category, action: 'changed', field: change.field };
-      return { target: 'variable', id: change.id, key: change.key, category: change.category, action: change.action, sensitive: (change.after ?? change.before)?.sensitive ?? false };
+      return {
+        target: 'variable',
+        id: change.id,
+        key: change.key,
+        category: change.category,
+        action: change.action,
+        sensitive: (change.after ?? change.before)?.sensitive ?? false,
+      };
   }
 }

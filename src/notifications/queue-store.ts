@@ -119,7 +119,11 @@ export async function completeDelivery(db: Db, id: number, owner: string): Promi
 export async function failDelivery(db: Db, id: number, owner: string, attempts: number, nextAttemptAt: string | null): Promise<void> {
   await db
     .updateTable('varset_notification_deliveries')
-    .set(nextAttemptAt === null ? { status: 'failed', attempts, lease_owner: null, lease_until: null } : { attempts, next_attempt_at: nextAttemptAt, lease_owner: null, lease_until: null })
+    .set(
+      nextAttemptAt === null
+        ? { status: 'failed', attempts, lease_owner: null, lease_until: null }
+        : { attempts, next_attempt_at: nextAttemptAt, lease_owner: null, lease_until: null },
+    )
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .execute();

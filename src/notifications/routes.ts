@@ -55,9 +55,13 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ policy: Destination
     },
   );
 
-  api.get('/varset-notification-configurations/:id', { schema: { params: IdParams, querystring: Query({}), response: Responses({ 200: Document(ConfigurationResource) }) } }, async (request) => {
-    return { data: serializeConfiguration(await showConfiguration(contextOf(request), request.params.id)) };
-  });
+  api.get(
+    '/varset-notification-configurations/:id',
+    { schema: { params: IdParams, querystring: Query({}), response: Responses({ 200: Document(ConfigurationResource) }) } },
+    async (request) => {
+      return { data: serializeConfiguration(await showConfiguration(contextOf(request), request.params.id)) };
+    },
+  );
 
   api.patch(
     '/varset-notification-configurations/:id',

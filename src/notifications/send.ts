@@ -51,7 +51,8 @@ export function send(url: string, body: string, token: string | null, options: S
   }
   if (!options.allowPrivateAddresses) {
     const literal = literalAddress(target.hostname);
-    if (isLocalName(target.hostname) || (literal !== undefined && isPrivateAddress(literal))) return Promise.resolve(failed(`refused: ${target.hostname} is a private, loopback or link-local address`));
+    if (isLocalName(target.hostname) || (literal !== undefined && isPrivateAddress(literal)))
+      return Promise.resolve(failed(`refused: ${target.hostname} is a private, loopback or link-local address`));
   }
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `varsetd/${VERSION}`, 'content-length': String(Buffer.byteLength(body)) };
   if (token !== null) headers['x-tfe-notification-signature'] = signature(token, body);
@@ -84,7 +85,15 @@ export function send(url: string, body: string, token: string | null, options: S
       const done = () => {
         const code = response.statusCode ?? 0;
         settle({
-          response: { url, code, body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_EXCERPT), headers: keptHeaders(response.headersDistinct), error: null, successful: code >= 200 && code < 300, sentAt },
+          response: {
+            url,
+            code,
+            body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_EXCERPT),
+            headers: keptHeaders(response.headersDistinct),
+            error: null,
+            successful: code >= 200 && code < 300,
+            sentAt,
+          },
           aborted: false,
         });
         response.destroy();
@@ -116,7 +125,9 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '', 0);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused || addresses.length === 0) {
-      const reason = Object.assign(new Error(`refused: ${hostname} resolves to ${refused?.address ?? 'no address'}, a private, loopback or link-local address`), { code: 'EPRIVATEADDRESS' });
+      const reason = Object.assign(new Error(`refused: ${hostname} resolves to ${refused?.address ?? 'no address'}, a private, loopback or link-local address`), {
+        code: 'EPRIVATEADDRESS',
+      });
       return callback(reason, '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);

@@ -29,7 +29,9 @@ export function serializeConfiguration({ configuration, responses }: ShownConfig
         attempt: response.attempt,
       })),
     },
-    relationships: { organization: { data: { id: configuration.organizationName, type: 'organizations' }, links: { related: `${API_PREFIX}/organizations/${configuration.organizationName}` } } },
+    relationships: {
+      organization: { data: { id: configuration.organizationName, type: 'organizations' }, links: { related: `${API_PREFIX}/organizations/${configuration.organizationName}` } },
+    },
     links: { self: `${API_PREFIX}/${CONFIGURATION_TYPE}/${configuration.id}` },
   };
 }

@@ -7,7 +7,17 @@ import { newId, now } from '../ids.js';
 import { NotFound, Invalid, Unprocessable, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { isLocalName, isPrivateAddress, literalAddress } from './addresses.js';
-import { MAX_CONFIGURATIONS, MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, MAX_URL_LENGTH, TRIGGERS, type DeliveryResponse, type DestinationType, type NotificationConfiguration, type Trigger } from './model.js';
+import {
+  MAX_CONFIGURATIONS,
+  MAX_NAME_LENGTH,
+  MAX_TOKEN_LENGTH,
+  MAX_URL_LENGTH,
+  TRIGGERS,
+  type DeliveryResponse,
+  type DestinationType,
+  type NotificationConfiguration,
+  type Trigger,
+} from './model.js';
 import { verificationBody } from './payload.js';
 import { DEFAULT_TIMEOUT_MS, send } from './send.js';
 import {
@@ -89,7 +99,19 @@ export async function createConfiguration(ctx: Context, organizationName: string
   if (command.url === undefined) throw blank('url');
   const time = now();
   const configuration = checked(
-    { id: newId('nc'), organizationId, organizationName: organization.name, name: '', destinationType: command.destinationType, url: '', sealedToken: null, enabled: false, triggers: [], createdAt: time, updatedAt: time },
+    {
+      id: newId('nc'),
+      organizationId,
+      organizationName: organization.name,
+      name: '',
+      destinationType: command.destinationType,
+      url: '',
+      sealedToken: null,
+      enabled: false,
+      triggers: [],
+      createdAt: time,
+      updatedAt: time,
+    },
     command,
     ctx,
     policy,
@@ -114,7 +136,13 @@ export async function updateConfigurationOf(ctx: Context, id: string, command: C
     await updateConfiguration(trx, next);
     // A disabled configuration gets nothing, not even what was waiting for it.
     if (current.enabled && !next.enabled) await dropQueuedDeliveries(trx, id);
-    await recordAuditEvent(trx, ctx, { organizationId: next.organizationId, type: 'notification_configuration', id, action: 'update', meta: { name: next.name, enabled: next.enabled } });
+    await recordAuditEvent(trx, ctx, {
+      organizationId: next.organizationId,
+      type: 'notification_configuration',
+      id,
+      action: 'update',
+      meta: { name: next.name, enabled: next.enabled },
+    });
     return next;
   });
   return shown(ctx, updated);
@@ -146,7 +174,13 @@ export async function verifyConfiguration(ctx: Context, id: string, policy: Dest
     // Deleted meanwhile: nothing to record the response with.
     if (!(await findConfiguration(trx, id))) throw new NotFound();
     await insertResponse(trx, id, { ...sent.response, varsetId: null, versionNumber: null, attempt: null });
-    await recordAuditEvent(trx, ctx, { organizationId: configuration.organizationId, type: 'notification_configuration', id, action: 'verify', meta: { name: configuration.name, successful: sent.response.successful } });
+    await recordAuditEvent(trx, ctx, {
+      organizationId: configuration.organizationId,
+      type: 'notification_configuration',
+      id,
+      action: 'verify',
+      meta: { name: configuration.name, successful: sent.response.successful },
+    });
   });
   return shown(ctx, configuration);
 }

@@ -39,7 +39,11 @@ export async function findConfiguration(db: Db, id: string): Promise<Notificatio
 }
 
 export async function countConfigurations(db: Db, organizationId: string): Promise<number> {
-  const row = await db.selectFrom('varset_notification_configurations').select((eb) => eb.fn.countAll<number>().as('count')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('varset_notification_configurations')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -69,7 +69,11 @@ export interface OrganizationChanges {
  * columns to select from the joined `organizations` table, and `splitOrganization` to take them
  * apart again.
  */
-export const ORGANIZATION_COLUMNS = ['organizations.name as organization_name', 'organizations.email as organization_email', 'organizations.created_at as organization_created_at'] as const;
+export const ORGANIZATION_COLUMNS = [
+  'organizations.name as organization_name',
+  'organizations.email as organization_email',
+  'organizations.created_at as organization_created_at',
+] as const;
 
 type WithOrganization = { organization_id: string; organization_name: string; organization_email: string; organization_created_at: string };
 

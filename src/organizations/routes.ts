@@ -39,30 +39,22 @@ function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
 const serialize = (ctx: Context) => (organization: OrganizationRecord) => serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
 
 export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
-  api.post(
-    '/organizations',
-    { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } },
-    async (request, reply) => {
-      const ctx = contextOf(request);
-      const organization = await createOrganization(ctx, changesOf(request.body));
-      return reply.code(201).send({ data: serialize(ctx)(organization) });
-    },
-  );
+  api.post('/organizations', { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } }, async (request, reply) => {
+    const ctx = contextOf(request);
+    const organization = await createOrganization(ctx, changesOf(request.body));
+    return reply.code(201).send({ data: serialize(ctx)(organization) });
+  });
 
-  api.get(
-    '/organizations',
-    { schema: { querystring: ListQuery, response: Responses({ 200: ListDocument(OrganizationResource) }) } },
-    async (request) => {
-      const ctx = contextOf(request);
-      const query = request.query;
-      const page = parsePage(query);
-      const include = parseInclude(query, INCLUDES);
-      const filter = { search: parseSearch(query), name: parseSearch(query, 'q[name]'), email: parseSearch(query, 'q[email]') };
-      const { rows, total } = await listVisibleOrganizations(ctx, filter, page);
-      const included = include.has('default-project') ? await includedDefaultProjects(ctx, rows) : undefined;
-      return listDocument(`${API_PREFIX}/organizations`, query, page, total, rows.map(serialize(ctx)), included);
-    },
-  );
+  api.get('/organizations', { schema: { querystring: ListQuery, response: Responses({ 200: ListDocument(OrganizationResource) }) } }, async (request) => {
+    const ctx = contextOf(request);
+    const query = request.query;
+    const page = parsePage(query);
+    const include = parseInclude(query, INCLUDES);
+    const filter = { search: parseSearch(query), name: parseSearch(query, 'q[name]'), email: parseSearch(query, 'q[email]') };
+    const { rows, total } = await listVisibleOrganizations(ctx, filter, page);
+    const included = include.has('default-project') ? await includedDefaultProjects(ctx, rows) : undefined;
+    return listDocument(`${API_PREFIX}/organizations`, query, page, total, rows.map(serialize(ctx)), included);
+  });
 
   api.get(
     '/organizations/:name',
@@ -92,14 +84,10 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
     );
   }
 
-  api.delete(
-    '/organizations/:name',
-    { schema: { params: OrganizationParams, response: Responses({ 204: NoContent }) } },
-    async (request, reply) => {
-      await deleteOrganization(contextOf(request), request.params.name);
-      return reply.code(204).send(null);
-    },
-  );
+  api.delete('/organizations/:name', { schema: { params: OrganizationParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
+    await deleteOrganization(contextOf(request), request.params.name);
+    return reply.code(204).send(null);
+  });
 
   api.get(
     '/organizations/:name/entitlement-set',

@@ -73,9 +73,6 @@ export const OrganizationResource = Resource(
 
 const entitlement = (value: boolean | null) => (value === null ? Type.Null() : Type.Boolean());
 
-export const EntitlementSetResource = Resource(
-  'entitlement-sets',
-  Object.fromEntries(Object.entries(ENTITLEMENTS).map(([name, value]) => [name, entitlement(value)])),
-);
+export const EntitlementSetResource = Resource('entitlement-sets', Object.fromEntries(Object.entries(ENTITLEMENTS).map(([name, value]) => [name, entitlement(value)])));
 
 export const OrganizationParams = Type.Object({ name: Type.String() });

@@ -33,7 +33,11 @@ export async function getOrganizationRecord(ctx: Context, name: string, action: 
 }
 
 /** The organizations the caller may see: a team or organization token's own; for the site-admin token, all but those that refuse it. */
-export async function listVisibleOrganizations(ctx: Context, filter: Omit<store.OrganizationFilter, 'only' | 'except'>, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
+export async function listVisibleOrganizations(
+  ctx: Context,
+  filter: Omit<store.OrganizationFilter, 'only' | 'except'>,
+  page: Page,
+): Promise<{ rows: OrganizationRecord[]; total: number }> {
   ensure(ctx.subject, 'organizations:list');
   return store.listOrganizations(ctx.store.db, { ...filter, ...organizationListScope(ctx.subject) }, page);
 }

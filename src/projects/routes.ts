@@ -91,7 +91,10 @@ const serialize = (ctx: Context, organizationName: string, bindings?: Map<string
 /** Projects as `data`, with the effective tag bindings in `included` when `include` asks for them. */
 async function projectsDocument(ctx: Context, organizationName: string, projects: Project[], include: Set<ProjectInclude>) {
   if (!include.has('effective_tag_bindings')) return { data: projects.map(serialize(ctx, organizationName)) };
-  const bindings = await effectiveTagBindingsOfProjects(ctx, projects.map((p) => p.id));
+  const bindings = await effectiveTagBindingsOfProjects(
+    ctx,
+    projects.map((p) => p.id),
+  );
   return { data: projects.map(serialize(ctx, organizationName, bindings)), included: includedEffectiveTagBindings(bindings.values()) };
 }
 
@@ -137,15 +140,11 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return { data: data[0]!, ...(included ? { included } : {}) };
   });
 
-  api.patch(
-    '/projects/:id',
-    { schema: { params: IdParams, body: ProjectBody, response: Responses({ 200: Document(ProjectResource) }) } },
-    async (request) => {
-      const ctx = contextOf(request);
-      const { project, organization } = await updateProject(ctx, request.params.id, changesOf(request.body));
-      return { data: serialize(ctx, organization.name)(project) };
-    },
-  );
+  api.patch('/projects/:id', { schema: { params: IdParams, body: ProjectBody, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
+    const ctx = contextOf(request);
+    const { project, organization } = await updateProject(ctx, request.params.id, changesOf(request.body));
+    return { data: serialize(ctx, organization.name)(project) };
+  });
 
   api.delete('/projects/:id', { schema: { params: IdParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
     await deleteProject(contextOf(request), request.params.id);

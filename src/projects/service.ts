@@ -14,7 +14,6 @@ import { executionModeAfter } from './settings.js';
 import { replaceBindings } from '../tag-bindings/service.js';
 import * as store from './store.js';
 
-
 export interface ProjectWithOrganization {
   project: Project;
   organization: Organization;
@@ -125,7 +124,10 @@ export async function updateProject(ctx: Context, id: string, changes: ProjectCh
 
 /** The default projects of organizations the caller reads, for `include=default-project`: those it may read, in one statement. */
 export async function readableDefaultProjects(ctx: Context, organizations: { default_project_id: string }[]): Promise<Project[]> {
-  const projects = await store.findProjectsById(ctx.store.db, organizations.map((o) => o.default_project_id));
+  const projects = await store.findProjectsById(
+    ctx.store.db,
+    organizations.map((o) => o.default_project_id),
+  );
   return projects.filter((p) => can(ctx.subject, 'project:read', { organizationId: p.organization_id, projectId: p.id }));
 }
 

@@ -78,7 +78,10 @@ export async function findProjectsById(db: Db, ids: string[]): Promise<Project[]
 }
 
 export async function insertProject(trx: Trx, project: Project): Promise<void> {
-  await trx.insertInto('projects').values({ ...project, search_name: searchable(project.name) }).execute();
+  await trx
+    .insertInto('projects')
+    .values({ ...project, search_name: searchable(project.name) })
+    .execute();
 }
 
 /** Projects of an organization that follow its execution mode take the new one. */

@@ -31,7 +31,13 @@ export async function addProjectTagBindings(ctx: Context, id: string, bindings: 
   const { project } = await getProject(ctx, id, 'project:update');
   return withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     const result = await addBindings(trx, ownerOf(project), bindings);
-    await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'add_tag_bindings', meta: { keys: bindings.map((b) => b.key).join(',') } });
+    await recordAuditEvent(trx, ctx, {
+      organizationId: project.organization_id,
+      type: 'project',
+      id: project.id,
+      action: 'add_tag_bindings',
+      meta: { keys: bindings.map((b) => b.key).join(',') },
+    });
     return result;
   });
 }

@@ -19,7 +19,8 @@ function eventsWithComments(db: Db) {
 type EventRow = RunEvent & { comment_id: string | null; comment_body: string | null; comment_created_at: string | null };
 
 function withComment({ comment_id, comment_body, comment_created_at, ...event }: EventRow): RunEventWithComment {
-  const comment: Comment | null = comment_id === null ? null : { id: comment_id, run_id: event.run_id, run_event_id: event.id, body: comment_body!, created_at: comment_created_at! };
+  const comment: Comment | null =
+    comment_id === null ? null : { id: comment_id, run_id: event.run_id, run_event_id: event.id, body: comment_body!, created_at: comment_created_at! };
   return { event, comment };
 }
 
@@ -38,7 +39,14 @@ export async function findRunEvent(db: Db, id: string): Promise<(RunEventWithCom
 
 /** A run's events, oldest first: one statement that carries the count (see `pageWithTotal`). */
 export async function listRunEvents(db: Db, runId: string, page: Page): Promise<{ rows: RunEventWithComment[]; total: number }> {
-  const count = db.selectFrom('run_events').where('run_id', '=', runId).select((eb) => eb.fn.countAll<number>().as('n'));
-  const { rows, total } = await pageWithTotal(db, limitToPage(eventsWithComments(db).where('run_events.run_id', '=', runId).orderBy('run_events.seq'), page), () => sql<number>`${count}`);
+  const count = db
+    .selectFrom('run_events')
+    .where('run_id', '=', runId)
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+  const { rows, total } = await pageWithTotal(
+    db,
+    limitToPage(eventsWithComments(db).where('run_events.run_id', '=', runId).orderBy('run_events.seq'), page),
+    () => sql<number>`${count}`,
+  );
   return { rows: rows.map(withComment), total };
 }

@@ -84,31 +84,23 @@ export const runRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return reply.code(201).send(await oneRun(ctx, run, permissions));
   });
 
-  api.get(
-    '/runs/:id',
-    { schema: { params: IdParams, querystring: Query(IncludeQuery(RUN_INCLUDES)), response: Responses({ 200: Document(RunResource) }) } },
-    async (request) => {
-      const include = parseInclude(request.query, RUN_INCLUDES);
-      const ctx = contextOf(request);
-      const { run, location } = await getRun(ctx, request.params.id);
-      return oneRun(ctx, run, runPermissions(ctx, location), include);
-    },
-  );
+  api.get('/runs/:id', { schema: { params: IdParams, querystring: Query(IncludeQuery(RUN_INCLUDES)), response: Responses({ 200: Document(RunResource) }) } }, async (request) => {
+    const include = parseInclude(request.query, RUN_INCLUDES);
+    const ctx = contextOf(request);
+    const { run, location } = await getRun(ctx, request.params.id);
+    return oneRun(ctx, run, runPermissions(ctx, location), include);
+  });
 
-  api.get(
-    '/workspaces/:id/runs',
-    { schema: { params: IdParams, querystring: RunListQuery, response: Responses({ 200: ListDocument(RunResource) }) } },
-    async (request) => {
-      const include = parseInclude(request.query, RUN_INCLUDES);
-      const filter = runFilterOf(request.query);
-      const page = parsePage(request.query);
-      const ctx = contextOf(request);
-      const { rows, total, permissions } = await listWorkspaceRuns(ctx, request.params.id, filter, page);
-      const { data, ...included } = await runsDocument(ctx, rows, permissions, include);
-      const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/runs`;
-      return { ...listDocument(path, request.query, page, total, data), ...included };
-    },
-  );
+  api.get('/workspaces/:id/runs', { schema: { params: IdParams, querystring: RunListQuery, response: Responses({ 200: ListDocument(RunResource) }) } }, async (request) => {
+    const include = parseInclude(request.query, RUN_INCLUDES);
+    const filter = runFilterOf(request.query);
+    const page = parsePage(request.query);
+    const ctx = contextOf(request);
+    const { rows, total, permissions } = await listWorkspaceRuns(ctx, request.params.id, filter, page);
+    const { data, ...included } = await runsDocument(ctx, rows, permissions, include);
+    const path = `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/runs`;
+    return { ...listDocument(path, request.query, page, total, data), ...included };
+  });
 
   // varsetd's own extension: what `varsetd exec` reports and reads, for the token that created the run only.
   api.post('/runs/:id/actions/start', { schema: { params: IdParams, response: Responses({ 200: Document(RunResource) }) } }, async (request) => {
@@ -117,15 +109,11 @@ export const runRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return oneRun(ctx, run, permissions);
   });
 
-  api.post(
-    '/runs/:id/actions/finish',
-    { schema: { params: IdParams, body: FinishRunBody, response: Responses({ 200: Document(RunResource) }) } },
-    async (request) => {
-      const ctx = contextOf(request);
-      const { run, permissions } = await finishRun(ctx, request.params.id, request.body['exit-code']);
-      return oneRun(ctx, run, permissions);
-    },
-  );
+  api.post('/runs/:id/actions/finish', { schema: { params: IdParams, body: FinishRunBody, response: Responses({ 200: Document(RunResource) }) } }, async (request) => {
+    const ctx = contextOf(request);
+    const { run, permissions } = await finishRun(ctx, request.params.id, request.body['exit-code']);
+    return oneRun(ctx, run, permissions);
+  });
 
   api.get('/runs/:id/opened-variables', { schema: { params: IdParams, response: Responses({ 200: CollectionDocument(OpenedVariableResource) }) } }, async (request, reply) => {
     const variables = await openOwnRunVariables(contextOf(request), request.params.id);

@@ -35,7 +35,10 @@ export async function listWorkspaceRuns(ctx: Context, workspaceId: string, filte
 
 /** The ids of the runs' events, for their `run-events` relationship; the caller has read the runs. */
 export function runEventIdsOf(ctx: Context, runs: readonly Run[]): Promise<Map<string, string[]>> {
-  return store.findRunEventIds(ctx.store.db, runs.map((run) => run.id));
+  return store.findRunEventIds(
+    ctx.store.db,
+    runs.map((run) => run.id),
+  );
 }
 
 export interface NewRun {

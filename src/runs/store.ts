@@ -82,7 +82,12 @@ export async function listRuns(db: Db, workspaceId: string, filter: RunFilter, p
 export async function findRunEventIds(db: Db, runIds: readonly string[]): Promise<Map<string, string[]>> {
   const ids = new Map<string, string[]>(runIds.map((id) => [id, []]));
   if (runIds.length === 0) return ids;
-  const rows = await db.selectFrom('run_events').select(['run_id', 'id']).where('run_id', 'in', [...runIds]).orderBy('seq').execute();
+  const rows = await db
+    .selectFrom('run_events')
+    .select(['run_id', 'id'])
+    .where('run_id', 'in', [...runIds])
+    .orderBy('seq')
+    .execute();
   for (const row of rows) ids.get(row.run_id)?.push(row.id);
   return ids;
 }
@@ -98,7 +103,13 @@ export async function insertRun(db: Db, run: Run): Promise<void> {
  * Moves a run from one of the statuses in `from` to `to`, setting the given timestamps; false
  * when the run was no longer in one of them (another request moved it first).
  */
-export async function updateRunStatus(db: Db, id: string, from: readonly RunStatus[], to: RunStatus, timestamps: Partial<Pick<Run, 'planning_at' | 'finished_at'>>): Promise<boolean> {
+export async function updateRunStatus(
+  db: Db,
+  id: string,
+  from: readonly RunStatus[],
+  to: RunStatus,
+  timestamps: Partial<Pick<Run, 'planning_at' | 'finished_at'>>,
+): Promise<boolean> {
   const result = await db
     .updateTable('runs')
     .set({ status: to, ...timestamps })
@@ -108,9 +119,9 @@ export async function updateRunStatus(db: Db, id: string, from: readonly RunStat
   return Number(result.numUpdatedRows) === 1;
 }
 
-
-const insertEvent = compiledOnce((db, id: string, runId: string, action: RunEvent['action'], description: string, actorKind: RunEvent['actor_kind'], actorId: string | null, createdAt: string) =>
-  db.insertInto('run_events').values({ id, run_id: runId, action, description, actor_kind: actorKind, actor_id: actorId, created_at: createdAt }),
+const insertEvent = compiledOnce(
+  (db, id: string, runId: string, action: RunEvent['action'], description: string, actorKind: RunEvent['actor_kind'], actorId: string | null, createdAt: string) =>
+    db.insertInto('run_events').values({ id, run_id: runId, action, description, actor_kind: actorKind, actor_id: actorId, created_at: createdAt }),
 );
 
 export async function insertRunEvent(db: Db, event: RunEvent): Promise<void> {

@@ -43,7 +43,11 @@ export async function findSetting(db: Db, name: string): Promise<string | undefi
 
 /** Stores a setting unless it is already there (another process may have stored it first). */
 export async function insertSettingOnce(trx: Trx, name: string, value: string): Promise<void> {
-  await trx.insertInto('settings').values({ name, value }).onConflict((oc) => oc.doNothing()).execute();
+  await trx
+    .insertInto('settings')
+    .values({ name, value })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function updateSetting(trx: Trx, name: string, value: string): Promise<void> {

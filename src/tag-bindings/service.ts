@@ -21,7 +21,11 @@ export function listBindingsOfMany(db: Db, kind: TagBindingOwner['kind'], ids: s
 /** The bindings in force on workspaces: their own and their projects', two statements for a page. */
 export async function effectiveBindingsOf(db: Db, workspaces: { id: string; project_id: string }[]): Promise<Map<string, EffectiveTagBinding[]>> {
   const [own, inherited] = await Promise.all([
-    store.bindingsOfMany(db, 'workspace', workspaces.map((w) => w.id)),
+    store.bindingsOfMany(
+      db,
+      'workspace',
+      workspaces.map((w) => w.id),
+    ),
     store.bindingsOfMany(db, 'project', [...new Set(workspaces.map((w) => w.project_id))]),
   ]);
   return new Map(workspaces.map((w) => [w.id, effectiveBindings(own.get(w.id) ?? [], w.project_id, inherited.get(w.project_id) ?? [])]));

@@ -14,7 +14,12 @@ export async function bindingsOfMany(db: Db, kind: TagBindingOwner['kind'], ids:
   const found = new Map<string, TagBinding[]>();
   if (ids.length === 0) return found;
   const column = kind === 'workspace' ? 'workspace_id' : 'project_id';
-  const rows = await db.selectFrom('tag_bindings').select([...COLUMNS, column]).where(column, 'in', ids).orderBy('position').execute();
+  const rows = await db
+    .selectFrom('tag_bindings')
+    .select([...COLUMNS, column])
+    .where(column, 'in', ids)
+    .orderBy('position')
+    .execute();
   for (const row of rows) {
     const ownerId = (row as Record<string, unknown>)[column] as string;
     const { id, key, value } = row;
@@ -42,7 +47,11 @@ export async function updateValues(trx: Trx, changes: { id: string; value: strin
       for (const { id, value: next } of others) value = value.when('id', '=', id).then(next);
       return { value: value.else(eb.ref('value')).end() };
     })
-    .where('id', 'in', changes.map((c) => c.id))
+    .where(
+      'id',
+      'in',
+      changes.map((c) => c.id),
+    )
     .execute();
 }
 

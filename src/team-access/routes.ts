@@ -86,13 +86,9 @@ export const teamAccessRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return { data: serializeTeamWorkspace(await getTeamWorkspace(contextOf(request), request.params.id)) };
   });
 
-  api.patch(
-    '/team-workspaces/:id',
-    { schema: { params: IdParams, body: TeamWorkspaceBody, response: Responses({ 200: Document(TeamWorkspaceResource) }) } },
-    async (request) => {
-      return { data: serializeTeamWorkspace(await updateTeamWorkspace(contextOf(request), request.params.id, workspaceChanges(request.body))) };
-    },
-  );
+  api.patch('/team-workspaces/:id', { schema: { params: IdParams, body: TeamWorkspaceBody, response: Responses({ 200: Document(TeamWorkspaceResource) }) } }, async (request) => {
+    return { data: serializeTeamWorkspace(await updateTeamWorkspace(contextOf(request), request.params.id, workspaceChanges(request.body))) };
+  });
 
   api.delete('/team-workspaces/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
     await deleteTeamWorkspace(contextOf(request), request.params.id);
@@ -115,13 +111,9 @@ export const teamAccessRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return { data: serializeTeamProject(await getTeamProject(contextOf(request), request.params.id)) };
   });
 
-  api.patch(
-    '/team-projects/:id',
-    { schema: { params: IdParams, body: TeamProjectBody, response: Responses({ 200: Document(TeamProjectResource) }) } },
-    async (request) => {
-      return { data: serializeTeamProject(await updateTeamProject(contextOf(request), request.params.id, projectChanges(request.body))) };
-    },
-  );
+  api.patch('/team-projects/:id', { schema: { params: IdParams, body: TeamProjectBody, response: Responses({ 200: Document(TeamProjectResource) }) } }, async (request) => {
+    return { data: serializeTeamProject(await updateTeamProject(contextOf(request), request.params.id, projectChanges(request.body))) };
+  });
 
   api.delete('/team-projects/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
     await deleteTeamProject(contextOf(request), request.params.id);

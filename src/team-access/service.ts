@@ -26,7 +26,8 @@ function resolve<T extends object>(access: string, fixed: T | undefined, start: 
   for (const [name, value] of Object.entries(given)) {
     // HCP Terraform's words, which go-tfe's tests compare (the attribute humanized: `state-versions` is "State versions").
     const label = name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, ' ');
-    if (fixed[name as keyof T] !== value) throw new Invalid(at === '' ? name : `${at}.${name}`, `${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`);
+    if (fixed[name as keyof T] !== value)
+      throw new Invalid(at === '' ? name : `${at}.${name}`, `${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`);
   }
   return fixed;
 }

@@ -4,7 +4,6 @@ import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
 import type { GrantPlace, TeamProject, TeamWorkspace } from './model.js';
 
-
 const WORKSPACE_GRANT_COLUMNS = [
   'team_workspaces.id',
   'team_workspaces.team_id',
@@ -135,11 +134,18 @@ export async function teamHasWorkspaceGrant(db: Db, teamId: string, workspaceId:
 
 export async function insertTeamWorkspace(trx: Trx, grant: TeamWorkspace): Promise<void> {
   const { permissions, ...columns } = grant;
-  await trx.insertInto('team_workspaces').values({ ...columns, ...workspaceColumns(permissions) }).execute();
+  await trx
+    .insertInto('team_workspaces')
+    .values({ ...columns, ...workspaceColumns(permissions) })
+    .execute();
 }
 
 export async function updateTeamWorkspace(trx: Trx, grant: TeamWorkspace): Promise<void> {
-  await trx.updateTable('team_workspaces').set({ access: grant.access, ...workspaceColumns(grant.permissions) }).where('id', '=', grant.id).execute();
+  await trx
+    .updateTable('team_workspaces')
+    .set({ access: grant.access, ...workspaceColumns(grant.permissions) })
+    .where('id', '=', grant.id)
+    .execute();
 }
 
 export async function deleteTeamWorkspace(trx: Trx, id: string): Promise<void> {
@@ -185,11 +191,18 @@ export async function teamHasProjectGrant(db: Db, teamId: string, projectId: str
 
 export async function insertTeamProject(trx: Trx, grant: TeamProject): Promise<void> {
   const { project, workspace, ...columns } = grant;
-  await trx.insertInto('team_projects').values({ ...columns, ...projectColumns(project, workspace) }).execute();
+  await trx
+    .insertInto('team_projects')
+    .values({ ...columns, ...projectColumns(project, workspace) })
+    .execute();
 }
 
 export async function updateTeamProject(trx: Trx, grant: TeamProject): Promise<void> {
-  await trx.updateTable('team_projects').set({ access: grant.access, ...projectColumns(grant.project, grant.workspace) }).where('id', '=', grant.id).execute();
+  await trx
+    .updateTable('team_projects')
+    .set({ access: grant.access, ...projectColumns(grant.project, grant.workspace) })
+    .where('id', '=', grant.id)
+    .execute();
 }
 
 export async function deleteTeamProject(trx: Trx, id: string): Promise<void> {

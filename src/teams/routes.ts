@@ -55,7 +55,13 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const filter = { search: parseSearch(query), names: names === undefined || names === '' ? undefined : names.split(',') };
       const { organization, rows, total } = await listOrganizationTeams(ctx, request.params.organization, filter, page);
       const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/teams`;
-      return listDocument(path, query, page, total, rows.map((team) => serializeTeam(team, organization.name, permissionsOn(ctx, team))));
+      return listDocument(
+        path,
+        query,
+        page,
+        total,
+        rows.map((team) => serializeTeam(team, organization.name, permissionsOn(ctx, team))),
+      );
     },
   );
 

@@ -60,7 +60,8 @@ export async function createTeam(ctx: Context, organizationName: string, changes
   ensure(ctx.subject, 'teams:create', { organizationId: organization.id });
   if (changes.name === undefined) throw blank('name');
   const access = givenAccess(changes);
-  if (access !== undefined && Object.values(access).some(Boolean)) ensureMayGrant(ctx, { organizationId: organization.id, team: { id: '', visibility: changes.visibility ?? 'secret' } });
+  if (access !== undefined && Object.values(access).some(Boolean))
+    ensureMayGrant(ctx, { organizationId: organization.id, team: { id: '', visibility: changes.visibility ?? 'secret' } });
   const team: Team = {
     id: newId('team'),
     organization_id: organization.id,

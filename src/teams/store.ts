@@ -8,7 +8,6 @@ import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
 import type { OrganizationAccess, Team } from './model.js';
 
-
 const COLUMNS = [
   'teams.id',
   'teams.organization_id',

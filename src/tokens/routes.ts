@@ -27,7 +27,9 @@ import {
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const OrganizationTokenQuery = Query({
-  token: Type.Optional(Type.String({ description: "HCP Terraform's other kinds of organization token (audit-trails); varsetd has only the default one, so only an empty value is accepted" })),
+  token: Type.Optional(
+    Type.String({ description: "HCP Terraform's other kinds of organization token (audit-trails); varsetd has only the default one, so only an empty value is accepted" }),
+  ),
 });
 const TEAM_TOKEN_SORTS = ['team-name', 'created-by', 'expired-at', 'last-used-at', 'created-at'] as const;
 const TeamTokenListQuery = Query({
@@ -88,14 +90,26 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const page = parsePage(request.query);
     const { rows, total, organizationName } = await listTeamTokensOfTeam(contextOf(request), request.params.id, listOptionsOf(request.query), page);
     const path = `${API_PREFIX}/teams/${encodeURIComponent(request.params.id)}/authentication-tokens`;
-    return listDocument(path, request.query, page, total, rows.map((token) => serializeToken(token, organizationName)));
+    return listDocument(
+      path,
+      request.query,
+      page,
+      total,
+      rows.map((token) => serializeToken(token, organizationName)),
+    );
   });
 
   api.get('/organizations/:organization/team-tokens', { schema: { params: OrganizationParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
     const page = parsePage(request.query);
     const { rows, total, organizationName } = await listOrganizationTeamTokens(contextOf(request), request.params.organization, listOptionsOf(request.query), page);
     const path = `${API_PREFIX}/organizations/${encodeURIComponent(request.params.organization)}/team-tokens`;
-    return listDocument(path, request.query, page, total, rows.map((token) => serializeToken(token, organizationName)));
+    return listDocument(
+      path,
+      request.query,
+      page,
+      total,
+      rows.map((token) => serializeToken(token, organizationName)),
+    );
   });
 
   api.get('/authentication-tokens/:id', { schema: { params: IdParams, response: Shown } }, async (request) => {

@@ -29,7 +29,9 @@ export const TokenResource = Resource(
   },
   {
     /** A team, an organization or a user (the site administrator); empty for tokens issued before varsetd kept it. */
-    'created-by': Type.Object({ data: Nullable(Type.Object({ id: Type.String(), type: Type.Union([Type.Literal('teams'), Type.Literal('organizations'), Type.Literal('users')]) })) }),
+    'created-by': Type.Object({
+      data: Nullable(Type.Object({ id: Type.String(), type: Type.Union([Type.Literal('teams'), Type.Literal('organizations'), Type.Literal('users')]) })),
+    }),
     team: Type.Optional(ToOne('teams')),
   },
   null,

@@ -27,15 +27,7 @@ import * as store from './store.js';
  * rule of sets).
  */
 
-export {
-  deleteVariable,
-  deleteVariables,
-  findVariable,
-  listVariableKeys,
-  listVariables,
-  pageOfVariables,
-  variablesOfSets,
-} from './store.js';
+export { deleteVariable, deleteVariables, findVariable, listVariableKeys, listVariables, pageOfVariables, variablesOfSets } from './store.js';
 
 /** A new variable of a request: its attributes (see `newVariableFields`) and where the request names it. */
 export interface NewVariable {
@@ -79,12 +71,21 @@ export async function prepareNewVariables(db: Db, sealer: Sealer, owner: Variabl
     variable: { ...fields, id: newId('var'), owner, value: storedValue(sealer, fields), version_id: newVersionId(), created_at: createdAt },
     candidate: { key: fields.key, category: fields.category, field: fieldOf(at, 'key') },
   }));
-  await assertKeysFree(db, owner, prepared.map((p) => p.candidate));
+  await assertKeysFree(
+    db,
+    owner,
+    prepared.map((p) => p.candidate),
+  );
   return prepared;
 }
 
 export async function insertVariables(db: Db, owner: VariableOwner, prepared: PreparedVariable[], globalOrganizationId: string | null = null): Promise<void> {
-  await store.insertVariables(db, owner, prepared.map((p) => p.variable), globalOrganizationId);
+  await store.insertVariables(
+    db,
+    owner,
+    prepared.map((p) => p.variable),
+    globalOrganizationId,
+  );
 }
 
 /**
@@ -108,8 +109,19 @@ export async function saveVariable(db: Db, prepared: PreparedVariable): Promise<
 }
 
 /** A variable's write in the audit trail: its key, category and owner, never its value (even one that is not sensitive). */
-export function recordVariableEvent(trx: Trx, ctx: Pick<Context, 'subject' | 'requestId'>, organizationId: string, variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>, action: 'create' | 'update' | 'destroy'): Promise<void> {
+export function recordVariableEvent(
+  trx: Trx,
+  ctx: Pick<Context, 'subject' | 'requestId'>,
+  organizationId: string,
+  variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>,
+  action: 'create' | 'update' | 'destroy',
+): Promise<void> {
   const owner = `${variable.owner.kind}_id`;
-  return recordAuditEvent(trx, ctx, { organizationId, type: 'var', id: variable.id, action, meta: { key: variable.key, category: variable.category, sensitive: variable.sensitive, [owner]: variable.owner.id } });
+  return recordAuditEvent(trx, ctx, {
+    organizationId,
+    type: 'var',
+    id: variable.id,
+    action,
+    meta: { key: variable.key, category: variable.category, sensitive: variable.sensitive, [owner]: variable.owner.id },
+  });
 }
-

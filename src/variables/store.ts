@@ -49,7 +49,13 @@ export async function pageOfVariables(db: Db, owner: VariableOwner, page: Page):
 /** The variables of many sets in one query, in list order. */
 export async function variablesOfSets(db: Db, varsetIds: string[]): Promise<Variable[]> {
   if (!varsetIds.length) return [];
-  const rows = await ordered(db, db.selectFrom('varset_variables').select([...VARIABLE_COLUMNS, 'varset_id']).where('varset_id', 'in', varsetIds)).execute();
+  const rows = await ordered(
+    db,
+    db
+      .selectFrom('varset_variables')
+      .select([...VARIABLE_COLUMNS, 'varset_id'])
+      .where('varset_id', 'in', varsetIds),
+  ).execute();
   return rows.map((row) => variableFromRow({ kind: 'varset', id: row.varset_id }, row));
 }
 

@@ -22,9 +22,10 @@ const COLUMN = { workspaces: 'workspace_id', projects: 'project_id' } as const;
 /** Adds assignments; one that exists already is left as it is. Answers how many were added. */
 export async function addAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[]): Promise<number> {
   const added = await inSlices(ids, async (slice) => {
-    const query = kind === 'workspaces'
-      ? db.insertInto('varset_workspaces').values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
-      : db.insertInto('varset_projects').values(slice.map((project_id) => ({ varset_id: varsetId, project_id })));
+    const query =
+      kind === 'workspaces'
+        ? db.insertInto('varset_workspaces').values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
+        : db.insertInto('varset_projects').values(slice.map((project_id) => ({ varset_id: varsetId, project_id })));
     const result = await query.onConflict((oc) => oc.doNothing()).executeTakeFirst();
     return [Number(result.numInsertedOrUpdatedRows ?? 0n)];
   });

@@ -109,7 +109,13 @@ export async function listOrganizationVarsets(
   );
 }
 
-export async function listProjectVarsets(ctx: Context, response: CachedResponse, projectId: string, request: VarsetListRequest, render: (list: VarsetList) => unknown): Promise<string> {
+export async function listProjectVarsets(
+  ctx: Context,
+  response: CachedResponse,
+  projectId: string,
+  request: VarsetListRequest,
+  render: (list: VarsetList) => unknown,
+): Promise<string> {
   return cachedRead(
     ctx,
     response,
@@ -122,7 +128,13 @@ export async function listProjectVarsets(ctx: Context, response: CachedResponse,
   );
 }
 
-export async function listWorkspaceVarsets(ctx: Context, response: CachedResponse, workspaceId: string, request: VarsetListRequest, render: (list: VarsetList) => unknown): Promise<string> {
+export async function listWorkspaceVarsets(
+  ctx: Context,
+  response: CachedResponse,
+  workspaceId: string,
+  request: VarsetListRequest,
+  render: (list: VarsetList) => unknown,
+): Promise<string> {
   return cachedRead(
     ctx,
     response,
@@ -130,8 +142,7 @@ export async function listWorkspaceVarsets(ctx: Context, response: CachedRespons
       const { workspace, organizationVersion } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
       return { version: organizationVersion, authorized: workspace };
     },
-    async (workspace) =>
-      render(await listVarsetViews(ctx, { kind: 'workspace', ...locationOfWorkspace(workspace) }, request)),
+    async (workspace) => render(await listVarsetViews(ctx, { kind: 'workspace', ...locationOfWorkspace(workspace) }, request)),
     () => includesAlike(request.include),
   );
 }

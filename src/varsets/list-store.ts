@@ -38,7 +38,9 @@ function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: Varset
   const conditions = [];
   if (readable.global) conditions.push(eb('varsets.global', '=', true));
   if (readable.workspaceIds.length > 0) {
-    conditions.push(eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', 'in', readable.workspaceIds)));
+    conditions.push(
+      eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', 'in', readable.workspaceIds)),
+    );
   }
   if (readable.workspaceProjectIds.length > 0) {
     const assignedInProjects = eb
@@ -157,7 +159,10 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
     };
   }
 
-  const scope = shape.kind === 'project' ? ({ kind: 'project', projectId: values.projectId } as const) : ({ kind: 'workspace', projectId: values.projectId, workspaceId: values.workspaceId } as const);
+  const scope =
+    shape.kind === 'project'
+      ? ({ kind: 'project', projectId: values.projectId } as const)
+      : ({ kind: 'workspace', projectId: values.projectId, workspaceId: values.workspaceId } as const);
   // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
   // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
   const globals = (eb: ExpressionBuilder<Database, any>) =>
@@ -197,7 +202,13 @@ export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspaceP
     .select((eb) => [
       eb('varsets.id', 'in', assignedToWorkspace).$castTo<boolean>().as('on_workspace'),
       eb('varsets.id', 'in', assignedToProject).$castTo<boolean>().as('on_project'),
-      eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1).as('version'),
+      eb
+        .selectFrom('varset_versions')
+        .select('varset_versions.number')
+        .whereRef('varset_versions.varset_id', '=', 'varsets.id')
+        .orderBy('varset_versions.number', 'desc')
+        .limit(1)
+        .as('version'),
     ])
     .where('varsets.organization_id', '=', workspace.organization_id)
     .where((eb) => eb.or([eb('varsets.global', '=', true), eb('varsets.id', 'in', reachingIds(eb, scope))]))

@@ -81,18 +81,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   );
 
   // Reads answer a rendered body, kept by the response cache under the request's path and query.
-  api.get(
-    '/organizations/:organization/varsets',
-    { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } },
-    async (request, reply) => {
-      const ctx = contextOf(request);
-      const list = listRequest(request.query);
-      const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
-        listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
-      );
-      return sendSerialized(reply, body);
-    },
-  );
+  api.get('/organizations/:organization/varsets', { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
+    const ctx = contextOf(request);
+    const list = listRequest(request.query);
+    const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
+      listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+    );
+    return sendSerialized(reply, body);
+  });
 
   api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const ctx = contextOf(request);
@@ -135,15 +131,30 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     'skip-missing': Flag('restore the rest when workspaces or projects the set was assigned to are gone'),
     'dry-run': Flag('answer the set as the rollback would make it and what it would change, and change nothing'),
   });
-  const MadeVersion = Nullable(Type.Object({ id: Type.String(), number: Type.Integer() }, { description: 'the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing' }));
-  const RollbackDocument = Responses({ 200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change), version: MadeVersion }) }) });
-  api.post('/varsets/:id/actions/rollback', { config: { fields: { version: '/data/id' } }, schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } }, async (request) => {
-    const ctx = contextOf(request);
-    const { query } = request;
-    const { view, version } = await rollbackVarset(ctx, request.params.id, { versionId: request.body.data.id, skipMissing: query['skip-missing'] === 'true', dryRun: query['dry-run'] === 'true' });
-    const meta = { changes: version?.changes ?? [], version: version && { id: version.id, number: version.number } };
-    return { ...(await oneResponse(ctx, view, new Set(), { variableAttributes: true })), meta };
+  const MadeVersion = Nullable(
+    Type.Object(
+      { id: Type.String(), number: Type.Integer() },
+      { description: 'the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing' },
+    ),
+  );
+  const RollbackDocument = Responses({
+    200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change), version: MadeVersion }) }),
   });
+  api.post(
+    '/varsets/:id/actions/rollback',
+    { config: { fields: { version: '/data/id' } }, schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } },
+    async (request) => {
+      const ctx = contextOf(request);
+      const { query } = request;
+      const { view, version } = await rollbackVarset(ctx, request.params.id, {
+        versionId: request.body.data.id,
+        skipMissing: query['skip-missing'] === 'true',
+        dryRun: query['dry-run'] === 'true',
+      });
+      const meta = { changes: version?.changes ?? [], version: version && { id: version.id, number: version.number } };
+      return { ...(await oneResponse(ctx, view, new Set(), { variableAttributes: true })), meta };
+    },
+  );
 
   api.delete('/varsets/:id', { schema: { params: IdParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {
     await deleteVarset(contextOf(request), request.params.id);

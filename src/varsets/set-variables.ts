@@ -3,7 +3,16 @@ import { now } from '../ids.js';
 import { NotFound } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
+import {
+  deleteVariable,
+  findVariable,
+  insertVariables,
+  pageOfVariables,
+  prepareNewVariables,
+  prepareVariableUpdate,
+  recordVariableEvent,
+  saveVariable,
+} from '../variables/service.js';
 import { changeVarset, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
 import { assertNoGlobalConflict } from './rules.js';
@@ -32,33 +41,55 @@ export async function showVarsetVariable(ctx: Context, varsetId: string, id: str
 
 export async function addVarsetVariable(ctx: Context, varsetId: string, changes: VariableChanges): Promise<Variable> {
   const fields = newVariableFields(changes, AT);
-  return changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
-    const timestamp = now();
-    const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
-    await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
-    await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
-    await touchVarsetAt(trx, varset.id, timestamp);
-    await recordVariableEvent(trx, ctx, varset.organization_id, prepared[0]!.variable, 'create');
-    return prepared[0]!.variable;
-  }, withVariable);
+  return changeVarset(
+    ctx,
+    varsetId,
+    'varset:update',
+    async (trx, varset) => {
+      const timestamp = now();
+      const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
+      await assertNoGlobalConflict(
+        trx,
+        varset,
+        prepared.map((p) => p.candidate),
+      );
+      await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
+      await touchVarsetAt(trx, varset.id, timestamp);
+      await recordVariableEvent(trx, ctx, varset.organization_id, prepared[0]!.variable, 'create');
+      return prepared[0]!.variable;
+    },
+    withVariable,
+  );
 }
 
 export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, changes: VariableChanges): Promise<Variable> {
-  return changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
-    const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
-    await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
-    await saveVariable(trx, prepared);
-    await touchVarsetAt(trx, varset.id, now());
-    await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
-    return prepared.variable;
-  }, withVariable);
+  return changeVarset(
+    ctx,
+    varsetId,
+    'varset:update',
+    async (trx, varset) => {
+      const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
+      await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
+      await saveVariable(trx, prepared);
+      await touchVarsetAt(trx, varset.id, now());
+      await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
+      return prepared.variable;
+    },
+    withVariable,
+  );
 }
 
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
-  await changeVarset(ctx, varsetId, 'varset:update', async (trx, varset) => {
-    const deleted = await deleteVariable(trx, variablesOf(varset), id);
-    if (!deleted) throw new NotFound();
-    await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
-    await touchVarsetAt(trx, varset.id, now());
-  }, (state) => withoutVariable(state, id));
+  await changeVarset(
+    ctx,
+    varsetId,
+    'varset:update',
+    async (trx, varset) => {
+      const deleted = await deleteVariable(trx, variablesOf(varset), id);
+      if (!deleted) throw new NotFound();
+      await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
+      await touchVarsetAt(trx, varset.id, now());
+    },
+    (state) => withoutVariable(state, id),
+  );
 }

@@ -51,7 +51,11 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await assertAssignable(trx, varset, 'workspaces', command.workspaceIds ?? []);
     await assertAssignable(trx, varset, 'projects', command.projectIds ?? []);
     const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, timestamp);
-    await assertNoGlobalConflict(trx, varset, prepared.map((p) => p.candidate));
+    await assertNoGlobalConflict(
+      trx,
+      varset,
+      prepared.map((p) => p.candidate),
+    );
 
     await insertVarset(trx, varset);
     await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));

@@ -174,7 +174,12 @@ export async function setVariablesGlobal(db: Db, varset: { id: string; organizat
  * their set's name. One query on the index that backs the global rule, however many global
  * sets there are (one per 500 keys).
  */
-export function findGlobalVariablesByKey(db: Db, organizationId: string, exceptVarsetId: string, keys: string[]): Promise<{ key: string; category: Category; varset_name: string }[]> {
+export function findGlobalVariablesByKey(
+  db: Db,
+  organizationId: string,
+  exceptVarsetId: string,
+  keys: string[],
+): Promise<{ key: string; category: Category; varset_name: string }[]> {
   return inSlices(keys, (slice) => GLOBAL_VARIABLES_BY_KEY(db, organizationId, exceptVarsetId, slice));
 }
 

@@ -29,10 +29,7 @@ export async function loadView(db: Db, varset: Varset): Promise<VarsetView> {
 export async function completeViews(db: Db, reads: VarsetRead[], include: Set<VarsetInclude>): Promise<VarsetView[]> {
   const ids = reads.map((read) => read.varset.id);
   const none = async () => undefined;
-  const [workspaces, projects] = await Promise.all([
-    include.has('workspaces') ? workspacesOfSets(db, ids) : none(),
-    include.has('projects') ? projectsOfSets(db, ids) : none(),
-  ]);
+  const [workspaces, projects] = await Promise.all([include.has('workspaces') ? workspacesOfSets(db, ids) : none(), include.has('projects') ? projectsOfSets(db, ids) : none()]);
   return reads.map(({ varset, relations }) => {
     const { workspaceIds, projectIds, variables } = relations();
     return {
@@ -52,9 +49,7 @@ export async function completeViews(db: Db, reads: VarsetRead[], include: Set<Va
 export function readableBy(subject: Subject, views: VarsetView[]): VarsetView[] {
   return views.map((view) => ({
     ...view,
-    workspaces: view.workspaces.map(({ id, row }) =>
-      row && can(subject, 'workspace:read', locationOfWorkspace(row)) ? { id, row } : { id },
-    ),
+    workspaces: view.workspaces.map(({ id, row }) => (row && can(subject, 'workspace:read', locationOfWorkspace(row)) ? { id, row } : { id })),
     projects: view.projects.map(({ id, row }) => (row && can(subject, 'project:read', { organizationId: row.organization_id, projectId: row.id }) ? { id, row } : { id })),
   }));
 }

@@ -48,12 +48,8 @@ export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) =>
     },
   );
 
-  api.delete(
-    '/workspaces/:id/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 204: NoContent }) } },
-    async (request, reply) => {
-      await deleteWorkspaceVariable(contextOf(request), request.params.id, request.params.varId);
-      return reply.code(204).send(null);
-    },
-  );
+  api.delete('/workspaces/:id/vars/:varId', { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
+    await deleteWorkspaceVariable(contextOf(request), request.params.id, request.params.varId);
+    return reply.code(204).send(null);
+  });
 };

@@ -2,7 +2,16 @@ import type { Context } from '../context.js';
 import { transaction } from '../db/transaction.js';
 import { NotFound } from '../common/errors.js';
 import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, listVariables, prepareNewVariables, prepareVariableUpdate, recordVariableEvent, saveVariable } from '../variables/service.js';
+import {
+  deleteVariable,
+  findVariable,
+  insertVariables,
+  listVariables,
+  prepareNewVariables,
+  prepareVariableUpdate,
+  recordVariableEvent,
+  saveVariable,
+} from '../variables/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 
 /**

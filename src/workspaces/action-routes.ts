@@ -60,17 +60,25 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
   });
 
   // --- tags
-  api.get('/workspaces/:id/relationships/tags', { schema: { params: IdParams, querystring: TagListQuery, response: Responses({ 200: ListDocument(TagResource) }) } }, async (request) => {
-    const query = request.query as RawQuery;
-    const page = parsePage(query);
-    const { rows, total } = await listWorkspaceTags(contextOf(request), request.params.id, parseSearch(query, 'name'), page);
-    const data = rows.map((t) => ({ id: t.id, type: 'tags' as const, attributes: { name: t.name } }));
-    return listDocument(`${API_PREFIX}/workspaces/${request.params.id}/relationships/tags`, query, page, total, data);
-  });
-  api.post('/workspaces/:id/relationships/tags', { config: { fields: { tags: '/data' } }, schema: { params: IdParams, body: TagsBody, response: Done } }, async (request, reply) => {
-    await addWorkspaceTags(contextOf(request), request.params.id, tagsOf(request.body.data));
-    return reply.code(204).send(null);
-  });
+  api.get(
+    '/workspaces/:id/relationships/tags',
+    { schema: { params: IdParams, querystring: TagListQuery, response: Responses({ 200: ListDocument(TagResource) }) } },
+    async (request) => {
+      const query = request.query as RawQuery;
+      const page = parsePage(query);
+      const { rows, total } = await listWorkspaceTags(contextOf(request), request.params.id, parseSearch(query, 'name'), page);
+      const data = rows.map((t) => ({ id: t.id, type: 'tags' as const, attributes: { name: t.name } }));
+      return listDocument(`${API_PREFIX}/workspaces/${request.params.id}/relationships/tags`, query, page, total, data);
+    },
+  );
+  api.post(
+    '/workspaces/:id/relationships/tags',
+    { config: { fields: { tags: '/data' } }, schema: { params: IdParams, body: TagsBody, response: Done } },
+    async (request, reply) => {
+      await addWorkspaceTags(contextOf(request), request.params.id, tagsOf(request.body.data));
+      return reply.code(204).send(null);
+    },
+  );
   api.delete('/workspaces/:id/relationships/tags', { schema: { params: IdParams, body: TagsBody, response: Done } }, async (request, reply) => {
     await removeWorkspaceTags(contextOf(request), request.params.id, tagsOf(request.body.data));
     return reply.code(204).send(null);
@@ -121,11 +129,20 @@ export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
   const consumers = (method: 'post' | 'delete' | 'patch', change: ConsumerChange) =>
-    api[method]('/workspaces/:id/relationships/remote-state-consumers', { config: { fields: { 'remote-state-consumers': '/data' } }, schema: { params: IdParams, body: ToManyInput('workspaces'), response: Done } }, async (request, reply) => {
-      const body = request.body;
-      await changeRemoteStateConsumers(contextOf(request), request.params.id, change, body.data.map((w) => w.id));
-      return reply.code(204).send(null);
-    });
+    api[method](
+      '/workspaces/:id/relationships/remote-state-consumers',
+      { config: { fields: { 'remote-state-consumers': '/data' } }, schema: { params: IdParams, body: ToManyInput('workspaces'), response: Done } },
+      async (request, reply) => {
+        const body = request.body;
+        await changeRemoteStateConsumers(
+          contextOf(request),
+          request.params.id,
+          change,
+          body.data.map((w) => w.id),
+        );
+        return reply.code(204).send(null);
+      },
+    );
   consumers('post', 'add');
   consumers('delete', 'remove');
   consumers('patch', 'replace');

@@ -51,13 +51,15 @@ export async function unlockWorkspace(ctx: Context, id: string): Promise<Workspa
   if (current.type !== holder.type || current.id !== holder.id) {
     throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(current)}.`);
   }
-  if (!(await changeLock(ctx, found, 'unlock', (trx) => store.setLock(trx, id, holder, null, null, now())))) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (!(await changeLock(ctx, found, 'unlock', (trx) => store.setLock(trx, id, holder, null, null, now()))))
+    throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
   return reread(ctx, found);
 }
 
 export async function forceUnlockWorkspace(ctx: Context, id: string): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, { id }, 'workspace:force-unlock');
-  if (!(await changeLock(ctx, found, 'force_unlock', (trx) => store.setLock(trx, id, 'locked', null, null, now())))) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
+  if (!(await changeLock(ctx, found, 'force_unlock', (trx) => store.setLock(trx, id, 'locked', null, null, now()))))
+    throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
   return reread(ctx, found);
 }
 

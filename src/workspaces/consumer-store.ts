@@ -8,7 +8,11 @@ export async function consumerIds(db: Db, workspaceId: string): Promise<string[]
 export async function addConsumers(trx: Trx, workspaceId: string, ids: string[]): Promise<void> {
   const existing = new Set(await consumerIds(trx, workspaceId));
   const added = [...new Set(ids)].filter((id) => !existing.has(id));
-  if (added.length) await trx.insertInto('remote_state_consumers').values(added.map((consumer_id) => ({ workspace_id: workspaceId, consumer_id }))).execute();
+  if (added.length)
+    await trx
+      .insertInto('remote_state_consumers')
+      .values(added.map((consumer_id) => ({ workspace_id: workspaceId, consumer_id })))
+      .execute();
 }
 
 export async function removeConsumers(trx: Trx, workspaceId: string, ids?: string[]): Promise<void> {

@@ -36,7 +36,13 @@ export async function removeWorkspaceTags(ctx: Context, id: string, tags: { name
 }
 
 function recordTags(trx: Trx, ctx: Context, workspace: Workspace, action: string, tags: { names: string[]; ids: string[] }): Promise<void> {
-  return recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action, meta: { tags: [...tags.names, ...tags.ids].join(',') } });
+  return recordAuditEvent(trx, ctx, {
+    organizationId: workspace.organization_id,
+    type: 'workspace',
+    id: workspace.id,
+    action,
+    meta: { tags: [...tags.names, ...tags.ids].join(',') },
+  });
 }
 
 export async function listWorkspaceTags(ctx: Context, id: string, search: string | undefined, page: Page) {
@@ -66,7 +72,13 @@ export async function addWorkspaceTagBindings(ctx: Context, id: string, bindings
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   return withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     const result = await addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings);
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'add_tag_bindings', meta: { keys: bindings.map((b) => b.key).join(',') } });
+    await recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'workspace',
+      id: workspace.id,
+      action: 'add_tag_bindings',
+      meta: { keys: bindings.map((b) => b.key).join(',') },
+    });
     return result;
   });
 }

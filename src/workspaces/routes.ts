@@ -31,7 +31,6 @@ const OrganizationParams = Type.Object({ organization: Type.String() });
 const NameParams = Type.Object({ organization: Type.String(), name: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
 
-
 const ListQuery = Type.Object(
   {
     ...PageQuery,
@@ -43,7 +42,7 @@ const ListQuery = Type.Object(
     'filter[project][id]': Type.Optional(Type.String({ description: 'workspaces of this project' })),
     sort: Type.Optional(Type.String({ description: `one of ${WORKSPACE_SORTS.join(', ')}` })),
   },
-  { patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a workspace has, its own or its project\'s' }) } },
+  { patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: "a tag binding key (or value: empty for any) a workspace has, its own or its project's" }) } },
 );
 const ReadQuery = Type.Object({ ...IncludeQuery(WORKSPACE_INCLUDES) });
 
@@ -60,10 +59,7 @@ export function changesOf(body: Static<typeof WorkspaceBody>): WorkspaceChanges 
     projectId: relationships?.project?.data?.id,
     settings: settingsOf(attributes, now()),
     tags: tagsOf(tags),
-    tagBindings:
-      bindings === undefined
-        ? undefined
-        : checkedBindings(bindings.map((b) => b.attributes)),
+    tagBindings: bindings === undefined ? undefined : checkedBindings(bindings.map((b) => b.attributes)),
   };
 }
 
@@ -80,7 +76,12 @@ const byName = (params: Static<typeof NameParams>) => ({ organizationName: param
 function listFilterOf(query: RawQuery) {
   const names = (name: string) => {
     const raw = parseSearch(query, name);
-    return raw === undefined ? undefined : raw.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    return raw === undefined
+      ? undefined
+      : raw
+          .split(',')
+          .map((n) => n.trim())
+          .filter((n) => n !== '');
   };
   const sort = single(query, 'sort') || 'name';
   if (!(WORKSPACE_SORTS as readonly string[]).includes(sort)) throw badQueryParameter('sort', `sort must be one of ${WORKSPACE_SORTS.join(', ')}`);

@@ -79,7 +79,13 @@ export async function describeWorkspacesById(ctx: Context, ids: string[]): Promi
   const found = await store.findWorkspacesWithOrganization(ctx.store.db, ids);
   const first = found[0];
   if (!first) return [];
-  return (await describeWorkspaces(ctx, first.organization, found.map((f) => f.workspace))).views;
+  return (
+    await describeWorkspaces(
+      ctx,
+      first.organization,
+      found.map((f) => f.workspace),
+    )
+  ).views;
 }
 
 /** One workspace's view, for the response of a read or a write. */
@@ -105,7 +111,6 @@ async function projectOf(trx: Trx, organization: Organization, projectId: string
   if (!(await store.organizationHasProject(trx, organization.id, projectId))) throw new NotFound();
   return projectId;
 }
-
 
 export async function createWorkspace(ctx: Context, organizationName: string, changes: WorkspaceChanges): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);

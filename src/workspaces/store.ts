@@ -59,7 +59,11 @@ const current = (eb: ExpressionBuilder<Database, 'workspaces'>) => [
     .limit(1)
     .as('current_configuration_version_id'),
   eb.selectFrom('runs as run').select('run.id').whereRef('run.workspace_id', '=', 'workspaces.id').orderBy('run.seq', 'desc').limit(1).as('current_run_id'),
-  eb.selectFrom('runs as counted').select((c) => c.fn.countAll<number>().as('n')).whereRef('counted.workspace_id', '=', 'workspaces.id').as('runs_count'),
+  eb
+    .selectFrom('runs as counted')
+    .select((c) => c.fn.countAll<number>().as('n'))
+    .whereRef('counted.workspace_id', '=', 'workspaces.id')
+    .as('runs_count'),
   eb
     .selectFrom('runs as failed')
     .select((c) => c.fn.countAll<number>().as('n'))
@@ -82,7 +86,19 @@ function fromRow(row: Row): Workspace {
 }
 
 function toRow(workspace: Workspace): Omit<Selectable<WorkspaceTable>, 'id' | 'organization_id' | 'created_at'> {
-  const { locked_by, trigger_prefixes, trigger_patterns, id: _id, organization_id: _o, created_at: _c, current_configuration_version_id: _v, current_run_id: _r, runs_count: _n, run_failures: _f, ...rest } = workspace;
+  const {
+    locked_by,
+    trigger_prefixes,
+    trigger_patterns,
+    id: _id,
+    organization_id: _o,
+    created_at: _c,
+    current_configuration_version_id: _v,
+    current_run_id: _r,
+    runs_count: _n,
+    run_failures: _f,
+    ...rest
+  } = workspace;
   return {
     ...rest,
     search_name: searchable(workspace.name),
@@ -108,7 +124,10 @@ const workspaceByName = compiledOnce((db, organizationName: string, name: string
 );
 
 /** A workspace with its organization and the organization's version (migration 0007, which the response cache reads), in one statement. */
-export async function findWorkspaceWithOrganization(db: Db, where: WorkspaceLocator): Promise<{ workspace: Workspace; organization: Organization; organizationVersion: number } | undefined> {
+export async function findWorkspaceWithOrganization(
+  db: Db,
+  where: WorkspaceLocator,
+): Promise<{ workspace: Workspace; organization: Organization; organizationVersion: number } | undefined> {
   const [row] = await ('id' in where ? workspaceById(db, where.id) : workspaceByName(db, where.organizationName, where.name));
   if (!row) return undefined;
   const { row: workspace, organization } = splitOrganization(row);
@@ -178,13 +197,27 @@ export async function listWorkspaces(db: Db, organizationId: string, filter: Wor
   if (filter.projectId !== undefined) base = base.where('workspaces.project_id', '=', filter.projectId);
   for (const name of filter.tags ?? []) {
     base = base.where(({ exists, selectFrom }) =>
-      exists(selectFrom('workspace_tags').innerJoin('tags', 'tags.id', 'workspace_tags.tag_id').select('workspace_tags.tag_id').whereRef('workspace_tags.workspace_id', '=', 'workspaces.id').where('tags.name', '=', name)),
+      exists(
+        selectFrom('workspace_tags')
+          .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
+          .select('workspace_tags.tag_id')
+          .whereRef('workspace_tags.workspace_id', '=', 'workspaces.id')
+          .where('tags.name', '=', name),
+      ),
     );
   }
   if (filter.excludeTags?.length) {
     const names = filter.excludeTags;
     base = base.where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('workspace_tags').innerJoin('tags', 'tags.id', 'workspace_tags.tag_id').select('workspace_tags.tag_id').whereRef('workspace_tags.workspace_id', '=', 'workspaces.id').where('tags.name', 'in', names))),
+      not(
+        exists(
+          selectFrom('workspace_tags')
+            .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
+            .select('workspace_tags.tag_id')
+            .whereRef('workspace_tags.workspace_id', '=', 'workspaces.id')
+            .where('tags.name', 'in', names),
+        ),
+      ),
     );
   }
   for (const { key, value } of filter.tagged ?? []) {
@@ -218,7 +251,13 @@ export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, Works
   const extras = new Map<string, WorkspaceExtras>(ids.map((id) => [id, { tagNames: [], variableIds: [] }]));
   if (ids.length === 0) return extras;
   const [tags, variables] = await Promise.all([
-    db.selectFrom('workspace_tags').innerJoin('tags', 'tags.id', 'workspace_tags.tag_id').select(['workspace_tags.workspace_id', 'tags.name']).where('workspace_tags.workspace_id', 'in', ids).orderBy('tags.name').execute(),
+    db
+      .selectFrom('workspace_tags')
+      .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
+      .select(['workspace_tags.workspace_id', 'tags.name'])
+      .where('workspace_tags.workspace_id', 'in', ids)
+      .orderBy('tags.name')
+      .execute(),
     db.selectFrom('workspace_variables').select(['workspace_id', 'id']).where('workspace_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
   ]);
   for (const { workspace_id, name } of tags) extras.get(workspace_id)!.tagNames.push(name);
@@ -227,7 +266,10 @@ export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, Works
 }
 
 export async function insertWorkspace(trx: Trx, workspace: Workspace): Promise<void> {
-  await trx.insertInto('workspaces').values({ ...toRow(workspace), id: workspace.id, organization_id: workspace.organization_id, created_at: workspace.created_at }).execute();
+  await trx
+    .insertInto('workspaces')
+    .values({ ...toRow(workspace), id: workspace.id, organization_id: workspace.organization_id, created_at: workspace.created_at })
+    .execute();
 }
 
 export async function updateWorkspace(trx: Trx, workspace: Workspace): Promise<void> {

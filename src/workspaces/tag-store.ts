@@ -21,7 +21,10 @@ export async function tagsById(db: Db, organizationId: string, ids: string[]): P
 
 export async function insertTags(trx: Trx, organizationId: string, tags: { id: string; name: string; created_at: string }[]): Promise<void> {
   if (tags.length === 0) return;
-  await trx.insertInto('tags').values(tags.map((t) => ({ ...t, organization_id: organizationId }))).execute();
+  await trx
+    .insertInto('tags')
+    .values(tags.map((t) => ({ ...t, organization_id: organizationId })))
+    .execute();
 }
 
 /** Tags the workspace, leaving the tags it already has as they are. */
@@ -29,7 +32,11 @@ export async function attachTags(trx: Trx, workspaceId: string, tagIds: string[]
   if (tagIds.length === 0) return;
   const existing = new Set((await trx.selectFrom('workspace_tags').select('tag_id').where('workspace_id', '=', workspaceId).execute()).map((r) => r.tag_id));
   const added = [...new Set(tagIds)].filter((id) => !existing.has(id));
-  if (added.length) await trx.insertInto('workspace_tags').values(added.map((tag_id) => ({ workspace_id: workspaceId, tag_id }))).execute();
+  if (added.length)
+    await trx
+      .insertInto('workspace_tags')
+      .values(added.map((tag_id) => ({ workspace_id: workspaceId, tag_id })))
+      .execute();
 }
 
 export async function detachTags(trx: Trx, workspaceId: string, tagIds: string[]): Promise<void> {
@@ -38,24 +45,45 @@ export async function detachTags(trx: Trx, workspaceId: string, tagIds: string[]
 }
 
 /** A workspace's tags, by name. */
-export async function tagsOfWorkspace(db: Db, workspaceId: string, search: string | undefined, page: { number: number; size: number }): Promise<{ rows: { id: string; name: string }[]; total: number }> {
+export async function tagsOfWorkspace(
+  db: Db,
+  workspaceId: string,
+  search: string | undefined,
+  page: { number: number; size: number },
+): Promise<{ rows: { id: string; name: string }[]; total: number }> {
   let base = db.selectFrom('workspace_tags').innerJoin('tags', 'tags.id', 'workspace_tags.tag_id').where('workspace_tags.workspace_id', '=', workspaceId);
   if (search !== undefined) base = base.where(nameContains(search));
   const [rows, count] = await Promise.all([
-    base.select(['tags.id', 'tags.name']).orderBy('tags.name').limit(page.size).offset((page.number - 1) * page.size).execute(),
+    base
+      .select(['tags.id', 'tags.name'])
+      .orderBy('tags.name')
+      .limit(page.size)
+      .offset((page.number - 1) * page.size)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
 
 /** An organization's tags with how many workspaces carry each. */
-export async function tagsOfOrganization(db: Db, organizationId: string, search: string | undefined, page: { number: number; size: number }): Promise<{ rows: { id: string; name: string; created_at: string; instance_count: number }[]; total: number }> {
+export async function tagsOfOrganization(
+  db: Db,
+  organizationId: string,
+  search: string | undefined,
+  page: { number: number; size: number },
+): Promise<{ rows: { id: string; name: string; created_at: string; instance_count: number }[]; total: number }> {
   let base = db.selectFrom('tags').where('tags.organization_id', '=', organizationId);
   if (search !== undefined) base = base.where(nameContains(search));
   const [rows, count] = await Promise.all([
     base
       .select(['tags.id', 'tags.name', 'tags.created_at'])
-      .select((eb) => eb.selectFrom('workspace_tags').select((c) => c.fn.countAll<number>().as('n')).whereRef('workspace_tags.tag_id', '=', 'tags.id').as('instance_count'))
+      .select((eb) =>
+        eb
+          .selectFrom('workspace_tags')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('workspace_tags.tag_id', '=', 'tags.id')
+          .as('instance_count'),
+      )
       .orderBy('tags.name')
       .limit(page.size)
       .offset((page.number - 1) * page.size)

@@ -13,7 +13,8 @@ const TAG_NAME = /^[a-z0-9][a-z0-9:_-]{0,254}$/;
  */
 export async function tagWorkspace(trx: Trx, workspace: Workspace, tags: { names: string[]; ids: string[] }): Promise<void> {
   tags.names.forEach((name, index) => {
-    if (!TAG_NAME.test(name)) throw new Invalid(`tags[${index}].name`, 'a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit');
+    if (!TAG_NAME.test(name))
+      throw new Invalid(`tags[${index}].name`, 'a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit');
   });
   const ids = await tagIds(trx, workspace.organization_id, tags);
   await tagStore.attachTags(trx, workspace.id, ids);

@@ -52,7 +52,10 @@ async function varset(t: TestApp, org: string): Promise<string> {
 
 /** A configuration whose host name resolves nowhere (`.invalid`): a verification fails at once, and is recorded. */
 const notificationBody = () => ({
-  data: { type: 'varset-notification-configurations', attributes: { name: name('hook'), 'destination-type': 'generic', url: 'https://hooks.example.invalid/varsets', enabled: true, triggers: ['varset:changed'] } },
+  data: {
+    type: 'varset-notification-configurations',
+    attributes: { name: name('hook'), 'destination-type': 'generic', url: 'https://hooks.example.invalid/varsets', enabled: true, triggers: ['varset:changed'] },
+  },
 });
 
 async function notificationConfiguration(t: TestApp, org: string): Promise<string> {
@@ -185,7 +188,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   },
   'POST /api/v2/workspaces/{id}/relationships/tags': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
-    return { method: 'POST', url: `/api/v2/workspaces/${id}/relationships/tags`, body: { data: [{ type: 'tags', attributes: { name: 'prod' } }] }, event: event('workspace', id, 'add_tags') };
+    return {
+      method: 'POST',
+      url: `/api/v2/workspaces/${id}/relationships/tags`,
+      body: { data: [{ type: 'tags', attributes: { name: 'prod' } }] },
+      event: event('workspace', id, 'add_tags'),
+    };
   },
   'DELETE /api/v2/workspaces/{id}/relationships/tags': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
@@ -261,13 +269,20 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   // Team access
   'POST /api/v2/team-workspaces': async ({ t, org }) => {
     const [team, ws] = [await createTeam(t, org), await t.createWorkspace(org)];
-    const body = { data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: ref('teams', team) }, workspace: { data: ref('workspaces', ws) } } } };
+    const body = {
+      data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: ref('teams', team) }, workspace: { data: ref('workspaces', ws) } } },
+    };
     return { method: 'POST', url: '/api/v2/team-workspaces', body, event: event('workspace', ws, 'add_team') };
   },
   'PATCH /api/v2/team-workspaces/{id}': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
     const id = await grantWorkspace(t, await createTeam(t, org), ws, { access: 'read' });
-    return { method: 'PATCH', url: `/api/v2/team-workspaces/${id}`, body: teamAccessBody('team-workspaces', { access: 'write' }), event: event('workspace', ws, 'update_team_permissions') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/team-workspaces/${id}`,
+      body: teamAccessBody('team-workspaces', { access: 'write' }),
+      event: event('workspace', ws, 'update_team_permissions'),
+    };
   },
   'DELETE /api/v2/team-workspaces/{id}': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
@@ -276,13 +291,20 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   },
   'POST /api/v2/team-projects': async ({ t, org }) => {
     const [team, project] = [await createTeam(t, org), await t.createProject(org)];
-    const body = { data: { type: 'team-projects', attributes: { access: 'read' }, relationships: { team: { data: ref('teams', team) }, project: { data: ref('projects', project) } } } };
+    const body = {
+      data: { type: 'team-projects', attributes: { access: 'read' }, relationships: { team: { data: ref('teams', team) }, project: { data: ref('projects', project) } } },
+    };
     return { method: 'POST', url: '/api/v2/team-projects', body, event: event('project', project, 'add_team') };
   },
   'PATCH /api/v2/team-projects/{id}': async ({ t, org }) => {
     const project = await t.createProject(org);
     const id = await grantProject(t, await createTeam(t, org), project, { access: 'read' });
-    return { method: 'PATCH', url: `/api/v2/team-projects/${id}`, body: teamAccessBody('team-projects', { access: 'write' }), event: event('project', project, 'update_team_permissions') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/team-projects/${id}`,
+      body: teamAccessBody('team-projects', { access: 'write' }),
+      event: event('project', project, 'update_team_permissions'),
+    };
   },
   'DELETE /api/v2/team-projects/{id}': async ({ t, org }) => {
     const project = await t.createProject(org);
@@ -320,7 +342,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   }),
   'PATCH /api/v2/varset-notification-configurations/{id}': async ({ t, org }) => {
     const id = await notificationConfiguration(t, org);
-    return { method: 'PATCH', url: `/api/v2/varset-notification-configurations/${id}`, body: { data: { type: 'varset-notification-configurations', attributes: { enabled: false } } }, event: event('notification_configuration', id, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/varset-notification-configurations/${id}`,
+      body: { data: { type: 'varset-notification-configurations', attributes: { enabled: false } } },
+      event: event('notification_configuration', id, 'update'),
+    };
   },
   'DELETE /api/v2/varset-notification-configurations/{id}': async ({ t, org }) => {
     const id = await notificationConfiguration(t, org);
@@ -375,7 +402,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   'PATCH /api/v2/workspaces/{id}/vars/{varId}': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
     const variable = await workspaceVariable(t, ws);
-    return { method: 'PATCH', url: `/api/v2/workspaces/${ws}/vars/${variable}`, body: { data: { type: 'vars', attributes: { value: 'x' } } }, event: event('var', variable, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/workspaces/${ws}/vars/${variable}`,
+      body: { data: { type: 'vars', attributes: { value: 'x' } } },
+      event: event('var', variable, 'update'),
+    };
   },
   'DELETE /api/v2/workspaces/{id}/vars/{varId}': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
@@ -386,7 +418,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   // Configuration versions, runs and comments
   'POST /api/v2/workspaces/{id}/configuration-versions': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
-    return { method: 'POST', url: `/api/v2/workspaces/${ws}/configuration-versions`, body: { data: { type: 'configuration-versions', attributes: {} } }, event: created('configuration_version') };
+    return {
+      method: 'POST',
+      url: `/api/v2/workspaces/${ws}/configuration-versions`,
+      body: { data: { type: 'configuration-versions', attributes: {} } },
+      event: created('configuration_version'),
+    };
   },
   'PUT /api/v2/uploads/{secret}': async ({ t, org }) => {
     const cv = await createConfigurationVersion(t, await t.createWorkspace(org));
@@ -433,7 +470,11 @@ export const WRITE_CASES: Record<string, WriteCase> = {
 export const NON_WRITE_CASES: Record<string, (scene: Scene) => Promise<Omit<Write, 'event'>>> = {
   'POST /api/v2/varsets/{id}/actions/preview': async ({ t, org }) => {
     const id = await varset(t, org);
-    return { method: 'POST', url: `/api/v2/varsets/${id}/actions/preview`, body: { data: { type: 'vars', attributes: { key: name('previewed'), value: 'v', category: 'terraform' } } } };
+    return {
+      method: 'POST',
+      url: `/api/v2/varsets/${id}/actions/preview`,
+      body: { data: { type: 'vars', attributes: { key: name('previewed'), value: 'v', category: 'terraform' } } },
+    };
   },
   'POST /api/v2/organizations/{organization}/varsets/actions/preview': async ({ org }) => ({
     method: 'POST',

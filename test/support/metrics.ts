@@ -34,9 +34,7 @@ export function parseMetrics(text: string): Promise<Family[]> {
 
 /** Every sample named `name` (a family's name or a sample's), whose labels include `labels`. */
 export function samples(families: Family[], name: string, labels: Record<string, string> = {}): Sample[] {
-  return families
-    .flatMap((family) => family.samples)
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value));
+  return families.flatMap((family) => family.samples).filter((sample) => sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value));
 }
 
 /** The sum of the samples `samples` finds; 0 when there is none. */

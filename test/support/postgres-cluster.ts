@@ -77,5 +77,7 @@ function postgresBin(): string {
     const bin = path.join(root, version, 'bin');
     if (fs.existsSync(path.join(bin, 'initdb')) && fs.existsSync(path.join(bin, 'pg_ctl'))) return bin;
   }
-  throw new Error('this test starts a PostgreSQL cluster of its own, but no initdb and pg_ctl were found under /usr/lib/postgresql/*/bin: install the PostgreSQL server (apt-get install postgresql)');
+  throw new Error(
+    'this test starts a PostgreSQL cluster of its own, but no initdb and pg_ctl were found under /usr/lib/postgresql/*/bin: install the PostgreSQL server (apt-get install postgresql)',
+  );
 }

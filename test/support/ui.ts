@@ -75,7 +75,10 @@ export async function statusSays(page: Page, text: string): Promise<void> {
 /** The impact preview a save opens first, by its title: waits for what it says, then confirms the write. */
 export async function confirmImpact(page: Page, title: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: title });
-  await dialog.getByText(/affected/).first().waitFor();
+  await dialog
+    .getByText(/affected/)
+    .first()
+    .waitFor();
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await dialog.waitFor({ state: 'hidden' });
 }

@@ -123,6 +123,7 @@ export function knownIds(...reads: unknown[]): Set<string> {
 /** Impacts with the ids of variables and sets the write made (not in `known`) named "new": a preview's own differ from the write's. */
 export function withNewIdsNamed(impacts: any[], known: Set<string>): any[] {
   const name = (id: string) => (known.has(id) ? id : 'new');
-  const value = (v: any) => v && { ...v, 'variable-id': name(v['variable-id']), source: v.source.varset ? { ...v.source, varset: { ...v.source.varset, id: name(v.source.varset.id) } } : v.source };
+  const value = (v: any) =>
+    v && { ...v, 'variable-id': name(v['variable-id']), source: v.source.varset ? { ...v.source, varset: { ...v.source.varset, id: name(v.source.varset.id) } } : v.source };
   return impacts.map((impact) => ({ ...impact, changes: impact.changes.map((c: any) => ({ ...c, before: value(c.before), after: value(c.after) })) }));
 }

@@ -12,7 +12,11 @@ const pick = (clients: Client[], i: number) => clients[i % clients.length]!;
 
 function expectOneWinner(responses: ApiResponse[], key: string): ApiResponse {
   const unexpected = responses.filter((r) => r.status !== 200 && r.status !== 422);
-  assert.deepEqual(unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`), [], 'only 200 and 422 answers');
+  assert.deepEqual(
+    unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`),
+    [],
+    'only 200 and 422 answers',
+  );
   const winners = responses.filter((r) => r.status === 200);
   assert.equal(winners.length, 1, `exactly one request wins, got ${winners.length}`);
   for (const loser of responses.filter((r) => r.status === 422)) {
@@ -38,7 +42,9 @@ export async function raceAddSameKey(clients: Client[], org: string, n: number):
   for (let i = 0; i < n; i++) sets.push(await createVarset(clients[0]!, org, { attributes: { global: true } }));
   const key = uniqueName('added');
   const responses = await Promise.all(
-    sets.map((set, i) => pick(clients, i).post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key, category: 'terraform', value: String(i) } } })),
+    sets.map((set, i) =>
+      pick(clients, i).post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key, category: 'terraform', value: String(i) } } }),
+    ),
   );
   expectOneWinner(responses, key);
   await assertGlobalRuleHolds(clients[0]!, org);

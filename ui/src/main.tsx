@@ -27,7 +27,6 @@ const queryClient = new QueryClient({
   },
 });
 
-
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

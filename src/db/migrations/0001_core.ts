@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-
   await db.schema
     .createTable('organizations')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -69,12 +68,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('varset_variables_key_unique', ['varset_id', 'key', 'category'])
     .execute();
   // NULLs are distinct in unique indexes on both stores, so only global sets take part.
-  await db.schema
-    .createIndex('varset_variables_global_key_unique')
-    .on('varset_variables')
-    .columns(['global_organization_id', 'key', 'category'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('varset_variables_global_key_unique').on('varset_variables').columns(['global_organization_id', 'key', 'category']).unique().execute();
 
   await db.schema
     .createTable('varset_workspaces')
@@ -104,4 +98,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expired_at', 'text')
     .execute();
 }
-

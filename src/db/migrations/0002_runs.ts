@@ -11,9 +11,7 @@ import { type CreateTableBuilder, type Kysely, PostgresAdapter, sql } from 'kyse
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const withSeq = <T extends string>(table: CreateTableBuilder<T>) =>
-    postgres
-      ? table.addColumn('seq', 'bigint', (c) => c.primaryKey().generatedAlwaysAsIdentity())
-      : table.addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement());
+    postgres ? table.addColumn('seq', 'bigint', (c) => c.primaryKey().generatedAlwaysAsIdentity()) : table.addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement());
 
   await withSeq(db.schema.createTable('configuration_versions'))
     .addColumn('id', 'text', (c) => c.notNull().unique())

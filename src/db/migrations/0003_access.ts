@@ -10,7 +10,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('search_name', 'text', (c) => c.notNull())
     .addColumn('is_owners', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('visibility', 'text', (c) => c.notNull().defaultTo('secret').check(sql`visibility in ('secret', 'organization')`))
+    .addColumn('visibility', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('secret')
+        .check(sql`visibility in ('secret', 'organization')`),
+    )
     .addColumn('sso_team_id', 'text')
     .addColumn('allow_member_token_management', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('manage_workspaces', 'integer', (c) => c.notNull().defaultTo(0))

@@ -12,7 +12,10 @@ const fold = (name: string) => name.toUpperCase().toLowerCase();
 
 export async function up(db: Kysely<any>): Promise<void> {
   for (const table of ['projects', 'workspaces']) {
-    await db.schema.alterTable(table).addColumn('search_name', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn('search_name', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   }
   for (const table of TABLES) {
     const rows: { id: string; name: string }[] = await db.selectFrom(table).select(['id', 'name']).execute();

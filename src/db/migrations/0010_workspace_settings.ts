@@ -22,7 +22,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['hyok_enabled', 0],
   ];
   for (const [column, fallback] of flags) {
-    await db.schema.alterTable('workspaces').addColumn(column, 'integer', (c) => c.notNull().defaultTo(fallback)).execute();
+    await db.schema
+      .alterTable('workspaces')
+      .addColumn(column, 'integer', (c) => c.notNull().defaultTo(fallback))
+      .execute();
   }
   const texts: [string, string | null][] = [
     ['auto_destroy_at', null],

@@ -13,15 +13,34 @@ import { type Kysely } from 'kysely';
 const fold = (text: string) => text.toUpperCase().toLowerCase();
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('organizations').addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}')).execute();
-  await db.schema.alterTable('organizations').addColumn('search_name', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await db.schema.alterTable('organizations').addColumn('search_email', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('search_name', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('search_email', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   const organizations: { id: string; name: string; email: string }[] = await db.selectFrom('organizations').select(['id', 'name', 'email']).execute();
   for (const organization of organizations) {
-    await db.updateTable('organizations').set({ search_name: fold(organization.name), search_email: fold(organization.email) }).where('id', '=', organization.id).execute();
+    await db
+      .updateTable('organizations')
+      .set({ search_name: fold(organization.name), search_email: fold(organization.email) })
+      .where('id', '=', organization.id)
+      .execute();
   }
 
   await db.schema.alterTable('projects').addColumn('auto_destroy_activity_duration', 'text').execute();
-  await db.schema.alterTable('projects').addColumn('default_execution_mode', 'text', (c) => c.notNull().defaultTo('remote')).execute();
-  await db.schema.alterTable('projects').addColumn('execution_mode_overwritten', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('default_execution_mode', 'text', (c) => c.notNull().defaultTo('remote'))
+    .execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('execution_mode_overwritten', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

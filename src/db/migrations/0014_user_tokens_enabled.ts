@@ -8,7 +8,10 @@ import type { Kysely } from 'kysely';
  * string value escaped), so this pattern only matches the key itself set to false.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('organizations').addColumn('user_tokens_enabled', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('user_tokens_enabled', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.updateTable('organizations').set({ user_tokens_enabled: 0 }).where('settings', 'like', '%"user-tokens-enabled":false%').execute();
   await db.schema.createIndex('organizations_user_tokens_enabled').on('organizations').column('user_tokens_enabled').execute();
 }

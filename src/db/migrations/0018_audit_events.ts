@@ -81,5 +81,7 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
         where audit_event_hours.organization_id = gone.organization_id and audit_event_hours.hour = gone.hour;
       return null;
     end $$`);
-  await run(`create trigger audit_events_delete_count after delete on audit_events referencing old table as gone_events for each statement execute function audit_events_delete_count()`);
+  await run(
+    `create trigger audit_events_delete_count after delete on audit_events referencing old table as gone_events for each statement execute function audit_events_delete_count()`,
+  );
 }

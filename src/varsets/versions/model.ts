@@ -38,7 +38,17 @@ export type ShownVariable = Omit<VariableState, 'value'> & { value: string | nul
 export type Change =
   | { target: 'varset'; action: 'changed'; field: Attribute; before: string | boolean | null; after: string | boolean | null }
   | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ShownVariable | null; after: ShownVariable | null }
-  | { target: 'variable'; id: string; key: string; category: Category; action: 'changed'; field: VariableField; before: string | boolean | null; after: string | boolean | null; sensitive: boolean }
+  | {
+      target: 'variable';
+      id: string;
+      key: string;
+      category: Category;
+      action: 'changed';
+      field: VariableField;
+      before: string | boolean | null;
+      after: string | boolean | null;
+      sensitive: boolean;
+    }
   | { target: 'workspace' | 'project'; id: string; action: 'added' | 'removed' };
 
 export type VersionAction = 'create' | 'update' | 'delete' | 'rollback';
@@ -111,7 +121,14 @@ export function versionFromRow(row: VersionColumns): VarsetVersion {
 /** `state` with `variable` added or replaced: what a write of one variable makes of its set. */
 export function withVariable(state: VarsetState, variable: VariableState & { id: string }): VarsetState {
   const variables = new Map(state.variables);
-  variables.set(variable.id, { key: variable.key, value: variable.value, description: variable.description, category: variable.category, hcl: variable.hcl, sensitive: variable.sensitive });
+  variables.set(variable.id, {
+    key: variable.key,
+    value: variable.value,
+    description: variable.description,
+    category: variable.category,
+    hcl: variable.hcl,
+    sensitive: variable.sensitive,
+  });
   return { ...state, variables };
 }
 
@@ -135,7 +152,14 @@ export interface Secrets {
   seal(value: string): string;
 }
 
-const shown = (v: VariableState): ShownVariable => ({ key: v.key, value: v.sensitive ? null : v.value, description: v.description, category: v.category, hcl: v.hcl, sensitive: v.sensitive });
+const shown = (v: VariableState): ShownVariable => ({
+  key: v.key,
+  value: v.sensitive ? null : v.value,
+  description: v.description,
+  category: v.category,
+  hcl: v.hcl,
+  sensitive: v.sensitive,
+});
 
 /** The value a variable holds, opened when sealed. */
 const plainValue = (v: VariableState, secrets: Secrets) => (v.sensitive ? secrets.open(v.value) : v.value);
@@ -168,11 +192,22 @@ export function diffStates(before: VarsetState | null, after: VarsetState | null
     }
     const hidden = was.sensitive || is.sensitive;
     for (const field of VARIABLE_FIELDS) {
-      const same = field === 'value' ? (was.value === is.value && was.sensitive === is.sensitive) || plainValue(was, secrets) === plainValue(is, secrets) : was[field] === is[field];
+      const same =
+        field === 'value' ? (was.value === is.value && was.sensitive === is.sensitive) || plainValue(was, secrets) === plainValue(is, secrets) : was[field] === is[field];
       if (same) continue;
       const secret = field === 'value' && hidden;
       if (secret) sealed[id] = sealedValue(was, secrets);
-      changes.push({ target: 'variable', id, key: is.key, category: is.category, action: 'changed', field, before: secret ? null : was[field], after: secret ? null : is[field], sensitive: secret });
+      changes.push({
+        target: 'variable',
+        id,
+        key: is.key,
+        category: is.category,
+        action: 'changed',
+        field,
+        before: secret ? null : was[field],
+        after: secret ? null : is[field],
+        sensitive: secret,
+      });
     }
   }
   for (const [id, is] of isVariables) {
@@ -235,7 +270,7 @@ function undoChange(draft: Draft, change: Change, sealed: Record<string, string>
       else if (change.action === 'removed') {
         const { value, ...fields } = change.before!;
         draft.variables.set(change.id, { ...fields, value: fields.sensitive ? sealed[change.id]! : value! });
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- tsc needs the test to narrow the change
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- tsc needs the test to narrow the change
       } else if (change.action === 'changed') undoFieldChange(draft, change, sealed);
       return;
   }

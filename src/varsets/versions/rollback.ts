@@ -68,7 +68,18 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
       varset = { ...current.varset, updated_at: timestamp };
     } else {
       ensure(ctx.subject, 'varset:read-deleted', { organizationId: version.organizationId });
-      varset = { id: varsetId, organization_id: version.organizationId, organization_name: '', project_id: version.projectId, name: '', description: '', global: false, priority: false, created_at: timestamp, updated_at: timestamp };
+      varset = {
+        id: varsetId,
+        organization_id: version.organizationId,
+        organization_name: '',
+        project_id: version.projectId,
+        name: '',
+        description: '',
+        global: false,
+        priority: false,
+        created_at: timestamp,
+        updated_at: timestamp,
+      };
       ensure(ctx.subject, 'varsets:create', targetOf(varset));
     }
     const target = undoVersions(current?.state ?? null, await findVersionsAfter(trx, varsetId, version.number));
@@ -79,11 +90,17 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
     await keepReachable(trx, varset, target, request.skipMissing);
     Object.assign(varset, { name: target.name, description: target.description, global: target.global, priority: target.priority });
     await assertNameFree(trx, varset);
-    await assertNoGlobalConflict(trx, varset, [...target.variables.values()].map((v) => ({ key: v.key, category: v.category, field: AT })));
+    await assertNoGlobalConflict(
+      trx,
+      varset,
+      [...target.variables.values()].map((v) => ({ key: v.key, category: v.category, field: AT })),
+    );
 
     await writeState(trx, varset, current?.state ?? null, target, timestamp);
     const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
-    const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', { rolledBackTo: version.number });
+    const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', {
+      rolledBackTo: version.number,
+    });
     const meta = { name: varset.name, 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) };
     await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'rollback', meta });
     const written = await findVarsetState(trx, varsetId);
@@ -105,7 +122,10 @@ async function keepReachable(trx: Trx, varset: Varset, target: VarsetState, skip
   const projects = new Set((await findProjectsById(trx, [...target.projectIds])).filter((p) => inReach(p, p.id)).map((p) => p.id));
   const missing = [...[...target.workspaceIds].filter((id) => !workspaces.has(id)), ...[...target.projectIds].filter((id) => !projects.has(id))];
   if (missing.length && !skipMissing) {
-    const error = new Unprocessable(`the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`, AT);
+    const error = new Unprocessable(
+      `the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`,
+      AT,
+    );
     error.code = 'missing-assignments';
     error.facts = { missing };
     throw error;
@@ -130,7 +150,12 @@ async function writeState(trx: Trx, varset: Varset, current: VarsetState | null,
   const restored: Variable[] = [...target.variables]
     .filter(([id, v]) => !currentVariables.has(id) || !sameVariable(currentVariables.get(id)!, v))
     .map(([id, v]) => ({ ...v, id, owner, version_id: newVersionId(), created_at: timestamp }));
-  await insertVariables(trx, owner, restored.map((variable) => ({ variable, candidate: { key: variable.key, category: variable.category, field: AT } })), globalOrganizationOf(varset));
+  await insertVariables(
+    trx,
+    owner,
+    restored.map((variable) => ({ variable, candidate: { key: variable.key, category: variable.category, field: AT } })),
+    globalOrganizationOf(varset),
+  );
   if (current && current.global !== global) await setVariablesGlobal(trx, varset);
   for (const [kind, ids, was] of [
     ['workspaces', target.workspaceIds, current?.workspaceIds],

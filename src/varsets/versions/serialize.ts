@@ -19,7 +19,10 @@ export function serializeVarsetVersion(version: VarsetVersion): Static<typeof Va
     },
     relationships: {
       varset: { data: { id: version.varsetId, type: 'varsets' }, links: { related: `${API_PREFIX}/varsets/${version.varsetId}` } },
-      organization: { data: { id: version.organizationName, type: 'organizations' }, links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(version.organizationName)}` } },
+      organization: {
+        data: { id: version.organizationName, type: 'organizations' },
+        links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(version.organizationName)}` },
+      },
     },
     links: { self: `${API_PREFIX}/varset-versions/${version.id}` },
   };

@@ -19,14 +19,28 @@ const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 's
  */
 const stateOfVarset = compiledOnce((db, id: string) =>
   selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).select((eb) => [
-    eb.selectFrom('varset_workspaces').select(jsonArrayOf(db, sql.ref('varset_workspaces.workspace_id'), []).as('ids')).whereRef('varset_workspaces.varset_id', '=', 'varsets.id').as('workspace_ids'),
-    eb.selectFrom('varset_projects').select(jsonArrayOf(db, sql.ref('varset_projects.project_id'), []).as('ids')).whereRef('varset_projects.varset_id', '=', 'varsets.id').as('project_ids'),
+    eb
+      .selectFrom('varset_workspaces')
+      .select(jsonArrayOf(db, sql.ref('varset_workspaces.workspace_id'), []).as('ids'))
+      .whereRef('varset_workspaces.varset_id', '=', 'varsets.id')
+      .as('workspace_ids'),
+    eb
+      .selectFrom('varset_projects')
+      .select(jsonArrayOf(db, sql.ref('varset_projects.project_id'), []).as('ids'))
+      .whereRef('varset_projects.varset_id', '=', 'varsets.id')
+      .as('project_ids'),
     eb
       .selectFrom('varset_variables')
       .select(jsonArrayOf(db, jsonObjectOf(db, Object.fromEntries(STATE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)]))), []).as('variables'))
       .whereRef('varset_variables.varset_id', '=', 'varsets.id')
       .as('variables'),
-    eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1).as('last_number'),
+    eb
+      .selectFrom('varset_versions')
+      .select('varset_versions.number')
+      .whereRef('varset_versions.varset_id', '=', 'varsets.id')
+      .orderBy('varset_versions.number', 'desc')
+      .limit(1)
+      .as('last_number'),
   ]),
 );
 
@@ -45,7 +59,10 @@ export async function findVarsetState(db: Db, id: string): Promise<{ varset: Var
       global: varset.global,
       priority: varset.priority,
       variables: new Map(
-        fromJson<StateVariable[]>(variables).map((v) => [v.id, { key: v.key, value: v.value, description: v.description, category: v.category, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) }]),
+        fromJson<StateVariable[]>(variables).map((v) => [
+          v.id,
+          { key: v.key, value: v.value, description: v.description, category: v.category, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) },
+        ]),
       ),
       workspaceIds: new Set(fromJson<string[]>(workspace_ids)),
       projectIds: new Set(fromJson<string[]>(project_ids)),
@@ -54,9 +71,7 @@ export async function findVarsetState(db: Db, id: string): Promise<{ varset: Var
   };
 }
 
-const lastNumber = compiledOnce((db, varsetId: string) =>
-  db.selectFrom('varset_versions').select('number').where('varset_id', '=', varsetId).orderBy('number', 'desc').limit(1),
-);
+const lastNumber = compiledOnce((db, varsetId: string) => db.selectFrom('varset_versions').select('number').where('varset_id', '=', varsetId).orderBy('number', 'desc').limit(1));
 
 /** The number of the set's newest version; 0 when it has none. */
 export async function findLastVersionNumber(db: Db, varsetId: string): Promise<number> {
@@ -70,7 +85,25 @@ export type RecordedVersion = Omit<VarsetVersion, 'organizationName'> & { sealed
 export async function insertVersion(db: Db, version: RecordedVersion): Promise<void> {
   const { actor } = version;
   const sealed = Object.keys(version.sealed).length ? JSON.stringify(version.sealed) : null;
-  await INSERT_VERSION(db, version.id, version.varsetId, version.organizationId, version.projectId, version.number, version.action, version.rolledBackTo, version.varsetName, version.createdAt, actor.tokenId, actor.kind, actor.teamId, actor.description, version.requestId, JSON.stringify(version.changes), sealed);
+  await INSERT_VERSION(
+    db,
+    version.id,
+    version.varsetId,
+    version.organizationId,
+    version.projectId,
+    version.number,
+    version.action,
+    version.rolledBackTo,
+    version.varsetName,
+    version.createdAt,
+    actor.tokenId,
+    actor.kind,
+    actor.teamId,
+    actor.description,
+    version.requestId,
+    JSON.stringify(version.changes),
+    sealed,
+  );
 }
 
 /** Every write to a set runs it: built and compiled once. */
@@ -183,5 +216,9 @@ export async function findVersionsAfter(db: Db, varsetId: string, number: number
     .where('number', '>', number)
     .orderBy('number', 'desc')
     .execute();
-  return rows.map((row) => ({ number: Number(row.number), changes: JSON.parse(row.changes) as Change[], sealed: row.sealed === null ? {} : (JSON.parse(row.sealed) as Record<string, string>) }));
+  return rows.map((row) => ({
+    number: Number(row.number),
+    changes: JSON.parse(row.changes) as Change[],
+    sealed: row.sealed === null ? {} : (JSON.parse(row.sealed) as Record<string, string>),
+  }));
 }

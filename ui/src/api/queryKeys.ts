@@ -26,7 +26,8 @@ export const queryKeys = {
     detail: (id: string) => ['varsets', id, 'detail'] as const,
     variables: (id: string, page?: Page) => ['varsets', id, 'vars', page ?? {}] as const,
     versions: (id: string, page: Page) => ['varsets', id, 'versions', page] as const,
-    rollbackDryRun: (id: string, versionId?: string, skipMissing?: boolean) => ['varsets', id, 'rollback-dry-run', ...(versionId === undefined ? [] : [versionId, skipMissing])] as const,
+    rollbackDryRun: (id: string, versionId?: string, skipMissing?: boolean) =>
+      ['varsets', id, 'rollback-dry-run', ...(versionId === undefined ? [] : [versionId, skipMissing])] as const,
     deletionPreview: (id: string, variableId: string) => ['varsets', id, 'deletion-preview', variableId] as const,
   },
   /** Lists of sets: an organization's, a project's, a workspace's. */

@@ -47,7 +47,17 @@ export type VersionChange = Omit<LooseChange, 'before' | 'after' | 'field'> &
   (
     | { target: 'varset'; action: 'changed'; field: 'name' | 'description' | 'global' | 'priority'; before: string | boolean | null; after: string | boolean | null }
     | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ChangedVariable | null; after: ChangedVariable | null }
-    | { target: 'variable'; id: string; key: string; category: Category; action: 'changed'; field: string; before: string | boolean | null; after: string | boolean | null; sensitive: boolean }
+    | {
+        target: 'variable';
+        id: string;
+        key: string;
+        category: Category;
+        action: 'changed';
+        field: string;
+        before: string | boolean | null;
+        after: string | boolean | null;
+        sensitive: boolean;
+      }
     | { target: 'workspace' | 'project'; id: string; action: 'added' | 'removed' }
   );
 /** A version's changes (or a rollback's), in the shape the union above gives them. */

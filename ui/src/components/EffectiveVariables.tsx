@@ -18,10 +18,15 @@ export function SourceWords({ source, place }: { source: Source; place: Place })
     return place.workspaceId ? <Link to={`/workspaces/${place.workspaceId}`}>the workspace's own variables</Link> : <>the workspace's own variables</>;
   }
   const set = source.varset!;
-  const project = place.projectId ? <Link to={`/projects/${place.projectId}`}>{place.projectName ? `project '${place.projectName}'` : "the workspace's project"}</Link> : "the workspace's project";
+  const project = place.projectId ? (
+    <Link to={`/projects/${place.projectId}`}>{place.projectName ? `project '${place.projectName}'` : "the workspace's project"}</Link>
+  ) : (
+    "the workspace's project"
+  );
   return (
     <>
-      set '<Link to={`/varsets/${set.id}`}>{set.name}</Link>', {set.scope === 'global' ? 'global' : set.scope === 'project' ? <>applied to {project}</> : 'applied to the workspace'}
+      set '<Link to={`/varsets/${set.id}`}>{set.name}</Link>',{' '}
+      {set.scope === 'global' ? 'global' : set.scope === 'project' ? <>applied to {project}</> : 'applied to the workspace'}
       {set.owner === 'project' ? ', owned by the project' : ''}
       {set.priority ? ', priority' : ''}
     </>
@@ -35,7 +40,11 @@ function VersionLink({ source }: { source: Source }) {
   return (
     <>
       {' '}
-      (<Link to={`/varsets/${set.id}/history?version=${set.version}`} title={`The version of set '${set.name}' this value is of, in the set's history`}>version {set.version}</Link>)
+      (
+      <Link to={`/varsets/${set.id}/history?version=${set.version}`} title={`The version of set '${set.name}' this value is of, in the set's history`}>
+        version {set.version}
+      </Link>
+      )
     </>
   );
 }

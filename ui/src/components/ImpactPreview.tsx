@@ -45,10 +45,30 @@ function From({ value }: { value: ImpactValue }) {
 function sourceMove(before: ImpactValue, after: ImpactValue, workspace: string, key: ReactNode): ReactNode {
   const was = before.source.varset;
   const now = after.source.varset;
-  if (!was && now) return <>{workspace}'s own value of {key} is now overridden by <SetLink value={after} /></>;
-  if (was && !now) return <><SetLink value={before} /> no longer overrides {workspace}'s own value of {key}</>;
-  if (was && now && was.id !== now.id) return <>now from <SetLink value={after} /> instead of <SetLink value={before} /></>;
-  if (was && now) return <>from <SetLink value={after} />, now at level {after.source.precedence} instead of {before.source.precedence}</>;
+  if (!was && now)
+    return (
+      <>
+        {workspace}'s own value of {key} is now overridden by <SetLink value={after} />
+      </>
+    );
+  if (was && !now)
+    return (
+      <>
+        <SetLink value={before} /> no longer overrides {workspace}'s own value of {key}
+      </>
+    );
+  if (was && now && was.id !== now.id)
+    return (
+      <>
+        now from <SetLink value={after} /> instead of <SetLink value={before} />
+      </>
+    );
+  if (was && now)
+    return (
+      <>
+        from <SetLink value={after} />, now at level {after.source.precedence} instead of {before.source.precedence}
+      </>
+    );
   return null;
 }
 
@@ -62,9 +82,22 @@ function ChangeWords({ change, workspace }: { change: ImpactChange; workspace: s
   );
   const { before, after } = change;
   if (change.action === 'added') {
-    return after!.sensitive ? <>gets {key} (sensitive), from <From value={after!} /></> : <>gets {key} = <Value value={after!} />, from <From value={after!} /></>;
+    return after!.sensitive ? (
+      <>
+        gets {key} (sensitive), from <From value={after!} />
+      </>
+    ) : (
+      <>
+        gets {key} = <Value value={after!} />, from <From value={after!} />
+      </>
+    );
   }
-  if (change.action === 'removed') return <>stops getting {key} (was <Value value={before!} />, from <From value={before!} />)</>;
+  if (change.action === 'removed')
+    return (
+      <>
+        stops getting {key} (was <Value value={before!} />, from <From value={before!} />)
+      </>
+    );
   const notes: ReactNode[] = [];
   if (change.fields.includes('source')) notes.push(sourceMove(before!, after!, workspace, key));
   if (change.fields.includes('sensitive')) notes.push(after!.sensitive ? 'now sensitive' : 'no longer sensitive');
@@ -77,7 +110,14 @@ function ChangeWords({ change, workspace }: { change: ImpactChange; workspace: s
   ));
   // A value moving between the workspace's own and a set's is a sentence that names the key already.
   const namesKey = change.fields.includes('source') && !before!.source.varset !== !after!.source.varset;
-  if (!change.fields.includes('value')) return namesKey ? <>{joined}</> : <>{key}: {joined}</>;
+  if (!change.fields.includes('value'))
+    return namesKey ? (
+      <>{joined}</>
+    ) : (
+      <>
+        {key}: {joined}
+      </>
+    );
   return (
     <>
       {key}: <Value value={before!} /> → <Value value={after!} />
@@ -117,7 +157,9 @@ export function ImpactSummary({ preview, unsavedSet }: { preview: ImpactDocument
       <p>
         <strong>{total === 0 ? 'No workspace affected' : `${workspacesCount(total)} affected`}</strong>
         {total === 0 ? ': no run would get another value.' : '.'}{' '}
-        {reachedBefore === reachedAfter ? `The set reaches ${workspacesCount(reachedAfter)}, before and after.` : `The set reaches ${workspacesCount(reachedBefore)} before, ${reachedAfter} after.`}
+        {reachedBefore === reachedAfter
+          ? `The set reaches ${workspacesCount(reachedAfter)}, before and after.`
+          : `The set reaches ${workspacesCount(reachedBefore)} before, ${reachedAfter} after.`}
       </p>
       {impacts.length > 0 && (
         <ul className="impacts" aria-label="Affected workspaces">

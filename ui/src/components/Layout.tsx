@@ -7,17 +7,14 @@ import { SignIn } from '../pages/SignIn';
 import { FrameProvider, StatusMessage, useOrganizationOfPage } from './frame';
 
 function useToken(): string | null {
-  return useSyncExternalStore(
-    (changed) => {
-      const stop = onSignedOut(changed);
-      window.addEventListener('storage', changed);
-      return () => {
-        stop();
-        window.removeEventListener('storage', changed);
-      };
-    },
-    storedToken,
-  );
+  return useSyncExternalStore((changed) => {
+    const stop = onSignedOut(changed);
+    window.addEventListener('storage', changed);
+    return () => {
+      stop();
+      window.removeEventListener('storage', changed);
+    };
+  }, storedToken);
 }
 
 /** The frame of every page: skip link, banner with the organization's sections, main, sign-out, footer. */

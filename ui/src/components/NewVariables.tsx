@@ -30,7 +30,14 @@ export function NewVariables({ variables, onChange, error }: { variables: NewVar
             <legend>Variable {index + 1}</legend>
             <div className="field">
               <label htmlFor={id('key')}>Key</label>
-              <input id={id('key')} value={variable.key} onChange={(e) => update(index, { key: e.target.value })} autoComplete="off" spellCheck={false} {...describedBy(error, pointer, errorId)} />
+              <input
+                id={id('key')}
+                value={variable.key}
+                onChange={(e) => update(index, { key: e.target.value })}
+                autoComplete="off"
+                spellCheck={false}
+                {...describedBy(error, pointer, errorId)}
+              />
               <FieldError error={error} pointer={pointer} id={errorId} />
             </div>
             <div className="field">

@@ -56,7 +56,11 @@ export function Picker({
       <ul className="matches" aria-label={`Matching ${kind}`} aria-live="polite">
         {candidates.map((r) => (
           <li key={r.id}>
-            <button type="button" className="small" onClick={() => onChange(single ? [{ id: r.id, name: r.attributes.name }] : [...selected, { id: r.id, name: r.attributes.name }])}>
+            <button
+              type="button"
+              className="small"
+              onClick={() => onChange(single ? [{ id: r.id, name: r.attributes.name }] : [...selected, { id: r.id, name: r.attributes.name }])}
+            >
               {single ? 'Choose' : 'Add'} {r.attributes.name}
             </button>
           </li>

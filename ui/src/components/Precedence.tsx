@@ -86,8 +86,8 @@ export function PrecedenceTable({ levels }: { levels: PrecedenceLevel[] }) {
         </tbody>
       </table>
       <p className="muted">
-        As the API gives them (<code>effective-variables?explain=true</code>); see the <a href="/api/docs">API reference</a> and, in varsetd's documentation,
-        docs/api.md, “Effective variables”.
+        As the API gives them (<code>effective-variables?explain=true</code>); see the <a href="/api/docs">API reference</a> and, in varsetd's documentation, docs/api.md,
+        “Effective variables”.
       </p>
     </details>
   );

@@ -22,7 +22,21 @@ function rollback(setId: string, versionId: string, options: { dryRun: boolean; 
  * shows, then the rollback itself once confirmed. Assignments that are gone can be left out
  * ("Restore the rest"); a dry run that changes nothing offers no confirmation.
  */
-export function RestoreDialog({ setId, setName, version, open, known, onClose }: { setId: string; setName: string; version: VarsetVersion; open: boolean; known: KnownNames; onClose: () => void }) {
+export function RestoreDialog({
+  setId,
+  setName,
+  version,
+  open,
+  known,
+  onClose,
+}: {
+  setId: string;
+  setName: string;
+  version: VarsetVersion;
+  open: boolean;
+  known: KnownNames;
+  onClose: () => void;
+}) {
   const number = version.attributes.number;
   const [skipMissing, setSkipMissing] = useState(false);
   const close = () => {

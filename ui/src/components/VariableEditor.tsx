@@ -73,9 +73,7 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
                   {variable.attributes.hcl && <span className="badge">HCL</span>}
                   {variable.attributes.sensitive && <span className="badge sensitive">Sensitive</span>}
                 </div>
-                <div className="value">
-                  {variable.attributes.sensitive ? <em>Sensitive: write-only, never shown</em> : <code>{variable.attributes.value}</code>}
-                </div>
+                <div className="value">{variable.attributes.sensitive ? <em>Sensitive: write-only, never shown</em> : <code>{variable.attributes.value}</code>}</div>
                 {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
                 {canWrite && (
                   <div className="actions">

@@ -35,8 +35,18 @@ function WholeVariable({ variable }: { variable: ChangedVariable }) {
 function ChangeWords({ change, known }: { change: VersionChange; known: KnownNames }) {
   switch (change.target) {
     case 'varset':
-      if (change.before === null) return <>{change.field}: <code>{shown(change.after)}</code></>;
-      if (change.after === null) return <>{change.field} was <code>{shown(change.before)}</code></>;
+      if (change.before === null)
+        return (
+          <>
+            {change.field}: <code>{shown(change.after)}</code>
+          </>
+        );
+      if (change.after === null)
+        return (
+          <>
+            {change.field} was <code>{shown(change.before)}</code>
+          </>
+        );
       return (
         <>
           {change.field}: <code>{shown(change.before)}</code> → <code>{shown(change.after)}</code>
@@ -51,7 +61,15 @@ function ChangeWords({ change, known }: { change: VersionChange; known: KnownNam
       );
     case 'variable':
       if (change.action !== 'changed') {
-        return change.action === 'added' ? <>Variable added: <WholeVariable variable={change.after!} /></> : <>Variable removed: <WholeVariable variable={change.before!} /></>;
+        return change.action === 'added' ? (
+          <>
+            Variable added: <WholeVariable variable={change.after!} />
+          </>
+        ) : (
+          <>
+            Variable removed: <WholeVariable variable={change.before!} />
+          </>
+        );
       }
       return (
         <>

@@ -68,7 +68,12 @@ function describe(error: ErrorObject): string {
 /** Errors no field of the form names: a refused write (404), a conflict, a failure. */
 export function FormError({ error, fields }: { error: unknown; fields: string[] }) {
   if (!error) return null;
-  if (!(error instanceof ApiError)) return <p className="form-error" role="alert">The request failed: {String((error as { message?: string }).message ?? error)}</p>;
+  if (!(error instanceof ApiError))
+    return (
+      <p className="form-error" role="alert">
+        The request failed: {String((error as { message?: string }).message ?? error)}
+      </p>
+    );
   if (error.status === 404) {
     return (
       <p className="form-error" role="alert">

@@ -36,7 +36,10 @@ export function FrameProvider({ children }: { children: ReactNode }) {
     if (left !== pathname) setAnnouncement((current) => (current?.path === left ? null : current));
   }, [pathname]);
   const announce = useCallback((text: string, path?: string) => setAnnouncement({ text, path: path ?? window.location.pathname }), []);
-  const frame = useMemo(() => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce }), [organization, announcement, pathname, announce]);
+  const frame = useMemo(
+    () => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce }),
+    [organization, announcement, pathname, announce],
+  );
   return <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>;
 }
 

@@ -51,15 +51,17 @@ export function AuditTrail() {
       <>
         <h1 tabIndex={-1}>Audit trail of {org}</h1>
         <p className="notice">
-          Only the organization's own token or the site administrator can read an organization's audit trail. The API answered “not found”: this token is
-          neither, or there is no organization {org}.
+          Only the organization's own token or the site administrator can read an organization's audit trail. The API answered “not found”: this token is neither, or there is no
+          organization {org}.
         </p>
       </>
     );
   }
 
   const events = trail.data?.data ?? [];
-  const shown = events.filter((e) => (!type || e.resource.type === type) && (!action || e.resource.action === action) && (!who || e.auth.description.toLowerCase().includes(who.toLowerCase())));
+  const shown = events.filter(
+    (e) => (!type || e.resource.type === type) && (!action || e.resource.action === action) && (!who || e.auth.description.toLowerCase().includes(who.toLowerCase())),
+  );
   return (
     <>
       <h1 tabIndex={-1}>Audit trail of {org}</h1>
@@ -90,8 +92,7 @@ export function AuditTrail() {
           </select>
         </label>
         <label>
-          Who{' '}
-          <input type="search" value={whoText} onChange={(e) => setWhoText(e.target.value)} placeholder="part of the description" />
+          Who <input type="search" value={whoText} onChange={(e) => setWhoText(e.target.value)} placeholder="part of the description" />
         </label>
         <p className="muted">The API filters events by time only: type, action and who apply to the {AUDIT_PAGE_SIZE} events of the page shown, not to the whole trail.</p>
       </fieldset>

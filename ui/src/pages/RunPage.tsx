@@ -51,11 +51,7 @@ export function RunPage() {
         <dt>Created</dt>
         <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
       </dl>
-      <EffectiveVariables
-        of={{ owner: 'runs', id }}
-        place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }}
-        title="Variables stored with the run"
-      />
+      <EffectiveVariables of={{ owner: 'runs', id }} place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }} title="Variables stored with the run" />
       <Comments id={id} canComment={run.attributes.permissions['can-comment']} />
     </>
   );

@@ -31,8 +31,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     <section className="sign-in">
       <h1 tabIndex={-1}>Sign in</h1>
       <p>
-        Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser tab only, and forgotten when
-        you sign out or close the tab.
+        Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser tab only, and forgotten when you sign out or close the tab.
       </p>
       <form onSubmit={(event) => void submit(event)}>
         <div className="field">

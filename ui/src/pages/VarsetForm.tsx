@@ -148,8 +148,8 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       </div>
       <div className="field inline">
         <label>
-          <input type="checkbox" checked={priority} onChange={(e) => setPriority(e.target.checked)} {...props(ATTRIBUTE('priority'))} /> Priority: its values
-          win over workspace variables and run variables
+          <input type="checkbox" checked={priority} onChange={(e) => setPriority(e.target.checked)} {...props(ATTRIBUTE('priority'))} /> Priority: its values win over workspace
+          variables and run variables
         </label>
         {fieldError(ATTRIBUTE('priority'))}
       </div>
@@ -173,7 +173,15 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       )}
       {!varset && (
         <>
-          <Picker org={org} kind="projects" label="Owned by a project (optional; otherwise by the organization)" selected={owner} onChange={setOwner} single errorProps={props(RELATIONSHIP('parent'))} />
+          <Picker
+            org={org}
+            kind="projects"
+            label="Owned by a project (optional; otherwise by the organization)"
+            selected={owner}
+            onChange={setOwner}
+            single
+            errorProps={props(RELATIONSHIP('parent'))}
+          />
           {fieldError(RELATIONSHIP('parent'))}
           <NewVariables variables={variables} onChange={setVariables} error={error} />
         </>

@@ -102,7 +102,13 @@ function AppliedList({ title, kind, ids, names }: { title: string; kind: 'projec
       ) : (
         <ul>
           {ids.map((i) => (
-            <li key={i}>{names.has(`${kind}/${i}`) ? <Link to={`/${kind}/${i}`}>{names.get(`${kind}/${i}`)}</Link> : <span className="muted">a {kind === 'projects' ? 'project' : 'workspace'} you cannot see</span>}</li>
+            <li key={i}>
+              {names.has(`${kind}/${i}`) ? (
+                <Link to={`/${kind}/${i}`}>{names.get(`${kind}/${i}`)}</Link>
+              ) : (
+                <span className="muted">a {kind === 'projects' ? 'project' : 'workspace'} you cannot see</span>
+              )}
+            </li>
           ))}
         </ul>
       )}
