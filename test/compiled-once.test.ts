@@ -59,20 +59,18 @@ describe(`queries compiled once (${storeKind})`, () => {
 
     const created = '2026-01-02T00:00:00.000Z';
     const insert = compiledOnce((db, ids: string[], names: string[], userTokens: boolean[]) =>
-      db
-        .insertInto('organizations')
-        .values(
-          names.map((name, i) => ({
-            id: ids[i]!,
-            name,
-            email: 'it@example.com',
-            settings: '{}',
-            search_name: name,
-            search_email: 'it@example.com',
-            user_tokens_enabled: userTokens[i]!,
-            created_at: created,
-          })),
-        ),
+      db.insertInto('organizations').values(
+        names.map((name, i) => ({
+          id: ids[i]!,
+          name,
+          email: 'it@example.com',
+          settings: '{}',
+          search_name: name,
+          search_email: 'it@example.com',
+          user_tokens_enabled: userTokens[i]!,
+          created_at: created,
+        })),
+      ),
     );
     await insert(store.db, ['org-hooli', 'org-umbrella'], ['hooli', 'umbrella'], [true, false]);
     await insert(store.db, ['org-vandelay'], ['vandelay'], [false]);
