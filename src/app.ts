@@ -27,7 +27,6 @@ import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { closeQuerystring } from './jsonapi/closed-query.js';
 import { organizationRoutes } from './organizations/routes.js';
-import { defineOrganizationParts } from './organizations/service.js';
 import { ORGANIZATION_PARTS } from './organization-parts.js';
 import { projectRoutes } from './projects/routes.js';
 import { projectTagBindingRoutes } from './projects/tag-binding-routes.js';
@@ -97,7 +96,6 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions) {
-  defineOrganizationParts(ORGANIZATION_PARTS);
   const responses = new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024);
   const metrics = new AppMetrics({ responses, poolUse: options.store.poolUse?.bind(options.store) });
   const app = Fastify({
@@ -196,7 +194,7 @@ export async function buildApp(options: AppOptions) {
         reply.header('TFP-API-Version', '2.6').header('TFP-AppName', 'varsetd').code(204).send();
       });
 
-      await api.register(organizationRoutes);
+      await api.register(organizationRoutes, { parts: ORGANIZATION_PARTS });
       await api.register(projectRoutes);
       await api.register(projectTagBindingRoutes);
       await api.register(workspaceRoutes);

@@ -10,7 +10,7 @@ import { includedDefaultProjects } from '../includes.js';
 import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from './model.js';
 import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
 import { serializeEntitlementSet, serializeOrganization } from './serialize.js';
-import { createOrganization, deleteOrganization, getOrganization, getOrganizationRecord, listVisibleOrganizations, updateOrganization } from './service.js';
+import { createOrganization, deleteOrganization, getOrganization, getOrganizationRecord, listVisibleOrganizations, updateOrganization, type OrganizationPart } from './service.js';
 
 const INCLUDES = ['default-project'] as const;
 const SHOW_INCLUDES = ['default-project', 'entitlement_set'] as const;
@@ -38,10 +38,11 @@ function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
 
 const serialize = (ctx: Context) => (organization: OrganizationRecord) => serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
 
-export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
+/** `parts`: what every organization has of other features (src/organization-parts.ts). */
+export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly OrganizationPart[] }> = async (api, { parts }) => {
   api.post('/organizations', { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } }, async (request, reply) => {
     const ctx = contextOf(request);
-    const organization = await createOrganization(ctx, changesOf(request.body));
+    const organization = await createOrganization(ctx, parts, changesOf(request.body));
     return reply.code(201).send({ data: serialize(ctx)(organization) });
   });
 
@@ -78,14 +79,14 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
       { schema: { params: OrganizationParams, body: OrganizationBody, response: Responses({ 200: Document(OrganizationResource) }) } },
       async (request) => {
         const ctx = contextOf(request);
-        const organization = await updateOrganization(ctx, request.params.name, changesOf(request.body));
+        const organization = await updateOrganization(ctx, parts, request.params.name, changesOf(request.body));
         return { data: serialize(ctx)(organization) };
       },
     );
   }
 
   api.delete('/organizations/:name', { schema: { params: OrganizationParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteOrganization(contextOf(request), request.params.name);
+    await deleteOrganization(contextOf(request), parts, request.params.name);
     return reply.code(204).send(null);
   });
 

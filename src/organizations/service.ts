@@ -46,7 +46,8 @@ export async function listVisibleOrganizations(
  * What other features keep of every organization, written in the organization's own
  * transactions: its default project and owners team when it is created, what follows its
  * settings when they change, what must go before it when it is deleted. The features that
- * keep them give these steps (src/organization-parts.ts); this feature knows none of them.
+ * keep them give these steps (src/organization-parts.ts, handed to the routes by buildApp);
+ * this feature knows none of them. Each step runs in the order of the parts given.
  */
 export interface OrganizationPart {
   created?(trx: Trx, organization: OrganizationRecord): Promise<void>;
@@ -54,15 +55,8 @@ export interface OrganizationPart {
   deleting?(trx: Trx, organizationId: string): Promise<void>;
 }
 
-let parts: readonly OrganizationPart[] = [];
-
-/** Sets the parts every organization has, in the order their steps run. */
-export function defineOrganizationParts(defined: readonly OrganizationPart[]): void {
-  parts = defined;
-}
-
 /** Creates an organization with its default project and its owners team. */
-export async function createOrganization(ctx: Context, changes: OrganizationChanges): Promise<OrganizationRecord> {
+export async function createOrganization(ctx: Context, parts: readonly OrganizationPart[], changes: OrganizationChanges): Promise<OrganizationRecord> {
   ensure(ctx.subject, 'organizations:create');
   if (changes.name === undefined) throw blank('name');
   if (changes.email === undefined) throw blank('email');
@@ -77,7 +71,7 @@ export async function createOrganization(ctx: Context, changes: OrganizationChan
   return organization;
 }
 
-export async function updateOrganization(ctx: Context, name: string, changes: OrganizationChanges): Promise<OrganizationRecord> {
+export async function updateOrganization(ctx: Context, parts: readonly OrganizationPart[], name: string, changes: OrganizationChanges): Promise<OrganizationRecord> {
   const found = await getOrganizationRecord(ctx, name, 'organization:update');
   const organization: OrganizationRecord = {
     ...found,
@@ -108,7 +102,7 @@ export function organizationSettings(ctx: Context, organizationId: string): Prom
 }
 
 /** Deletes an organization and everything in it. */
-export async function deleteOrganization(ctx: Context, name: string): Promise<void> {
+export async function deleteOrganization(ctx: Context, parts: readonly OrganizationPart[], name: string): Promise<void> {
   const organization = await getOrganization(ctx, name, 'organization:delete');
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     for (const part of parts) await part.deleting?.(trx, organization.id);
