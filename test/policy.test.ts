@@ -15,7 +15,7 @@ import {
   type Target,
 } from '../src/auth/policy.js';
 import type { Subject, TeamRights } from '../src/auth/subject.js';
-import type { ApiError } from '../src/jsonapi/errors.js';
+import { TokenRefused } from '../src/common/errors.js';
 
 /** The pure permission policy: every decision from an in-memory subject, no store involved. */
 
@@ -97,12 +97,12 @@ describe('policy: subjects and organizations', () => {
     }
   });
 
-  it('refuses the site admin in an organization that turned user tokens off, with a 401, and only there', () => {
+  it('refuses the site admin in an organization that turned user tokens off, as a refused token (a 401 at the edge), and only there', () => {
     for (const action of ['organization:read', 'workspace:read', 'varset:read', 'team:read', 'run:read'] as Action[]) {
       assert.equal(can(refusedAdmin, action, { ...inWorkspace, team: { id: 'team-x', visibility: 'organization' } }), false);
       assert.throws(
         () => ensure(refusedAdmin, action, inWorkspace),
-        (error: ApiError) => error.status === 401,
+        (error) => error instanceof TokenRefused,
       );
       assert.ok(can(refusedAdmin, action, { ...inWorkspace, organizationId: OTHER_ORG }));
     }

@@ -17,12 +17,8 @@ export class NotFound extends DomainError {
   }
 }
 
-/**
- * The organization refuses the subject's kind of token outright. HCP Terraform answers it as
- * an unauthenticated request, and `status` keeps that answer visible to the policy's callers.
- */
+/** The organization refuses the subject's kind of token outright (HCP Terraform answers it as an unauthenticated request). */
 export class TokenRefused extends DomainError {
-  readonly status = 401;
   constructor() {
     super('unauthorized');
   }
