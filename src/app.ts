@@ -48,6 +48,7 @@ import { notificationRoutes } from './notifications/routes.js';
 import { Deliverer, type DelivererOptions } from './notifications/deliverer.js';
 import { previewRoutes } from './effective/preview-routes.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
+import { withJsonApiMediaTypes } from './api-docs/media-types.js';
 import { apiReference } from './api-docs/reference.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { registerMetrics, type MetricsOptions } from './metrics/routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions) {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (documents) => ('openapiObject' in documents ? withJsonApiMediaTypes(documents.openapiObject) : documents.swaggerObject),
   });
   app.setErrorHandler(handleError);
   await app.register(apiReference, { documentUrl: `${API_PREFIX}/openapi.json` });

@@ -119,4 +119,25 @@ describe(`OpenAPI document (${storeKind})`, () => {
     }
     assert.deepEqual(missing, []);
   });
+
+  it("gives every body the media type it is sent in: JSON:API, as HashiCorp's document does, but the audit trail's plain JSON answer", async () => {
+    const document = (await t.request('GET', '/api/v2/openapi.json', { token: null })).body;
+    const types = new Map<string, string[]>();
+    type Operation = { requestBody?: { content?: object }; responses?: Record<string, { content?: object }> };
+    for (const [p, item] of Object.entries<Record<string, Operation>>(document.paths)) {
+      for (const method of METHODS) {
+        const operation = item[method];
+        if (!operation || !p.startsWith('/api/v2/')) continue;
+        const bodies: [string, object | undefined][] = [
+          ['request', operation.requestBody?.content],
+          ...Object.entries(operation.responses ?? {}).map(([status, r]): [string, object | undefined] => [status, r.content]),
+        ];
+        for (const [which, content] of bodies) {
+          for (const type of Object.keys(content ?? {})) types.set(type, [...(types.get(type) ?? []), `${method.toUpperCase()} ${p} ${which}`]);
+        }
+      }
+    }
+    assert.deepEqual([...types.keys()].sort(), ['application/json', 'application/vnd.api+json']);
+    assert.deepEqual(types.get('application/json'), ['GET /api/v2/organization/audit-trail 200']);
+  });
 });

@@ -14050,7 +14050,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
+                        "application/vnd.api+json": {
                             errors: {
                                 status: string;
                                 title: string;
