@@ -169,7 +169,7 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
       return calls === 1 ? { status: 500, body: 'down' } : calls === 2 ? 'hang' : { status: 204 };
     };
     const started = Date.now();
-    await deliveringProcess();
+    await deliveringProcess({ timeoutMs: 300 });
     while (forSet(set.id).length < 3 && Date.now() - started < 10_000) await sleep(20);
     await sleep(200);
     const attempts = forSet(set.id);
