@@ -2,9 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
-import { hashToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/db/connect.js';
-import { storeKind, withStoreMigratedTo } from './support/store.js';
+import { insertOldSiteAdminToken, storeKind, withStoreMigratedTo } from './support/store.js';
 
 /** A store created before teams existed keeps its tokens and gains an owners team per organization. */
 describe(`access migration on an existing store (${storeKind})`, () => {
@@ -16,19 +15,7 @@ describe(`access migration on an existing store (${storeKind})`, () => {
         .insertInto('projects')
         .values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at })
         .execute();
-      await (store.db as Kysely<any>)
-        .insertInto('tokens')
-        .values({
-          id: 'at-old',
-          token_hash: hashToken('old-admin-secret'),
-          kind: 'site-admin',
-          organization_id: null,
-          team_id: null,
-          description: 'kept',
-          created_at: at,
-          expired_at: null,
-        })
-        .execute();
+      await insertOldSiteAdminToken(store.db, at);
 
       await migrate(store);
       const owners = await store.db.selectFrom('teams').selectAll().where('organization_id', '=', 'org-old').execute();

@@ -2,13 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
-import { hashToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/db/connect.js';
 import { TestApp } from './support/app.js';
 import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, showConfigurationVersion, upload } from './support/factories/runs.js';
 import { expectStatus } from './support/requests.js';
-import { storeKind, withStoreMigratedTo } from './support/store.js';
+import { insertOldSiteAdminToken, storeKind, withStoreMigratedTo } from './support/store.js';
 
 describe(`archiving configuration versions (${storeKind})`, () => {
   let t: TestApp;
@@ -152,19 +151,7 @@ describe(`archived configuration versions migration on an existing store (${stor
           created_at: at,
         })
         .execute();
-      await db
-        .insertInto('tokens')
-        .values({
-          id: 'at-old',
-          token_hash: hashToken('old-admin-secret'),
-          kind: 'site-admin',
-          organization_id: null,
-          team_id: null,
-          description: 'kept',
-          created_at: at,
-          expired_at: null,
-        })
-        .execute();
+      await insertOldSiteAdminToken(db, at);
 
       await migrate(store);
       const rows = await db.selectFrom('configuration_versions').select(['id', 'status']).orderBy('seq').execute();

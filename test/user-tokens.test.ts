@@ -2,13 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
-import { hashToken } from '../src/auth/tokens.js';
 import { migrate } from '../src/db/connect.js';
 import { TestApp } from './support/app.js';
 import { createTeam, organizationToken, ownersTeam, teamWithToken, teamToken } from './support/factories/access.js';
 import { createComment, createRun } from './support/factories/runs.js';
 import { expectStatus, type ApiResponse } from './support/requests.js';
-import { storeKind, withStoreMigratedTo } from './support/store.js';
+import { insertOldSiteAdminToken, storeKind, withStoreMigratedTo } from './support/store.js';
 
 /**
  * `user-tokens-enabled: false` refuses the site-admin token (varsetd's user token) in that
@@ -189,19 +188,7 @@ describe(`user-tokens-enabled migration on an existing store (${storeKind})`, ()
           })),
         )
         .execute();
-      await db
-        .insertInto('tokens')
-        .values({
-          id: 'at-old',
-          token_hash: hashToken('old-admin-secret'),
-          kind: 'site-admin',
-          organization_id: null,
-          team_id: null,
-          description: 'kept',
-          created_at: at,
-          expired_at: null,
-        })
-        .execute();
+      await insertOldSiteAdminToken(db, at);
 
       await migrate(store);
       const app = await buildApp({ store });

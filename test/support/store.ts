@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { Migrator } from 'kysely';
+import { Migrator, type Kysely } from 'kysely';
+import { hashToken } from '../../src/auth/tokens.js';
 import { openStore, type Store } from '../../src/db/connect.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { randomAlphanumeric } from '../../src/ids.js';
@@ -61,4 +62,24 @@ async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promis
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The site administrator's token (`old-admin-secret`) as the first versions wrote it, for the
+ * tests of migrations that must keep it working (a store migrated to 0002 or later).
+ */
+export async function insertOldSiteAdminToken(db: Store['db'], at: string): Promise<void> {
+  await (db as Kysely<any>)
+    .insertInto('tokens')
+    .values({
+      id: 'at-old',
+      token_hash: hashToken('old-admin-secret'),
+      kind: 'site-admin',
+      organization_id: null,
+      team_id: null,
+      description: 'kept',
+      created_at: at,
+      expired_at: null,
+    })
+    .execute();
 }
