@@ -97,9 +97,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   const run = (text: string) => sql.raw(text).execute(db);
   if (postgres) {
+    // Most organizations have no configuration: an index probe spares their writes the
+    // queueing statement, whose plan costs more to start than the probe to answer.
     await run(`create function enqueue_varset_notifications() returns trigger language plpgsql as $$
       begin
-        ${ENQUEUE};
+        if exists (select 1 from varset_notification_configurations c where c.organization_id = new.organization_id and c.enabled = 1) then
+          ${ENQUEUE};
+        end if;
         return null;
       end $$`);
     await run(`create trigger varset_versions_notify after insert on varset_versions for each row execute function enqueue_varset_notifications()`);
