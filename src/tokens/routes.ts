@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
+import type { Token } from '../auth/tokens.js';
+import type { Page } from '../common/page.js';
 import { contextOf } from '../context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
@@ -65,6 +67,21 @@ function listOptionsOf(query: QueryValues): TeamTokenListOptions {
  * Team tokens (a legacy one the singular endpoints replace, and any number with a description
  * each) and the organization's token, the secret shown only when created.
  */
+/** A page of team tokens as a list document: every list of them is answered so. */
+const tokenList = (
+  path: string,
+  query: Parameters<typeof listDocument>[1],
+  page: Page,
+  { rows, total, organizationName }: { rows: Token[]; total: number; organizationName: string },
+) =>
+  listDocument(
+    path,
+    query,
+    page,
+    total,
+    rows.map((token) => serializeToken(token, organizationName)),
+  );
+
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post('/teams/:id/authentication-token', { schema: { params: IdParams, body: TokenBody, response: Created } }, async (request, reply) => {
     const { row, secret, organizationName } = await createTeamToken(contextOf(request), request.params.id, optionsOf(request.body));
@@ -88,27 +105,21 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.get('/teams/:id/authentication-tokens', { schema: { params: IdParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
     const page = parsePage(request.query);
-    const { rows, total, organizationName } = await listTeamTokensOfTeam(contextOf(request), request.params.id, listOptionsOf(request.query), page);
-    const path = `${API_PREFIX}/teams/${encodeURIComponent(request.params.id)}/authentication-tokens`;
-    return listDocument(
-      path,
+    return tokenList(
+      `${API_PREFIX}/teams/${encodeURIComponent(request.params.id)}/authentication-tokens`,
       request.query,
       page,
-      total,
-      rows.map((token) => serializeToken(token, organizationName)),
+      await listTeamTokensOfTeam(contextOf(request), request.params.id, listOptionsOf(request.query), page),
     );
   });
 
   api.get('/organizations/:organization/team-tokens', { schema: { params: OrganizationParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
     const page = parsePage(request.query);
-    const { rows, total, organizationName } = await listOrganizationTeamTokens(contextOf(request), request.params.organization, listOptionsOf(request.query), page);
-    const path = `${API_PREFIX}/organizations/${encodeURIComponent(request.params.organization)}/team-tokens`;
-    return listDocument(
-      path,
+    return tokenList(
+      `${API_PREFIX}/organizations/${encodeURIComponent(request.params.organization)}/team-tokens`,
       request.query,
       page,
-      total,
-      rows.map((token) => serializeToken(token, organizationName)),
+      await listOrganizationTeamTokens(contextOf(request), request.params.organization, listOptionsOf(request.query), page),
     );
   });
 
