@@ -7,7 +7,7 @@ import { createRunOverHttp } from './support/factories/runs.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { confirmImpact, fieldError, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import { attributeBecomes, confirmImpact, fieldError, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what
@@ -559,7 +559,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
     await page.getByRole('button', { name: 'Table view' }).click();
     await page.waitForURL((url) => url.searchParams.get('view') === 'table');
-    assert.equal(await page.getByRole('button', { name: 'Table view' }).getAttribute('aria-pressed'), 'true');
+    await attributeBecomes(page.getByRole('button', { name: 'Table view' }), 'aria-pressed', 'true');
     const table = page.getByRole('table', { name: 'Variable sets' });
     const names = async () => table.locator('tbody th a[href^="/varsets/"]').allTextContents();
     /** Waits for the table's names to become `expected` (the table follows the URL's change). */
@@ -573,19 +573,19 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const header = (name: string) => table.getByRole('columnheader', { name: new RegExp(`^${name}`) });
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'variables');
-    assert.equal(await header('Variables').getAttribute('aria-sort'), 'ascending');
+    await attributeBecomes(header('Variables'), 'aria-sort', 'ascending');
     const byVariables = [...all].sort((a, b) => a.attributes['var-count'] - b.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name));
     await namesBecome(byVariables.map((v) => v.attributes.name));
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === '-variables');
-    assert.equal(await header('Variables').getAttribute('aria-sort'), 'descending');
+    await attributeBecomes(header('Variables'), 'aria-sort', 'descending');
     await namesBecome(
       [...all].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name),
     );
     await header('Name').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
     await namesBecome(all.map((v) => v.attributes.name).sort((a, b) => a.localeCompare(b)));
-    assert.equal(await header('Variables').getAttribute('aria-sort'), null);
+    await attributeBecomes(header('Variables'), 'aria-sort', null);
     await header('Scope').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'scope');
     const scope = (v: any) => (v.attributes.global ? -1 : v.attributes['project-count']);

@@ -51,6 +51,15 @@ export async function fieldError(field: Locator): Promise<string> {
 }
 
 /**
+ * Waits until `element`'s attribute `name` reads `value` (null: until it has none). The UI renders a
+ * navigation in a transition, so the URL changes a moment before the page shows it.
+ */
+export async function attributeBecomes(element: Locator, name: string, value: string | null): Promise<void> {
+  const selector = value === null ? `:not([${name}])` : `[${name}="${value}"]`;
+  await element.and(element.page().locator(selector)).waitFor();
+}
+
+/**
  * Sets the page's default timeout and notes in `errors` what its scripts throw and log as errors,
  * except the browser's own line for a refused API request answered with one of `expectedStatuses`.
  */
