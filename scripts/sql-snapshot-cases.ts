@@ -74,7 +74,8 @@ const T = '2026-01-01T00:00:00.000Z';
 const LATER = '9999-01-01T00:00:00.000Z';
 const NONE = 'none-such';
 const PAGE = { number: 2, size: 20 };
-const inTransaction = <R>(store: Store, work: (trx: Trx) => Promise<R>) => store.db.transaction().execute(work);
+/** Runs `work` in a transaction of the stores' own, which sends what `appendAtCommit` held back before it commits. */
+const inTransaction = <R>(store: Store, work: (trx: Trx) => R | Promise<R>) => transactions.transaction(store, async (trx) => work(trx));
 
 export async function seed(app: FastifyInstance, store: Store): Promise<Seeded> {
   const call = async (method: string, url: string, body?: unknown, status = [200, 201, 204]) => {
@@ -248,6 +249,10 @@ export const CASES = {
           [s.workspaceId, NONE],
         ),
     },
+    boundOnce: {
+      'a value, bound and sent by the caller': (store, s) =>
+        store.db.executeQuery(compiled.boundOnce((db, id: string) => db.selectFrom('workspaces').select('id').where('organization_id', '=', id))(store.db, s.orgId)),
+    },
   },
   'src/db/json.ts': {
     fromJson: { 'a value (builds no statement)': async () => json.fromJson('[1]') },
@@ -298,6 +303,16 @@ export const CASES = {
   },
   'src/db/transaction.ts': {
     transaction: { 'a read': (store) => transactions.transaction(store, (trx) => trx.selectFrom('organizations').select('id').execute()) },
+    appendAtCommit: {
+      "a set's new time, its version and an event, held back to the end (one statement on PostgreSQL)": (store, s) =>
+        inTransaction(store, async (trx) => {
+          const version = (await versions.findVersion(trx, s.versionId))!;
+          const { organizationName: _name, ...recorded } = version;
+          varsets.touchVarsetAt(trx, s.varsetId, T);
+          versions.insertVersion(trx, { ...recorded, id: 'vv-snap-2', number: 98, sealed: {} });
+          audit.insertAuditEvent(trx, auditEvent(s, 'ae-snap-2'));
+        }),
+    },
     withOrganizationLocked: {
       'by id': (store, s) => transactions.withOrganizationLocked(store, s.orgId, async () => undefined),
       "by a set's id": (store, s) => transactions.withOrganizationLocked(store, { varsetId: s.varsetId }, async () => undefined),
@@ -830,7 +845,7 @@ export const CASES = {
           false,
         ),
     },
-    touchVarsetAt: { 'by id': (store, s) => varsets.touchVarsetAt(store.db, s.varsetId, T) },
+    touchVarsetAt: { 'by id': (store, s) => inTransaction(store, (trx) => varsets.touchVarsetAt(trx, s.varsetId, T)) },
     updateVarset: {
       'every attribute': (store) => varsets.updateVarset(store.db, 'vs-snap', { name: 'snap-set-2', description: 'd', global: false, priority: true, updated_at: T }),
       'the name': (store) => varsets.updateVarset(store.db, 'vs-snap', { name: 'snap-set-3' }),
@@ -859,7 +874,7 @@ export const CASES = {
       'a version': async (store, s) => {
         const version = (await versions.findVersion(store.db, s.versionId))!;
         const { organizationName: _name, ...recorded } = version;
-        return versions.insertVersion(store.db, { ...recorded, id: 'vv-snap', number: 99, sealed: {} });
+        return inTransaction(store, (trx) => versions.insertVersion(trx, { ...recorded, id: 'vv-snap', number: 99, sealed: {} }));
       },
     },
     pageOfVersions: { 'a page': (store, s) => versions.pageOfVersions(store.db, s.varsetId, PAGE) },

@@ -7,7 +7,20 @@ import { createRunOverHttp } from './support/factories/runs.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { attributeBecomes, confirmImpact, fieldError, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import {
+  attributeBecomes,
+  confirmImpact,
+  fieldError,
+  heading,
+  launchChromium,
+  seedScenario,
+  signIn,
+  startUiServer,
+  statusSays,
+  watchPage,
+  type Scenario,
+  type UiServer,
+} from './support/ui.js';
 
 /**
  * The web UI in a real headless Chromium, against a real varsetd process on a fresh store: what

@@ -28,7 +28,7 @@ export async function recordAuditEvent(trx: Trx, by: Pick<Context, 'subject' | '
     requestId: actor.requestId,
     resource: { id: record.id, type: record.type, action: record.action, meta: record.meta ?? null },
   };
-  await store.insertAuditEvent(trx, event);
+  store.insertAuditEvent(trx, event);
 }
 
 /**

@@ -1,19 +1,19 @@
 import { sql } from 'kysely';
-import type { Db, Trx } from '../db/transaction.js';
+import { appendAtCommit, type Db, type Trx } from '../db/transaction.js';
 import { limitToPage, pageWithTotal } from '../db/page.js';
-import { compiledOnce } from '../db/compiled-once.js';
+import { boundOnce } from '../db/compiled-once.js';
 import type { AuditEvent, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
 
-export async function insertAuditEvent(trx: Trx, event: AuditEvent): Promise<void> {
+export function insertAuditEvent(trx: Trx, event: AuditEvent): void {
   const { id, organizationId, timestamp, auth, requestId, resource } = event;
   const meta = resource.meta === null ? null : JSON.stringify(resource.meta);
-  await INSERT_EVENT(trx, id, organizationId, timestamp, auth.type, auth.accessorId, auth.description, requestId, resource.id, resource.type, resource.action, meta);
+  appendAtCommit(trx, INSERT_EVENT(trx, id, organizationId, timestamp, auth.type, auth.accessorId, auth.description, requestId, resource.id, resource.type, resource.action, meta));
 }
 
-/** Every write runs it: built and compiled once. */
-const INSERT_EVENT = compiledOnce(
+/** Every write sends it: built and compiled once. */
+const INSERT_EVENT = boundOnce(
   (
     db,
     id: string,

@@ -31,10 +31,16 @@ const MAX_TEMPLATES = 64;
  * each combination of their lengths.
  */
 export function compiledOnce<Args extends Argument[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
+  const bind = boundOnce(build);
+  return async (db, ...args) => (await db.executeQuery<Row>(bind(db, ...args))).rows;
+}
+
+/** `compiledOnce`'s statement with a call's arguments, for the caller to send when it will (see `appendAtCommit`). */
+export function boundOnce<Args extends Argument[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => CompiledQuery<Row> {
   // Kept per dialect adapter, which a database handle shares with its transactions and its
   // handles with other plugins: all of them compile a query to the same statement.
   const templates = new WeakMap<DialectAdapter, Map<string, Template>>();
-  return async (db, ...args) => {
+  return (db, ...args) => {
     const adapter = db.getExecutor().adapter;
     let byLengths = templates.get(adapter);
     if (!byLengths) templates.set(adapter, (byLengths = new Map()));
@@ -49,8 +55,7 @@ export function compiledOnce<Args extends Argument[], Row>(build: (db: Db, ...ar
       const arg = args[source.argument];
       return source.member === undefined ? arg : (arg as readonly Value[])[source.member];
     });
-    const result = await db.executeQuery<Row>({ ...template.compiled, parameters });
-    return result.rows;
+    return { ...template.compiled, parameters };
   };
 }
 

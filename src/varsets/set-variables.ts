@@ -54,7 +54,7 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
         prepared.map((p) => p.candidate),
       );
       await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
-      await touchVarsetAt(trx, varset.id, timestamp);
+      touchVarsetAt(trx, varset.id, timestamp);
       await recordVariableEvent(trx, ctx, varset.organization_id, prepared[0]!.variable, 'create');
       return prepared[0]!.variable;
     },
@@ -71,7 +71,7 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
       const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
       await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
       await saveVariable(trx, prepared);
-      await touchVarsetAt(trx, varset.id, now());
+      touchVarsetAt(trx, varset.id, now());
       await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
       return prepared.variable;
     },
@@ -88,7 +88,7 @@ export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: s
       const deleted = await deleteVariable(trx, variablesOf(varset), id);
       if (!deleted) throw new NotFound();
       await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
-      await touchVarsetAt(trx, varset.id, now());
+      touchVarsetAt(trx, varset.id, now());
     },
     (state) => withoutVariable(state, id),
   );

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type SelectQueryBuilder } from 'kysely';
-import { compiledOnce } from '../db/compiled-once.js';
+import { boundOnce, compiledOnce } from '../db/compiled-once.js';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../db/json.js';
 import { byCodePoint } from '../db/order.js';
 import type { Database, VarsetTable } from '../db/schema.js';
@@ -7,7 +7,7 @@ import { searchable } from '../db/search.js';
 import { inSlices } from '../common/slices.js';
 import { VARIABLE_COLUMNS, variableFromRow, type Category, type VariableRow } from '../variables/model.js';
 import type { Varset, VarsetRead, VarsetRelations } from './model.js';
-import type { Db } from '../db/transaction.js';
+import { appendAtCommit, type Db, type Trx } from '../db/transaction.js';
 
 /**
  * The SQL of variable sets themselves: reading and writing a set, its organization's version
@@ -149,11 +149,11 @@ export async function updateVarset(db: Db, id: string, changes: Partial<Pick<Var
     .execute();
 }
 
-const touchVarset = compiledOnce((db, id: string, updatedAt: string) => db.updateTable('varsets').set({ updated_at: updatedAt }).where('id', '=', id));
+const touchVarset = boundOnce((db, id: string, updatedAt: string) => db.updateTable('varsets').set({ updated_at: updatedAt }).where('id', '=', id));
 
 /** Records that a set changed (its variables did) at `updatedAt`. */
-export async function touchVarsetAt(db: Db, id: string, updatedAt: string): Promise<void> {
-  await touchVarset(db, id, updatedAt);
+export function touchVarsetAt(trx: Trx, id: string, updatedAt: string): void {
+  appendAtCommit(trx, touchVarset(trx, id, updatedAt));
 }
 
 export async function deleteVarset(db: Db, id: string): Promise<void> {

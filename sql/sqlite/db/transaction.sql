@@ -1,5 +1,11 @@
 -- The SQL of src/db/transaction.ts on SQLite, written by npm run sql:snapshots.
 
+-- appendAtCommit: a set's new time, its version and an event, held back to the end (one statement on PostgreSQL)
+select "varset_versions"."id", "varset_versions"."varset_id", "varset_versions"."organization_id", "varset_versions"."project_id", "varset_versions"."number", "varset_versions"."action", "varset_versions"."rolled_back_to", "varset_versions"."varset_name", "varset_versions"."created_at", "varset_versions"."actor_token_id", "varset_versions"."actor_kind", "varset_versions"."actor_team_id", "varset_versions"."actor_description", "varset_versions"."request_id", "varset_versions"."changes", "organizations"."name" as "organization_name" from "varset_versions" inner join "organizations" on "organizations"."id" = "varset_versions"."organization_id" where "varset_versions"."id" = +?;
+update "varsets" set "updated_at" = +? where "id" = +?;
+insert into "varset_versions" ("id", "varset_id", "organization_id", "project_id", "number", "action", "rolled_back_to", "varset_name", "created_at", "actor_token_id", "actor_kind", "actor_team_id", "actor_description", "request_id", "changes", "sealed") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "audit_events" ("id", "organization_id", "timestamp", "auth_type", "accessor_id", "auth_description", "request_id", "resource_id", "resource_type", "action", "meta") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
 -- transaction: a read
 select "id" from "organizations";
 

@@ -59,6 +59,6 @@ export async function recordVersion(
     changes,
     sealed,
   };
-  await insertVersion(trx, version);
+  insertVersion(trx, version);
   return version;
 }

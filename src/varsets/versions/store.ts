@@ -1,5 +1,5 @@
-import { compiledOnce } from '../../db/compiled-once.js';
-import type { Db } from '../../db/transaction.js';
+import { boundOnce, compiledOnce } from '../../db/compiled-once.js';
+import { appendAtCommit, type Db, type Trx } from '../../db/transaction.js';
 import type { Page } from '../../common/page.js';
 import { sql } from 'kysely';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../../db/json.js';
@@ -82,32 +82,35 @@ export async function findLastVersionNumber(db: Db, varsetId: string): Promise<n
 /** A version and, apart, what undoing it takes. */
 export type RecordedVersion = Omit<VarsetVersion, 'organizationName'> & { sealed: Record<string, string> };
 
-export async function insertVersion(db: Db, version: RecordedVersion): Promise<void> {
+export function insertVersion(trx: Trx, version: RecordedVersion): void {
   const { actor } = version;
   const sealed = Object.keys(version.sealed).length ? JSON.stringify(version.sealed) : null;
-  await INSERT_VERSION(
-    db,
-    version.id,
-    version.varsetId,
-    version.organizationId,
-    version.projectId,
-    version.number,
-    version.action,
-    version.rolledBackTo,
-    version.varsetName,
-    version.createdAt,
-    actor.tokenId,
-    actor.kind,
-    actor.teamId,
-    actor.description,
-    version.requestId,
-    JSON.stringify(version.changes),
-    sealed,
+  appendAtCommit(
+    trx,
+    INSERT_VERSION(
+      trx,
+      version.id,
+      version.varsetId,
+      version.organizationId,
+      version.projectId,
+      version.number,
+      version.action,
+      version.rolledBackTo,
+      version.varsetName,
+      version.createdAt,
+      actor.tokenId,
+      actor.kind,
+      actor.teamId,
+      actor.description,
+      version.requestId,
+      JSON.stringify(version.changes),
+      sealed,
+    ),
   );
 }
 
 /** Every write to a set runs it: built and compiled once. */
-const INSERT_VERSION = compiledOnce(
+const INSERT_VERSION = boundOnce(
   (
     db,
     id: string,

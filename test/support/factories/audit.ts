@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '../../../src/audit/model.js';
 import { insertAuditEvent } from '../../../src/audit/store.js';
+import { transaction } from '../../../src/db/transaction.js';
 import type { TestApp } from '../app.js';
 
 /** What the audit trail tests share. */
@@ -20,6 +21,8 @@ export async function insertEvent(t: TestApp, organizationId: string, timestamp:
     requestId: randomUUID(),
     resource: { id: 'ws-test', type: 'workspace', action: 'update', meta: { name: 'test' } },
   };
-  await t.store.db.transaction().execute((trx) => insertAuditEvent(trx, event));
+  await transaction(t.store, async (trx) => {
+    insertAuditEvent(trx, event);
+  });
   return event.id;
 }
