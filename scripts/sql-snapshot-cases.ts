@@ -867,6 +867,7 @@ export const CASES = {
   'src/varsets/versions/store.ts': {
     findLastVersionNumber: { 'a set': (store, s) => versions.findLastVersionNumber(store.db, s.varsetId) },
     findNewestVersion: { 'a set': (store, s) => versions.findNewestVersion(store.db, s.varsetId) },
+    findVarsetAndNewestNumber: { 'a set': (store, s) => versions.findVarsetAndNewestNumber(store.db, s.varsetId) },
     findVarsetState: { 'a set': (store, s) => versions.findVarsetState(store.db, s.varsetId) },
     findVersion: { 'by id': (store, s) => versions.findVersion(store.db, s.versionId) },
     findVersionsAfter: { 'a set': (store, s) => versions.findVersionsAfter(store.db, s.varsetId, 0) },

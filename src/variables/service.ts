@@ -41,6 +41,11 @@ export interface PreparedVariable {
   candidate: KeyCandidate;
 }
 
+/** An update of a variable, ready to save: the variable as it will be, and as it was. */
+export interface PreparedUpdate extends PreparedVariable {
+  previous: Variable;
+}
+
 /** A fresh opaque version, given to a variable on creation and on every update. */
 export function newVersionId(): string {
   return randomBytes(20).toString('hex');
@@ -93,7 +98,7 @@ export async function insertVariables(db: Db, owner: VariableOwner, prepared: Pr
  * `saveVariable`: attributes absent from the request keep their value, a new value is sealed
  * when the variable is sensitive, and the version is new even when nothing changes.
  */
-export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: VariablePlace): Promise<PreparedVariable> {
+export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: VariablePlace): Promise<PreparedUpdate> {
   checkVariableChanges(changes, at);
   const current = await store.findVariable(db, owner, id);
   if (!current) throw new NotFound();
@@ -101,7 +106,7 @@ export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: Varia
   const candidate = { key: fields.key, category: fields.category, field: fieldOf(at, changes.key !== undefined ? 'key' : 'category') };
   await assertKeysFree(db, owner, [candidate], current.id);
   const value = storedValue(sealer, fields, current, changes.value !== undefined);
-  return { variable: { ...current, ...fields, value, version_id: newVersionId() }, candidate };
+  return { variable: { ...current, ...fields, value, version_id: newVersionId() }, candidate, previous: current };
 }
 
 export async function saveVariable(db: Db, prepared: PreparedVariable): Promise<void> {

@@ -109,14 +109,14 @@ export async function updateVariable(db: Db, variable: Variable): Promise<void> 
 const DELETE_VARIABLE = perOwnerKind((kind) =>
   compiledOnce((db, ownerId: string, id: string) => {
     const owner = { kind, id: ownerId };
-    return db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).returning(['id', 'key', 'category', 'sensitive']);
+    return db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).returning(VARIABLE_COLUMNS);
   }),
 );
 
-/** Deletes the owner's variable: what it was (what the audit trail names it by), or undefined when the owner had none. */
-export async function deleteVariable(db: Db, owner: VariableOwner, id: string): Promise<Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'> | undefined> {
+/** Deletes the owner's variable: what it was (what the audit trail and a set's version say it was), or undefined when the owner had none. */
+export async function deleteVariable(db: Db, owner: VariableOwner, id: string): Promise<Variable | undefined> {
   const [row] = await DELETE_VARIABLE[owner.kind](db, owner.id, id);
-  return row && { id: row.id, owner, key: row.key, category: row.category, sensitive: Boolean(row.sensitive) };
+  return row && variableFromRow(owner, row);
 }
 
 /** Deletes the owner's variables with these ids (a rollback's): one statement per 500. */

@@ -13,11 +13,10 @@ import {
   recordVariableEvent,
   saveVariable,
 } from '../variables/service.js';
-import { changeVarset, readableVarset } from './access.js';
+import { changeVarsetVariable, readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf } from './model.js';
 import { assertNoGlobalConflict } from './rules.js';
 import { touchVarsetAt } from './store.js';
-import { withVariable, withoutVariable } from './versions/model.js';
 
 /**
  * The variables of a set. They are written as every variable is (src/variables/service.ts),
@@ -41,55 +40,35 @@ export async function showVarsetVariable(ctx: Context, varsetId: string, id: str
 
 export async function addVarsetVariable(ctx: Context, varsetId: string, changes: VariableChanges): Promise<Variable> {
   const fields = newVariableFields(changes, AT);
-  return changeVarset(
-    ctx,
-    varsetId,
-    'varset:update',
-    async (trx, varset) => {
-      const timestamp = now();
-      const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
-      await assertNoGlobalConflict(
-        trx,
-        varset,
-        prepared.map((p) => p.candidate),
-      );
-      await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
-      touchVarsetAt(trx, varset.id, timestamp);
-      await recordVariableEvent(trx, ctx, varset.organization_id, prepared[0]!.variable, 'create');
-      return prepared[0]!.variable;
-    },
-    withVariable,
-  );
+  return changeVarsetVariable(ctx, varsetId, async (trx, varset) => {
+    const timestamp = now();
+    const [prepared] = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
+    const { variable, candidate } = prepared!;
+    await assertNoGlobalConflict(trx, varset, [candidate]);
+    await insertVariables(trx, variablesOf(varset), [prepared!], globalOrganizationOf(varset));
+    touchVarsetAt(trx, varset.id, timestamp);
+    await recordVariableEvent(trx, ctx, varset.organization_id, variable, 'create');
+    return { result: variable, before: null, after: variable };
+  });
 }
 
 export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, changes: VariableChanges): Promise<Variable> {
-  return changeVarset(
-    ctx,
-    varsetId,
-    'varset:update',
-    async (trx, varset) => {
-      const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
-      await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
-      await saveVariable(trx, prepared);
-      touchVarsetAt(trx, varset.id, now());
-      await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
-      return prepared.variable;
-    },
-    withVariable,
-  );
+  return changeVarsetVariable(ctx, varsetId, async (trx, varset) => {
+    const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
+    await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
+    await saveVariable(trx, prepared);
+    touchVarsetAt(trx, varset.id, now());
+    await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
+    return { result: prepared.variable, before: prepared.previous, after: prepared.variable };
+  });
 }
 
 export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: string): Promise<void> {
-  await changeVarset(
-    ctx,
-    varsetId,
-    'varset:update',
-    async (trx, varset) => {
-      const deleted = await deleteVariable(trx, variablesOf(varset), id);
-      if (!deleted) throw new NotFound();
-      await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
-      touchVarsetAt(trx, varset.id, now());
-    },
-    (state) => withoutVariable(state, id),
-  );
+  await changeVarsetVariable(ctx, varsetId, async (trx, varset) => {
+    const deleted = await deleteVariable(trx, variablesOf(varset), id);
+    if (!deleted) throw new NotFound();
+    await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
+    touchVarsetAt(trx, varset.id, now());
+    return { result: undefined, before: deleted, after: null };
+  });
 }

@@ -118,25 +118,25 @@ export function versionFromRow(row: VersionColumns): VarsetVersion {
   };
 }
 
-/** `state` with `variable` added or replaced: what a write of one variable makes of its set. */
-export function withVariable(state: VarsetState, variable: VariableState & { id: string }): VarsetState {
-  const variables = new Map(state.variables);
-  variables.set(variable.id, {
-    key: variable.key,
-    value: variable.value,
-    description: variable.description,
-    category: variable.category,
-    hcl: variable.hcl,
-    sensitive: variable.sensitive,
-  });
-  return { ...state, variables };
-}
-
-/** `state` without the variable `id`. */
-export function withoutVariable(state: VarsetState, id: string): VarsetState {
-  const variables = new Map(state.variables);
-  variables.delete(id);
-  return { ...state, variables };
+/**
+ * The set's state narrowed to one variable (or to none): what a write of that variable alone
+ * compares. All else is the same before and after such a write, so the difference of the two
+ * narrowed states is the difference of the whole ones.
+ */
+export function narrowedTo(varset: Pick<VarsetState, Attribute>, variable: (VariableState & { id: string }) | null): VarsetState {
+  const { name, description, global, priority } = varset;
+  const variables = new Map<string, VariableState>();
+  if (variable) {
+    variables.set(variable.id, {
+      key: variable.key,
+      value: variable.value,
+      description: variable.description,
+      category: variable.category,
+      hcl: variable.hcl,
+      sensitive: variable.sensitive,
+    });
+  }
+  return { name, description, global, priority, variables, workspaceIds: new Set(), projectIds: new Set() };
 }
 
 /** A version with the sealed sensitive values it replaced or removed (by variable id): what undoing it needs. */

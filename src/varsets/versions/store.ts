@@ -1,7 +1,8 @@
 import { boundOnce, compiledOnce } from '../../db/compiled-once.js';
 import { appendAtCommit, type Db, type Trx } from '../../db/transaction.js';
 import type { Page } from '../../common/page.js';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../../db/json.js';
 import type { VariableRow } from '../../variables/model.js';
 import { selectVarsets } from '../store.js';
@@ -11,6 +12,10 @@ import { versionFromRow, type Change, type UndoableVersion, type VarsetState, ty
 /** The SQL of set versions: a set's state as versions see it, and the versions themselves. */
 
 const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive'] as const;
+
+/** The number of the set's newest version, as a column of a statement that selects the set. */
+const newestNumber = (eb: ExpressionBuilder<Database, 'varsets'>) =>
+  eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1);
 
 /**
  * A set with all a version compares (its variables' stored values, its assignments' ids) and
@@ -34,15 +39,21 @@ const stateOfVarset = compiledOnce((db, id: string) =>
       .select(jsonArrayOf(db, jsonObjectOf(db, Object.fromEntries(STATE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)]))), []).as('variables'))
       .whereRef('varset_variables.varset_id', '=', 'varsets.id')
       .as('variables'),
-    eb
-      .selectFrom('varset_versions')
-      .select('varset_versions.number')
-      .whereRef('varset_versions.varset_id', '=', 'varsets.id')
-      .orderBy('varset_versions.number', 'desc')
-      .limit(1)
-      .as('last_number'),
+    newestNumber(eb).as('last_number'),
   ]),
 );
+
+const varsetAndNewestNumber = compiledOnce((db, id: string) =>
+  selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).select((eb) => [newestNumber(eb).as('last_number')]),
+);
+
+/** A set and the number of its newest version (0: none), in one statement: what a version of a write of one variable needs. */
+export async function findVarsetAndNewestNumber(db: Db, id: string): Promise<{ varset: Varset; lastNumber: number } | undefined> {
+  const [row] = await varsetAndNewestNumber(db, id);
+  if (!row) return undefined;
+  const { last_number, ...varset } = row;
+  return { varset, lastNumber: Number(last_number ?? 0) };
+}
 
 type StateVariable = Pick<VariableRow, (typeof STATE_FIELDS)[number]>;
 
