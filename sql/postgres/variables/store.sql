@@ -1,10 +1,10 @@
 -- The SQL of src/variables/store.ts on PostgreSQL, written by npm run sql:snapshots.
 
 -- deleteVariable: a set's
-delete from "varset_variables" where "varset_id" = $1 and "id" = $2 returning "id", "key", "category", "sensitive";
+delete from "varset_variables" where "varset_id" = $1 and "id" = $2 returning "id", "key", "value", "description", "category", "hcl", "sensitive", "version_id", "created_at";
 
 -- deleteVariable: a workspace's
-delete from "workspace_variables" where "workspace_id" = $1 and "id" = $2 returning "id", "key", "category", "sensitive";
+delete from "workspace_variables" where "workspace_id" = $1 and "id" = $2 returning "id", "key", "value", "description", "category", "hcl", "sensitive", "version_id", "created_at";
 
 -- deleteVariables: a set's
 delete from "varset_variables" where "varset_id" = $1 and "id" in ($2, $3);
