@@ -13,7 +13,7 @@ const organization = (name: string) => ({
   search_name: `search-${name}`,
   search_email: `search-${name}@example.com`,
   user_tokens_enabled: name.length % 2 === 0,
-  created_at: `2026-01-0${String(name.length)}T00:00:00.000Z`,
+  created_at: new Date(Date.UTC(2026, 0, name.length)).toISOString(),
 });
 
 describe(`rows held back to the end of a transaction (${storeKind})`, () => {
@@ -59,6 +59,21 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
     } else {
       assert.equal(sent.length, 6, sent.join('\n'));
     }
+  });
+
+  it('sends more than a statement may carry in as few statements as it takes', async () => {
+    // 8,200 rows of 8 parameters: more than PostgreSQL's 65,535 in one statement.
+    const names = Array.from({ length: 8_200 }, (_, i) => `bulk-${String(i).padStart(5, '0')}`);
+    await transaction(store, async (trx) => {
+      for (const name of names) appendAtCommit(trx, trx.insertInto('organizations').values(organization(name)).compile());
+    });
+    const sent = statements.filter((sql) => !/^(begin|commit)/i.test(sql));
+    assert.equal(sent.length, storeKind === 'postgres' ? 2 : names.length);
+    const written = await store.db.selectFrom('organizations').select(['name', 'email']).orderBy('name').execute();
+    assert.deepEqual(
+      written,
+      names.map((name) => ({ name, email: `${name}@example.com` })),
+    );
   });
 
   it('writes none of them when the work fails', async () => {

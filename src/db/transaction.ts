@@ -87,14 +87,29 @@ export function appendAtCommit(trx: Trx, write: CompiledQuery): void {
 /** An INSERT or UPDATE of parameters alone: no literal, nothing returned, one statement. */
 const PLAIN_WRITE = /^(insert into "[a-z_]+" \([^'$;]*\) values \([^';]*\)|update "[a-z_]+" set (?:(?! returning )[^';])*)$/;
 
+/** The most parameters a PostgreSQL statement may have (the protocol counts them in 16 bits). */
+const MAX_PARAMETERS = 65_535;
+
 async function sendAppended(dialect: Dialect, trx: Trx): Promise<void> {
   const queue = appended.get(trx)!;
   appended.delete(trx);
-  if (dialect === 'postgres' && queue.length > 1) {
-    await trx.executeQuery(inOneStatement(queue));
+  if (dialect === 'sqlite') {
+    for (const write of queue) await trx.executeQuery(write);
     return;
   }
-  for (const write of queue) await trx.executeQuery(write);
+  // As few statements as the parameters allow: one, unless a deletion changed thousands of sets.
+  let batch: CompiledQuery[] = [];
+  let parameters = 0;
+  for (const write of queue) {
+    if (batch.length && parameters + write.parameters.length > MAX_PARAMETERS) {
+      await trx.executeQuery(inOneStatement(batch));
+      batch = [];
+      parameters = 0;
+    }
+    batch.push(write);
+    parameters += write.parameters.length;
+  }
+  if (batch.length) await trx.executeQuery(inOneStatement(batch));
 }
 
 /**
@@ -102,6 +117,7 @@ async function sendAppended(dialect: Dialect, trx: Trx): Promise<void> {
  * runs once, to completion, whether read or not), their placeholders numbered on.
  */
 function inOneStatement(writes: CompiledQuery[]): CompiledQuery {
+  if (writes.length === 1) return writes[0]!;
   const parameters: unknown[] = [];
   const statements = writes.map((write) => {
     const offset = parameters.length;
