@@ -27,7 +27,8 @@
  * each module as its top folder; route files and the files directly in src/ count as
  * themselves, since nothing but app.ts imports routes). What an organization has of other
  * features (its default project, its owners team, its workspaces) those features write, in the
- * organization's transactions, through the steps src/organization-parts.ts gives it. Every
+ * organization's transactions, through the steps src/organization-parts.ts gives it (and the
+ * versions of the sets a workspace's or project's deletion changes, through src/deletion-steps.ts). Every
  * feature records its writes through src/audit/service.ts; the audit trail uses no feature.
  * The shared folders (db, jsonapi, cache, common, auth, secrets, http, metrics) know no feature.
  * Metrics (src/metrics) are the only code that knows prom-client; the rules and stores announce

@@ -869,6 +869,11 @@ export const CASES = {
     findNewestVersion: { 'a set': (store, s) => versions.findNewestVersion(store.db, s.varsetId) },
     findVarsetAndNewestNumber: { 'a set': (store, s) => versions.findVarsetAndNewestNumber(store.db, s.varsetId) },
     findVarsetState: { 'a set': (store, s) => versions.findVarsetState(store.db, s.varsetId) },
+    findVarsetStatesOwnedBy: { "a project's": (store, s) => versions.findVarsetStatesOwnedBy(store.db, s.projectId) },
+    findVarsetsAssignedTo: {
+      "a workspace's": (store, s) => versions.findVarsetsAssignedTo(store.db, 'workspaces', s.workspaceId),
+      "a project's": (store, s) => versions.findVarsetsAssignedTo(store.db, 'projects', s.projectId),
+    },
     findVersion: { 'by id': (store, s) => versions.findVersion(store.db, s.versionId) },
     findVersionsAfter: { 'a set': (store, s) => versions.findVersionsAfter(store.db, s.varsetId, 0) },
     insertVersion: {

@@ -28,6 +28,7 @@ import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { closeQuerystring } from './jsonapi/closed-query.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { ORGANIZATION_PARTS } from './organization-parts.js';
+import { PROJECT_DELETION_STEPS, WORKSPACE_DELETION_STEPS } from './deletion-steps.js';
 import { projectRoutes } from './projects/routes.js';
 import { projectTagBindingRoutes } from './projects/tag-binding-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
@@ -197,9 +198,9 @@ export async function buildApp(options: AppOptions) {
       });
 
       await api.register(organizationRoutes, { parts: ORGANIZATION_PARTS });
-      await api.register(projectRoutes);
+      await api.register(projectRoutes, { deleting: PROJECT_DELETION_STEPS });
       await api.register(projectTagBindingRoutes);
-      await api.register(workspaceRoutes);
+      await api.register(workspaceRoutes, { deleting: WORKSPACE_DELETION_STEPS });
       await api.register(workspaceActionRoutes);
       await api.register(teamRoutes);
       await api.register(tokenRoutes);

@@ -230,6 +230,55 @@ describe(`versions of a set (${storeKind})`, () => {
     expectStatus(await t.get(`/api/v2/varset-versions/${version.id}`, { token: writer.token }), 404);
   });
 
+  it("deleting a workspace or a project makes a version of each set it changes: assignments removed, a project's own sets deleted", async () => {
+    const doomedWorkspace = await t.createWorkspace(org);
+    const doomedProject = await t.createProject(org);
+    const assigned = await createVarset(t, org, { workspaces: [ws, doomedWorkspace], projects: [prj, doomedProject] });
+    const owned = await createVarset(t, org, { parent: { type: 'projects', id: doomedProject }, vars: [{ key: 'secret', value: 'hunter2', sensitive: true }] });
+    const untouched = await createVarset(t, org, { workspaces: [ws] });
+    const counts = async () => Promise.all([assigned.id, owned.id, untouched.id].map(async (id) => (await versions(id, owners)).length));
+    assert.deepEqual(await counts(), [1, 1, 1]);
+
+    expectStatus(await t.delete(`/api/v2/workspaces/${doomedWorkspace}`, undefined, { token: owners }), 204);
+    assert.deepEqual(await counts(), [2, 1, 1]);
+    const [afterWorkspace] = await versions(assigned.id, owners);
+    assert.deepEqual(afterWorkspace.attributes.changes, [{ target: 'workspace', id: doomedWorkspace, action: 'removed' }]);
+    assert.equal(afterWorkspace.attributes.action, 'update');
+    assert.equal(afterWorkspace.attributes.actor.description, 'team owners (token "release pipeline")');
+
+    expectStatus(await t.delete(`/api/v2/projects/${doomedProject}`, undefined, { token: owners }), 204);
+    assert.deepEqual(await counts(), [3, 2, 1]);
+    const [afterProject] = await versions(assigned.id, owners);
+    assert.deepEqual(afterProject.attributes.changes, [{ target: 'project', id: doomedProject, action: 'removed' }]);
+    const [deletion] = await versions(owned.id, owners);
+    assert.equal(deletion.attributes.action, 'delete');
+    assert.deepEqual(
+      deletion.attributes.changes.filter((c: any) => c.target === 'variable'),
+      [
+        {
+          target: 'variable',
+          id: owned.relationships.vars.data[0].id,
+          key: 'secret',
+          category: 'terraform',
+          action: 'removed',
+          before: { key: 'secret', value: null, description: '', category: 'terraform', hcl: false, sensitive: true },
+          after: null,
+        },
+      ],
+    );
+    expectStatus(await t.get(`/api/v2/varsets/${owned.id}`), 404);
+
+    // The deleted set's history says what it was; restoring it needs its project, which is gone.
+    const [created] = (await versions(owned.id, owners)).slice(-1);
+    const refused = await t.post(`/api/v2/varsets/${owned.id}/actions/rollback`, { data: { type: 'varset-versions', id: created.id } }, { token: owners });
+    expectStatus(refused, 422);
+    assert.match(JSON.stringify(refused.body), new RegExp(`the project that owned the set \\(${doomedProject}\\) no longer exists`));
+    // The sets still assigned come back without what is gone, when asked.
+    const [first] = (await versions(assigned.id, owners)).slice(-1);
+    const restored = await t.post(`/api/v2/varsets/${assigned.id}/actions/rollback?skip-missing=true`, { data: { type: 'varset-versions', id: first.id } }, { token: owners });
+    expectStatus(restored, 200);
+  });
+
   it('writes racing on one set get distinct numbers, in the order they committed', async () => {
     const set = await createVarset(t, org);
     const responses = await Promise.all(

@@ -13,7 +13,7 @@ import { includedEffectiveTagBindings } from '../includes.js';
 import type { Project, ProjectChanges, ProjectOrder } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
 import { serializeProject } from './serialize.js';
-import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectPermissionFilter } from './service.js';
+import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectDeletionStep, type ProjectPermissionFilter } from './service.js';
 import { effectiveTagBindingsOfProjects } from './tag-bindings.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
@@ -98,7 +98,8 @@ async function projectsDocument(ctx: Context, organizationName: string, projects
   return { data: projects.map(serialize(ctx, organizationName, bindings)), included: includedEffectiveTagBindings(bindings.values()) };
 }
 
-export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
+/** `deleting`: what other features do in a project's deletion (src/deletion-steps.ts). */
+export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly ProjectDeletionStep[] }> = async (api, { deleting }) => {
   api.post(
     '/organizations/:organization/projects',
     { schema: { params: OrganizationParams, body: ProjectBody, response: Responses({ 201: Document(ProjectResource) }) } },
@@ -147,7 +148,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
   });
 
   api.delete('/projects/:id', { schema: { params: IdParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteProject(contextOf(request), request.params.id);
+    await deleteProject(contextOf(request), deleting, request.params.id);
     return reply.code(204).send(null);
   });
 };

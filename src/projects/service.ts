@@ -131,15 +131,19 @@ export async function readableDefaultProjects(ctx: Context, organizations: { def
   return projects.filter((p) => can(ctx.subject, 'project:read', { organizationId: p.organization_id, projectId: p.id }));
 }
 
+/** What another feature does in a project's deletion, in its transaction, before the project goes (src/deletion-steps.ts). */
+export type ProjectDeletionStep = (trx: Trx, ctx: Context, projectId: string) => Promise<void>;
+
 /**
- * Deletes a project, with the variable sets it owns and its set assignments. The default
- * project and a project that still holds workspaces cannot be deleted.
+ * Deletes a project, with the variable sets it owns and its set assignments, after `steps`.
+ * The default project and a project that still holds workspaces cannot be deleted.
  */
-export async function deleteProject(ctx: Context, id: string): Promise<void> {
+export async function deleteProject(ctx: Context, steps: readonly ProjectDeletionStep[], id: string): Promise<void> {
   const { project } = await getProject(ctx, id, 'project:delete');
   if (project.is_default) throw new Unprocessable('the default project of an organization cannot be deleted');
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     if (await store.hasWorkspaces(trx, id)) throw new Conflict('the project still contains workspaces: move or delete them first');
+    for (const step of steps) await step(trx, ctx, id);
     await store.deleteProject(trx, id);
     await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id, action: 'destroy', meta: { name: project.name } });
   });

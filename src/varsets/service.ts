@@ -13,12 +13,14 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   assignments.ts    applying sets to workspaces and projects
  *   set-variables.ts  the variables of a set
  *   rules.ts          name, global rule, what a project-owned set may reach
+ *   versions/         a set's versions, rollback, and what other deletions make of sets
  */
 
 export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type CachedResponse, type VarsetListRequest } from './cached-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
+export { recordProjectDeletion, recordWorkspaceDeletion } from './versions/cascades.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */
 export function varsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {

@@ -20,6 +20,7 @@ import {
   getWorkspace,
   listOrganizationWorkspaces,
   updateWorkspace,
+  type WorkspaceDeletionStep,
   type WorkspaceWithOrganization,
 } from './service.js';
 import { settingsOf } from './settings.js';
@@ -126,7 +127,8 @@ async function oneDocument(ctx: Context, found: WorkspaceWithOrganization, inclu
   return { data: data[0]!, included };
 }
 
-export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
+/** `deleting`: what other features do in a workspace's deletion (src/deletion-steps.ts). */
+export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly WorkspaceDeletionStep[] }> = async (api, { deleting }) => {
   api.post(
     '/organizations/:organization/workspaces',
     { schema: { params: OrganizationParams, body: WorkspaceBody, response: Responses({ 201: Document(WorkspaceResource) }) } },
@@ -163,7 +165,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
   });
 
   api.delete('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, response: Deleted } }, async (request, reply) => {
-    await deleteWorkspace(contextOf(request), byName(request.params));
+    await deleteWorkspace(contextOf(request), deleting, byName(request.params));
     return reply.code(204).send(null);
   });
 
@@ -178,7 +180,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
   });
 
   api.delete('/workspaces/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
-    await deleteWorkspace(contextOf(request), { id: request.params.id });
+    await deleteWorkspace(contextOf(request), deleting, { id: request.params.id });
     return reply.code(204).send(null);
   });
 };

@@ -190,10 +190,14 @@ export async function deleteOrganizationWorkspaces(trx: Trx, organizationId: str
   await store.deleteOrganizationWorkspaces(trx, organizationId);
 }
 
-/** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached. */
-export async function deleteWorkspace(ctx: Context, where: WorkspaceLocator): Promise<void> {
+/** What another feature does in a workspace's deletion, in its transaction, before the workspace goes (src/deletion-steps.ts). */
+export type WorkspaceDeletionStep = (trx: Trx, ctx: Context, workspaceId: string) => Promise<void>;
+
+/** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached, after `steps`. */
+export async function deleteWorkspace(ctx: Context, steps: readonly WorkspaceDeletionStep[], where: WorkspaceLocator): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
+    for (const step of steps) await step(trx, ctx, workspace.id);
     await store.deleteWorkspace(trx, workspace.id);
     await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'destroy', meta: { name: workspace.name } });
   });

@@ -1,7 +1,7 @@
 import { boundOnce, compiledOnce } from '../../db/compiled-once.js';
 import { appendAtCommit, type Db, type Trx } from '../../db/transaction.js';
 import type { Page } from '../../common/page.js';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { fromJson, jsonArrayOf, jsonObjectOf } from '../../db/json.js';
 import type { VariableRow } from '../../variables/model.js';
@@ -18,12 +18,12 @@ const newestNumber = (eb: ExpressionBuilder<Database, 'varsets'>) =>
   eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1);
 
 /**
- * A set with all a version compares (its variables' stored values, its assignments' ids) and
- * its newest version's number, in one statement. Unordered: a state is compared by id, and
- * sorting is most of what such a statement costs.
+ * Sets with all a version compares (their variables' stored values, their assignments' ids)
+ * and their newest version's number, in one statement. Unordered: a state is compared by id,
+ * and sorting is most of what such a statement costs.
  */
-const stateOfVarset = compiledOnce((db, id: string) =>
-  selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).select((eb) => [
+const withStates = (db: Db, sets: SelectQueryBuilder<Database, 'varsets', {}>) =>
+  selectVarsets(sets).select((eb) => [
     eb
       .selectFrom('varset_workspaces')
       .select(jsonArrayOf(db, sql.ref('varset_workspaces.workspace_id'), []).as('ids'))
@@ -40,27 +40,56 @@ const stateOfVarset = compiledOnce((db, id: string) =>
       .whereRef('varset_variables.varset_id', '=', 'varsets.id')
       .as('variables'),
     newestNumber(eb).as('last_number'),
-  ]),
-);
+  ]);
 
-const varsetAndNewestNumber = compiledOnce((db, id: string) =>
-  selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)).select((eb) => [newestNumber(eb).as('last_number')]),
-);
+const stateOfVarset = compiledOnce((db, id: string) => withStates(db, db.selectFrom('varsets').where('varsets.id', '=', id)));
+const statesOwnedBy = compiledOnce((db, projectId: string) => withStates(db, db.selectFrom('varsets').where('varsets.project_id', '=', projectId)));
+
+const withNewestNumber = (sets: SelectQueryBuilder<Database, 'varsets', {}>) => selectVarsets(sets).select((eb) => [newestNumber(eb).as('last_number')]);
+
+const varsetAndNewestNumber = compiledOnce((db, id: string) => withNewestNumber(db.selectFrom('varsets').where('varsets.id', '=', id)));
 
 /** A set and the number of its newest version (0: none), in one statement: what a version of a write of one variable needs. */
 export async function findVarsetAndNewestNumber(db: Db, id: string): Promise<{ varset: Varset; lastNumber: number } | undefined> {
   const [row] = await varsetAndNewestNumber(db, id);
-  if (!row) return undefined;
+  return row && splitNewestNumber(row);
+}
+
+/** The sets assigned to a workspace or project, each with the number of its newest version: one statement. */
+export async function findVarsetsAssignedTo(db: Db, kind: 'workspaces' | 'projects', id: string): Promise<{ varset: Varset; lastNumber: number }[]> {
+  const assigned =
+    kind === 'workspaces'
+      ? db.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', id)
+      : db.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', id);
+  const rows = await withNewestNumber(db.selectFrom('varsets').where('varsets.id', 'in', assigned)).execute();
+  return rows.map(splitNewestNumber);
+}
+
+function splitNewestNumber<R extends { last_number: unknown }>(row: R): { varset: Omit<R, 'last_number'>; lastNumber: number } {
   const { last_number, ...varset } = row;
   return { varset, lastNumber: Number(last_number ?? 0) };
 }
 
 type StateVariable = Pick<VariableRow, (typeof STATE_FIELDS)[number]>;
+type StateRow = Awaited<ReturnType<typeof stateOfVarset>>[number];
+export interface FoundState {
+  varset: Varset;
+  state: VarsetState;
+  lastNumber: number;
+}
 
 /** A set, its state (attributes, variables with their stored values, assignments) and the number of its newest version (0: none): one statement. */
-export async function findVarsetState(db: Db, id: string): Promise<{ varset: Varset; state: VarsetState; lastNumber: number } | undefined> {
+export async function findVarsetState(db: Db, id: string): Promise<FoundState | undefined> {
   const [row] = await stateOfVarset(db, id);
-  if (!row) return undefined;
+  return row && stateFromRow(row);
+}
+
+/** The same of every set a project owns: one statement. */
+export async function findVarsetStatesOwnedBy(db: Db, projectId: string): Promise<FoundState[]> {
+  return (await statesOwnedBy(db, projectId)).map(stateFromRow);
+}
+
+function stateFromRow(row: StateRow): FoundState {
   const { workspace_ids, project_ids, variables, last_number, ...varset } = row;
   return {
     varset,
