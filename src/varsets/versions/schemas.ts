@@ -2,23 +2,53 @@ import Type from 'typebox';
 import { Identifier, Nullable, Resource, ToOne } from '../../jsonapi/schemas.js';
 import { ATTRIBUTES, VARIABLE_FIELDS } from './model.js';
 
-/** A value of an attribute or a variable's field, or a whole variable: null when absent or sensitive. */
-const Value = Type.Unknown({ description: 'the value (a string, a boolean, or a variable as an object); null when absent or sensitive' });
+/** An attribute's or a variable field's value: null when absent, or sensitive. */
+const Value = Nullable(Type.Union([Type.String(), Type.Boolean()]));
+const Category = Type.Enum(['terraform', 'env']);
 
-export const Change = Type.Object(
-  {
-    target: Type.Enum(['varset', 'variable', 'workspace', 'project']),
-    action: Type.Enum(['added', 'removed', 'changed']),
-    id: Type.Optional(Type.String({ description: 'the variable, workspace or project' })),
-    key: Type.Optional(Type.String({ description: "the variable's key" })),
-    category: Type.Optional(Type.Enum(['terraform', 'env'])),
-    field: Type.Optional(Type.Enum([...new Set([...ATTRIBUTES, ...VARIABLE_FIELDS])])),
-    before: Type.Optional(Value),
-    after: Type.Optional(Value),
-    sensitive: Type.Optional(Type.Boolean({ description: 'the value changed but is sensitive: before and after are null' })),
-  },
+/** A variable as a change shows it whole: its value is null when it is sensitive. */
+const ShownVariable = Type.Object(
+  { key: Type.String(), value: Nullable(Type.String()), description: Type.String(), category: Category, hcl: Type.Boolean(), sensitive: Type.Boolean() },
   { additionalProperties: false },
 );
+
+/** One thing a version changed: each kind of change has its own shape. */
+export const Change = Type.Union([
+  Type.Object(
+    { target: Type.Literal('varset'), action: Type.Literal('changed'), field: Type.Enum([...ATTRIBUTES]), before: Value, after: Value },
+    { additionalProperties: false, description: "one of the set's attributes; before is null on creation, after on deletion" },
+  ),
+  Type.Object(
+    {
+      target: Type.Literal('variable'),
+      id: Type.String(),
+      key: Type.String(),
+      category: Category,
+      action: Type.Enum(['added', 'removed']),
+      before: Nullable(ShownVariable),
+      after: Nullable(ShownVariable),
+    },
+    { additionalProperties: false, description: 'a variable added or removed, whole on one side' },
+  ),
+  Type.Object(
+    {
+      target: Type.Literal('variable'),
+      id: Type.String(),
+      key: Type.String(),
+      category: Category,
+      action: Type.Literal('changed'),
+      field: Type.Enum([...VARIABLE_FIELDS]),
+      before: Value,
+      after: Value,
+      sensitive: Type.Boolean({ description: 'the value changed but is sensitive: before and after are null' }),
+    },
+    { additionalProperties: false, description: "one field of a variable's" },
+  ),
+  Type.Object(
+    { target: Type.Enum(['workspace', 'project']), id: Type.String(), action: Type.Enum(['added', 'removed']) },
+    { additionalProperties: false, description: 'an assignment added or removed' },
+  ),
+]);
 
 const Actor = Type.Object({
   'token-id': Type.String(),

@@ -10155,26 +10155,64 @@ export interface paths {
                             };
                             included?: unknown[];
                             meta: {
-                                changes: {
+                                changes: ({
+                                    /** @enum {string} */
+                                    target: "varset";
+                                    /** @enum {string} */
+                                    action: "changed";
                                     /** @enum {unknown} */
-                                    target: "varset" | "variable" | "workspace" | "project";
+                                    field: "name" | "description" | "global" | "priority";
+                                    before: (string | boolean) | (never | null);
+                                    after: (string | boolean) | (never | null);
+                                } | {
+                                    /** @enum {string} */
+                                    target: "variable";
+                                    id: string;
+                                    key: string;
                                     /** @enum {unknown} */
-                                    action: "added" | "removed" | "changed";
-                                    /** @description the variable, workspace or project */
-                                    id?: string;
-                                    /** @description the variable's key */
-                                    key?: string;
+                                    category: "terraform" | "env";
                                     /** @enum {unknown} */
-                                    category?: "terraform" | "env";
+                                    action: "added" | "removed";
+                                    before: {
+                                        key: string;
+                                        value: string | null;
+                                        description: string;
+                                        /** @enum {unknown} */
+                                        category: "terraform" | "env";
+                                        hcl: boolean;
+                                        sensitive: boolean;
+                                    } | null;
+                                    after: {
+                                        key: string;
+                                        value: string | null;
+                                        description: string;
+                                        /** @enum {unknown} */
+                                        category: "terraform" | "env";
+                                        hcl: boolean;
+                                        sensitive: boolean;
+                                    } | null;
+                                } | {
+                                    /** @enum {string} */
+                                    target: "variable";
+                                    id: string;
+                                    key: string;
                                     /** @enum {unknown} */
-                                    field?: "name" | "description" | "global" | "priority" | "key" | "value" | "category" | "hcl" | "sensitive";
-                                    /** @description the value (a string, a boolean, or a variable as an object); null when absent or sensitive */
-                                    before?: unknown;
-                                    /** @description the value (a string, a boolean, or a variable as an object); null when absent or sensitive */
-                                    after?: unknown;
+                                    category: "terraform" | "env";
+                                    /** @enum {string} */
+                                    action: "changed";
+                                    /** @enum {unknown} */
+                                    field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                    before: (string | boolean) | (never | null);
+                                    after: (string | boolean) | (never | null);
                                     /** @description the value changed but is sensitive: before and after are null */
-                                    sensitive?: boolean;
-                                }[];
+                                    sensitive: boolean;
+                                } | {
+                                    /** @enum {unknown} */
+                                    target: "workspace" | "project";
+                                    id: string;
+                                    /** @enum {unknown} */
+                                    action: "added" | "removed";
+                                })[];
                                 /** @description the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing */
                                 version: {
                                     id: string;
@@ -10953,26 +10991,64 @@ export interface paths {
                                         description: string;
                                     };
                                     "request-id": string;
-                                    changes: {
+                                    changes: ({
+                                        /** @enum {string} */
+                                        target: "varset";
+                                        /** @enum {string} */
+                                        action: "changed";
                                         /** @enum {unknown} */
-                                        target: "varset" | "variable" | "workspace" | "project";
+                                        field: "name" | "description" | "global" | "priority";
+                                        before: (string | boolean) | (never | null);
+                                        after: (string | boolean) | (never | null);
+                                    } | {
+                                        /** @enum {string} */
+                                        target: "variable";
+                                        id: string;
+                                        key: string;
                                         /** @enum {unknown} */
-                                        action: "added" | "removed" | "changed";
-                                        /** @description the variable, workspace or project */
-                                        id?: string;
-                                        /** @description the variable's key */
-                                        key?: string;
+                                        category: "terraform" | "env";
                                         /** @enum {unknown} */
-                                        category?: "terraform" | "env";
+                                        action: "added" | "removed";
+                                        before: {
+                                            key: string;
+                                            value: string | null;
+                                            description: string;
+                                            /** @enum {unknown} */
+                                            category: "terraform" | "env";
+                                            hcl: boolean;
+                                            sensitive: boolean;
+                                        } | null;
+                                        after: {
+                                            key: string;
+                                            value: string | null;
+                                            description: string;
+                                            /** @enum {unknown} */
+                                            category: "terraform" | "env";
+                                            hcl: boolean;
+                                            sensitive: boolean;
+                                        } | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        target: "variable";
+                                        id: string;
+                                        key: string;
                                         /** @enum {unknown} */
-                                        field?: "name" | "description" | "global" | "priority" | "key" | "value" | "category" | "hcl" | "sensitive";
-                                        /** @description the value (a string, a boolean, or a variable as an object); null when absent or sensitive */
-                                        before?: unknown;
-                                        /** @description the value (a string, a boolean, or a variable as an object); null when absent or sensitive */
-                                        after?: unknown;
+                                        category: "terraform" | "env";
+                                        /** @enum {string} */
+                                        action: "changed";
+                                        /** @enum {unknown} */
+                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                        before: (string | boolean) | (never | null);
+                                        after: (string | boolean) | (never | null);
                                         /** @description the value changed but is sensitive: before and after are null */
-                                        sensitive?: boolean;
-                                    }[];
+                                        sensitive: boolean;
+                                    } | {
+                                        /** @enum {unknown} */
+                                        target: "workspace" | "project";
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        action: "added" | "removed";
+                                    })[];
                                 };
                                 relationships: {
                                     varset: {
@@ -11098,26 +11174,64 @@ export interface paths {
                                         description: string;
                                     };
                                     "request-id": string;
-                                    changes: {
+                                    changes: ({
+                                        /** @enum {string} */
+                                        target: "varset";
+                                        /** @enum {string} */
+                                        action: "changed";
                                         /** @enum {unknown} */
-                                        target: "varset" | "variable" | "workspace" | "project";
+                                        field: "name" | "description" | "global" | "priority";
+                                        before: (string | boolean) | (never | null);
+                                        after: (string | boolean) | (never | null);
+                                    } | {
+                                        /** @enum {string} */
+                                        target: "variable";
+                                        id: string;
+                                        key: string;
                                         /** @enum {unknown} */
-                                        action: "added" | "removed" | "changed";
-                                        /** @description the variable, workspace or project */
-                                        id?: string;
-                                        /** @description the variable's key */
-                                        key?: string;
+                                        category: "terraform" | "env";
                                         /** @enum {unknown} */
-                                        category?: "terraform" | "env";
+                                        action: "added" | "removed";
+                                        before: {
+                                            key: string;
+                                            value: string | null;
+                                            description: string;
+                                            /** @enum {unknown} */
+                                            category: "terraform" | "env";
+                                            hcl: boolean;
+                                            sensitive: boolean;
+                                        } | null;
+                                        after: {
+                                            key: string;
+                                            value: string | null;
+                                            description: string;
+                                            /** @enum {unknown} */
+                                            category: "terraform" | "env";
+                                            hcl: boolean;
+                                            sensitive: boolean;
+                                        } | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        target: "variable";
+                                        id: string;
+                                        key: string;
                                         /** @enum {unknown} */
-                                        field?: "name" | "description" | "global" | "priority" | "key" | "value" | "category" | "hcl" | "sensitive";
-                                        /** @description the value (a string, a boolean, or a variable as an object); null when absent or sensitive */
-                                        before?: unknown;
-                                        /** @description the value (a string, a boolean, or a variable as an object); null when absent or sensitive */
-                                        after?: unknown;
+                                        category: "terraform" | "env";
+                                        /** @enum {string} */
+                                        action: "changed";
+                                        /** @enum {unknown} */
+                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                        before: (string | boolean) | (never | null);
+                                        after: (string | boolean) | (never | null);
                                         /** @description the value changed but is sensitive: before and after are null */
-                                        sensitive?: boolean;
-                                    }[];
+                                        sensitive: boolean;
+                                    } | {
+                                        /** @enum {unknown} */
+                                        target: "workspace" | "project";
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        action: "added" | "removed";
+                                    })[];
                                 };
                                 relationships: {
                                     varset: {

@@ -36,32 +36,10 @@ export type Run = One<'/api/v2/runs/{id}'>;
 export type Comment = Item<'/api/v2/runs/{id}/comments'>;
 
 export type VarsetVersion = Item<'/api/v2/varsets/{id}/versions'>;
-type LooseChange = VarsetVersion['attributes']['changes'][number];
-/** A variable as a version's change shows it: `value` is null when it is sensitive. */
-export type ChangedVariable = { key: string; value: string | null; description: string; category: Category; hcl: boolean; sensitive: boolean };
-/**
- * One thing a set's version changed. The schema gives `before` and `after` as any value; their
- * shape depends on the target and the action, as this union spells out.
- */
-export type VersionChange = Omit<LooseChange, 'before' | 'after' | 'field'> &
-  (
-    | { target: 'varset'; action: 'changed'; field: 'name' | 'description' | 'global' | 'priority'; before: string | boolean | null; after: string | boolean | null }
-    | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ChangedVariable | null; after: ChangedVariable | null }
-    | {
-        target: 'variable';
-        id: string;
-        key: string;
-        category: Category;
-        action: 'changed';
-        field: string;
-        before: string | boolean | null;
-        after: string | boolean | null;
-        sensitive: boolean;
-      }
-    | { target: 'workspace' | 'project'; id: string; action: 'added' | 'removed' }
-  );
-/** A version's changes (or a rollback's), in the shape the union above gives them. */
-export const versionChanges = (changes: LooseChange[]): VersionChange[] => changes as VersionChange[];
+/** One thing a set's version changed: a union on `target` and `action`. */
+export type VersionChange = VarsetVersion['attributes']['changes'][number];
+/** A variable as a version's change shows it whole: `value` is null when it is sensitive. */
+export type ChangedVariable = NonNullable<Extract<VersionChange, { action: 'added' | 'removed'; target: 'variable' }>['before']>;
 
 export type ImpactDocument = Answer<'/api/v2/varsets/{id}/actions/preview', 'post'>;
 /** How a previewed write to a set would change one workspace's effective variables. */

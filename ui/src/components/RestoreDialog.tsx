@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { answer, api, ApiError } from '../api/client';
 import { varsetChanged } from '../api/invalidate';
 import { queryKeys } from '../api/queryKeys';
-import { versionChanges, type VarsetVersion } from '../api/types';
+import type { VarsetVersion } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
 import { useAnnounce } from './frame';
@@ -64,7 +64,7 @@ export function RestoreDialog({
       await varsetChanged(client, setId);
     },
   });
-  const changes = dryRun.data && versionChanges(dryRun.data.meta.changes);
+  const changes = dryRun.data && dryRun.data.meta.changes;
   const missing = dryRun.error instanceof ApiError && dryRun.error.status === 422 ? dryRun.error.errors.find((e) => e.code === 'missing-assignments') : undefined;
   return (
     <ConfirmDialog

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isNotFound } from '../api/client';
 import { useVarset, useVarsetVersions } from '../api/hooks';
-import { includedPlaces, related, versionChanges, type VarsetVersion } from '../api/types';
+import { includedPlaces, related, type VarsetVersion } from '../api/types';
 import { LoadError } from '../components/errors';
 import { useOrganizationInNav } from '../components/frame';
 import { Pager } from '../components/Pager';
@@ -96,7 +96,7 @@ export function VarsetHistory() {
                   <p className="counts">
                     by {a.actor.description}, <When at={a['created-at']} />
                   </p>
-                  <VersionChanges changes={versionChanges(a.changes)} known={known} label={`What version ${a.number} changed`} />
+                  <VersionChanges changes={a.changes} known={known} label={`What version ${a.number} changed`} />
                   {canRestore && !current && a.action !== 'delete' && (
                     <button type="button" className="small" onClick={() => setRestoring({ version, open: true })}>
                       {deleted ? 'Restore this set' : 'Restore this version'}
