@@ -1,6 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Dialect } from './connect.js';
-import { isForeignKeyViolation, isUniqueViolation, type OrganizationOfWrite, type Store } from './connect.js';
+import { isForeignKeyViolation, isUniqueViolation, type Dialect, type OrganizationOfWrite, type Store } from './connect.js';
 import type { Database } from './schema.js';
 
 export type { Store };

@@ -42,10 +42,10 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
   const fields = newVariableFields(changes, AT);
   return changeVarsetVariable(ctx, varsetId, async (trx, varset) => {
     const timestamp = now();
-    const [prepared] = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
-    const { variable, candidate } = prepared!;
+    const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), [{ fields, at: AT }], timestamp);
+    const { variable, candidate } = prepared[0]!;
     await assertNoGlobalConflict(trx, varset, [candidate]);
-    await insertVariables(trx, variablesOf(varset), [prepared!], globalOrganizationOf(varset));
+    await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
     touchVarsetAt(trx, varset.id, timestamp);
     await recordVariableEvent(trx, ctx, varset.organization_id, variable, 'create');
     return { result: variable, before: null, after: variable };
