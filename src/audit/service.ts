@@ -16,9 +16,10 @@ export function actorOf(ctx: Pick<Context, 'subject' | 'requestId'>): AuditActor
 
 /**
  * Records a write in its organization's audit trail. Called inside the write's own
- * transaction, so the event exists exactly when the write committed.
+ * transaction, which sends the event before it commits (`appendAtCommit`), so the event
+ * exists exactly when the write committed.
  */
-export async function recordAuditEvent(trx: Trx, by: Pick<Context, 'subject' | 'requestId'> | AuditActor, record: AuditRecord): Promise<void> {
+export function recordAuditEvent(trx: Trx, by: Pick<Context, 'subject' | 'requestId'> | AuditActor, record: AuditRecord): void {
   const actor = 'subject' in by ? actorOf(by) : by;
   const event: AuditEvent = {
     id: randomUUID(),

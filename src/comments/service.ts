@@ -39,7 +39,7 @@ export async function createComment(ctx: Context, runId: string, body: string | 
     const event = await recordRunEvent(trx, run.id, 'commented', 'Comment added', ctx.subject);
     const comment: Comment = { id: newId('wsc'), run_id: run.id, run_event_id: event.id, body: text, created_at: event.created_at };
     await store.insertComment(trx, comment);
-    await recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'workspace_comment', id: comment.id, action: 'create', meta: { run_id: run.id } });
+    recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'workspace_comment', id: comment.id, action: 'create', meta: { run_id: run.id } });
     return comment;
   });
 }

@@ -43,7 +43,7 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
   const upload = { secretHash: hashToken(uploadSecret), expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString() };
   await transaction(ctx.store, async (trx) => {
     await store.insertConfigurationVersion(trx, cv, upload);
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: workspace.organization_id,
       type: 'configuration_version',
       id: cv.id,
@@ -105,7 +105,7 @@ export async function completeUpload(database: Store, upload: PendingUpload, arc
     const found = await store.findConfigurationVersion(trx, id);
     if (!found) throw new NotFound();
     const actor = { accessorId: id, description: `upload URL of configuration version ${id}`, requestId };
-    await recordAuditEvent(trx, actor, { organizationId: found.location.organizationId, type: 'configuration_version', id, action: 'upload', meta: { bytes: archive.length } });
+    recordAuditEvent(trx, actor, { organizationId: found.location.organizationId, type: 'configuration_version', id, action: 'upload', meta: { bytes: archive.length } });
   });
 }
 
@@ -138,7 +138,7 @@ export async function archiveConfigurationVersion(ctx: Context, id: string): Pro
     if (workspace.current_configuration_version_id === cv.id) throw transitionNotAllowed('configuration could not be archived because it is current');
     if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
     await store.markArchived(trx, cv.id);
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: workspace.organization_id,
       type: 'configuration_version',
       id: cv.id,

@@ -122,7 +122,7 @@ export async function createConfiguration(ctx: Context, organizationName: string
       throw new Unprocessable(`an organization has at most ${MAX_CONFIGURATIONS} notification configurations`);
     }
     await insertConfiguration(trx, configuration);
-    await recordAuditEvent(trx, ctx, { organizationId, type: 'notification_configuration', id: configuration.id, action: 'create', meta: { name: configuration.name } });
+    recordAuditEvent(trx, ctx, { organizationId, type: 'notification_configuration', id: configuration.id, action: 'create', meta: { name: configuration.name } });
   });
   return { configuration, responses: [] };
 }
@@ -136,7 +136,7 @@ export async function updateConfigurationOf(ctx: Context, id: string, command: C
     await updateConfiguration(trx, next);
     // A disabled configuration gets nothing, not even what was waiting for it.
     if (current.enabled && !next.enabled) await dropQueuedDeliveries(trx, id);
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: next.organizationId,
       type: 'notification_configuration',
       id,
@@ -154,7 +154,7 @@ export async function deleteConfigurationOf(ctx: Context, id: string): Promise<v
     if (!current) throw new NotFound();
     ensureManaging(ctx, current.organizationId);
     await deleteConfiguration(trx, id);
-    await recordAuditEvent(trx, ctx, { organizationId: current.organizationId, type: 'notification_configuration', id, action: 'destroy', meta: { name: current.name } });
+    recordAuditEvent(trx, ctx, { organizationId: current.organizationId, type: 'notification_configuration', id, action: 'destroy', meta: { name: current.name } });
   });
 }
 
@@ -174,7 +174,7 @@ export async function verifyConfiguration(ctx: Context, id: string, policy: Dest
     // Deleted meanwhile: nothing to record the response with.
     if (!(await findConfiguration(trx, id))) throw new NotFound();
     await insertResponse(trx, id, { ...sent.response, varsetId: null, versionNumber: null, attempt: null });
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: configuration.organizationId,
       type: 'notification_configuration',
       id,

@@ -66,7 +66,7 @@ export async function createOrganization(ctx: Context, parts: readonly Organizat
     if (await store.findOrganizationByName(trx, organization.name)) throw new Taken('name');
     await store.insertOrganization(trx, organization);
     for (const part of parts) await part.created?.(trx, organization);
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'create', meta: { name: organization.name } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'create', meta: { name: organization.name } });
   });
   return organization;
 }
@@ -83,7 +83,7 @@ export async function updateOrganization(ctx: Context, parts: readonly Organizat
     if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw new Taken('name');
     await store.updateOrganization(trx, organization);
     for (const part of parts) await part.updated?.(trx, organization);
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'update', meta: { name: organization.name } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'update', meta: { name: organization.name } });
   });
   return organization;
 }
@@ -108,6 +108,6 @@ export async function deleteOrganization(ctx: Context, parts: readonly Organizat
     for (const part of parts) await part.deleting?.(trx, organization.id);
     await store.deleteOrganization(trx, organization.id);
     // Kept after the organization is gone, until retention removes it (migration 0018).
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'destroy', meta: { name: organization.name } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'destroy', meta: { name: organization.name } });
   });
 }

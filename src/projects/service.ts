@@ -70,7 +70,7 @@ export async function createProject(ctx: Context, organizationName: string, chan
     await followOrganization(trx, project);
     await store.insertProject(trx, project);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings);
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'project', id: project.id, action: 'create', meta: { name: project.name } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'project', id: project.id, action: 'create', meta: { name: project.name } });
   });
   return { project, organization };
 }
@@ -117,7 +117,7 @@ export async function updateProject(ctx: Context, id: string, changes: ProjectCh
     await followOrganization(trx, project);
     await store.updateProject(trx, project);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings);
-    await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'update', meta: { name: project.name } });
+    recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'update', meta: { name: project.name } });
   });
   return { project, organization: found.organization };
 }
@@ -145,7 +145,7 @@ export async function deleteProject(ctx: Context, steps: readonly ProjectDeletio
     if (await store.hasWorkspaces(trx, id)) throw new Conflict('the project still contains workspaces: move or delete them first');
     for (const step of steps) await step(trx, ctx, id);
     await store.deleteProject(trx, id);
-    await recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id, action: 'destroy', meta: { name: project.name } });
+    recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id, action: 'destroy', meta: { name: project.name } });
   });
 }
 

@@ -31,7 +31,7 @@ export async function addProjectTagBindings(ctx: Context, id: string, bindings: 
   const { project } = await getProject(ctx, id, 'project:update');
   return withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     const result = await addBindings(trx, ownerOf(project), bindings);
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: project.organization_id,
       type: 'project',
       id: project.id,

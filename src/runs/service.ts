@@ -83,7 +83,7 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
     await recordRunEvent(trx, run.id, 'created', 'Run created', ctx.subject, run.created_at);
     await snapshotEffectiveVariables(trx, workspace, run.id, command.variables);
     const meta = { workspace_id: workspace.id, configuration_version_id: cv.id, is_destroy: run.is_destroy };
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'run', id: run.id, action: 'create', meta });
+    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'run', id: run.id, action: 'create', meta });
     return run;
   });
   return { run, permissions: runPermissions(ctx, locationOfWorkspace(workspace)) };
@@ -152,7 +152,7 @@ async function moveOwnRun(ctx: Context, id: string, action: 'start' | 'finish', 
     // The update is conditional too: a concurrent move may have committed since the read.
     if (!(await store.updateRunStatus(trx, run.id, from, to, timestamps))) throw wrongStatus();
     await recordRunEvent(trx, run.id, to, description, ctx.subject, at);
-    await recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'run', id: run.id, action, meta: { status: to } });
+    recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'run', id: run.id, action, meta: { status: to } });
     return (await store.findRun(trx, run.id))!.run;
   });
   return { run: moved, permissions: runPermissions(ctx, location) };

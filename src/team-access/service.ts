@@ -85,7 +85,7 @@ export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspac
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasWorkspaceGrant(trx, team.id, workspace.id)) throw alreadyGranted('workspace');
     await store.insertTeamWorkspace(trx, grant);
-    await recordWorkspaceGrant(trx, ctx, workspace.organization_id, grant, 'add_team');
+    recordWorkspaceGrant(trx, ctx, workspace.organization_id, grant, 'add_team');
   });
   return grant;
 }
@@ -100,9 +100,9 @@ async function findTeamWorkspace(ctx: Context, id: string, action: 'team-workspa
 export const getTeamWorkspace = async (ctx: Context, id: string): Promise<TeamWorkspace> => (await findTeamWorkspace(ctx, id, 'team-workspace:read')).grant;
 
 /** HCP Terraform's words: a workspace gains a team, has its permissions changed, loses it. */
-function recordWorkspaceGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamWorkspace, action: 'add_team' | 'update_team_permissions' | 'remove_team'): Promise<void> {
+function recordWorkspaceGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamWorkspace, action: 'add_team' | 'update_team_permissions' | 'remove_team'): void {
   const meta = { team: grant.team_id, access: grant.access, team_workspace_id: grant.id };
-  return recordAuditEvent(trx, ctx, { organizationId, type: 'workspace', id: grant.workspace_id, action, meta });
+  recordAuditEvent(trx, ctx, { organizationId, type: 'workspace', id: grant.workspace_id, action, meta });
 }
 
 export async function updateTeamWorkspace(ctx: Context, id: string, changes: TeamWorkspaceChanges): Promise<TeamWorkspace> {
@@ -112,7 +112,7 @@ export async function updateTeamWorkspace(ctx: Context, id: string, changes: Tea
   const grant: TeamWorkspace = { ...current, access, permissions };
   await transaction(ctx.store, async (trx) => {
     await store.updateTeamWorkspace(trx, grant);
-    await recordWorkspaceGrant(trx, ctx, place.organization_id, grant, 'update_team_permissions');
+    recordWorkspaceGrant(trx, ctx, place.organization_id, grant, 'update_team_permissions');
   });
   return grant;
 }
@@ -121,7 +121,7 @@ export async function deleteTeamWorkspace(ctx: Context, id: string): Promise<voi
   const { grant, place } = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeamWorkspace(trx, id);
-    await recordWorkspaceGrant(trx, ctx, place.organization_id, grant, 'remove_team');
+    recordWorkspaceGrant(trx, ctx, place.organization_id, grant, 'remove_team');
   });
 }
 
@@ -166,7 +166,7 @@ export async function createTeamProject(ctx: Context, command: NewTeamProject): 
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasProjectGrant(trx, team.id, project.id)) throw alreadyGranted('project');
     await store.insertTeamProject(trx, grant);
-    await recordProjectGrant(trx, ctx, project.organization_id, grant, 'add_team');
+    recordProjectGrant(trx, ctx, project.organization_id, grant, 'add_team');
   });
   return grant;
 }
@@ -180,9 +180,9 @@ async function findTeamProject(ctx: Context, id: string, action: 'team-project:r
 
 export const getTeamProject = async (ctx: Context, id: string): Promise<TeamProject> => (await findTeamProject(ctx, id, 'team-project:read')).grant;
 
-function recordProjectGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamProject, action: 'add_team' | 'update_team_permissions' | 'remove_team'): Promise<void> {
+function recordProjectGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamProject, action: 'add_team' | 'update_team_permissions' | 'remove_team'): void {
   const meta = { team: grant.team_id, access: grant.access, team_project_id: grant.id };
-  return recordAuditEvent(trx, ctx, { organizationId, type: 'project', id: grant.project_id, action, meta });
+  recordAuditEvent(trx, ctx, { organizationId, type: 'project', id: grant.project_id, action, meta });
 }
 
 export async function updateTeamProject(ctx: Context, id: string, changes: TeamProjectChanges): Promise<TeamProject> {
@@ -191,7 +191,7 @@ export async function updateTeamProject(ctx: Context, id: string, changes: TeamP
   const grant: TeamProject = { ...current, access, ...resolveProject(access, current, changes) };
   await transaction(ctx.store, async (trx) => {
     await store.updateTeamProject(trx, grant);
-    await recordProjectGrant(trx, ctx, place.organization_id, grant, 'update_team_permissions');
+    recordProjectGrant(trx, ctx, place.organization_id, grant, 'update_team_permissions');
   });
   return grant;
 }
@@ -200,7 +200,7 @@ export async function deleteTeamProject(ctx: Context, id: string): Promise<void>
   const { grant, place } = await findTeamProject(ctx, id, 'team-project:manage');
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeamProject(trx, id);
-    await recordProjectGrant(trx, ctx, place.organization_id, grant, 'remove_team');
+    recordProjectGrant(trx, ctx, place.organization_id, grant, 'remove_team');
   });
 }
 

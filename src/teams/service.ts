@@ -76,7 +76,7 @@ export async function createTeam(ctx: Context, organizationName: string, changes
   await transaction(ctx.store, async (trx) => {
     if (await store.teamNameTaken(trx, organization.id, team.name)) throw new Taken('name');
     await store.insertTeam(trx, team);
-    await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'create', meta: { name: team.name } });
+    recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'create', meta: { name: team.name } });
   });
   return { team, organization };
 }
@@ -103,7 +103,7 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
   await transaction(ctx.store, async (trx) => {
     if (team.name !== found.team.name && (await store.teamNameTaken(trx, team.organization_id, team.name))) throw new Taken('name');
     await store.updateTeam(trx, team);
-    await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'update', meta: { name: team.name } });
+    recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'update', meta: { name: team.name } });
   });
   return { team, organization: found.organization };
 }
@@ -121,7 +121,7 @@ export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   if (team.is_owners) throw new Unprocessable('the owners team cannot be deleted');
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeam(trx, team.id);
-    await recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });
+    recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });
   });
 }
 

@@ -63,15 +63,15 @@ async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions, leg
   return transaction(ctx.store, async (trx) => {
     if (!legacy && owner.kind === 'team' && (await teamTokenDescriptionTaken(trx, owner.teamId, settings.description))) throw descriptionTaken();
     const issued = await issueToken(trx, owner, settings);
-    await recordToken(trx, ctx, owner, issued.row, 'create');
+    recordToken(trx, ctx, owner, issued.row, 'create');
     return issued;
   });
 }
 
 /** A token's event: whose it is and its description, never its secret or hash. */
-function recordToken(trx: Trx, ctx: Context, owner: TokenOwner, token: Token, action: 'create' | 'destroy'): Promise<void> {
+function recordToken(trx: Trx, ctx: Context, owner: TokenOwner, token: Token, action: 'create' | 'destroy'): void {
   const meta = { kind: owner.kind, team_id: owner.kind === 'team' ? owner.teamId : null, description: token.description };
-  return recordAuditEvent(trx, ctx, { organizationId: owner.organizationId, type: 'authentication_token', id: token.id, action, meta });
+  recordAuditEvent(trx, ctx, { organizationId: owner.organizationId, type: 'authentication_token', id: token.id, action, meta });
 }
 
 async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
@@ -84,7 +84,7 @@ async function revoke(ctx: Context, owner: TokenOwner): Promise<void> {
   await transaction(ctx.store, async (trx) => {
     const token = await findOwnedToken(trx, owner);
     if (!token || !(await deleteOwnedToken(trx, owner))) throw new NotFound();
-    await recordToken(trx, ctx, owner, token, 'destroy');
+    recordToken(trx, ctx, owner, token, 'destroy');
   });
 }
 
@@ -132,7 +132,7 @@ export async function deleteTeamTokenById(ctx: Context, id: string): Promise<voi
   const { token } = await getTeamTokenById(ctx, id, 'team-token:manage');
   await transaction(ctx.store, async (trx) => {
     if (!(await deleteTokenById(trx, token.id))) throw new NotFound();
-    await recordToken(trx, ctx, { kind: 'team', organizationId: token.organization_id!, teamId: token.team_id! }, token, 'destroy');
+    recordToken(trx, ctx, { kind: 'team', organizationId: token.organization_id!, teamId: token.team_id! }, token, 'destroy');
   });
 }
 

@@ -120,9 +120,9 @@ export function recordVariableEvent(
   organizationId: string,
   variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>,
   action: 'create' | 'update' | 'destroy',
-): Promise<void> {
+): void {
   const owner = `${variable.owner.kind}_id`;
-  return recordAuditEvent(trx, ctx, {
+  recordAuditEvent(trx, ctx, {
     organizationId,
     type: 'var',
     id: variable.id,

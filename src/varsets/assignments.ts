@@ -14,7 +14,7 @@ export async function applyVarset(ctx: Context, id: string, kind: AssignmentKind
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
     await assertAssignable(trx, varset, kind, ids);
     if ((await addAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: varset.organization_id,
       type: 'varset',
       id: varset.id,
@@ -29,7 +29,7 @@ export async function removeVarset(ctx: Context, id: string, kind: AssignmentKin
   await changeVarset(ctx, id, 'varset:update', async (trx, varset) => {
     await assertAssignable(trx, varset, kind, ids);
     if ((await removeAssignments(trx, kind, varset.id, ids)) > 0) await updateVarset(trx, varset.id, { updated_at: now() });
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: varset.organization_id,
       type: 'varset',
       id: varset.id,

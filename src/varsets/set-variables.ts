@@ -47,7 +47,7 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
     await assertNoGlobalConflict(trx, varset, [candidate]);
     await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
     touchVarsetAt(trx, varset.id, timestamp);
-    await recordVariableEvent(trx, ctx, varset.organization_id, variable, 'create');
+    recordVariableEvent(trx, ctx, varset.organization_id, variable, 'create');
     return { result: variable, before: null, after: variable };
   });
 }
@@ -58,7 +58,7 @@ export async function updateVarsetVariable(ctx: Context, varsetId: string, id: s
     await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
     await saveVariable(trx, prepared);
     touchVarsetAt(trx, varset.id, now());
-    await recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
+    recordVariableEvent(trx, ctx, varset.organization_id, prepared.variable, 'update');
     return { result: prepared.variable, before: prepared.previous, after: prepared.variable };
   });
 }
@@ -67,7 +67,7 @@ export async function deleteVarsetVariable(ctx: Context, varsetId: string, id: s
   await changeVarsetVariable(ctx, varsetId, async (trx, varset) => {
     const deleted = await deleteVariable(trx, variablesOf(varset), id);
     if (!deleted) throw new NotFound();
-    await recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
+    recordVariableEvent(trx, ctx, varset.organization_id, deleted, 'destroy');
     touchVarsetAt(trx, varset.id, now());
     return { result: undefined, before: deleted, after: null };
   });

@@ -62,7 +62,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
     await addAssignments(trx, 'workspaces', varset.id, command.workspaceIds ?? []);
     await addAssignments(trx, 'projects', varset.id, command.projectIds ?? []);
     await recordVersion(trx, ctx, varset.id, NEW_SET, 'create');
-    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'create', meta: { name: varset.name } });
+    recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'create', meta: { name: varset.name } });
     await ctx.writeWatcher?.afterWrite(trx, varset.id);
     return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
@@ -109,7 +109,7 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
       await removeAssignments(trx, kind, varset.id, 'all');
       await addAssignments(trx, kind, varset.id, ids);
     }
-    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'update', meta: { name: varset.name } });
+    recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'update', meta: { name: varset.name } });
     return readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
   });
 }
@@ -117,6 +117,6 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
 export async function deleteVarset(ctx: Context, id: string): Promise<void> {
   await changeVarset(ctx, id, 'varset:delete', async (trx, varset) => {
     await deleteVarsetRow(trx, varset.id);
-    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'destroy', meta: { name: varset.name } });
+    recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'destroy', meta: { name: varset.name } });
   });
 }

@@ -44,7 +44,7 @@ export async function createWorkspaceVariable(ctx: Context, workspaceId: string,
   return transaction(ctx.store, async (trx) => {
     const prepared = await prepareNewVariables(trx, ctx.sealer, owner, [{ fields, at: AT }]);
     await insertVariables(trx, owner, prepared);
-    await recordVariableEvent(trx, ctx, workspace.organization_id, prepared[0]!.variable, 'create');
+    recordVariableEvent(trx, ctx, workspace.organization_id, prepared[0]!.variable, 'create');
     return prepared[0]!.variable;
   });
 }
@@ -55,7 +55,7 @@ export async function updateWorkspaceVariable(ctx: Context, workspaceId: string,
   return transaction(ctx.store, async (trx) => {
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, ownedBy(workspace), id, changes, AT);
     await saveVariable(trx, prepared);
-    await recordVariableEvent(trx, ctx, workspace.organization_id, prepared.variable, 'update');
+    recordVariableEvent(trx, ctx, workspace.organization_id, prepared.variable, 'update');
     return prepared.variable;
   });
 }
@@ -65,6 +65,6 @@ export async function deleteWorkspaceVariable(ctx: Context, workspaceId: string,
   await transaction(ctx.store, async (trx) => {
     const deleted = await deleteVariable(trx, ownedBy(workspace), id);
     if (!deleted) throw new NotFound();
-    await recordVariableEvent(trx, ctx, workspace.organization_id, deleted, 'destroy');
+    recordVariableEvent(trx, ctx, workspace.organization_id, deleted, 'destroy');
   });
 }

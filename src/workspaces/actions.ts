@@ -30,7 +30,7 @@ function changeLock(ctx: Context, found: WorkspaceWithOrganization, action: 'loc
   return transaction(ctx.store, async (trx) => {
     if (!(await change(trx))) return false;
     const { workspace } = found;
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action, meta: { name: workspace.name } });
+    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action, meta: { name: workspace.name } });
     return true;
   });
 }
@@ -73,7 +73,7 @@ export async function safeDeleteWorkspace(ctx: Context, where: WorkspaceLocator)
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
   const deleted = await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     if (!(await store.deleteUnlockedWorkspace(trx, workspace.id))) return false;
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'safe_delete', meta: { name: workspace.name } });
+    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'safe_delete', meta: { name: workspace.name } });
     return true;
   });
   if (!deleted) {

@@ -23,7 +23,7 @@ export async function addWorkspaceTags(ctx: Context, id: string, tags: { names: 
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     await tagWorkspace(trx, workspace, tags);
-    await recordTags(trx, ctx, workspace, 'add_tags', tags);
+    recordTags(trx, ctx, workspace, 'add_tags', tags);
   });
 }
 
@@ -31,12 +31,12 @@ export async function removeWorkspaceTags(ctx: Context, id: string, tags: { name
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     await untagWorkspace(trx, workspace, tags);
-    await recordTags(trx, ctx, workspace, 'remove_tags', tags);
+    recordTags(trx, ctx, workspace, 'remove_tags', tags);
   });
 }
 
-function recordTags(trx: Trx, ctx: Context, workspace: Workspace, action: string, tags: { names: string[]; ids: string[] }): Promise<void> {
-  return recordAuditEvent(trx, ctx, {
+function recordTags(trx: Trx, ctx: Context, workspace: Workspace, action: string, tags: { names: string[]; ids: string[] }): void {
+  recordAuditEvent(trx, ctx, {
     organizationId: workspace.organization_id,
     type: 'workspace',
     id: workspace.id,
@@ -72,7 +72,7 @@ export async function addWorkspaceTagBindings(ctx: Context, id: string, bindings
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   return withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     const result = await addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings);
-    await recordAuditEvent(trx, ctx, {
+    recordAuditEvent(trx, ctx, {
       organizationId: workspace.organization_id,
       type: 'workspace',
       id: workspace.id,
@@ -117,6 +117,6 @@ export async function changeRemoteStateConsumers(ctx: Context, id: string, chang
       await consumerStore.addConsumers(trx, workspace.id, consumerIds);
     }
     const action = `${change}_remote_state_consumers`;
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: workspace.id, action, meta: { workspace_ids: consumerIds.join(',') } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: workspace.id, action, meta: { workspace_ids: consumerIds.join(',') } });
   });
 }

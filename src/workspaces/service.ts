@@ -142,7 +142,7 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
     await store.insertWorkspace(trx, created);
     if (changes.tags) await tagWorkspace(trx, created, changes.tags);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings);
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: created.id, action: 'create', meta: { name: created.name } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: created.id, action: 'create', meta: { name: created.name } });
     return created;
   });
   return { workspace, organization };
@@ -179,7 +179,7 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
     await store.leaveOtherProjectsSets(trx, updated);
     if (changes.tags) await tagWorkspace(trx, updated, changes.tags);
     if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings);
-    await recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: updated.id, action: 'update', meta: { name: updated.name } });
+    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: updated.id, action: 'update', meta: { name: updated.name } });
     return updated;
   });
   return { workspace, organization };
@@ -199,6 +199,6 @@ export async function deleteWorkspace(ctx: Context, steps: readonly WorkspaceDel
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     for (const step of steps) await step(trx, ctx, workspace.id);
     await store.deleteWorkspace(trx, workspace.id);
-    await recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'destroy', meta: { name: workspace.name } });
+    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'destroy', meta: { name: workspace.name } });
   });
 }

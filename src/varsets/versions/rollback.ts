@@ -102,7 +102,7 @@ async function rollbackInTransaction(ctx: Context, varsetId: string, request: Ro
       rolledBackTo: version.number,
     });
     const meta = { name: varset.name, 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) };
-    await recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'rollback', meta });
+    recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'rollback', meta });
     const written = await findVarsetState(trx, varsetId);
     const view = readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!;
     const result = { view, version: made && { id: made.id, number: made.number, changes: made.changes } };
