@@ -883,6 +883,14 @@ export const CASES = {
         return inTransaction(store, (trx) => versions.insertVersion(trx, { ...recorded, id: 'vv-snap', number: 99, sealed: {} }));
       },
     },
+    newestVersionNumber: {
+      "a set's, as a column": (store, s) =>
+        store.db
+          .selectFrom('varsets')
+          .select((eb) => versions.newestVersionNumber(eb).as('number'))
+          .where('varsets.id', '=', s.varsetId)
+          .execute(),
+    },
     pageOfVersions: { 'a page': (store, s) => versions.pageOfVersions(store.db, s.varsetId, PAGE) },
   },
   'src/workspaces/consumer-store.ts': {

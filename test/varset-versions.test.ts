@@ -267,16 +267,32 @@ describe(`versions of a set (${storeKind})`, () => {
       ],
     );
     expectStatus(await t.get(`/api/v2/varsets/${owned.id}`), 404);
+    // The deletion keeps the sensitive value sealed, as every deletion does.
+    const kept = await t.store.db.selectFrom('varset_versions').select('sealed').where('id', '=', deletion.id).executeTakeFirstOrThrow();
+    assert.deepEqual(Object.keys(JSON.parse(kept.sealed!)), [owned.relationships.vars.data[0].id]);
+    assert.doesNotMatch(kept.sealed!, /hunter2/);
 
     // The deleted set's history says what it was; restoring it needs its project, which is gone.
     const [created] = (await versions(owned.id, owners)).slice(-1);
     const refused = await t.post(`/api/v2/varsets/${owned.id}/actions/rollback`, { data: { type: 'varset-versions', id: created.id } }, { token: owners });
     expectStatus(refused, 422);
     assert.match(JSON.stringify(refused.body), new RegExp(`the project that owned the set \\(${doomedProject}\\) no longer exists`));
-    // The sets still assigned come back without what is gone, when asked.
+    // Rolled back to its first version, the set still assigned finds what is gone missing, and keeps the rest as it is.
     const [first] = (await versions(assigned.id, owners)).slice(-1);
+    const missing = await t.post(`/api/v2/varsets/${assigned.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }, { token: owners });
+    expectStatus(missing, 422);
+    assert.deepEqual([...missing.body.errors[0].meta.missing].sort(), [doomedWorkspace, doomedProject].sort());
     const restored = await t.post(`/api/v2/varsets/${assigned.id}/actions/rollback?skip-missing=true`, { data: { type: 'varset-versions', id: first.id } }, { token: owners });
     expectStatus(restored, 200);
+    assert.equal(restored.body.meta.version, null, 'nothing left to change');
+    assert.deepEqual(
+      restored.body.data.relationships.workspaces.data.map((w: any) => w.id),
+      [ws],
+    );
+    assert.deepEqual(
+      restored.body.data.relationships.projects.data.map((p: any) => p.id),
+      [prj],
+    );
   });
 
   it('writes racing on one set get distinct numbers, in the order they committed', async () => {

@@ -11,6 +11,7 @@ import { selectVarsets, toVarsetRead, withRelations } from './store.js';
 import { locationOfWorkspace } from '../common/location.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
 import type { Db } from '../db/transaction.js';
+import { newestVersionNumber } from './versions/store.js';
 
 /** The SQL of which sets an organization, a project or a workspace lists, and which sets reach a workspace. */
 
@@ -202,13 +203,7 @@ export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspaceP
     .select((eb) => [
       eb('varsets.id', 'in', assignedToWorkspace).$castTo<boolean>().as('on_workspace'),
       eb('varsets.id', 'in', assignedToProject).$castTo<boolean>().as('on_project'),
-      eb
-        .selectFrom('varset_versions')
-        .select('varset_versions.number')
-        .whereRef('varset_versions.varset_id', '=', 'varsets.id')
-        .orderBy('varset_versions.number', 'desc')
-        .limit(1)
-        .as('version'),
+      newestVersionNumber(eb).as('version'),
     ])
     .where('varsets.organization_id', '=', workspace.organization_id)
     .where((eb) => eb.or([eb('varsets.global', '=', true), eb('varsets.id', 'in', reachingIds(eb, scope))]))

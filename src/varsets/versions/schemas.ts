@@ -1,10 +1,11 @@
 import Type from 'typebox';
 import { Identifier, Nullable, Resource, ToOne } from '../../jsonapi/schemas.js';
+import { CATEGORIES } from '../../variables/model.js';
 import { ATTRIBUTES, VARIABLE_FIELDS } from './model.js';
 
 /** An attribute's or a variable field's value: null when absent, or sensitive. */
 const Value = Nullable(Type.Union([Type.String(), Type.Boolean()]));
-const Category = Type.Enum(['terraform', 'env']);
+const Category = Type.Enum([...CATEGORIES]);
 
 /** A variable as a change shows it whole: its value is null when it is sensitive. */
 const ShownVariable = Type.Object(

@@ -13,9 +13,12 @@ import { versionFromRow, type Change, type UndoableVersion, type VarsetState, ty
 
 const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive'] as const;
 
-/** The number of the set's newest version, as a column of a statement that selects the set. */
-const newestNumber = (eb: ExpressionBuilder<Database, 'varsets'>) =>
+/** The number of the set's newest version (null: none), as a column of a statement that selects sets. */
+export const newestVersionNumber = (eb: ExpressionBuilder<Database, 'varsets'>) =>
   eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1);
+
+/** Sets, each with the number of its newest version (`last_number`). */
+const withNewestNumber = (sets: SelectQueryBuilder<Database, 'varsets', {}>) => selectVarsets(sets).select((eb) => [newestVersionNumber(eb).as('last_number')]);
 
 /**
  * Sets with all a version compares (their variables' stored values, their assignments' ids)
@@ -23,7 +26,7 @@ const newestNumber = (eb: ExpressionBuilder<Database, 'varsets'>) =>
  * and sorting is most of what such a statement costs.
  */
 const withStates = (db: Db, sets: SelectQueryBuilder<Database, 'varsets', {}>) =>
-  selectVarsets(sets).select((eb) => [
+  withNewestNumber(sets).select((eb) => [
     eb
       .selectFrom('varset_workspaces')
       .select(jsonArrayOf(db, sql.ref('varset_workspaces.workspace_id'), []).as('ids'))
@@ -39,24 +42,27 @@ const withStates = (db: Db, sets: SelectQueryBuilder<Database, 'varsets', {}>) =
       .select(jsonArrayOf(db, jsonObjectOf(db, Object.fromEntries(STATE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)]))), []).as('variables'))
       .whereRef('varset_variables.varset_id', '=', 'varsets.id')
       .as('variables'),
-    newestNumber(eb).as('last_number'),
   ]);
 
 const stateOfVarset = compiledOnce((db, id: string) => withStates(db, db.selectFrom('varsets').where('varsets.id', '=', id)));
 const statesOwnedBy = compiledOnce((db, projectId: string) => withStates(db, db.selectFrom('varsets').where('varsets.project_id', '=', projectId)));
 
-const withNewestNumber = (sets: SelectQueryBuilder<Database, 'varsets', {}>) => selectVarsets(sets).select((eb) => [newestNumber(eb).as('last_number')]);
-
 const varsetAndNewestNumber = compiledOnce((db, id: string) => withNewestNumber(db.selectFrom('varsets').where('varsets.id', '=', id)));
 
-/** A set and the number of its newest version (0: none), in one statement: what a version of a write of one variable needs. */
-export async function findVarsetAndNewestNumber(db: Db, id: string): Promise<{ varset: Varset; lastNumber: number } | undefined> {
+/** A set and the number of its newest version (0: none). */
+export interface VarsetAtNumber {
+  varset: Varset;
+  lastNumber: number;
+}
+
+/** A set and the number of its newest version, in one statement: what a version of a write of one variable needs. */
+export async function findVarsetAndNewestNumber(db: Db, id: string): Promise<VarsetAtNumber | undefined> {
   const [row] = await varsetAndNewestNumber(db, id);
   return row && splitNewestNumber(row);
 }
 
 /** The sets assigned to a workspace or project, each with the number of its newest version: one statement. */
-export async function findVarsetsAssignedTo(db: Db, kind: 'workspaces' | 'projects', id: string): Promise<{ varset: Varset; lastNumber: number }[]> {
+export async function findVarsetsAssignedTo(db: Db, kind: 'workspaces' | 'projects', id: string): Promise<VarsetAtNumber[]> {
   const assigned =
     kind === 'workspaces'
       ? db.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', id)
@@ -72,10 +78,9 @@ function splitNewestNumber<R extends { last_number: unknown }>(row: R): { varset
 
 type StateVariable = Pick<VariableRow, (typeof STATE_FIELDS)[number]>;
 type StateRow = Awaited<ReturnType<typeof stateOfVarset>>[number];
-export interface FoundState {
-  varset: Varset;
+/** A set at its newest number, with its state (attributes, variables with their stored values, assignments). */
+export interface FoundState extends VarsetAtNumber {
   state: VarsetState;
-  lastNumber: number;
 }
 
 /** A set, its state (attributes, variables with their stored values, assignments) and the number of its newest version (0: none): one statement. */
