@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../src/config.js';
@@ -56,8 +58,51 @@ describe("varsetd's version", () => {
 
 describe('the Node.js varsetd runs on', () => {
   it('is 22.14 or later: older ones are refused with the versions it needs', () => {
-    for (const old of ['20.20.2', '22.13.1', '18.20.0'])
+    for (const old of ['20.20.2', '22.13.1', '18.20.0', '23.11.1'])
       assert.match(unsupportedNode(old) ?? '', new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`));
-    for (const supported of ['22.14.0', '22.23.3', '24.21.0', '26.10.0', process.versions.node]) assert.equal(unsupportedNode(supported), undefined, supported);
+    for (const supported of ['22.14.0', '22.23.3', '24.21.0', '25.2.1', '26.10.0', process.versions.node]) assert.equal(unsupportedNode(supported), undefined, supported);
   });
+
+  it("is what package.json's engines tell npm, which .npmrc makes refuse any other", () => {
+    assert.equal(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node, '>=22.14 <23 || >=24');
+    assert.match(fs.readFileSync(path.join(ROOT, '.npmrc'), 'utf8'), /^engine-strict=true$/m);
+  });
+
+  const old = oldNode();
+  it(
+    `stops npm ci and npm test within seconds on an unsupported Node.js (${old?.version ?? 'none here'})`,
+    { skip: old ? false : 'no unsupported Node.js with npm on this machine' },
+    () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-old-node-'));
+      try {
+        for (const file of ['package.json', 'package-lock.json', '.npmrc', 'scripts/check-node.mjs', 'src/node-support.js']) {
+          fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+          fs.copyFileSync(path.join(ROOT, file), path.join(folder, file));
+        }
+        const env = { ...process.env, PATH: `${old!.bin}:${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
+        const started = Date.now();
+        const install = spawnSync('npm', ['ci'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+        assert.notEqual(install.status, 0, install.stdout);
+        assert.match(install.stderr, /EBADENGINE/);
+        assert.match(install.stderr, new RegExp(`Actual: +\\{"node":"v${old!.version.replace(/\./g, '\\.')}"`));
+        assert.equal(fs.existsSync(path.join(folder, 'node_modules')), false, 'npm ci installed nothing');
+        const test = spawnSync('npm', ['test', '--silent'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+        assert.notEqual(test.status, 0);
+        assert.equal(test.stderr.trim().split('\n')[0], `varsetd: ${unsupportedNode(old!.version)!}`);
+        assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
 });
+
+/** A Node.js, with its npm, that varsetd does not run on, when this machine has one (as Debian's may be). */
+function oldNode(): { bin: string; version: string } | undefined {
+  for (const bin of ['/usr/bin', '/usr/local/bin']) {
+    if (!fs.existsSync(path.join(bin, 'node')) || !fs.existsSync(path.join(bin, 'npm'))) continue;
+    const version = spawnSync(path.join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
+    if (version && unsupportedNode(version)) return { bin, version };
+  }
+  return undefined;
+}

@@ -15,19 +15,27 @@ export interface Family {
   samples: Sample[];
 }
 
+/** Where scripts/install-metrics-parser.sh installs the parser. */
+const PARSER_PATH = path.join(ROOT, '.cache', 'python');
+
 /**
- * `text` as the Prometheus project's own parser reads it (scripts/parse-metrics.py; install it
- * with scripts/install-metrics-parser.sh): rejects what it cannot parse.
+ * `text` as the Prometheus project's own parser reads it (scripts/parse-metrics.py, with the parser
+ * scripts/install-metrics-parser.sh puts in .cache/python): rejects what it cannot parse.
  */
 export function parseMetrics(text: string): Promise<Family[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile('python3', [path.join(ROOT, 'scripts', 'parse-metrics.py')], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) {
-        const missing = /No module named 'prometheus_client'/.test(stderr) ? ' (run scripts/install-metrics-parser.sh)' : '';
-        return reject(new Error(`the Prometheus parser refused /metrics${missing}: ${stderr}`));
-      }
-      resolve(JSON.parse(stdout) as Family[]);
-    });
+    const child = execFile(
+      'python3',
+      [path.join(ROOT, 'scripts', 'parse-metrics.py')],
+      { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PYTHONPATH: PARSER_PATH } },
+      (error, stdout, stderr) => {
+        if (error) {
+          const missing = /No module named 'prometheus_client'/.test(stderr) ? ' (run scripts/install-metrics-parser.sh)' : '';
+          return reject(new Error(`the Prometheus parser refused /metrics${missing}: ${stderr}`));
+        }
+        resolve(JSON.parse(stdout) as Family[]);
+      },
+    );
     child.stdin!.end(text);
   });
 }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Everything the tests need beyond node_modules, set up once and reused after: Terraform 1.0.3
+# for the `varsetd exec` tests (linux-x64 only; elsewhere those tests say why they skip),
+# Chromium for the web UI's browser tests, and the Prometheus parser of the metrics tests.
+# `npm test` runs it first (the pretest:files script), so the README's test command needs nothing else.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
+  echo "test tools: Terraform $(bash scripts/terraform.sh)"
+fi
+echo "test tools: Chromium $(bash scripts/chromium.sh)"
+bash scripts/install-metrics-parser.sh
+echo "test tools: the Prometheus parser in .cache/python"
