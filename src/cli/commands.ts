@@ -1,7 +1,9 @@
 import { EXEC_USAGE, runExec } from '../exec/command.js';
 import * as migrate from './migrate.js';
+import * as organizations from './organizations.js';
 import * as rotateKey from './rotate-key.js';
 import * as serve from './serve.js';
+import * as tokens from './tokens.js';
 
 /**
  * A command of `varsetd`: its help (what `varsetd COMMAND --help` prints) and what runs it with
@@ -21,6 +23,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { help: serve.HELP, run: serve.run },
   migrate: { help: migrate.HELP, run: migrate.run },
   'rotate-key': { help: rotateKey.HELP, run: rotateKey.run },
+  tokens: { help: tokens.HELP, run: tokens.run },
+  organizations: { help: organizations.HELP, run: organizations.run },
   // exec is a client of the API (src/exec), with options of its own.
   exec: { help: EXEC_USAGE, run: (args) => runExec(args, process.env) },
 };

@@ -25,6 +25,7 @@ export function storeOptions(): string[] {
 export function usage(): string {
   return [
     'usage: varsetd [serve | migrate | rotate-key [--new-key KEY]] [options]',
+    '       varsetd tokens | organizations SUBCOMMAND [...] [options]',
     '       varsetd exec --workspace ORG/WORKSPACE [...] -- COMMAND [ARGS...]',
     '       varsetd COMMAND --help | varsetd --help | --version',
     '',
@@ -34,6 +35,10 @@ export function usage(): string {
     row('rotate-key [--new-key KEY]', 're-encrypt every sealed value with a new key (generated when'),
     row('', '--new-key is omitted) in one transaction; stop every varsetd serving'),
     row('', 'the store first'),
+    row('tokens create|list|revoke', 'create, list and revoke site-admin, organization and team tokens'),
+    row('', 'on the store directly, with no token (varsetd tokens --help)'),
+    row('organizations create|list', 'create and list organizations on the store directly'),
+    row('', '(varsetd organizations --help)'),
     row('exec', "run COMMAND with a run's variables (varsetd exec --help)"),
     '',
     'options, each also read from the environment variable in brackets (a flag wins; defaults in parentheses):',
