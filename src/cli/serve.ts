@@ -12,7 +12,7 @@ import { VERSION } from '../version.js';
 import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrimary } from './connection-handout.js';
 import { prepareStore, type PreparedStore } from './startup.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
-import { settingRows } from './usage.js';
+import { row, settingRows } from './usage.js';
 import { isWorker, keyFromPrimary, superviseWorkers } from './workers.js';
 
 export const HELP = [
@@ -24,6 +24,7 @@ export const HELP = [
   '',
   'options, each also read from the environment variable in brackets (a flag wins; defaults in parentheses):',
   ...settingRows(SETTINGS),
+  row('--help, -h', 'show this help'),
 ].join('\n');
 
 /** `varsetd serve`: the process returns -1 and keeps running until it is told to stop. */
