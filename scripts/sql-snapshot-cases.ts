@@ -213,7 +213,7 @@ const auditEvent = (s: Seeded, id: string) => ({
   id,
   organizationId: s.orgId,
   timestamp: T,
-  auth: { type: 'Client', accessorId: 'at-1', description: 'admin' },
+  auth: { type: 'Client' as const, accessorId: 'at-1', description: 'admin' },
   requestId: null,
   resource: { id: s.varsetId, type: 'varset', action: 'update', meta: null },
 });

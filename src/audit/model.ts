@@ -19,9 +19,12 @@ export interface AuditRecord {
 /**
  * Who wrote: the token, in words, and the request. HCP Terraform's `auth.type` is `Client` for
  * a caller's own credentials (every varsetd token), `Impersonated` and `System` for what varsetd
- * does not do.
+ * does not do. varsetd adds `CommandLine`: the command line working on the store directly, with
+ * no token (`accessorId` is then the operating-system user who ran it, and there is no request).
  */
 export interface AuditActor {
+  /** `Client` unless given. */
+  type?: AuditAuthType;
   accessorId: string;
   description: string;
   requestId: string | null;
@@ -31,7 +34,7 @@ export interface AuditEvent {
   id: string;
   organizationId: string;
   timestamp: string;
-  auth: { type: string; accessorId: string; description: string };
+  auth: { type: AuditAuthType; accessorId: string; description: string };
   requestId: string | null;
   resource: { id: string; type: string; action: string; meta: AuditMeta | null };
 }
@@ -45,4 +48,5 @@ export interface TrailQuery {
 export const AUDIT_PAGE_SIZE = 1000;
 /** Days an event is kept unless VARSETD_AUDIT_RETENTION_DAYS says otherwise. */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
-export const AUDIT_AUTH_TYPE = 'Client';
+export const AUDIT_AUTH_TYPES = ['Client', 'CommandLine'] as const;
+export type AuditAuthType = (typeof AUDIT_AUTH_TYPES)[number];

@@ -15,9 +15,11 @@ export const AuditEventSchema = Type.Object({
   type: Type.Literal('Resource'),
   timestamp: Type.String({ description: 'when the write committed, UTC ISO 8601 with milliseconds' }),
   auth: Type.Object({
-    accessor_id: Type.String({ description: 'the id of the token that wrote' }),
+    accessor_id: Type.String({ description: 'the id of the token that wrote; for CommandLine, the operating-system user who ran the command' }),
     description: Type.String({ description: 'who the token stands for, e.g. team owners (token "CI")' }),
-    type: Type.String({ description: "Client: the caller's own credentials" }),
+    type: Type.Union([Type.Literal('Client'), Type.Literal('CommandLine')], {
+      description: "Client: the caller's own credentials; CommandLine: varsetd's command line working on the store directly, with no token",
+    }),
     impersonator_id: Type.Null(),
     organization_id: Type.String(),
   }),

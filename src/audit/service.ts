@@ -4,13 +4,15 @@ import { ensure } from '../auth/decisions.js';
 import type { Store, Trx } from '../db/transaction.js';
 import { NotFound, InvalidFilter } from '../common/errors.js';
 import { now } from '../ids.js';
-import { AUDIT_AUTH_TYPE, type AuditActor, type AuditEvent, type AuditRecord, type TrailQuery } from './model.js';
+import { type AuditActor, type AuditEvent, type AuditRecord, type TrailQuery } from './model.js';
 import * as store from './store.js';
 
 export type { AuditActor, AuditRecord };
 
-/** The token and request of an authenticated call, as the trail names them. */
+/** The token and request of an authenticated call, as the trail names them; or the command line and its user. */
 export function actorOf(ctx: Pick<Context, 'subject' | 'requestId'>): AuditActor {
+  const commandLine = ctx.subject.commandLine;
+  if (commandLine) return { type: 'CommandLine', accessorId: commandLine.user, description: ctx.subject.description, requestId: null };
   return { accessorId: ctx.subject.tokenId, description: ctx.subject.description, requestId: ctx.requestId };
 }
 
@@ -25,7 +27,7 @@ export function recordAuditEvent(trx: Trx, by: Pick<Context, 'subject' | 'reques
     id: randomUUID(),
     organizationId: record.organizationId,
     timestamp: now(),
-    auth: { type: AUDIT_AUTH_TYPE, accessorId: actor.accessorId, description: actor.description },
+    auth: { type: actor.type ?? 'Client', accessorId: actor.accessorId, description: actor.description },
     requestId: actor.requestId,
     resource: { id: record.id, type: record.type, action: record.action, meta: record.meta ?? null },
   };

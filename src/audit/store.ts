@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { appendAtCommit, type Db, type Trx } from '../db/transaction.js';
 import { limitToPage, pageWithTotal } from '../db/page.js';
 import { boundOnce } from '../db/compiled-once.js';
-import type { AuditEvent, TrailQuery } from './model.js';
+import type { AuditAuthType, AuditEvent, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
 
@@ -61,7 +61,7 @@ export async function listAuditEvents(db: Db, organizationId: string, query: Tra
       id: row.id,
       organizationId: row.organization_id,
       timestamp: row.timestamp,
-      auth: { type: row.auth_type, accessorId: row.accessor_id, description: row.auth_description },
+      auth: { type: row.auth_type as AuditAuthType, accessorId: row.accessor_id, description: row.auth_description },
       requestId: row.request_id,
       resource: { id: row.resource_id, type: row.resource_type, action: row.action, meta: row.meta === null ? null : JSON.parse(row.meta) },
     })),

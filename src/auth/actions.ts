@@ -50,7 +50,11 @@ export type Action =
   | 'configuration-version:create'
   | 'comment:read'
   | 'comment:create'
-  | 'audit-trail:read';
+  | 'audit-trail:read'
+  /** Every token of every kind, without their secrets: the site administrator only. */
+  | 'tokens:list'
+  /** Create and revoke site-admin tokens beside the one VARSETD_ADMIN_TOKEN or the first start gives: the site administrator only. */
+  | 'site-admin-tokens:manage';
 
 /** Where a variable set applies and who owns it: what deciding on a set needs. */
 export interface VarsetApplicability {

@@ -140,6 +140,8 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'organizations:create':
     // HCP Terraform answers the audit trail to the organization's token only, never to a team's.
     case 'audit-trail:read':
+    case 'tokens:list':
+    case 'site-admin-tokens:manage':
       return false;
   }
 }

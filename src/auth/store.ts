@@ -145,6 +145,26 @@ export async function deleteOwnedToken(db: Db, owner: TokenOwner): Promise<boole
   return Number(numDeletedRows) > 0;
 }
 
+/** A token of any kind by its id, or undefined. */
+export function findTokenById(db: Db, id: string): Promise<Token | undefined> {
+  return db.selectFrom('tokens').select(COLUMNS).where('tokens.id', '=', id).executeTakeFirst();
+}
+
+/** A token with the names of its organization and team (null for a token of none). */
+export type NamedToken = Token & { organization_name: string | null; team_name: string | null };
+
+/** Every token, or those of one organization, oldest first, with the names of their owners. */
+export async function listTokens(db: Db, organizationId: string | undefined): Promise<NamedToken[]> {
+  let query = db
+    .selectFrom('tokens')
+    .leftJoin('organizations', 'organizations.id', 'tokens.organization_id')
+    .leftJoin('teams', 'teams.id', 'tokens.team_id')
+    .select(COLUMNS)
+    .select(['organizations.name as organization_name', 'teams.name as team_name']);
+  if (organizationId !== undefined) query = query.where('tokens.organization_id', '=', organizationId);
+  return query.orderBy('tokens.created_at').orderBy('tokens.id').execute();
+}
+
 /** A team token by its id, or undefined (another kind of token is not one). */
 export function findTeamTokenById(db: Db, id: string): Promise<Token | undefined> {
   return db.selectFrom('tokens').select(COLUMNS).where('tokens.id', '=', id).where('tokens.kind', '=', 'team').executeTakeFirst();

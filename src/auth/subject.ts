@@ -5,6 +5,12 @@
 export type Subject = SubjectKind & {
   /** Who the token stands for, in words (`team owners (token "CI")`): what histories and the audit trail show. */
   description: string;
+  /**
+   * Set when no token is at hand: the command line working on the store directly (`varsetd
+   * tokens`, `varsetd organizations`), as the operating-system user who ran it. It acts as the
+   * site administrator, whom no organization refuses; the audit trail names it as itself.
+   */
+  commandLine?: { user: string };
 };
 
 type SubjectKind =

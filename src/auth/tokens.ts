@@ -200,23 +200,47 @@ export function creatorOf(subject: Subject): TokenCreator {
   }
 }
 
-export { findOwnedToken, deleteOwnedToken, findTeamTokenById, deleteTokenById, teamTokenDescriptionTaken, listTeamTokens, type TeamTokenSort } from './store.js';
+export {
+  findOwnedToken,
+  deleteOwnedToken,
+  findTeamTokenById,
+  findTokenById,
+  deleteTokenById,
+  teamTokenDescriptionTaken,
+  listTeamTokens,
+  listTokens,
+  type NamedToken,
+  type TeamTokenSort,
+} from './store.js';
 
-function siteAdminToken(description: string): Token {
-  const createdAt = now();
+function siteAdminToken(description: string, settings?: Omit<TokenSettings, 'description' | 'legacy'>): Token {
   return {
     id: newId('at'),
     kind: 'site-admin',
     organization_id: null,
     team_id: null,
     description,
-    created_at: createdAt,
-    expired_at: null,
+    created_at: settings?.createdAt ?? now(),
+    expired_at: settings?.expiredAt ?? null,
     legacy: true,
-    created_by_kind: null,
-    created_by_id: null,
+    created_by_kind: settings?.createdBy.kind ?? null,
+    created_by_id: settings?.createdBy.id ?? null,
     last_used_at: null,
   };
+}
+
+/**
+ * The descriptions of the site-admin tokens each start settles (`ensureAdminToken`): a start
+ * revokes the tokens bearing them that are not the configured one, so no other token may bear them.
+ */
+export const SETTLED_ADMIN_DESCRIPTIONS: readonly string[] = [CONFIGURED_ADMIN, GENERATED_ADMIN];
+
+/** Issues one more site-admin token, which starts leave alone. Runs inside the caller's transaction. */
+export async function issueSiteAdminToken(trx: Trx, settings: Omit<TokenSettings, 'legacy'>): Promise<IssuedToken> {
+  const secret = generateSecret();
+  const row = siteAdminToken(settings.description, settings);
+  await insertToken(trx, row, hashToken(secret));
+  return { row, secret };
 }
 
 /** The file a generated site-admin token is written to, in the data folder. */

@@ -1,10 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, readFlags, SETTINGS, type Config } from '../config.js';
+import { ConfigError, loadConfig, readFlags, SETTINGS, type Config } from '../config.js';
 import { migrate, openStore } from '../db/connect.js';
 import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from '../secrets/key.js';
 import { rotateKey } from '../secrets/rotate.js';
 import { createSealer, generateKey } from '../secrets/sealer.js';
+import { row, settingRows, storeOptions } from './usage.js';
+
+export const HELP = [
+  'usage: varsetd rotate-key [--new-key KEY] [options]',
+  '',
+  'Re-encrypts every sealed value with a new key in one transaction. With the key file in the',
+  'data folder, the new key replaces it; with VARSETD_ENCRYPTION_KEY, set it to the new key',
+  'before starting varsetd again. Stop every varsetd serving the store first.',
+  '',
+  'options:',
+  row('--new-key KEY', 'the new key, 32 bytes as base64 or 64 hex digits (generated when left out)'),
+  ...settingRows(SETTINGS.filter((s) => s.key === 'encryptionKey')),
+  ...storeOptions(),
+].join('\n');
+
+/** `varsetd rotate-key`. */
+export async function run(args: string[]): Promise<number> {
+  const { newKey, rest } = takeNewKeyOption(args);
+  return runRotateKey(loadConfig(process.env, rest), newKey);
+}
 
 /** Takes `--new-key KEY` (or `--new-key=KEY`) out of the arguments of `varsetd rotate-key`; the rest are settings. */
 export function takeNewKeyOption(args: string[]): { newKey: string | undefined; rest: string[] } {

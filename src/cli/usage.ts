@@ -1,14 +1,33 @@
-import { SETTINGS } from '../config.js';
+import { SETTINGS, type Setting } from '../config.js';
 
 const COLUMN = 34;
-const row = (left: string, text: string) => `  ${left.padEnd(COLUMN - 2)}${text}`;
+export const row = (left: string, text: string) => `  ${left.padEnd(COLUMN - 2)}${text}`;
+
+/** The rows of these settings in a help: flag, value, environment variable and what it does. */
+export function settingRows(settings: readonly Setting[]): string[] {
+  return settings.map((s) => row(`${s.flag} ${s.value}`, `[${s.env}] ${s.help}`));
+}
+
+/** The settings that say which store a command works on and how it reaches it. */
+const STORE_KEYS: readonly Setting['key'][] = ['dataDir', 'databaseUrl', 'dbStatementTimeoutMs', 'dbConnectTimeoutMs', 'dbPoolSize'];
+export const STORE_SETTINGS: readonly Setting[] = SETTINGS.filter((s) => STORE_KEYS.includes(s.key));
+
+/** The options part of a command's help that works on the store directly. */
+export function storeOptions(): string[] {
+  return [
+    'store options, each also read from the environment variable in brackets (a flag wins), as serve takes them:',
+    ...settingRows(STORE_SETTINGS),
+    row('--help, -h', 'show this help'),
+  ];
+}
 
 /** `varsetd --help`: every command and every setting, the latter straight from config.ts so that none is left out. */
 export function usage(): string {
   return [
     'usage: varsetd [serve | migrate | rotate-key [--new-key KEY]] [options]',
+    '       varsetd tokens | organizations SUBCOMMAND [...] [options]',
     '       varsetd exec --workspace ORG/WORKSPACE [...] -- COMMAND [ARGS...]',
-    '       varsetd --help | --version',
+    '       varsetd COMMAND --help | varsetd --help | --version',
     '',
     'commands:',
     row('serve', 'run migrations, then serve the API (the default)'),
@@ -16,11 +35,15 @@ export function usage(): string {
     row('rotate-key [--new-key KEY]', 're-encrypt every sealed value with a new key (generated when'),
     row('', '--new-key is omitted) in one transaction; stop every varsetd serving'),
     row('', 'the store first'),
+    row('tokens create|list|revoke', 'create, list and revoke site-admin, organization and team tokens'),
+    row('', 'on the store directly, with no token (varsetd tokens --help)'),
+    row('organizations create|list', 'create and list organizations on the store directly'),
+    row('', '(varsetd organizations --help)'),
     row('exec', "run COMMAND with a run's variables (varsetd exec --help)"),
     '',
     'options, each also read from the environment variable in brackets (a flag wins; defaults in parentheses):',
-    ...SETTINGS.map((s) => row(`${s.flag} ${s.value}`, `[${s.env}] ${s.help}`)),
-    row('--help, -h', 'show this help'),
+    ...settingRows(SETTINGS),
+    row('--help, -h', "show this help; after a command, that command's own"),
     row('--version', "print varsetd's version"),
   ].join('\n');
 }

@@ -6,8 +6,13 @@ import {
   deleteTokenById,
   findOwnedToken,
   findTeamTokenById,
+  findTokenById,
+  issueSiteAdminToken,
   issueToken,
   listTeamTokens,
+  listTokens,
+  SETTLED_ADMIN_DESCRIPTIONS,
+  type NamedToken,
   teamTokenDescriptionTaken,
   type IssuedToken,
   type TeamTokenSort,
@@ -168,4 +173,45 @@ export async function getOrganizationToken(ctx: Context, organizationName: strin
 
 export async function deleteOrganizationToken(ctx: Context, organizationName: string): Promise<void> {
   await revoke(ctx, (await organizationOwner(ctx, organizationName)).owner);
+}
+
+/**
+ * Every token of every kind, or those of one organization, oldest first, with the names of
+ * their owners: never a secret (none is stored). The site administrator only.
+ */
+export async function listAllTokens(ctx: Context, organizationName: string | undefined): Promise<NamedToken[]> {
+  ensure(ctx.subject, 'tokens:list');
+  const organization = organizationName === undefined ? undefined : await getOrganization(ctx, organizationName);
+  return listTokens(ctx.store.db, organization?.id);
+}
+
+/**
+ * Creates one more site-admin token. It belongs to no organization, so no organization's audit
+ * trail records it. The descriptions of the tokens a start settles are refused: that start
+ * would revoke it.
+ */
+export async function createSiteAdminToken(ctx: Context, options: TokenOptions): Promise<IssuedToken> {
+  ensure(ctx.subject, 'site-admin-tokens:manage');
+  const description = options.description ?? '';
+  if (SETTLED_ADMIN_DESCRIPTIONS.includes(description)) throw new Invalid('description', `"${description}" is kept for the token each start settles`);
+  const createdAt = now();
+  const settings = { description, createdAt, expiredAt: expiry(options.expiredAt, createdAt), createdBy: creatorOf(ctx.subject) };
+  return transaction(ctx.store, (trx) => issueSiteAdminToken(trx, settings));
+}
+
+/** Revokes a token of any kind by its id, recorded in its organization's audit trail; answers the token revoked. */
+export async function revokeTokenById(ctx: Context, id: string): Promise<Token> {
+  const token = await findTokenById(ctx.store.db, id);
+  if (!token) throw new NotFound();
+  if (token.kind === 'team') {
+    await deleteTeamTokenById(ctx, id);
+    return token;
+  }
+  if (token.kind === 'organization') ensure(ctx.subject, 'organization-token:manage', { organizationId: token.organization_id! });
+  else ensure(ctx.subject, 'site-admin-tokens:manage');
+  await transaction(ctx.store, async (trx) => {
+    if (!(await deleteTokenById(trx, token.id))) throw new NotFound();
+    if (token.kind === 'organization') recordToken(trx, ctx, { kind: 'organization', organizationId: token.organization_id! }, token, 'destroy');
+  });
+  return token;
 }

@@ -14122,12 +14122,12 @@ export interface paths {
                                 /** @description when the write committed, UTC ISO 8601 with milliseconds */
                                 timestamp: string;
                                 auth: {
-                                    /** @description the id of the token that wrote */
+                                    /** @description the id of the token that wrote; for CommandLine, the operating-system user who ran the command */
                                     accessor_id: string;
                                     /** @description who the token stands for, e.g. team owners (token "CI") */
                                     description: string;
-                                    /** @description Client: the caller's own credentials */
-                                    type: string;
+                                    /** @description Client: the caller's own credentials; CommandLine: varsetd's command line working on the store directly, with no token */
+                                    type: "Client" | "CommandLine";
                                     /** @enum {object|null} */
                                     impersonator_id: never | null;
                                     organization_id: string;

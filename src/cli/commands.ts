@@ -1,0 +1,30 @@
+import { EXEC_USAGE, runExec } from '../exec/command.js';
+import * as migrate from './migrate.js';
+import * as organizations from './organizations.js';
+import * as rotateKey from './rotate-key.js';
+import * as serve from './serve.js';
+import * as tokens from './tokens.js';
+
+/**
+ * A command of `varsetd`: its help (what `varsetd COMMAND --help` prints) and what runs it with
+ * the arguments after its name, resolving to the exit code (-1: the process keeps running).
+ */
+export interface Command {
+  help: string;
+  run(args: string[]): Promise<number>;
+}
+
+/**
+ * Every command, by name: main.ts dispatches through this table only. Each command lives in a
+ * file of its own under src/cli that exports `HELP` and `run`; adding one is a line here (and
+ * one in the global help, src/cli/usage.ts).
+ */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: { help: serve.HELP, run: serve.run },
+  migrate: { help: migrate.HELP, run: migrate.run },
+  'rotate-key': { help: rotateKey.HELP, run: rotateKey.run },
+  tokens: { help: tokens.HELP, run: tokens.run },
+  organizations: { help: organizations.HELP, run: organizations.run },
+  // exec is a client of the API (src/exec), with options of its own.
+  exec: { help: EXEC_USAGE, run: (args) => runExec(args, process.env) },
+};
