@@ -102,6 +102,24 @@ describe(`varsetd serve's start-up summary (${storeKind})`, () => {
   });
 });
 
+describe(`varsetd serve's data folder (${storeKind})`, () => {
+  it('is created for its user alone (0700), its files too (0600), whichever the store', async () => {
+    const store = await createTestStore();
+    // A folder not there yet, two levels down: every level varsetd makes is private.
+    const dataDir = path.join(store.dataDir, 'var', 'varsetd');
+    try {
+      const server = await startServerProcess(varsetdEnv({ dataDir, databaseUrl: store.databaseUrl }));
+      await server.stop();
+      for (const folder of [dataDir, path.dirname(dataDir)]) assert.equal((fs.statSync(folder).mode & 0o777).toString(8), '700', folder);
+      const files = fs.readdirSync(dataDir);
+      assert.ok(files.includes('admin-token') && files.includes('encryption-key'), files.join(', '));
+      for (const file of files) assert.equal((fs.statSync(path.join(dataDir, file)).mode & 0o777).toString(8), '600', file);
+    } finally {
+      await store.dispose();
+    }
+  });
+});
+
 /** script(1) runs a command on a pseudo-terminal, as a person's shell would (util-linux, on every Debian and Ubuntu system). */
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
