@@ -2,10 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
-import { ROOT, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
+import { freePort, ROOT, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
 import { createTestStore, storeKind } from './support/store.js';
 
 const CONFIGURATION = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
@@ -55,6 +56,49 @@ describe('the varsetd command', () => {
     } finally {
       fs.rmSync(parent, { recursive: true, force: true });
     }
+  });
+});
+
+describe('varsetd failing to start', () => {
+  it('reports a port in use before it touches the store', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-cli-'));
+    const dataDir = path.join(parent, 'data');
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      for (const workers of ['1', '2']) {
+        const { code, stdout, stderr } = await runVarsetd(
+          ['serve'],
+          varsetdEnv({ dataDir, databaseUrl: undefined }, { HOST: '127.0.0.1', PORT: String(port), VARSETD_WORKERS: workers }),
+        );
+        assert.equal(code, 1, stdout + stderr);
+        assert.equal(stdout, '');
+        assert.equal(
+          stderr,
+          `varsetd: failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port} (another program listens there: choose another port with PORT or --port)\n`,
+        );
+        assert.ok(!fs.existsSync(dataDir), `the data folder was created (${workers} worker(s))`);
+      }
+    } finally {
+      taken.close();
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('migrate names the PostgreSQL it cannot reach, as serve does, never its password', async () => {
+    const closedPort = await freePort();
+    const dataDir = path.join(os.tmpdir(), 'varsetd-cli-never-made');
+    const { code, stdout, stderr } = await runVarsetd(['migrate'], varsetdEnv({ dataDir, databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }));
+    assert.equal(code, 1, stdout + stderr);
+    assert.equal(stdout, '');
+    assert.match(
+      stderr,
+      new RegExp(
+        `^varsetd: failed to start: cannot open PostgreSQL at 127\\.0\\.0\\.1:${closedPort}/varsetd \\(DATABASE_URL\\): connect ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}\n$`,
+      ),
+    );
+    assert.doesNotMatch(stderr, /s3cret/);
   });
 });
 
