@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../src/config.js';
 import { createSealer, generateKey } from '../src/secrets/sealer.js';
@@ -54,7 +55,32 @@ describe("varsetd's version", () => {
   });
 });
 
+/** A node on this machine that varsetd does not support (Debian's, say), if there is one. */
+function unsupportedNodeOnThisMachine(): string | undefined {
+  const onPath = (process.env.PATH ?? '').split(path.delimiter).map((folder) => path.join(folder, 'node'));
+  for (const candidate of [...onPath, '/usr/bin/node', '/usr/local/bin/node']) {
+    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+    if (version.status === 0 && unsupportedNode(version.stdout.trim())) return candidate;
+  }
+  return undefined;
+}
+
 describe('the Node.js varsetd runs on', () => {
+  const oldNode = unsupportedNodeOnThisMachine();
+  it(
+    'refuses to run on an older one with exit code 2, a configuration error a service manager does not retry',
+    { skip: !oldNode && 'no unsupported Node.js on this machine' },
+    () => {
+      const dataDir = path.join(ROOT, 'node_modules', '.cache', 'varsetd-never-made');
+      const run = spawnSync(oldNode!, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: varsetdEnv({ dataDir, databaseUrl: undefined }), encoding: 'utf8' });
+      const version = spawnSync(oldNode!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `varsetd: Node.js ${version} is not supported: varsetd needs Node.js 22.14 or later, 24 or 26\n`);
+      assert.ok(!fs.existsSync(dataDir));
+    },
+  );
+
   it('is 22.14 or later: older ones are refused with the versions it needs', () => {
     for (const old of ['20.20.2', '22.13.1', '18.20.0'])
       assert.match(unsupportedNode(old) ?? '', new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`));

@@ -17,14 +17,10 @@ import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrim
 import { serveMetricsToWorkers } from '../metrics/cluster.js';
 import pino from 'pino';
 import { usage } from './usage.js';
-import { unsupportedNode, VERSION } from '../version.js';
+import { VERSION } from '../version.js';
 
 async function main(argv: string[]): Promise<number> {
-  const refusal = unsupportedNode();
-  if (refusal) {
-    console.error(`varsetd: ${refusal}`);
-    return 1;
-  }
+  // src/main.ts has refused an unsupported Node.js before loading this.
   // exec has its own options, and COMMAND's arguments after `--` are not varsetd's.
   if (argv[0] === 'exec') return runExec(argv.slice(1), process.env);
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
