@@ -7,6 +7,7 @@ import { runExec } from '../exec/command.js';
 import { migrate, openStore, type Store } from '../db/connect.js';
 import { openReachableStore } from './reachable-store.js';
 import { checkPortIsFree } from './port-check.js';
+import { stopWhenLauncherGoes } from './launcher-watch.js';
 import { runRotateKey, takeNewKeyOption } from './rotate-key.js';
 import { prepareStore, type PreparedStore } from './startup.js';
 import { readCertificate, reloadCertificate, type TlsCredentials } from '../http/tls.js';
@@ -74,6 +75,7 @@ async function serve(config: Config): Promise<number> {
     });
     return -1;
   }
+  stopWhenLauncherGoes();
   const tls = config.tls ? readCertificate(config.tls) : undefined;
   await checkPortIsFree(config.host, config.port);
   const store = await openReachableStore(config, { checkpointInBackground: true });
