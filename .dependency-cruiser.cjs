@@ -6,7 +6,7 @@
  *   cli → app → routes → includes → service → store → db
  *
  * - src/cli: the command line (serve, workers, migrate, rotate-key, exec's entry, --help); src/main.ts,
- *   the package's bin, only loads src/cli/main.ts. Nothing of the server imports src/cli.
+ *   the package's bin, refuses an unsupported Node.js, then loads src/cli/main.ts. Nothing of the server imports src/cli.
  * - routes.ts: schemas and translation (HTTP ↔ typed commands); no SQL, no store. Only app.ts
  *   imports routes.
  * - src/includes.ts: what `include=` adds of another feature's resources, composed in one place;

@@ -3,7 +3,8 @@
 # the repository, `npm install ./varsetd-VERSION.tgz && npx varsetd serve` on a free port with a
 # fresh data folder, then the ping, the web UI (its page and a script it loads), the API reference,
 # readiness, the metrics' build info, and the API with
-# the generated admin token (an organization created and read back). Runs with the node on PATH;
+# the generated admin token (an organization created and read back), and last SIGTERM sent to npx
+# alone, which must stop every process and free the port. Runs with the node on PATH;
 # a node fetched by scripts/node.sh also gives its headers, should anything compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,4 +81,20 @@ api() { status -H "Authorization: Bearer $token" -H 'Content-Type: application/v
 grep -q '"name":"pack-check"' "$work/body" || fail "the organization read back is not the one created: $(cat "$work/body")"
 [ "$(status "$url/api/v2/organizations/pack-check")" = 401 ] || fail "an unauthenticated read did not answer 401"
 
-echo "pack-check: ping, web UI, API reference, readiness, metrics and API answered as they should; $((SECONDS - started)) s in all"
+# SIGTERM to npx alone, as a supervisor stopping it sends: npm passes it to the shell it runs the bin
+# through, which passes nothing on; varsetd must notice and stop, workers and all, freeing the port.
+port=${url##*:}
+kill -TERM "$server"
+wait "$server" 2>/dev/null || true
+for _ in $(seq 1 100); do
+  kill -0 -- "-$server" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 -- "-$server" 2>/dev/null; then
+  fail "processes outlived npx 10 s after its SIGTERM: $(ps -o pid=,args= -g "$server" | tr '\n' ';')"
+fi
+server=
+node -e 'const s = require("net").createServer().once("error", () => process.exit(1)); s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close())' "$port" ||
+  fail "port $port is still taken after npx stopped"
+
+echo "pack-check: ping, web UI, API reference, readiness, metrics and API answered as they should, and SIGTERM to npx stopped everything; $((SECONDS - started)) s in all"

@@ -2,10 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
-import { ROOT, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
+import { freePort, ROOT, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
 import { createTestStore, storeKind } from './support/store.js';
 
 const CONFIGURATION = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
@@ -58,6 +59,49 @@ describe('the varsetd command', () => {
   });
 });
 
+describe('varsetd failing to start', () => {
+  it('reports a port in use before it touches the store', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-cli-'));
+    const dataDir = path.join(parent, 'data');
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      for (const workers of ['1', '2']) {
+        const { code, stdout, stderr } = await runVarsetd(
+          ['serve'],
+          varsetdEnv({ dataDir, databaseUrl: undefined }, { HOST: '127.0.0.1', PORT: String(port), VARSETD_WORKERS: workers }),
+        );
+        assert.equal(code, 1, stdout + stderr);
+        assert.equal(stdout, '');
+        assert.equal(
+          stderr,
+          `varsetd: failed to start: listen EADDRINUSE: address already in use 127.0.0.1:${port} (another program listens there: choose another port with PORT or --port)\n`,
+        );
+        assert.ok(!fs.existsSync(dataDir), `the data folder was created (${workers} worker(s))`);
+      }
+    } finally {
+      taken.close();
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('migrate names the PostgreSQL it cannot reach, as serve does, never its password', async () => {
+    const closedPort = await freePort();
+    const dataDir = path.join(os.tmpdir(), 'varsetd-cli-never-made');
+    const { code, stdout, stderr } = await runVarsetd(['migrate'], varsetdEnv({ dataDir, databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }));
+    assert.equal(code, 1, stdout + stderr);
+    assert.equal(stdout, '');
+    assert.match(
+      stderr,
+      new RegExp(
+        `^varsetd: failed to start: cannot open PostgreSQL at 127\\.0\\.0\\.1:${closedPort}/varsetd \\(DATABASE_URL\\): connect ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}\n$`,
+      ),
+    );
+    assert.doesNotMatch(stderr, /s3cret/);
+  });
+});
+
 describe(`varsetd serve's start-up summary (${storeKind})`, () => {
   it('tells what the first start generated, without the token, and what a configured token revoked', async () => {
     const store = await createTestStore();
@@ -96,6 +140,24 @@ describe(`varsetd serve's start-up summary (${storeKind})`, () => {
       } finally {
         await second.stop();
       }
+    } finally {
+      await store.dispose();
+    }
+  });
+});
+
+describe(`varsetd serve's data folder (${storeKind})`, () => {
+  it('is created for its user alone (0700), its files too (0600), whichever the store', async () => {
+    const store = await createTestStore();
+    // A folder not there yet, two levels down: every level varsetd makes is private.
+    const dataDir = path.join(store.dataDir, 'var', 'varsetd');
+    try {
+      const server = await startServerProcess(varsetdEnv({ dataDir, databaseUrl: store.databaseUrl }));
+      await server.stop();
+      for (const folder of [dataDir, path.dirname(dataDir)]) assert.equal((fs.statSync(folder).mode & 0o777).toString(8), '700', folder);
+      const files = fs.readdirSync(dataDir);
+      assert.ok(files.includes('admin-token') && files.includes('encryption-key'), files.join(', '));
+      for (const file of files) assert.equal((fs.statSync(path.join(dataDir, file)).mode & 0o777).toString(8), '600', file);
     } finally {
       await store.dispose();
     }

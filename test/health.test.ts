@@ -13,7 +13,7 @@ describe(`health endpoints (${storeKind})`, () => {
   let uiRoot: string;
 
   before(async () => {
-    // A built UI answers every other page path with its index.html: it must not answer these.
+    // A built UI answers the paths of its pages with its index.html: it must not answer these.
     uiRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-ui-'));
     fs.writeFileSync(path.join(uiRoot, 'index.html'), '<!doctype html><title>ui</title>');
     t = await TestApp.start({ uiRoot });

@@ -91,6 +91,8 @@ describe('deploy/varsetd.service', () => {
     const script = path.basename(program!) === 'varsetd' ? -1 : args.findIndex((arg) => arg.endsWith(`/${bin}`));
     assert.ok(script >= 0 || path.basename(program!) === 'varsetd', `ExecStart runs neither ${bin} nor varsetd: ${args.join(' ')}`);
     if (script >= 0) assert.equal(path.basename(program!), 'node');
+    // ProtectHome=yes hides home folders from the service: a node there (nvm's) would not be found.
+    if (value(unit, 'Service', 'ProtectHome') === 'yes') assert.doesNotMatch(program!, /^\/(home|root|run\/user)\//, 'ExecStart runs a program ProtectHome hides');
     const [command, ...options] = args.slice(script + 1);
     assert.ok(commands.has(command!), `${command} is not one of varsetd's commands (${[...commands].join(', ')})`);
     assert.equal(command, 'serve');
@@ -104,7 +106,7 @@ describe('deploy/varsetd.service', () => {
   it('restarts varsetd when it fails, but not after a configuration error, and stops it with SIGTERM, giving it time to drain', () => {
     assert.equal(value(unit, 'Service', 'Restart'), 'on-failure');
     assert.ok(seconds(value(unit, 'Service', 'RestartSec')!) >= 1);
-    // varsetd exits with 2 on a configuration error (src/cli/main.ts): starting it again would fail the same way.
+    // varsetd exits with 2 on a configuration error (src/cli/main.ts) and on an unsupported Node.js (src/main.ts): starting it again would fail the same way.
     assert.deepEqual(words(value(unit, 'Service', 'RestartPreventExitStatus')!), ['2']);
     assert.equal(value(unit, 'Unit', 'StartLimitIntervalSec'), '0');
     assert.equal(value(unit, 'Service', 'KillSignal'), 'SIGTERM');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { UI_PAGES } from '../src/ui/pages.js';
 import { TestApp } from './support/app.js';
 import { storeKind } from './support/store.js';
 
@@ -76,8 +77,24 @@ describe(`serving the web UI (${storeKind})`, () => {
     assert.match(String(missing.headers['content-type']), /^application\/vnd\.api\+json/);
   });
 
+  it('answers the page at the path of every page of the UI, and a 404 at any other unknown path', async () => {
+    for (const page of UI_PAGES) {
+      const url = page.replace(/:[a-z]+/g, 'acme');
+      const res = await t.getRaw(url);
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.body, INDEX, url);
+    }
+    // A load balancer's check sent to a mistyped path must fail.
+    for (const url of ['/health', '/status', '/metrics/x', '/healthz/more', '/organizations', '/varsets/varset-abc/nothing', '/organizations/acme/varsets/new/more']) {
+      const res = await t.getRaw(url);
+      assert.equal(res.statusCode, 404, url);
+      assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/, url);
+      assert.deepEqual(JSON.parse(res.body), { errors: [{ status: '404', title: 'not found' }] }, url);
+    }
+  });
+
   it('leaves /api and /.well-known to the API: their unknown paths keep their JSON:API 404s', async () => {
-    for (const url of ['/api/v2/no-such-thing', '/api/nothing', '/api', '/.well-known/nothing']) {
+    for (const url of ['/api/v2/no-such-thing', '/api/nothing', '/api/anything', '/api', '/.well-known/nothing']) {
       const res = await t.getRaw(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/, url);
@@ -117,7 +134,10 @@ describe(`a varsetd whose web UI was not built (${storeKind})`, () => {
     assert.match(page.body, /has not been built: run `npm run build`/);
     const organizations = await t.get('/api/v2/organizations');
     assert.equal(organizations.status, 200);
-    const unknown = await t.app.inject({ method: 'GET', url: '/api/v2/no-such-thing' });
-    assert.match(String(unknown.headers['content-type']), /^application\/vnd\.api\+json/);
+    for (const url of ['/api/v2/no-such-thing', '/health']) {
+      const unknown = await t.app.inject({ method: 'GET', url });
+      assert.equal(unknown.statusCode, 404, url);
+      assert.match(String(unknown.headers['content-type']), /^application\/vnd\.api\+json/, url);
+    }
   });
 });

@@ -56,7 +56,31 @@ describe("varsetd's version", () => {
   });
 });
 
+/** A node on this machine that varsetd does not support (Debian's, say), if there is one, and its version. */
+function unsupportedNodeOnThisMachine(): { node: string; version: string } | undefined {
+  const onPath = (process.env.PATH ?? '').split(path.delimiter).map((folder) => path.join(folder, 'node'));
+  for (const candidate of [...onPath, '/usr/bin/node', '/usr/local/bin/node']) {
+    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+    if (version.status === 0 && unsupportedNode(version.stdout.trim())) return { node: candidate, version: version.stdout.trim() };
+  }
+  return undefined;
+}
+
 describe('the Node.js varsetd runs on', () => {
+  const oldNode = unsupportedNodeOnThisMachine();
+  it(
+    'refuses to run on an older one with exit code 2, a configuration error a service manager does not retry',
+    { skip: !oldNode && 'no unsupported Node.js on this machine' },
+    () => {
+      const dataDir = path.join(ROOT, 'node_modules', '.cache', 'varsetd-never-made');
+      const run = spawnSync(oldNode!.node, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: varsetdEnv({ dataDir, databaseUrl: undefined }), encoding: 'utf8' });
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `varsetd: Node.js ${oldNode!.version} is not supported: varsetd needs Node.js 22.14 or later, 24 or 26\n`);
+      assert.ok(!fs.existsSync(dataDir));
+    },
+  );
+
   it('is 22.14 or later: older ones are refused with the versions it needs', () => {
     for (const old of ['20.20.2', '22.13.1', '18.20.0', '23.11.1'])
       assert.match(unsupportedNode(old) ?? '', new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`));
@@ -68,10 +92,10 @@ describe('the Node.js varsetd runs on', () => {
     assert.match(fs.readFileSync(path.join(ROOT, '.npmrc'), 'utf8'), /^engine-strict=true$/m);
   });
 
-  const old = oldNode();
+  const oldNpm = oldNode && path.join(path.dirname(oldNode.node), 'npm');
   it(
-    `stops npm ci and npm test within seconds on an unsupported Node.js (${old?.version ?? 'none here'})`,
-    { skip: old ? false : 'no unsupported Node.js with npm on this machine' },
+    `stops npm ci and npm test within seconds on an unsupported Node.js (${oldNode?.version ?? 'none here'})`,
+    { skip: oldNpm && fs.existsSync(oldNpm) ? false : 'no unsupported Node.js with npm beside it on this machine' },
     () => {
       const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-old-node-'));
       try {
@@ -79,16 +103,16 @@ describe('the Node.js varsetd runs on', () => {
           fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
           fs.copyFileSync(path.join(ROOT, file), path.join(folder, file));
         }
-        const env = { ...process.env, PATH: `${old!.bin}:${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
+        const env = { ...process.env, PATH: `${path.dirname(oldNode!.node)}:${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
         const started = Date.now();
         const install = spawnSync('npm', ['ci'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
         assert.notEqual(install.status, 0, install.stdout);
         assert.match(install.stderr, /EBADENGINE/);
-        assert.match(install.stderr, new RegExp(`Actual: +\\{"node":"v${old!.version.replace(/\./g, '\\.')}"`));
+        assert.match(install.stderr, new RegExp(`Actual: +\\{"node":"v${oldNode!.version.replace(/\./g, '\\.')}"`));
         assert.equal(fs.existsSync(path.join(folder, 'node_modules')), false, 'npm ci installed nothing');
         const test = spawnSync('npm', ['test', '--silent'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
         assert.notEqual(test.status, 0);
-        assert.equal(test.stderr.trim().split('\n')[0], `varsetd: ${unsupportedNode(old!.version)!}`);
+        assert.equal(test.stderr.trim().split('\n')[0], `varsetd: ${unsupportedNode(oldNode!.version)!}`);
         assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
       } finally {
         fs.rmSync(folder, { recursive: true, force: true });
@@ -96,13 +120,3 @@ describe('the Node.js varsetd runs on', () => {
     },
   );
 });
-
-/** A Node.js, with its npm, that varsetd does not run on, when this machine has one (as Debian's may be). */
-function oldNode(): { bin: string; version: string } | undefined {
-  for (const bin of ['/usr/bin', '/usr/local/bin']) {
-    if (!fs.existsSync(path.join(bin, 'node')) || !fs.existsSync(path.join(bin, 'npm'))) continue;
-    const version = spawnSync(path.join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^v/, '');
-    if (version && unsupportedNode(version)) return { bin, version };
-  }
-  return undefined;
-}

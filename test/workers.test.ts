@@ -5,7 +5,18 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { LONGEST_PAUSE_MS, replacementPause } from '../src/cli/workers.js';
-import { eventually, freePort, logPids, requestOnOwnConnection, runVarsetd, startServerProcess, varsetdEnv, workerPids, type ServerProcess } from './support/processes.js';
+import {
+  childPids,
+  eventually,
+  freePort,
+  logPids,
+  requestOnOwnConnection,
+  runVarsetd,
+  startServerProcess,
+  varsetdEnv,
+  workerPids,
+  type ServerProcess,
+} from './support/processes.js';
 import { ADMIN_TOKEN } from './support/requests.js';
 import { createTestStore, storeKind } from './support/store.js';
 
@@ -209,6 +220,44 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       // SIGTERM: a request under way when it arrives is answered, then every worker and the primary exit.
       await drainsOnSigterm(server, 'created-while-draining');
       for (const pid of replaced) assert.equal(alive(pid), false, `worker ${pid} outlived its primary`);
+    } finally {
+      await server.stop();
+      await store.dispose();
+    }
+  });
+
+  it('once a worker serves, replaces a worker killed while still starting instead of failing the start', async () => {
+    const store = await createTestStore();
+    let held: number | undefined;
+    const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }), {
+      // One worker is held back (stopped) as soon as it is forked, and killed once the other serves.
+      whileStarting: async (pid, output) => {
+        const forked = await eventually('the workers were not forked', async () => (childPids(pid).length === 2 ? childPids(pid) : undefined), output, 5);
+        held = forked[1]!;
+        process.kill(held, 'SIGSTOP');
+        await eventually('no worker served', async () => (output().includes('"msg":"worker listening"') ? true : undefined), output);
+        process.kill(held, 'SIGKILL');
+      },
+    }).catch(async (error: unknown) => {
+      await store.dispose();
+      throw error;
+    });
+    try {
+      assert.ok(held !== undefined);
+      assert.equal(alive(held), false, 'the held worker is still there');
+      const deaths = logEntries(server.output()).filter((e) => e.msg === 'a worker died: starting another');
+      assert.deepEqual(
+        deaths.map((e) => [e.workerPid, e.signal]),
+        [[held, 'SIGKILL']],
+        server.output(),
+      );
+      assert.equal(server.summary.workers, 2);
+      await eventually('the replacement did not serve', async () => (listeningSince(server.output(), 0).length === 2 ? true : undefined), server.output);
+      const now = workerPids(server);
+      assert.equal(now.length, 2, server.output());
+      assert.ok(!now.includes(held));
+      assert.equal((await request(server.url, 'POST', '/api/v2/organizations', organization('outlived-a-start'))).status, 201);
+      await drainsOnSigterm(server, 'created-after-a-start');
     } finally {
       await server.stop();
       await store.dispose();

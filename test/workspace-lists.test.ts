@@ -56,6 +56,24 @@ describe(`workspace lists (${storeKind})`, () => {
     assert.deepEqual(await names('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D='), ['api-prod', 'web-dev'], 'an empty value is any value');
   });
 
+  it('takes and ignores the TagBindings parameter go-tfe sends beside filter[tagged], and nothing else unknown', async () => {
+    // go-tfe's query encoder writes its untagged TagBindings field as the text of each Go value, once per binding.
+    const tagged = 'filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod';
+    assert.deepEqual(await names(`${tagged}&TagBindings=%26%7B+env+prod+%7D`), ['api-prod']);
+    assert.deepEqual(await names(`${tagged}&filter%5Btagged%5D%5B1%5D%5Bkey%5D=env&TagBindings=%26%7Benv+prod%7D&TagBindings=%26%7Benv+%7D`), ['api-prod']);
+    assert.deepEqual(await names('TagBindings=%26%7Benv+dev%7D'), ['Batch_Prod', 'api-prod', 'web-dev', 'web-prod'], 'never read: it filters nothing');
+    for (const [url, parameter] of [
+      [`/api/v2/organizations/${org}/workspaces?tagbindings=x`, 'tagbindings'],
+      [`/api/v2/organizations/${org}/workspaces?TagBindings%5B0%5D=x`, 'TagBindings[0]'],
+      [`/api/v2/organizations/${org}/varsets?TagBindings=x`, 'TagBindings'],
+      [`/api/v2/workspaces/${ids['web-prod']}?TagBindings=x`, 'TagBindings'],
+    ] as const) {
+      const res = await t.get(url);
+      assert.equal(res.status, 400, url);
+      assert.equal(res.body.errors[0].source.parameter, parameter, url);
+    }
+  });
+
   it('lists the projects that have each binding asked for by filter[tagged], as go-tfe sends it', async () => {
     const other = await t.createProject(org, 'tools');
     expectStatus(await t.patch(`/api/v2/projects/${other}/tag-bindings`, { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'dev' } }] }), 200);

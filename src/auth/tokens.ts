@@ -9,6 +9,7 @@ import { projectGrantRights, workspaceGrantRights } from './grants.js';
 import { deleteSiteAdminTokens, deleteOwnedToken, findTeamGrants, findTokenByHash, insertToken, siteAdminTokenExists, tokenHashExists, touchToken } from './store.js';
 import type { Subject, TeamRights } from './subject.js';
 import type { OrganizationAccessFlag } from './levels.js';
+import { makePrivateFolder } from '../common/private-folder.js';
 
 export type { Token, TokenCreator, TokenOwner };
 
@@ -283,7 +284,7 @@ export async function ensureAdminToken(store: Store, configured: string | undefi
     return true;
   });
   if (!created) return { source: 'existing', file: fs.existsSync(file) ? file : undefined };
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateFolder(dataDir);
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return { source: 'generated', file };
 }

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config.js';
-import { unsupportedNode, VERSION } from '../version.js';
+import { VERSION } from '../version.js';
 import { COMMANDS } from './commands.js';
 import { usage } from './usage.js';
 
@@ -9,11 +9,7 @@ import { usage } from './usage.js';
  * before any, or alone, the global one. Arguments after `--` are never varsetd's (exec's COMMAND).
  */
 async function main(argv: string[]): Promise<number> {
-  const refusal = unsupportedNode();
-  if (refusal) {
-    console.error(`varsetd: ${refusal}`);
-    return 1;
-  }
+  // src/main.ts has refused an unsupported Node.js before loading this.
   if (argv[0] === 'help') {
     console.log(argv[1] === undefined ? usage() : commandNamed(argv[1]).help);
     return 0;

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.js';
-import { migrate, openStore } from '../db/connect.js';
+import { migrate } from '../db/connect.js';
+import { openReachableStore } from './reachable-store.js';
 import { storeOptions } from './usage.js';
 
 export const HELP = [
@@ -13,7 +14,7 @@ export const HELP = [
 
 /** `varsetd migrate`. */
 export async function run(args: string[]): Promise<number> {
-  const store = await openStore(loadConfig(process.env, args));
+  const store = await openReachableStore(loadConfig(process.env, args));
   try {
     const applied = await store.exclusively(() => migrate(store));
     console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');

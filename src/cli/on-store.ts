@@ -5,7 +5,8 @@ import { ResponseCache } from '../cache/response-cache.js';
 import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import type { Context } from '../context.js';
-import { migrate, openStore } from '../db/connect.js';
+import { migrate } from '../db/connect.js';
+import { openReachableStore } from './reachable-store.js';
 import type { Sealer } from '../secrets/sealer.js';
 
 /**
@@ -83,7 +84,7 @@ const NO_SEALER: Sealer = {
  * the command line and the user running it. Servers may run on the store meanwhile.
  */
 export async function onStore<T>(settings: string[], work: (ctx: Context) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig(process.env, settings));
+  const store = await openReachableStore(loadConfig(process.env, settings));
   try {
     await store.exclusively(() => migrate(store));
     const user = osUser();

@@ -4,11 +4,14 @@ import pino from 'pino';
 import { buildApp } from '../app.js';
 import { pruneAuditTrailPeriodically } from '../audit/retention.js';
 import { loadConfig, SETTINGS, type Config } from '../config.js';
-import { openStore, reach, type Store } from '../db/connect.js';
+import { openStore, type Store } from '../db/connect.js';
 import { readCertificate, reloadCertificate, type TlsCredentials } from '../http/tls.js';
 import { serveMetricsToWorkers } from '../metrics/cluster.js';
 import { createSealer, type Sealer } from '../secrets/sealer.js';
 import { VERSION } from '../version.js';
+import { stopWhenLauncherGoes } from './launcher-watch.js';
+import { checkPortIsFree } from './port-check.js';
+import { openReachableStore } from './reachable-store.js';
 import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrimary } from './connection-handout.js';
 import { prepareStore, type PreparedStore } from './startup.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
@@ -48,8 +51,10 @@ async function serve(config: Config): Promise<number> {
     });
     return -1;
   }
+  stopWhenLauncherGoes();
   const tls = config.tls ? readCertificate(config.tls) : undefined;
-  const store = await openReachableStore(config);
+  await checkPortIsFree(config.host, config.port);
+  const store = await openReachableStore(config, { checkpointInBackground: true });
   let prepared: PreparedStore;
   try {
     prepared = await prepareStore(store, config);
@@ -69,36 +74,6 @@ async function serve(config: Config): Promise<number> {
   const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined, host: config.host, port: config.port });
   logSummary(log, startSummary(config, prepared, address));
   return -1;
-}
-
-/**
- * The store `serve` readies, reached once: a store that cannot be opened or reached ends the
- * start with one line saying which store and why (the primary gives up; a service manager may
- * start it again).
- */
-async function openReachableStore(config: Config): Promise<Store> {
-  const which = config.databaseUrl ? `PostgreSQL at ${postgresLocation(config.databaseUrl)} (DATABASE_URL)` : `the SQLite store in ${config.dataDir} (VARSETD_DATA_DIR)`;
-  let store: Store | undefined;
-  try {
-    store = await openStore({ ...config, checkpointInBackground: true });
-    await reach(store);
-    return store;
-  } catch (error) {
-    await store?.close().catch(() => {});
-    throw new Error(`cannot open ${which}: ${describeError(error)}`);
-  }
-}
-
-/** Host, port and database of a PostgreSQL URL: never its user or password. */
-function postgresLocation(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
-}
-
-/** An error's message; for one naming several (a host with two addresses refusing both), each of theirs. */
-function describeError(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return [...new Set(error.errors.map(describeError))].join('; ');
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A person at a terminal gets the summary as a few lines; anything else (a file, a log collector) as one JSON log line. */

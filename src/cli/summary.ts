@@ -3,6 +3,7 @@ import type { AdminTokenOutcome } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import { sqliteFile } from '../db/connect.js';
 import type { PreparedStore } from './startup.js';
+import { postgresLocation } from './reachable-store.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -41,13 +42,6 @@ export function startSummary(config: Config, prepared: PreparedStore, address: A
     adminToken,
     workers: config.workers,
   };
-}
-
-/** Host, port and database of a PostgreSQL URL; the user name, password and parameters stay out. */
-function postgresLocation(databaseUrl: string): { host: string; database: string } {
-  const url = new URL(databaseUrl);
-  const host = url.hostname || url.searchParams.get('host') || 'localhost';
-  return { host: `${host}:${url.port || '5432'}`, database: decodeURIComponent(url.pathname.slice(1)) || '(the user name)' };
 }
 
 /** The summary as a few lines for a person at a terminal. */

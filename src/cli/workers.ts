@@ -50,9 +50,10 @@ interface Slot {
 }
 
 /**
- * Listens on the port, starts the workers, and resolves with the address once every one of them
- * serves. A worker that dies before that fails the start: the others are stopped and the promise
- * rejects. So does a port that cannot be listened on.
+ * Listens on the port, starts the workers, and resolves with the address once a worker has served
+ * in every place. Until a first worker serves, a worker that dies fails the start: the others are
+ * stopped and the promise rejects (a port that cannot be listened on rejects it too). Once one
+ * serves, the start is done: a worker that dies later, still starting or not, is replaced.
  */
 export async function superviseWorkers(options: SuperviseOptions): Promise<AddressInfo> {
   const { log } = options;
@@ -63,8 +64,9 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
   const slotOf = new Map<Worker, Slot>();
   const live = () => slots.filter((slot) => slot.worker !== undefined).map((slot) => slot.worker!);
   let closing = false;
-  let startingUp = true;
-  let serving = 0;
+  /** The places a worker has served in: until the first, the start can still fail. */
+  const served = new Set<Slot>();
+  let resolved = false;
 
   return new Promise<AddressInfo>((resolve, reject) => {
     const fork = (slot: Slot) => {
@@ -88,8 +90,9 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
             log.info({ worker: worker.id, workerPid: worker.process.pid, startedInMs: Date.now() - slot.startedAt }, 'worker listening');
             if (closing) break;
             handout.serve(worker);
-            if (startingUp && ++serving === options.workers) {
-              startingUp = false;
+            served.add(slot);
+            if (!resolved && served.size === options.workers) {
+              resolved = true;
               resolve(listeners[0]!.address() as AddressInfo);
             }
             break;
@@ -126,8 +129,8 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
         if (live().length === 0) finish();
         return;
       }
-      if (startingUp) {
-        // The worker said why on its own stderr; the others stop, and so does the start.
+      if (served.size === 0) {
+        // No worker could serve yet: the worker said why on its own stderr; the others stop, and so does the start.
         closing = true;
         for (const listener of listeners) listener.close();
         handout.closeWaiting();

@@ -19,6 +19,7 @@ import {
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqliteModule } from './sqlite-module.js';
+import { makePrivateFolder } from '../common/private-folder.js';
 import { startCheckpointer } from './checkpointer.js';
 import { bindingFlagsAsIntegers, FlagsPlugin } from './flags.js';
 import { announcingStatementFailures } from './statement-errors.js';
@@ -141,8 +142,7 @@ export async function migrationsCurrent(store: Store): Promise<boolean> {
   return applied.size === known.length && known.every((name) => applied.has(name));
 }
 
-/** The data folder and the database files are for varsetd's user alone, like the key and token files in it. */
-const PRIVATE_FOLDER = 0o700;
+/** The database files are for varsetd's user alone, like its folder (src/common/private-folder.ts) and the key and token files in it. */
 const PRIVATE_FILE = 0o600;
 
 /**
@@ -155,7 +155,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const PROBE_BUSY_TIMEOUT_MS = 250;
 
 function openSqlite(file: string, checkpointInBackground: boolean, onStatement?: (sql: string) => void): Store {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
+  makePrivateFolder(path.dirname(file));
   createPrivately(file);
   const raw = new (sqliteModule().Database)(file);
   raw.pragma('journal_mode = WAL');

@@ -8,7 +8,7 @@ import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { checkedBindings, type EffectiveTagBinding } from '../tag-bindings/model.js';
-import { TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
+import { GoTfeTagBindingsQuery, TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
 import { includedEffectiveTagBindings } from '../includes.js';
 import type { Project, ProjectChanges, ProjectOrder } from './model.js';
 import { ProjectBody, ProjectResource } from './schemas.js';
@@ -34,8 +34,7 @@ const ListQuery = Type.Object(
     'filter[permissions][update]': Type.Optional(Type.String({ description: 'true: only projects the caller may update' })),
     'filter[permissions][create-workspace]': Type.Optional(Type.String({ description: 'true: only projects the caller may create workspaces in' })),
     sort: Type.Optional(Type.String({ description: 'name, or -name for the reverse order' })),
-    // go-tfe encodes its tag filter twice: as filter[tagged][N][…], and as this, a Go value's text.
-    TagBindings: Type.Optional(Type.Unsafe<string | string[]>({ description: "go-tfe's second encoding of the filter[tagged] parameters it sends with it; never read" })),
+    ...GoTfeTagBindingsQuery,
   },
   {
     additionalProperties: false,

@@ -4,6 +4,7 @@ import type { Store } from '../db/connect.js';
 import { transaction, type Trx } from '../db/transaction.js';
 import { KEY_BYTES, SealError, createSealer, generateKey, type Sealer } from './sealer.js';
 import { findSetting, insertSettingOnce, updateSetting } from './store.js';
+import { makePrivateFolder } from '../common/private-folder.js';
 
 /**
  * Where the encryption key comes from: `VARSETD_ENCRYPTION_KEY` when set, otherwise the key
@@ -48,7 +49,7 @@ function readKeyFile(file: string): Buffer | undefined {
 
 /** Writes a key file readable by this user only; `exclusive` refuses to replace an existing one. */
 export function writeKeyFile(file: string, key: Buffer, exclusive = false): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateFolder(path.dirname(file));
   fs.writeFileSync(file, `${formatKey(key)}\n`, { mode: 0o600, flag: exclusive ? 'wx' : 'w' });
   fs.chmodSync(file, 0o600);
 }

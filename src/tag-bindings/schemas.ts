@@ -36,6 +36,16 @@ export const EffectiveTagBindingsRelationship = Type.Object({
 /** `filter[tagged][N][key]` and `filter[tagged][N][value]`, N from 0, as lists of workspaces and projects take them. */
 export const TAGGED_FILTER = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
 
+/**
+ * `TagBindings`: go-tfe's list options for workspaces and projects carry their tag binding filter in
+ * a field its query encoder knows nothing about, so besides `filter[tagged][N][…]` it also sends
+ * that field under its Go name, as the text of each Go value. HCP Terraform ignores it; so do
+ * these lists, which take it (and read only `filter[tagged]`) rather than answer 400.
+ */
+export const GoTfeTagBindingsQuery = {
+  TagBindings: Type.Optional(Type.Unsafe<string | string[]>({ description: "go-tfe's second encoding of the filter[tagged] parameters it sends with it; never read" })),
+};
+
 /** The bindings a list's `filter[tagged]` parameters ask for (value '' for any value); each needs its key. */
 export function parseTaggedFilter(query: Query): { key: string; value: string }[] {
   const tagged = new Map<number, { key: string; value: string }>();

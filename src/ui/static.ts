@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../common/api-prefix.js';
+import { isUiPage } from './pages.js';
 
 /** Where `npm run build` puts the web UI (ui/): dist/web, from src/ui/ as from dist/ui/. */
 export const DEFAULT_UI_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
@@ -35,19 +36,15 @@ export const SECURITY_HEADERS: Record<string, string> = {
 /** File names under assets/ carry a hash of their content, so they never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Paths that belong to the API: never answered with the UI's page. */
-const API_PATH = /^\/(api|\.well-known)(\/|$)/;
-
-/** Whether a request could be a page of the UI opened directly (a client route), not a missing file. */
+/** Whether a request is for a page of the UI opened directly (one of its routes): anything else no route answered is a 404. */
 function isPageRequest(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const pathname = request.url.split('?')[0]!;
-  return !API_PATH.test(pathname) && !/\.[A-Za-z0-9]+$/.test(pathname);
+  return isUiPage(request.url.split('?')[0]!);
 }
 
 /**
- * Serves the web UI built into `root` at `/`: its files, and its index.html for any other page
- * path (the UI routes in the browser). Returns the handler for requests no route answered:
+ * Serves the web UI built into `root` at `/`: its files, and its index.html for the paths of its
+ * pages (src/ui/pages.ts: the UI routes them in the browser). Returns the handler for requests no route answered:
  * a page of the UI, or `null` when the request is not one (the caller answers its 404).
  * When the UI has not been built, varsetd serves the API alone and says so.
  */

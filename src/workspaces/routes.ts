@@ -8,7 +8,7 @@ import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } 
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
 import { includedConfigurationVersions, includedEffectiveTagBindings, includedOrganization, includedProjectsOfWorkspaces } from '../includes.js';
 import { checkedBindings } from '../tag-bindings/model.js';
-import { TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
+import { GoTfeTagBindingsQuery, TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
 import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
 import { TagsBody, WorkspaceBody, WorkspaceResource } from './schemas.js';
 import { serializeWorkspace } from './serialize.js';
@@ -42,6 +42,7 @@ const ListQuery = Type.Object(
     'search[exclude-tags]': Type.Optional(Type.String({ description: 'comma-separated tag names a workspace has none of' })),
     'filter[project][id]': Type.Optional(Type.String({ description: 'workspaces of this project' })),
     sort: Type.Optional(Type.String({ description: `one of ${WORKSPACE_SORTS.join(', ')}` })),
+    ...GoTfeTagBindingsQuery,
   },
   { patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: "a tag binding key (or value: empty for any) a workspace has, its own or its project's" }) } },
 );

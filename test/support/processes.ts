@@ -46,9 +46,13 @@ export interface ServerProcess {
 
 /**
  * `varsetd serve` as its own process, on 127.0.0.1 and a port the system picks (or `port`);
- * resolves once it has logged its start-up summary.
+ * resolves once it has logged its start-up summary. `whileStarting` runs as soon as the process
+ * is spawned, given its pid and its output so far; should it fail, so does the start.
  */
-export async function startServerProcess(env: NodeJS.ProcessEnv, { port = 0 }: { port?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: NodeJS.ProcessEnv,
+  { port = 0, whileStarting }: { port?: number; whileStarting?: (pid: number, output: () => string) => Promise<void> } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
@@ -93,6 +97,10 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, { port = 0 }: {
       clearTimeout(timer);
       reject(new Error(`varsetd exited with ${code}:\n${output}`));
     });
+    whileStarting?.(child.pid!, () => output).catch((error: unknown) => {
+      clearTimeout(timer);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    });
   }).catch(async (error: unknown) => {
     await stop();
     throw error;
@@ -100,8 +108,8 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, { port = 0 }: {
   return { url: summary.url, pid: child.pid!, summary, output: () => output, sendSignal: (signal) => child.kill(signal), isRunning, exited, stop };
 }
 
-/** Tries `attempt` every 100 ms until it answers something other than undefined; fails after 60 s, showing `output`. */
-export async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, output: () => string): Promise<T> {
+/** Tries `attempt` every `everyMs` (100 ms) until it answers something other than undefined; fails after 60 s, showing `output`. */
+export async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, output: () => string, everyMs = 100): Promise<T> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
@@ -110,7 +118,7 @@ export async function eventually<T>(what: string, attempt: () => Promise<T | und
     } catch {
       // Not there yet.
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   throw new Error(`${what} within 60 s:\n${output()}`);
 }
@@ -140,7 +148,12 @@ export function freePort(): Promise<number> {
 
 /** The worker processes of a primary, from /proc. */
 export function workerPids(server: ServerProcess): number[] {
-  const text = fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim();
+  return childPids(server.pid);
+}
+
+/** The child processes of a process, from /proc. */
+export function childPids(pid: number): number[] {
+  const text = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
   return text === '' ? [] : text.split(/\s+/).map(Number);
 }
 

@@ -2215,6 +2215,8 @@ export interface paths {
                     "filter[project][id]"?: string;
                     /** @description one of name, -name, created-at, -created-at, updated-at, -updated-at */
                     sort?: string;
+                    /** @description go-tfe's second encoding of the filter[tagged] parameters it sends with it; never read */
+                    TagBindings?: unknown;
                 };
                 header?: never;
                 path: {
