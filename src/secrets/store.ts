@@ -3,7 +3,8 @@ import type { Db, Trx } from '../db/transaction.js';
 
 /**
  * Every column that holds sealed values, and which of its rows are sealed. A feature that
- * seals another column adds it here, so that key rotation re-encrypts it too.
+ * seals another column adds it here, so that key rotation re-encrypts it and the keyring's
+ * counts include it.
  */
 export interface SealedColumn {
   table: string;
@@ -24,16 +25,19 @@ export const SEALED_COLUMNS: SealedColumn[] = [
 ];
 
 /** Up to `limit` sealed values of a column whose row id comes after `after`, in id order. */
-export async function sealedValues(trx: Trx, c: SealedColumn, after: string, limit: number): Promise<{ id: string; value: string }[]> {
+export async function sealedValues(db: Db, c: SealedColumn, after: string, limit: number): Promise<{ id: string; value: string }[]> {
   const sealed = c.sealedWhen ? sql`and ${sql.ref(c.sealedWhen)} = ${true}` : sql`and ${sql.ref(c.column)} is not null`;
   const { rows } = await sql<{ id: string; value: string }>`
     select ${sql.ref(c.id)} as id, ${sql.ref(c.column)} as value from ${sql.table(c.table)}
-    where ${sql.ref(c.id)} > ${after} ${sealed} order by ${sql.ref(c.id)} limit ${limit}`.execute(trx);
+    where ${sql.ref(c.id)} > ${after} ${sealed} order by ${sql.ref(c.id)} limit ${limit}`.execute(db);
   return rows;
 }
 
-export async function replaceSealedValue(trx: Trx, c: SealedColumn, id: string, value: string): Promise<void> {
-  await sql`update ${sql.table(c.table)} set ${sql.ref(c.column)} = ${value} where ${sql.ref(c.id)} = ${id}`.execute(trx);
+/** Replaces a row's sealed value only if it is still `expected` (no concurrent write replaced it); returns whether it did. */
+export async function replaceSealedValue(trx: Trx, c: SealedColumn, id: string, expected: string, value: string): Promise<boolean> {
+  const result = await sql`update ${sql.table(c.table)} set ${sql.ref(c.column)} = ${value}
+    where ${sql.ref(c.id)} = ${id} and ${sql.ref(c.column)} = ${expected}`.execute(trx);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 /** A server-wide value kept in the database. */
@@ -52,4 +56,13 @@ export async function insertSettingOnce(trx: Trx, name: string, value: string): 
 
 export async function updateSetting(trx: Trx, name: string, value: string): Promise<void> {
   await trx.updateTable('settings').set({ value }).where('name', '=', name).execute();
+}
+
+/** The settings whose names start with `prefix` (which holds no `%` or `_`), in name order. */
+export async function settingsNamed(db: Db, prefix: string): Promise<{ name: string; value: string }[]> {
+  return db.selectFrom('settings').select(['name', 'value']).where('name', 'like', `${prefix}%`).orderBy('name').execute();
+}
+
+export async function deleteSetting(trx: Trx, name: string): Promise<void> {
+  await trx.deleteFrom('settings').where('name', '=', name).execute();
 }
