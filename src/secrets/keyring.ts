@@ -47,8 +47,9 @@ export function sealedKeyId(sealed: string): string | undefined {
 
 /**
  * A keyring of `keys`, the first one active. `reload` is asked, at most once per value, for the
- * keys again when a value names a key this ring lacks (another process rotated the key); what it
- * returns replaces the ring's keys.
+ * keys again when a value names a key this ring lacks (another process rotated the key): the
+ * ring then opens with what it returns, but seals with the same key until `replace` (a reload
+ * the process is told of, such as SIGHUP) says otherwise.
  */
 export function createKeyring(keys: readonly KeyringKey[], reload?: () => readonly KeyringKey[] | undefined): ReloadableKeyring {
   let byId = index(keys);
@@ -57,7 +58,11 @@ export function createKeyring(keys: readonly KeyringKey[], reload?: () => readon
     const found = byId.get(id);
     if (found || !reload) return found;
     const reloaded = reload();
-    if (reloaded) [ring, byId] = [reloaded, index(reloaded)];
+    if (reloaded) {
+      const active = ring[0]!;
+      ring = [active, ...reloaded.filter((k) => k.id !== active.id)];
+      byId = index(ring);
+    }
     return byId.get(id);
   };
   const keyring: ReloadableKeyring = {
