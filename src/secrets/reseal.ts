@@ -1,8 +1,8 @@
 import type { Store } from '../db/connect.js';
-import { transaction, type Db } from '../db/transaction.js';
+import { transaction, withOrganizationLocked, type Db, type Trx } from '../db/transaction.js';
 import type { Keyring } from './keyring.js';
 import { SealError } from './sealer.js';
-import { replaceSealedValue, SEALED_COLUMNS, sealedValues, type SealedColumn } from './store.js';
+import { replaceSealedValue, SEALED_COLUMNS, sealedValues, type SealedColumn, type SealedRow } from './store.js';
 
 /**
  * The sealed values of a store, counted by key and re-sealed with the active key. Both walk
@@ -13,7 +13,7 @@ const BATCH = 500;
 /** Where `countSealedValues` counts `v1:` values that no key of the keyring opens. */
 export const UNOPENED_V1 = 'v1';
 
-async function eachBatch(db: Db, batch: number, visit: (column: SealedColumn, rows: { id: string; value: string }[]) => Promise<void>): Promise<void> {
+async function eachBatch(db: Db, batch: number, visit: (column: SealedColumn, rows: SealedRow[]) => Promise<void>): Promise<void> {
   for (const column of SEALED_COLUMNS) {
     let after = '';
     for (;;) {
@@ -56,8 +56,9 @@ const PASSES = 3;
 
 /**
  * Re-seals with the active key every value another key sealed, one short transaction per
- * batch, while the store keeps serving. A row is replaced only while it still holds the value
- * read: a write in between wins, and is left to the next pass.
+ * batch (per set of the batch, for a column whose writes take the set's organization's lock),
+ * while the store keeps serving. A row is replaced only while it still holds the value read:
+ * a write in between wins, and is left to the next pass.
  */
 export async function resealValues(store: Store, keyring: Keyring, batch = BATCH): Promise<ResealOutcome> {
   const active = `v2:${keyring.active.id}:`;
@@ -66,16 +67,19 @@ export async function resealValues(store: Store, keyring: Keyring, batch = BATCH
     const before = resealed;
     await eachBatch(store.db, batch, async (column, rows) => {
       const changes = rows.flatMap((row) => {
-        const values = valuesOf(column, row.value);
-        const stale = values.filter((v) => !v.startsWith(active)).length;
-        return stale === 0 ? [] : [{ id: row.id, from: row.value, to: resealRow(column, row, keyring, active), stale }];
+        const stale = valuesOf(column, row.value).filter((v) => !v.startsWith(active)).length;
+        return stale === 0 ? [] : [{ row, to: resealRow(column, row, keyring, active), stale }];
       });
-      if (changes.length === 0) return;
-      resealed += await transaction(store, async (trx) => {
-        let count = 0;
-        for (const change of changes) if (await replaceSealedValue(trx, column, change.id, change.from, change.to)) count += change.stale;
-        return count;
-      });
+      const bySet = new Map<string | null, typeof changes>();
+      for (const change of changes) bySet.set(change.row.varset, [...(bySet.get(change.row.varset) ?? []), change]);
+      for (const [varset, group] of bySet) {
+        const work = async (trx: Trx) => {
+          let count = 0;
+          for (const { row, to, stale } of group) if (await replaceSealedValue(trx, column, row.id, row.value, to)) count += stale;
+          return count;
+        };
+        resealed += await (varset === null ? transaction(store, work) : withOrganizationLocked(store, { varsetId: varset }, work));
+      }
     });
     if (resealed === before) break;
   }
@@ -85,7 +89,7 @@ export async function resealValues(store: Store, keyring: Keyring, batch = BATCH
 }
 
 /** A row's stored text with each of its values not sealed with the active key sealed again. */
-function resealRow(column: SealedColumn, row: { id: string; value: string }, keyring: Keyring, active: string): string {
+function resealRow(column: SealedColumn, row: SealedRow, keyring: Keyring, active: string): string {
   const again = (value: string) => {
     if (value.startsWith(active)) return value;
     try {

@@ -14,21 +14,35 @@ export interface SealedColumn {
   sealedWhen?: string;
   /** The column holds a JSON object whose every value is sealed (null: none), not one sealed value. */
   map?: true;
+  /**
+   * The column naming the row's variable set, when writes of the table take its organization's
+   * lock (withOrganizationLocked): re-sealing takes it too, as a lock taken in another order
+   * would deadlock with them (updates of the table raise the organization's version).
+   */
+  varset?: string;
 }
 
 export const SEALED_COLUMNS: SealedColumn[] = [
-  { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
+  { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive', varset: 'varset_id' },
   { table: 'workspace_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'run_effective_values', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'varset_versions', id: 'id', column: 'sealed', map: true },
   { table: 'varset_notification_configurations', id: 'id', column: 'token' },
 ];
 
+export interface SealedRow {
+  id: string;
+  value: string;
+  /** The row's variable set, for a column naming one (`SealedColumn.varset`). */
+  varset: string | null;
+}
+
 /** Up to `limit` sealed values of a column whose row id comes after `after`, in id order. */
-export async function sealedValues(db: Db, c: SealedColumn, after: string, limit: number): Promise<{ id: string; value: string }[]> {
+export async function sealedValues(db: Db, c: SealedColumn, after: string, limit: number): Promise<SealedRow[]> {
   const sealed = c.sealedWhen ? sql`and ${sql.ref(c.sealedWhen)} = ${true}` : sql`and ${sql.ref(c.column)} is not null`;
-  const { rows } = await sql<{ id: string; value: string }>`
-    select ${sql.ref(c.id)} as id, ${sql.ref(c.column)} as value from ${sql.table(c.table)}
+  const varset = c.varset ? sql.ref(c.varset) : sql`null`;
+  const { rows } = await sql<SealedRow>`
+    select ${sql.ref(c.id)} as id, ${sql.ref(c.column)} as value, ${varset} as varset from ${sql.table(c.table)}
     where ${sql.ref(c.id)} > ${after} ${sealed} order by ${sql.ref(c.id)} limit ${limit}`.execute(db);
   return rows;
 }

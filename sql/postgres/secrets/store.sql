@@ -15,12 +15,12 @@ update "varset_variables" set "value" = $1
 
 -- sealedValues: a flagged column
 
-    select "id" as id, "value" as value from "varset_variables"
+    select "id" as id, "value" as value, null as varset from "varset_variables"
     where "id" > $1 and "sensitive" = $2 order by "id" limit $3;
 
 -- sealedValues: a map column
 
-    select "id" as id, "sealed" as value from "varset_versions"
+    select "id" as id, "sealed" as value, null as varset from "varset_versions"
     where "id" > $1 and "sealed" is not null order by "id" limit $2;
 
 -- settingsNamed: by prefix

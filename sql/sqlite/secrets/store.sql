@@ -15,12 +15,12 @@ update "varset_variables" set "value" = +?
 
 -- sealedValues: a flagged column
 
-    select "id" as id, "value" as value from "varset_variables"
+    select "id" as id, "value" as value, null as varset from "varset_variables"
     where "id" > ? and "sensitive" = +? order by "id" limit ?;
 
 -- sealedValues: a map column
 
-    select "id" as id, "sealed" as value from "varset_versions"
+    select "id" as id, "sealed" as value, null as varset from "varset_versions"
     where "id" > ? and "sealed" is not null order by "id" limit ?;
 
 -- settingsNamed: by prefix
