@@ -53,11 +53,11 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
       const first = readKeyringFile(path.join(testStore.dataDir, KEY_FILE))![0]!.id;
       const last = new Map(variables.map((v) => [v.id, `${v.key}-r0`]));
       const failures: string[] = [];
-      let stop = false;
+      const loops = { stop: false };
       let rounds = 0;
       let reads = 0;
       const writer = (async () => {
-        while (!stop) {
+        while (!loops.stop) {
           rounds++;
           for (const v of variables) {
             const value = `${v.key}-r${rounds}`;
@@ -68,10 +68,10 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
         }
       })();
       const reader = (async () => {
-        while (!stop) {
-          const opened = await openedValues(client, await createRunOverHttp(client, ws, 'during the rotation')).catch(
-            (error: Error): Record<string, string> => (failures.push(error.message), {}),
-          );
+        while (!loops.stop) {
+          const opened = await createRunOverHttp(client, ws, 'during the rotation')
+            .then((run) => openedValues(client, run))
+            .catch((error: unknown): Record<string, string> => (failures.push(String(error)), {}));
           for (const v of variables) if (opened[v.key] !== undefined && !new RegExp(`^${v.key}-r\\d+$`).test(opened[v.key]!)) failures.push(`read ${v.key}=${opened[v.key]}`);
           reads++;
         }
@@ -87,7 +87,7 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
       await untilLogged(server, /reloaded the keyring/);
       const roundsAtReload = rounds;
       while (rounds < roundsAtReload + 2) await new Promise((resolve) => setTimeout(resolve, 20));
-      stop = true;
+      loops.stop = true;
       await Promise.all([writer, reader]);
       assert.deepEqual(failures, []);
       assert.ok(reads > 1 && rounds > 3, `${reads} reads, ${rounds} rounds of writes`);
