@@ -8,7 +8,7 @@ import { transaction } from '../src/db/transaction.js';
 import { keyIdsInUse, loadKeyring } from '../src/secrets/key.js';
 import { createKeyring, keyId, keyringKey, sealedKeyId, type Keyring } from '../src/secrets/keyring.js';
 import { KEY_FILE, KeyError, formatKey, parseKey, parseKeyring, readKeyring, readKeyringFile, writeKeyringFile } from '../src/secrets/keyring-file.js';
-import { countSealedValues, resealValues } from '../src/secrets/reseal.js';
+import { countSealedValues, forEachSealedValue, resealValues } from '../src/secrets/reseal.js';
 import { SealError, encrypt, generateKey } from '../src/secrets/sealer.js';
 import { replaceSealedValue, SEALED_COLUMNS, sealedValues } from '../src/secrets/store.js';
 import { TestApp } from './support/app.js';
@@ -256,9 +256,7 @@ describe(`the keyring of a store (${storeKind})`, () => {
 /** Every sealed value of the store, by column, each JSON map's values in order. */
 async function storedSealedValues(store: Store): Promise<string[]> {
   const values: string[] = [];
-  for (const column of SEALED_COLUMNS) {
-    for (const row of await sealedValues(store.db, column, '', 10_000)) values.push(...(column.map ? Object.values(JSON.parse(row.value) as Record<string, string>) : [row.value]));
-  }
+  await forEachSealedValue(store.db, (value) => values.push(value), 2);
   return values;
 }
 
@@ -292,6 +290,9 @@ describe(`a database sealed before the keyring (${storeKind})`, () => {
       );
       await createRun(t, ws);
       const plaintexts = (await storedSealedValues(t.store)).map((v) => t.app.sealer.open(v));
+      const tables = new Set<string>();
+      await forEachSealedValue(t.store.db, (_, place) => tables.add(`${place.table}.${place.column}`));
+      assert.deepEqual([...tables], ['varset_variables.value', 'workspace_variables.value', 'run_effective_values.value', 'varset_versions.sealed']);
       assert.deepEqual([...plaintexts].sort(), ['first', 'second', 'second', 'workspace-secret', 'workspace-secret'].sort(), 'values of sets, their versions, workspaces and runs');
       // As varsetd left it: one key in the file, the check and the values sealed v1.
       await sealAllAsV1(t.store, t.app.sealer, old);

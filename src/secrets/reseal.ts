@@ -27,20 +27,34 @@ async function eachBatch(db: Db, batch: number, visit: (column: SealedColumn, ro
 
 const valuesOf = (column: SealedColumn, stored: string): string[] => (column.map ? Object.values(JSON.parse(stored) as Record<string, string>) : [stored]);
 
+/** Where a sealed value is stored: the table, the column and the row's id. */
+export interface SealedPlace {
+  table: string;
+  column: string;
+  id: string;
+}
+
+/** Calls `visit` with every sealed value of the store (each value of a JSON map on its own), a batch of rows read at a time. */
+export async function forEachSealedValue(db: Db, visit: (sealed: string, place: SealedPlace) => void, batch = BATCH): Promise<void> {
+  await eachBatch(db, batch, async (column, rows) => {
+    for (const row of rows) for (const value of valuesOf(column, row.value)) visit(value, { table: column.table, column: column.column, id: row.id });
+  });
+}
+
 /**
  * How many stored values each key seals, by key id: the id a value names, or for a `v1:` value
  * the key of `keyring` that opens it (UNOPENED_V1 when none does). Keys sealing nothing are absent.
  */
 export async function countSealedValues(db: Db, keyring: Keyring, batch = BATCH): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  await eachBatch(db, batch, async (column, rows) => {
-    for (const row of rows) {
-      for (const value of valuesOf(column, row.value)) {
-        const id = keyring.keyOf(value) ?? UNOPENED_V1;
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-    }
-  });
+  await forEachSealedValue(
+    db,
+    (value) => {
+      const id = keyring.keyOf(value) ?? UNOPENED_V1;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    },
+    batch,
+  );
   return counts;
 }
 
