@@ -46,7 +46,10 @@ export async function loadKeyring(store: Store, settings: KeyringSettings): Prom
   const keyring = createKeyring(found.keys, found.source === 'file' ? () => rereadKeyringFile(file) : undefined);
   if (check === undefined) await transaction(store, (trx) => insertSettingOnce(trx, CHECK_NAME, keyring.seal(CHECK_TEXT)));
   const current = (await findSetting(store.db, CHECK_NAME))!;
-  const missing = [...new Set([...(await keyIdsInUse(store)), sealedKeyId(current) ?? keyring.active.id])].filter((id) => !keyring.has(id));
+  const used = new Set(await keyIdsInUse(store));
+  const checkKey = sealedKeyId(current); // undefined for a check sealed before the keyring
+  if (checkKey) used.add(checkKey);
+  const missing = [...used].filter((id) => !keyring.has(id));
   if (missing.length > 0) {
     throw new KeyError(`the keyring in ${keyringPlace(found)} lacks ${missing.length === 1 ? 'the key' : 'keys'} this database uses: ${missing.join(', ')}`);
   }
