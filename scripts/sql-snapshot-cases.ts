@@ -617,15 +617,17 @@ export const CASES = {
   'src/secrets/store.ts': {
     findSetting: { 'by name': (store) => secrets.findSetting(store.db, NONE) },
     insertSettingOnce: { 'a setting': (store) => inTransaction(store, (trx) => secrets.insertSettingOnce(trx, 'snap', 'v')) },
+    deleteSetting: { 'a setting': (store) => inTransaction(store, (trx) => secrets.deleteSetting(trx, 'snap')) },
     replaceSealedValue: {
       'a column': (store) =>
-        inTransaction(store, (trx) => secrets.replaceSealedValue(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, NONE, 'v')),
+        inTransaction(store, (trx) => secrets.replaceSealedValue(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, NONE, 'v2:expected', 'v')),
     },
     sealedValues: {
       'a flagged column': (store) =>
         inTransaction(store, (trx) => secrets.sealedValues(trx, { table: 'varset_variables', id: 'id', column: 'value', sealedWhen: 'sensitive' }, '', 100)),
       'a map column': (store) => inTransaction(store, (trx) => secrets.sealedValues(trx, { table: 'varset_versions', id: 'id', column: 'sealed', map: true }, '', 100)),
     },
+    settingsNamed: { 'by prefix': (store) => secrets.settingsNamed(store.db, 'encryption-keys/') },
     updateSetting: { 'a setting': (store) => inTransaction(store, (trx) => secrets.updateSetting(trx, 'snap', 'w')) },
   },
   'src/tag-bindings/store.ts': {

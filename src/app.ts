@@ -20,7 +20,8 @@ import Type from 'typebox';
 import { VERSION } from './version.js';
 import type { Subject } from './auth/subject.js';
 import type { DestinationStream } from 'pino';
-import { createSealer, generateKey, type Sealer } from './secrets/sealer.js';
+import { createKeyring, keyringKey, type Keyring } from './secrets/keyring.js';
+import { generateKey } from './secrets/sealer.js';
 import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './cache/response-cache.js';
 import { SubjectCache } from './auth/subject-cache.js';
 import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
@@ -69,7 +70,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     store: Store;
     outage: StoreOutage;
-    sealer: Sealer;
+    sealer: Keyring;
     responses: ResponseCache;
   }
 }
@@ -79,8 +80,8 @@ export interface AppOptions {
   /** Absolute base URL for links that must be absolute (upload URLs); derived from the request when unset. */
   publicUrl?: string | undefined;
   logger?: boolean | { level: string; stream?: DestinationStream };
-  /** Seals sensitive values at rest. `varsetd serve` passes the configured key; without one, a random key lives as long as the process. */
-  sealer?: Sealer;
+  /** Seals sensitive values at rest. `varsetd serve` passes the configured keyring; without one, a random key lives as long as the process. */
+  sealer?: Keyring;
   /** Characters of rendered variable-set responses the process keeps (see `ResponseCache`); 0 keeps none. DEFAULT_RESPONSE_CACHE_MB Mi unless set. */
   responseCacheSize?: number;
   /** How long a client may take to send a request and to keep an idle connection; DEFAULT_TIMEOUTS unless set. */
@@ -127,7 +128,7 @@ export async function buildApp(options: AppOptions) {
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
-  app.decorate('sealer', options.sealer ?? createSealer(generateKey()));
+  app.decorate('sealer', options.sealer ?? createKeyring([keyringKey(generateKey())]));
   app.decorate('responses', responses);
   app.decorateRequest('subject', null);
   const subjects = new SubjectCache(options.store);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { parseKey } from './secrets/key.js';
+import { KeyError, parseKeyring } from './secrets/keyring-file.js';
+import type { KeyringKey } from './secrets/keyring.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/model.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
@@ -22,8 +23,8 @@ export interface Config {
   adminToken: string | undefined;
   /** Absolute base URL clients reach the server at (used for upload URLs); derived from the request when unset. */
   publicUrl: string | undefined;
-  /** The 32-byte key sealing sensitive values at rest; undefined means the key file in the data folder. */
-  encryptionKey: Buffer | undefined;
+  /** The keyring sealing sensitive values at rest, the first key active; undefined means the key file in the data folder. */
+  encryptionKeys: KeyringKey[] | undefined;
   logLevel: string;
   /** Mebibytes of rendered variable-set responses each process keeps; 0 turns the cache off. */
   responseCacheMb: number;
@@ -98,7 +99,13 @@ export const SETTINGS: readonly Setting[] = [
     key: 'adminToken',
   },
   { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', value: 'URL', help: 'absolute base URL clients reach varsetd at (unset: from the request)', key: 'publicUrl' },
-  { env: 'VARSETD_ENCRYPTION_KEY', flag: '--encryption-key', value: 'KEY', help: '32-byte key, base64 or hex (unset: the key file in the data folder)', key: 'encryptionKey' },
+  {
+    env: 'VARSETD_ENCRYPTION_KEY',
+    flag: '--encryption-key',
+    value: 'KEYS',
+    help: 'keyring: 32-byte keys (base64 or hex) separated by commas, the first seals (unset: the key file in the data folder)',
+    key: 'encryptionKeys',
+  },
   { env: 'LOG_LEVEL', flag: '--log-level', value: 'LEVEL', help: `${LOG_LEVELS.join(', ')} (info)`, key: 'logLevel' },
   {
     env: 'VARSETD_RESPONSE_CACHE_MB',
@@ -226,9 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
   const publicUrl = raw.get('publicUrl');
   if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
-  const encryptionKeyText = raw.get('encryptionKey');
-  const encryptionKey = encryptionKeyText === undefined ? undefined : parseKey(encryptionKeyText);
-  if (encryptionKeyText !== undefined && !encryptionKey) throw new ConfigError('VARSETD_ENCRYPTION_KEY must be 32 bytes written as base64 or as 64 hex digits');
+  const encryptionKeyText = raw.get('encryptionKeys');
+  const encryptionKeys = encryptionKeyText === undefined ? undefined : keyringSetting(encryptionKeyText);
 
   const responseCacheMb = Number(raw.get('responseCacheMb') ?? DEFAULT_RESPONSE_CACHE_MB);
   if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) {
@@ -288,7 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     databaseUrl,
     adminToken,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
-    encryptionKey,
+    encryptionKeys,
     logLevel,
     responseCacheMb,
     workers,
@@ -327,4 +333,14 @@ function isProxyAddress(entry: string): boolean {
   if (family === 0 || more.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** VARSETD_ENCRYPTION_KEY's keys (src/secrets/keyring-file.ts). */
+function keyringSetting(text: string): KeyringKey[] {
+  try {
+    return parseKeyring(text, ',', 'VARSETD_ENCRYPTION_KEY');
+  } catch (error) {
+    if (error instanceof KeyError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

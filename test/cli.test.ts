@@ -29,7 +29,7 @@ describe('the varsetd command', () => {
     // Each command has a line of its own under "commands:", saying what it does.
     const commandsSection = /\ncommands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1];
     assert.ok(commandsSection, stdout);
-    for (const command of ['serve', 'migrate', 'rotate-key', 'exec']) assert.match(commandsSection, new RegExp(`^  ${command}( \\S+)* {2,}\\S`, 'm'), command);
+    for (const command of ['serve', 'migrate', 'rotate-key', 'keys', 'exec']) assert.match(commandsSection, new RegExp(`^  ${command}( \\S+)* {2,}\\S`, 'm'), command);
   });
 
   it('prints its version', async () => {

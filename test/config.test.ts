@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { takeNewKeyOption } from '../src/cli/rotate-key.js';
+import { takeRotateKeyOptions } from '../src/cli/rotate-key.js';
 
 describe('configuration', () => {
   it('reads the response cache size in MiB: 64 unless set, 0 turns the cache off', () => {
@@ -127,15 +127,23 @@ describe('configuration', () => {
     }
   });
 
-  it("takes rotate-key's --new-key out of the settings, which stay as they were given", () => {
-    assert.deepEqual(takeNewKeyOption(['--data-dir', 'd', '--new-key', 'k1', '--new-key=k2', '--port=0']), { newKey: 'k2', rest: ['--data-dir=d', '--port=0'] });
-    assert.deepEqual(takeNewKeyOption([]), { newKey: undefined, rest: [] });
+  it("takes rotate-key's --new-key and --reseal out of the settings, which stay as they were given", () => {
+    assert.deepEqual(takeRotateKeyOptions(['--data-dir', 'd', '--new-key', 'k1', '--new-key=k2', '--port=0']), {
+      newKey: 'k2',
+      reseal: false,
+      batchSize: 500,
+      rest: ['--data-dir=d', '--port=0'],
+    });
+    assert.deepEqual(takeRotateKeyOptions([]), { newKey: undefined, reseal: false, batchSize: 500, rest: [] });
+    assert.deepEqual(takeRotateKeyOptions(['--reseal', '--port=0', '--batch-size', '7']), { newKey: undefined, reseal: true, batchSize: 7, rest: ['--port=0'] });
+    assert.throws(() => takeRotateKeyOptions(['--batch-size=0']), /--batch-size must be a whole number above 0/);
+    assert.throws(() => takeRotateKeyOptions(['--reseal', '--new-key=k']), /--reseal adds no key/);
     assert.throws(
-      () => takeNewKeyOption(['--new-key']),
+      () => takeRotateKeyOptions(['--new-key']),
       (error: unknown) => error instanceof ConfigError && error.message === '--new-key needs a value',
     );
     assert.throws(
-      () => takeNewKeyOption(['--new-kee', 'x']),
+      () => takeRotateKeyOptions(['--new-kee', 'x']),
       (error: unknown) => error instanceof ConfigError && error.message === 'unknown option --new-kee',
     );
   });

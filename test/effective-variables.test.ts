@@ -2,8 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
 import { loadCandidates } from '../src/effective/load.js';
-import { rotateKey } from '../src/secrets/rotate.js';
-import { createSealer, generateKey } from '../src/secrets/sealer.js';
+import { createKeyring, keyringKey } from '../src/secrets/keyring.js';
+import { resealValues } from '../src/secrets/reseal.js';
+import { generateKey } from '../src/secrets/sealer.js';
 import { TestApp } from './support/app.js';
 import { createRun } from './support/factories/runs.js';
 import { createVarset, uniqueName } from './support/factories/varsets.js';
@@ -320,8 +321,8 @@ describe(`effective variables (${storeKind})`, () => {
         const ws = await own.createWorkspace(o);
         await createWorkspaceVar(own, ws, { key: 'pw', value: 'rotate-me', sensitive: true });
         await createRun(own, ws);
-        const next = createSealer(generateKey());
-        await rotateKey(own.store, own.app.sealer, next);
+        const next = createKeyring([keyringKey(generateKey())]);
+        await resealValues(own.store, createKeyring([...next.keys, ...own.app.sealer.keys]));
         const values = [
           ...(await own.store.db.selectFrom('workspace_variables').select('value').execute()),
           ...(await own.store.db.selectFrom('run_effective_values').select('value').execute()),

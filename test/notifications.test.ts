@@ -9,8 +9,9 @@ import { Receiver } from './support/notifications.js';
 import { ADMIN_TOKEN, expectStatus, NOT_FOUND, UNAUTHORIZED } from './support/requests.js';
 import { storeKind } from './support/store.js';
 import { isPrivateAddress } from '../src/notifications/addresses.js';
-import { rotateKey } from '../src/secrets/rotate.js';
-import { createSealer, generateKey } from '../src/secrets/sealer.js';
+import { createKeyring, keyringKey } from '../src/secrets/keyring.js';
+import { resealValues } from '../src/secrets/reseal.js';
+import { generateKey } from '../src/secrets/sealer.js';
 
 const TYPE = 'varset-notification-configurations';
 const body = (attributes: Record<string, unknown>) => ({ data: { type: TYPE, attributes } });
@@ -276,10 +277,10 @@ describe(`notification tokens at rest (${storeKind})`, () => {
       );
       expectStatus(res, 201);
       const [row] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
-      assert.match(row!.token!, /^v1:/);
+      assert.match(row!.token!, /^v2:/);
       assert.equal(t.app.sealer.open(row!.token!), 'marker-token-at-rest');
-      const next = createSealer(generateKey());
-      assert.equal(await rotateKey(t.store, t.app.sealer, next), 1);
+      const next = createKeyring([keyringKey(generateKey())]);
+      assert.equal((await resealValues(t.store, createKeyring([...next.keys, ...t.app.sealer.keys]))).resealed, 1);
       const [rotated] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
       assert.equal(next.open(rotated!.token!), 'marker-token-at-rest');
     } finally {

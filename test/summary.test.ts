@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
-import { createSealer, generateKey } from '../src/secrets/sealer.js';
+import { createKeyring, keyringKey } from '../src/secrets/keyring.js';
+import { generateKey } from '../src/secrets/sealer.js';
 import type { PreparedStore } from '../src/cli/startup.js';
 import { formatSummary, startSummary } from '../src/cli/summary.js';
 
@@ -12,7 +13,7 @@ function prepared(adminToken: PreparedStore['adminToken'], keyGenerated: boolean
   return {
     appliedMigrations: ['0001_core'],
     adminToken,
-    key: { sealer: createSealer(generateKey()), key: generateKey(), source: 'file', file: '/srv/varsetd/encryption-key', generated: keyGenerated },
+    key: { keyring: createKeyring([keyringKey(generateKey())]), source: 'file', file: '/srv/varsetd/encryption-key', generated: keyGenerated },
   };
 }
 

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../src/config.js';
-import { createSealer, generateKey } from '../src/secrets/sealer.js';
+import { createKeyring, keyringKey } from '../src/secrets/keyring.js';
+import { generateKey } from '../src/secrets/sealer.js';
 import { startSummary } from '../src/cli/summary.js';
 import { unsupportedNode, VERSION } from '../src/version.js';
 import { TestApp } from './support/app.js';
@@ -28,7 +29,7 @@ describe("varsetd's version", () => {
       {
         appliedMigrations: [],
         adminToken: { source: 'existing', file: undefined },
-        key: { sealer: createSealer(key), key, source: 'file', file: '/srv/varsetd/encryption-key', generated: false },
+        key: { keyring: createKeyring([keyringKey(key)]), source: 'file', file: '/srv/varsetd/encryption-key', generated: false },
       },
       { address: '127.0.0.1', family: 'IPv4', port: 8080 },
     );

@@ -1,4 +1,5 @@
 import { EXEC_USAGE, runExec } from '../exec/command.js';
+import * as keys from './keys.js';
 import * as migrate from './migrate.js';
 import * as organizations from './organizations.js';
 import * as rotateKey from './rotate-key.js';
@@ -22,7 +23,8 @@ export interface Command {
 export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: { help: serve.HELP, run: serve.run },
   migrate: { help: migrate.HELP, run: migrate.run },
-  'rotate-key': { help: rotateKey.HELP, run: rotateKey.run },
+  'rotate-key': { help: rotateKey.HELP, run: (args) => rotateKey.runRotateKey(args, process.env) },
+  keys: { help: keys.HELP, run: (args) => keys.runKeys(args, process.env) },
   tokens: { help: tokens.HELP, run: tokens.run },
   organizations: { help: organizations.HELP, run: organizations.run },
   // exec is a client of the API (src/exec), with options of its own.

@@ -1,61 +1,88 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { ConfigError, loadConfig, readFlags, SETTINGS, type Config } from '../config.js';
-import { migrate, openStore } from '../db/connect.js';
-import { KEY_FILE, NEXT_KEY_FILE, formatKey, loadSealer, parseKey, writeKeyFile } from '../secrets/key.js';
-import { rotateKey } from '../secrets/rotate.js';
-import { createSealer, generateKey } from '../secrets/sealer.js';
-import { row, settingRows, storeOptions } from './usage.js';
+import { ConfigError, loadConfig, readFlags, SETTINGS } from '../config.js';
+import { migrate } from '../db/connect.js';
+import { openReachableStore } from './reachable-store.js';
+import { loadKeyring, recordKeyInUse, resealCheck } from '../secrets/key.js';
+import { keyringKey } from '../secrets/keyring.js';
+import { formatKeyring, parseKey, writeKeyringFile } from '../secrets/keyring-file.js';
+import { resealValues } from '../secrets/reseal.js';
+import { generateKey } from '../secrets/sealer.js';
 
-export const HELP = [
-  'usage: varsetd rotate-key [--new-key KEY] [options]',
-  '',
-  'Re-encrypts every sealed value with a new key in one transaction. With the key file in the',
-  'data folder, the new key replaces it; with VARSETD_ENCRYPTION_KEY, set it to the new key',
-  'before starting varsetd again. Stop every varsetd serving the store first.',
-  '',
-  'options:',
-  row('--new-key KEY', 'the new key, 32 bytes as base64 or 64 hex digits (generated when left out)'),
-  ...settingRows(SETTINGS.filter((s) => s.key === 'encryptionKey')),
-  ...storeOptions(),
-].join('\n');
+const OWN = ['--new-key', '--reseal', '--batch-size'];
+const DEFAULT_BATCH = 500;
+
+export const HELP = `usage: varsetd rotate-key [--new-key KEY | --reseal] [--batch-size N] [options]
+
+Adds a new encryption key at the front of the keyring, where it seals from now on, then
+re-seals with it, in batches, every value another key sealed, while varsetd keeps serving.
+With the key file (encryption-key in the data folder), the file is rewritten with the new key
+first; send SIGHUP to every varsetd using it so that they seal with it too. With
+VARSETD_ENCRYPTION_KEY, it only prints the keyring to set: set it on every varsetd, restart
+them, then run varsetd rotate-key --reseal. The older keys stay in the keyring: retire one
+with varsetd keys retire once nothing uses it.
+
+options:
+  --new-key KEY   the new key: 32 bytes, base64 or 64 hex digits (generated when omitted)
+  --reseal        add no key: re-seal with the active key every value another key sealed
+  --batch-size N  rows re-sealed per transaction (${DEFAULT_BATCH}); smaller holds locks shorter
+  and the store's settings, as for serve (varsetd --help)`;
+
+export interface RotateKeyOptions {
+  newKey: string | undefined;
+  reseal: boolean;
+  batchSize: number;
+  /** The settings. */
+  rest: string[];
+}
+
+/** Takes rotate-key's own options out of its arguments; the rest are settings. */
+export function takeRotateKeyOptions(args: string[]): RotateKeyOptions {
+  // --reseal takes no value; readFlags reads only options that do.
+  const flags = readFlags(
+    args.map((a) => (a === '--reseal' ? '--reseal=' : a)),
+    [...SETTINGS.map((s) => s.flag), ...OWN],
+  );
+  const last = (flag: string) => flags.filter((f) => f.flag === flag).at(-1)?.value;
+  const newKey = last('--new-key');
+  const reseal = last('--reseal') !== undefined;
+  if (reseal && newKey !== undefined) throw new ConfigError('--reseal adds no key: give --reseal or --new-key, not both');
+  const batchText = last('--batch-size') ?? String(DEFAULT_BATCH);
+  const batchSize = Number(batchText);
+  if (!/^\d+$/.test(batchText) || batchSize < 1) throw new ConfigError(`--batch-size must be a whole number above 0, got ${batchText}`);
+  return { newKey, reseal, batchSize, rest: flags.filter((f) => !OWN.includes(f.flag)).map((f) => `${f.flag}=${f.value}`) };
+}
 
 /** `varsetd rotate-key`. */
-export async function run(args: string[]): Promise<number> {
-  const { newKey, rest } = takeNewKeyOption(args);
-  return runRotateKey(loadConfig(process.env, rest), newKey);
-}
-
-/** Takes `--new-key KEY` (or `--new-key=KEY`) out of the arguments of `varsetd rotate-key`; the rest are settings. */
-export function takeNewKeyOption(args: string[]): { newKey: string | undefined; rest: string[] } {
-  const flags = readFlags(args, [...SETTINGS.map((s) => s.flag), '--new-key']);
-  return {
-    newKey: flags.filter((f) => f.flag === '--new-key').at(-1)?.value,
-    rest: flags.filter((f) => f.flag !== '--new-key').map((f) => `${f.flag}=${f.value}`),
-  };
-}
-
-/**
- * `varsetd rotate-key`: re-encrypts every sealed value with a new key in one transaction.
- * With a key file, the new key replaces it; with VARSETD_ENCRYPTION_KEY, the operator sets
- * the new value before starting varsetd again. Run it while no varsetd serves this store.
- */
-export async function runRotateKey(config: Config, newKeyText: string | undefined): Promise<number> {
+export async function runRotateKey(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { newKey: newKeyText, reseal, batchSize, rest } = takeRotateKeyOptions(args);
+  const config = loadConfig(env, rest);
   const parsed = newKeyText === undefined ? generateKey() : parseKey(newKeyText);
   if (!parsed) throw new ConfigError('--new-key must be 32 bytes written as base64 or as 64 hex digits');
-  const store = await openStore(config);
+  const store = await openReachableStore(config);
   try {
     await migrate(store);
-    const current = await loadSealer(store, { configuredKey: config.encryptionKey, dataDir: config.dataDir });
-    const next = path.join(config.dataDir, NEXT_KEY_FILE);
-    if (current.source === 'file') writeKeyFile(next, parsed);
-    const count = await rotateKey(store, current.sealer, createSealer(parsed));
-    if (current.source === 'file') {
-      fs.renameSync(next, path.join(config.dataDir, KEY_FILE));
-      console.log(`varsetd: re-encrypted ${count} sealed values; the new key replaced ${current.file}`);
-    } else {
-      console.log(`varsetd: re-encrypted ${count} sealed values; set VARSETD_ENCRYPTION_KEY to the new key before starting varsetd again`);
-      if (newKeyText === undefined) console.log(formatKey(parsed));
+    const loaded = await store.exclusively(() => loadKeyring(store, config));
+    const { keyring } = loaded;
+    if (!reseal) {
+      const added = keyringKey(parsed);
+      const keys = [added, ...keyring.keys.filter((k) => k.id !== added.id)];
+      if (loaded.source === 'configured') {
+        console.log(`varsetd: set VARSETD_ENCRYPTION_KEY on every varsetd to the keyring with the new key ${added.id} first:`);
+        console.log(formatKeyring(keys, ','));
+        console.log('then restart them, and run varsetd rotate-key --reseal with the new setting');
+        return 0;
+      }
+      writeKeyringFile(loaded.file, keys);
+      await recordKeyInUse(store, added.id);
+      keyring.replace(keys);
+      console.log(`varsetd: ${added.id} is the active key of ${loaded.file}; send SIGHUP to every varsetd using it`);
+    }
+    const { resealed, remaining } = await resealValues(store, keyring, batchSize);
+    if (remaining === 0) await resealCheck(store, keyring);
+    console.log(`varsetd: re-sealed ${resealed} value${resealed === 1 ? '' : 's'} with ${keyring.active.id}`);
+    if (remaining > 0) {
+      console.log(
+        `varsetd: ${remaining} values are still sealed with older keys (written by processes not yet reloaded): send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`,
+      );
     }
   } finally {
     await store.close();

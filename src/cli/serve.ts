@@ -7,7 +7,10 @@ import { loadConfig, SETTINGS, type Config } from '../config.js';
 import { openStore, type Store } from '../db/connect.js';
 import { readCertificate, reloadCertificate, type TlsCredentials } from '../http/tls.js';
 import { serveMetricsToWorkers } from '../metrics/cluster.js';
-import { createSealer, type Sealer } from '../secrets/sealer.js';
+import type { LoadedKeyring } from '../secrets/key.js';
+import type { Keyring, ReloadableKeyring } from '../secrets/keyring.js';
+import { formatKeyring } from '../secrets/keyring-file.js';
+import { reloadKeyring, workerKeyring } from './keyring-reload.js';
 import { VERSION } from '../version.js';
 import { stopWhenLauncherGoes } from './launcher-watch.js';
 import { checkPortIsFree } from './port-check.js';
@@ -16,7 +19,7 @@ import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrim
 import { prepareStore, type PreparedStore } from './startup.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
 import { row, settingRows } from './usage.js';
-import { isWorker, keyFromPrimary, superviseWorkers } from './workers.js';
+import { isWorker, keyringFromPrimary, superviseWorkers } from './workers.js';
 
 export const HELP = [
   'usage: varsetd serve [options]',
@@ -45,8 +48,9 @@ async function serve(config: Config): Promise<number> {
     const stopAtOnce = () => process.exit(0);
     const untilServing = ['SIGTERM', 'SIGINT', 'disconnect'] as const;
     for (const event of untilServing) process.on(event, stopAtOnce);
-    const key = await keyFromPrimary();
-    await serveRequests(config, createSealer(key), undefined, () => {
+    // Keyrings the primary sends after the first (on SIGHUP) come once this one is made.
+    const keyring: ReloadableKeyring = workerKeyring(config, await keyringFromPrimary((text) => keyring.replace(workerKeyring(config, text).keys)));
+    await serveRequests(config, keyring, undefined, () => {
       for (const event of untilServing) process.removeListener(event, stopAtOnce);
     });
     return -1;
@@ -63,7 +67,7 @@ async function serve(config: Config): Promise<number> {
     throw error;
   }
   if (config.workers === 1) {
-    const app = await serveRequests(config, prepared.key.sealer, { store, tls });
+    const app = await serveRequests(config, prepared.key.keyring, { store, tls, keyring: prepared.key });
     logSummary(app.log, startSummary(config, prepared, app.server.address() as AddressInfo));
     return -1;
   }
@@ -71,7 +75,15 @@ async function serve(config: Config): Promise<number> {
   // The primary serves no request: it keeps the store only to prune the audit trail, once for all the workers.
   pruneAuditTrailPeriodically(store, config.auditRetentionDays, log);
   serveMetricsToWorkers(config.workers);
-  const address = await superviseWorkers({ workers: config.workers, key: prepared.key.key, log, forwardHangUp: config.tls !== undefined, host: config.host, port: config.port });
+  const address = await superviseWorkers({
+    workers: config.workers,
+    keyring: () => formatKeyring(prepared.key.keyring.keys, '\n'),
+    reloadKeyring: () => reloadKeyring(prepared.key, store, log),
+    log,
+    forwardHangUp: config.tls !== undefined,
+    host: config.host,
+    port: config.port,
+  });
   logSummary(log, startSummary(config, prepared, address));
   return -1;
 }
@@ -83,7 +95,12 @@ function logSummary(log: { info: (object: object, message: string) => void }, su
 }
 
 /** Serves the API from this process until SIGTERM or SIGINT (or, in a worker, until its primary is gone). */
-async function serveRequests(config: Config, sealer: Sealer, opened?: { store: Store; tls: TlsCredentials | undefined }, onShutdownHandled: () => void = () => {}) {
+async function serveRequests(
+  config: Config,
+  sealer: Keyring,
+  opened?: { store: Store; tls: TlsCredentials | undefined; keyring: LoadedKeyring },
+  onShutdownHandled: () => void = () => {},
+) {
   // A person at a terminal gets readable log lines; anything else one JSON object per line.
   const terminal = process.stdout.isTTY;
   const tls = opened ? opened.tls : config.tls ? readCertificate(config.tls) : undefined;
@@ -135,9 +152,10 @@ async function serveRequests(config: Config, sealer: Sealer, opened?: { store: S
   onShutdownHandled();
   const tlsFiles = config.tls;
   const server = app.server;
-  // SIGHUP reloads the certificate; without one there is nothing to reload, and the signal must not end the process.
+  // SIGHUP reloads the keyring (a worker's comes from its primary) and the certificate; it must not end the process.
   process.on('SIGHUP', () => {
-    if (!tlsFiles || !(server instanceof https.Server)) return app.log.info('SIGHUP: nothing to reload (serving HTTP)');
+    if (opened) void reloadKeyring(opened.keyring, store, app.log);
+    if (!tlsFiles || !(server instanceof https.Server)) return app.log.info('SIGHUP: no certificate to reload (serving HTTP)');
     const result = reloadCertificate(server, tlsFiles);
     if (result.reloaded) app.log.info({ cert: tlsFiles.certFile }, 'reloaded the TLS certificate');
     else app.log.error({ reason: result.reason }, 'kept the current TLS certificate: reloading it failed');

@@ -24,7 +24,7 @@ export function storeOptions(): string[] {
 /** `varsetd --help`: every command and every setting, the latter straight from config.ts so that none is left out. */
 export function usage(): string {
   return [
-    'usage: varsetd [serve | migrate | rotate-key [--new-key KEY]] [options]',
+    'usage: varsetd [serve | migrate | rotate-key [--new-key KEY | --reseal] | keys list | keys retire KEY_ID] [options]',
     '       varsetd tokens | organizations SUBCOMMAND [...] [options]',
     '       varsetd exec --workspace ORG/WORKSPACE [...] -- COMMAND [ARGS...]',
     '       varsetd COMMAND --help | varsetd --help | --version',
@@ -32,9 +32,11 @@ export function usage(): string {
     'commands:',
     row('serve', 'run migrations, then serve the API (the default)'),
     row('migrate', 'run migrations and exit'),
-    row('rotate-key [--new-key KEY]', 're-encrypt every sealed value with a new key (generated when'),
-    row('', '--new-key is omitted) in one transaction; stop every varsetd serving'),
-    row('', 'the store first'),
+    row('rotate-key [--new-key KEY]', 'add a new active key to the keyring (generated when --new-key is'),
+    row('', 'omitted) and re-seal every value with it in batches, while serving'),
+    row('rotate-key --reseal', 're-seal with the active key every value another key sealed'),
+    row('keys list', "the keyring's keys, their state and how many values each seals"),
+    row('keys retire KEY_ID', 'mark a key retired once no stored value uses it'),
     row('tokens create|list|revoke', 'create, list and revoke site-admin, organization and team tokens'),
     row('', 'on the store directly, with no token (varsetd tokens --help)'),
     row('organizations create|list', 'create and list organizations on the store directly'),

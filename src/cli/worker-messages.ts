@@ -2,7 +2,7 @@ import type { Worker } from 'node:cluster';
 
 /**
  * The messages between the primary and its workers on the IPC channel (src/workers.ts,
- * src/connection-handout.ts). A worker asks for the key once it listens for the answer (a message
+ * src/connection-handout.ts). A worker asks for the keyring once it listens for the answer (a message
  * sent before that would be lost).
  */
 export type WorkerMessage =
@@ -14,7 +14,8 @@ export type WorkerMessage =
   /** Drains: takes no more connections, and hands back those it is sent meanwhile. */
   | { type: 'draining' }
   | { type: 'refused'; seq: number };
-export type PrimaryMessage = { type: 'key'; key: string } | { type: 'connection'; seq: number };
+/** `keyring`: the keyring's text (src/secrets/keyring-file.ts), sent again after each reload. */
+export type PrimaryMessage = { type: 'key'; keyring: string } | { type: 'connection'; seq: number };
 
 /** Tells a worker, if it is still there. */
 export function toWorker(worker: Worker, message: PrimaryMessage): void {

@@ -7,7 +7,7 @@ import { toPrimary, toWorker, type PrimaryMessage, type WorkerMessage } from './
 /**
  * `varsetd serve` with several worker processes (Node's cluster) serving one port. The started
  * process, the primary, readies the store once and serves nothing itself: it listens on the
- * port, starts the workers, hands each the encryption key and then every connection in turn
+ * port, starts the workers, hands each the keyring (again after each reload) and then every connection in turn
  * over the IPC channel, replaces a worker that dies, passes SIGHUP on, and on SIGTERM or SIGINT
  * lets every worker finish its requests and exits after the last one. How connections reach the workers, and why the primary hands them out itself: src/connection-handout.ts.
  */
@@ -29,8 +29,10 @@ export function replacementPause(quickDeaths: number): number {
 
 export interface SuperviseOptions {
   workers: number;
-  /** The 32-byte key every worker seals and opens sensitive values with. */
-  key: Buffer;
+  /** The text of the keyring every worker seals and opens sensitive values with, as it is now. */
+  keyring: () => string;
+  /** On SIGHUP, before the keyring is sent to every worker again: reloads it. */
+  reloadKeyring: () => Promise<unknown>;
   log: Logger;
   /** Whether workers reload their certificate on SIGHUP (they serve HTTPS). */
   forwardHangUp: boolean;
@@ -84,7 +86,7 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       worker.on('message', (message: WorkerMessage | undefined) => {
         switch (message?.type) {
           case 'key?':
-            toWorker(worker, { type: 'key', key: options.key.toString('base64') });
+            toWorker(worker, { type: 'key', keyring: options.keyring() });
             break;
           case 'serving':
             log.info({ worker: worker.id, workerPid: worker.process.pid, startedInMs: Date.now() - slot.startedAt }, 'worker listening');
@@ -171,10 +173,12 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
-    // SIGHUP must never end the primary: it is passed on when the workers have a certificate to reload.
+    // SIGHUP must never end the primary: it reloads the keyring for the workers, and is passed on when they have a certificate to reload.
     process.on('SIGHUP', () => {
-      if (!options.forwardHangUp) return log.info('SIGHUP: nothing to reload (serving HTTP)');
-      for (const worker of live()) worker.process.kill('SIGHUP');
+      void options.reloadKeyring().then(() => {
+        for (const worker of live()) toWorker(worker, { type: 'key', keyring: options.keyring() });
+      });
+      if (options.forwardHangUp) for (const worker of live()) worker.process.kill('SIGHUP');
     });
     // Nothing left to wait on while serving would be a bug: exit non-zero, so that a service manager restarts varsetd.
     process.on('beforeExit', () => {
@@ -187,15 +191,16 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
   });
 }
 
-/** In a worker: the encryption key the primary sends once the worker is up. */
-export function keyFromPrimary(): Promise<Buffer> {
+/** In a worker: the keyring's text the primary sends once the worker is up; `reloaded` gets each one it sends after (on SIGHUP). */
+export function keyringFromPrimary(reloaded: (keyring: string) => void): Promise<string> {
   return new Promise((resolve) => {
-    const receive = (message: PrimaryMessage | undefined) => {
+    let first = true;
+    process.on('message', (message: PrimaryMessage | undefined) => {
       if (message?.type !== 'key') return;
-      process.removeListener('message', receive);
-      resolve(Buffer.from(message.key, 'base64'));
-    };
-    process.on('message', receive);
+      if (first) resolve(message.keyring);
+      else reloaded(message.keyring);
+      first = false;
+    });
     toPrimary({ type: 'key?' });
   });
 }

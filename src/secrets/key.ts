@@ -1,119 +1,112 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../db/connect.js';
-import { transaction, type Trx } from '../db/transaction.js';
-import { KEY_BYTES, SealError, createSealer, generateKey, type Sealer } from './sealer.js';
-import { findSetting, insertSettingOnce, updateSetting } from './store.js';
-import { makePrivateFolder } from '../common/private-folder.js';
+import { transaction } from '../db/transaction.js';
+import { createKeyring, keyringKey, sealedKeyId, type Keyring, type KeyringKey, type ReloadableKeyring } from './keyring.js';
+import { KeyError, keyringPlace, parseKey, readKeyring, readKeyringFile, writeKeyringFile, type KeyringSettings } from './keyring-file.js';
+import { SealError, generateKey } from './sealer.js';
+import { deleteSetting, findSetting, insertSettingOnce, settingsNamed, updateSetting } from './store.js';
 
 /**
- * Where the encryption key comes from: `VARSETD_ENCRYPTION_KEY` when set, otherwise the key
- * file in the data folder, generated on first start. The database keeps a value sealed
- * with the key (`settings.encryption-key-check`), so starting with another key fails at
- * once instead of leaving sealed values unreadable.
+ * The keyring of a store, checked against it. The database keeps a value sealed with one of
+ * its keys (`settings.encryption-key-check`) and the id of every key its values may use (one
+ * setting each, `encryption-keys/<id>`), so that a start whose keyring lacks one of them fails at
+ * once, naming them, instead of leaving sealed values unreadable.
  */
 
-export const KEY_FILE = 'encryption-key';
-/** Written before a rotation commits, renamed over the key file after: a crash in between leaves both keys on disk. */
-export const NEXT_KEY_FILE = 'encryption-key.next';
 const CHECK_NAME = 'encryption-key-check';
 const CHECK_TEXT = 'varsetd encryption key check';
+const IN_USE = 'encryption-keys/';
+/** Left by the rotation of varsetd before the keyring when it committed but did not get to replace the key file. */
+const NEXT_KEY_FILE = 'encryption-key.next';
 
-export class KeyError extends Error {}
-
-/** A 32-byte key written as 64 hex digits or as base64 (standard or URL-safe, padding optional); undefined otherwise. */
-export function parseKey(text: string): Buffer | undefined {
-  const trimmed = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
-  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return undefined;
-  const key = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  return key.length === KEY_BYTES ? key : undefined;
-}
-
-export function formatKey(key: Buffer): string {
-  return key.toString('base64');
-}
-
-function readKeyFile(file: string): Buffer | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const key = parseKey(text);
-  if (!key) throw new KeyError(`${file} does not hold a ${KEY_BYTES}-byte key (base64 or hex)`);
-  return key;
-}
-
-/** Writes a key file readable by this user only; `exclusive` refuses to replace an existing one. */
-export function writeKeyFile(file: string, key: Buffer, exclusive = false): void {
-  makePrivateFolder(path.dirname(file));
-  fs.writeFileSync(file, `${formatKey(key)}\n`, { mode: 0o600, flag: exclusive ? 'wx' : 'w' });
-  fs.chmodSync(file, 0o600);
-}
-
-function opensCheck(sealer: Sealer, check: string): boolean {
-  try {
-    return sealer.open(check) === CHECK_TEXT;
-  } catch (error) {
-    if (error instanceof SealError) return false;
-    throw error;
-  }
-}
-
-export interface LoadedKey {
-  sealer: Sealer;
-  /** The key itself, for worker processes to seal with (see src/workers.ts). */
-  key: Buffer;
-  /** Where the key came from: the configuration, or the key file (then `file` is its path). */
+export interface LoadedKeyring {
+  keyring: ReloadableKeyring;
+  /** Where the keys came from: the configuration, or the key file (then `file` is its path). */
   source: 'configured' | 'file';
   file: string;
   /** Whether this start generated the key file. */
   generated: boolean;
 }
 
-/** The sealer of this store's values, after checking the key is the one the store was sealed with. */
-export async function loadSealer(store: Store, options: { configuredKey: Buffer | undefined; dataDir: string }): Promise<LoadedKey> {
-  const file = path.join(options.dataDir, KEY_FILE);
+/** The keyring of this store's values, after checking it holds every key the store uses; records its active key as used. */
+export async function loadKeyring(store: Store, settings: KeyringSettings): Promise<LoadedKeyring> {
+  const found = readKeyring(settings);
   const check = await findSetting(store.db, CHECK_NAME);
-  let key = options.configuredKey ?? readKeyFile(file);
-  const source = options.configuredKey ? 'configured' : 'file';
   let generated = false;
-  if (!key) {
+  if (!found.keys) {
     if (check !== undefined) {
-      throw new KeyError(`this database holds values sealed with an encryption key, but none is configured: set VARSETD_ENCRYPTION_KEY or restore ${file}`);
+      throw new KeyError(`this database holds values sealed with an encryption key, but none is configured: set VARSETD_ENCRYPTION_KEY or restore ${found.file}`);
     }
-    try {
-      writeKeyFile(file, generateKey(), true);
-      generated = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    key = readKeyFile(file)!;
+    generated = writeKeyringFile(found.file, [keyringKey(generateKey())], true);
+    found.keys = readKeyringFile(found.file)!;
   }
-  let sealer = createSealer(key);
-  if (check === undefined) {
-    const sealed = sealer.seal(CHECK_TEXT);
-    await transaction(store, (trx) => insertSettingOnce(trx, CHECK_NAME, sealed));
-  }
+  if (found.source === 'file' && check !== undefined) found.keys = finishRotationBeforeKeyring(found.file, found.keys, check);
+  const file = found.file;
+  const keyring = createKeyring(found.keys, found.source === 'file' ? () => rereadKeyringFile(file) : undefined);
+  if (check === undefined) await transaction(store, (trx) => insertSettingOnce(trx, CHECK_NAME, keyring.seal(CHECK_TEXT)));
   const current = (await findSetting(store.db, CHECK_NAME))!;
-  if (!opensCheck(sealer, current)) {
-    const next = source === 'file' ? readKeyFile(path.join(options.dataDir, NEXT_KEY_FILE)) : undefined;
-    if (!next || !opensCheck(createSealer(next), current)) {
-      const where = source === 'configured' ? 'VARSETD_ENCRYPTION_KEY' : file;
-      throw new KeyError(`the encryption key in ${where} is not the key this database was sealed with`);
-    }
-    // A rotation committed but did not get to replace the key file: finish it.
-    fs.renameSync(path.join(options.dataDir, NEXT_KEY_FILE), file);
-    sealer = createSealer(next);
-    key = next;
+  const used = new Set(await keyIdsInUse(store));
+  const checkKey = sealedKeyId(current); // undefined for a check sealed before the keyring
+  if (checkKey) used.add(checkKey);
+  const missing = [...used].filter((id) => !keyring.has(id));
+  if (missing.length > 0) {
+    throw new KeyError(`the keyring in ${keyringPlace(found)} lacks ${missing.length === 1 ? 'the key' : 'keys'} this database uses: ${missing.join(', ')}`);
   }
-  return { sealer, key, source, file, generated };
+  if (!opens(keyring, current)) throw new KeyError(`the encryption key in ${keyringPlace(found)} is not the key this database was sealed with`);
+  // What seals from now on, and, in a database sealed before the keyring, the key that sealed it.
+  for (const id of new Set([keyring.active.id, keyring.keyOf(current)!])) await recordKeyInUse(store, id);
+  return { keyring, source: found.source, file: found.file, generated };
 }
 
-/** Seals the key check with a new key; part of a rotation's transaction. */
-export async function resealCheck(trx: Trx, sealer: Sealer): Promise<void> {
-  await updateSetting(trx, CHECK_NAME, sealer.seal(CHECK_TEXT));
+/** The key file's keys again (after another process rotated the key); undefined when it cannot be read, the keys held staying. */
+export function rereadKeyringFile(file: string): KeyringKey[] | undefined {
+  try {
+    return readKeyringFile(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function opens(keyring: Keyring, check: string): boolean {
+  try {
+    return keyring.open(check) === CHECK_TEXT;
+  } catch (error) {
+    if (error instanceof SealError) return false;
+    throw error;
+  }
+}
+
+/** When the check opens only with the key a rotation of varsetd before the keyring left beside the file, that key replaces the file. */
+function finishRotationBeforeKeyring(file: string, keys: KeyringKey[], check: string): KeyringKey[] {
+  const nextFile = path.join(path.dirname(file), NEXT_KEY_FILE);
+  if (!check.startsWith('v1:') || opens(createKeyring(keys), check) || !fs.existsSync(nextFile)) return keys;
+  const next = parseKey(fs.readFileSync(nextFile, 'utf8'));
+  if (!next || !opens(createKeyring([keyringKey(next)]), check)) return keys;
+  fs.renameSync(nextFile, file);
+  return readKeyringFile(file)!;
+}
+
+/** The ids of the keys this store's values may use. */
+export async function keyIdsInUse(store: Store): Promise<string[]> {
+  return (await settingsNamed(store.db, IN_USE)).map((s) => s.name.slice(IN_USE.length));
+}
+
+/** Records that values may be sealed with this key from now on. */
+export async function recordKeyInUse(store: Store, id: string): Promise<void> {
+  await transaction(store, (trx) => insertSettingOnce(trx, `${IN_USE}${id}`, new Date().toISOString()));
+}
+
+/** Drops a key from those the store uses, and seals the key check with the active key if that key sealed it. */
+export async function forgetKeyInUse(store: Store, keyring: Keyring, id: string): Promise<void> {
+  await transaction(store, async (trx) => {
+    await deleteSetting(trx, `${IN_USE}${id}`);
+    const check = await findSetting(trx, CHECK_NAME);
+    if (check !== undefined && keyring.keyOf(check) === id) await updateSetting(trx, CHECK_NAME, keyring.seal(CHECK_TEXT));
+  });
+}
+
+/** Seals the key check with the active key (once no value uses another). */
+export async function resealCheck(store: Store, keyring: Keyring): Promise<void> {
+  await transaction(store, (trx) => updateSetting(trx, CHECK_NAME, keyring.seal(CHECK_TEXT)));
 }
