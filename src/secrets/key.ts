@@ -14,9 +14,9 @@ import { deleteSetting, findSetting, insertSettingOnce, settingsNamed, updateSet
  * once, naming them, instead of leaving sealed values unreadable.
  */
 
-const CHECK_NAME = 'encryption-key-check';
+export const CHECK_NAME = 'encryption-key-check';
 const CHECK_TEXT = 'varsetd encryption key check';
-const IN_USE = 'encryption-keys/';
+export const IN_USE = 'encryption-keys/';
 /** Left by the rotation of varsetd before the keyring when it committed but did not get to replace the key file. */
 const NEXT_KEY_FILE = 'encryption-key.next';
 
