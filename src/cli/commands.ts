@@ -1,7 +1,9 @@
 import { EXEC_USAGE, runExec } from '../exec/command.js';
+import * as backup from './backup.js';
 import * as keys from './keys.js';
 import * as migrate from './migrate.js';
 import * as organizations from './organizations.js';
+import * as restore from './restore.js';
 import * as rotateKey from './rotate-key.js';
 import * as serve from './serve.js';
 import * as tokens from './tokens.js';
@@ -27,6 +29,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   keys: { help: keys.HELP, run: (args) => keys.runKeys(args, process.env) },
   tokens: { help: tokens.HELP, run: tokens.run },
   organizations: { help: organizations.HELP, run: organizations.run },
+  backup: { help: backup.HELP, run: backup.run },
+  restore: { help: restore.HELP, run: restore.run },
   // exec is a client of the API (src/exec), with options of its own.
   exec: { help: EXEC_USAGE, run: (args) => runExec(args, process.env) },
 };

@@ -26,6 +26,7 @@ export function usage(): string {
   return [
     'usage: varsetd [serve | migrate | rotate-key [--new-key KEY | --reseal] | keys list | keys retire KEY_ID] [options]',
     '       varsetd tokens | organizations SUBCOMMAND [...] [options]',
+    '       varsetd backup --to FILE | backup verify FILE | restore --from FILE [...] [options]',
     '       varsetd exec --workspace ORG/WORKSPACE [...] -- COMMAND [ARGS...]',
     '       varsetd COMMAND --help | varsetd --help | --version',
     '',
@@ -41,6 +42,10 @@ export function usage(): string {
     row('', 'on the store directly, with no token (varsetd tokens --help)'),
     row('organizations create|list', 'create and list organizations on the store directly'),
     row('', '(varsetd organizations --help)'),
+    row('backup --to FILE [--force]', 'write a consistent backup of the store while it serves (mode 0600)'),
+    row('backup verify FILE', "check a backup's integrity and that the keys open its sealed values"),
+    row('restore --from FILE [--force]', 'replace the store with a backup, all or nothing; stop every'),
+    row('', 'varsetd serving the store first'),
     row('exec', "run COMMAND with a run's variables (varsetd exec --help)"),
     '',
     'options, each also read from the environment variable in brackets (a flag wins; defaults in parentheses):',
