@@ -5,7 +5,7 @@
  *
  *   cli → app → routes → includes → service → store → db
  *
- * - src/cli: the command line (serve, workers, migrate, rotate-key, exec's entry, --help); src/main.ts,
+ * - src/cli: the command line (serve, workers, migrate, rotate-key, keys, backup, restore, exec's entry, --help); src/main.ts,
  *   the package's bin, refuses an unsupported Node.js, then loads src/cli/main.ts. Nothing of the server imports src/cli.
  * - routes.ts: schemas and translation (HTTP ↔ typed commands); no SQL, no store. Only app.ts
  *   imports routes.
@@ -30,7 +30,7 @@
  * organization's transactions, through the steps src/organization-parts.ts gives it (and the
  * versions of the sets a workspace's or project's deletion changes, through src/deletion-steps.ts). Every
  * feature records its writes through src/audit/service.ts; the audit trail uses no feature.
- * The shared folders (db, jsonapi, cache, common, auth, secrets, http, metrics) know no feature.
+ * The shared folders (db, jsonapi, cache, common, auth, secrets, backup, http, metrics) know no feature.
  * Metrics (src/metrics) are the only code that knows prom-client; the rules and stores announce
  * what they count through src/common/signals.ts without knowing who listens. `varsetd exec`
  * (src/exec) is a client of the API: it uses nothing of the server but the API's prefix
@@ -120,8 +120,8 @@ module.exports = {
     {
       name: 'neutral-layers-know-no-feature',
       severity: 'error',
-      comment: 'db, jsonapi, cache, common, auth, secrets, http and metrics are shared by every feature and depend on none.',
-      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|http|metrics)/' },
+      comment: 'db, jsonapi, cache, common, auth, secrets, backup, http and metrics are shared by every feature and depend on none.',
+      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|backup|http|metrics)/' },
       to: { path: `^src/(${FEATURES})/` },
     },
     {
