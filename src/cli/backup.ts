@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
-import { openStore, sqliteFile } from '../db/connect.js';
+import { sqliteFile } from '../db/connect.js';
 import { takeBackup } from '../backup/take.js';
 import { keyName } from '../backup/sealed.js';
 import { runBackupVerify } from './backup-verify.js';
 import { finish, readArgs, UsageError } from './on-store.js';
+import { openReachableStore } from './reachable-store.js';
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [
@@ -38,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
     if (file === undefined || positionals.length) throw new UsageError('backup takes --to FILE (or verify FILE), and no other argument');
     const config = loadConfig(process.env, settings);
     if (!config.databaseUrl && !fs.existsSync(sqliteFile(config.dataDir))) throw new Error(`there is no SQLite store in ${config.dataDir} (VARSETD_DATA_DIR)`);
-    const store = await openStore(config);
+    const store = await openReachableStore(config);
     try {
       const { header, trailer } = await takeBackup(store, path.resolve(file), flags.has('force'));
       const rows = Object.values(trailer.rows).reduce((a, b) => a + b, 0);
