@@ -116,16 +116,23 @@ describe('keyring files and VARSETD_ENCRYPTION_KEY', () => {
     assert.throws(() => parseKeyring('\n', '\n', 'f'), KeyError);
   });
 
-  it('writes the keyring file whole, readable by its owner only', () => {
+  it('writes the keyring file whole, readable by its owner only, and never over a change it did not read', () => {
     const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'keyring-'));
     try {
       const file = path.join(dir, KEY_FILE);
-      assert.equal(writeKeyringFile(file, [keyringKey(a)], true), true);
-      assert.equal(writeKeyringFile(file, [keyringKey(b)], true), false, 'an exclusive write keeps the file there');
-      writeKeyringFile(file, [keyringKey(b), keyringKey(a, true)]);
+      assert.equal(writeKeyringFile(file, [keyringKey(a)], { exclusive: true }), true);
+      assert.equal(writeKeyringFile(file, [keyringKey(b)], { exclusive: true }), false, 'an exclusive write keeps the file there');
+      writeKeyringFile(file, [keyringKey(b), keyringKey(a, true)], { replacing: [keyringKey(a)] });
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(readKeyringFile(file), [keyringKey(b), keyringKey(a, true)]);
       assert.deepEqual(fs.readdirSync(dir), [KEY_FILE], 'no temporary file is left behind');
+      // A command that read the file before another rewrote it must not drop the other's key.
+      assert.throws(
+        () => writeKeyringFile(file, [keyringKey(a, false)], { replacing: [keyringKey(a)] }),
+        (error: unknown) => error instanceof KeyError && /changed while this command ran/.test(error.message),
+      );
+      assert.deepEqual(readKeyringFile(file), [keyringKey(b), keyringKey(a, true)], 'the file is as the other command left it');
+      assert.deepEqual(fs.readdirSync(dir), [KEY_FILE], 'no temporary file is left behind after a refusal');
     } finally {
       fs.rmSync(dir, { recursive: true });
     }

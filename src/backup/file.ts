@@ -74,6 +74,8 @@ export class BackupWriter {
       out.once('error', reject);
       gzip.once('error', reject);
     });
+    // Awaited in finish or abort; until then a failed write (a full disk) must not end the process.
+    written.catch(() => {});
     return new BackupWriter(file, partial, force, gzip, out, written);
   }
 

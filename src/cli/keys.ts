@@ -43,6 +43,11 @@ async function listKeys(store: Store, { keyring }: LoadedKeyring): Promise<numbe
   const counts = await countSealedValues(store.db, keyring);
   const rows = keyring.keys.map((k) => [k.id, k === keyring.active ? 'active' : k.retired ? 'retired' : 'open', String(counts.get(k.id) ?? 0)]);
   console.log(['KEY ID'.padEnd(19) + 'STATE'.padEnd(9) + 'VALUES', ...rows.map(([id, state, count]) => `${id!.padEnd(19)}${state!.padEnd(9)}${count}`)].join('\n'));
+  for (const retired of keyring.keys.filter((k) => k.retired && (counts.get(k.id) ?? 0) > 0)) {
+    console.log(
+      `varsetd: the retired key ${retired.id} seals values again (a varsetd not reloaded since it was retired): send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`,
+    );
+  }
   const unopened = counts.get(UNOPENED_V1) ?? 0;
   if (unopened > 0) console.log(`varsetd: ${unopened} values sealed before the keyring open with no key of it`);
   return 0;
@@ -64,7 +69,7 @@ async function retireKey(store: Store, loaded: LoadedKeyring, id: string): Promi
     console.log(formatKeyring(keys, ','));
     return 0;
   }
-  writeKeyringFile(loaded.file, keys);
+  writeKeyringFile(loaded.file, keys, { replacing: keyring.keys });
   keyring.replace(keys);
   console.log(`varsetd: retired ${id} in ${loaded.file}; keep it there as long as you keep backups taken before now`);
   return 0;

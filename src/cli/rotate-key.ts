@@ -71,7 +71,7 @@ export async function runRotateKey(args: string[], env: NodeJS.ProcessEnv): Prom
         console.log('then restart them, and run varsetd rotate-key --reseal with the new setting');
         return 0;
       }
-      writeKeyringFile(loaded.file, keys);
+      writeKeyringFile(loaded.file, keys, { replacing: keyring.keys });
       await recordKeyInUse(store, added.id);
       keyring.replace(keys);
       console.log(`varsetd: ${added.id} is the active key of ${loaded.file}; send SIGHUP to every varsetd using it`);

@@ -38,7 +38,7 @@ export async function loadKeyring(store: Store, settings: KeyringSettings): Prom
     if (check !== undefined) {
       throw new KeyError(`this database holds values sealed with an encryption key, but none is configured: set VARSETD_ENCRYPTION_KEY or restore ${found.file}`);
     }
-    generated = writeKeyringFile(found.file, [keyringKey(generateKey())], true);
+    generated = writeKeyringFile(found.file, [keyringKey(generateKey())], { exclusive: true });
     found.keys = readKeyringFile(found.file)!;
   }
   if (found.source === 'file' && check !== undefined) found.keys = finishRotationBeforeKeyring(found.file, found.keys, check);

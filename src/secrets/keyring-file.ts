@@ -67,26 +67,61 @@ export function readKeyringFile(file: string): KeyringKey[] | undefined {
 
 /**
  * Writes a keyring file readable by this user only, whole or not at all (a temporary file
- * renamed over it); `exclusive` writes only when there is none (another process may have
- * written it first) and returns whether it did.
+ * renamed over it), and on disk before it returns (the file and its folder synced: sealed values
+ * committed after it must never outlive their key); `exclusive` writes only when there is none
+ * (another process may have written it first) and returns whether it did. `replacing` is the
+ * keyring the caller read: when the file no longer holds it (another command changed it
+ * meanwhile), nothing is written and a KeyError says so, rather than drop the other's key.
  */
-export function writeKeyringFile(file: string, keys: readonly KeyringKey[], exclusive = false): boolean {
-  makePrivateFolder(path.dirname(file));
+export function writeKeyringFile(file: string, keys: readonly KeyringKey[], options: { exclusive?: boolean; replacing?: readonly KeyringKey[] } = {}): boolean {
+  const folder = path.dirname(file);
+  makePrivateFolder(folder);
   const text = `${formatKeyring(keys, '\n')}\n`;
-  if (exclusive) {
+  if (options.exclusive) {
     try {
-      fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
-      return true;
+      writeSynced(file, text, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw error;
     }
+    syncFolder(folder);
+    return true;
   }
   const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, text, { mode: 0o600 });
-  fs.chmodSync(temporary, 0o600);
-  fs.renameSync(temporary, file);
+  try {
+    writeSynced(temporary, text, 'w');
+    if (options.replacing) {
+      const now = readKeyringFile(file);
+      if (!now || formatKeyring(now, '\n') !== formatKeyring(options.replacing, '\n')) {
+        throw new KeyError(`${file} changed while this command ran (another varsetd command wrote it): nothing was written; run the command again`);
+      }
+    }
+    fs.renameSync(temporary, file);
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+  syncFolder(folder);
   return true;
+}
+
+function writeSynced(file: string, text: string, flag: 'w' | 'wx'): void {
+  const fd = fs.openSync(file, flag, 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600);
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function syncFolder(folder: string): void {
+  const fd = fs.openSync(folder, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Where a process's keyring comes from: `VARSETD_ENCRYPTION_KEY` (already parsed) when set, otherwise the data folder's key file. */
