@@ -341,6 +341,7 @@ export const CASES = {
     findTeamGrants: { "a team's": (store, s) => auth.findTeamGrants(store.db, s.teamId) },
     findTeamTokenById: { 'by id': (store) => auth.findTeamTokenById(store.db, NONE) },
     findTokenByHash: { 'by hash': (store) => auth.findTokenByHash(store.db, NONE) },
+    findTokenById: { 'by id': (store) => auth.findTokenById(store.db, NONE) },
     insertToken: {
       'a token': (store, s) =>
         inTransaction(store, (trx) =>
@@ -362,6 +363,10 @@ export const CASES = {
             'hash-snap',
           ),
         ),
+    },
+    listTokens: {
+      'every token': (store) => auth.listTokens(store.db, undefined),
+      "an organization's": (store, s) => auth.listTokens(store.db, s.orgId),
     },
     listTeamTokens: {
       'every team': (store, s) => auth.listTeamTokens(store.db, s.orgId, { teamName: undefined, teamId: undefined, sort: 'created-at', descending: false }, PAGE),

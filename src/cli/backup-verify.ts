@@ -2,7 +2,7 @@ import { loadConfig } from '../config.js';
 import { DamagedBackupError } from '../backup/file.js';
 import { configuredKeyring, keyName } from '../backup/sealed.js';
 import { verifyBackup } from '../backup/verify.js';
-import { finish, readArgs, UsageError } from './on-store.js';
+import { finish, readArgs, UsageError } from './store-command.js';
 
 /** `varsetd backup verify FILE` (its help is backup's). */
 export async function runBackupVerify(args: string[]): Promise<number> {

@@ -5,8 +5,8 @@ import { sqliteFile } from '../db/connect.js';
 import { takeBackup } from '../backup/take.js';
 import { keyName } from '../backup/sealed.js';
 import { runBackupVerify } from './backup-verify.js';
-import { finish, readArgs, UsageError } from './on-store.js';
-import { openReachableStore } from './reachable-store.js';
+import { finish, readArgs, UsageError } from './store-command.js';
+import { openReachableStore } from './store-connection.js';
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [

@@ -3,7 +3,7 @@ import * as backup from './backup.js';
 import * as keys from './keys.js';
 import * as migrate from './migrate.js';
 import * as organizations from './organizations.js';
-import * as restore from './restore.js';
+import * as restore from './restore-command.js';
 import * as rotateKey from './rotate-key.js';
 import * as serve from './serve.js';
 import * as tokens from './tokens.js';

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { migrate, type Store } from '../db/connect.js';
-import { openReachableStore } from './reachable-store.js';
+import { openReachableStore } from './store-connection.js';
 import { forgetKeyInUse, loadKeyring, type LoadedKeyring } from '../secrets/key.js';
 import { formatKeyring, writeKeyringFile } from '../secrets/keyring-file.js';
 import { countSealedValues, UNOPENED_V1 } from '../secrets/reseal.js';

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/connect.js';
-import { openReachableStore } from './reachable-store.js';
+import { openReachableStore } from './store-connection.js';
 import { storeOptions } from './usage.js';
 
 export const HELP = [

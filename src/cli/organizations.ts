@@ -2,7 +2,7 @@ import { ORGANIZATION_PARTS } from '../organization-parts.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { OrganizationBody } from '../organizations/schemas.js';
 import { createOrganization, listVisibleOrganizations } from '../organizations/service.js';
-import { finish, onStore, readArgs, table, UsageError } from './on-store.js';
+import { finish, onStore, readArgs, table, UsageError } from './store-command.js';
 import { checkBody } from './schema-check.js';
 import { row, storeOptions } from './usage.js';
 

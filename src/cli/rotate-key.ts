@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, readFlags, SETTINGS } from '../config.js';
 import { migrate } from '../db/connect.js';
-import { openReachableStore } from './reachable-store.js';
+import { openReachableStore } from './store-connection.js';
 import { loadKeyring, recordKeyInUse, resealCheck } from '../secrets/key.js';
 import { keyringKey } from '../secrets/keyring.js';
 import { formatKeyring, parseKey, writeKeyringFile } from '../secrets/keyring-file.js';

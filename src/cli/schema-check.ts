@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { validationError } from '../jsonapi/validation.js';
-import { UsageError } from './on-store.js';
+import { UsageError } from './store-command.js';
 
 /**
  * Checks a body the command line builds against the schema its API route validates with, and

@@ -14,7 +14,7 @@ import { reloadKeyring, workerKeyring } from './keyring-reload.js';
 import { VERSION } from '../version.js';
 import { stopWhenLauncherGoes } from './launcher-watch.js';
 import { checkPortIsFree } from './port-check.js';
-import { openReachableStore } from './reachable-store.js';
+import { openReachableStore } from './store-connection.js';
 import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrimary } from './connection-handout.js';
 import { prepareStore, type PreparedStore } from './startup.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';

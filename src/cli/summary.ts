@@ -3,7 +3,7 @@ import type { AdminTokenOutcome } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import { sqliteFile } from '../db/connect.js';
 import type { PreparedStore } from './startup.js';
-import { postgresLocation } from './reachable-store.js';
+import { postgresLocation } from './store-connection.js';
 import { VERSION } from '../version.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { listOrganizationTeams } from '../teams/service.js';
 import { TokenBody } from '../tokens/schemas.js';
 import { createDescribedTeamToken, createOrganizationToken, createSiteAdminToken, createTeamToken, listAllTokens, revokeTokenById, type TokenOptions } from '../tokens/service.js';
-import { finish, onStore, orNotFound, readArgs, table, UsageError } from './on-store.js';
+import { finish, onStore, orNotFound, readArgs, table, UsageError } from './store-command.js';
 import { checkBody } from './schema-check.js';
 import { row, storeOptions } from './usage.js';
 

@@ -28,6 +28,9 @@ select "tokens"."id", "tokens"."kind", "tokens"."organization_id", "tokens"."tea
 -- findTokenByHash: by hash
 select "credentials_version"."version" as "credentials_version", "organizations"."id" as "refusing_organization_id", "tokens"."id", "tokens"."kind", "tokens"."organization_id", "tokens"."team_id", "tokens"."description", "owner"."name" as "organization_name", "teams"."name" as "team_name", "tokens"."expired_at", "tokens"."last_used_at", "teams"."is_owners", "teams"."manage_workspaces", "teams"."manage_projects", "teams"."read_workspaces", "teams"."read_projects", "teams"."other_access" from "tokens" left join "teams" on "teams"."id" = "tokens"."team_id" left join "organizations" as "owner" on "owner"."id" = "tokens"."organization_id" left join "organizations" on "tokens"."kind" = +? and "organizations"."user_tokens_enabled" = +? inner join "credentials_version" on true where "tokens"."token_hash" = +?;
 
+-- findTokenById: by id
+select "tokens"."id", "tokens"."kind", "tokens"."organization_id", "tokens"."team_id", "tokens"."description", "tokens"."created_at", "tokens"."expired_at", "tokens"."legacy", "tokens"."created_by_kind", "tokens"."created_by_id", "tokens"."last_used_at" from "tokens" where "tokens"."id" = +?;
+
 -- insertToken: a token
 insert into "tokens" ("id", "kind", "organization_id", "team_id", "description", "created_at", "expired_at", "legacy", "created_by_kind", "created_by_id", "last_used_at", "token_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
@@ -50,6 +53,12 @@ select (select count(*) as "n" from "tokens" inner join "teams" on "teams"."id" 
 -- listTeamTokens: by expiry
 select "tokens"."id", "tokens"."kind", "tokens"."organization_id", "tokens"."team_id", "tokens"."description", "tokens"."created_at", "tokens"."expired_at", "tokens"."legacy", "tokens"."created_by_kind", "tokens"."created_by_id", "tokens"."last_used_at", (select count(*) as "n" from "tokens" inner join "teams" on "teams"."id" = "tokens"."team_id" where "tokens"."kind" = +? and "tokens"."organization_id" = +?) as "matching_total" from "tokens" inner join "teams" on "teams"."id" = "tokens"."team_id" where "tokens"."kind" = +? and "tokens"."organization_id" = +? order by "tokens"."expired_at" asc, "tokens"."id" asc limit ? offset ?;
 select (select count(*) as "n" from "tokens" inner join "teams" on "teams"."id" = "tokens"."team_id" where "tokens"."kind" = +? and "tokens"."organization_id" = +?) as "n";
+
+-- listTokens: every token
+select "tokens"."id", "tokens"."kind", "tokens"."organization_id", "tokens"."team_id", "tokens"."description", "tokens"."created_at", "tokens"."expired_at", "tokens"."legacy", "tokens"."created_by_kind", "tokens"."created_by_id", "tokens"."last_used_at", "organizations"."name" as "organization_name", "teams"."name" as "team_name" from "tokens" left join "organizations" on "organizations"."id" = "tokens"."organization_id" left join "teams" on "teams"."id" = "tokens"."team_id" order by "tokens"."created_at", "tokens"."id";
+
+-- listTokens: an organization's
+select "tokens"."id", "tokens"."kind", "tokens"."organization_id", "tokens"."team_id", "tokens"."description", "tokens"."created_at", "tokens"."expired_at", "tokens"."legacy", "tokens"."created_by_kind", "tokens"."created_by_id", "tokens"."last_used_at", "organizations"."name" as "organization_name", "teams"."name" as "team_name" from "tokens" left join "organizations" on "organizations"."id" = "tokens"."organization_id" left join "teams" on "teams"."id" = "tokens"."team_id" where "tokens"."organization_id" = +? order by "tokens"."created_at", "tokens"."id";
 
 -- siteAdminTokenExists: any
 select "id" from "tokens" where "kind" = +?;

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { DamagedBackupError } from '../backup/file.js';
-import { restoreBackup, RestoreRefusedError } from '../backup/restore.js';
+import { restoreBackup, RestoreRefusedError } from '../backup/restore-backup.js';
 import { configuredKeyring } from '../backup/sealed.js';
-import { finish, readArgs, UsageError } from './on-store.js';
+import { finish, readArgs, UsageError } from './store-command.js';
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [

@@ -6,7 +6,7 @@ import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import type { Context } from '../context.js';
 import { migrate } from '../db/connect.js';
-import { openReachableStore } from './reachable-store.js';
+import { openReachableStore } from './store-connection.js';
 import type { Sealer } from '../secrets/sealer.js';
 
 /**
