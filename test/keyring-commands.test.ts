@@ -127,6 +127,14 @@ describe(`varsetd rotate-key and keys with the key file (${storeKind})`, () => {
       assert.deepEqual(await keyIdsInUse(server.store), [second]);
       assert.deepEqual(listed((await keys('list')).stdout), { [second]: ['active', 5], [first]: ['retired', 0] });
 
+      // A varsetd not reloaded since still seals with the retired key: keys list says so.
+      server.loaded.keyring.replace([ring[1]!, ring[0]!]);
+      await replaceValue(server.client, variable, 'fifth');
+      const stale = await keys('list');
+      assert.deepEqual(listed(stale.stdout)[first], ['retired', 1]);
+      assert.match(stale.stderr, new RegExp(`the retired key ${first} seals values again .*send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`));
+      server.loaded.keyring.replace(ring);
+
       // A backup taken before the rotation, restored: today's keyring opens it.
       await server.store.db.deleteFrom('settings').where('name', 'like', 'encryption-%').execute();
       await server.store.db.insertInto('settings').values(backup.settings).execute();

@@ -44,7 +44,7 @@ async function listKeys(store: Store, { keyring }: LoadedKeyring): Promise<numbe
   const rows = keyring.keys.map((k) => [k.id, k === keyring.active ? 'active' : k.retired ? 'retired' : 'open', String(counts.get(k.id) ?? 0)]);
   console.log(['KEY ID'.padEnd(19) + 'STATE'.padEnd(9) + 'VALUES', ...rows.map(([id, state, count]) => `${id!.padEnd(19)}${state!.padEnd(9)}${count}`)].join('\n'));
   for (const retired of keyring.keys.filter((k) => k.retired && (counts.get(k.id) ?? 0) > 0)) {
-    console.log(
+    console.error(
       `varsetd: the retired key ${retired.id} seals values again (a varsetd not reloaded since it was retired): send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`,
     );
   }
