@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LONGEST_PAUSE_MS, replacementPause } from '../src/cli/workers.js';
 import {
-  childPids,
+  workerPidsOf,
   eventually,
   freePort,
   logPids,
@@ -232,13 +232,15 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
     const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }), {
       // One worker is held back (stopped) as soon as it is forked, and killed once the other serves.
       whileStarting: async (pid, output) => {
-        const forked = await eventually('the workers were not forked', async () => (childPids(pid).length === 2 ? childPids(pid) : undefined), output, 5);
+        const forked = await eventually('the workers were not forked', async () => (workerPidsOf(pid).length === 2 ? workerPidsOf(pid) : undefined), output, 5);
         held = forked[1]!;
         process.kill(held, 'SIGSTOP');
         await eventually('no worker served', async () => (output().includes('"msg":"worker listening"') ? true : undefined), output);
         process.kill(held, 'SIGKILL');
       },
     }).catch(async (error: unknown) => {
+      // A stopped worker would outlive its primary and hold this test's output open.
+      if (held !== undefined && alive(held)) process.kill(held, 'SIGKILL');
       await store.dispose();
       throw error;
     });

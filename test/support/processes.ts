@@ -148,7 +148,24 @@ export function freePort(): Promise<number> {
 
 /** The worker processes of a primary, from /proc. */
 export function workerPids(server: ServerProcess): number[] {
-  return childPids(server.pid);
+  return workerPidsOf(server.pid);
+}
+
+/**
+ * The workers of a primary: the children cluster forked (NODE_UNIQUE_ID in their environment),
+ * not the other children it may have (tsx's esbuild service, compiling on a cold cache).
+ */
+export function workerPidsOf(pid: number): number[] {
+  return childPids(pid).filter((child) => {
+    try {
+      return fs
+        .readFileSync(`/proc/${child}/environ`, 'latin1')
+        .split('\0')
+        .some((entry) => entry.startsWith('NODE_UNIQUE_ID='));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The child processes of a process, from /proc. */
