@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
+import { makePrivateFolder } from '../common/private-folder.js';
 import { openStore, sqliteFile, type Dialect, type Store, type StoreOptions } from './connect.js';
 import { migrations } from './migrations/index.js';
 import { appliedMigrations, tableShapes, type StoredValue, type TableShape } from './snapshot.js';
@@ -135,7 +136,7 @@ async function resetSequences(db: Kysely<unknown>, tables: TableShape[]): Promis
 
 async function loadSqlite(dataDir: string, load: RowsToLoad): Promise<string[]> {
   const target = sqliteFile(dataDir);
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makePrivateFolder(dataDir);
   const building = fs.mkdtempSync(path.join(dataDir, '.restore-'));
   try {
     const store = await openStore({ dataDir: building });
