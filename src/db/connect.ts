@@ -158,10 +158,10 @@ function openSqlite(file: string, checkpointInBackground: boolean, onStatement?:
   makePrivateFolder(path.dirname(file));
   createPrivately(file);
   const raw = new (sqliteModule().Database)(file);
-  raw.pragma('journal_mode = WAL');
+  raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  switchToWal(raw);
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({
     dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement))),
     plugins: [new FlagsPlugin()],
@@ -191,6 +191,24 @@ function openSqlite(file: string, checkpointInBackground: boolean, onStatement?:
       await db.destroy();
     },
   };
+}
+
+/**
+ * Puts a database in WAL mode, which it keeps. Several processes opening a fresh file at once
+ * can get SQLITE_BUSY without SQLite's busy wait (it gives up at once where waiting could
+ * deadlock), so the switch is tried again until the busy timeout has passed.
+ */
+function switchToWal(raw: BetterSqlite3.Database): void {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      raw.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 40);
+    }
+  }
 }
 
 /** Creates `file` readable and writable by its owner only, or narrows an existing one to that. */
