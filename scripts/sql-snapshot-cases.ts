@@ -32,6 +32,7 @@ import * as variables from '../src/variables/store.js';
 import * as assignments from '../src/varsets/assignment-store.js';
 import * as varsetList from '../src/varsets/list-store.js';
 import * as varsets from '../src/varsets/store.js';
+import * as varsetStates from '../src/varsets/state-store.js';
 import * as versions from '../src/varsets/versions/store.js';
 import * as consumers from '../src/workspaces/consumer-store.js';
 import * as workspaces from '../src/workspaces/store.js';
@@ -802,6 +803,15 @@ export const CASES = {
         varsetList.listVarsets(store.db, { kind: 'workspace', organizationId: s.orgId, projectId: s.projectId, workspaceId: s.workspaceId }, 'g', PAGE, false),
     },
   },
+  'src/varsets/state-store.ts': {
+    findVarsetAndNewestNumber: { 'a set': (store, s) => varsetStates.findVarsetAndNewestNumber(store.db, s.varsetId) },
+    findVarsetState: { 'a set': (store, s) => varsetStates.findVarsetState(store.db, s.varsetId) },
+    findVarsetStatesOwnedBy: { "a project's": (store, s) => varsetStates.findVarsetStatesOwnedBy(store.db, s.projectId) },
+    findVarsetsAssignedTo: {
+      "a workspace's": (store, s) => varsetStates.findVarsetsAssignedTo(store.db, 'workspaces', s.workspaceId),
+      "a project's": (store, s) => varsetStates.findVarsetsAssignedTo(store.db, 'projects', s.projectId),
+    },
+  },
   'src/varsets/store.ts': {
     deleteVarset: { 'by id': (store) => varsets.deleteVarset(store.db, NONE) },
     findGlobalVariablesByKey: { 'two keys': (store, s) => varsets.findGlobalVariablesByKey(store.db, s.orgId, s.varsetId, ['zone', 'region']) },
@@ -874,13 +884,6 @@ export const CASES = {
   'src/varsets/versions/store.ts': {
     findLastVersionNumber: { 'a set': (store, s) => versions.findLastVersionNumber(store.db, s.varsetId) },
     findNewestVersion: { 'a set': (store, s) => versions.findNewestVersion(store.db, s.varsetId) },
-    findVarsetAndNewestNumber: { 'a set': (store, s) => versions.findVarsetAndNewestNumber(store.db, s.varsetId) },
-    findVarsetState: { 'a set': (store, s) => versions.findVarsetState(store.db, s.varsetId) },
-    findVarsetStatesOwnedBy: { "a project's": (store, s) => versions.findVarsetStatesOwnedBy(store.db, s.projectId) },
-    findVarsetsAssignedTo: {
-      "a workspace's": (store, s) => versions.findVarsetsAssignedTo(store.db, 'workspaces', s.workspaceId),
-      "a project's": (store, s) => versions.findVarsetsAssignedTo(store.db, 'projects', s.projectId),
-    },
     findVersion: { 'by id': (store, s) => versions.findVersion(store.db, s.versionId) },
     findVersionsAfter: { 'a set': (store, s) => versions.findVersionsAfter(store.db, s.varsetId, 0) },
     insertVersion: {

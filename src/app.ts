@@ -38,7 +38,7 @@ import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { teamAccessRoutes } from './team-access/routes.js';
 import { varsetRoutes } from './varsets/routes.js';
-import { varsetVersionRoutes } from './varsets/versions/routes.js';
+import { varsetVersionRoutes } from './varsets/version-routes.js';
 import { configurationVersionRoutes } from './configuration-versions/routes.js';
 import { runRoutes } from './runs/routes.js';
 import { runEventRoutes } from './run-events/routes.js';

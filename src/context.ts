@@ -14,15 +14,17 @@ export interface Context {
   responses: ResponseCache;
   /** The request's id (also its `X-Request-Id` header), which histories and the audit trail record. */
   requestId: string;
-  /** Given by a preview only: sees a set's write from inside its transaction (see `WriteWatcher`). */
+  /** Why the call writes, when its caller says more than a request does (an import names its source): a set's write keeps it in its audit event. */
+  cause?: string;
+  /** Given by a preview only: sees a set's write from inside its transaction (see `WriteWatcher`), which is then taken back. */
   writeWatcher?: WriteWatcher;
 }
 
 /**
- * Called by every write of a set in its transaction, under the organization's lock: once the
- * write's permission is decided and before it changes anything, then once it has changed all
- * it will (its version recorded) and before commit. A preview reads the database at both points
- * and throws from `afterWrite`, which takes the write back.
+ * Called by every write of a set in its transaction, under the organization's lock
+ * (varsets/write-path.ts): once the write's permission is decided and before it changes
+ * anything, then once it has changed all it will (its version recorded). A preview reads the
+ * database at both points; the write is then taken back.
  */
 export interface WriteWatcher {
   beforeWrite(trx: Trx, varsetId: string): Promise<void>;

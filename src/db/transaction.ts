@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation, type Dialect, type OrganizationOfWrite, type Store } from './connect.js';
 import type { Database } from './schema.js';
 
-export type { Store };
+export type { OrganizationOfWrite, Store };
 
 /** The database or a transaction: what every store function works on. */
 export type Db = Kysely<Database>;
@@ -48,16 +48,48 @@ export async function transaction<T>(store: Store, work: (trx: Trx) => Promise<T
   }
 }
 
+/** Carries a taken-back work's result out of its transaction, which the throw rolls back. */
+class TakenBack extends Error {
+  constructor(readonly result: unknown) {
+    super('the transaction is taken back');
+  }
+}
+
 /**
- * `transaction`, taking the organization's lock (`Store.lockOrganization`) before anything else:
- * every transaction that changes or deletes sets, their variables and assignments, projects or
- * workspaces serializes on its organization this way.
+ * Runs `work` as `transaction` does (its checks, its answer to a lost race), then takes it back
+ * instead of committing, and answers the work's result: a write made to see what it would do
+ * (a preview, a dry run), of which nothing stays. What the work held back for commit
+ * (`appendAtCommit`) is never sent.
  */
-export function withOrganizationLocked<T>(store: Store, organization: OrganizationOfWrite, work: (trx: Trx) => Promise<T>): Promise<T> {
-  return transaction(store, async (trx) => {
+export async function takenBack<T>(store: Store, work: (trx: Trx) => Promise<T>): Promise<T> {
+  try {
+    await transaction(store, async (trx) => {
+      throw new TakenBack(await work(trx));
+    });
+  } catch (error) {
+    if (error instanceof TakenBack) return error.result as T;
+    throw error;
+  }
+  throw new Error('takenBack: the transaction ended without being taken back');
+}
+
+/**
+ * `transaction` (or `takenBack`, with `takeBack`), taking the organization's lock
+ * (`Store.lockOrganization`) before anything else: every transaction that changes or deletes
+ * sets, their variables and assignments, projects or workspaces serializes on its organization
+ * this way.
+ */
+export function withOrganizationLocked<T>(
+  store: Store,
+  organization: OrganizationOfWrite,
+  work: (trx: Trx) => Promise<T>,
+  { takeBack = false }: { takeBack?: boolean } = {},
+): Promise<T> {
+  const locked = async (trx: Trx) => {
     await store.lockOrganization(trx, organization);
     return work(trx);
-  });
+  };
+  return takeBack ? takenBack(store, locked) : transaction(store, locked);
 }
 
 function isRace(error: unknown): boolean {

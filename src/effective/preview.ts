@@ -15,7 +15,7 @@ import { resolveVariables, type PrecedenceLevel, type ResolvedVariable, type Sou
  * The impact of a write to a set before it is made: which workspaces would get which other
  * effective variables. The write runs as it would (its permission, its checks, its errors),
  * in its transaction; the preview reads, inside it, every candidate value of the workspaces
- * the set reaches before the write and after, then takes the write back. Each workspace is
+ * the set reaches before the write and after, and the write path takes the write back. Each workspace is
  * resolved before and after by the one resolver of effective variables.
  */
 
@@ -54,28 +54,27 @@ export interface Preview {
   impacts: WorkspaceImpact[];
 }
 
-/** Carries what the write's transaction read out of it, taking the write back on its way. */
-class WriteTakenBack extends Error {
-  constructor(
-    readonly varsetId: string,
-    readonly before: Reach,
-    readonly after: Reach,
-  ) {
-    super('preview: the write is taken back');
-  }
-}
-
-/** Reads what the set reaches before and after the write, then stops the write before commit. */
+/** What the set reaches before and after a write, read by the write path in the write's transaction, which it then takes back. */
 class ReachWatcher implements WriteWatcher {
-  private before: Reach | undefined;
+  varsetId: string | undefined;
+  before: Reach | undefined;
+  after: Reach | undefined;
 
   async beforeWrite(trx: Trx, varsetId: string): Promise<void> {
+    this.varsetId = varsetId;
     this.before = await loadCandidatesOfReach(trx, varsetId);
   }
 
   async afterWrite(trx: Trx, varsetId: string): Promise<void> {
-    throw new WriteTakenBack(varsetId, this.before!, await loadCandidatesOfReach(trx, varsetId));
+    this.after = await loadCandidatesOfReach(trx, varsetId);
   }
+}
+
+/** What a previewed write read, of its set, before and after it. */
+interface Seen {
+  varsetId: string;
+  before: Reach;
+  after: Reach;
 }
 
 /**
@@ -84,17 +83,13 @@ class ReachWatcher implements WriteWatcher {
  * them, ordered by name then id) with the number the set reaches before and after.
  */
 export async function previewWrite(ctx: Context, write: (ctx: Context) => Promise<unknown>, page: Page): Promise<Preview> {
-  let taken: WriteTakenBack;
-  try {
-    await write({ ...ctx, writeWatcher: new ReachWatcher() });
-    throw new Error('a previewed write returned without being taken back');
-  } catch (error) {
-    if (!(error instanceof WriteTakenBack)) throw error;
-    taken = error;
-  }
-  const impacts = impactsOf(ctx, taken);
+  const watcher = new ReachWatcher();
+  await write({ ...ctx, writeWatcher: watcher });
+  const { varsetId, before, after } = watcher;
+  if (varsetId === undefined || !before || !after) throw new Error('a previewed write did not go through the write path of sets');
+  const impacts = impactsOf(ctx, { varsetId, before, after });
   const start = (page.number - 1) * page.size;
-  return { reachedBefore: taken.before.workspaces.size, reachedAfter: taken.after.workspaces.size, total: impacts.length, impacts: impacts.slice(start, start + page.size) };
+  return { reachedBefore: before.workspaces.size, reachedAfter: after.workspaces.size, total: impacts.length, impacts: impacts.slice(start, start + page.size) };
 }
 
 /** Candidates without a set: what a workspace had before a set reached it, or has once it no longer does. */
@@ -107,7 +102,7 @@ const resolve = (candidates: Candidates) => resolveVariables<Variable>({ ...cand
  * variables the set holds before or after it can change, and a workspace the set reaches on
  * one side only had, on the other, the same candidates without the set.
  */
-function impactsOf(ctx: Context, { varsetId, before, after }: WriteTakenBack): WorkspaceImpact[] {
+function impactsOf(ctx: Context, { varsetId, before, after }: Seen): WorkspaceImpact[] {
   const identities = new Set([...before.variablesOf(varsetId), ...after.variablesOf(varsetId)].map(variableIdentity));
   const was = before.candidates(identities);
   const will = after.candidates(identities);

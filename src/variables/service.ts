@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { recordAuditEvent } from '../audit/service.js';
+import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
 import type { Db, Trx } from '../db/transaction.js';
 import { newId, now } from '../ids.js';
 import { NotFound, Taken } from '../common/errors.js';
@@ -114,6 +114,22 @@ export async function saveVariable(db: Db, prepared: PreparedVariable): Promise<
 }
 
 /** A variable's write in the audit trail: its key, category and owner, never its value (even one that is not sensitive). */
+export function variableEvent(
+  organizationId: string,
+  variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>,
+  action: 'create' | 'update' | 'destroy',
+): AuditRecord {
+  const owner = `${variable.owner.kind}_id`;
+  return {
+    organizationId,
+    type: 'var',
+    id: variable.id,
+    action,
+    meta: { key: variable.key, category: variable.category, sensitive: variable.sensitive, [owner]: variable.owner.id },
+  };
+}
+
+/** Records `variableEvent` in the write's transaction. */
 export function recordVariableEvent(
   trx: Trx,
   ctx: Pick<Context, 'subject' | 'requestId'>,
@@ -121,12 +137,5 @@ export function recordVariableEvent(
   variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>,
   action: 'create' | 'update' | 'destroy',
 ): void {
-  const owner = `${variable.owner.kind}_id`;
-  recordAuditEvent(trx, ctx, {
-    organizationId,
-    type: 'var',
-    id: variable.id,
-    action,
-    meta: { key: variable.key, category: variable.category, sensitive: variable.sensitive, [owner]: variable.owner.id },
-  });
+  recordAuditEvent(trx, ctx, variableEvent(organizationId, variable, action));
 }

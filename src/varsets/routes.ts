@@ -11,7 +11,6 @@ import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
 import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
 import { Change, RollbackBody } from './versions/schemas.js';
-import { rollbackVarset } from './versions/service.js';
 import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
 import {
   addVarsetVariable,
@@ -24,6 +23,7 @@ import {
   listVarsetVariables,
   listWorkspaceVarsets,
   removeVarset,
+  rollbackVarset,
   showVarset,
   showVarsetVariable,
   updateVarset,

@@ -5,22 +5,28 @@ import type { WorkspacePlace } from '../workspaces/model.js';
 
 /**
  * Variable sets, their variables and assignments: the feature's entry, which routes and other
- * features use. The rules are in the files below; every write runs in one transaction that
- * first locks the set's organization (access.ts).
+ * features use. The rules are in the files below; every write of a set is one of the one
+ * write path (write-path.ts), which holds the set's organization's lock, decides the
+ * permission, and records the write's version and audit event.
  *
  *   cached-reads.ts   a set and lists of sets, through the response cache
  *   set-writes.ts     creating, updating and deleting sets
  *   assignments.ts    applying sets to workspaces and projects
  *   set-variables.ts  the variables of a set
+ *   rollback.ts       making a set again what it was at a version, deleted or not
+ *   history.ts        reading a set's versions
+ *   cascades.ts       the versions of the sets a workspace's or project's deletion changes
  *   rules.ts          name, global rule, what a project-owned set may reach
- *   versions/         a set's versions, rollback, and what other deletions make of sets
+ *   versions/         what a version is, the difference of two states and its undoing, its rows
  */
 
 export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type CachedResponse, type VarsetListRequest } from './cached-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
-export { recordProjectDeletion, recordWorkspaceDeletion } from './versions/cascades.js';
+export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
+export { listVarsetVersions, showVarsetVersion } from './history.js';
+export { recordProjectDeletion, recordWorkspaceDeletion } from './cascades.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */
 export function varsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {

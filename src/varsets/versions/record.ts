@@ -1,20 +1,26 @@
 import type { Context } from '../../context.js';
 import type { Trx } from '../../db/transaction.js';
 import { newId, now } from '../../ids.js';
-import type { Varset } from '../model.js';
 import { diffStates, type Actor, type VarsetState, type VersionAction } from './model.js';
-import { findVarsetState, insertVersion, type RecordedVersion } from './store.js';
+import { insertVersion, type RecordedVersion } from './store.js';
+
+/** What a version says of its set besides its changes. */
+export interface VersionedSet {
+  organization_id: string;
+  project_id: string | null;
+  name: string;
+}
 
 /** A set as it was before a write (null: it did not exist), and the number of its newest version (0: none). */
 export interface Before {
-  varset: Varset | null;
+  varset: VersionedSet | null;
   state: VarsetState | null;
   lastNumber: number;
 }
 
 /** A set as it is after a write. */
 export interface After {
-  varset: Varset;
+  varset: VersionedSet;
   state: VarsetState;
 }
 
@@ -28,19 +34,17 @@ export function actorOf(ctx: Context): Actor {
 
 /**
  * Records the set's new version, in the write's transaction, after the write: what changed
- * from `before` to the set as it now is (gone after a deletion), read again unless the write
- * says what it made of the set (`after`). A write that changed nothing records none. Returns
- * the version, or null when none was made.
+ * from `before` to `after` (null: the set is gone). A write that changed nothing records none.
+ * Returns the version, or null when none was made.
  */
-export async function recordVersion(
+export function recordVersion(
   trx: Trx,
   ctx: Context,
   varsetId: string,
-  before: Before,
+  { before, after }: { before: Before; after: After | null },
   action: VersionAction,
-  { rolledBackTo = null, after: known }: { rolledBackTo?: number | null; after?: After } = {},
-): Promise<RecordedVersion | null> {
-  const after = action === 'delete' ? undefined : (known ?? (await findVarsetState(trx, varsetId)));
+  rolledBackTo: number | null = null,
+): RecordedVersion | null {
   const { changes, sealed } = diffStates(before.state, after?.state ?? null, ctx.sealer);
   if (!changes.length) return null;
   const varset = (after?.varset ?? before.varset)!;

@@ -1,19 +1,17 @@
-import type { Context } from '../../context.js';
-import { ensure } from '../../auth/decisions.js';
-import { NotFound } from '../../common/errors.js';
-import type { Page } from '../../common/page.js';
-import { readableVarset } from '../access.js';
-import { findVarsetOrganizationId } from '../store.js';
-import type { VarsetVersion } from './model.js';
-import { findNewestVersion, findVersion, pageOfVersions } from './store.js';
+import type { Context } from '../context.js';
+import { ensure } from '../auth/decisions.js';
+import { NotFound } from '../common/errors.js';
+import type { Page } from '../common/page.js';
+import { readableVarset } from './access.js';
+import { findVarsetOrganizationId } from './store.js';
+import type { VarsetVersion } from './versions/model.js';
+import { findNewestVersion, findVersion, pageOfVersions } from './versions/store.js';
 
 /**
  * Reading a set's versions. Whoever may read the set may read its versions; those of a set
  * that was deleted, only the organization's owners (and its organization token and the site
  * administrator): otherwise the 404 of a missing set.
  */
-
-export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
 
 async function ensureHistoryReadable(ctx: Context, varsetId: string): Promise<void> {
   if (await findVarsetOrganizationId(ctx.store.db, varsetId)) {

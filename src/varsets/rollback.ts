@@ -1,19 +1,20 @@
-import type { Context } from '../../context.js';
-import { recordAuditEvent } from '../../audit/service.js';
-import { ensure } from '../../auth/decisions.js';
-import { withOrganizationLocked, type Trx } from '../../db/transaction.js';
-import { now } from '../../ids.js';
-import { NotFound, Unprocessable } from '../../common/errors.js';
-import { deleteVariables, insertVariables, newVersionId } from '../../variables/service.js';
-import type { Variable } from '../../variables/model.js';
-import { addAssignments, findProjectsById, findWorkspacesById, removeAssignments } from '../assignment-store.js';
-import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetView } from '../model.js';
-import { assertNameFree, assertNoGlobalConflict } from '../rules.js';
-import { insertVarset, setVariablesGlobal, updateVarset } from '../store.js';
-import { loadView, readableBy } from '../views.js';
-import { undoVersions, type Change, type VariableState, type VarsetState } from './model.js';
-import { recordVersion } from './record.js';
-import { findLastVersionNumber, findVarsetState, findVersion, findVersionsAfter } from './store.js';
+import type { Context } from '../context.js';
+import { ensure } from '../auth/decisions.js';
+import type { Trx } from '../db/transaction.js';
+import { now } from '../ids.js';
+import { NotFound, Unprocessable } from '../common/errors.js';
+import { deleteVariables, insertVariables, newVersionId } from '../variables/service.js';
+import type { Variable } from '../variables/model.js';
+import { addAssignments, findProjectsById, findWorkspacesById, removeAssignments } from './assignment-store.js';
+import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetView } from './model.js';
+import { assertNameFree, assertNoGlobalConflict } from './rules.js';
+import { findVarsetState, type FoundState } from './state-store.js';
+import { insertVarset, setVariablesGlobal, updateVarset } from './store.js';
+import { loadView, readableBy } from './views.js';
+import { undoVersions, type Change, type VariableState, type VarsetState, type VarsetVersion } from './versions/model.js';
+import type { Before } from './versions/record.js';
+import { findLastVersionNumber, findVersion, findVersionsAfter } from './versions/store.js';
+import { setEvent, writeVarset, type Applied } from './write-path.js';
 
 /** What a rollback's refusals are about: the version it restores. */
 const AT = 'version';
@@ -32,13 +33,6 @@ export interface RollbackResult {
   version: { id: string; number: number; changes: Change[] } | null;
 }
 
-/** Carries a dry run's result out of its transaction, which it rolls back on its way. */
-class DryRun extends Error {
-  constructor(readonly result: RollbackResult) {
-    super('dry run');
-  }
-}
-
 /**
  * Makes the set again what it was at a version, as a new version, under every rule a write
  * obeys: the permission to change the set (to create it, for a deleted set, which only the
@@ -48,67 +42,71 @@ class DryRun extends Error {
  * back: it answers exactly what the rollback would, and leaves nothing behind.
  */
 export async function rollbackVarset(ctx: Context, varsetId: string, request: RollbackRequest): Promise<RollbackResult> {
-  try {
-    return await rollbackInTransaction(ctx, varsetId, request);
-  } catch (error) {
-    if (error instanceof DryRun) return error.result;
-    throw error;
-  }
-}
-
-async function rollbackInTransaction(ctx: Context, varsetId: string, request: RollbackRequest): Promise<RollbackResult> {
   const version = await findVersion(ctx.store.db, request.versionId);
   if (!version || version.varsetId !== varsetId) throw new NotFound();
-  return withOrganizationLocked(ctx.store, version.organizationId, async (trx) => {
-    const current = await findVarsetState(trx, varsetId);
-    const timestamp = now();
-    let varset: Varset;
-    if (current) {
-      ensure(ctx.subject, 'varset:update', targetOf(current.varset));
-      varset = { ...current.varset, updated_at: timestamp };
-    } else {
-      ensure(ctx.subject, 'varset:read-deleted', { organizationId: version.organizationId });
-      varset = {
-        id: varsetId,
-        organization_id: version.organizationId,
-        organization_name: '',
-        project_id: version.projectId,
-        name: '',
-        description: '',
-        global: false,
-        priority: false,
-        created_at: timestamp,
-        updated_at: timestamp,
-      };
-      ensure(ctx.subject, 'varsets:create', targetOf(varset));
-    }
-    const target = undoVersions(current?.state ?? null, await findVersionsAfter(trx, varsetId, version.number));
-    if (!target) throw new Unprocessable(`version ${version.number} is the deletion of the set: there is nothing to restore from it`, AT);
-    if (!current && varset.project_id !== null && !(await findProjectsById(trx, [varset.project_id])).length) {
-      throw new Unprocessable(`the project that owned the set (${varset.project_id}) no longer exists`, AT);
-    }
-    await keepReachable(trx, varset, target, request.skipMissing);
-    Object.assign(varset, { name: target.name, description: target.description, global: target.global, priority: target.priority });
-    await assertNameFree(trx, varset);
-    await assertNoGlobalConflict(
-      trx,
-      varset,
-      [...target.variables.values()].map((v) => ({ key: v.key, category: v.category, field: AT })),
-    );
-
-    await writeState(trx, varset, current?.state ?? null, target, timestamp);
-    const lastNumber = current ? current.lastNumber : await findLastVersionNumber(trx, varsetId);
-    const made = await recordVersion(trx, ctx, varsetId, { varset: current?.varset ?? null, state: current?.state ?? null, lastNumber }, 'rollback', {
-      rolledBackTo: version.number,
-    });
-    const meta = { name: varset.name, 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) };
-    recordAuditEvent(trx, ctx, { organizationId: varset.organization_id, type: 'varset', id: varset.id, action: 'rollback', meta });
-    const written = await findVarsetState(trx, varsetId);
-    const view = readableBy(ctx.subject, [await loadView(trx, written!.varset)])[0]!;
-    const result = { view, version: made && { id: made.id, number: made.number, changes: made.changes } };
-    if (request.dryRun) throw new DryRun(result);
-    return result;
+  const { result, version: made } = await writeVarset(ctx, {
+    varsetId,
+    organization: version.organizationId,
+    action: 'rollback',
+    rolledBackTo: version.number,
+    takeBack: request.dryRun,
+    open: (trx) => openForRollback(ctx, trx, version),
+    apply: (trx, opened) => restore(ctx, trx, version, opened, request.skipMissing),
   });
+  return { view: result, version: made && { id: made.id, number: made.number, changes: made.changes } };
+}
+
+/** The set as it is (none once deleted), if the subject may change it, or may restore it when deleted. */
+async function openForRollback(ctx: Context, trx: Trx, version: VarsetVersion): Promise<Before & { current: FoundState | undefined }> {
+  const current = await findVarsetState(trx, version.varsetId);
+  if (current) {
+    ensure(ctx.subject, 'varset:update', targetOf(current.varset));
+    return { ...current, current };
+  }
+  ensure(ctx.subject, 'varset:read-deleted', { organizationId: version.organizationId });
+  ensure(ctx.subject, 'varsets:create', targetOf({ organization_id: version.organizationId, project_id: version.projectId, global: false }));
+  return { varset: null, state: null, lastNumber: await findLastVersionNumber(trx, version.varsetId), current };
+}
+
+/** Undoes the versions after `version` from the set as it is, checks the result as any write of a set, and writes what differs. */
+async function restore(
+  ctx: Context,
+  trx: Trx,
+  version: VarsetVersion,
+  { current, ...before }: Before & { current: FoundState | undefined },
+  skipMissing: boolean,
+): Promise<Applied<VarsetView>> {
+  const target = undoVersions(current?.state ?? null, await findVersionsAfter(trx, version.varsetId, version.number));
+  if (!target) throw new Unprocessable(`version ${version.number} is the deletion of the set: there is nothing to restore from it`, AT);
+  if (!current && version.projectId !== null && !(await findProjectsById(trx, [version.projectId])).length) {
+    throw new Unprocessable(`the project that owned the set (${version.projectId}) no longer exists`, AT);
+  }
+  const timestamp = now();
+  const attributes = { name: target.name, description: target.description, global: target.global, priority: target.priority, updated_at: timestamp };
+  const varset: Varset = current
+    ? { ...current.varset, ...attributes }
+    : {
+        id: version.varsetId,
+        organization_id: version.organizationId,
+        organization_name: version.organizationName,
+        project_id: version.projectId,
+        ...attributes,
+        created_at: timestamp,
+      };
+  await keepReachable(trx, varset, target, skipMissing);
+  await assertNameFree(trx, varset);
+  await assertNoGlobalConflict(
+    trx,
+    varset,
+    [...target.variables.values()].map((v) => ({ key: v.key, category: v.category, field: AT })),
+  );
+
+  await writeState(trx, varset, current?.state ?? null, target, timestamp);
+  return {
+    result: readableBy(ctx.subject, [await loadView(trx, varset)])[0]!,
+    before,
+    event: (made) => setEvent(varset, 'rollback', { 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) }),
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { Context } from '../../context.js';
-import type { Trx } from '../../db/transaction.js';
-import { narrowedTo, type VarsetState } from './model.js';
-import { recordVersion } from './record.js';
-import { findVarsetStatesOwnedBy, findVarsetsAssignedTo } from './store.js';
+import type { Context } from '../context.js';
+import type { Trx } from '../db/transaction.js';
+import { narrowedTo, type VarsetState } from './versions/model.js';
+import { recordVersion } from './versions/record.js';
+import { findVarsetStatesOwnedBy, findVarsetsAssignedTo } from './state-store.js';
 
 /**
  * The versions of the sets that another resource's deletion changes, recorded in that deletion's
@@ -18,7 +18,7 @@ export async function recordWorkspaceDeletion(trx: Trx, ctx: Context, workspaceI
 /** A project's deletion: the sets it owns are deleted with it, and every other set assigned to it loses that assignment. */
 export async function recordProjectDeletion(trx: Trx, ctx: Context, projectId: string): Promise<void> {
   const owned = await findVarsetStatesOwnedBy(trx, projectId);
-  for (const before of owned) await recordVersion(trx, ctx, before.varset.id, before, 'delete');
+  for (const before of owned) recordVersion(trx, ctx, before.varset.id, { before, after: null }, 'delete');
   await recordAssignmentRemovals(trx, ctx, 'projects', projectId, new Set(owned.map((found) => found.varset.id)));
 }
 
@@ -28,6 +28,6 @@ async function recordAssignmentRemovals(trx: Trx, ctx: Context, kind: 'workspace
     // The set narrowed to the assignment that goes: all else stays as it is.
     const after = narrowedTo(varset, null);
     const before: VarsetState = { ...after, [kind === 'workspaces' ? 'workspaceIds' : 'projectIds']: new Set([id]) };
-    await recordVersion(trx, ctx, varset.id, { varset, state: before, lastNumber }, 'update', { after: { varset, state: after } });
+    recordVersion(trx, ctx, varset.id, { before: { varset, state: before, lastNumber }, after: { varset, state: after } }, 'update');
   }
 }

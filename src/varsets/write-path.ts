@@ -1,0 +1,99 @@
+import type { Context } from '../context.js';
+import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
+import { ensure } from '../auth/decisions.js';
+import { withOrganizationLocked, type OrganizationOfWrite, type Trx } from '../db/transaction.js';
+import { NotFound } from '../common/errors.js';
+import { targetOf, type Varset } from './model.js';
+import { findVarsetAndNewestNumber, findVarsetState, type FoundState, type VarsetAtNumber } from './state-store.js';
+import { recordVersion, type After, type Before } from './versions/record.js';
+import type { VersionAction } from './versions/model.js';
+import type { RecordedVersion } from './versions/store.js';
+
+/**
+ * The one way a set changes. Creating, updating and deleting it, a variable's addition, change
+ * and deletion, its assignments, a rollback and the restoring of a deleted set are each a
+ * `SetWrite` that `writeVarset` runs: under the organization's lock it opens the set (reading it
+ * and deciding the permission), calls the preview's hooks around the change, and records what
+ * the change did, one version (none when it changed nothing) and one audit event, at one point.
+ */
+
+export interface SetWrite<Opened, T> {
+  varsetId: string;
+  /** The organization whose lock the write holds: its id, or that of the set's. */
+  organization: OrganizationOfWrite;
+  /** What the set's history calls the write. */
+  action: VersionAction;
+  /** A rollback's version. */
+  rolledBackTo?: number;
+  /** Made and taken back: a dry run. A preview's write (`ctx.writeWatcher`) is taken back too. */
+  takeBack?: boolean;
+  /** Reads the set under the lock and decides the permission: the 404 of a missing set or of a refused write. */
+  open(trx: Trx): Promise<Opened>;
+  /** Checks and makes the change. */
+  apply(trx: Trx, opened: Opened): Promise<Applied<T>>;
+}
+
+export interface Applied<T> {
+  result: T;
+  /** The set before the change, as its version compares it. */
+  before: Before;
+  /** The set after it, when the write knows (a variable's write: the set narrowed to it); otherwise read again, or nothing once deleted. */
+  after?: After;
+  /** The change in the audit trail, given the version it made (null: none). */
+  event(version: RecordedVersion | null): AuditRecord;
+}
+
+/** What a write made: its result, and the version it recorded (null: it changed nothing). */
+export interface Written<T> {
+  result: T;
+  version: RecordedVersion | null;
+}
+
+export function writeVarset<Opened, T>(ctx: Context, write: SetWrite<Opened, T>): Promise<Written<T>> {
+  const takeBack = write.takeBack === true || ctx.writeWatcher !== undefined;
+  return withOrganizationLocked(
+    ctx.store,
+    write.organization,
+    async (trx) => {
+      const opened = await write.open(trx);
+      await ctx.writeWatcher?.beforeWrite(trx, write.varsetId);
+      const applied = await write.apply(trx, opened);
+      const after = applied.after ?? (write.action === 'delete' ? null : (await findVarsetState(trx, write.varsetId))!);
+      const version = recordVersion(trx, ctx, write.varsetId, { before: applied.before, after }, write.action, write.rolledBackTo);
+      recordAuditEvent(trx, ctx, withCause(applied.event(version), ctx.cause));
+      await ctx.writeWatcher?.afterWrite(trx, write.varsetId);
+      return { result: applied.result, version };
+    },
+    { takeBack },
+  );
+}
+
+/** The event with why the caller made the write, when it says (`Context.cause`). */
+function withCause(event: AuditRecord, cause: string | undefined): AuditRecord {
+  return cause === undefined ? event : { ...event, meta: { ...event.meta, cause } };
+}
+
+/** Opens an existing set whole (attributes, variables, assignments), if the subject may do `action` on it. */
+export function existingSet(ctx: Context, id: string, action: 'varset:update' | 'varset:delete') {
+  return async (trx: Trx): Promise<FoundState> => {
+    const found = await findVarsetState(trx, id);
+    if (!found) throw new NotFound();
+    ensure(ctx.subject, action, targetOf(found.varset));
+    return found;
+  };
+}
+
+/** Opens an existing set without its variables and assignments (a variable's write says what it changed), if the subject may update it. */
+export function existingSetAlone(ctx: Context, id: string) {
+  return async (trx: Trx): Promise<VarsetAtNumber> => {
+    const found = await findVarsetAndNewestNumber(trx, id);
+    if (!found) throw new NotFound();
+    ensure(ctx.subject, 'varset:update', targetOf(found.varset));
+    return found;
+  };
+}
+
+/** A set's write in the audit trail: the set by id and name, and what else the write says. */
+export function setEvent(varset: Pick<Varset, 'id' | 'organization_id' | 'name'>, action: string, meta: Record<string, string> = {}): AuditRecord {
+  return { organizationId: varset.organization_id, type: 'varset', id: varset.id, action, meta: { name: varset.name, ...meta } };
+}
