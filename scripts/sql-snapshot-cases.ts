@@ -314,8 +314,10 @@ export const CASES = {
           audit.insertAuditEvent(trx, auditEvent(s, 'ae-snap-2'));
         }),
     },
+    takenBack: { 'a read, taken back': (store) => transactions.takenBack(store, (trx) => trx.selectFrom('organizations').select('id').execute()) },
     withOrganizationLocked: {
       'by id': (store, s) => transactions.withOrganizationLocked(store, s.orgId, async () => undefined),
+      'by id, taken back': (store, s) => transactions.withOrganizationLocked(store, s.orgId, async () => undefined, { takeBack: true }),
       "by a set's id": (store, s) => transactions.withOrganizationLocked(store, { varsetId: s.varsetId }, async () => undefined),
     },
   },

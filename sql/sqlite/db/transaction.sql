@@ -6,10 +6,16 @@ update "varsets" set "updated_at" = +? where "id" = +?;
 insert into "varset_versions" ("id", "varset_id", "organization_id", "project_id", "number", "action", "rolled_back_to", "varset_name", "created_at", "actor_token_id", "actor_kind", "actor_team_id", "actor_description", "request_id", "changes", "sealed") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 insert into "audit_events" ("id", "organization_id", "timestamp", "auth_type", "accessor_id", "auth_description", "request_id", "resource_id", "resource_type", "action", "meta") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- takenBack: a read, taken back
+select "id" from "organizations";
+
 -- transaction: a read
 select "id" from "organizations";
 
 -- withOrganizationLocked: by id
+-- (no statement)
+
+-- withOrganizationLocked: by id, taken back
 -- (no statement)
 
 -- withOrganizationLocked: by a set's id
