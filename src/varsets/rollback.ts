@@ -56,26 +56,26 @@ export async function rollbackVarset(ctx: Context, varsetId: string, request: Ro
   return { view: result, version: made && { id: made.id, number: made.number, changes: made.changes } };
 }
 
-/** The set as it is (none once deleted), if the subject may change it, or may restore it when deleted. */
-async function openForRollback(ctx: Context, trx: Trx, version: VarsetVersion): Promise<Before & { current: FoundState | undefined }> {
+/** Where a rollback starts: the set as it is (undefined once deleted), and that as its version compares it. */
+interface Start {
+  current: FoundState | undefined;
+  before: Before;
+}
+
+/** The set as it is, if the subject may change it; once deleted, its absence, if the subject may restore it. */
+async function openForRollback(ctx: Context, trx: Trx, version: VarsetVersion): Promise<Start> {
   const current = await findVarsetState(trx, version.varsetId);
   if (current) {
     ensure(ctx.subject, 'varset:update', targetOf(current.varset));
-    return { ...current, current };
+    return { current, before: current };
   }
   ensure(ctx.subject, 'varset:read-deleted', { organizationId: version.organizationId });
   ensure(ctx.subject, 'varsets:create', targetOf({ organization_id: version.organizationId, project_id: version.projectId, global: false }));
-  return { varset: null, state: null, lastNumber: await findLastVersionNumber(trx, version.varsetId), current };
+  return { current, before: { varset: null, state: null, lastNumber: await findLastVersionNumber(trx, version.varsetId) } };
 }
 
 /** Undoes the versions after `version` from the set as it is, checks the result as any write of a set, and writes what differs. */
-async function restore(
-  ctx: Context,
-  trx: Trx,
-  version: VarsetVersion,
-  { current, ...before }: Before & { current: FoundState | undefined },
-  skipMissing: boolean,
-): Promise<Applied<VarsetView>> {
+async function restore(ctx: Context, trx: Trx, version: VarsetVersion, { current, before }: Start, skipMissing: boolean): Promise<Applied<VarsetView>> {
   const target = undoVersions(current?.state ?? null, await findVersionsAfter(trx, version.varsetId, version.number));
   if (!target) throw new Unprocessable(`version ${version.number} is the deletion of the set: there is nothing to restore from it`, AT);
   if (!current && version.projectId !== null && !(await findProjectsById(trx, [version.projectId])).length) {
