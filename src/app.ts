@@ -23,6 +23,7 @@ import type { DestinationStream } from 'pino';
 import { createKeyring, keyringKey, type Keyring } from './secrets/keyring.js';
 import { generateKey } from './secrets/sealer.js';
 import { DEFAULT_RESPONSE_CACHE_MB, ResponseCache } from './cache/response-cache.js';
+import { responseCache } from './cache/plugin.js';
 import { SubjectCache } from './auth/subject-cache.js';
 import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
@@ -71,7 +72,6 @@ declare module 'fastify' {
     store: Store;
     outage: StoreOutage;
     sealer: Keyring;
-    responses: ResponseCache;
   }
 }
 
@@ -129,7 +129,7 @@ export async function buildApp(options: AppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('store', options.store);
   app.decorate('sealer', options.sealer ?? createKeyring([keyringKey(generateKey())]));
-  app.decorate('responses', responses);
+  await app.register(responseCache, { cache: responses });
   app.decorateRequest('subject', null);
   const subjects = new SubjectCache(options.store);
   registerMetrics(app, metrics, options.metrics ?? {});

@@ -8,7 +8,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * features use. The rules are in the files below; every write runs in one transaction that
  * first locks the set's organization (access.ts).
  *
- *   cached-reads.ts   a set and lists of sets, through the response cache
+ *   versioned-reads.ts  a set and lists of sets, at their organization's version (for the response cache)
  *   set-writes.ts     creating, updating and deleting sets
  *   assignments.ts    applying sets to workspaces and projects
  *   set-variables.ts  the variables of a set
@@ -16,7 +16,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   versions/         a set's versions, rollback, and what other deletions make of sets
  */
 
-export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type CachedResponse, type VarsetListRequest } from './cached-reads.js';
+export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type VarsetListRequest } from './versioned-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
