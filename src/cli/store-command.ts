@@ -3,7 +3,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
 import type { Sealer } from '../secrets/sealer.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { can, ensure } from '../auth/decisions.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { NotFound } from '../common/errors.js';

@@ -1,6 +1,6 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import { changeVarset } from './access.js';
 import { addAssignments, removeAssignments } from './assignment-store.js';
 import type { AssignmentKind } from './model.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { varsetListScope } from '../auth/list-scopes.js';
 import { NotFound } from '../common/errors.js';
 import type { Page } from '../common/page.js';

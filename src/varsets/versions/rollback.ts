@@ -1,8 +1,8 @@
-import type { Context } from '../../context.js';
+import type { Context } from '../../auth/context.js';
 import { recordAuditEvent } from '../../audit/service.js';
 import { ensure } from '../../auth/decisions.js';
 import { withOrganizationLocked, type Trx } from '../../db/transaction.js';
-import { now } from '../../ids.js';
+import { now } from '../../common/ids.js';
 import { NotFound, Unprocessable } from '../../common/errors.js';
 import { deleteVariables, insertVariables, newVersionId } from '../../variables/service.js';
 import type { Variable } from '../../variables/model.js';

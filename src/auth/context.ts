@@ -1,9 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { Store } from './db/connect.js';
-import type { Subject } from './auth/subject.js';
-import type { Sealer } from './secrets/sealer.js';
-import type { Trx } from './db/transaction.js';
-import { unauthorized } from './jsonapi/errors.js';
+import type { Store } from '../db/connect.js';
+import type { Subject } from './subject.js';
+import type { Sealer } from '../secrets/sealer.js';
+import type { Trx } from '../db/transaction.js';
 
 /** What every service call needs: the store, who is acting, the sealer of sensitive values and the request's id. */
 export interface Context {
@@ -25,10 +23,4 @@ export interface Context {
 export interface WriteWatcher {
   beforeWrite(trx: Trx, varsetId: string): Promise<void>;
   afterWrite(trx: Trx, varsetId: string): Promise<void>;
-}
-
-/** The store and acting subject of an authenticated request. */
-export function contextOf(request: FastifyRequest): Context {
-  if (!request.subject) throw unauthorized();
-  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer, requestId: request.id };
 }

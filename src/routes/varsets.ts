@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { varsetPermissions, varsetPermissionsKey } from '../auth/permissions.js';
-import { contextOf, type Context } from '../context.js';
-import { includedOfVarsets } from '../includes.js';
+import type { Context } from '../auth/context.js';
+import { contextOf } from '../http/context.js';
+import { includedOfVarsets } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
-import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
-import { Change, RollbackBody } from './versions/schemas.js';
-import { rollbackVarset } from './versions/service.js';
-import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
+import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from '../varsets/model.js';
+import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from '../varsets/schemas.js';
+import { Change, RollbackBody } from '../varsets/versions/schemas.js';
+import { rollbackVarset } from '../varsets/versions/service.js';
+import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from '../varsets/serialize.js';
 import {
   addVarsetVariable,
   applyVarset,
@@ -28,7 +29,7 @@ import {
   updateVarset,
   updateVarsetVariable,
   type VarsetListRequest,
-} from './service.js';
+} from '../varsets/service.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
