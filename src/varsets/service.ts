@@ -8,12 +8,12 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * features use. The rules are in the files below; every write runs in one transaction that
  * first locks the set's organization (access.ts).
  *
- *   versioned-reads.ts  a set and lists of sets, at their organization's version (for the response cache)
- *   set-writes.ts     creating, updating and deleting sets
- *   assignments.ts    applying sets to workspaces and projects
- *   set-variables.ts  the variables of a set
- *   rules.ts          name, global rule, what a project-owned set may reach
- *   versions/         a set's versions, rollback, and what other deletions make of sets
+ *   versioned-reads.ts  a set and lists of sets, at their organization's version (the response cache's key)
+ *   set-writes.ts       creating, updating and deleting sets
+ *   assignments.ts      applying sets to workspaces and projects
+ *   set-variables.ts    the variables of a set
+ *   rules.ts            name, global rule, what a project-owned set may reach
+ *   versions/           a set's versions, rollback, and what other deletions make of sets
  */
 
 export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type VarsetListRequest } from './versioned-reads.js';
