@@ -8,7 +8,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * features use. The rules are in the files below; every write runs in one transaction that
  * first locks the set's organization (access.ts).
  *
- *   versioned-reads.ts  a set and lists of sets, at their organization's version (the response cache's key)
+ *   versioned-reads.ts  a set and lists of sets, at their organization's version, which the response cache keeps bodies at
  *   set-writes.ts       creating, updating and deleting sets
  *   assignments.ts      applying sets to workspaces and projects
  *   set-variables.ts    the variables of a set
