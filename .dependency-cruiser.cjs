@@ -3,14 +3,15 @@
  * below, then scripts/check-layers.mjs over dependency-cruiser's JSON, which also refuses any
  * cycle between folders (test/layers.test.ts shows it catching one).
  *
- *   cli → app → routes → includes → service → store → db
+ *   cli → app → routes → service → store → db
  *
  * - src/cli: the command line (serve, workers, migrate, rotate-key, keys, backup, restore, exec's entry, --help); src/main.ts,
  *   the package's bin, refuses an unsupported Node.js, then loads src/cli/main.ts. Nothing of the server imports src/cli.
- * - routes.ts: schemas and translation (HTTP ↔ typed commands); no SQL, no store. Only app.ts
- *   imports routes.
- * - src/includes.ts: what `include=` adds of another feature's resources, composed in one place;
- *   routes use it instead of another feature's serializer.
+ * - src/routes: one file per feature (src/routes/<feature>[-<part>].ts), schemas and translation
+ *   (HTTP ↔ typed commands); no SQL, no store. Only app.ts imports routes. src/routes/includes.ts:
+ *   what `include=` adds of another feature's resources, composed in one place; a route uses it
+ *   instead of another feature's serializer. The context of a request's service calls comes
+ *   from src/http/context.ts; services take it as src/auth/context.ts types it.
  * - service.ts (and the files it is split into): the rules; no SQL. From src/db it uses
  *   only transaction.ts (transactions, the organization lock, the answer to a lost race).
  * - *store.ts: the only SQL, of its own feature's tables; returns domain objects (real booleans,
@@ -21,11 +22,11 @@
  * errors of src/common/errors.ts, and src/http/domain-errors.ts alone turns them into JSON:API
  * errors. Only routes, serializers, schemas and the HTTP edge import src/jsonapi.
  *
- * A feature uses another only through its service.ts and model.ts (domain types and pure
- * rules), and, for responses, its serialize.ts and schemas.ts. Features depend one way: no two
- * folders import each other, even through different files (scripts/check-layers.mjs counts
- * each module as its top folder; route files and the files directly in src/ count as
- * themselves, since nothing but app.ts imports routes). What an organization has of other
+ * A feature (and a route) uses a feature only through its service.ts and model.ts (domain types
+ * and pure rules), and, for responses, its serialize.ts and schemas.ts. Features depend one way:
+ * no two folders import each other, even through different files (scripts/check-layers.mjs
+ * counts each module as its folder, whole, at every depth; the files directly in src/ count as
+ * themselves, and only the command line imports those that wire the app). What an organization has of other
  * features (its default project, its owners team, its workspaces) those features write, in the
  * organization's transactions, through the steps src/organization-parts.ts gives it (and the
  * versions of the sets a workspace's or project's deletion changes, through src/deletion-steps.ts). Every
@@ -77,15 +78,36 @@ module.exports = {
       name: 'services-use-transactions-only',
       severity: 'error',
       comment: 'A service reaches the database through its store; from src/db it takes only transactions.',
-      from: { path: `^src/(${FEATURES})/`, pathNot: ['store\\.ts$', 'routes\\.ts$'] },
+      from: { path: `^src/(${FEATURES})/`, pathNot: 'store\\.ts$' },
       to: { path: '^src/db/', pathNot: '^src/db/transaction\\.ts$' },
     },
     {
       name: 'routes-through-services',
       severity: 'error',
       comment: 'Routes translate HTTP into calls of services; they never reach a store or the database.',
-      from: { path: 'routes\\.ts$' },
+      from: { path: ['^src/routes/', 'routes\\.ts$'] },
       to: { path: ['store\\.ts$', '^src/db/'] },
+    },
+    {
+      name: 'routes-at-the-top',
+      severity: 'error',
+      comment: 'Routes are the HTTP edge of the features: only the app (src/app.ts) registers them.',
+      from: { path: '^src/', pathNot: ['^src/routes/', '^src/app\\.ts$'] },
+      to: { path: '^src/routes/' },
+    },
+    {
+      name: 'routes-named-by-feature',
+      severity: 'error',
+      comment: 'A route file is named by its feature (src/routes/<feature>[-<part>].ts), which tells the rule below whose serializer it may use.',
+      from: { path: '^src/routes/', pathNot: [`^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`, '^src/routes/includes\\.ts$'] },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'wiring-at-the-top',
+      severity: 'error',
+      comment: "The files directly in src/ that wire the app (buildApp, the settings, what features do in each other's writes) are used by the command line and the app only.",
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/app\\.ts$'] },
+      to: { path: '^src/(app|config|organization-parts|deletion-steps)\\.ts$' },
     },
     {
       name: 'features-through-services',
@@ -95,11 +117,25 @@ module.exports = {
       to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
     },
     {
+      name: 'routes-through-feature-entries',
+      severity: 'error',
+      comment: "A feature's routes use other features as features do: through their service and model (and their serializer and schemas for responses).",
+      from: { path: `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$` },
+      to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
+    },
+    {
+      name: 'includes-through-feature-entries',
+      severity: 'error',
+      comment: "What include= adds is read through each feature's service and shown through its serializer.",
+      from: { path: '^src/routes/includes\\.ts$' },
+      to: { path: `^src/(${FEATURES})/`, pathNot: '/(service|serialize|schemas|model)\\.ts$' },
+    },
+    {
       name: 'includes-in-one-place',
       severity: 'error',
       comment:
-        "What include= adds of another feature is composed in src/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
-      from: { path: `^src/(${FEATURES})/[^.]*routes\\.ts$` },
+        "What include= adds of another feature is composed in src/routes/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
+      from: { path: `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$` },
       to: { path: `^src/(${FEATURES})/[^.]*serialize\\.ts$`, pathNot: ['^src/$1/', '^src/tag-bindings/'] },
     },
     {
@@ -113,9 +149,9 @@ module.exports = {
       name: 'domain-knows-no-http',
       severity: 'error',
       comment:
-        'Services, models, rules, stores, the policy (src/auth) and src/db raise domain errors (src/common/errors.ts) and take domain types; only routes, serializers, schemas and the HTTP edge (src/http) know JSON:API.',
-      from: { path: ['^src/(db|auth|common)/', `^src/(${FEATURES})/`], pathNot: ['routes\\.ts$', 'serialize\\.ts$', 'schemas\\.ts$'] },
-      to: { path: '^src/jsonapi/' },
+        'Services, models, rules, stores, the policy (src/auth, which types the context services take) and src/db raise domain errors (src/common/errors.ts) and take domain types; only routes, serializers, schemas and the HTTP edge (src/http) know JSON:API and requests.',
+      from: { path: ['^src/(db|auth|common)/', `^src/(${FEATURES})/`], pathNot: ['serialize\\.ts$', 'schemas\\.ts$'] },
+      to: { path: ['^src/jsonapi/', '^src/http/', '(^|/)node_modules/fastify/'] },
     },
     {
       name: 'neutral-layers-know-no-feature',

@@ -17,7 +17,7 @@ import { parseInclude, parsePage, parseSearch, type Query } from '../src/jsonapi
 import { findOrganizationByName } from '../src/organizations/store.js';
 import { VARSET_INCLUDES, type VarsetScope } from '../src/varsets/model.js';
 import { listVarsets } from '../src/varsets/list-store.js';
-import { varsetsIncluded } from '../src/includes.js';
+import { varsetsIncluded } from '../src/routes/includes.js';
 import { serializeVarset, varsetDocument } from '../src/varsets/serialize.js';
 import { findVarsetAtVersion } from '../src/varsets/store.js';
 import { completeViews } from '../src/varsets/views.js';

@@ -18,7 +18,7 @@ import { ensureAdminToken } from '../src/auth/tokens.js';
 import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { QueryCounter } from '../src/db/query-counter.js';
 import type { WorkspaceVariableTable } from '../src/db/schema.js';
-import { newId, randomAlphanumeric } from '../src/ids.js';
+import { newId, randomAlphanumeric } from '../src/common/ids.js';
 import { Api } from './api.js';
 import { freshPostgresDatabase } from './processes.js';
 import { machine, packageVersion, varsetdVersion } from './report.js';

@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.js';
 import { sqliteModule } from '../src/db/sqlite-module.js';
-import { randomAlphanumeric } from '../src/ids.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
 import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';

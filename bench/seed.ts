@@ -8,7 +8,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Store } from '../src/db/connect.js';
 import type { Database, VarsetTable, VarsetVariableTable, WorkspaceTable } from '../src/db/schema.js';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/common/ids.js';
 import { searchable } from '../src/db/search.js';
 import { DEFAULT_SETTINGS } from '../src/workspaces/model.js';
 import type { Api } from './api.js';

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openStore } from '../src/db/connect.js';
-import { randomAlphanumeric } from '../src/ids.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
 import { cleanupAll, freePort, onCleanup, startProcess, type ManagedProcess } from './processes.js';

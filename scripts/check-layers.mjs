@@ -1,8 +1,8 @@
 // Reads dependency-cruiser's JSON (stdin) and fails on any broken rule of .dependency-cruiser.cjs
-// and on any cycle between the folders of ROOT (default src): every module counts as its top
-// folder, except route files (routes.ts, *-routes.ts) and the files directly in ROOT, which are
-// nodes of their own. Only app.ts imports routes, so they sit above every folder: a route may use
-// src/includes.ts, which uses its own feature, without closing a cycle.
+// and on any cycle between the folders of ROOT (default src), each counted as a whole: a module
+// counts as its top folder, and again as its folder at each depth below (so src/varsets and
+// src/varsets/versions must not import each other either). Files directly in ROOT are nodes of
+// their own.
 //
 //   depcruise src ui --config .dependency-cruiser.cjs --output-type json | node scripts/check-layers.mjs [ROOT]
 const root = (process.argv[2] ?? 'src').replace(/\/$/, '') + '/';
@@ -15,57 +15,80 @@ if (!input.startsWith('{')) {
 }
 const result = JSON.parse(input);
 
-function nodeOf(path) {
+/** The folder `path` is in, as deep as `depth` folders below ROOT; a file directly in ROOT is its own node. */
+function nodeOf(path, depth) {
   if (!path.startsWith(root)) return undefined;
-  const rest = path.slice(root.length);
-  if (!rest.includes('/') || /(^|[/-])routes\.[cm]?[jt]sx?$/.test(rest)) return rest;
-  return rest.slice(0, rest.indexOf('/'));
+  const parts = path.slice(root.length).split('/');
+  if (parts.length === 1) return parts[0];
+  return parts.slice(0, Math.min(depth, parts.length - 1)).join('/');
 }
 
-const edges = new Map();
-for (const module of result.modules) {
-  const from = nodeOf(module.source);
-  if (from === undefined) continue;
-  for (const dependency of module.dependencies) {
-    const to = nodeOf(dependency.resolved);
-    if (to === undefined || to === from) continue;
-    if (!edges.has(from)) edges.set(from, new Map());
-    if (!edges.get(from).has(to)) edges.get(from).set(to, `${module.source} → ${dependency.resolved}`);
+const deepest = Math.max(...result.modules.map((module) => (module.source.startsWith(root) ? module.source.slice(root.length).split('/').length - 1 : 0)));
+
+/** For each node, the nodes it imports, each with the first import that does. */
+function edgesAt(depth) {
+  const edges = new Map();
+  for (const module of result.modules) {
+    const from = nodeOf(module.source, depth);
+    if (from === undefined) continue;
+    for (const dependency of module.dependencies) {
+      const to = nodeOf(dependency.resolved, depth);
+      if (to === undefined || to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from).has(to)) edges.get(from).set(to, `${module.source} → ${dependency.resolved}`);
+    }
   }
+  return edges;
 }
 
 // Tarjan's strongly connected components: each with more than one node is a cycle of folders.
-const index = new Map();
-const low = new Map();
-const stack = [];
-const cycles = [];
-function visit(node) {
-  index.set(node, index.size);
-  low.set(node, index.get(node));
-  stack.push(node);
-  for (const next of edges.get(node)?.keys() ?? []) {
-    if (!index.has(next)) {
-      visit(next);
-      low.set(node, Math.min(low.get(node), low.get(next)));
-    } else if (stack.includes(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+function cyclesOf(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const cycles = [];
+  function visit(node) {
+    index.set(node, index.size);
+    low.set(node, index.get(node));
+    stack.push(node);
+    for (const next of edges.get(node)?.keys() ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component = [];
+    let member;
+    do {
+      member = stack.pop();
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) cycles.push(component.sort());
   }
-  if (low.get(node) !== index.get(node)) return;
-  const component = [];
-  let member;
-  do {
-    member = stack.pop();
-    component.push(member);
-  } while (member !== node);
-  if (component.length > 1) cycles.push(component.sort());
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return cycles;
 }
-for (const node of edges.keys()) if (!index.has(node)) visit(node);
+
+const cycles = [];
+const seen = new Set();
+for (let depth = 1; depth <= deepest; depth++) {
+  const edges = edgesAt(depth);
+  for (const cycle of cyclesOf(edges)) {
+    const name = cycle.join(', ');
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const members = new Set(cycle);
+    const examples = cycle.flatMap((from) => [...(edges.get(from) ?? [])].filter(([to]) => members.has(to)).map(([to, example]) => `  ${from} → ${to}: ${example}`));
+    cycles.push({ name, examples });
+  }
+}
 
 const violations = result.summary.violations.filter((v) => v.rule.severity === 'error');
 for (const v of violations) console.error(`error ${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name ?? c).join(' → ')})` : ''}`);
-for (const cycle of cycles) {
-  console.error(`error no-folder-cycle: ${cycle.join(', ')} import each other`);
-  const members = new Set(cycle);
-  for (const from of cycle) for (const [to, example] of edges.get(from) ?? []) if (members.has(to)) console.error(`  ${from} → ${to}: ${example}`);
+for (const { name, examples } of cycles) {
+  console.error(`error no-folder-cycle: ${name} import each other`);
+  for (const example of examples) console.error(example);
 }
 if (violations.length || cycles.length) {
   console.error(`\n✘ ${violations.length} dependency violations, ${cycles.length} folder cycles`);

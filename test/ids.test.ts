@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/common/ids.js';
 
 describe('ids', () => {
   it('are the prefix and 16 base58 characters, the form the tfe provider recognises as an id rather than a name', () => {

@@ -30,6 +30,23 @@ describe('the layer check', () => {
     assert.match(result.stderr, /billing → accounts: .*billing\/letter\.js → .*accounts\/model\.js/);
   });
 
+  it('counts a folder as a whole with its route files: a route that reaches back through a file of the root closes a cycle', () => {
+    const root = 'test/fixtures/route-folder-cycle/src';
+    const result = check(cruise([root, '--no-config']), root);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /no-folder-cycle: accounts, billing, includes\.js import each other/);
+    assert.match(result.stderr, /accounts → includes\.js: .*accounts\/routes\.js → /);
+  });
+
+  it('refuses a folder and a folder inside it that import each other', () => {
+    const root = 'test/fixtures/nested-folder-cycle/src';
+    const result = check(cruise([root, '--no-config']), root);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /no-folder-cycle: accounts, accounts\/history import each other/);
+    assert.match(result.stderr, /accounts → accounts\/history: .*accounts\/service\.js → .*accounts\/history\/entries\.js/);
+    assert.match(result.stderr, /accounts\/history → accounts: .*accounts\/history\/summary\.js → .*accounts\/model\.js/);
+  });
+
   it('passes the tree as it is: no broken rule, no cycle of folders', () => {
     const result = check(cruise(['src', 'ui', '--config', '.dependency-cruiser.cjs']));
     assert.equal(result.status, 0, result.stderr);

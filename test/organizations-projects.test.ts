@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueryCounter } from '../src/db/query-counter.js';
-import { randomAlphanumeric } from '../src/ids.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { TestApp } from './support/app.js';
 import { teamWithToken } from './support/factories/access.js';
 import { expectStatus } from './support/requests.js';

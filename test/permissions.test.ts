@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomAlphanumeric } from '../src/ids.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { TestApp } from './support/app.js';
 import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
 import { createComment, createRun, createUploadedConfigurationVersion } from './support/factories/runs.js';

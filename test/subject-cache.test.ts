@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findCredentialsVersion } from '../src/auth/store.js';
 import { QueryCounter } from '../src/db/query-counter.js';
-import { randomAlphanumeric } from '../src/ids.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { TestApp } from './support/app.js';
 import { createTeam, grantProject, grantWorkspace, organizationToken, teamToken, teamWithToken } from './support/factories/access.js';
 import { expectStatus, UNAUTHORIZED, type ApiResponse } from './support/requests.js';

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ResponseCache } from '../src/cache/response-cache.js';
-import type { Context } from '../src/context.js';
+import type { Context } from '../src/auth/context.js';
 import { takenBack } from '../src/db/transaction.js';
 import { updateVarset } from '../src/varsets/service.js';
 import { TestApp } from './support/app.js';
@@ -225,7 +224,6 @@ describe(`every write of a set records one version and one audit event (${storeK
       store: t.store,
       subject: { kind: 'site-admin', tokenId: 'command-line', description: `command line (user ${user})`, refusedBy: new Set(), commandLine: { user } },
       sealer: t.app.sealer,
-      responses: new ResponseCache(0),
       requestId: randomUUID(),
       cause: 'import from https://example.test/sets.json',
     };

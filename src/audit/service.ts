@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import type { Store, Trx } from '../db/transaction.js';
 import { NotFound, InvalidFilter } from '../common/errors.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import { type AuditActor, type AuditEvent, type AuditRecord, type TrailQuery } from './model.js';
 import * as store from './store.js';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../db/connect.js';
 import { transaction, type Db, type Trx } from '../db/transaction.js';
-import { newId, now, randomAlphanumeric } from '../ids.js';
+import { newId, now, randomAlphanumeric } from '../common/ids.js';
 import type { Token, TokenCreator, TokenOwner } from './model.js';
 import { projectGrantRights, workspaceGrantRights } from './grants.js';
 import { deleteSiteAdminTokens, deleteOwnedToken, findTeamGrants, findTokenByHash, insertToken, siteAdminTokenExists, tokenHashExists, touchToken } from './store.js';

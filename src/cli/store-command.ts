@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { ResponseCache } from '../cache/response-cache.js';
 import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -92,7 +91,6 @@ export async function onStore<T>(settings: string[], work: (ctx: Context) => Pro
       store,
       subject: { kind: 'site-admin', tokenId: 'command-line', description: `command line (user ${user})`, refusedBy: new Set(), commandLine: { user } },
       sealer: NO_SEALER,
-      responses: new ResponseCache(0),
       requestId: randomUUID(),
     };
     return await work(ctx);

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { listOrganizationTeams } from '../teams/service.js';
 import { TokenBody } from '../tokens/schemas.js';
 import { createDescribedTeamToken, createOrganizationToken, createSiteAdminToken, createTeamToken, listAllTokens, revokeTokenById, type TokenOptions } from '../tokens/service.js';

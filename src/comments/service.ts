@@ -1,8 +1,8 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction } from '../db/transaction.js';
-import { newId } from '../ids.js';
+import { newId } from '../common/ids.js';
 import { NotFound, Invalid } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { getRun, recordRunEvent } from '../runs/service.js';

@@ -1,9 +1,9 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { can, ensure } from '../auth/decisions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { generateSecret, hashToken } from '../auth/tokens.js';
 import { transaction, type Store, type Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Unprocessable, TransitionRefused, TooLarge } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';

@@ -4,7 +4,7 @@ import { fetchPage } from '../db/page.js';
 import { lockConfigurationVersionRow } from '../db/row-lock.js';
 import type { Database } from '../db/schema.js';
 import type { Db, Trx } from '../db/transaction.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import type { Page } from '../common/page.js';
 import type { ConfigurationVersion, PendingUpload } from './model.js';
 

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, DialectAdapter } from 'kysely';
-import { randomAlphanumeric } from '../ids.js';
+import { randomAlphanumeric } from '../common/ids.js';
 import type { Db } from './transaction.js';
 
 type Value = string | number | boolean | null;

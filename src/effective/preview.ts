@@ -1,4 +1,4 @@
-import type { Context, WriteWatcher } from '../context.js';
+import type { Context, WriteWatcher } from '../auth/context.js';
 import { can } from '../auth/decisions.js';
 import { compareCodePoints } from '../common/code-points.js';
 import { locationOfWorkspace } from '../common/location.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import type { Target } from '../auth/actions.js';
 import type { Db } from '../db/transaction.js';

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { RunEffectiveValueTable } from '../db/schema.js';
 import { inSlices } from '../common/slices.js';
-import { newId } from '../ids.js';
+import { newId } from '../common/ids.js';
 import type { WorkspacePlace } from '../workspaces/model.js';
 import type { EffectiveValue, EffectiveVariable } from './model.js';
 import type { PrecedenceLevel, ValueSource } from './resolve.js';

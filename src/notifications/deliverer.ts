@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { BaseLogger } from 'pino';
 import { transaction, type Store } from '../db/transaction.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { changeBody } from './payload.js';
@@ -60,7 +60,7 @@ export class Deliverer {
   constructor(
     private readonly store: Store,
     private readonly sealer: Sealer,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Pick<BaseLogger, 'info' | 'warn' | 'error'>,
     options: DelivererOptions,
   ) {
     this.options = { ...DELIVERY_DEFAULTS, ...options };

@@ -1,9 +1,9 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { ensure } from '../auth/decisions.js';
 import { getOrganization } from '../organizations/service.js';
 import { transaction } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Invalid, Unprocessable, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { isLocalName, isPrivateAddress, literalAddress } from './addresses.js';

@@ -1,10 +1,10 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import { organizationListScope } from '../auth/list-scopes.js';
 import type { Action } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord, type OrganizationSettings } from './model.js';

@@ -1,10 +1,10 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { can, ensure } from '../auth/decisions.js';
 import { projectActionScope, projectListScope } from '../auth/list-scopes.js';
 import type { Action } from '../auth/actions.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { recordAuditEvent } from '../audit/service.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, Unprocessable, Conflict, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import type { ExecutionMode, Organization, OrganizationRecord } from '../organizations/model.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked } from '../db/transaction.js';
 import type { EffectiveTagBinding, TagBinding, TagBindingOwner } from '../tag-bindings/model.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { can, ensure } from '../auth/decisions.js';
 import type { Action } from '../auth/actions.js';
@@ -7,7 +7,7 @@ import { locationOfWorkspace, type WorkspaceLocation } from '../common/location.
 import { transaction, type Trx } from '../db/transaction.js';
 import { findRunnableConfigurationVersion } from '../configuration-versions/service.js';
 import { openRunVariables, snapshotEffectiveVariables, type OpenedVariable } from '../effective/service.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Invalid, Unprocessable, Conflict } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';

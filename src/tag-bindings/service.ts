@@ -1,5 +1,5 @@
 import type { Db, Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { Invalid } from '../common/errors.js';
 import { MAX_TAG_BINDINGS, effectiveBindings, type EffectiveTagBinding, type TagBinding, type TagBindingOwner } from './model.js';
 import * as store from './store.js';

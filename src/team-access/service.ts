@@ -1,11 +1,11 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { PROJECT_ACCESS, PROJECT_LEVELS, WORKSPACE_ACCESS, WORKSPACE_LEVELS } from '../auth/levels.js';
 import { ensure } from '../auth/decisions.js';
 import { teamAccessListScope } from '../auth/list-scopes.js';
 import type { Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Invalid, Unprocessable } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { getProject } from '../projects/service.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import type { OrganizationAccessFlag } from '../auth/levels.js';
 import { can, ensure } from '../auth/decisions.js';
 import { teamListScope } from '../auth/list-scopes.js';
@@ -6,7 +6,7 @@ import { teamPermissions } from '../auth/permissions.js';
 import type { Action, Target } from '../auth/actions.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Forbidden, Taken, Unprocessable, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import type { Organization, OrganizationRecord } from '../organizations/model.js';

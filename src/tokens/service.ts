@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import {
   creatorOf,
@@ -21,7 +21,7 @@ import {
 } from '../auth/tokens.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, type Trx } from '../db/transaction.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import { NotFound, Invalid, Taken } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';

@@ -1,7 +1,7 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
 import type { Db, Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Taken } from '../common/errors.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { storedValue } from '../secrets/variables.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { can, ensure } from '../auth/decisions.js';
 import { NotFound } from '../common/errors.js';
 import { findAssignments } from './assignment-store.js';

@@ -1,6 +1,6 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import type { Trx } from '../db/transaction.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import { addAssignments, removeAssignments } from './assignment-store.js';
 import type { AssignmentKind } from './model.js';
 import { assertAssignable } from './rules.js';

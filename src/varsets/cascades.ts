@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import type { Trx } from '../db/transaction.js';
 import { narrowedTo, type VarsetState } from './versions/model.js';
 import { recordVersion } from './versions/record.js';

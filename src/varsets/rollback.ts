@@ -1,7 +1,7 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import type { Trx } from '../db/transaction.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import { NotFound, Unprocessable } from '../common/errors.js';
 import { deleteVariables, insertVariables, newVersionId } from '../variables/service.js';
 import type { Variable } from '../variables/model.js';

@@ -59,7 +59,7 @@ export function serializeVarsetVariable(variable: Variable): Static<typeof Varse
   };
 }
 
-/** A document holding one set, with the `included` member of its includes (src/includes.ts). */
+/** A document holding one set, with the `included` member of its includes (src/routes/includes.ts). */
 export function varsetDocument(view: VarsetView, options: VarsetSerializeOptions, included: Resource[] | undefined) {
   return { data: serializeVarset(view, options), ...(included ? { included } : {}) };
 }

@@ -9,18 +9,18 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * write path (write-path.ts), which holds the set's organization's lock, decides the
  * permission, and records the write's version and audit event.
  *
- *   cached-reads.ts   a set and lists of sets, through the response cache
- *   set-writes.ts     creating, updating and deleting sets
- *   assignments.ts    applying sets to workspaces and projects
- *   set-variables.ts  the variables of a set
- *   rollback.ts       making a set again what it was at a version, deleted or not
- *   history.ts        reading a set's versions
- *   cascades.ts       the versions of the sets a workspace's or project's deletion changes
- *   rules.ts          name, global rule, what a project-owned set may reach
- *   versions/         what a version is, the difference of two states and its undoing, its rows
+ *   versioned-reads.ts  a set and lists of sets, at their organization's version, which the response cache keeps bodies at
+ *   set-writes.ts       creating, updating and deleting sets
+ *   assignments.ts      applying sets to workspaces and projects
+ *   set-variables.ts    the variables of a set
+ *   rollback.ts         making a set again what it was at a version, deleted or not
+ *   history.ts          reading a set's versions
+ *   cascades.ts         the versions of the sets a workspace's or project's deletion changes
+ *   rules.ts            name, global rule, what a project-owned set may reach
+ *   versions/           what a version is, the difference of two states and its undoing, its rows
  */
 
-export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type CachedResponse, type VarsetListRequest } from './cached-reads.js';
+export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type VarsetListRequest } from './versioned-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';

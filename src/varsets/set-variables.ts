@@ -1,5 +1,5 @@
-import type { Context } from '../context.js';
-import { now } from '../ids.js';
+import type { Context } from '../auth/context.js';
+import { now } from '../common/ids.js';
 import { NotFound } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';

@@ -1,6 +1,6 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Invalid, blank } from '../common/errors.js';
 import { getOrganization } from '../organizations/service.js';
 import { newVariableFields } from '../variables/model.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
 import { ensure } from '../auth/decisions.js';
 import { withOrganizationLocked, type OrganizationOfWrite, type Trx } from '../db/transaction.js';

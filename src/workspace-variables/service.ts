@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { transaction } from '../db/transaction.js';
 import { NotFound } from '../common/errors.js';
 import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';

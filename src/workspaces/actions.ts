@@ -1,8 +1,8 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import type { Subject } from '../auth/subject.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
-import { now } from '../ids.js';
+import { now } from '../common/ids.js';
 import { NotFound, Conflict } from '../common/errors.js';
 import type { LockHolder, WorkspaceLocator } from './model.js';
 import { getWorkspace, type WorkspaceWithOrganization } from './service.js';

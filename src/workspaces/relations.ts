@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { can } from '../auth/decisions.js';
 import { locationOfWorkspace } from '../common/location.js';
 import { recordAuditEvent } from '../audit/service.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import { workspaceListScope } from '../auth/list-scopes.js';
 import { workspacePermissions } from '../auth/permissions.js';
@@ -6,7 +6,7 @@ import type { Action } from '../auth/actions.js';
 import type { Subject } from '../auth/subject.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import type { Organization, OrganizationSettings } from '../organizations/model.js';

@@ -1,5 +1,5 @@
 import type { Trx } from '../db/transaction.js';
-import { newId, now } from '../ids.js';
+import { newId, now } from '../common/ids.js';
 import { Invalid } from '../common/errors.js';
 import type { Workspace } from './model.js';
 import * as tagStore from './tag-store.js';

@@ -1,4 +1,4 @@
-import { randomAlphanumeric } from '../../src/ids.js';
+import { randomAlphanumeric } from '../../src/common/ids.js';
 import type { TestApp } from './app.js';
 import { createTeam, grantProject, grantWorkspace } from './factories/access.js';
 import { organizationId } from './factories/audit.js';

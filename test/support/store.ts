@@ -6,7 +6,7 @@ import { Migrator, type Kysely } from 'kysely';
 import { hashToken } from '../../src/auth/tokens.js';
 import { openStore, type Store } from '../../src/db/connect.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { randomAlphanumeric } from '../../src/ids.js';
+import { randomAlphanumeric } from '../../src/common/ids.js';
 
 /**
  * Test stores: SQLite in a temporary folder, or, when TEST_DATABASE_URL is set, a fresh

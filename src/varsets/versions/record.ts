@@ -1,6 +1,6 @@
-import type { Context } from '../../context.js';
+import type { Context } from '../../auth/context.js';
 import type { Trx } from '../../db/transaction.js';
-import { newId, now } from '../../ids.js';
+import { newId, now } from '../../common/ids.js';
 import { diffStates, type Actor, type VarsetState, type VersionAction } from './model.js';
 import { insertVersion, type RecordedVersion } from './store.js';
 

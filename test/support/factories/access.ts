@@ -1,4 +1,4 @@
-import { randomAlphanumeric } from '../../../src/ids.js';
+import { randomAlphanumeric } from '../../../src/common/ids.js';
 import { expectStatus, type Client } from '../requests.js';
 
 /** Teams, tokens and grants for permission tests, made through the API with the site-admin token. */

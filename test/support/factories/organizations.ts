@@ -1,4 +1,4 @@
-import { randomAlphanumeric } from '../../../src/ids.js';
+import { randomAlphanumeric } from '../../../src/common/ids.js';
 import { expectStatus, type Client } from '../requests.js';
 
 /** Organizations, projects and workspaces, made through the API; each returns the new resource's id (an organization's is its name). */

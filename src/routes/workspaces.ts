@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { contextOf, type Context } from '../context.js';
+import type { Context } from '../auth/context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
-import { includedConfigurationVersions, includedEffectiveTagBindings, includedOrganization, includedProjectsOfWorkspaces } from '../includes.js';
+import { includedConfigurationVersions, includedEffectiveTagBindings, includedOrganization, includedProjectsOfWorkspaces } from './includes.js';
 import { checkedBindings } from '../tag-bindings/model.js';
 import { GoTfeTagBindingsQuery, TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
-import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from './model.js';
-import { TagsBody, WorkspaceBody, WorkspaceResource } from './schemas.js';
-import { serializeWorkspace } from './serialize.js';
+import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from '../workspaces/model.js';
+import { TagsBody, WorkspaceBody, WorkspaceResource } from '../workspaces/schemas.js';
+import { serializeWorkspace } from '../workspaces/serialize.js';
 import {
   createWorkspace,
   deleteWorkspace,
@@ -22,10 +23,10 @@ import {
   updateWorkspace,
   type WorkspaceDeletionStep,
   type WorkspaceWithOrganization,
-} from './service.js';
-import { settingsOf } from './settings.js';
-import { now } from '../ids.js';
-import type { Workspace } from './model.js';
+} from '../workspaces/service.js';
+import { settingsOf } from '../workspaces/settings.js';
+import { now } from '../common/ids.js';
+import type { Workspace } from '../workspaces/model.js';
 import type { Organization } from '../organizations/model.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });

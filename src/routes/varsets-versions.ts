@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parsePage } from '../jsonapi/query.js';
 import { Document, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { listVarsetVersions, showVarsetVersion } from './service.js';
-import { VarsetVersionResource } from './versions/schemas.js';
-import { serializeVarsetVersion } from './versions/serialize.js';
+import { listVarsetVersions, showVarsetVersion } from '../varsets/service.js';
+import { VarsetVersionResource } from '../varsets/versions/schemas.js';
+import { serializeVarsetVersion } from '../varsets/versions/serialize.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 
-/** varsetd's own: the versions of a set (rolling back to one is a set's action, in routes.ts). */
+/** varsetd's own: the versions of a set (rolling back to one is a set's action, in varsets.ts). */
 export const varsetVersionRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get(
     '/varsets/:id/versions',

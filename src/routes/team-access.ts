@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, single } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import type { TeamProjectChanges, TeamWorkspaceChanges } from './model.js';
+import type { TeamProjectChanges, TeamWorkspaceChanges } from '../team-access/model.js';
 import {
   NewTeamProjectBody,
   NewTeamWorkspaceBody,
@@ -17,8 +17,8 @@ import {
   TeamWorkspaceBody,
   TeamWorkspaceResource,
   workspacePermissions,
-} from './schemas.js';
-import { serializeTeamProject, serializeTeamWorkspace } from './serialize.js';
+} from '../team-access/schemas.js';
+import { serializeTeamProject, serializeTeamWorkspace } from '../team-access/serialize.js';
 import {
   createTeamProject,
   createTeamWorkspace,
@@ -31,7 +31,7 @@ import {
   updateTeamProject,
   updateTeamWorkspace,
   type GrantListFilter,
-} from './service.js';
+} from '../team-access/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const TeamFilter = { 'filter[team][id]': Type.Optional(Type.String({ description: 'grants of this team' })) };

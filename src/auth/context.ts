@@ -1,17 +1,13 @@
-import type { FastifyRequest } from 'fastify';
-import type { Store } from './db/connect.js';
-import type { Subject } from './auth/subject.js';
-import type { Sealer } from './secrets/sealer.js';
-import type { ResponseCache } from './cache/response-cache.js';
-import type { Trx } from './db/transaction.js';
-import { unauthorized } from './jsonapi/errors.js';
+import type { Store } from '../db/connect.js';
+import type { Subject } from './subject.js';
+import type { Sealer } from '../secrets/sealer.js';
+import type { Trx } from '../db/transaction.js';
 
-/** What every service call needs: the store, who is acting, the sealer of sensitive values, the response cache and the request's id. */
+/** What every service call needs: the store, who is acting, the sealer of sensitive values and the request's id. */
 export interface Context {
   store: Store;
   subject: Subject;
   sealer: Sealer;
-  responses: ResponseCache;
   /** The request's id (also its `X-Request-Id` header), which histories and the audit trail record. */
   requestId: string;
   /** Why the call writes, when its caller says more than a request does (an import names its source): a set's write keeps it in its audit event. */
@@ -29,10 +25,4 @@ export interface Context {
 export interface WriteWatcher {
   beforeWrite(trx: Trx, varsetId: string): Promise<void>;
   afterWrite(trx: Trx, varsetId: string): Promise<void>;
-}
-
-/** The store and acting subject of an authenticated request. */
-export function contextOf(request: FastifyRequest): Context {
-  if (!request.subject) throw unauthorized();
-  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer, responses: request.server.responses, requestId: request.id };
 }

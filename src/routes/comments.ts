@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { CommentBody, CommentResource } from './schemas.js';
-import { serializeComment } from './serialize.js';
-import { createComment, getComment, listCommentsOfRun } from './service.js';
+import { CommentBody, CommentResource } from '../comments/schemas.js';
+import { serializeComment } from '../comments/serialize.js';
+import { createComment, getComment, listCommentsOfRun } from '../comments/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const NO_INCLUDES: readonly string[] = [];

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
-import { includedComments } from '../includes.js';
+import { contextOf } from '../http/context.js';
+import { includedComments } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { RUN_EVENT_INCLUDES, type RunEventWithComment } from './model.js';
-import { RunEventResource } from './schemas.js';
-import { serializeRunEvent } from './serialize.js';
-import { getRunEvent, listEventsOfRun } from './service.js';
+import { RUN_EVENT_INCLUDES, type RunEventWithComment } from '../run-events/model.js';
+import { RunEventResource } from '../run-events/schemas.js';
+import { serializeRunEvent } from '../run-events/serialize.js';
+import { getRunEvent, listEventsOfRun } from '../run-events/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 

@@ -1,17 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { varsetPermissions } from '../auth/permissions.js';
-import { contextOf, type Context } from '../context.js';
-import { includedOfVarsets } from '../includes.js';
+import { varsetPermissions, varsetPermissionsKey } from '../auth/permissions.js';
+import type { Context } from '../auth/context.js';
+import { contextOf } from '../http/context.js';
+import { includedOfVarsets } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
-import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
-import { Change, RollbackBody } from './versions/schemas.js';
-import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
+import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from '../varsets/model.js';
+import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from '../varsets/schemas.js';
+import { Change, RollbackBody } from '../varsets/versions/schemas.js';
+import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from '../varsets/serialize.js';
 import {
   addVarsetVariable,
   applyVarset,
@@ -28,9 +28,8 @@ import {
   showVarsetVariable,
   updateVarset,
   updateVarsetVariable,
-  type CachedResponse,
   type VarsetListRequest,
-} from './service.js';
+} from '../varsets/service.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
@@ -49,12 +48,6 @@ const Deleted = Responses({ 204: NoContent });
 /** Query parameters are checked (400) before anything is read or written. */
 const includeOf = (query: QueryValues) => parseInclude(query, VARSET_INCLUDES);
 const listRequest = (query: QueryValues): VarsetListRequest => ({ include: includeOf(query), search: parseSearch(query), page: parsePage(query) });
-
-/** How a read's response is kept by the response cache: rendered through the route's response schema. */
-const cachedResponse = (url: string, reply: FastifyReply): CachedResponse => ({ key: url, serialize: (document) => reply.serialize(document) as string });
-
-/** A body the response cache kept, already serialized through the route's response schema, is sent as it is. */
-const sendSerialized = (reply: FastifyReply, body: string) => reply.send(body);
 
 /** The caller's permissions on each set a response shows. */
 const permissionsOf = (ctx: Context) => (varset: Varset) => varsetPermissions(ctx.subject, { organizationId: varset.organization_id, ownerProjectId: varset.project_id });
@@ -80,39 +73,46 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
-  // Reads answer a rendered body, kept by the response cache under the request's path and query.
+  // Reads answer through the response cache (src/cache), under the request's path and query and
+  // what the caller's permissions on sets are: each body shows them.
   api.get('/organizations/:organization/varsets', { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const ctx = contextOf(request);
     const list = listRequest(request.query);
-    const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
-      listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+    return reply.sendCached(
+      varsetPermissionsKey(ctx.subject),
+      () => listOrganizationVarsets(ctx, request.params.organization, list),
+      ({ list: result, organization }) => listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
     );
-    return sendSerialized(reply, body);
   });
 
   api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const ctx = contextOf(request);
     const list = listRequest(request.query);
-    const body = await listProjectVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(ctx, `${API_PREFIX}/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+    return reply.sendCached(
+      varsetPermissionsKey(ctx.subject),
+      () => listProjectVarsets(ctx, request.params.id, list),
+      (result) => listResponse(ctx, `${API_PREFIX}/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
-    return sendSerialized(reply, body);
   });
 
   api.get('/workspaces/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const ctx = contextOf(request);
     const list = listRequest(request.query);
-    const body = await listWorkspaceVarsets(ctx, cachedResponse(request.url, reply), request.params.id, list, (result) =>
-      listResponse(ctx, `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
+    return reply.sendCached(
+      varsetPermissionsKey(ctx.subject),
+      () => listWorkspaceVarsets(ctx, request.params.id, list),
+      (result) => listResponse(ctx, `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
     );
-    return sendSerialized(reply, body);
   });
 
   api.get('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } }, async (request, reply) => {
     const include = includeOf(request.query);
     const ctx = contextOf(request);
-    const body = await showVarset(ctx, cachedResponse(request.url, reply), request.params.id, include, (view) => oneResponse(ctx, view, include));
-    return sendSerialized(reply, body);
+    return reply.sendCached(
+      varsetPermissionsKey(ctx.subject),
+      (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
+      (view) => oneResponse(ctx, view, include),
+    );
   });
 
   // PUT and PATCH are the same partial update; HashiCorp's OpenAPI document lists POST for it too.

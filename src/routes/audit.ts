@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Query, Responses } from '../jsonapi/schemas.js';
-import { AUDIT_PAGE_SIZE } from './model.js';
-import { AuditTrailDocument, AuditTrailQuery } from './schemas.js';
-import { auditTrailDocument } from './serialize.js';
-import { readAuditTrail } from './service.js';
+import { AUDIT_PAGE_SIZE } from '../audit/model.js';
+import { AuditTrailDocument, AuditTrailQuery } from '../audit/schemas.js';
+import { auditTrailDocument } from '../audit/serialize.js';
+import { readAuditTrail } from '../audit/service.js';
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get('/organization/audit-trail', { schema: { querystring: Query(AuditTrailQuery), response: Responses({ 200: AuditTrailDocument }) } }, async (request, reply) => {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type, { type Static } from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parsePage } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { ConfigurationBody, ConfigurationResource, CONFIGURATION_TYPE } from './schemas.js';
-import { serializeConfiguration } from './serialize.js';
+import { ConfigurationBody, ConfigurationResource, CONFIGURATION_TYPE } from '../notifications/schemas.js';
+import { serializeConfiguration } from '../notifications/serialize.js';
 import {
   createConfiguration,
   deleteConfigurationOf,
@@ -15,7 +15,7 @@ import {
   verifyConfiguration,
   type ConfigurationCommand,
   type DestinationPolicy,
-} from './service.js';
+} from '../notifications/service.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });

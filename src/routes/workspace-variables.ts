@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { CollectionDocument, Document, NoContent, Query, Responses } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { WorkspaceVariableResource } from './schemas.js';
-import { serializeWorkspaceVariable } from './serialize.js';
-import { createWorkspaceVariable, deleteWorkspaceVariable, listWorkspaceVariables, showWorkspaceVariable, updateWorkspaceVariable } from './service.js';
+import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
+import { serializeWorkspaceVariable } from '../workspace-variables/serialize.js';
+import { createWorkspaceVariable, deleteWorkspaceVariable, listWorkspaceVariables, showWorkspaceVariable, updateWorkspaceVariable } from '../workspace-variables/service.js';
 
 const WorkspaceParams = Type.Object({ id: Type.String() });
 const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, single } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import type { TeamChanges } from './model.js';
-import { TeamBody, TeamResource } from './schemas.js';
-import { serializeTeam } from './serialize.js';
-import { createTeam, deleteTeam, getTeam, listOrganizationTeams, permissionsOn, updateTeam } from './service.js';
+import type { TeamChanges } from '../teams/model.js';
+import { TeamBody, TeamResource } from '../teams/schemas.js';
+import { serializeTeam } from '../teams/serialize.js';
+import { createTeam, deleteTeam, getTeam, listOrganizationTeams, permissionsOn, updateTeam } from '../teams/service.js';
 
 /** varsetd has no users: `users` and `organization-memberships` are accepted and are always empty. */
 const INCLUDES = ['users', 'organization-memberships'] as const;

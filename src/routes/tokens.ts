@@ -3,13 +3,13 @@ import type { Static } from 'typebox';
 import Type from 'typebox';
 import type { Token } from '../auth/tokens.js';
 import type { Page } from '../common/page.js';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { TokenBody, TokenResource } from './schemas.js';
-import { serializeToken } from './serialize.js';
+import { TokenBody, TokenResource } from '../tokens/schemas.js';
+import { serializeToken } from '../tokens/serialize.js';
 import {
   createDescribedTeamToken,
   createOrganizationToken,
@@ -24,7 +24,7 @@ import {
   listTeamTokensOfTeam,
   type TeamTokenListOptions,
   type TokenOptions,
-} from './service.js';
+} from '../tokens/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parsePage, parseSearch, type Query as RawQuery } from '../jsonapi/query.js';
 import { CollectionDocument, Document, ListDocument, Maybe, NoContent, OptionalBody, PageQuery, Resource, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { checkedBindings } from '../tag-bindings/model.js';
 import { EffectiveTagBindingResource, TagBindingResource, TagBindingsBody } from '../tag-bindings/schemas.js';
 import { serializeEffectiveTagBinding, serializeTagBinding } from '../tag-bindings/serialize.js';
-import { forceUnlockWorkspace, lockWorkspace, safeDeleteWorkspace, unlockWorkspace } from './actions.js';
+import { forceUnlockWorkspace, lockWorkspace, safeDeleteWorkspace, unlockWorkspace } from '../workspaces/actions.js';
 import {
   addWorkspaceTagBindings,
   addWorkspaceTags,
@@ -19,11 +19,11 @@ import {
   listWorkspaceTags,
   removeWorkspaceTags,
   type ConsumerChange,
-} from './relations.js';
-import { tagsOf } from './routes.js';
-import { TagsBody, WorkspaceResource } from './schemas.js';
-import { serializeWorkspace } from './serialize.js';
-import { describeWorkspace, describeWorkspaces } from './service.js';
+} from '../workspaces/relations.js';
+import { tagsOf } from './workspaces.js';
+import { TagsBody, WorkspaceResource } from '../workspaces/schemas.js';
+import { serializeWorkspace } from '../workspaces/serialize.js';
+import { describeWorkspace, describeWorkspaces } from '../workspaces/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });

@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf, type Context } from '../context.js';
+import type { Context } from '../auth/context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter, invalidAttribute } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { CollectionDocument, Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { includedConfigurationVersions, includedWorkspaces } from '../includes.js';
-import { HCP_RUN_STATUSES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUS_GROUPS, type RunFilter, type RunOperation } from './model.js';
-import { FinishRunBody, OpenedVariableResource, RunBody, RunResource } from './schemas.js';
-import { serializeOpenedVariable, serializeRun } from './serialize.js';
-import { createRun, finishRun, getRun, listWorkspaceRuns, openOwnRunVariables, runEventIdsOf, runPermissions, startRun, type Run, type RunPermissions } from './service.js';
+import { includedConfigurationVersions, includedWorkspaces } from './includes.js';
+import { HCP_RUN_STATUSES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUS_GROUPS, type RunFilter, type RunOperation } from '../runs/model.js';
+import { FinishRunBody, OpenedVariableResource, RunBody, RunResource } from '../runs/schemas.js';
+import { serializeOpenedVariable, serializeRun } from '../runs/serialize.js';
+import { createRun, finishRun, getRun, listWorkspaceRuns, openOwnRunVariables, runEventIdsOf, runPermissions, startRun, type Run, type RunPermissions } from '../runs/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 /** What HCP Terraform can include with a run that varsetd has; plans, applies, users and the rest it has not. */

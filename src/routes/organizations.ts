@@ -2,15 +2,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import Type from 'typebox';
 import { organizationPermissions } from '../auth/permissions.js';
-import { contextOf, type Context } from '../context.js';
+import type { Context } from '../auth/context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { includedDefaultProjects } from '../includes.js';
-import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from './model.js';
-import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from './schemas.js';
-import { serializeEntitlementSet, serializeOrganization } from './serialize.js';
-import { createOrganization, deleteOrganization, getOrganization, getOrganizationRecord, listVisibleOrganizations, updateOrganization, type OrganizationPart } from './service.js';
+import { includedDefaultProjects } from './includes.js';
+import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from '../organizations/model.js';
+import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from '../organizations/schemas.js';
+import { serializeEntitlementSet, serializeOrganization } from '../organizations/serialize.js';
+import {
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  getOrganizationRecord,
+  listVisibleOrganizations,
+  updateOrganization,
+  type OrganizationPart,
+} from '../organizations/service.js';
 
 const INCLUDES = ['default-project'] as const;
 const SHOW_INCLUDES = ['default-project', 'entitlement_set'] as const;

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { CollectionDocument, Query, Responses } from '../jsonapi/schemas.js';
 import { VarsetVariableResource } from '../varsets/schemas.js';
 import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
-import { EffectiveVariablesDocument, ExplainQuery } from './schemas.js';
-import { serializeEffectiveVariables, serializeWinningVariable } from './serialize.js';
-import { listAllVariables, showRunEffectiveVariables, showWorkspaceEffectiveVariables } from './service.js';
+import { EffectiveVariablesDocument, ExplainQuery } from '../effective/schemas.js';
+import { serializeEffectiveVariables, serializeWinningVariable } from '../effective/serialize.js';
+import { listAllVariables, showRunEffectiveVariables, showWorkspaceEffectiveVariables } from '../effective/service.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const NoQuery = Query({});

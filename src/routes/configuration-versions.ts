@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badRequest } from '../jsonapi/errors.js';
 import { parseInclude, parsePage } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { MAX_ARCHIVE_BYTES } from './archive.js';
-import { ConfigurationVersionBody, ConfigurationVersionResource } from './schemas.js';
-import { serializeConfigurationVersion } from './serialize.js';
+import { MAX_ARCHIVE_BYTES } from '../configuration-versions/archive.js';
+import { ConfigurationVersionBody, ConfigurationVersionResource } from '../configuration-versions/schemas.js';
+import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
 import {
   completeUpload,
   createConfigurationVersion,
@@ -19,7 +19,7 @@ import {
   listWorkspaceConfigurationVersions,
   openUpload,
   rejectOversizedUpload,
-} from './service.js';
+} from '../configuration-versions/service.js';
 
 export interface ConfigurationVersionRoutesOptions {
   /** Absolute base URL of the server; when unset, upload URLs are built from the request's protocol and Host header. */

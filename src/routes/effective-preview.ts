@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { contextOf, type Context } from '../context.js';
+import type { Context } from '../auth/context.js';
+import { contextOf } from '../http/context.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { invalidAttribute } from '../jsonapi/errors.js';
 import type { Page } from '../common/page.js';
@@ -11,9 +12,9 @@ import { validationError } from '../jsonapi/validation.js';
 import { variableChanges } from '../variables/schemas.js';
 import { addVarsetVariable, createVarset, deleteVarset, deleteVarsetVariable, updateVarset, updateVarsetVariable } from '../varsets/service.js';
 import { varsetCommand } from '../varsets/schemas.js';
-import { previewWrite, type Preview } from './preview.js';
-import { CreatePreviewBody, PreviewBodies, PreviewBody, PreviewDocument } from './preview-schemas.js';
-import { serializeWorkspaceImpact } from './preview-serialize.js';
+import { previewWrite, type Preview } from '../effective/preview.js';
+import { CreatePreviewBody, PreviewBodies, PreviewBody, PreviewDocument } from '../effective/preview-schemas.js';
+import { serializeWorkspaceImpact } from '../effective/preview-serialize.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });

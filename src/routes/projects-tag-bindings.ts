@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { contextOf } from '../context.js';
+import { contextOf } from '../http/context.js';
 import { CollectionDocument, Responses } from '../jsonapi/schemas.js';
 import { checkedBindings } from '../tag-bindings/model.js';
 import { EffectiveTagBindingResource, TagBindingResource, TagBindingsBody } from '../tag-bindings/schemas.js';
 import { serializeEffectiveTagBinding, serializeTagBinding } from '../tag-bindings/serialize.js';
-import { addProjectTagBindings, listProjectEffectiveTagBindings, listProjectTagBindings } from './tag-bindings.js';
+import { addProjectTagBindings, listProjectEffectiveTagBindings, listProjectTagBindings } from '../projects/tag-bindings.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 /** The body is the list of bindings itself. */

@@ -1,23 +1,23 @@
-import { organizationPermissions, projectPermissions } from './auth/policy.js';
-import type { Comment } from './comments/model.js';
-import { serializeComment } from './comments/serialize.js';
-import type { Context } from './context.js';
-import { serializeConfigurationVersion } from './configuration-versions/serialize.js';
-import { readableConfigurationVersions } from './configuration-versions/service.js';
-import { uniqueResources, type Resource } from './jsonapi/document.js';
-import type { Organization, OrganizationRecord } from './organizations/model.js';
-import { serializeOrganization } from './organizations/serialize.js';
-import { getOrganizationRecord } from './organizations/service.js';
-import type { Project } from './projects/model.js';
-import { serializeProject } from './projects/serialize.js';
-import { readableDefaultProjects, readableProjects } from './projects/service.js';
-import type { EffectiveTagBinding } from './tag-bindings/model.js';
-import { serializeEffectiveTagBinding } from './tag-bindings/serialize.js';
-import type { VarsetInclude, VarsetView } from './varsets/model.js';
-import { serializeVarsetVariable } from './varsets/serialize.js';
-import type { Workspace } from './workspaces/model.js';
-import { serializeWorkspace } from './workspaces/serialize.js';
-import { describeWorkspacesById } from './workspaces/service.js';
+import { organizationPermissions, projectPermissions } from '../auth/policy.js';
+import type { Comment } from '../comments/model.js';
+import { serializeComment } from '../comments/serialize.js';
+import type { Context } from '../auth/context.js';
+import { serializeConfigurationVersion } from '../configuration-versions/serialize.js';
+import { readableConfigurationVersions } from '../configuration-versions/service.js';
+import { uniqueResources, type Resource } from '../jsonapi/document.js';
+import type { Organization, OrganizationRecord } from '../organizations/model.js';
+import { serializeOrganization } from '../organizations/serialize.js';
+import { getOrganizationRecord } from '../organizations/service.js';
+import type { Project } from '../projects/model.js';
+import { serializeProject } from '../projects/serialize.js';
+import { readableDefaultProjects, readableProjects } from '../projects/service.js';
+import type { EffectiveTagBinding } from '../tag-bindings/model.js';
+import { serializeEffectiveTagBinding } from '../tag-bindings/serialize.js';
+import type { VarsetInclude, VarsetView } from '../varsets/model.js';
+import { serializeVarsetVariable } from '../varsets/serialize.js';
+import type { Workspace } from '../workspaces/model.js';
+import { serializeWorkspace } from '../workspaces/serialize.js';
+import { describeWorkspacesById } from '../workspaces/service.js';
 
 /*
  * What `include=` adds of another feature's resources to a response, composed here so that no
