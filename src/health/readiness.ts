@@ -12,24 +12,28 @@ export type ReadinessReport = { ready: true } | { ready: false; checks: Readines
 
 /** Whether this process should be sent requests: the answer of `GET /readyz`. */
 export class Readiness {
-  private draining = false;
+  private stopping = false;
 
   constructor(
     private readonly store: Store,
     private readonly outage: StoreOutage,
   ) {}
 
-  /** From now on the process finishes what it has and takes nothing new. */
-  drain(): void {
-    this.draining = true;
+  /**
+   * The process is going: from now on it answers not ready, so that a load balancer stops sending
+   * to it, while it still serves what comes (with `Connection: close`, so that clients leave its
+   * connections) until it closes.
+   */
+  stop(): void {
+    this.stopping = true;
   }
 
-  get isDraining(): boolean {
-    return this.draining;
+  get isStopping(): boolean {
+    return this.stopping;
   }
 
   async check(): Promise<ReadinessReport> {
-    if (this.draining) return { ready: false, checks: { process: 'draining' } };
+    if (this.stopping) return { ready: false, checks: { process: 'draining' } };
     // Requests are being refused: say so at once rather than add to the load.
     if (this.outage.active) return { ready: false, checks: { store: 'down' } };
     let current: boolean;
