@@ -85,16 +85,17 @@ grep -q '"name":"pack-check"' "$work/body" || fail "the organization read back i
 [ "$(status "$url/api/v2/organizations/pack-check")" = 401 ] || fail "an unauthenticated read did not answer 401"
 
 # SIGTERM to npx alone, as a supervisor stopping it sends: npm passes it to the shell it runs the bin
-# through, which passes nothing on; varsetd must notice and stop, workers and all, freeing the port.
+# through, which passes nothing on; varsetd must notice and stop, workers and all, freeing the port,
+# after the drain delay (5 s by default, as a load balancer needs) and its drain.
 port=${url##*:}
 kill -TERM "$server"
 wait "$server" 2>/dev/null || true
-for _ in $(seq 1 100); do
+for _ in $(seq 1 150); do
   kill -0 -- "-$server" 2>/dev/null || break
   sleep 0.1
 done
 if kill -0 -- "-$server" 2>/dev/null; then
-  fail "processes outlived npx 10 s after its SIGTERM: $(ps -o pid=,args= -g "$server" | tr '\n' ';')"
+  fail "processes outlived npx 15 s after its SIGTERM: $(ps -o pid=,args= -g "$server" | tr '\n' ';')"
 fi
 server=
 node -e 'const s = require("net").createServer().once("error", () => process.exit(1)); s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close())' "$port" ||
