@@ -26,6 +26,8 @@ fail() {
 node_home=$(dirname "$(dirname "$(command -v node)")")
 [ -f "$node_home/include/node/node_api.h" ] && export npm_config_nodedir="$node_home"
 version=$(node -p 'require("./package.json").version')
+# What the packed build reports: the version alone for a release, with the commit otherwise (src/build-info.ts).
+build_version=$(node --import tsx --input-type=module -e 'const { VERSION } = await import("./src/version.ts"); console.log(VERSION)')
 echo "pack-check: varsetd $version on Node.js $(node --version)"
 
 npm pack --silent --pack-destination "$work" >/dev/null
@@ -34,6 +36,7 @@ tarball="$work/varsetd-$version.tgz"
 if tar -tzf "$tarball" | grep -E '^package/(src|test|ui|bench|conformance|scripts|node_modules)/|\.map$|\.ts$'; then
   fail "the package holds sources, tests or source maps (listed above)"
 fi
+tar -tzf "$tarball" | grep -qx 'package/dist/build-info.json' || fail "the package holds no dist/build-info.json"
 echo "pack-check: packed $(du -k "$tarball" | cut -f1) KiB in $((SECONDS - started)) s"
 
 mkdir "$work/app"
@@ -55,7 +58,7 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 [ -n "$url" ] || fail "varsetd serve did not start within a minute"
-[ "${url%% *}" = "$version" ] || fail "the start-up summary names version ${url%% *}, not $version"
+[ "${url%% *}" = "$build_version" ] || fail "the start-up summary names version ${url%% *}, not $build_version"
 url=${url#* }
 echo "pack-check: varsetd serve listening on $url in $((SECONDS - started)) s"
 
@@ -70,8 +73,8 @@ script=$(grep -o 'src="/assets/[^"]*\.js"' "$work/body" | head -n 1 | cut -d'"' 
 reference=$(grep -o 'src="/api/docs/assets/[^"]*\.js"' "$work/body" | head -n 1 | cut -d'"' -f2)
 [ -n "$reference" ] && [ "$(status "$url$reference")" = 200 ] || fail "the API reference's script did not answer 200"
 [ "$(status "$url/readyz")" = 200 ] || fail "GET /readyz did not answer 200: $(cat "$work/body")"
-[ "$(status "$url/metrics")" = 200 ] && grep -q "^varsetd_build_info{.*version=\"$version\"" "$work/body" ||
-  fail "GET /metrics did not answer 200 with build info of version $version"
+[ "$(status "$url/metrics")" = 200 ] && grep -qF "version=\"$build_version\"" "$work/body" && grep -q '^varsetd_build_info{' "$work/body" ||
+  fail "GET /metrics did not answer 200 with build info of version $build_version"
 
 token=$(cat "$work/data/admin-token")
 api() { status -H "Authorization: Bearer $token" -H 'Content-Type: application/vnd.api+json' "$@"; }
@@ -82,16 +85,17 @@ grep -q '"name":"pack-check"' "$work/body" || fail "the organization read back i
 [ "$(status "$url/api/v2/organizations/pack-check")" = 401 ] || fail "an unauthenticated read did not answer 401"
 
 # SIGTERM to npx alone, as a supervisor stopping it sends: npm passes it to the shell it runs the bin
-# through, which passes nothing on; varsetd must notice and stop, workers and all, freeing the port.
+# through, which passes nothing on; varsetd must notice and stop, workers and all, freeing the port,
+# after the drain delay (5 s by default, as a load balancer needs) and its drain.
 port=${url##*:}
 kill -TERM "$server"
 wait "$server" 2>/dev/null || true
-for _ in $(seq 1 100); do
+for _ in $(seq 1 150); do
   kill -0 -- "-$server" 2>/dev/null || break
   sleep 0.1
 done
 if kill -0 -- "-$server" 2>/dev/null; then
-  fail "processes outlived npx 10 s after its SIGTERM: $(ps -o pid=,args= -g "$server" | tr '\n' ';')"
+  fail "processes outlived npx 15 s after its SIGTERM: $(ps -o pid=,args= -g "$server" | tr '\n' ';')"
 fi
 server=
 node -e 'const s = require("net").createServer().once("error", () => process.exit(1)); s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close())' "$port" ||

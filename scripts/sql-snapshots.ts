@@ -49,8 +49,8 @@ export function snapshotName(file: string): string {
   return file.replace(/^src\//, '').replace(/\.ts$/, '.sql');
 }
 
-/** Statements a transaction's harness sends around a case, not the case's own. */
-const HARNESS = /^(begin|commit|rollback)\b/i;
+/** Statements a transaction's harness sends around a case, not the case's own: with the schema check every write transaction starts with (src/db/schema-guard.ts). */
+const HARNESS = /^(begin|commit|rollback)\b|^select name from kysely_migration where name > /i;
 
 /** The snapshot files of one dialect, by name (see `snapshotName`), from a fresh database of the store the environment names. */
 export async function generate(): Promise<{ dialect: Dialect; files: Map<string, string> }> {

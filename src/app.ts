@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Store } from './db/connect.js';
 import type { FieldPointers } from './http/domain-errors.js';
-import { handleClientError, handleError, handleFrameworkError, sendError, sendUnavailable } from './http/errors.js';
+import { handleClientError, handleError, handleFrameworkError, sendError } from './http/errors.js';
 import { StoreOutage } from './http/outage.js';
 import { Readiness } from './health/readiness.js';
 import { healthRoutes } from './health/routes.js';
@@ -63,8 +63,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a bearer token. */
     public?: boolean;
-    /** Routes that still answer while the process shuts down (the health checks). */
-    answersWhileDraining?: boolean;
     /** Where the fields of domain errors are in this route's body, where it is not a create or update document (http/domain-errors.ts). */
     fields?: FieldPointers;
   }
@@ -72,6 +70,7 @@ declare module 'fastify' {
     store: Store;
     outage: StoreOutage;
     sealer: Keyring;
+    readiness: Readiness;
   }
 }
 
@@ -136,12 +135,18 @@ export async function buildApp(options: AppOptions) {
   const outage = new StoreOutage(options.store, app.log);
   app.decorate('outage', outage);
   const readiness = new Readiness(options.store, outage);
-  // Not ready from the moment closing starts, before the server stops listening and in-flight requests end.
-  app.addHook('preClose', async () => readiness.drain());
+  app.decorate('readiness', readiness);
+  // Not ready from the moment closing starts at the latest (`varsetd serve` says so earlier, on SIGTERM).
+  app.addHook('preClose', async () => readiness.stop());
   app.addHook('onClose', async () => outage.stop());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (readiness.isDraining && !request.routeOptions.config.answersWhileDraining) return sendUnavailable(reply.header('Connection', 'close'));
+  });
+  // A process that is going still answers every request that reaches it, on a connection it
+  // accepted, but closes the connection after the answer: a client sends its next request
+  // elsewhere, and no kept-alive connection is left to close under a request on its way.
+  app.addHook('onSend', async (_request, reply) => {
+    if (readiness.isStopping) reply.header('Connection', 'close');
   });
 
   const allowPrivateAddresses = options.notifications?.allowPrivateAddresses ?? false;

@@ -32,6 +32,8 @@ export interface Config {
   workers: number;
   /** How long clients may take to send a request and its headers, and how long an idle connection stays open. */
   timeouts: Timeouts;
+  /** On SIGTERM, how long `/readyz` fails while requests are still served, before the process stops accepting. */
+  drainDelayMs: number;
   /** The PEM certificate and key HTTPS is served with; undefined serves plain HTTP. */
   tls: TlsFiles | undefined;
   /** The peers whose X-Forwarded-Proto and X-Forwarded-Host are believed: all (true), none (false), or these addresses and ranges. */
@@ -79,6 +81,12 @@ export const MAX_POOL_SIZE = 1000;
 
 /** A longer retention is a typo (a hundred years); 0 already keeps everything. */
 export const MAX_AUDIT_RETENTION_DAYS = 36_500;
+
+/**
+ * A load balancer checking `/readyz` every 2 s takes a server out after 2 failed checks: within
+ * 4 s of the first 503, plus one check's time. Requests are served for that long after SIGTERM.
+ */
+export const DEFAULT_DRAIN_DELAY_MS = 5_000;
 
 /** Admin tokens shorter than this are refused: the token is the key to everything. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
@@ -129,6 +137,13 @@ export const SETTINGS: readonly Setting[] = [
     value: 'SECONDS',
     help: `an idle connection stays open (${DEFAULT_TIMEOUTS.keepAliveMs / 1000})`,
     key: 'keepAliveTimeout',
+  },
+  {
+    env: 'VARSETD_DRAIN_DELAY',
+    flag: '--drain-delay',
+    value: 'SECONDS',
+    help: `on SIGTERM, /readyz fails this long while requests are still served, 0 for none (${DEFAULT_DRAIN_DELAY_MS / 1000})`,
+    key: 'drainDelayMs',
   },
   { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
   { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
@@ -253,13 +268,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     throw new ConfigError(`VARSETD_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, got ${raw.get('workers')}`);
   }
 
-  /** Seconds, read as milliseconds; 0 only where it means no limit. */
-  const seconds = (key: TimeoutSetting | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs', env: string, fallbackMs: number, zeroIsNoLimit = false): number => {
+  /** Seconds, read as milliseconds; 0 only where it means something (`zeroMeans`). */
+  const seconds = (key: TimeoutSetting | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs' | 'drainDelayMs', env: string, fallbackMs: number, zeroMeans?: string): number => {
     const text = raw.get(key);
     if (text === undefined) return fallbackMs;
     const value = Number(text);
-    if (!/^\d+(\.\d+)?$/.test(text) || (value === 0 && !zeroIsNoLimit) || value > 3600) {
-      const range = zeroIsNoLimit ? 'from 0 (no limit) to 3600' : 'above 0 and at most 3600';
+    if (!/^\d+(\.\d+)?$/.test(text) || (value === 0 && zeroMeans === undefined) || value > 3600) {
+      const range = zeroMeans !== undefined ? `from 0 (${zeroMeans}) to 3600` : 'above 0 and at most 3600';
       throw new ConfigError(`${env} must be a number of seconds ${range}, got ${text}`);
     }
     return Math.round(value * 1000);
@@ -270,7 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     keepAliveMs: seconds('keepAliveTimeout', 'VARSETD_KEEP_ALIVE_TIMEOUT', DEFAULT_TIMEOUTS.keepAliveMs),
   };
 
-  const dbStatementTimeoutMs = seconds('dbStatementTimeoutMs', 'VARSETD_DB_STATEMENT_TIMEOUT', DEFAULT_STATEMENT_TIMEOUT_S * 1000, true);
+  const drainDelayMs = seconds('drainDelayMs', 'VARSETD_DRAIN_DELAY', DEFAULT_DRAIN_DELAY_MS, 'none');
+  const dbStatementTimeoutMs = seconds('dbStatementTimeoutMs', 'VARSETD_DB_STATEMENT_TIMEOUT', DEFAULT_STATEMENT_TIMEOUT_S * 1000, 'no limit');
   const dbConnectTimeoutMs = seconds('dbConnectTimeoutMs', 'VARSETD_DB_CONNECT_TIMEOUT', DEFAULT_CONNECT_TIMEOUT_S * 1000);
   const dbPoolSize = Number(raw.get('dbPoolSize') ?? DEFAULT_POOL_SIZE);
   if (!Number.isInteger(dbPoolSize) || dbPoolSize < 1 || dbPoolSize > MAX_POOL_SIZE) {
@@ -299,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     responseCacheMb,
     workers,
     timeouts,
+    drainDelayMs,
     tls,
     trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
     metricsToken,

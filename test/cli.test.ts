@@ -6,11 +6,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../src/config.js';
+import { VERSION } from '../src/version.js';
 import { freePort, ROOT, runVarsetd, startServerProcess, varsetdEnv } from './support/processes.js';
 import { createTestStore, storeKind } from './support/store.js';
 
 const CONFIGURATION = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
-const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
 const CONFIGURED = 'configured-admin-token-0123456789abcdef';
 
 describe('the varsetd command', () => {

@@ -9,6 +9,7 @@ import { createKeyring, keyringKey } from '../src/secrets/keyring.js';
 import { generateKey } from '../src/secrets/sealer.js';
 import { startSummary } from '../src/cli/summary.js';
 import { unsupportedNode, VERSION } from '../src/version.js';
+import { buildInfoFromGit, versionOf } from '../src/build-info.js';
 import { TestApp } from './support/app.js';
 import { ROOT, runVarsetd, varsetdEnv } from './support/processes.js';
 
@@ -20,9 +21,11 @@ const RELEASES = [...CHANGELOG.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-
 describe("varsetd's version", () => {
   it('is the same in package.json, CHANGELOG.md, --version, the start-up summary, the OpenAPI document and /metrics', async () => {
     assert.equal(RELEASES[0]?.version, PACKAGE_VERSION, "CHANGELOG.md's newest release");
-    assert.equal(VERSION, PACKAGE_VERSION);
+    // This tree's build: package.json's version on the release's own commit, with the commit after it.
+    assert.equal(VERSION, versionOf(PACKAGE_VERSION, buildInfoFromGit(ROOT)));
+    assert.ok(VERSION === PACKAGE_VERSION || VERSION.startsWith(`${PACKAGE_VERSION}+`), VERSION);
     const printed = await runVarsetd(['--version'], varsetdEnv({ dataDir: '/nonexistent/varsetd-data', databaseUrl: undefined }));
-    assert.equal(printed.stdout, `varsetd ${PACKAGE_VERSION}\n`);
+    assert.equal(printed.stdout, `varsetd ${VERSION}\n`);
     const key = generateKey();
     const summary = startSummary(
       loadConfig({ VARSETD_DATA_DIR: '/srv/varsetd' }, []),
@@ -33,16 +36,42 @@ describe("varsetd's version", () => {
       },
       { address: '127.0.0.1', family: 'IPv4', port: 8080 },
     );
-    assert.equal(summary.version, PACKAGE_VERSION);
+    assert.equal(summary.version, VERSION);
     const t = await TestApp.start();
     try {
       const document = await t.request('GET', '/api/v2/openapi.json', { token: null });
-      assert.equal(document.body.info.version, PACKAGE_VERSION);
+      assert.equal(document.body.info.version, VERSION);
       const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-      assert.match(metrics.body, new RegExp(`^varsetd_build_info\\{[^}]*version="${PACKAGE_VERSION.replace(/\./g, '\\.')}"[^}]*\\} 1$`, 'm'));
+      assert.match(metrics.body, new RegExp(`^varsetd_build_info\\{[^}]*version="${VERSION.replace(/[.+]/g, '\\$&')}"[^}]*\\} 1$`, 'm'));
     } finally {
       await t.close();
     }
+  });
+
+  it("is the release on the commit that set package.json's version, unchanged, and names the commit on any other", () => {
+    const commit = '0123456789abcdef0123456789abcdef01234567';
+    assert.equal(versionOf('0.3.0', { commit, dirty: false, release: true }), '0.3.0');
+    assert.equal(versionOf('0.3.0', { commit, dirty: false, release: false }), '0.3.0+0123456789ab');
+    assert.equal(versionOf('0.3.0', { commit, dirty: true, release: false }), '0.3.0+0123456789ab.dirty');
+    assert.equal(versionOf('0.3.0', { commit: undefined, dirty: false, release: false }), '0.3.0+unknown');
+
+    // A clone: the commit that set the version is a release until a commit follows it or a file changes.
+    const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-release-'));
+    try {
+      const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: clone, encoding: 'utf8' });
+      git('init', '-q');
+      fs.writeFileSync(path.join(clone, 'package.json'), '{\n  "version": "0.3.0"\n}\n');
+      git('add', '.');
+      git('commit', '-q', '-m', 'release');
+      assert.deepEqual(buildInfoFromGit(clone), { commit: git('rev-parse', 'HEAD').stdout.trim(), dirty: false, release: true });
+      fs.writeFileSync(path.join(clone, 'package.json'), '{\n  "version": "0.3.0"\n}\n\n');
+      assert.equal(buildInfoFromGit(clone).release, false, 'a changed tree');
+      git('commit', '-q', '-am', 'after the release');
+      assert.deepEqual(buildInfoFromGit(clone), { commit: git('rev-parse', 'HEAD').stdout.trim(), dirty: false, release: false });
+    } finally {
+      fs.rmSync(clone, { recursive: true, force: true });
+    }
+    assert.deepEqual(buildInfoFromGit(os.tmpdir()), { commit: undefined, dirty: false, release: false });
   });
 
   it("CHANGELOG.md's releases go from newest to oldest, each with a section of its own", () => {

@@ -19,7 +19,7 @@ import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrim
 import { prepareStore, type PreparedStore } from './startup.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
 import { row, settingRows } from './usage.js';
-import { isWorker, keyringFromPrimary, superviseWorkers } from './workers.js';
+import { isWorker, keyringFromPrimary, superviseWorkers, whenPrimaryStops } from './workers.js';
 
 export const HELP = [
   'usage: varsetd serve [options]',
@@ -84,6 +84,7 @@ async function serve(config: Config): Promise<number> {
     forwardHangUp: config.tls !== undefined,
     host: config.host,
     port: config.port,
+    drainDelayMs: config.drainDelayMs,
   });
   logSummary(log, startSummary(config, prepared, address));
   return -1;
@@ -146,10 +147,27 @@ async function serveRequests(
     }
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // A worker whose primary is gone stops too.
-  if (isWorker()) process.on('disconnect', () => void shutdown('disconnect'));
+  // Alone, SIGTERM first answers not ready for the drain delay while still serving (see
+  // superviseWorkers, which does this for its workers: a worker's SIGTERM drains at once).
+  let delayed: NodeJS.Timeout | undefined;
+  const signalled = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    if (!app.readiness.isStopping && signal === 'SIGTERM' && !isWorker() && config.drainDelayMs > 0) {
+      app.readiness.stop();
+      app.log.info({ signal, drainDelayMs: config.drainDelayMs }, 'stopping: not ready, still serving until the drain');
+      delayed = setTimeout(() => void shutdown(signal), config.drainDelayMs);
+      return;
+    }
+    clearTimeout(delayed);
+    void shutdown(signal);
+  };
+  process.on('SIGINT', () => signalled('SIGINT'));
+  process.on('SIGTERM', () => signalled('SIGTERM'));
+  if (isWorker()) {
+    whenPrimaryStops(() => app.readiness.stop());
+    // A worker whose primary is gone stops too.
+    process.on('disconnect', () => void shutdown('disconnect'));
+  }
   onShutdownHandled();
   const tlsFiles = config.tls;
   const server = app.server;

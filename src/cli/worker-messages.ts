@@ -14,8 +14,12 @@ export type WorkerMessage =
   /** Drains: takes no more connections, and hands back those it is sent meanwhile. */
   | { type: 'draining' }
   | { type: 'refused'; seq: number };
-/** `keyring`: the keyring's text (src/secrets/keyring-file.ts), sent again after each reload. */
-export type PrimaryMessage = { type: 'key'; keyring: string } | { type: 'connection'; seq: number };
+/**
+ * `keyring`: the keyring's text (src/secrets/keyring-file.ts), sent again after each reload.
+ * `stopping`: the primary was told to stop; the worker answers not ready while it still serves,
+ * until its SIGTERM.
+ */
+export type PrimaryMessage = { type: 'key'; keyring: string } | { type: 'connection'; seq: number } | { type: 'stopping' };
 
 /** Tells a worker, if it is still there. */
 export function toWorker(worker: Worker, message: PrimaryMessage): void {

@@ -38,6 +38,8 @@ export interface SuperviseOptions {
   forwardHangUp: boolean;
   host: string;
   port: number;
+  /** On SIGTERM, how long the workers answer not ready while still served connections, before they drain. */
+  drainDelayMs: number;
 }
 
 /** One of the `workers` places, each filled by one worker at a time. */
@@ -91,6 +93,7 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
           case 'serving':
             log.info({ worker: worker.id, workerPid: worker.process.pid, startedInMs: Date.now() - slot.startedAt }, 'worker listening');
             if (closing) break;
+            if (stopping) toWorker(worker, { type: 'stopping' });
             handout.serve(worker);
             served.add(slot);
             if (!resolved && served.size === options.workers) {
@@ -159,6 +162,26 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       for (const listener of listeners) listener.close();
       process.exit(0);
     };
+    /**
+     * SIGTERM first makes every worker answer not ready for `drainDelayMs` while connections are
+     * still handed out, so that a load balancer sees the failed checks and stops sending; then
+     * the drain. SIGINT (a person at a terminal: Ctrl-C reaches the workers too) drains at once,
+     * and so does a second signal during that time. Neither ever cuts a request off.
+     */
+    let stopping = false;
+    let delayed: NodeJS.Timeout | undefined;
+    const signalled = (signal: NodeJS.Signals) => {
+      if (closing) return;
+      if (!stopping && signal === 'SIGTERM' && options.drainDelayMs > 0) {
+        stopping = true;
+        for (const worker of live()) toWorker(worker, { type: 'stopping' });
+        log.info({ signal, drainDelayMs: options.drainDelayMs }, 'stopping: not ready, still serving until the drain');
+        delayed = setTimeout(() => stop(signal), options.drainDelayMs);
+        return;
+      }
+      clearTimeout(delayed);
+      stop(signal);
+    };
     const stop = (signal: NodeJS.Signals) => {
       if (closing) return;
       closing = true;
@@ -171,8 +194,8 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       if (workers.length === 0) finish();
       for (const worker of workers) worker.process.kill('SIGTERM');
     };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => signalled('SIGINT'));
+    process.on('SIGTERM', () => signalled('SIGTERM'));
     // SIGHUP must never end the primary: it reloads the keyring for the workers, and is passed on when they have a certificate to reload.
     process.on('SIGHUP', () => {
       void options.reloadKeyring().then(() => {
@@ -202,6 +225,13 @@ export function keyringFromPrimary(reloaded: (keyring: string) => void): Promise
       first = false;
     });
     toPrimary({ type: 'key?' });
+  });
+}
+
+/** In a worker: `stopping` runs when the primary says it is going to stop (after SIGTERM). */
+export function whenPrimaryStops(stopping: () => void): void {
+  process.on('message', (message: PrimaryMessage | undefined) => {
+    if (message?.type === 'stopping') stopping();
   });
 }
 

@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { assertWritable, blockingMigration, newerMigrations, schemaState } from './schema-guard.js';
 import { sqliteModule } from './sqlite-module.js';
 import { makePrivateFolder } from '../common/private-folder.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -119,11 +120,22 @@ export async function reach(store: Store): Promise<void> {
   await sql`select 1`.execute(store.db);
 }
 
+/**
+ * Applies the migrations the store lacks. Refuses (`NewerSchemaError`, one line naming both
+ * schemas) a store a newer varsetd migrated past what this build may write to; a store with only
+ * newer expand migrations is left as it is, as this build's are all there.
+ */
 export async function migrate(store: Store): Promise<string[]> {
   // A migration may run longer than a request's statement may: on a connection without the limit.
   return store.db.connection().execute(async (db) => {
     if (store.dialect === 'postgres') await sql`set statement_timeout = 0`.execute(db);
     try {
+      const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+      if (tables.some((table) => table.name === 'kysely_migration')) {
+        const newer = await newerMigrations(db);
+        assertWritable(newer);
+        if (newer.length > 0) return [];
+      }
       const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
       const { error, results } = await migrator.migrateToLatest();
       if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -134,12 +146,15 @@ export async function migrate(store: Store): Promise<string[]> {
   });
 }
 
-/** Whether the migrations applied to the store are exactly those of this version of varsetd: one small read. */
-export async function migrationsCurrent(store: Store): Promise<boolean> {
+/**
+ * What the store's schema is to this build: `current`, `newer` (a newer varsetd's migration
+ * this build must not write under) or `older` (migrations of this build missing): one small read.
+ */
+export async function schemaCheck(store: Store): Promise<'current' | 'newer' | 'older'> {
   const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
-  const applied = new Set(rows.map((row) => row.name));
-  const known = Object.keys(migrations);
-  return applied.size === known.length && known.every((name) => applied.has(name));
+  const state = schemaState(rows.map((row) => row.name));
+  if (blockingMigration(state.newer) !== undefined) return 'newer';
+  return state.missing.length > 0 ? 'older' : 'current';
 }
 
 /** The database files are for varsetd's user alone, like its folder (src/common/private-folder.ts) and the key and token files in it. */

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation, type Dialect, type OrganizationOfWrite, type Store } from './connect.js';
 import type { Database } from './schema.js';
+import { assertWritable, newerMigrations } from './schema-guard.js';
 
 export type { OrganizationOfWrite, Store };
 
@@ -30,6 +31,13 @@ export class ConcurrentChangeError extends Error {
 export async function transaction<T>(store: Store, work: (trx: Trx) => Promise<T>): Promise<T> {
   const attempt = () =>
     store.db.transaction().execute(async (trx) => {
+      // A process must never write to a schema it does not know (src/db/migrations/index.ts): a
+      // write checks, in its own transaction, that no newer varsetd migrated past this build. One
+      // read of the migrations table's primary key, finding no row, per write; reads pay nothing,
+      // and /readyz checks the same on every probe. In the transaction it is exact: on SQLite the
+      // write holds the write lock a migration needs; on PostgreSQL a migration committed after
+      // this read waits for this write's locks on the tables it alters, or touches none of them.
+      assertWritable(await newerMigrations(trx));
       appended.set(trx, []);
       const result = await work(trx);
       await sendAppended(store.dialect, trx);

@@ -9,11 +9,10 @@ import type { Readiness } from './readiness.js';
  * document: they are not part of the HCP Terraform API.
  */
 export async function healthRoutes(app: FastifyInstance, options: { readiness: Readiness }): Promise<void> {
-  const config = { answersWhileDraining: true };
-  app.get('/healthz', { config, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     return reply.header('Cache-Control', 'no-store').type('application/json').send({ status: 'ok' });
   });
-  app.get('/readyz', { config, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const report = await options.readiness.check();
     reply.header('Cache-Control', 'no-store').type('application/json');
     if (report.ready) return reply.send({ status: 'ok' });

@@ -3,8 +3,9 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation, isStoreUnavailable, isUniqueViolation } from '../db/connect.js';
 import { ConcurrentChangeError } from '../db/transaction.js';
+import { NewerSchemaError } from '../db/schema-guard.js';
 import { MEDIA_TYPE } from '../jsonapi/document.js';
-import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '../jsonapi/errors.js';
+import { ApiError, badRequest, conflict, newerSchema, notFound, serviceUnavailable } from '../jsonapi/errors.js';
 import { validationError } from '../jsonapi/validation.js';
 import { BODY_LIMIT, HEADERS_LIMIT } from './limits.js';
 import { RETRY_AFTER_SECONDS } from './outage.js';
@@ -25,9 +26,13 @@ export function sendUnavailable(reply: FastifyReply): FastifyReply {
  * and it never shows internals. A store that cannot serve (down, read-only, too slow) is a 503,
  * logged once per outage (`StoreOutage`).
  */
-export function handleError(error: FastifyError | ApiError | DomainError | ConcurrentChangeError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleError(error: FastifyError | ApiError | DomainError | ConcurrentChangeError | NewerSchemaError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
   if (error instanceof DomainError) return sendError(reply, apiErrorOf(error, request.routeOptions.config.fields));
+  if (error instanceof NewerSchemaError) {
+    request.log.warn({ schema: error.schema }, 'write refused: the store has a schema this varsetd does not know');
+    return sendError(reply.header('Retry-After', String(RETRY_AFTER_SECONDS)), newerSchema());
+  }
   if (isStoreUnavailable(error)) {
     request.server.outage.refused(error, Date.now() - reply.elapsedTime);
     return sendUnavailable(reply);

@@ -13,7 +13,15 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, settings: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)));
   // One process unless a test asks for workers: the suite already runs two test files at a time.
-  return { ...env, VARSETD_DATA_DIR: store.dataDir, VARSETD_WORKERS: '1', ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}), ...settings };
+  // SIGTERM drains at once unless a test asks for the delay a load balancer needs (test/drain.test.ts).
+  return {
+    ...env,
+    VARSETD_DATA_DIR: store.dataDir,
+    VARSETD_WORKERS: '1',
+    VARSETD_DRAIN_DELAY: '0',
+    ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
+    ...settings,
+  };
 }
 
 /** Runs `varsetd ARGS` to its end; rejects only when it cannot be started. */

@@ -19,7 +19,27 @@ import * as varsetVersions from './0017_varset_versions.js';
 import * as auditEvents from './0018_audit_events.js';
 import * as varsetNotifications from './0019_varset_notifications.js';
 
-/** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
+/**
+ * Every migration, in order. Names sort in the order they run. A released migration is never
+ * renamed, edited or removed: test/migration-manifest.test.ts holds their checksums.
+ *
+ * Servers of the previous release serve on while a newer one migrates (a rolling upgrade, in
+ * docs/deployment.md#upgrading), so each migration is one of two kinds:
+ *
+ * - **Expand**, named `NNNN_what.expand`: only adds what older code neither reads nor must write
+ *   (a table, a nullable or defaulted column, an index), and no trigger or constraint that older
+ *   writes would break or bypass. A server that does not know it goes on serving and writing.
+ * - **Contract**, every other name: anything else (a column dropped or renamed, a constraint
+ *   older writes may break, a table whose rows every write must now keep up to date). A server
+ *   that does not know it refuses to start, answers `/readyz` with 503 and every write with 503
+ *   (src/db/schema-guard.ts). So a release's contract migrations undo only what the release
+ *   before it stopped using, and an upgrade with one stops every older server first.
+ *
+ * 0001–0019 came before this rule and count as contract: 0017–0019 make every write of a set
+ * record its version and audit event, which an older server would not.
+ */
+export const EXPAND_SUFFIX = '.expand';
+
 export const migrations: Record<string, Migration> = {
   '0001_core': core,
   '0002_runs': runs,
