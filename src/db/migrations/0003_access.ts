@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { randomAlphanumeric } from '../../common/ids.js';
+import { randomAlphanumeric } from '../../ids.js';
 
 /** Teams, their access to workspaces and projects, team and organization tokens, and server settings. */
 export async function up(db: Kysely<any>): Promise<void> {
