@@ -27,7 +27,7 @@ log() { echo "build-image: $*" >&2; }
 # The Debian packages holding the shared libraries ELF files load, found by ldd on this host.
 # Libraries ldd finds under SKIP (already unpacked there) are left out.
 library_packages() {
-  local skip=$1 lib pkg found
+  local skip=$1 found libs owners lib owner
   shift
   found=$(ldd "$@")
   if grep -q 'not found' <<<"$found"; then
@@ -35,12 +35,16 @@ library_packages() {
     grep 'not found' <<<"$found" | sort -u >&2
     return 1
   fi
-  awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$found" | grep -v "^$skip/" | sort -u | while read -r lib; do
-    # Debian registers a library under /lib or /usr/lib: ask for both spellings.
-    pkg=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "${lib#/usr}" 2>/dev/null || dpkg -S "/usr$lib" 2>/dev/null) ||
-      { echo "build-image: no Debian package holds $lib" >&2; exit 1; }
-    echo "${pkg%%:*}"
-  done | sed 's/:amd64$//' | sort -u
+  libs=$(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$found" | grep -v "^$skip/" | sort -u)
+  # Debian registers a library under /lib or /usr/lib: dpkg -S is asked for both, once for all.
+  # shellcheck disable=SC2086 # one path a word
+  owners=$(for lib in $libs; do echo "$lib" "/usr${lib#/usr}" "${lib#/usr}"; done | xargs dpkg -S 2>/dev/null || true)
+  for lib in $libs; do
+    owner=$(awk -v a="$lib" -v b="/usr${lib#/usr}" -v c="${lib#/usr}" '$2 == a || $2 == b || $2 == c { print $1; exit }' <<<"$owners")
+    [ -n "$owner" ] || { log "no Debian package holds $lib"; return 1; }
+    owner=${owner%:}
+    echo "${owner%:amd64}"
+  done | sort -u
 }
 
 # Unpacks Debian packages into a root file system, each downloaded once into .cache/image/debs
@@ -156,11 +160,9 @@ build_postgres() {
   unpack_packages "$root" "$pkg" "postgresql-client-$POSTGRES_MAJOR" libpq5 tzdata busybox-static
   # The JIT compiler's module would bring LLVM (over 100 MB): without it, PostgreSQL runs queries without JIT.
   rm -rf "$root/$pg/lib/llvmjit"* "$root/$pg/lib/bitcode"
-  local elves=()
-  mapfile -t elves < <(find "$root/$pg/bin" "$root/$pg/lib" -type f \( -perm -u+x -o -name '*.so' \) -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print)
   # ldd of the unpacked files finds the libraries not unpacked yet on this host, of the same Debian release.
   local libs
-  libs=$(LD_LIBRARY_PATH="$root/usr/lib/$multiarch" library_packages "$root" "${elves[@]}")
+  libs=$(LD_LIBRARY_PATH="$root/usr/lib/$multiarch" library_packages "$root" "$root/$pg/bin/"* "$root/$pg/lib/"*.so)
   # shellcheck disable=SC2086 # one package name a word
   unpack_packages "$root" $libs
   # The entrypoint's shell and the few commands it runs, from busybox.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: scripts/podman.sh PODMAN-ARGS…
+# Usage: scripts/podman.sh PODMAN-ARGS…   or   scripts/podman.sh compose PODMAN-COMPOSE-ARGS…
 # Runs podman with the project's settings (deploy/image/containers.conf: runc, no default ulimits,
 # no systemd) and its own image storage in .cache/podman (git-ignored), as root or not, so that
 # building and running the images touches neither /etc/containers nor the user's own images.
@@ -17,4 +17,9 @@ printf '[storage]\ndriver = "%s"\ngraphroot = "%s"\nrunroot = "%s"\n' "$driver" 
 
 export CONTAINERS_CONF="$root/deploy/image/containers.conf"
 export CONTAINERS_STORAGE_CONF="$conf"
+if [ "${1:-}" = compose ]; then
+  shift
+  command -v podman-compose >/dev/null 2>&1 || { echo "podman.sh: podman-compose not found (Debian and Ubuntu: apt-get install podman-compose)" >&2; exit 127; }
+  exec podman-compose "$@"
+fi
 exec podman --runtime runc "$@"
