@@ -185,3 +185,6 @@ for target in "${targets[@]}"; do
     *) log "unknown image $target (varsetd or postgres)"; exit 2 ;;
   esac
 done
+# The images a build replaces stay in the storage, untagged: removed, so that .cache/podman does
+# not grow by an image a build.
+bash scripts/podman.sh image prune --force >/dev/null
