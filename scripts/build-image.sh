@@ -8,13 +8,13 @@
 #     packages, with busybox's shell for its entrypoint (deploy/image/postgres-entrypoint.sh).
 # Each root file system is assembled in .cache/image/NAME/rootfs, the Debian packages are kept in
 # .cache/image/debs, then scripts/podman.sh build makes the image (no daemon, no RUN step).
-# Needs a Debian or Ubuntu host (apt-get download, dpkg-deb, ldd) with podman; not root.
+# Needs a Debian or Ubuntu host (apt-get download, dpkg-deb, ldd) with podman; root is not needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 NODE_VERSION=26.10.0
 POSTGRES_MAJOR=15
-IMAGE_UID=10001 # the user varsetd and postgres run as in their images, named in their /etc/passwd
+IMAGE_UID=10001 # the user varsetd and postgres run as, named in /etc/passwd; also in deploy/image/*.Containerfile
 version=$(node -p 'require("./package.json").version')
 cache="$(pwd)/.cache/image"
 debs="$cache/debs"
@@ -25,7 +25,8 @@ multiarch=x86_64-linux-gnu
 log() { echo "build-image: $*" >&2; }
 
 # The Debian packages holding the shared libraries ELF files load, found by ldd on this host.
-# Libraries ldd finds under SKIP (already unpacked there) are left out.
+# Libraries ldd finds under SKIP (already unpacked there) are left out, and so are the names of the
+# files ldd prints when given several (all under SKIP).
 library_packages() {
   local skip=$1 found libs owners lib owner
   shift
