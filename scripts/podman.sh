@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/podman.sh PODMAN-ARGS…   or   scripts/podman.sh compose PODMAN-COMPOSE-ARGS…
 # Runs podman with the project's settings (deploy/image/containers.conf: runc, no default ulimits,
-# no systemd) and its own image storage in .cache/podman (git-ignored), as root or not, so that
-# building and running the images touches neither /etc/containers nor the user's own images.
+# no systemd) and its own image storage in .cache/podman (git-ignored), so that building and
+# running the images touches neither /etc/containers nor the user's own images. CI runs it as root;
+# as another user, rootless podman's own needs apply (subordinate ids in /etc/subuid). Where the
+# storage's file system takes no overlay mounts, VARSETD_PODMAN_STORAGE_DRIVER=vfs (copies, slower).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v podman >/dev/null 2>&1 || { echo "podman.sh: podman not found (Debian and Ubuntu: apt-get install podman runc)" >&2; exit 127; }
