@@ -9,6 +9,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * first locks the set's organization (access.ts).
  *
  *   cached-reads.ts   a set and lists of sets, through the response cache
+ *   organization-views.ts  every set of an organization whole, for the command line
  *   set-writes.ts     creating, updating and deleting sets
  *   assignments.ts    applying sets to workspaces and projects
  *   set-variables.ts  the variables of a set
@@ -20,6 +21,7 @@ export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, show
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
+export { pageOfOrganizationVarsets } from './organization-views.js';
 export { recordProjectDeletion, recordWorkspaceDeletion } from './versions/cascades.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */
