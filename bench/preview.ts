@@ -34,7 +34,16 @@ async function seedWorkspaceVariables(store: Store, organizationId: string): Pro
     [
       { key: 'region', value: '"eu-west-1"', category: 'terraform' as const, hcl: true },
       { key: 'TF_LOG', value: 'info', category: 'env' as const, hcl: false },
-    ].map((v) => ({ ...v, id: newId('var'), workspace_id: id, description: '', sensitive: false, version_id: newId('vv'), created_at: new Date().toISOString() })),
+    ].map((v) => ({
+      ...v,
+      id: newId('var'),
+      workspace_id: id,
+      description: '',
+      sensitive: false,
+      value_needed: false,
+      version_id: newId('vv'),
+      created_at: new Date().toISOString(),
+    })),
   );
   await store.db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += 500)

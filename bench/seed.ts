@@ -200,6 +200,7 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
         category: v.category,
         hcl: v.category === 'terraform' && rng.next() < 0.1,
         sensitive: false,
+        value_needed: false,
         version_id: newId('vv'),
         created_at: timestamp(rng, 0, created),
       });

@@ -18,6 +18,8 @@ describe("each command's --help", () => {
       migrate: [/--database-url URL/],
       'rotate-key': [/--new-key KEY/],
       exec: [/--workspace ORG\/WORKSPACE/, /--dry-run/],
+      export: [/--organization ORG/, /--format json/, /--format tf/, /--out DIR/, /--database-url URL/],
+      import: [/--from URL\|DIR/, /--token-file FILE/, /--into ORG/, /--no-create/, /--values FILE/, /--dry-run/, /--json/],
     };
     for (const [command, options] of Object.entries(expected)) {
       for (const help of command === 'tokens' ? ['--help', '-h'] : ['--help']) {
@@ -32,6 +34,8 @@ describe("each command's --help", () => {
     // The global help names the new commands, and `varsetd help COMMAND` is the command's help.
     assert.match(global.stdout, /^ {2}tokens create\|list\|revoke +\S/m);
     assert.match(global.stdout, /^ {2}organizations create\|list +\S/m);
+    assert.match(global.stdout, /^ {2}export --organization ORG +\S/m);
+    assert.match(global.stdout, /^ {2}import --from URL\|DIR +\S/m);
     assert.equal((await runVarsetd(['help', 'tokens'], varsetdEnv(noStore))).stdout, (await runVarsetd(['tokens', '--help'], varsetdEnv(noStore))).stdout);
   });
 });

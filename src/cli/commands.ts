@@ -1,5 +1,7 @@
 import { EXEC_USAGE, runExec } from '../exec/command.js';
 import * as backup from './backup.js';
+import * as exportCommand from './export.js';
+import * as importCommand from './import.js';
 import * as keys from './keys.js';
 import * as migrate from './migrate.js';
 import * as organizations from './organizations.js';
@@ -29,6 +31,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   keys: { help: keys.HELP, run: (args) => keys.runKeys(args, process.env) },
   tokens: { help: tokens.HELP, run: tokens.run },
   organizations: { help: organizations.HELP, run: organizations.run },
+  import: { help: importCommand.HELP, run: importCommand.run },
+  export: { help: exportCommand.HELP, run: exportCommand.run },
   backup: { help: backup.HELP, run: backup.run },
   restore: { help: restore.HELP, run: restore.run },
   // exec is a client of the API (src/exec), with options of its own.

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import type { Context } from '../auth/context.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
+import { loadKeyring } from '../secrets/key.js';
 import type { Sealer } from '../secrets/sealer.js';
 
 /**
@@ -66,7 +67,7 @@ function osUser(): string {
   }
 }
 
-/** The command line seals nothing (no token, organization or listing it makes holds a sensitive value). */
+/** Most commands seal nothing (no token, organization or listing they make holds a sensitive value). */
 const NO_SEALER: Sealer = {
   seal: () => {
     throw new Error('the command line seals no value');
@@ -80,17 +81,21 @@ const NO_SEALER: Sealer = {
  * Opens the store the settings name, as `serve` does (DATABASE_URL, else the SQLite file in the
  * data folder), runs the migrations it lacks as `migrate` does, and runs `work` as the command
  * line: the site administrator, whom no organization refuses, recorded in the audit trail as
- * the command line and the user running it. Servers may run on the store meanwhile.
+ * the command line and the user running it. Servers may run on the store meanwhile. With
+ * `sealing`, the context seals and opens values with the store's keyring, checked as `serve`
+ * checks it.
  */
-export async function onStore<T>(settings: string[], work: (ctx: Context) => Promise<T>): Promise<T> {
-  const store = await openReachableStore(loadConfig(process.env, settings));
+export async function onStore<T>(settings: string[], work: (ctx: Context) => Promise<T>, { sealing = false } = {}): Promise<T> {
+  const config = loadConfig(process.env, settings);
+  const store = await openReachableStore(config);
   try {
     await store.exclusively(() => migrate(store));
+    const sealer = sealing ? (await store.exclusively(() => loadKeyring(store, config))).keyring : NO_SEALER;
     const user = osUser();
     const ctx: Context = {
       store,
       subject: { kind: 'site-admin', tokenId: 'command-line', description: `command line (user ${user})`, refusedBy: new Set(), commandLine: { user } },
-      sealer: NO_SEALER,
+      sealer,
       requestId: randomUUID(),
     };
     return await work(ctx);

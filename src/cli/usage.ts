@@ -26,6 +26,7 @@ export function usage(): string {
   return [
     'usage: varsetd [serve | migrate | rotate-key [--new-key KEY | --reseal] | keys list | keys retire KEY_ID] [options]',
     '       varsetd tokens | organizations SUBCOMMAND [...] [options]',
+    '       varsetd export --organization ORG [...] | import --from URL|DIR --organization SOURCE [...] [options]',
     '       varsetd backup --to FILE | backup verify FILE | restore --from FILE [...] [options]',
     '       varsetd exec --workspace ORG/WORKSPACE [...] -- COMMAND [ARGS...]',
     '       varsetd COMMAND --help | varsetd --help | --version',
@@ -42,6 +43,10 @@ export function usage(): string {
     row('', 'on the store directly, with no token (varsetd tokens --help)'),
     row('organizations create|list', 'create and list organizations on the store directly'),
     row('', '(varsetd organizations --help)'),
+    row('export --organization ORG', "write an organization's sets as JSON documents or tfe configuration"),
+    row('', '(varsetd export --help)'),
+    row('import --from URL|DIR', "bring an organization's sets in from HCP Terraform, another varsetd"),
+    row('', 'or an export (varsetd import --help)'),
     row('backup --to FILE [--force]', 'write a consistent backup of the store while it serves (mode 0600)'),
     row('backup verify FILE', "check a backup's integrity and that the keys open its sealed values"),
     row('restore --from FILE [--force]', 'replace the store with a backup, all or nothing; stop every'),

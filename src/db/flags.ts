@@ -45,6 +45,7 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
   sensitive: true,
   speculative: true,
   user_tokens_enabled: true,
+  value_needed: true,
   varset_priority: true,
   workspace_create: true,
   workspace_delete: true,

@@ -148,6 +148,8 @@ export interface VarsetVariableTable {
   category: 'terraform' | 'env';
   hcl: boolean;
   sensitive: boolean;
+  /** A sensitive variable brought over without its value, until one is written (migration 0020). */
+  value_needed: boolean;
   version_id: string;
   created_at: string;
 }
@@ -349,6 +351,8 @@ export interface WorkspaceVariableTable {
   category: 'terraform' | 'env';
   hcl: boolean;
   sensitive: boolean;
+  /** A sensitive variable brought over without its value, until one is written (migration 0020). */
+  value_needed: boolean;
   version_id: string;
   created_at: string;
 }

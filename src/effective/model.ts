@@ -17,6 +17,8 @@ export interface EffectiveValue {
   description: string;
   hcl: boolean;
   sensitive: boolean;
+  /** A sensitive variable with no value yet (see Variable's `value_needed`). */
+  valueNeeded?: boolean;
   source: ValueSource;
   level: PrecedenceLevel;
 }

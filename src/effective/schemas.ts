@@ -37,6 +37,12 @@ const ValueProperties = {
   description: Type.String(),
   hcl: Type.Boolean(),
   sensitive: Type.Boolean(),
+  'value-needed': Type.Optional(
+    Type.Literal(true, {
+      description:
+        "varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written",
+    }),
+  ),
   source: Source,
 };
 

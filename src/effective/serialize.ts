@@ -27,6 +27,7 @@ function valueAttributes(value: EffectiveValue, explain: boolean): EffectiveReso
     description: value.description,
     hcl: value.hcl,
     sensitive: value.sensitive,
+    ...(value.valueNeeded ? { 'value-needed': true as const } : {}),
     source: {
       type: source.kind,
       precedence: value.level,

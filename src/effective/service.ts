@@ -45,6 +45,7 @@ function effectiveValue(value: SourcedValue<Variable | RunCandidate>): Effective
     description: variable.description,
     hcl: variable.hcl,
     sensitive: variable.sensitive,
+    ...(variable.value_needed ? { valueNeeded: true } : {}),
     source,
     level,
   };

@@ -10,6 +10,8 @@ export interface InjectedVariable {
   value: string | null;
   hcl: boolean;
   sensitive: boolean;
+  /** A sensitive variable with no value yet (`value-needed`, varsetd's own): no run may use it. */
+  valueNeeded?: boolean;
 }
 
 /** A variable set that gives a run at least one of its values, and the version of the set they are of (null: none yet). */
@@ -108,8 +110,15 @@ function describeErrors(body: string): string {
 }
 
 /** The variables of an effective-variables document, as they are injected. */
-function variablesOf(doc: { data: { attributes: InjectedVariable }[] }): InjectedVariable[] {
-  return doc.data.map(({ attributes: a }) => ({ key: a.key, category: a.category, value: a.value, hcl: a.hcl, sensitive: a.sensitive }));
+function variablesOf(doc: { data: { attributes: Omit<InjectedVariable, 'valueNeeded'> & { 'value-needed'?: boolean } }[] }): InjectedVariable[] {
+  return doc.data.map(({ attributes: a }) => ({
+    key: a.key,
+    category: a.category,
+    value: a.value,
+    hcl: a.hcl,
+    sensitive: a.sensitive,
+    ...(a['value-needed'] === true ? { valueNeeded: true } : {}),
+  }));
 }
 
 type EffectiveDocument = { data: { attributes: { source: { varset?: { id: string; name: string; version?: number | null } } } }[] };

@@ -108,10 +108,16 @@ const TFVARS_PATTERN = /^zzz_varsetd_.*\.auto\.tfvars$/;
 
 async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.ProcessEnv): Promise<number> {
   const workspaceId = await api.workspaceId(options.organization, options.workspace);
+  const effective = await api.workspaceVariables(workspaceId);
   if (options.dryRun) {
-    const { variables, sets } = await api.workspaceVariables(workspaceId);
-    printDryRun(variables, sets, options);
+    printDryRun(effective.variables, effective.sets, options);
     return 0;
+  }
+  // A run with a value missing would give COMMAND an empty secret: nothing is created.
+  const needed = effective.variables.filter((v) => v.valueNeeded);
+  if (needed.length) {
+    process.stderr.write(`varsetd exec: these variables need a value before a run can use them: ${needed.map((v) => `${v.category} ${v.key}`).join(', ')}\n`);
+    return 1;
   }
   const archive = packDirectory(options.dir, (relative) => TFVARS_PATTERN.test(relative));
   const cvId = await api.uploadConfiguration(workspaceId, archive);
@@ -235,11 +241,11 @@ function describeSets(sets: SetUsed[]): string {
 }
 
 function printDryRun(variables: InjectedVariable[], sets: SetUsed[], options: ExecOptions): void {
-  const shown = (v: InjectedVariable) => (v.sensitive ? '(sensitive)' : (v.value ?? ''));
+  const shown = (v: InjectedVariable) => (v.valueNeeded ? '(sensitive, needs a value)' : v.sensitive ? '(sensitive)' : (v.value ?? ''));
   const lines = [`would run in ${options.dir}: ${displayCommand(options)}`, 'environment:'];
   for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
   lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);
-  for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? '(sensitive)' : v.hcl ? v.value : JSON.stringify(v.value)}`);
+  for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? shown(v) : v.hcl ? v.value : JSON.stringify(v.value)}`);
   if (sets.length) lines.push(`values from ${describeSets(sets)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

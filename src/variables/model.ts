@@ -31,6 +31,12 @@ export interface VariableFields {
   category: Category;
   hcl: boolean;
   sensitive: boolean;
+  /**
+   * A sensitive variable that has no value yet (an import brought it without one): runs and
+   * `varsetd exec` refuse it until a value is written, which clears this. Absent in what older
+   * versions of a set kept: false.
+   */
+  value_needed?: boolean;
 }
 
 export interface Variable extends VariableFields {
@@ -44,10 +50,21 @@ export interface Variable extends VariableFields {
 }
 
 /** A variable as a store reads it; flags may come as 1 and 0 (SQLite's JSON gives them so). */
-export type VariableRow = Omit<Variable, 'owner' | 'hcl' | 'sensitive'> & { hcl: boolean | number; sensitive: boolean | number };
+export type VariableRow = Omit<Variable, 'owner' | 'hcl' | 'sensitive' | 'value_needed'> & { hcl: boolean | number; sensitive: boolean | number; value_needed: boolean | number };
 
 /** The columns of a `VariableRow`, the same in a set's and a workspace's table. */
-export const VARIABLE_COLUMNS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive', 'version_id', 'created_at'] as const satisfies readonly (keyof VariableRow)[];
+export const VARIABLE_COLUMNS = [
+  'id',
+  'key',
+  'value',
+  'description',
+  'category',
+  'hcl',
+  'sensitive',
+  'value_needed',
+  'version_id',
+  'created_at',
+] as const satisfies readonly (keyof VariableRow)[];
 
 /**
  * The variable of `owner` a row holds. Written out field by field: spreading an object that
@@ -63,6 +80,7 @@ export function variableFromRow(owner: VariableOwner, row: VariableRow): Variabl
     category: row.category,
     hcl: Boolean(row.hcl),
     sensitive: Boolean(row.sensitive),
+    value_needed: Boolean(row.value_needed),
     version_id: row.version_id,
     created_at: row.created_at,
   };
@@ -91,6 +109,7 @@ export function newVariableFields(changes: VariableChanges, at: VariablePlace): 
     category: changes.category,
     hcl: changes.hcl ?? false,
     sensitive: changes.sensitive ?? false,
+    value_needed: changes.value_needed === true && changes.sensitive === true && changes.value === undefined,
   };
 }
 
@@ -118,6 +137,8 @@ export function applyVariableChanges(current: VariableFields, changes: VariableC
     category: changes.category ?? current.category,
     hcl: changes.hcl ?? current.hcl,
     sensitive: changes.sensitive ?? current.sensitive,
+    // Writing a value is what a variable that needs one waits for.
+    value_needed: changes.value === undefined && current.value_needed === true,
   };
 }
 

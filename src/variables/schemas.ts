@@ -41,6 +41,12 @@ export const VariableAttributeProperties = {
   category: Type.Enum([...CATEGORIES]),
   hcl: Type.Boolean(),
   sensitive: Type.Boolean(),
+  'value-needed': Type.Optional(
+    Type.Literal(true, {
+      description:
+        "varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written",
+    }),
+  ),
   'created-at': Type.String(),
   'version-id': Type.String(),
 };

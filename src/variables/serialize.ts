@@ -11,6 +11,7 @@ export function variableAttributes(variable: Variable): Static<typeof VariableAt
     category: variable.category,
     hcl: variable.hcl,
     sensitive: variable.sensitive,
+    ...(variable.value_needed ? { 'value-needed': true as const } : {}),
     'created-at': variable.created_at,
     'version-id': variable.version_id,
   };

@@ -15,7 +15,7 @@ import type { Db } from '../db/transaction.js';
 
 const TABLE = { varset: 'varset_variables', workspace: 'workspace_variables' } as const;
 const OWNER_COLUMN = { varset: 'varset_id', workspace: 'workspace_id' } as const;
-type Row = Omit<Variable, 'owner'>;
+type Row = Omit<Variable, 'owner' | 'value_needed'> & { value_needed: boolean };
 
 const table = (owner: VariableOwner) => TABLE[owner.kind] as 'workspace_variables';
 const ownerColumn = (owner: VariableOwner) => OWNER_COLUMN[owner.kind] as 'workspace_id';
@@ -81,7 +81,7 @@ export function listVariableKeys(db: Db, owner: VariableOwner): Promise<{ key: s
  */
 export async function insertVariables(db: Db, owner: VariableOwner, variables: Variable[], globalOrganizationId: string | null = null): Promise<void> {
   await inSlices(variables, async (slice) => {
-    const cells = slice.flatMap((v) => VARIABLE_COLUMNS.map((column) => v[column]));
+    const cells = slice.flatMap((v) => VARIABLE_COLUMNS.map((column) => (column === 'value_needed' ? v.value_needed === true : v[column])));
     if (owner.kind === 'varset') await INSERT_VARSET_VARIABLES(db, owner.id, globalOrganizationId, cells);
     else await INSERT_WORKSPACE_VARIABLES(db, owner.id, cells);
   });
@@ -103,7 +103,12 @@ const INSERT_WORKSPACE_VARIABLES = compiledOnce((db, workspaceId: string, cells:
 
 export async function updateVariable(db: Db, variable: Variable): Promise<void> {
   const { id, owner, created_at: _, ...changes } = variable;
-  await db.updateTable(table(owner)).set(changes).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).execute();
+  await db
+    .updateTable(table(owner))
+    .set({ ...changes, value_needed: changes.value_needed === true })
+    .where(ownerColumn(owner), '=', owner.id)
+    .where('id', '=', id)
+    .execute();
 }
 
 const DELETE_VARIABLE = perOwnerKind((kind) =>

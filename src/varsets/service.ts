@@ -14,6 +14,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   assignments.ts      applying sets to workspaces and projects
  *   set-variables.ts    the variables of a set
  *   rollback.ts         making a set again what it was at a version, deleted or not
+ *   organization-views.ts  every set of an organization whole, for the command line
  *   history.ts          reading a set's versions
  *   cascades.ts         the versions of the sets a workspace's or project's deletion changes
  *   rules.ts            name, global rule, what a project-owned set may reach
@@ -27,6 +28,7 @@ export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarse
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
 export { listVarsetVersions, showVarsetVersion } from './history.js';
 export { recordProjectDeletion, recordWorkspaceDeletion } from './cascades.js';
+export { pageOfOrganizationVarsets } from './organization-views.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */
 export function varsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {

@@ -8722,6 +8722,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -8924,6 +8929,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -9071,6 +9081,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -9237,6 +9252,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -9397,6 +9417,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -9581,6 +9606,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -9765,6 +9795,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -9994,6 +10029,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -10145,6 +10185,11 @@ export interface paths {
                                                 category: "terraform" | "env";
                                                 hcl: boolean;
                                                 sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
                                                 "created-at": string;
                                                 "version-id": string;
                                             };
@@ -10537,6 +10582,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -10654,6 +10704,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -10746,6 +10801,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -10894,6 +10954,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13299,6 +13364,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13399,6 +13469,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13491,6 +13566,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13639,6 +13719,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13726,6 +13811,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13756,6 +13846,11 @@ export interface paths {
                                     category: "terraform" | "env";
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     "created-at": string;
                                     "version-id": string;
                                 };
@@ -13854,6 +13949,11 @@ export interface paths {
                                     description: string;
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     source: {
                                         /** @enum {unknown} */
                                         type: "workspace" | "run" | "varset";
@@ -13878,6 +13978,11 @@ export interface paths {
                                         description: string;
                                         hcl: boolean;
                                         sensitive: boolean;
+                                        /**
+                                         * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                         * @enum {boolean}
+                                         */
+                                        "value-needed"?: true;
                                         source: {
                                             /** @enum {unknown} */
                                             type: "workspace" | "run" | "varset";
@@ -13986,6 +14091,11 @@ export interface paths {
                                     description: string;
                                     hcl: boolean;
                                     sensitive: boolean;
+                                    /**
+                                     * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                     * @enum {boolean}
+                                     */
+                                    "value-needed"?: true;
                                     source: {
                                         /** @enum {unknown} */
                                         type: "workspace" | "run" | "varset";
@@ -14010,6 +14120,11 @@ export interface paths {
                                         description: string;
                                         hcl: boolean;
                                         sensitive: boolean;
+                                        /**
+                                         * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                         * @enum {boolean}
+                                         */
+                                        "value-needed"?: true;
                                         source: {
                                             /** @enum {unknown} */
                                             type: "workspace" | "run" | "varset";

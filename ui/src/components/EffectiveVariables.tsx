@@ -49,8 +49,9 @@ function VersionLink({ source }: { source: Source }) {
   );
 }
 
-/** A value as shown: a sensitive one never is, and reads "(sensitive)". */
+/** A value as shown: a sensitive one never is, and reads "(sensitive)"; one an import left without a value says it needs one. */
 export function ShownValue({ value, inParentheses = false }: { value: EffectiveValue; inParentheses?: boolean }) {
+  if (value['value-needed']) return <em>(sensitive, needs a value)</em>;
   if (value.sensitive) return <em>(sensitive)</em>;
   return inParentheses ? (
     <>

@@ -72,8 +72,17 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
                   <span className="badge">{variable.attributes.category === 'env' ? 'env' : 'terraform'}</span>
                   {variable.attributes.hcl && <span className="badge">HCL</span>}
                   {variable.attributes.sensitive && <span className="badge sensitive">Sensitive</span>}
+                  {variable.attributes['value-needed'] && <span className="badge sensitive">Needs a value</span>}
                 </div>
-                <div className="value">{variable.attributes.sensitive ? <em>Sensitive: write-only, never shown</em> : <code>{variable.attributes.value}</code>}</div>
+                <div className="value">
+                  {variable.attributes['value-needed'] ? (
+                    <em>Needs a value: it was imported without one, and no run can use it until one is given</em>
+                  ) : variable.attributes.sensitive ? (
+                    <em>Sensitive: write-only, never shown</em>
+                  ) : (
+                    <code>{variable.attributes.value}</code>
+                  )}
+                </div>
                 {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
                 {canWrite && (
                   <div className="actions">

@@ -1,0 +1,196 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DOCUMENT_SUFFIX, normalDocument, type SetDocument, type VariableDocument } from './set-documents.js';
+
+/**
+ * What `varsetd import` reads before it writes anything: an organization's projects,
+ * workspaces, variable sets and workspace variables, by name, from an HCP-shaped API (HCP
+ * Terraform, Terraform Enterprise, another varsetd: go-tfe's paths and JSON:API pages) or
+ * from the documents of `varsetd export`. A sensitive value never comes from an API.
+ */
+export interface SourceOrganization {
+  projects: string[];
+  workspaces: { name: string; project: string | null }[];
+  sets: SetDocument[];
+  workspaceVariables: { workspace: string; variables: VariableDocument[] }[];
+  /** What the source holds that cannot be imported, and why. */
+  skipped: { what: string; why: string }[];
+}
+
+/** The source answered an error, or something that is not what its API gives. */
+export class SourceError extends Error {}
+
+export interface ApiSource {
+  url: string;
+  token: string;
+  organization: string;
+  /** The page size asked for (the source may give fewer). */
+  pageSize: number;
+}
+
+const MAX_RETRIES = 8;
+const MAX_WAIT_MS = 120_000;
+
+/** The wait a 429 asks for: Retry-After in seconds or as an HTTP date; a second when it says neither. */
+function retryAfterMs(header: string | null): number {
+  if (header === null) return 1_000;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1_000 : Date.parse(header) - Date.now();
+  return Math.min(MAX_WAIT_MS, Math.max(0, Number.isFinite(ms) ? ms : 1_000));
+}
+
+/** The API's base: `--from https://app.terraform.io` and `--from https://app.terraform.io/api/v2` alike. */
+const apiBase = (url: string) => `${url.replace(/\/+$/, '').replace(/\/api\/v2$/, '')}/api/v2`;
+
+/** A JSON:API resource as a source answers it: nothing in it is trusted to be there. */
+interface Resource {
+  id: string;
+  attributes?: Record<string, unknown>;
+  relationships?: Record<string, { data?: unknown } | undefined>;
+}
+
+/** A JSON:API document as a source answers it. */
+interface SourceDocument {
+  data?: unknown;
+  meta?: { pagination?: Record<string, unknown> };
+}
+
+class ApiReader {
+  constructor(private readonly source: ApiSource) {}
+
+  async get(pathAndQuery: string): Promise<SourceDocument | null> {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetch(`${apiBase(this.source.url)}${pathAndQuery}`, {
+        headers: { authorization: `Bearer ${this.source.token}`, accept: 'application/vnd.api+json' },
+      }).catch((error: unknown) => {
+        throw new SourceError(
+          `${this.source.url} cannot be reached: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+        );
+      });
+      if (response.status === 429 && attempt < MAX_RETRIES) {
+        await response.body?.cancel();
+        await sleep(retryAfterMs(response.headers.get('retry-after')));
+        continue;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new SourceError(`the source answered ${response.status} to GET ${pathAndQuery.split('?')[0]}`);
+      }
+      try {
+        return (await response.json()) as SourceDocument | null;
+      } catch {
+        throw new SourceError(`the source answered GET ${pathAndQuery.split('?')[0]} with something that is not JSON`);
+      }
+    }
+  }
+
+  /** Every resource of a list, page after page, as `meta.pagination` says (a list without it is one page). */
+  async all(listPath: string): Promise<Resource[]> {
+    const all: Resource[] = [];
+    for (let number = 1; ; number++) {
+      const separator = listPath.includes('?') ? '&' : '?';
+      const document = await this.get(`${listPath}${separator}page%5Bnumber%5D=${number}&page%5Bsize%5D=${this.source.pageSize}`);
+      if (!Array.isArray(document?.data)) throw new SourceError(`the source answered GET ${listPath.split('?')[0]} without a list`);
+      all.push(...(document.data as Resource[]));
+      const next = document.meta?.pagination?.['next-page'];
+      if (typeof next !== 'number' || next <= number || document.data.length === 0) return all;
+    }
+  }
+}
+
+/** A to-one relationship's resource identifier, when there is one. */
+function one(relationship: { data?: unknown } | undefined): { type?: unknown; id?: string } | undefined {
+  const data = relationship?.data;
+  return typeof data === 'object' && data !== null ? data : undefined;
+}
+
+const ids = (relationship: { data?: unknown } | undefined): string[] => (Array.isArray(relationship?.data) ? (relationship.data as { id: string }[]).map((r) => r.id) : []);
+
+function variableOf(resource: Resource): VariableDocument {
+  const a = resource.attributes ?? {};
+  const sensitive = a.sensitive === true;
+  return {
+    key: String(a.key),
+    category: a.category === 'env' ? 'env' : 'terraform',
+    hcl: a.hcl === true,
+    sensitive,
+    description: typeof a.description === 'string' ? a.description : '',
+    ...(sensitive || typeof a.value !== 'string' ? {} : { value: a.value }),
+  };
+}
+
+export async function readApiSource(source: ApiSource): Promise<SourceOrganization> {
+  const api = new ApiReader(source);
+  const org = encodeURIComponent(source.organization);
+  const skipped: SourceOrganization['skipped'] = [];
+  const projects = new Map<string, string>((await api.all(`/organizations/${org}/projects`)).map((p) => [p.id, String(p.attributes?.name)]));
+  const workspaceRows = await api.all(`/organizations/${org}/workspaces`);
+  const workspaces = new Map<string, { name: string; project: string | null }>(
+    workspaceRows.map((w) => {
+      const projectId = one(w.relationships?.project)?.id;
+      return [w.id, { name: String(w.attributes?.name), project: projectId === undefined ? null : (projects.get(projectId) ?? null) }];
+    }),
+  );
+  const named = (kind: 'workspace' | 'project', id: string, setName: string): string | undefined => {
+    const name = kind === 'workspace' ? workspaces.get(id)?.name : projects.get(id);
+    if (name === undefined) skipped.push({ what: `the assignment of set ${setName} to ${kind} ${id}`, why: `the source lists no such ${kind} of the organization` });
+    return name;
+  };
+
+  const sets: SetDocument[] = [];
+  for (const resource of await api.all(`/organizations/${org}/varsets`)) {
+    const a = resource.attributes ?? {};
+    const name = String(a.name);
+    const parent = one(resource.relationships?.parent);
+    const variables = (await api.all(`/varsets/${encodeURIComponent(resource.id)}/relationships/vars`)).map(variableOf);
+    sets.push(
+      normalDocument({
+        name,
+        description: typeof a.description === 'string' ? a.description : '',
+        global: a.global === true,
+        priority: a.priority === true,
+        project: parent?.type === 'projects' && parent.id !== undefined ? (named('project', parent.id, name) ?? null) : null,
+        workspaces: ids(resource.relationships?.workspaces).flatMap((id) => named('workspace', id, name) ?? []),
+        projects: ids(resource.relationships?.projects).flatMap((id) => named('project', id, name) ?? []),
+        variables,
+      }),
+    );
+  }
+
+  const workspaceVariables: SourceOrganization['workspaceVariables'] = [];
+  for (const [id, workspace] of workspaces) {
+    // HCP Terraform lists a workspace's variables on one page, without page parameters.
+    const listed = await api.get(`/workspaces/${encodeURIComponent(id)}/vars`);
+    if (!Array.isArray(listed?.data)) throw new SourceError('the source answered GET /workspaces/:id/vars without a list');
+    const variables = (listed.data as Resource[]).map(variableOf);
+    if (variables.length > 0) workspaceVariables.push({ workspace: workspace.name, variables });
+  }
+  return { projects: [...projects.values()], workspaces: [...workspaces.values()], sets, workspaceVariables, skipped };
+}
+
+/** The sets of `varsetd export --format json --out DIR`; the projects and workspaces they name. */
+export async function readExportSource(dir: string): Promise<SourceOrganization> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith(DOCUMENT_SUFFIX)).sort();
+  const sets: SetDocument[] = [];
+  for (const file of files) {
+    let parsed: SetDocument;
+    try {
+      parsed = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as SetDocument;
+    } catch (error) {
+      throw new SourceError(`${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (
+      typeof (parsed as Partial<SetDocument> | null)?.name !== 'string' ||
+      !Array.isArray(parsed.variables) ||
+      !Array.isArray(parsed.workspaces) ||
+      !Array.isArray(parsed.projects)
+    ) {
+      throw new SourceError(`${file} is not a set's document of varsetd export`);
+    }
+    sets.push(normalDocument(parsed));
+  }
+  const projects = new Set(sets.flatMap((s) => [...s.projects, ...(s.project === null ? [] : [s.project])]));
+  const workspaces = [...new Set(sets.flatMap((s) => s.workspaces))].map((name) => ({ name, project: null }));
+  return { projects: [...projects], workspaces, sets, workspaceVariables: [], skipped: [] };
+}

@@ -1,0 +1,205 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../auth/context.js';
+import { DomainError } from '../common/errors.js';
+import { getOrganization } from '../organizations/service.js';
+import { changedVariable, newVariable, planSet, type ItemReport, type SetReport, type Target } from './import-plan.js';
+import { readApiSource, readExportSource, SourceError, type SourceOrganization } from './import-source.js';
+import { readTarget, workspaceVariables } from './import-target.js';
+import { readValues } from './import-values.js';
+import { importNewSet, importProject, importSetChange, importWorkspace, importWorkspaceVariable } from './import-writes.js';
+import { finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
+import { row, storeOptions } from './usage.js';
+
+export const HELP = [
+  'usage: varsetd import --from URL|DIR [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
+  '                      [--no-create] [--values FILE] [--json] [options]',
+  '',
+  "Brings an organization's variable sets, with the projects and workspaces they apply to and the",
+  "workspaces' variables, into the store directly: from HCP Terraform, Terraform Enterprise or",
+  'another varsetd (URL), or from the documents of varsetd export (DIR). Running it again changes',
+  'nothing; after a change of the source it changes only what changed. A sensitive value cannot',
+  'be read from an API: the variable comes without it and needs a value, unless --values gives it.',
+  '',
+  'options:',
+  row('--from URL|DIR', "the source: an API's address (https://app.terraform.io) or a folder"),
+  row('--token-file FILE', "a file holding the source's token (with a URL)"),
+  row('--organization SOURCE', 'the organization read from the source'),
+  row('--into ORG', 'the organization written to, which must exist (SOURCE)'),
+  row('--dry-run', 'report what would be done, and write nothing'),
+  row('--no-create', 'create no missing workspace or project: report and skip what needs one'),
+  row('--values FILE', 'sensitive values by SET/KEY: JSON, or .env lines SET/KEY=VALUE'),
+  row('--page-size N', 'the page size asked of the source (100)'),
+  row('--json', 'print the report as JSON'),
+  ...storeOptions(),
+  '',
+  'Exit code 0 when the import ran (the report says what was skipped and why), 2 for input',
+  'varsetd refuses, 1 when the source or the store failed (nothing of a set is written unless',
+  'all of the source was read).',
+].join('\n');
+
+const OPTIONS = {
+  from: 'string',
+  'token-file': 'string',
+  organization: 'string',
+  into: 'string',
+  'dry-run': 'boolean',
+  'no-create': 'boolean',
+  values: 'string',
+  'page-size': 'string',
+  json: 'boolean',
+} as const;
+
+interface Report {
+  source: string;
+  organization: string;
+  'dry-run': boolean;
+  projects: (ItemReport & { name: string })[];
+  workspaces: (ItemReport & { name: string })[];
+  sets: SetReport[];
+  'workspace-variables': (ItemReport & { workspace: string; key: string; category: string })[];
+  skipped: { what: string; why: string }[];
+}
+
+const isUrl = (from: string) => /^https?:\/\//i.test(from);
+
+/** A URL as the report and the audit trail name it: without credentials, query or fragment. */
+function shownSource(from: string): string {
+  if (!isUrl(from)) return from;
+  const url = new URL(from);
+  url.username = url.password = url.search = url.hash = '';
+  return url.toString().replace(/\/$/, '');
+}
+
+async function readSource(from: string, options: Record<string, string | undefined>, organization: string): Promise<SourceOrganization> {
+  if (!isUrl(from)) return readExportSource(from);
+  const tokenFile = options['token-file'];
+  if (tokenFile === undefined) throw new UsageError('--from URL needs --token-file FILE');
+  const token = (
+    await readFile(tokenFile, 'utf8').catch(() => {
+      throw new UsageError(`--token-file ${tokenFile} cannot be read`);
+    })
+  ).trim();
+  const pageSize = Number(options['page-size'] ?? 100);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new UsageError('--page-size takes a whole number from 1 to 100');
+  return readApiSource({ url: from, token, organization, pageSize });
+}
+
+/** Each write of the import runs as the command line, named as an import from the source. */
+const importing = (ctx: Context, source: string): Context =>
+  ctx.subject.kind === 'site-admin' ? { ...ctx, subject: { ...ctx.subject, description: `${ctx.subject.description}, import from ${source}` } } : ctx;
+
+/** A write the services refuse skips that item, saying why; anything else stops the import. */
+async function attempt(write: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    if (error instanceof DomainError) return error.message;
+    throw error;
+  }
+}
+
+async function runImport(base: Context, source: SourceOrganization, report: Report, values: Map<string, string>, create: boolean, dryRun: boolean): Promise<void> {
+  const ctx = importing(base, report.source);
+  const into = report.organization;
+  await orNotFound(getOrganization(ctx, into), `organization ${into}`);
+  const target = await readTarget(ctx, into);
+  const made = async (kind: 'project' | 'workspace', name: string, ids: Map<string, string>, write: () => Promise<string>) => {
+    const list = kind === 'project' ? report.projects : report.workspaces;
+    if (ids.has(name)) return list.push({ name, result: 'unchanged' });
+    if (!create) return list.push({ name, result: 'skipped', why: `not in the target organization, and --no-create` });
+    ids.set(name, dryRun ? `(new ${kind} ${name})` : await write());
+    return list.push({ name, result: 'created' });
+  };
+  for (const name of source.projects) await made('project', name, target.projectIds, () => importProject(ctx, into, name));
+  for (const { name, project } of source.workspaces) {
+    await made('workspace', name, target.workspaceIds, () => importWorkspace(ctx, into, name, project === null ? undefined : target.projectIds.get(project)));
+  }
+
+  const plan: Target = { workspaceIds: target.workspaceIds, projectIds: target.projectIds, values, open: (sealed) => ctx.sealer.open(sealed) };
+  for (const set of source.sets) {
+    const { report: setReport, write } = planSet(set, target.sets.get(set.name), plan);
+    if (!dryRun && write.kind !== 'none') {
+      const refused = await attempt(() => (write.kind === 'create' ? importNewSet(ctx, into, write.command) : importSetChange(ctx, write.id, write.change)));
+      if (refused !== undefined) Object.assign(setReport, { result: 'skipped', why: refused });
+    }
+    report.sets.push(setReport);
+  }
+
+  for (const { workspace, variables } of source.workspaceVariables) {
+    const id = target.workspaceIds.get(workspace);
+    const held = id === undefined || id.startsWith('(new ') ? [] : await workspaceVariables(ctx, id);
+    for (const variable of variables) {
+      const item = { workspace, key: variable.key, category: variable.category };
+      if (id === undefined) {
+        report['workspace-variables'].push({ ...item, result: 'skipped', why: 'the workspace is not in the target organization (--no-create)' });
+        continue;
+      }
+      const existing = held.find((v) => v.key === variable.key && v.category === variable.category);
+      const planned = existing ? changedVariable(workspace, variable, existing, plan) : newVariable(workspace, variable, plan, 0);
+      const changes = 'changes' in planned ? planned.changes : planned.definition.changes;
+      let result: ItemReport = planned.report;
+      if (!dryRun && (result.result === 'created' || result.result === 'updated')) {
+        const refused = await attempt(() => importWorkspaceVariable(ctx, id, existing?.id ?? null, changes));
+        if (refused !== undefined) result = { result: 'skipped', why: refused };
+      }
+      report['workspace-variables'].push({ ...item, ...result });
+    }
+  }
+}
+
+/** The report for people: counts, then every item that is not unchanged. */
+function humanReport(report: Report): string {
+  const counts = (items: ItemReport[]) => {
+    const by = new Map<string, number>();
+    for (const item of items) by.set(item.result, (by.get(item.result) ?? 0) + 1);
+    return items.length === 0 ? 'none' : [...by].map(([result, n]) => `${n} ${result}`).join(', ');
+  };
+  const detail = (item: ItemReport) => `${item.result}${item.why ? ` (${item.why})` : ''}${item['value-needed'] ? ' (needs a value)' : ''}`;
+  const lines = [`import from ${report.source} into ${report.organization}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`];
+  lines.push(`projects: ${counts(report.projects)}`, `workspaces: ${counts(report.workspaces)}`, `sets: ${counts(report.sets)}`);
+  lines.push(`workspace variables: ${counts(report['workspace-variables'])}`);
+  for (const item of [...report.projects.map((p) => ({ ...p, label: `project ${p.name}` })), ...report.workspaces.map((w) => ({ ...w, label: `workspace ${w.name}` }))]) {
+    if (item.result !== 'unchanged') lines.push(`  ${item.label}: ${detail(item)}`);
+  }
+  for (const set of report.sets) {
+    const changed = [...set.variables.map((v) => ({ ...v, label: `variable ${v.category} ${v.key}` })), ...set.assignments.map((a) => ({ ...a, label: `${a.kind} ${a.name}` }))];
+    const shown = changed.filter((item) => item.result !== 'unchanged' || item['value-needed']);
+    if (set.result !== 'unchanged' || shown.length > 0) lines.push(`  set ${set.name}: ${detail(set)}`);
+    for (const item of shown) lines.push(`    ${item.label}: ${detail(item)}`);
+  }
+  for (const v of report['workspace-variables'])
+    if (v.result !== 'unchanged' || v['value-needed']) lines.push(`  workspace ${v.workspace} variable ${v.category} ${v.key}: ${detail(v)}`);
+  for (const s of report.skipped) lines.push(`  skipped ${s.what}: ${s.why}`);
+  return lines.join('\n');
+}
+
+/** `varsetd import`. */
+export async function run(args: string[]): Promise<number> {
+  return finish('import', async () => {
+    const { options, flags, positionals, settings } = readArgs(args, OPTIONS);
+    if (positionals.length > 0) throw new UsageError(`import takes no argument, got ${positionals[0]}`);
+    const { from, organization } = options;
+    if (from === undefined) throw new UsageError('name the source: --from URL or --from DIR');
+    if (organization === undefined) throw new UsageError("name the source's organization: --organization SOURCE");
+    const values = options.values === undefined ? new Map<string, string>() : await readValues(options.values);
+    // The whole source is read before anything is written: a source that fails leaves the store as it was.
+    const source = await readSource(from, options, organization).catch((error: unknown) => {
+      if (error instanceof SourceError) throw new Error(`reading ${shownSource(from)}: ${error.message}`);
+      throw error;
+    });
+    const dryRun = flags.has('dry-run');
+    const report: Report = {
+      source: shownSource(from),
+      organization: options.into ?? organization,
+      'dry-run': dryRun,
+      projects: [],
+      workspaces: [],
+      sets: [],
+      'workspace-variables': [],
+      skipped: source.skipped,
+    };
+    await onStore(settings, (ctx) => runImport(ctx, source, report, values, !flags.has('no-create'), dryRun), { sealing: true });
+    console.log(flags.has('json') ? JSON.stringify(report) : humanReport(report));
+  });
+}

@@ -1,0 +1,224 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
+import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
+import { createOrganization } from './support/factories/organizations.js';
+import { createVarset } from './support/factories/varsets.js';
+import { SECRET, seedOrganization } from './support/set-fixture.js';
+import { createTestStore, storeKind, type TestStore } from './support/store.js';
+
+/** What a workspace's effective variables are, without ids: key, category, value, flags and the set (or workspace) they come from. */
+async function effective(c: Client, organization: string): Promise<Record<string, unknown[]>> {
+  const workspaces = (await c.get(`/api/v2/organizations/${organization}/workspaces?page%5Bsize%5D=100`)).body.data as { id: string; attributes: { name: string } }[];
+  const all: Record<string, unknown[]> = {};
+  for (const w of workspaces) {
+    const res = await c.get(`/api/v2/workspaces/${w.id}/effective-variables`);
+    expectStatus(res, 200);
+    all[w.attributes.name] = (res.body.data as { attributes: any }[]).map(({ attributes: a }) => [
+      a.key,
+      a.category,
+      a.value,
+      a.sensitive,
+      a.hcl,
+      a.source.type,
+      a.source.varset?.name ?? null,
+    ]);
+  }
+  return all;
+}
+
+describe(`varsetd import from a varsetd server (${storeKind})`, () => {
+  let sourceStore: TestStore;
+  let targetStore: TestStore;
+  let source: ServerProcess;
+  let target: ServerProcess;
+  let s: Client;
+  let t: Client;
+  let dir: string;
+  let tokenFile: string;
+  let valuesFile: string;
+  let throttle: http.Server;
+  let throttled = 0;
+  const varsetd = (...args: string[]) => runVarsetd(args, varsetdEnv(targetStore));
+  const importFrom = (url: string, ...rest: string[]) =>
+    varsetd('import', '--from', url, '--token-file', tokenFile, '--organization', 'acme', '--page-size', '2', '--json', ...rest);
+  const reportOf = (run: { code: number; stdout: string; stderr: string }) => {
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stdout + run.stderr, new RegExp(SECRET), 'no sensitive value in a report');
+    return JSON.parse(run.stdout);
+  };
+  const results = (report: any) => report.sets.map((set: any) => [set.name, set.result]);
+
+  before(async () => {
+    [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
+    [source, target] = await Promise.all([
+      startServerProcess(varsetdEnv(sourceStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN })),
+      startServerProcess(varsetdEnv(targetStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN })),
+    ]);
+    s = httpClient(source.url);
+    t = httpClient(target.url);
+    await seedOrganization(s, 'acme');
+    // More sets than a few pages of two hold.
+    for (let i = 1; i <= 4; i++) await createVarset(s, 'acme', { attributes: { name: `extra-${i}` }, vars: [{ key: `k${i}`, value: `v${i}` }] });
+    await createOrganization(t, 'acme');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-import-'));
+    tokenFile = path.join(dir, 'token');
+    fs.writeFileSync(tokenFile, `${ADMIN_TOKEN}\n`);
+    valuesFile = path.join(dir, 'values.env');
+    fs.writeFileSync(valuesFile, `# filled by hand\nshared/AWS_SECRET_ACCESS_KEY=${SECRET}\n`);
+    // The source as a rate-limited API: every fifth request is answered 429 once, with Retry-After.
+    throttle = http.createServer((req, res) => {
+      if (++throttled % 5 === 0) {
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/vnd.api+json' });
+        res.end('{"errors":[{"status":"429","title":"Too many requests"}]}');
+        return;
+      }
+      const forwarded = http.request(`${source.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => throttle.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    throttle.close();
+    try {
+      await Promise.all([source.stop(), target.stop()]);
+    } finally {
+      await Promise.all([sourceStore.dispose(), targetStore.dispose()]);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a dry run reports what it would do and writes nothing', async () => {
+    const report = reportOf(await importFrom(source.url, '--dry-run'));
+    assert.equal(report['dry-run'], true);
+    assert.deepEqual(report.projects.map((p: any) => p.result).sort(), ['created', 'created', 'unchanged'], 'the default project exists');
+    assert.equal(
+      results(report).every(([, result]: string[]) => result === 'created'),
+      true,
+    );
+    const listed = await t.get('/api/v2/organizations/acme/varsets');
+    assert.equal(listed.body.data.length, 0);
+    assert.equal((await t.get('/api/v2/organizations/acme/workspaces')).body.data.length, 0);
+  });
+
+  it('imports the organization through pages and 429s: the same effective variables, one version per set', async () => {
+    const before429 = throttled;
+    const report = reportOf(await importFrom(`http://127.0.0.1:${(throttle.address() as AddressInfo).port}`, '--values', valuesFile));
+    assert.ok(throttled - before429 >= 10, 'the import read through the throttled source');
+    assert.deepEqual(
+      results(report).map(([, r]: string[]) => r),
+      Array(7).fill('created'),
+    );
+    const shared = report.sets.find((set: any) => set.name === 'shared');
+    assert.deepEqual(
+      shared.variables.find((v: any) => v.key === 'AWS_SECRET_ACCESS_KEY'),
+      { key: 'AWS_SECRET_ACCESS_KEY', category: 'env', result: 'created' },
+    );
+    assert.deepEqual(report['workspace-variables'], [{ workspace: 'db', key: 'size', category: 'terraform', result: 'created' }]);
+    assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+
+    const sets = (await t.get('/api/v2/organizations/acme/varsets?page%5Bsize%5D=100')).body.data as { id: string; attributes: { name: string } }[];
+    for (const set of sets) {
+      const versions = await t.get(`/api/v2/varsets/${set.id}/versions`);
+      expectStatus(versions, 200);
+      assert.equal(versions.body.data.length, 1, `${set.attributes.name} has one version`);
+      assert.match(JSON.stringify(versions.body.data[0]), /import from http:\/\/127\.0\.0\.1:\d+/);
+    }
+    const trail = await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme');
+    const created = (trail.body.data as any[]).filter((e) => e.resource.type === 'varset' && e.resource.action === 'create');
+    assert.equal(created.length, 7);
+    for (const event of created) assert.match(event.auth.description, /^command line \(user [^)]+\), import from http:\/\/127\.0\.0\.1:\d+$/);
+
+    // The value --values gave is the one a run gets.
+    const workdir = fs.mkdtempSync(path.join(dir, 'run-'));
+    fs.writeFileSync(path.join(workdir, 'main.tf'), '');
+    const check = `process.exit(process.env.AWS_SECRET_ACCESS_KEY === ${JSON.stringify(SECRET)} ? 0 : 3)`;
+    const ran = await runVarsetd(['exec', '--workspace', 'acme/web', '--dir', workdir, '--', process.execPath, '-e', check], {
+      ...process.env,
+      VARSETD_ADDRESS: target.url,
+      VARSETD_TOKEN: ADMIN_TOKEN,
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+  });
+
+  it('a second import changes nothing; after a change of the source, only what changed', async () => {
+    const again = reportOf(await importFrom(source.url, '--values', valuesFile));
+    assert.deepEqual(new Set(results(again).map(([, r]: string[]) => r)), new Set(['unchanged']));
+    assert.deepEqual(new Set(again.projects.concat(again.workspaces, again['workspace-variables']).map((i: any) => i.result)), new Set(['unchanged']));
+
+    const extra = (await s.get('/api/v2/organizations/acme/varsets?q=extra-2')).body.data[0];
+    const variable = (await s.get(`/api/v2/varsets/${extra.id}/relationships/vars`)).body.data[0];
+    expectStatus(await s.patch(`/api/v2/varsets/${extra.id}/relationships/vars/${variable.id}`, { data: { type: 'vars', attributes: { value: 'changed' } } }), 200);
+    expectStatus(await s.patch(`/api/v2/varsets/${extra.id}`, { data: { type: 'varsets', attributes: { description: 'now described' } } }), 200);
+    const changed = reportOf(await importFrom(source.url, '--values', valuesFile));
+    assert.deepEqual(
+      results(changed).filter(([, r]: string[]) => r !== 'unchanged'),
+      [['extra-2', 'updated']],
+    );
+    assert.deepEqual(changed.sets.find((set: any) => set.name === 'extra-2').variables, [{ key: 'k2', category: 'terraform', result: 'updated' }]);
+    assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+  });
+
+  it('round-trips through export into an empty organization; a sensitive value left out needs one', async () => {
+    const out = path.join(dir, 'export');
+    assert.equal((await varsetd('export', '--organization', 'acme', '--out', out)).code, 0);
+    await createOrganization(t, 'copy');
+    const report = reportOf(await varsetd('import', '--from', out, '--organization', 'acme', '--into', 'copy', '--json'));
+    const secret = report.sets.find((set: any) => set.name === 'shared').variables.find((v: any) => v.key === 'AWS_SECRET_ACCESS_KEY');
+    assert.deepEqual(secret, { key: 'AWS_SECRET_ACCESS_KEY', category: 'env', result: 'created', 'value-needed': true });
+    const copied = path.join(dir, 'copied');
+    assert.equal((await varsetd('export', '--organization', 'copy', '--out', copied)).code, 0);
+    for (const file of fs.readdirSync(out)) assert.equal(fs.readFileSync(path.join(copied, file), 'utf8'), fs.readFileSync(path.join(out, file), 'utf8'), file);
+
+    const human = await varsetd('import', '--from', out, '--organization', 'acme', '--into', 'copy');
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /^sets: 7 unchanged$/m);
+    assert.match(human.stdout, /^ {4}variable env AWS_SECRET_ACCESS_KEY: unchanged \(needs a value\)$/m);
+  });
+
+  it('with --no-create, reports and skips what needs a missing workspace or project', async () => {
+    await createOrganization(t, 'bare');
+    const report = reportOf(await importFrom(source.url, '--into', 'bare', '--no-create', '--dry-run'));
+    assert.equal(
+      report.workspaces.every((w: any) => w.result === 'skipped'),
+      true,
+    );
+    const infra = report.sets.find((set: any) => set.name === 'infra overrides');
+    assert.deepEqual([infra.result, infra.why], ['skipped', 'its project infra is not in the target organization (--no-create)']);
+    const tuning = report.sets.find((set: any) => set.name === 'apps/web: "tuning"');
+    assert.equal(tuning.result, 'created');
+    assert.deepEqual(new Set(tuning.assignments.map((a: any) => a.result)), new Set(['skipped']));
+  });
+
+  it('stops at a source error with nothing written', async () => {
+    const failing = http.createServer((req, res) => {
+      if (req.url!.includes('/relationships/vars')) {
+        res.writeHead(500).end();
+        return;
+      }
+      const forwarded = http.request(`${source.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      await createOrganization(t, 'untouched');
+      const run = await importFrom(`http://127.0.0.1:${(failing.address() as AddressInfo).port}`, '--into', 'untouched');
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /^varsetd import: reading http:\/\/127\.0\.0\.1:\d+: the source answered 500 to GET \/varsets\/varset-\w+\/relationships\/vars\n$/);
+      assert.equal((await t.get('/api/v2/organizations/untouched/workspaces')).body.data.length, 0);
+    } finally {
+      failing.close();
+    }
+  });
+});
