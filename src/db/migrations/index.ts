@@ -18,6 +18,7 @@ import * as varsetCounts from './0016_varset_counts.js';
 import * as varsetVersions from './0017_varset_versions.js';
 import * as auditEvents from './0018_audit_events.js';
 import * as varsetNotifications from './0019_varset_notifications.js';
+import * as workloadIdentityKeys from './0022_workload_identity_keys.js';
 
 /** Every migration, in order. Names sort in the order they run; never rename or edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_varset_versions': varsetVersions,
   '0018_audit_events': auditEvents,
   '0019_varset_notifications': varsetNotifications,
+  '0022_workload_identity_keys': workloadIdentityKeys,
 };
