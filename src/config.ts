@@ -190,14 +190,14 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     env: 'VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL',
-    flag: '--workload-identity-token-ttl',
+    flag: '--identity-token-ttl',
     value: 'SECONDS',
     help: `a workload identity token is valid at most (${DEFAULT_TOKEN_TTL_S})`,
     key: 'workloadIdentityTokenTtlMs',
   },
   {
     env: 'VARSETD_WORKLOAD_IDENTITY_RUN_LIFETIME',
-    flag: '--workload-identity-run-lifetime',
+    flag: '--identity-run-ttl',
     value: 'SECONDS',
     help: `every token of a run has expired this long after the run was created (${DEFAULT_RUN_LIFETIME_S})`,
     key: 'workloadIdentityRunLifetimeMs',

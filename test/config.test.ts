@@ -29,7 +29,7 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...on, VARSETD_PUBLIC_URL: 'http://varsetd.example.com' }, []), /needs an https:\/\/ VARSETD_PUBLIC_URL/);
     assert.throws(() => loadConfig({ ...on, VARSETD_PUBLIC_URL: 'https://varsetd.example.com/?a=1' }, []), /no query/);
     assert.throws(() => loadConfig({ VARSETD_WORKLOAD_IDENTITY: 'yes' }, []), /must be true or false/);
-    const timed = loadConfig({ VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL: '900' }, ['--workload-identity-run-lifetime', '7200']);
+    const timed = loadConfig({ VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL: '900' }, ['--identity-run-ttl', '7200']);
     assert.deepEqual([timed.workloadIdentityTokenTtlMs, timed.workloadIdentityRunLifetimeMs], [900_000, 7_200_000]);
     for (const bad of ['0', '1.5', '86401', 'x'])
       assert.throws(() => loadConfig({ VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL: bad }, []), /VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL must be/, bad);

@@ -54,6 +54,12 @@ export async function publishedJwks(db: Store['db']): Promise<{ keys: JsonWebKey
   return { keys: publishedKeys(await store.listLiveKeys(db, at), at).map((k) => k.publicJwk) };
 }
 
+/** The published keys, oldest first (for `varsetd identity-keys list`). */
+export async function listSigningKeys(db: Store['db']): Promise<SigningKey[]> {
+  const at = new Date().toISOString();
+  return publishedKeys(await store.listLiveKeys(db, at), at);
+}
+
 export interface MintedToken {
   token: string;
   jti: string;
