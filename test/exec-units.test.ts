@@ -88,9 +88,15 @@ describe('varsetd exec: arguments', () => {
       message: '-x',
       dir: cwd,
       dryRun: true,
+      phase: 'plan',
       command: 'terraform',
       args: ['plan', '--workspace', 'z'],
     });
+  });
+
+  it('reads --phase plan or apply, and refuses any other phase', () => {
+    assert.equal(parseExecArguments(['--workspace', 'a/b', '--phase', 'apply', '--', 'x'], cwd).phase, 'apply');
+    assert.throws(() => parseExecArguments(['--workspace', 'a/b', '--phase=destroy', '--', 'x'], cwd), /--phase is plan or apply, got destroy/);
   });
 
   it('refuses an unknown option, a missing value and a value given to --dry-run, each by name', () => {
