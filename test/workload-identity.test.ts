@@ -45,8 +45,8 @@ describe(`workload identity tokens (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  async function runBy(token: string): Promise<string> {
-    const cv = await createUploadedConfigurationVersion(t, ws);
+  async function runBy(token: string, speculative = false): Promise<string> {
+    const cv = await createUploadedConfigurationVersion(t, ws, { speculative });
     const body = {
       data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
     };
@@ -150,6 +150,14 @@ describe(`workload identity tokens (${storeKind})`, () => {
     expectStatus(azure, 422);
     assert.match(azure.body.errors[0].detail, /TFC_AZURE_PROVIDER_AUTH=true/);
     for (const body of [{ phase: 'destroy', target: 'aws' }, { phase: 'plan', target: 'gcp' }, { phase: 'plan' }, {}]) expectStatus(await mint(run, runner.token, body), 422);
+  });
+
+  it('gives a speculative plan no apply token', async () => {
+    const run = await runBy(runner.token, true);
+    expectStatus(await mint(run, runner.token, { phase: 'plan', target: 'aws' }), 200);
+    const refused = await mint(run, runner.token, { phase: 'apply', target: 'aws' });
+    expectStatus(refused, 422);
+    assert.match(refused.body.errors[0].detail, /speculative plan/);
   });
 
   it('answers 404 to every other token, and 409 once the run has finished', async () => {

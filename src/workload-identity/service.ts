@@ -78,6 +78,7 @@ export async function mintRunToken(ctx: Context, options: IssuerOptions, runId: 
   const project = (await projectsOfOrganization(ctx, organization.id, [workspace.project_id]))[0];
   if (!project) throw new NotFound();
   const env = new Map((await openRunVariables(ctx.store.db, ctx.sealer, run.id)).filter((v) => v.category === 'env').map((v) => [v.key, v.value]));
+  if (phase === 'apply' && run.plan_only) throw new Unprocessable(`run ${run.id} is a speculative plan: it has no apply phase`, 'phase');
   const audience = audienceOf(target, env);
   if (audience === undefined) throw new Unprocessable(`the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`, 'target');
 
