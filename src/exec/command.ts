@@ -5,7 +5,7 @@ import { ApiCallError, VarsetdApi, type InjectedVariable, type SetUsed } from '.
 import { packDirectory } from './archive.js';
 import { exitCodeOfSignal, startChild, type ChildResult, type RunningChild } from './child.js';
 import { CredentialsError, discoverServer } from './credentials.js';
-import { DynamicCredentialsError, prepareDynamicCredentials, type DynamicCredentials, type Phase } from './dynamic-credentials.js';
+import { describeDynamicCredentials, DynamicCredentialsError, prepareDynamicCredentials, type DynamicCredentials, type Phase } from './dynamic-credentials.js';
 import { createRequester } from './http.js';
 import { isIdentifier, renderTfvars } from './tfvars.js';
 
@@ -277,6 +277,8 @@ function printDryRun(variables: InjectedVariable[], sets: SetUsed[], options: Ex
   for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
   lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);
   for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? '(sensitive)' : v.hcl ? v.value : JSON.stringify(v.value)}`);
+  const credentials = describeDynamicCredentials(variables, options.phase);
+  if (credentials.length) lines.push('dynamic credentials:', ...credentials.map((line) => `  ${line}`));
   if (sets.length) lines.push(`values from ${describeSets(sets)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

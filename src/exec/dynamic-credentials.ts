@@ -29,6 +29,22 @@ export function awsRoleOf(env: ReadonlyMap<string, string>, phase: Phase): strin
   return role;
 }
 
+/** What a run with these variables would get, in words (for --dry-run); a problem is told, not thrown. */
+export function describeDynamicCredentials(variables: readonly InjectedVariable[], phase: Phase): string[] {
+  const env = envOf(variables);
+  const lines = NOT_YET_GIVEN.filter((name) => isOn(env, name)).map((name) => `${name} is true, but varsetd exec does not give these credentials yet`);
+  try {
+    const role = awsRoleOf(env, phase);
+    if (role !== undefined) lines.unshift(`AWS: the run's ${phase} token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=${role}`);
+  } catch (error) {
+    if (!(error instanceof DynamicCredentialsError)) throw error;
+    lines.unshift(error.message);
+  }
+  return lines;
+}
+
+const envOf = (variables: readonly InjectedVariable[]) => new Map(variables.filter((v) => v.category === 'env').map((v) => [v.key, v.value ?? '']));
+
 export interface DynamicCredentials {
   /** What COMMAND's environment gets, over the run's variables. */
   env: Record<string, string>;
@@ -39,7 +55,7 @@ export interface DynamicCredentials {
 }
 
 export async function prepareDynamicCredentials(variables: readonly InjectedVariable[], runId: string, phase: Phase, mint: Mint): Promise<DynamicCredentials> {
-  const env = new Map(variables.filter((v) => v.category === 'env').map((v) => [v.key, v.value ?? '']));
+  const env = envOf(variables);
   const skipped = NOT_YET_GIVEN.filter((name) => isOn(env, name)).map((name) => `${name} is true, but varsetd exec does not give these credentials yet`);
   const role = awsRoleOf(env, phase);
   if (role === undefined) return { env: {}, skipped, remove: () => {} };
