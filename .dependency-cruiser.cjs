@@ -55,6 +55,7 @@ const FEATURES = [
   'tag-bindings',
   'audit',
   'notifications',
+  'workload-identity',
 ].join('|');
 
 module.exports = {
