@@ -4,25 +4,10 @@
  * target's default unless the run's `TFC_<TARGET>_WORKLOAD_IDENTITY_AUDIENCE` says otherwise.
  */
 
+export { audienceOf, TARGET_NAMES, TARGETS, type Target } from '../common/dynamic-credentials.js';
+
 export const RUN_PHASES = ['plan', 'apply'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];
-
-/** The targets whose credentials a run's variables can turn on, with HCP Terraform's default audience of each. */
-export const TARGETS = {
-  aws: { auth: 'TFC_AWS_PROVIDER_AUTH', audience: 'TFC_AWS_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: 'aws.workload.identity' },
-  azure: { auth: 'TFC_AZURE_PROVIDER_AUTH', audience: 'TFC_AZURE_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: 'api://AzureADTokenExchange' },
-  vault: { auth: 'TFC_VAULT_PROVIDER_AUTH', audience: 'TFC_VAULT_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: 'vault.workload.identity' },
-} as const;
-export type Target = keyof typeof TARGETS;
-export const TARGET_NAMES = Object.keys(TARGETS) as Target[];
-
-/** The audience of a target's tokens for a run with these env variables; undefined when they do not turn the target on. */
-export function audienceOf(target: Target, env: ReadonlyMap<string, string>): string | undefined {
-  const { auth, audience, defaultAudience } = TARGETS[target];
-  if (env.get(auth)?.trim().toLowerCase() !== 'true') return undefined;
-  const chosen = env.get(audience)?.trim();
-  return chosen ? chosen : defaultAudience;
-}
 
 export interface RunIdentity {
   organization: string;

@@ -13907,6 +13907,11 @@ export interface paths {
                                     level: number;
                                     name: string;
                                 }[];
+                                /** @description the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md) */
+                                "dynamic-credentials": {
+                                    target: string;
+                                    audience: string;
+                                }[];
                             };
                         };
                     };
@@ -14038,6 +14043,11 @@ export interface paths {
                                 precedence: {
                                     level: number;
                                     name: string;
+                                }[];
+                                /** @description the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md) */
+                                "dynamic-credentials": {
+                                    target: string;
+                                    audience: string;
                                 }[];
                             };
                         };
