@@ -7,7 +7,7 @@ import { createUploadedConfigurationVersion } from './support/factories/runs.js'
 import { createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { rotateSigningKey } from '../src/workload-identity/service.js';
+import { listSigningKeys, rotateSigningKey } from '../src/workload-identity/service.js';
 
 const ISSUER = 'http://127.0.0.1:1/varsetd';
 const TTL_MS = 600_000;
@@ -183,6 +183,32 @@ describe(`workload identity tokens (${storeKind})`, () => {
     assert.equal(header.kid, now.id);
     assert.ok(claims.exp - claims.iat <= TTL_MS / 1000);
     assert.deepEqual((await jwks()).keys.map((k: any) => k.kid).sort(), [first, next.id, now.id].sort(), 'keys that signed tokens still valid stay published');
+  });
+});
+
+describe(`workload identity: a first token after a rotation was published (${storeKind})`, () => {
+  let t: TestApp;
+  before(async () => (t = await TestApp.start({ workloadIdentity: { issuer: ISSUER, tokenTtlMs: TTL_MS, runLifetimeMs: 3_600_000 } })));
+  after(async () => t.close());
+
+  it('signs with a key of its own until the published next key takes over, then unpublishes it', async () => {
+    const next = await rotateSigningKey(t.store, t.app.sealer, 60_000, TTL_MS);
+    const org = await t.createOrganization();
+    const ws = await t.createWorkspace(org);
+    await createVarset(t, org, { attributes: { global: true }, vars: [{ key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' }] });
+    const cv = await createUploadedConfigurationVersion(t, ws);
+    const body = {
+      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+    };
+    const run = (await t.post('/api/v2/runs', body)).body.data.id;
+    // The site administrator created the run, so it is the run's own token here.
+    const minted = await t.post(`/api/v2/runs/${run}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' });
+    expectStatus(minted, 200);
+    const keys = await listSigningKeys(t.store.db);
+    const first = keys.find((k) => k.id !== next.id)!;
+    assert.equal(decode(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json()).header.kid, first.id);
+    assert.equal(first.signsUntil, next.signsFrom);
+    assert.equal(Date.parse(first.publishedUntil!) - Date.parse(next.signsFrom), TTL_MS);
   });
 });
 

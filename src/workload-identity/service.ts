@@ -83,7 +83,7 @@ export async function mintRunToken(ctx: Context, options: IssuerOptions, runId: 
   if (audience === undefined) throw new Unprocessable(`the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`, 'target');
 
   const issuedAt = Date.now();
-  const key = await currentSigningKey(ctx.store, ctx.sealer, new Date(issuedAt).toISOString());
+  const key = await currentSigningKey(ctx.store, ctx.sealer, new Date(issuedAt).toISOString(), options.tokenTtlMs);
   const expiresAt = expiryOf(issuedAt, options.tokenTtlMs, key, Date.parse(run.created_at) + options.runLifetimeMs);
   if (expiresAt <= issuedAt + 1000) throw new Conflict(`run ${run.id} has outlived the time its tokens may be valid for`);
   const jti = randomUUID();
@@ -97,14 +97,21 @@ export async function mintRunToken(ctx: Context, options: IssuerOptions, runId: 
   return { token, jti, audience, expiresAt: new Date(claims.exp * 1000).toISOString() };
 }
 
-/** The key that signs now; the issuer's first key is made here, so that one exists before any token is asked for. */
-async function currentSigningKey(db: Store, sealer: Sealer, at: string): Promise<SigningKey> {
+/**
+ * The key that signs now. The issuer's first key is made here, when the first token is asked
+ * for; should a rotation have published a next key already, the one made here signs only until
+ * that one takes over, as a rotated key would.
+ */
+async function currentSigningKey(db: Store, sealer: Sealer, at: string, tokenTtlMs: number): Promise<SigningKey> {
   const found = signingKeyAt(await store.listLiveKeys(db.db, at), at);
   if (found) return found;
   return transaction(db, async (trx) => {
-    const again = signingKeyAt(await store.listLiveKeys(trx, at), at);
+    const keys = await store.listLiveKeys(trx, at);
+    const again = signingKeyAt(keys, at);
     if (again) return again;
+    const next = keys.filter((k) => k.signsFrom > at).sort((x, y) => (x.signsFrom < y.signsFrom ? -1 : 1))[0];
     const key = newKey(sealer, at, at);
+    if (next) Object.assign(key, { signsUntil: next.signsFrom, publishedUntil: new Date(Date.parse(next.signsFrom) + tokenTtlMs).toISOString() });
     await store.insertKey(trx, key);
     return key;
   });
