@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 src=test/fixtures/oidc-verifier
 out=.cache/oidc-verifier
-stamp=$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)
+stamp=$(cat "$src"/*.go "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)
 if [[ ! -x $out/verifier-$stamp ]]; then
   command -v go >/dev/null 2>&1 || { echo "oidc-verifier.sh: Go is needed to build the verifier, and go is not on PATH" >&2; exit 1; }
   mkdir -p "$out"

@@ -106,9 +106,20 @@ describe('varsetd exec: arguments', () => {
     assert.deepEqual(describeDynamicCredentials(env(aws), 'plan'), ["AWS: the run's plan token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:run"]);
     assert.deepEqual(describeDynamicCredentials(env(aws), 'apply'), ["AWS: the run's apply token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:apply"]);
     assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'false', TFC_AWS_RUN_ROLE_ARN: 'arn:run' }), 'plan'), []);
-    assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'TRUE', TFC_VAULT_PROVIDER_AUTH: 'true' }), 'plan'), [
-      'TFC_AWS_PROVIDER_AUTH is true, but neither TFC_AWS_PLAN_ROLE_ARN nor TFC_AWS_RUN_ROLE_ARN names the role to assume',
-      'TFC_VAULT_PROVIDER_AUTH is true, but varsetd exec does not give these credentials yet',
+    assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'TRUE', TFC_VAULT_PROVIDER_AUTH: 'true', TFC_AZURE_PROVIDER_AUTH: 'true' }), 'plan'), [
+      'TFC_AWS_PROVIDER_AUTH is true, but neither TFC_AWS_PLAN_ROLE_ARN nor TFC_AWS_RUN_ROLE_ARN is set',
+      'TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL',
+      'TFC_AZURE_PROVIDER_AUTH is true, but varsetd exec does not give these credentials yet',
+    ]);
+    const vault = {
+      TFC_VAULT_PROVIDER_AUTH: 'true',
+      TFC_VAULT_ADDR: 'https://vault.example.com/',
+      TFC_VAULT_RUN_ROLE: 'run',
+      TFC_VAULT_APPLY_ROLE: 'deploy',
+      TFC_VAULT_AUTH_PATH: '/tfc/',
+    };
+    assert.deepEqual(describeDynamicCredentials(env(vault), 'apply'), [
+      "Vault: a JWT login with the run's apply token at https://vault.example.com/v1/auth/tfc/login as role deploy, as VAULT_ADDR and VAULT_TOKEN",
     ]);
   });
 

@@ -213,6 +213,77 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
     }
   });
 
+  it("varsetd exec logs in to a Vault-compatible JWT login (go-oidc verifying the token) and gives the command Vault's token; a role the login refuses stops the run", async () => {
+    const login = spawn(
+      verifier,
+      [
+        '-issuer',
+        issuer,
+        '-audience',
+        'vault.workload.identity',
+        '-vault-listen',
+        '127.0.0.1:0',
+        '-vault-auth-path',
+        'tfc',
+        '-vault-role',
+        'network-plan',
+        '-vault-namespace',
+        'team-a',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const vaultAddress = await new Promise<string>((resolve, reject) => {
+        login.stdout.once('data', (chunk) => resolve(/listening (\S+)/.exec(String(chunk))![1]!));
+        login.once('exit', () => reject(new Error('the Vault-compatible login did not start')));
+      });
+      const vaulted = await t.createWorkspace(org, { name: 'vaulted' });
+      await grantWorkspace(t, runner.teamId, vaulted, { access: 'plan' });
+      await createVarset(t, org, {
+        workspaces: [vaulted],
+        vars: [
+          { key: 'TFC_VAULT_PROVIDER_AUTH', category: 'env', value: 'true' },
+          { key: 'TFC_VAULT_ADDR', category: 'env', value: vaultAddress },
+          { key: 'TFC_VAULT_NAMESPACE', category: 'env', value: 'team-a' },
+          { key: 'TFC_VAULT_AUTH_PATH', category: 'env', value: 'tfc' },
+          { key: 'TFC_VAULT_RUN_ROLE', category: 'env', value: 'network-plan' },
+          { key: 'TFC_VAULT_APPLY_ROLE', category: 'env', value: 'network-apply' },
+        ],
+      });
+      const script = `fetch(process.env.VAULT_ADDR + '/v1/auth/token/lookup-self', { headers: { 'X-Vault-Token': process.env.VAULT_TOKEN } })
+        .then((r) => r.json()).then((j) => console.log('RESULT ' + JSON.stringify({ ...j.data.meta, namespace: process.env.VAULT_NAMESPACE })))`;
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: configDir, VARSETD_ADDRESS: issuer, VARSETD_TOKEN: runner.token };
+      const exec = (phase: string) =>
+        run(
+          process.execPath,
+          ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/main.ts'), 'exec', '--workspace', `${org}/vaulted`, '--phase', phase, '--', process.execPath, '-e', script],
+          {
+            env,
+            cwd: configDir,
+          },
+        );
+      const planned = await exec('plan');
+      assert.equal(planned.code, 0, planned.stderr + planned.stdout);
+      const seen = JSON.parse(
+        planned.stdout
+          .split('\n')
+          .find((l) => l.startsWith('RESULT '))!
+          .slice('RESULT '.length),
+      );
+      const runId = (await t.get(`/api/v2/workspaces/${vaulted}/runs`)).body.data[0].id;
+      assert.deepEqual({ ...seen, sub: undefined }, { role: 'network-plan', run: runId, namespace: 'team-a', sub: undefined });
+      assert.match(seen.sub, /:workspace:vaulted:run_phase:plan$/);
+      assert.doesNotMatch(planned.stdout + planned.stderr, /hvs\.|eyJ[\w-]+\.eyJ/, 'varsetd exec prints no token');
+
+      const refused = await exec('apply');
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /Vault refused the login at .*\/v1\/auth\/tfc\/login as role network-apply \(400\)/);
+      assert.equal((await t.get(`/api/v2/workspaces/${vaulted}/runs`)).body.data[0].attributes.status, 'errored');
+    } finally {
+      login.kill('SIGTERM');
+    }
+  });
+
   it('never puts a token in the logs, the audit trail, /metrics or the comments', async () => {
     const runId = await newRun();
     const token = await mint(runId);

@@ -17,7 +17,8 @@ export const EXEC_USAGE = `usage: varsetd exec --workspace ORG/WORKSPACE [--mess
   becomes planning, then planned (exit code 0) or errored, and gets a comment. --dry-run
   prints what would be injected, sensitive values masked, and creates nothing. Where the
   variables turn on dynamic credentials (TFC_AWS_PROVIDER_AUTH=true), COMMAND gets a workload
-  identity token of the run for --phase (plan unless given) as AWS's web identity.
+  identity token of the run for --phase (plan unless given) as AWS's web identity; with
+  TFC_VAULT_PROVIDER_AUTH=true, a Vault token from a JWT login with it.
 Server and token: VARSETD_ADDRESS; VARSETD_TOKEN, else TF_TOKEN_<host>, else
 ~/.terraform.d/credentials.tfrc.json. Exits with COMMAND's exit code.`;
 
@@ -145,7 +146,13 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
   if (sets.length) process.stderr.write(`varsetd exec: values from ${describeSets(sets)}\n`);
   let credentials: DynamicCredentials;
   try {
-    credentials = await prepareDynamicCredentials(variables, runId, options.phase, (target) => api.workloadIdentityToken(runId, options.phase, target));
+    credentials = await prepareDynamicCredentials(
+      variables,
+      runId,
+      options.phase,
+      (target) => api.workloadIdentityToken(runId, options.phase, target),
+      (extraCa) => createRequester(env, extraCa),
+    );
   } catch (error) {
     await abandon(api, runId);
     if (!(error instanceof DynamicCredentialsError)) throw error;
