@@ -212,6 +212,32 @@ describe(`workload identity: a first token after a rotation was published (${sto
   });
 });
 
+describe(`workload identity: a run's lifetime (${storeKind})`, () => {
+  let t: TestApp;
+  before(async () => (t = await TestApp.start({ workloadIdentity: { issuer: ISSUER, tokenTtlMs: TTL_MS, runLifetimeMs: 3000 } })));
+  after(async () => t.close());
+
+  it('bounds every token of a run by the run lifetime, and mints none once it has passed', async () => {
+    const org = await t.createOrganization();
+    const ws = await t.createWorkspace(org);
+    await createVarset(t, org, { attributes: { global: true }, vars: [{ key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' }] });
+    const cv = await createUploadedConfigurationVersion(t, ws);
+    const body = {
+      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+    };
+    const created = (await t.post('/api/v2/runs', body)).body.data;
+    const mint = () => t.post(`/api/v2/runs/${created.id}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' });
+    const minted = await mint();
+    expectStatus(minted, 200);
+    const { claims } = decode(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json());
+    assert.ok(claims.exp * 1000 <= Date.parse(created.attributes['created-at']) + 3000);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const late = await mint();
+    expectStatus(late, 409);
+    assert.match(late.body.errors[0].detail, /outlived the time its tokens may be valid for/);
+  });
+});
+
 describe(`workload identity off (${storeKind})`, () => {
   let t: TestApp;
   before(async () => (t = await TestApp.start()));
