@@ -56,6 +56,7 @@ const FEATURES = [
   'tag-bindings',
   'audit',
   'notifications',
+  'workload-identity',
 ].join('|');
 
 module.exports = {

@@ -45,6 +45,7 @@ import * as rowLock from '../src/db/row-lock.js';
 import * as search from '../src/db/search.js';
 import * as transactions from '../src/db/transaction.js';
 import * as tags from '../src/workspaces/tag-store.js';
+import * as identityKeys from '../src/workload-identity/store.js';
 
 /** The ids of what `seed` made. */
 export interface Seeded {
@@ -996,5 +997,21 @@ export const CASES = {
       every: (store, s) => tags.tagsOfWorkspace(store.db, s.workspaceId, undefined, PAGE),
       searched: (store, s) => tags.tagsOfWorkspace(store.db, s.workspaceId, 'bl', PAGE),
     },
+  },
+  'src/workload-identity/store.ts': {
+    insertKey: {
+      'a key': (store) =>
+        identityKeys.insertKey(store.db, {
+          id: 'wik-snap',
+          publicJwk: { kty: 'RSA', n: 'AQAB', e: 'AQAB', kid: 'wik-snap', alg: 'RS256', use: 'sig' },
+          sealedPrivateKey: 'sealed',
+          createdAt: T,
+          signsFrom: T,
+          signsUntil: null,
+          publishedUntil: null,
+        }),
+    },
+    listLiveKeys: { 'at a time': (store) => identityKeys.listLiveKeys(store.db, T) },
+    closeOpenKeys: { 'at a time': (store) => inTransaction(store, (trx) => identityKeys.closeOpenKeys(trx, T, T)) },
   },
 } satisfies Record<string, Record<string, Record<string, Case>>>;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Everything the tests need beyond node_modules, set up once and reused after: Terraform 1.0.3
 # for the `varsetd exec` tests (linux-x64 only; elsewhere those tests say why they skip),
-# Chromium for the web UI's browser tests, and the Prometheus parser of the metrics tests.
+# Chromium for the web UI's browser tests, the Prometheus parser of the metrics tests, and the
+# relying parties of the workload identity tests (a go-oidc verifier built with Go, moto and
+# boto3 from PyPI; without Go or Python those tests say why they skip).
 # `npm test` runs it first (the pretest:files script), so the README's test command needs nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,3 +14,7 @@ fi
 echo "test tools: Chromium $(bash scripts/chromium.sh)"
 bash scripts/install-metrics-parser.sh
 echo "test tools: the Prometheus parser in .cache/python"
+if command -v go >/dev/null 2>&1; then
+  echo "test tools: the OpenID Connect verifier $(bash scripts/oidc-verifier.sh)"
+fi
+echo "test tools: moto and boto3 in $(bash scripts/install-moto.sh)"

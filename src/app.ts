@@ -55,6 +55,8 @@ import { withJsonApiMediaTypes } from './api-docs/media-types.js';
 import { apiReference } from './api-docs/reference.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { registerMetrics, type MetricsOptions } from './metrics/routes.js';
+import { issuerRoutes, workloadIdentityRoutes } from './routes/workload-identity.js';
+import type { IssuerOptions } from './workload-identity/service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,6 +97,8 @@ export interface AppOptions {
   metrics?: MetricsOptions;
   /** Notifications of variable-set changes: whether private addresses may be destinations (not unless set), and whether this process sends the queued ones (`varsetd serve` does; not unless set). */
   notifications?: { allowPrivateAddresses?: boolean; deliver?: Omit<DelivererOptions, 'allowPrivateAddresses'> | false };
+  /** varsetd as the OpenID Connect issuer of runs' workload identity tokens; not one unless set. */
+  workloadIdentity?: IssuerOptions | undefined;
 }
 
 export async function buildApp(options: AppOptions) {
@@ -182,6 +186,8 @@ export async function buildApp(options: AppOptions) {
     'tfe.v2.2': `${API_PREFIX}/`,
   }));
 
+  if (options.workloadIdentity) await app.register(issuerRoutes, { issuer: options.workloadIdentity });
+
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {
@@ -222,6 +228,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(auditRoutes);
       await api.register(notificationRoutes, { policy: { allowPrivateAddresses, timeoutMs: deliver ? deliver.timeoutMs : undefined } });
       await api.register(previewRoutes);
+      if (options.workloadIdentity) await api.register(workloadIdentityRoutes, { issuer: options.workloadIdentity });
     },
     { prefix: API_PREFIX },
   );

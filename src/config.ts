@@ -50,6 +50,12 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** Whether notifications of set changes may go to private, loopback and link-local addresses. */
   notificationsAllowPrivate: boolean;
+  /** Whether varsetd is the OpenID Connect issuer of runs' workload identity tokens, at `publicUrl`. */
+  workloadIdentity: boolean;
+  /** Milliseconds a workload identity token is valid at most. */
+  workloadIdentityTokenTtlMs: number;
+  /** Milliseconds after a run's creation by which every token of the run has expired. */
+  workloadIdentityRunLifetimeMs: number;
 }
 
 /** As Fastify's `trustProxy` takes it: addresses, CIDR ranges, or proxy-addr's `loopback`, `linklocal` and `uniquelocal`. */
@@ -90,6 +96,12 @@ export const DEFAULT_DRAIN_DELAY_MS = 5_000;
 
 /** Admin tokens shorter than this are refused: the token is the key to everything. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+/** Workload identity tokens: the default and longest lifetime of a token, and of a run's tokens all told, in seconds. */
+export const DEFAULT_TOKEN_TTL_S = 3600;
+export const MAX_TOKEN_TTL_S = 86_400;
+export const DEFAULT_RUN_LIFETIME_S = 14_400;
+export const MAX_RUN_LIFETIME_S = 604_800;
 
 /** Metrics tokens shorter than this are refused: they are guessed otherwise. */
 export const MIN_METRICS_TOKEN_LENGTH = 16;
@@ -183,6 +195,27 @@ export const SETTINGS: readonly Setting[] = [
     value: 'BOOL',
     help: 'true lets notifications go to private, loopback and link-local addresses (false)',
     key: 'notificationsAllowPrivate',
+  },
+  {
+    env: 'VARSETD_WORKLOAD_IDENTITY',
+    flag: '--workload-identity',
+    value: 'BOOL',
+    help: "true makes varsetd the OpenID Connect issuer of runs' tokens, at VARSETD_PUBLIC_URL (false)",
+    key: 'workloadIdentity',
+  },
+  {
+    env: 'VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL',
+    flag: '--identity-token-ttl',
+    value: 'SECONDS',
+    help: `a workload identity token is valid at most (${DEFAULT_TOKEN_TTL_S})`,
+    key: 'workloadIdentityTokenTtlMs',
+  },
+  {
+    env: 'VARSETD_WORKLOAD_IDENTITY_RUN_LIFETIME',
+    flag: '--identity-run-ttl',
+    value: 'SECONDS',
+    help: `every token of a run has expired this long after the run was created (${DEFAULT_RUN_LIFETIME_S})`,
+    key: 'workloadIdentityRunLifetimeMs',
   },
 ];
 
@@ -296,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const allowPrivateText = raw.get('notificationsAllowPrivate') ?? 'false';
   if (allowPrivateText !== 'true' && allowPrivateText !== 'false') throw new ConfigError(`VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false, got ${allowPrivateText}`);
 
+  const workloadIdentity = workloadIdentitySettings(raw, publicUrl);
+
   const certFile = raw.get('tlsCert');
   const keyFile = raw.get('tlsKey');
   if ((certFile === undefined) !== (keyFile === undefined)) {
@@ -324,7 +359,36 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     dbPoolSize,
     dbConnectTimeoutMs,
     notificationsAllowPrivate: allowPrivateText === 'true',
+    ...workloadIdentity,
   };
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** The issuer's settings; refused where relying parties could not use the issuer (no public URL, plain HTTP beyond loopback). */
+function workloadIdentitySettings(raw: Map<Setting['key'], string>, publicUrl: string | undefined) {
+  const enabledText = raw.get('workloadIdentity') ?? 'false';
+  if (enabledText !== 'true' && enabledText !== 'false') throw new ConfigError(`VARSETD_WORKLOAD_IDENTITY must be true or false, got ${enabledText}`);
+  const wholeSeconds = (key: 'workloadIdentityTokenTtlMs' | 'workloadIdentityRunLifetimeMs', env: string, fallback: number, max: number) => {
+    const text = raw.get(key);
+    if (text === undefined) return fallback * 1000;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) throw new ConfigError(`${env} must be a whole number of seconds from 1 to ${max}, got ${text}`);
+    return Number(text) * 1000;
+  };
+  const workloadIdentityTokenTtlMs = wholeSeconds('workloadIdentityTokenTtlMs', 'VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL', DEFAULT_TOKEN_TTL_S, MAX_TOKEN_TTL_S);
+  const workloadIdentityRunLifetimeMs = wholeSeconds('workloadIdentityRunLifetimeMs', 'VARSETD_WORKLOAD_IDENTITY_RUN_LIFETIME', DEFAULT_RUN_LIFETIME_S, MAX_RUN_LIFETIME_S);
+  const workloadIdentity = enabledText === 'true';
+  if (workloadIdentity) {
+    const issuer = publicUrl === undefined ? undefined : new URL(publicUrl);
+    if (!issuer) throw new ConfigError('VARSETD_WORKLOAD_IDENTITY=true needs VARSETD_PUBLIC_URL: the issuer URL relying parties fetch the signing keys from');
+    if (issuer.search || issuer.hash || issuer.username || issuer.password) {
+      throw new ConfigError('VARSETD_PUBLIC_URL must have no query, fragment or credentials to be an OpenID Connect issuer');
+    }
+    if (issuer.protocol !== 'https:' && !LOOPBACK_HOSTS.test(issuer.hostname)) {
+      throw new ConfigError(`VARSETD_WORKLOAD_IDENTITY=true needs an https:// VARSETD_PUBLIC_URL (plain http only on loopback, for tests), got ${publicUrl}`);
+    }
+  }
+  return { workloadIdentity, workloadIdentityTokenTtlMs, workloadIdentityRunLifetimeMs };
 }
 
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

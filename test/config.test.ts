@@ -18,6 +18,22 @@ describe('configuration', () => {
     for (const wrong of ['yes', '1', 'TRUE'])
       assert.throws(() => loadConfig({ VARSETD_NOTIFICATIONS_ALLOW_PRIVATE: wrong }, []), /VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false/, wrong);
   });
+  it('is an OpenID Connect issuer only when asked, at an https public URL (http on loopback only), refusing at start otherwise', () => {
+    const off = loadConfig({}, []);
+    assert.deepEqual([off.workloadIdentity, off.workloadIdentityTokenTtlMs, off.workloadIdentityRunLifetimeMs], [false, 3_600_000, 14_400_000]);
+    const on = { VARSETD_WORKLOAD_IDENTITY: 'true' };
+    assert.equal(loadConfig({ ...on, VARSETD_PUBLIC_URL: 'https://varsetd.example.com/' }, []).workloadIdentity, true);
+    for (const url of ['http://127.0.0.1:8080', 'http://localhost:1', 'http://[::1]:8080'])
+      assert.equal(loadConfig({ ...on, VARSETD_PUBLIC_URL: url }, []).workloadIdentity, true, url);
+    assert.throws(() => loadConfig(on, []), /VARSETD_WORKLOAD_IDENTITY=true needs VARSETD_PUBLIC_URL/);
+    assert.throws(() => loadConfig({ ...on, VARSETD_PUBLIC_URL: 'http://varsetd.example.com' }, []), /needs an https:\/\/ VARSETD_PUBLIC_URL/);
+    assert.throws(() => loadConfig({ ...on, VARSETD_PUBLIC_URL: 'https://varsetd.example.com/?a=1' }, []), /no query/);
+    assert.throws(() => loadConfig({ VARSETD_WORKLOAD_IDENTITY: 'yes' }, []), /must be true or false/);
+    const timed = loadConfig({ VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL: '900' }, ['--identity-run-ttl', '7200']);
+    assert.deepEqual([timed.workloadIdentityTokenTtlMs, timed.workloadIdentityRunLifetimeMs], [900_000, 7_200_000]);
+    for (const bad of ['0', '1.5', '86401', 'x'])
+      assert.throws(() => loadConfig({ VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL: bad }, []), /VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL must be/, bad);
+  });
   it('reads the timeouts in seconds (60, 10 and 5 unless set) and refuses anything but a positive number', () => {
     assert.deepEqual(loadConfig({}, []).timeouts, { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 });
     const set = loadConfig({ VARSETD_REQUEST_TIMEOUT: '120', VARSETD_KEEP_ALIVE_TIMEOUT: '0.5' }, ['--headers-timeout', '3']);

@@ -127,6 +127,26 @@ describe(`effective variables (${storeKind})`, () => {
       assert.ok(!JSON.stringify(res.body).includes('secret'));
     });
 
+    it('with explain=true names the clouds whose dynamic credentials the env variables turn on, reading no sensitive switch', async () => {
+      const ws = await t.createWorkspace(org);
+      await createVarset(t, org, {
+        workspaces: [ws],
+        vars: [
+          { key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' },
+          { key: 'TFC_AWS_RUN_ROLE_ARN', category: 'env', value: 'arn:aws:iam::123456789012:role/network' },
+          { key: 'TFC_VAULT_PROVIDER_AUTH', category: 'env', value: 'true' },
+          { key: 'TFC_VAULT_WORKLOAD_IDENTITY_AUDIENCE', category: 'env', value: 'vault.example.com' },
+          { key: 'TFC_AZURE_PROVIDER_AUTH', category: 'env', value: 'true', sensitive: true },
+        ],
+      });
+      const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
+      expectStatus(res, 200);
+      assert.deepEqual(res.body.meta['dynamic-credentials'], [
+        { target: 'aws', audience: 'aws.workload.identity' },
+        { target: 'vault', audience: 'vault.example.com' },
+      ]);
+    });
+
     it('breaks ties between sets of one level by name in code point order, whatever was created first', async () => {
       const ws = await t.createWorkspace(org);
       for (const name of ['\u{1F600} set', 'b set', '\u{FF21} set', 'B set'])
@@ -169,6 +189,7 @@ describe(`effective variables (${storeKind})`, () => {
         { level: 6, name: 'run variable' },
       );
       assert.equal(levels.find((l: any) => l.level === 13).name, 'global set');
+      assert.deepEqual(res.body.meta['dynamic-credentials'], []);
       expectStatus(await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=false`), 400);
       expectStatus(await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true&other=1`), 400);
     });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseExecArguments } from '../src/exec/command.js';
 import { CredentialsError, discoverServer, environmentName } from '../src/exec/credentials.js';
+import { describeDynamicCredentials } from '../src/exec/dynamic-credentials.js';
 import { isIgnored, parseIgnoreFile, DEFAULT_IGNORE } from '../src/exec/ignore.js';
 import { hclString, isIdentifier, renderTfvars } from '../src/exec/tfvars.js';
 
@@ -88,9 +89,38 @@ describe('varsetd exec: arguments', () => {
       message: '-x',
       dir: cwd,
       dryRun: true,
+      phase: 'plan',
       command: 'terraform',
       args: ['plan', '--workspace', 'z'],
     });
+  });
+
+  it('reads --phase plan or apply, and refuses any other phase', () => {
+    assert.equal(parseExecArguments(['--workspace', 'a/b', '--phase', 'apply', '--', 'x'], cwd).phase, 'apply');
+    assert.throws(() => parseExecArguments(['--workspace', 'a/b', '--phase=destroy', '--', 'x'], cwd), /--phase is plan or apply, got destroy/);
+  });
+
+  it('tells which dynamic credentials a run would get, by phase, and what is missing', () => {
+    const env = (vars: Record<string, string>) => Object.entries(vars).map(([key, value]) => ({ key, value, category: 'env' as const, hcl: false, sensitive: false }));
+    const aws = { TFC_AWS_PROVIDER_AUTH: 'true', TFC_AWS_RUN_ROLE_ARN: 'arn:run', TFC_AWS_APPLY_ROLE_ARN: 'arn:apply' };
+    assert.deepEqual(describeDynamicCredentials(env(aws), 'plan'), ["AWS: the run's plan token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:run"]);
+    assert.deepEqual(describeDynamicCredentials(env(aws), 'apply'), ["AWS: the run's apply token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:apply"]);
+    assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'false', TFC_AWS_RUN_ROLE_ARN: 'arn:run' }), 'plan'), []);
+    assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'TRUE', TFC_VAULT_PROVIDER_AUTH: 'true', TFC_AZURE_PROVIDER_AUTH: 'true' }), 'plan'), [
+      'TFC_AWS_PROVIDER_AUTH is true, but neither TFC_AWS_PLAN_ROLE_ARN nor TFC_AWS_RUN_ROLE_ARN is set',
+      'TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL',
+      'TFC_AZURE_PROVIDER_AUTH is true, but varsetd exec does not give these credentials yet',
+    ]);
+    const vault = {
+      TFC_VAULT_PROVIDER_AUTH: 'true',
+      TFC_VAULT_ADDR: 'https://vault.example.com/',
+      TFC_VAULT_RUN_ROLE: 'run',
+      TFC_VAULT_APPLY_ROLE: 'deploy',
+      TFC_VAULT_AUTH_PATH: '/tfc/',
+    };
+    assert.deepEqual(describeDynamicCredentials(env(vault), 'apply'), [
+      "Vault: a JWT login with the run's apply token at https://vault.example.com/v1/auth/tfc/login as role deploy, as VAULT_ADDR and VAULT_TOKEN",
+    ]);
   });
 
   it('refuses an unknown option, a missing value and a value given to --dry-run, each by name', () => {

@@ -2,6 +2,7 @@ import { EXEC_USAGE, runExec } from '../exec/command.js';
 import * as backup from './backup.js';
 import * as exportCommand from './export.js';
 import * as importCommand from './import.js';
+import * as identityKeys from './identity-keys.js';
 import * as keys from './keys.js';
 import * as migrate from './migrate.js';
 import * as organizations from './organizations.js';
@@ -29,6 +30,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   migrate: { help: migrate.HELP, run: migrate.run },
   'rotate-key': { help: rotateKey.HELP, run: (args) => rotateKey.runRotateKey(args, process.env) },
   keys: { help: keys.HELP, run: (args) => keys.runKeys(args, process.env) },
+  'identity-keys': { help: identityKeys.HELP, run: identityKeys.run },
   tokens: { help: tokens.HELP, run: tokens.run },
   organizations: { help: organizations.HELP, run: organizations.run },
   import: { help: importCommand.HELP, run: importCommand.run },

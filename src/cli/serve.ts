@@ -119,6 +119,9 @@ async function serveRequests(
     trustProxy: config.trustProxy,
     metrics: { token: config.metricsToken, inCluster: isWorker() },
     notifications: { allowPrivateAddresses: config.notificationsAllowPrivate, deliver: {} },
+    workloadIdentity: config.workloadIdentity
+      ? { issuer: config.publicUrl!, tokenTtlMs: config.workloadIdentityTokenTtlMs, runLifetimeMs: config.workloadIdentityRunLifetimeMs }
+      : undefined,
   });
 
   // A process serving alone prunes the audit trail itself; workers leave it to their primary.

@@ -25,6 +25,7 @@ export function storeOptions(): string[] {
 export function usage(): string {
   return [
     'usage: varsetd [serve | migrate | rotate-key [--new-key KEY | --reseal] | keys list | keys retire KEY_ID] [options]',
+    '       varsetd identity-keys list | identity-keys rotate [--lead SECONDS] [options]',
     '       varsetd tokens | organizations SUBCOMMAND [...] [options]',
     '       varsetd export --organization ORG [...] | import --from URL|DIR --organization SOURCE [...] [options]',
     '       varsetd backup --to FILE | backup verify FILE | restore --from FILE [...] [options]',
@@ -39,6 +40,8 @@ export function usage(): string {
     row('rotate-key --reseal', 're-seal with the active key every value another key sealed'),
     row('keys list', "the keyring's keys, their state and how many values each seals"),
     row('keys retire KEY_ID', 'mark a key retired once no stored value uses it'),
+    row('identity-keys list', 'the keys signing workload identity tokens, published and next'),
+    row('identity-keys rotate', 'publish a new signing key, used after --lead SECONDS (3600)'),
     row('tokens create|list|revoke', 'create, list and revoke site-admin, organization and team tokens'),
     row('', 'on the store directly, with no token (varsetd tokens --help)'),
     row('organizations create|list', 'create and list organizations on the store directly'),

@@ -461,6 +461,20 @@ export interface VarsetNotificationResponseTable {
   attempt: number | null;
 }
 
+/** A key workload identity tokens are signed with (migration 0021). */
+export interface WorkloadIdentityKeyTable {
+  /** The JWK's `kid`. */
+  id: string;
+  /** JSON: the public key as a JWK. */
+  public_jwk: string;
+  /** Sealed: the PKCS #8 PEM private key. */
+  private_key: string;
+  created_at: string;
+  signs_from: string;
+  signs_until: string | null;
+  published_until: string | null;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   organization_versions: OrganizationVersionTable;
@@ -493,6 +507,7 @@ export interface Database {
   remote_state_consumers: RemoteStateConsumerTable;
   audit_events: AuditEventTable;
   audit_event_hours: AuditEventHourTable;
+  workload_identity_keys: WorkloadIdentityKeyTable;
 }
 
 export type { Generated };

@@ -69,5 +69,12 @@ export const ExplainQuery = Query({
 
 export const EffectiveVariablesDocument = Type.Object({
   ...CollectionDocument(EffectiveVariableResource).properties,
-  meta: Type.Optional(Type.Object({ precedence: Type.Array(Type.Object({ level: Type.Integer(), name: Type.String() })) })),
+  meta: Type.Optional(
+    Type.Object({
+      precedence: Type.Array(Type.Object({ level: Type.Integer(), name: Type.String() })),
+      'dynamic-credentials': Type.Array(Type.Object({ target: Type.String(), audience: Type.String() }), {
+        description: "the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md)",
+      }),
+    }),
+  ),
 });

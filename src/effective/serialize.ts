@@ -5,6 +5,7 @@ import { serializeWorkspaceVariable } from '../workspace-variables/serialize.js'
 import type { EffectiveValue, EffectiveVariable } from './model.js';
 import type { EffectiveVariableResource, EffectiveVariablesDocument } from './schemas.js';
 import { explainWinner, levelName, PRECEDENCE_LEVELS } from './explain.js';
+import { dynamicCredentialsOf } from '../common/dynamic-credentials.js';
 
 type EffectiveResource = Static<typeof EffectiveVariableResource>;
 
@@ -62,9 +63,17 @@ export function serializeEffectiveVariable(variable: EffectiveVariable, explain 
   };
 }
 
-/** The document of effective variables; when `explain`, `meta.precedence` lists every level, highest first. */
+/**
+ * The document of effective variables; when `explain`, `meta.precedence` lists every level,
+ * highest first, and `meta.dynamic-credentials` the clouds the winning env variables turn on
+ * (a configuration, never a secret: a sensitive switch is not read).
+ */
 export function serializeEffectiveVariables(variables: EffectiveVariable[], explain: boolean): Static<typeof EffectiveVariablesDocument> {
   const data = variables.map((variable) => serializeEffectiveVariable(variable, explain));
   if (!explain) return { data };
-  return { data, meta: { precedence: [...PRECEDENCE_LEVELS].map(([level, name]) => ({ level, name })) } };
+  const env = new Map(variables.filter((v) => v.category === 'env' && !v.winner.sensitive).map((v) => [v.key, v.winner.value]));
+  return {
+    data,
+    meta: { precedence: [...PRECEDENCE_LEVELS].map(([level, name]) => ({ level, name })), 'dynamic-credentials': dynamicCredentialsOf(env) },
+  };
 }

@@ -95,6 +95,12 @@ export class VarsetdApi {
     await this.call('POST', `/runs/${runId}/actions/finish`, { 'exit-code': exitCode });
   }
 
+  /** A workload identity token of the run for a target and phase; its value is never logged nor shown. */
+  async workloadIdentityToken(runId: string, phase: 'plan' | 'apply', target: string): Promise<string> {
+    const doc = await this.call('POST', `/runs/${runId}/actions/workload-identity-token`, { phase, target });
+    return doc.data.attributes.token;
+  }
+
   async comment(runId: string, body: string): Promise<void> {
     await this.call('POST', `/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body } } });
   }

@@ -5,16 +5,20 @@ import { ApiCallError, VarsetdApi, type InjectedVariable, type SetUsed } from '.
 import { packDirectory } from './archive.js';
 import { exitCodeOfSignal, startChild, type ChildResult, type RunningChild } from './child.js';
 import { CredentialsError, discoverServer } from './credentials.js';
+import { describeDynamicCredentials, DynamicCredentialsError, prepareDynamicCredentials, type DynamicCredentials, type Phase } from './dynamic-credentials.js';
 import { createRequester } from './http.js';
 import { isIdentifier, renderTfvars } from './tfvars.js';
 
-export const EXEC_USAGE = `usage: varsetd exec --workspace ORG/WORKSPACE [--message TEXT] [--dir DIR] [--dry-run] -- COMMAND [ARGS...]
+export const EXEC_USAGE = `usage: varsetd exec --workspace ORG/WORKSPACE [--message TEXT] [--dir DIR] [--phase plan|apply] [--dry-run] -- COMMAND [ARGS...]
 
   Uploads DIR (default: the current directory) as a configuration version of the workspace,
   creates a run on it, and runs COMMAND in DIR with the run's env variables in its environment
   and its Terraform variables in a *.auto.tfvars file, removed when COMMAND ends. The run
   becomes planning, then planned (exit code 0) or errored, and gets a comment. --dry-run
-  prints what would be injected, sensitive values masked, and creates nothing.
+  prints what would be injected, sensitive values masked, and creates nothing. Where the
+  variables turn on dynamic credentials (TFC_AWS_PROVIDER_AUTH=true), COMMAND gets a workload
+  identity token of the run for --phase (plan unless given) as AWS's web identity; with
+  TFC_VAULT_PROVIDER_AUTH=true, a Vault token from a JWT login with it.
 Server and token: VARSETD_ADDRESS; VARSETD_TOKEN, else TF_TOKEN_<host>, else
 ~/.terraform.d/credentials.tfrc.json. Exits with COMMAND's exit code.`;
 
@@ -26,6 +30,7 @@ interface ExecOptions {
   message: string | undefined;
   dir: string;
   dryRun: boolean;
+  phase: Phase;
   command: string;
   args: string[];
 }
@@ -34,6 +39,7 @@ const EXEC_OPTIONS = {
   workspace: { type: 'string' },
   message: { type: 'string' },
   dir: { type: 'string' },
+  phase: { type: 'string' },
   'dry-run': { type: 'boolean' },
 } as const;
 
@@ -45,6 +51,7 @@ export function parseExecArguments(argv: readonly string[], cwd: string): ExecOp
   let message: string | undefined;
   let dir = cwd;
   let dryRun = false;
+  let phase: Phase = 'plan';
   // Not strict: parseArgs's own errors would name options differently; these are varsetd's.
   const { tokens } = parseArgs({ args: flags, options: EXEC_OPTIONS, strict: false, allowPositionals: true, tokens: true });
   for (const token of tokens) {
@@ -58,13 +65,16 @@ export function parseExecArguments(argv: readonly string[], cwd: string): ExecOp
     if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
     if (token.name === 'workspace') target = token.value;
     else if (token.name === 'message') message = token.value;
-    else dir = path.resolve(cwd, token.value);
+    else if (token.name === 'phase') {
+      if (token.value !== 'plan' && token.value !== 'apply') throw new UsageError(`--phase is plan or apply, got ${token.value}`);
+      phase = token.value;
+    } else dir = path.resolve(cwd, token.value);
   }
   const [organization, workspace, ...extra] = target?.split('/') ?? [];
   if (!organization || !workspace || extra.length) throw new UsageError('--workspace ORG/WORKSPACE is required');
   if (!command) throw new UsageError('COMMAND is missing: give it after --');
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir ${dir} is not a directory`);
-  return { organization, workspace, message, dir, dryRun, command, args };
+  return { organization, workspace, message, dir, dryRun, phase, command, args };
 }
 
 /** `varsetd exec`; resolves to the exit code. */
@@ -140,13 +150,47 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
     return 1;
   }
   if (sets.length) process.stderr.write(`varsetd exec: values from ${describeSets(sets)}\n`);
+  let credentials: DynamicCredentials;
+  try {
+    credentials = await prepareDynamicCredentials(
+      variables,
+      runId,
+      options.phase,
+      (target) => api.workloadIdentityToken(runId, options.phase, target),
+      (extraCa) => createRequester(env, extraCa),
+    );
+  } catch (error) {
+    await abandon(api, runId);
+    if (!(error instanceof DynamicCredentialsError)) throw error;
+    process.stderr.write(`varsetd exec: ${error.message}\n`);
+    return 1;
+  }
+  for (const line of credentials.skipped) process.stderr.write(`varsetd exec: ${line}\n`);
+  process.on('exit', credentials.remove);
+  try {
+    return await runCommand(api, runId, options, env, variables, sets, credentials.env);
+  } finally {
+    credentials.remove();
+    process.off('exit', credentials.remove);
+  }
+}
+
+async function runCommand(
+  api: VarsetdApi,
+  runId: string,
+  options: ExecOptions,
+  env: NodeJS.ProcessEnv,
+  variables: InjectedVariable[],
+  sets: SetUsed[],
+  credentialEnv: Record<string, string>,
+): Promise<number> {
   await api.startRun(runId);
   const started = Date.now();
   let result: ChildResult;
   try {
     result = await withTfvarsFile(path.join(options.dir, tfvarsName(runId)), variables, (signals) => {
       if (signals.received) return Promise.resolve({ exitCode: exitCodeOfSignal(signals.received), planSummary: null });
-      const child = startChild(options.command, options.args, options.dir, childEnvironment(env, variables), process.stdout);
+      const child = startChild(options.command, options.args, options.dir, { ...childEnvironment(env, variables), ...credentialEnv }, process.stdout);
       signals.forwardTo(child);
       return child.result;
     });
@@ -246,6 +290,8 @@ function printDryRun(variables: InjectedVariable[], sets: SetUsed[], options: Ex
   for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
   lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);
   for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? shown(v) : v.hcl ? v.value : JSON.stringify(v.value)}`);
+  const credentials = describeDynamicCredentials(variables, options.phase);
+  if (credentials.length) lines.push('dynamic credentials:', ...credentials.map((line) => `  ${line}`));
   if (sets.length) lines.push(`values from ${describeSets(sets)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -42,8 +42,9 @@ export interface HttpResponse {
 
 export type Requester = (method: string, url: string, headers: Record<string, string>, body?: Buffer) => Promise<HttpResponse>;
 
-export function createRequester(env: NodeJS.ProcessEnv): Requester {
-  const agent = new https.Agent({ ca: trustedCertificates(env), keepAlive: true });
+/** `extraCa`: PEM certificates trusted besides those of `trustedCertificates` (a Vault server's own CA). */
+export function createRequester(env: NodeJS.ProcessEnv, extraCa: readonly string[] = []): Requester {
+  const agent = new https.Agent({ ca: [...trustedCertificates(env), ...extraCa], keepAlive: true });
   return (method, url, headers, body) =>
     new Promise((resolve, reject) => {
       const target = new URL(url);

@@ -110,6 +110,13 @@ async function getOwnRun(ctx: Context, id: string): Promise<{ run: Run; location
   return found;
 }
 
+/** The run for its own token (as `getOwnRun`) while it has not finished: 409 afterwards. */
+export async function getOwnUnfinishedRun(ctx: Context, id: string): Promise<{ run: Run; location: WorkspaceLocation }> {
+  const found = await getOwnRun(ctx, id);
+  if (isFinished(found.run)) throw new Conflict(`run ${id} has finished`);
+  return found;
+}
+
 /**
  * The run's variables with sensitive values opened, for its own token while the run has not
  * finished (409 afterwards); every read is recorded as a `variables-opened` run event.

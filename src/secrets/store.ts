@@ -28,6 +28,7 @@ export const SEALED_COLUMNS: SealedColumn[] = [
   { table: 'run_effective_values', id: 'id', column: 'value', sealedWhen: 'sensitive' },
   { table: 'varset_versions', id: 'id', column: 'sealed', map: true },
   { table: 'varset_notification_configurations', id: 'id', column: 'token' },
+  { table: 'workload_identity_keys', id: 'id', column: 'private_key' },
 ];
 
 export interface SealedRow {

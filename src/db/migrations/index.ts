@@ -19,6 +19,7 @@ import * as varsetVersions from './0017_varset_versions.js';
 import * as auditEvents from './0018_audit_events.js';
 import * as varsetNotifications from './0019_varset_notifications.js';
 import * as valueNeeded from './0020_value_needed.js';
+import * as workloadIdentityKeys from './0021_workload_identity_keys.js';
 
 /**
  * Every migration, in order. Names sort in the order they run. A released migration is never
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0018_audit_events': auditEvents,
   '0019_varset_notifications': varsetNotifications,
   '0020_value_needed': valueNeeded,
+  '0021_workload_identity_keys': workloadIdentityKeys,
 };

@@ -14012,6 +14012,11 @@ export interface paths {
                                     level: number;
                                     name: string;
                                 }[];
+                                /** @description the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md) */
+                                "dynamic-credentials": {
+                                    target: string;
+                                    audience: string;
+                                }[];
                             };
                         };
                     };
@@ -14153,6 +14158,11 @@ export interface paths {
                                 precedence: {
                                     level: number;
                                     name: string;
+                                }[];
+                                /** @description the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md) */
+                                "dynamic-credentials": {
+                                    target: string;
+                                    audience: string;
                                 }[];
                             };
                         };
