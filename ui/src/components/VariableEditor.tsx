@@ -102,6 +102,7 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
           open={deleting !== null}
           title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
           confirmLabel="Delete variable"
+          destructive
           preview={deletion.data}
           error={deletion.error ?? remove.error}
           busy={remove.isPending}

@@ -1,0 +1,94 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { storeKind } from './support/store.js';
+import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+
+/** Dialogs and forms with the keyboard alone: where focus goes, and that Enter never loses what was typed. */
+
+const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
+
+/** What has focus: its tag, text or label, and whether it is inside a dialog. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement as HTMLElement | null;
+    return {
+      tag: active?.tagName.toLowerCase() ?? '',
+      text: active?.textContent.trim() ?? '',
+      label: active?.getAttribute('aria-label') ?? (active?.id ? (document.querySelector(`label[for="${active.id}"]`)?.textContent ?? '') : ''),
+      inDialog: Boolean(active?.closest('dialog[open]')),
+    };
+  });
+
+describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () => {
+  let ui: UiServer;
+  let browser: Browser;
+  let page: Page;
+  let scenario: Scenario;
+  const scriptErrors: string[] = [];
+
+  before(async () => {
+    browser = await launchChromium();
+    ui = await startUiServer();
+    scenario = await seedScenario(ui.admin);
+    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors, [404, 422]);
+    await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
+    await heading(page, `Variable sets of ${scenario.org}`);
+  });
+
+  after(async () => {
+    await (browser as Browser | undefined)?.close();
+    await (ui as UiServer | undefined)?.stop();
+  });
+
+  it("opens a save's preview on Confirm, keeps Tab inside, returns focus on Escape, and saves on a second Enter", async () => {
+    await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}`);
+    await heading(page, 'globals');
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    await add.getByLabel('Value', { exact: true }).fill('blue');
+    await add.getByLabel('Key', { exact: true }).fill('colour');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Add variable colour?' });
+    await dialog.getByText('2 workspaces affected').waitFor();
+    assert.deepEqual(await focused(page), { tag: 'button', text: 'Confirm', label: '', inDialog: true });
+    // The preview links each workspace: Tab goes round them and the buttons, never out of the dialog.
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).inDialog, true, `Tab ${i + 1} left the dialog`);
+    }
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Shift+Tab');
+      assert.equal((await focused(page)).inDialog, true, `Shift+Tab ${i + 1} left the dialog`);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal((await focused(page)).label, 'Key');
+    assert.equal(await add.getByLabel('Key', { exact: true }).inputValue(), 'colour');
+
+    await page.keyboard.press('Enter');
+    await dialog.getByText('2 workspaces affected').waitFor();
+    await page.keyboard.press('Enter');
+    await statusSays(page, 'Variable colour added');
+    assert.equal(new URL(page.url()).pathname, `/varsets/${scenario.globalsSetId}`);
+    const vars = await ui.admin.get(`/api/v2/varsets/${scenario.globalsSetId}/relationships/vars`);
+    assert.equal(vars.body.data.find((v: any) => v.attributes.key === 'colour')?.attributes.value, 'blue');
+  });
+
+  it("opens the set form's preview on Confirm too", async () => {
+    await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}/edit`);
+    await heading(page, 'Edit globals');
+    await page.getByLabel('Description', { exact: true }).fill('Every workspace gets these');
+    await page.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Save globals?' });
+    await dialog.getByText(/affected/).waitFor();
+    assert.deepEqual(await focused(page), { tag: 'button', text: 'Confirm', label: '', inDialog: true });
+    await page.keyboard.press('Enter');
+    await heading(page, 'globals');
+    await statusSays(page, 'Saved: description changed');
+  });
+
+  it('logged no script error', () => {
+    assert.deepEqual(scriptErrors, []);
+  });
+});
