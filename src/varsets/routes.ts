@@ -9,7 +9,7 @@ import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from 
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from './model.js';
-import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
+import { isArranged, parseArrangement, uniqueIds, VarsetArrangementQuery, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from './schemas.js';
 import { Change, RollbackBody } from './versions/schemas.js';
 import { rollbackVarset } from './versions/service.js';
 import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from './serialize.js';
@@ -19,6 +19,7 @@ import {
   createVarset,
   deleteVarset,
   deleteVarsetVariable,
+  listArrangedOrganizationVarsets,
   listOrganizationVarsets,
   listProjectVarsets,
   listVarsetVariables,
@@ -37,7 +38,9 @@ const IdParams = Type.Object({ id: Type.String() });
 const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
 
 const IncludeOnly = Query(IncludeQuery(VARSET_INCLUDES));
-const ListQuery = Query({ ...PageQuery, ...IncludeQuery(VARSET_INCLUDES), q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })) });
+const ListProperties = { ...PageQuery, ...IncludeQuery(VARSET_INCLUDES), q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })) };
+const ListQuery = Query(ListProperties);
+const OrganizationListQuery = Query({ ...ListProperties, ...VarsetArrangementQuery });
 const PageOnly = Query(PageQuery);
 const NoQuery = Query({});
 
@@ -81,14 +84,23 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   );
 
   // Reads answer a rendered body, kept by the response cache under the request's path and query.
-  api.get('/organizations/:organization/varsets', { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
-    const ctx = contextOf(request);
-    const list = listRequest(request.query);
-    const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
-      listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
-    );
-    return sendSerialized(reply, body);
-  });
+  api.get(
+    '/organizations/:organization/varsets',
+    { schema: { params: OrganizationParams, querystring: OrganizationListQuery, response: VarsetListDocument } },
+    async (request, reply) => {
+      const ctx = contextOf(request);
+      const list = listRequest(request.query);
+      const arrangement = parseArrangement(request.query);
+      if (isArranged(arrangement)) {
+        const { list: result, organization } = await listArrangedOrganizationVarsets(ctx, request.params.organization, list, arrangement);
+        return listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result);
+      }
+      const body = await listOrganizationVarsets(ctx, cachedResponse(request.url, reply), request.params.organization, list, (result, organization) =>
+        listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+      );
+      return sendSerialized(reply, body);
+    },
+  );
 
   api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const ctx = contextOf(request);

@@ -9,6 +9,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * first locks the set's organization (access.ts).
  *
  *   cached-reads.ts   a set and lists of sets, through the response cache
+ *   arranged-reads.ts an organization's sets filtered by their flags or sorted
  *   set-writes.ts     creating, updating and deleting sets
  *   assignments.ts    applying sets to workspaces and projects
  *   set-variables.ts  the variables of a set
@@ -17,6 +18,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  */
 
 export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type CachedResponse, type VarsetListRequest } from './cached-reads.js';
+export { listArrangedOrganizationVarsets } from './arranged-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';

@@ -7,18 +7,19 @@ export type AuditTrail = NonNullable<Awaited<ReturnType<typeof readTrail>>>;
 /** One event of the trail. */
 export type AuditEvent = AuditTrail['data'][number];
 
-type TrailPage = { since?: string | undefined; number?: number; size: number };
+/** `filters`: the trail's `filter[resource][type]`, `filter[resource][action]` and `filter[auth][description]`. */
+type TrailPage = { since?: string | undefined; number?: number; size: number; filters?: Record<string, string> };
 
 /**
  * A page of `org`'s trail. The organization is always named: the site administrator must name
  * it, and an organization token may name its own.
  */
 function readTrail(org: string, page: TrailPage) {
-  const query = { 'filter[organization][name]': org, since: page.since, 'page[number]': page.number?.toString(), 'page[size]': String(page.size) };
+  const query = { 'filter[organization][name]': org, since: page.since, 'page[number]': page.number?.toString(), 'page[size]': String(page.size), ...page.filters };
   return answer(plainApi.GET('/api/v2/organization/audit-trail', { params: { query } }));
 }
 
-export function useAuditTrail(org: string, page: { since?: string; number: number; size: number }): UseQueryResult<AuditTrail> {
+export function useAuditTrail(org: string, page: TrailPage & { number: number }): UseQueryResult<AuditTrail> {
   return useQuery({ queryKey: queryKeys.auditTrail(org, page), queryFn: () => readTrail(org, page) });
 }
 

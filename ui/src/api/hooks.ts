@@ -81,13 +81,21 @@ export function useVarsetVersions(id: string, page: { number: number; size: numb
   });
 }
 
-/** The sets of an organization (searched by `q`), a project or a workspace. */
-export function useVarsetList(owner: 'organizations' | 'projects' | 'workspaces', id: string | null, page: { number?: number; size: number; q?: string }) {
+/**
+ * The sets of an organization (searched by `q`, filtered and sorted by `arrange`: its
+ * `filter[…]` and `sort` parameters), a project or a workspace.
+ */
+export function useVarsetList(
+  owner: 'organizations' | 'projects' | 'workspaces',
+  id: string | null,
+  page: { number?: number; size: number; q?: string; arrange?: Record<string, string> },
+) {
   const query = { ...(page.q !== undefined ? { q: page.q } : {}), ...pageQuery(page) };
+  const organizationQuery = { ...query, ...page.arrange };
   return useQuery({
     queryKey: queryKeys.varsetLists.list(owner, id ?? '', page),
     queryFn: () => {
-      if (owner === 'organizations') return answer(api.GET('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: id! }, query } }));
+      if (owner === 'organizations') return answer(api.GET('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: id! }, query: organizationQuery } }));
       if (owner === 'projects') return answer(api.GET('/api/v2/projects/{id}/varsets', { params: { path: { id: id! }, query } }));
       return answer(api.GET('/api/v2/workspaces/{id}/varsets', { params: { path: { id: id! }, query } }));
     },

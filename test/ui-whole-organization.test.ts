@@ -1,0 +1,81 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { ownersTeam, teamToken } from './support/factories/access.js';
+import { createVar, createVarset } from './support/factories/varsets.js';
+import { expectStatus } from './support/requests.js';
+import { storeKind } from './support/store.js';
+import { heading, launchChromium, seedScenario, signIn, startUiServer, watchPage, type Scenario, type UiServer } from './support/ui.js';
+
+/**
+ * The table view's filters and sort and the audit trail's filters answer for the whole
+ * organization, not for the page shown: the matching sets and events are past the first page.
+ */
+
+const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
+
+describe(`filters and sorts over a whole organization, in Chromium (${storeKind})`, () => {
+  let ui: UiServer;
+  let browser: Browser;
+  let page: Page;
+  let scenario: Scenario;
+  const scriptErrors: string[] = [];
+
+  before(async () => {
+    browser = await launchChromium();
+    ui = await startUiServer();
+    scenario = await seedScenario(ui.admin);
+    // Six more global sets and a set of many variables, all named after 25 plain sets: none is on the first page by name.
+    for (let i = 0; i < 25; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
+    for (let i = 0; i < 6; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `more-global-${i}`, global: true } });
+    const many = await createVarset(ui.admin, scenario.org, { attributes: { name: 'z-many' } });
+    for (const key of ['k1', 'k2', 'k3', 'k4']) await createVar(ui.admin, many.id, { key, value: 'v', category: 'terraform' });
+    // Five changes by the owners' "platform" token, then more than a page of the trail by others.
+    const platform = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'platform' }) };
+    for (let i = 0; i < 5; i++) {
+      expectStatus(
+        await ui.admin.patch(`/api/v2/varsets/${scenario.defaultsSetId}`, { data: { type: 'varsets', attributes: { description: `by platform ${i}` } } }, platform),
+        200,
+      );
+    }
+    for (let i = 0; i < 105; i++) {
+      expectStatus(await ui.admin.patch(`/api/v2/varsets/${many.id}`, { data: { type: 'varsets', attributes: { description: `by the administrator ${i}` } } }), 200);
+    }
+    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors);
+    await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
+    await heading(page, `Variable sets of ${scenario.org}`);
+  });
+
+  after(async () => {
+    await (browser as Browser | undefined)?.close();
+    await (ui as UiServer | undefined)?.stop();
+  });
+
+  it('filters the table view to every global set of the organization, and sorts all its sets', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?view=table&global=1`);
+    const table = page.getByRole('table', { name: 'Variable sets' });
+    await table.getByRole('link', { name: 'more-global-5' }).waitFor();
+    assert.deepEqual(await table.locator('tbody th a[href^="/varsets/"]').allTextContents(), [
+      'globals',
+      'more-global-0',
+      'more-global-1',
+      'more-global-2',
+      'more-global-3',
+      'more-global-4',
+      'more-global-5',
+    ]);
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?view=table&sort=-variables`);
+    await table.locator('tbody tr').first().getByRole('link', { name: 'z-many' }).waitFor();
+  });
+
+  it('filters the audit trail by who over every page, not only the 100 events shown', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail?who=platform`);
+    await page.getByText('5 events pass the filters.').waitFor();
+    const whos = await page.getByRole('table', { name: 'Audit events' }).locator('tbody tr td:nth-child(2)').allTextContents();
+    assert.deepEqual(whos, Array(5).fill('team owners (token "platform")'));
+  });
+
+  it('logged no script error', () => {
+    assert.deepEqual(scriptErrors, []);
+  });
+});
