@@ -18,16 +18,26 @@ export function useOrganizations(page: number) {
   });
 }
 
+const organizationQuery = (name: string) => ({
+  queryKey: queryKeys.organizations.detail(name),
+  queryFn: () => answer(api.GET('/api/v2/organizations/{name}', { params: { path: { name } } })),
+});
+
 export function useOrganization(name: string) {
-  return useQuery({
-    queryKey: queryKeys.organizations.detail(name),
-    queryFn: () => answer(api.GET('/api/v2/organizations/{name}', { params: { path: { name } } })),
-  });
+  return useQuery(organizationQuery(name));
 }
 
 /** Whether the caller may create the organization's own variable sets: its `can-manage-varsets`. */
 export function useCanManageVarsets(org: string): boolean {
   return useOrganization(org).data?.data.attributes.permissions['can-manage-varsets'] === true;
+}
+
+/**
+ * Whether the caller may restore the organization's deleted sets: the owners, the organization's
+ * token and the site administrator, the callers the organization's `can-update` names.
+ */
+export function useCanRestoreDeletedSets(org: string | undefined): boolean {
+  return useQuery({ ...organizationQuery(org ?? ''), enabled: org !== undefined }).data?.data.attributes.permissions['can-update'] === true;
 }
 
 /** The organization's projects or workspaces, searched by `search` (e.g. `{ q: 'net' }`). */
@@ -74,10 +84,11 @@ export function useVarset(id: string) {
   });
 }
 
-export function useVarsetVersions(id: string, page: { number: number; size: number }) {
+export function useVarsetVersions(id: string, page: { number: number; size: number }, enabled = true) {
   return useQuery({
     queryKey: queryKeys.varsets.versions(id, page),
     queryFn: () => answer(api.GET('/api/v2/varsets/{id}/versions', { params: { path: { id }, query: pageQuery(page) } })),
+    enabled,
   });
 }
 
