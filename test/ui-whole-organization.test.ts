@@ -75,6 +75,26 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
     assert.deepEqual(whos, Array(5).fill('team owners (token "platform")'));
   });
 
+  it('says a page past the last one is, and offers the last page', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?page=99`);
+    await page.getByText('No variable sets on this page: it is past the last one.').waitFor();
+    assert.equal(await page.getByText('No variable sets yet.').count(), 0);
+    const pager = page.getByRole('navigation', { name: 'Variable sets pages' });
+    assert.match((await pager.textContent()) ?? '', /There is no page 99: the list has 2 pages \(34 items\)\./);
+    await pager.getByRole('button', { name: 'Last page (2)' }).click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'z-many' }).waitFor();
+  });
+
+  it('says a global set applies to every workspace, not to none', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?q=globals`);
+    const card = page.getByRole('list', { name: 'Variable sets' }).getByRole('listitem').filter({ hasText: 'globals' });
+    await card.getByText('2 variables · every workspace of the organization').waitFor();
+    assert.doesNotMatch((await card.textContent()) ?? '', /0 workspaces/);
+    await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}`);
+    await page.getByText('2 variables · every workspace of the organization').waitFor();
+  });
+
   it('logged no script error', () => {
     assert.deepEqual(scriptErrors, []);
   });

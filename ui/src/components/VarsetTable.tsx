@@ -68,7 +68,7 @@ export function VarsetTable({ sets, sort, onSort }: { sets: Varset[]; sort: Sort
                 </th>
                 <td>{a.global ? 'Global' : `${a['project-count']} ${a['project-count'] === 1 ? 'project' : 'projects'}`}</td>
                 <td>{a['var-count']}</td>
-                <td>{a['workspace-count']}</td>
+                <td>{a.global ? 'all' : a['workspace-count']}</td>
                 <td>
                   <time dateTime={a['updated-at']}>{new Date(a['updated-at']).toLocaleString()}</time>
                 </td>

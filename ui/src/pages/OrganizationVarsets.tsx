@@ -1,7 +1,7 @@
 import { useCallback, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useCanManageVarsets, useVarsetList } from '../api/hooks';
-import { VarsetCard } from '../components/Badges';
+import { VarsetCard, varsetCounts } from '../components/Badges';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 import { useSearchAsYouType, useUrlParameters } from '../components/search';
@@ -78,10 +78,7 @@ export function OrganizationVarsets() {
               {items.map((varset) => (
                 <VarsetCard key={varset.id} varset={varset}>
                   {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
-                  <p className="counts">
-                    {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
-                    {count(varset.attributes['project-count'], 'project')}
-                  </p>
+                  <p className="counts">{varsetCounts(varset)}</p>
                 </VarsetCard>
               ))}
             </ul>
@@ -91,8 +88,4 @@ export function OrganizationVarsets() {
       <Pager pagination={list.data?.meta.pagination} onPage={(p) => change({ page: p > 1 ? String(p) : null })} label="Variable sets" />
     </>
   );
-}
-
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
