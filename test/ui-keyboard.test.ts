@@ -88,6 +88,45 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await statusSays(page, 'Saved: description changed');
   });
 
+  it('moves focus to the heading of a page that loads, and back to the Edit button when Escape closes an inline edit', async () => {
+    await page.goto(`${ui.url}/varsets/${scenario.defaultsSetId}`);
+    await heading(page, 'defaults');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'defaults');
+    await page.getByRole('button', { name: 'Edit region' }).click();
+    const edit = page.getByRole('form', { name: 'Edit variable region' });
+    await edit.getByLabel('Value', { exact: true }).fill('eu');
+    await page.keyboard.press('Escape');
+    await edit.waitFor({ state: 'hidden' });
+    assert.equal((await focused(page)).label, 'Edit region');
+    const vars = await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars`);
+    assert.equal(vars.body.data.find((v: any) => v.attributes.key === 'region')?.attributes.value, 'us');
+  });
+
+  it("keeps focus in the variables' section after a deletion, not on the page", async () => {
+    await page.goto(`${ui.url}/varsets/${scenario.defaultsSetId}`);
+    await heading(page, 'defaults');
+    await page.getByRole('button', { name: 'Delete instance_type' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete variable instance_type?' });
+    await dialog.getByText('No workspace affected').waitFor();
+    await dialog.getByRole('button', { name: 'Delete variable' }).click();
+    await statusSays(page, 'Variable instance_type deleted');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H2' && document.activeElement.textContent === 'Variables');
+  });
+
+  it('focuses the first field a 422 marks, and forgets "already taken" once the name is changed', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
+    await heading(page, /New variable set/);
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill('globals');
+    await page.getByRole('button', { name: 'Create set' }).click();
+    await name.and(page.locator('[aria-invalid="true"]')).waitFor();
+    assert.equal((await focused(page)).label, 'Name');
+    await page.getByText('Name has already been taken').waitFor();
+    await page.keyboard.type('-2');
+    await page.getByText('Name has already been taken').waitFor({ state: 'hidden' });
+    assert.equal(await name.getAttribute('aria-invalid'), null);
+  });
+
   it('logged no script error', () => {
     assert.deepEqual(scriptErrors, []);
   });

@@ -95,6 +95,14 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
     await page.getByText('2 variables · every workspace of the organization').waitFor();
   });
 
+  it('says a mistyped organization does not exist, instead of showing it empty', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}x/varsets`);
+    await heading(page, `No organization ${scenario.org}x`);
+    assert.equal(await page.getByRole('link', { name: 'New variable set' }).count(), 0);
+    await page.getByRole('link', { name: 'The organizations this token sees' }).click();
+    await heading(page, /Organizations|Variable sets of/);
+  });
+
   it('logged no script error', () => {
     assert.deepEqual(scriptErrors, []);
   });

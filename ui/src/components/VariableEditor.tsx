@@ -1,10 +1,10 @@
-import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import type { Category, Variable } from '../api/types';
 import { deleteVariable, saveVariable, useVariables, variablesChanged, type VariableOwner } from '../api/variables';
 import { ConfirmDialog } from './ConfirmDialog';
-import { describedBy, FieldError, FormError } from './errors';
+import { describedBy, FieldError, FormError, useFocusFirstInvalid } from './errors';
 import { ImpactDialog, previewWrite } from './ImpactPreview';
 import { Pager } from './Pager';
 import { variableSaved } from './changes';
@@ -30,6 +30,13 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
   }, [adding]);
   const list = useVariables(owner, ofSet ? page : undefined);
   const [editing, setEditing] = useState<string | null>(null);
+  const edited = useRef<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // An inline edit closed (saved, cancelled, Escape) gives focus back to its Edit button.
+    if (editing === null && edited.current) document.querySelector<HTMLElement>(`[data-edits="${edited.current}"]`)?.focus();
+    edited.current = editing;
+  }, [editing]);
   const [deleting, setDeleting] = useState<Variable | null>(null);
   const client = useQueryClient();
   const announce = useAnnounce();
@@ -39,6 +46,8 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
       setDeleting(null);
       announce(`Variable ${variable.attributes.key} deleted`);
       await variablesChanged(client, owner);
+      // Its row and its Delete button are gone: focus stays in the list's section.
+      heading.current?.focus();
     },
   });
   const deletion = useQuery({
@@ -53,7 +62,9 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
   const pagination = list.data && 'meta' in list.data ? list.data.meta.pagination : undefined;
   return (
     <section aria-labelledby={titleId} className="variables">
-      <h2 id={titleId}>{title}</h2>
+      <h2 id={titleId} tabIndex={-1} ref={heading}>
+        {title}
+      </h2>
       {list.isPending ? (
         <p>Loading variables…</p>
       ) : variables.length === 0 ? (
@@ -77,7 +88,7 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
                 {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
                 {canWrite && (
                   <div className="actions">
-                    <button type="button" className="small" onClick={() => setEditing(variable.id)} aria-label={`Edit ${variable.attributes.key}`}>
+                    <button type="button" className="small" onClick={() => setEditing(variable.id)} aria-label={`Edit ${variable.attributes.key}`} data-edits={variable.id}>
                       Edit
                     </button>
                     <button type="button" className="small danger" onClick={() => setDeleting(variable)} aria-label={`Delete ${variable.attributes.key}`}>
@@ -176,10 +187,16 @@ function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwn
     else save.mutate();
   };
   const error = check.error ?? save.error;
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, error);
+  // Escape leaves an inline edit as Cancel does; in the preview's dialog it closes the dialog only.
+  const escape = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Escape' && variable && !(event.target as Element).closest('dialog')) onDone();
+  };
   const field = (name: string) => ({ pointer: `/data/attributes/${name}`, id: `${id}-${name}-error` });
   const err = (name: string) => describedBy(error, field(name).pointer, field(name).id);
   return (
-    <form className="variable-form" onSubmit={submit} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
+    <form ref={form} className="variable-form" onSubmit={submit} onKeyDown={escape} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>

@@ -1,5 +1,6 @@
 import { useCallback, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
+import { isNotFound } from '../api/client';
 import { useCanManageVarsets, useVarsetList } from '../api/hooks';
 import { VarsetCard, varsetCounts } from '../components/Badges';
 import { Pager } from '../components/Pager';
@@ -37,6 +38,16 @@ export function OrganizationVarsets() {
     event.preventDefault();
     if (term !== q) search(term);
   };
+  if (isNotFound(list.error)) {
+    return (
+      <>
+        <h1 tabIndex={-1}>No organization {org}</h1>
+        <p className="notice">
+          There is no organization named “{org}”, or this token may not see it. <Link to="/">The organizations this token sees</Link>
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <div className="page-head">
