@@ -103,6 +103,22 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
     await heading(page, /Organizations|Variable sets of/);
   });
 
+  it('fits the audit trail in a 390 px wide screen, scrolling only its table sideways', async () => {
+    const phone = watchPage(await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage(), scriptErrors);
+    await signIn(phone, ui.url, ADMIN_TOKEN_FOR_UI);
+    await heading(phone, /Organizations|Variable sets of/);
+    await phone.goto(`${ui.url}/organizations/${scenario.org}/audit-trail?type=varset`);
+    await phone.getByRole('table', { name: 'Audit events' }).waitFor();
+    const wider = await phone.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => !e.parentElement?.closest('.table-wrap') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+    );
+    assert.deepEqual(wider, []);
+    assert.equal(await phone.evaluate(() => document.documentElement.scrollWidth), 390);
+    await phone.context().close();
+  });
+
   it('logged no script error', () => {
     assert.deepEqual(scriptErrors, []);
   });
