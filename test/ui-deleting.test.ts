@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { teamWithToken } from './support/factories/access.js';
-import { createVarset } from './support/factories/varsets.js';
+import { createVar, createVarset } from './support/factories/varsets.js';
 import { storeKind } from './support/store.js';
 import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
@@ -67,6 +67,49 @@ describe(`deleting a set, and its page afterwards, in Chromium (${storeKind})`, 
     const dialog = page.getByRole('dialog', { name: 'Delete kept?' });
     await dialog.getByText("This token cannot undo it: only the organization's owners can restore a deleted set.").waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('asks nothing it knows the answer to: the trail once for a team token, no preview of a deleted variable, no favicon for /api/docs', async () => {
+    const writer = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'manage-workspaces': true } });
+    const page = await pageFor(writer.token);
+    const missing: string[] = [];
+    const trailAsked: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+      if (response.url().includes('/organization/audit-trail')) trailAsked.push(response.url());
+    });
+    const set = await createVarset(ui.admin, scenario.org, { attributes: { name: 'short-lived' } });
+    for (const key of ['a', 'b']) await createVar(ui.admin, set.id, { key, value: '1', category: 'terraform' });
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets`);
+    await heading(page, `Variable sets of ${scenario.org}`);
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'short-lived' }).waitFor();
+    // This load asks once; the pages it goes on to ask no more.
+    for (let tries = 0; tries < 50 && trailAsked.length === 0; tries++) await page.waitForTimeout(100);
+    assert.equal(trailAsked.length, 1);
+    trailAsked.length = 0;
+    await page.getByRole('list', { name: 'Variable sets' }).getByRole('link', { name: 'short-lived' }).click();
+    await heading(page, 'short-lived');
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Workspaces' }).click();
+    await heading(page, /Workspaces/);
+    await page.goBack();
+    await heading(page, 'short-lived');
+    assert.deepEqual(trailAsked, []);
+
+    await page.getByRole('button', { name: 'Delete a' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete variable a?' });
+    await dialog.getByText('No workspace affected').waitFor();
+    await dialog.getByRole('button', { name: 'Delete variable' }).click();
+    await statusSays(page, 'Variable a deleted');
+    await page.getByRole('button', { name: 'Delete b' }).waitFor();
+    await page.waitForTimeout(300);
+
+    await page.goto(`${ui.url}/api/docs`);
+    await page.waitForLoadState('load');
+    await page.locator('.swagger-ui').first().waitFor();
+    assert.deepEqual(
+      missing.filter((url) => !url.includes('/organization/audit-trail')),
+      [],
+    );
   });
 
   it('logged no script error', () => {

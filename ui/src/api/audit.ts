@@ -1,5 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { answer, plainApi } from './client';
+import { answer, isNotFound, plainApi } from './client';
 import { queryKeys } from './queryKeys';
 
 /** A page of GET /organization/audit-trail, in HCP Terraform's shape (plain JSON, snake case). */
@@ -29,6 +29,19 @@ export function useAuditTrail(org: string, page: TrailPage & { number: number })
  * read does not change while it is signed in.
  */
 export function useCanReadAuditTrail(org: string | undefined): boolean {
-  const probe = useQuery({ queryKey: queryKeys.auditTrail(org ?? '', { size: 1 }), queryFn: () => readTrail(org!, { size: 1 }), enabled: org !== undefined, staleTime: Infinity });
-  return probe.isSuccess;
+  const probe = useQuery({
+    queryKey: queryKeys.auditTrail(org ?? '', { size: 1 }),
+    // A refusal is an answer too, kept like a success: a team token is not sent asking again on every page.
+    queryFn: () =>
+      readTrail(org!, { size: 1 }).then(
+        () => true,
+        (error: unknown) => {
+          if (isNotFound(error)) return false;
+          throw error;
+        },
+      ),
+    enabled: org !== undefined,
+    staleTime: Infinity,
+  });
+  return probe.data === true;
 }

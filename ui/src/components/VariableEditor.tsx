@@ -45,6 +45,8 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
     onSuccess: async (_, variable) => {
       setDeleting(null);
       announce(`Variable ${variable.attributes.key} deleted`);
+      // Its deletion's preview is of a variable that is gone: not asked again when the set's reads are.
+      client.removeQueries({ queryKey: queryKeys.varsets.deletionPreview(owner.id, variable.id) });
       await variablesChanged(client, owner);
       // Its row and its Delete button are gone: focus stays in the list's section.
       heading.current?.focus();
