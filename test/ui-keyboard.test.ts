@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { createVar, createVarset } from './support/factories/varsets.js';
 import { storeKind } from './support/store.js';
 import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
 
@@ -125,6 +126,31 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await page.keyboard.type('-2');
     await page.getByText('Name has already been taken').waitFor({ state: 'hidden' });
     assert.equal(await name.getAttribute('aria-invalid'), null);
+  });
+
+  it('shows the message of a write where the user is, and brings the row written into view', async () => {
+    const long = await createVarset(ui.admin, scenario.org, { attributes: { name: 'long' } });
+    for (let i = 10; i < 28; i++) await createVar(ui.admin, long.id, { key: `k${i}`, value: 'v', category: 'terraform' });
+    await page.setViewportSize({ width: 1000, height: 600 });
+    await page.goto(`${ui.url}/varsets/${long.id}`);
+    await heading(page, 'long');
+    const add = page.getByRole('form', { name: 'Add a variable' });
+    await add.getByLabel('Key', { exact: true }).fill('a_first');
+    await add.getByLabel('Value', { exact: true }).fill('1');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('dialog', { name: 'Add variable a_first?' }).getByRole('button', { name: 'Confirm' }).click();
+    await statusSays(page, 'Variable a_first added');
+    const inView = (selector: string) =>
+      page.evaluate((s) => {
+        const box = document.querySelector(s)!.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }, selector);
+    assert.equal(await inView('[role="status"]'), true, 'the message is out of view');
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-variable="terraform:a_first"]')?.getBoundingClientRect();
+      return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    await page.setViewportSize({ width: 1280, height: 720 });
   });
 
   it('logged no script error', () => {

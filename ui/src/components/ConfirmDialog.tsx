@@ -2,10 +2,13 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 're
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-/** Gives focus back to what opened a dialog or form, or to the page's heading when that is gone. */
+/**
+ * Gives focus back to what opened a dialog or form, or to the page's heading when that is gone,
+ * without scrolling: what the dialog's action changed may have been brought into view meanwhile.
+ */
 export function returnFocus(opener: Element | null | undefined): void {
   const target = opener instanceof HTMLElement && opener.isConnected && !opener.matches(':disabled') ? opener : document.querySelector<HTMLElement>('main h1');
-  target?.focus();
+  target?.focus({ preventScroll: true });
 }
 
 /** Keeps Tab and Shift+Tab inside `container`, wrapping from its last control to its first. */

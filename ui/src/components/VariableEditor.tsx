@@ -29,6 +29,14 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
     if (!adding && closed.current) addButton.current?.focus();
   }, [adding]);
   const list = useVariables(owner, ofSet ? page : undefined);
+  // The list is sorted by key: the row written is brought into view once the list read again shows it.
+  const [reveal, setReveal] = useState<string | null>(null);
+  useEffect(() => {
+    const row = reveal && document.querySelector(`[data-variable="${CSS.escape(reveal)}"]`);
+    if (!row) return;
+    row.scrollIntoView({ block: 'center' });
+    setReveal(null);
+  }, [reveal, list.data]);
   const [editing, setEditing] = useState<string | null>(null);
   const edited = useRef<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -76,10 +84,10 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
           {variables.map((variable) =>
             editing === variable.id ? (
               <li key={variable.id}>
-                <VariableForm owner={owner} variable={variable} onDone={() => setEditing(null)} />
+                <VariableForm owner={owner} variable={variable} onDone={() => setEditing(null)} onSaved={setReveal} />
               </li>
             ) : (
-              <li key={variable.id} className="variable">
+              <li key={variable.id} className="variable" data-variable={`${variable.attributes.category}:${variable.attributes.key}`}>
                 <div className="variable-head">
                   <code className="key">{variable.attributes.key}</code>
                   <span className="badge">{variable.attributes.category === 'env' ? 'env' : 'terraform'}</span>
@@ -109,7 +117,9 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
           Add a variable
         </button>
       )}
-      {canWrite && adding && <VariableForm owner={owner} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
+      {canWrite && adding && (
+        <VariableForm owner={owner} onDone={() => undefined} onSaved={setReveal} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />
+      )}
       {ofSet ? (
         <ImpactDialog
           open={deleting !== null}
@@ -140,7 +150,20 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
 }
 
 /** Adds a variable, or changes `variable`. */
-function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwner; variable?: Variable; onDone: () => void; onClose?: () => void }) {
+function VariableForm({
+  owner,
+  variable,
+  onDone,
+  onSaved,
+  onClose,
+}: {
+  owner: VariableOwner;
+  variable?: Variable;
+  onDone: () => void;
+  /** Told the category and key of the variable written. */
+  onSaved: (row: string) => void;
+  onClose?: () => void;
+}) {
   const id = useId();
   const initial = variable?.attributes;
   const [key, setKey] = useState(initial?.key ?? '');
@@ -179,6 +202,7 @@ function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwn
       }
       await variablesChanged(client, owner);
       onDone();
+      onSaved(`${category}:${key}`);
     },
     onError: () => check.reset(),
   });

@@ -20,6 +20,7 @@ interface Frame {
   showOrganization: (org: string | null) => void;
   announcement: Announcement | null;
   announce: (text: string, path?: string, link?: AnnouncementLink) => void;
+  dismiss: () => void;
 }
 
 const FrameContext = createContext<Frame | null>(null);
@@ -43,9 +44,10 @@ export function FrameProvider({ children }: { children: ReactNode }) {
     if (left !== pathname) setAnnouncement((current) => (current?.path === left ? null : current));
   }, [pathname]);
   const announce = useCallback((text: string, path?: string, link?: AnnouncementLink) => setAnnouncement({ text, path: path ?? window.location.pathname, link }), []);
+  const dismiss = useCallback(() => setAnnouncement(null), []);
   const frame = useMemo(
-    () => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce }),
-    [organization, announcement, pathname, announce],
+    () => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce, dismiss }),
+    [organization, announcement, pathname, announce, dismiss],
   );
   return <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>;
 }
@@ -69,13 +71,18 @@ export function useAnnounce(): (text: string, path?: string, link?: Announcement
 
 /** The polite live region every page has: it holds the last write's message while that page is shown. */
 export function StatusMessage() {
-  const { announcement } = useFrame();
+  const { announcement, dismiss } = useFrame();
   return (
     <div className={announcement ? 'status-message' : undefined}>
       <p role="status" aria-live="polite" className={announcement ? undefined : 'visually-hidden'}>
         {announcement?.text}
       </p>
       {announcement?.link && <Link to={announcement.link.to}>{announcement.link.label}</Link>}
+      {announcement && (
+        <button type="button" className="small" onClick={dismiss}>
+          Dismiss
+        </button>
+      )}
     </div>
   );
 }
