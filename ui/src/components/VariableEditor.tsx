@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import type { Category, Variable } from '../api/types';
@@ -16,7 +16,20 @@ const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].m
  * The variables of a set or a workspace. A sensitive value is never shown; it can be replaced.
  * A set's are listed a page at a time, and each write to them is previewed and made once confirmed.
  */
-export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: { owner: VariableOwner; canWrite: boolean; title: string; addOnDemand?: boolean }) {
+export function VariableEditor({
+  owner,
+  canWrite,
+  title,
+  addOnDemand = false,
+  overriddenBy,
+}: {
+  owner: VariableOwner;
+  canWrite: boolean;
+  title: string;
+  addOnDemand?: boolean;
+  /** A workspace's: what overrides each of its own variables that loses (by `category:key`), as the effective variables say. */
+  overriddenBy?: Map<string, ReactNode>;
+}) {
   const ofSet = owner.kind === 'varsets';
   const titleId = `${owner.kind}-${owner.id}-variables-title`;
   const [page, setPage] = useState(1);
@@ -84,7 +97,13 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
           {variables.map((variable) =>
             editing === variable.id ? (
               <li key={variable.id}>
-                <VariableForm owner={owner} variable={variable} onDone={() => setEditing(null)} onSaved={setReveal} />
+                <VariableForm
+                  owner={owner}
+                  variable={variable}
+                  onDone={() => setEditing(null)}
+                  onSaved={setReveal}
+                  overriddenBy={overriddenBy?.get(`${variable.attributes.category}:${variable.attributes.key}`)}
+                />
               </li>
             ) : (
               <li key={variable.id} className="variable" data-variable={`${variable.attributes.category}:${variable.attributes.key}`}>
@@ -93,7 +112,11 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
                   <span className="badge">{variable.attributes.category === 'env' ? 'env' : 'terraform'}</span>
                   {variable.attributes.hcl && <span className="badge">HCL</span>}
                   {variable.attributes.sensitive && <span className="badge sensitive">Sensitive</span>}
+                  {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && <span className="badge overwritten">Overwritten</span>}
                 </div>
+                {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && (
+                  <p className="warning">Overwritten by {overriddenBy.get(`${variable.attributes.category}:${variable.attributes.key}`)}: runs get its value, not this one.</p>
+                )}
                 <div className="value">{variable.attributes.sensitive ? <em>Sensitive: write-only, never shown</em> : <code>{variable.attributes.value}</code>}</div>
                 {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
                 {canWrite && (
@@ -156,6 +179,7 @@ function VariableForm({
   onDone,
   onSaved,
   onClose,
+  overriddenBy,
 }: {
   owner: VariableOwner;
   variable?: Variable;
@@ -163,6 +187,8 @@ function VariableForm({
   /** Told the category and key of the variable written. */
   onSaved: (row: string) => void;
   onClose?: () => void;
+  /** What overrides the variable edited, if anything does: a change of it has no effect on runs. */
+  overriddenBy?: ReactNode;
 }) {
   const id = useId();
   const initial = variable?.attributes;
@@ -224,6 +250,7 @@ function VariableForm({
   return (
     <form ref={form} className="variable-form" onSubmit={submit} onKeyDown={escape} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
+      {overriddenBy && <p className="warning">Saving changes no run: {overriddenBy} overrides this variable, and runs get its value.</p>}
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>
         <input
