@@ -153,6 +153,27 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await page.setViewportSize({ width: 1280, height: 720 });
   });
 
+  it('asks before a link leaves a half-filled form, and stays with what was typed on Cancel', async () => {
+    await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
+    await heading(page, /New variable set/);
+    const workspacesLink = page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Workspaces' });
+    // Untouched, it leaves without a question.
+    await workspacesLink.click();
+    await heading(page, /Workspaces/);
+    await page.goBack();
+    await heading(page, /New variable set/);
+    await page.getByLabel('Name', { exact: true }).fill('half-done');
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => (questions.push(dialog.message()), void dialog.dismiss()));
+    await workspacesLink.click();
+    await page.waitForTimeout(200);
+    assert.deepEqual(questions, ['Leave this page? What you typed in its form is not saved.']);
+    assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'half-done');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await workspacesLink.click();
+    await heading(page, /Workspaces/);
+  });
+
   it('logged no script error', () => {
     assert.deepEqual(scriptErrors, []);
   });

@@ -9,6 +9,7 @@ import { ImpactDialog, previewWrite } from './ImpactPreview';
 import { Pager } from './Pager';
 import { variableSaved } from './changes';
 import { useAnnounce } from './frame';
+import { useAskBeforeLeaving } from './leaving';
 
 const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
 
@@ -200,6 +201,7 @@ function VariableForm({
   const [description, setDescription] = useState(initial?.description ?? '');
   const client = useQueryClient();
   const announce = useAnnounce();
+  useAskBeforeLeaving(key !== (initial?.key ?? '') || value !== (initial?.sensitive ? '' : (initial?.value ?? '')) || description !== (initial?.description ?? ''));
   // The server refuses to change a sensitive variable's key or HCL flag, or to make it readable again.
   const locked = initial?.sensitive === true;
   const write = () => {

@@ -8,6 +8,7 @@ import { includedPlaces, related, relatedIds, type Varset } from '../api/types';
 import { describedBy, FieldError, FormError, LoadError, useFocusFirstInvalid } from '../components/errors';
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { setSaved } from '../components/changes';
+import { useAskBeforeLeaving } from '../components/leaving';
 import { Picker, type Picked } from '../components/Picker';
 import { ImpactDialog, previewNewSet, previewWrite } from '../components/ImpactPreview';
 import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewVariables';
@@ -84,6 +85,8 @@ export function VarsetEdit() {
   );
 }
 
+const idsOf = (picked: Picked[]) => picked.map((p) => p.id).join(' ');
+
 function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [] }: { org: string; varset?: Varset; initialProjects?: Picked[]; initialWorkspaces?: Picked[] }) {
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -100,6 +103,16 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const [owner, setOwner] = useState<Picked[]>([]);
   const [variables, setVariables] = useState<NewVariable[]>([]);
   const announce = useAnnounce();
+  useAskBeforeLeaving(
+    name !== (initial?.name ?? '') ||
+      description !== (initial?.description ?? '') ||
+      priority !== (initial?.priority ?? false) ||
+      global !== (initial?.global ?? false) ||
+      idsOf(projects) !== idsOf(initialProjects) ||
+      idsOf(workspaces) !== idsOf(initialWorkspaces) ||
+      owner.length > 0 ||
+      variables.length > 0,
+  );
   const body = () => {
     const members = <T extends string>(type: T, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
     const relationships = {
