@@ -31,6 +31,7 @@ import * as teams from '../src/teams/store.js';
 import * as variables from '../src/variables/store.js';
 import * as assignments from '../src/varsets/assignment-store.js';
 import * as varsetList from '../src/varsets/list-store.js';
+import * as arrangedList from '../src/varsets/arranged-list-store.js';
 import * as varsets from '../src/varsets/store.js';
 import * as varsetStates from '../src/varsets/state-store.js';
 import * as versions from '../src/varsets/versions/store.js';
@@ -331,6 +332,8 @@ export const CASES = {
     listAuditEvents: {
       'a page': (store, s) => audit.listAuditEvents(store.db, s.orgId, { since: undefined, page: PAGE }),
       since: (store, s) => audit.listAuditEvents(store.db, s.orgId, { since: T, page: PAGE }),
+      'filtered by type, action and who': (store, s) =>
+        audit.listAuditEvents(store.db, s.orgId, { since: undefined, page: PAGE, filters: { type: 'varset', action: 'update', who: 'owners' } }),
     },
   },
   'src/auth/store.ts': {
@@ -785,7 +788,41 @@ export const CASES = {
     },
     workspacesOfSets: { 'two sets': (store, s) => assignments.workspacesOfSets(store.db, [s.varsetId, s.globalVarsetId]) },
   },
+  'src/varsets/arranged-list-store.ts': {
+    listArrangedVarsets: {
+      'global and priority, by variables descending': (store, s) =>
+        arrangedList.listArrangedVarsets(
+          store.db,
+          { kind: 'organization', organizationId: s.orgId, readable: 'all' },
+          undefined,
+          { filters: { global: true, priority: true }, sort: { key: 'var-count', descending: true } },
+          PAGE,
+          false,
+        ),
+      'readable, searched, owned by a project, by scope': (store, s) =>
+        arrangedList.listArrangedVarsets(
+          store.db,
+          {
+            kind: 'organization',
+            organizationId: s.orgId,
+            readable: { global: true, workspaceIds: [s.workspaceId], workspaceProjectIds: [], projectIds: [], ownerProjectIds: [] },
+          },
+          'set',
+          { filters: { projectOwned: true }, sort: { key: 'scope', descending: false } },
+          PAGE,
+          false,
+        ),
+    },
+  },
   'src/varsets/list-store.ts': {
+    readableBy: {
+      'sets of a workspace and global ones': (store, s) =>
+        store.db
+          .selectFrom('varsets')
+          .select('varsets.id')
+          .where((eb) => varsetList.readableBy(eb, { global: true, workspaceIds: [s.workspaceId], workspaceProjectIds: [], projectIds: [], ownerProjectIds: [] }))
+          .execute(),
+    },
     findVarsetsReachingWorkspace: { 'a workspace': (store, s) => varsetList.findVarsetsReachingWorkspace(store.db, place(s)) },
     listVarsets: {
       'an organization, every set': (store, s) => varsetList.listVarsets(store.db, { kind: 'organization', organizationId: s.orgId, readable: 'all' }, undefined, PAGE, false),

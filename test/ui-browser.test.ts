@@ -634,11 +634,11 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.waitForURL((url) => url.searchParams.has('owned') && !url.searchParams.has('priority'));
     await namesBecome(['core-owned']);
     await filters.getByLabel('Priority').click();
-    await page.getByText('No set of this page passes the filters.').waitFor();
+    await page.getByText('No set passes the filters.').waitFor();
 
     // Reloaded, the URL brings back the view, the sort and the filters.
     await page.reload();
-    await page.getByText('No set of this page passes the filters.').waitFor();
+    await page.getByText('No set passes the filters.').waitFor();
     assert.equal(await filters.getByLabel('Owned by a project').isChecked(), true);
     await page.goBack();
     await table.getByRole('link', { name: 'core-owned' }).waitFor();

@@ -22,6 +22,7 @@ function page(documentUrl: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>varsetd API reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
 </head>
 <body>

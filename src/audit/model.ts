@@ -42,6 +42,8 @@ export interface AuditEvent {
 /** What a trail page answers: `since` (inclusive), page number and size. */
 export interface TrailQuery {
   since: string | undefined;
+  /** Each given must hold: the resource's type and action exactly, part of the token's description ignoring case. */
+  filters?: { type?: string; action?: string; who?: string };
   page: { number: number; size: number };
 }
 

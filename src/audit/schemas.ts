@@ -47,6 +47,9 @@ export const AuditTrailQuery = {
   since: Type.Optional(Type.String({ description: 'only events at or after this time: ISO 8601, e.g. 2026-05-30T17:52:46.000Z' })),
   'page[number]': Type.Optional(Type.String({ description: 'page to answer, from 1' })),
   'page[size]': Type.Optional(Type.String({ description: 'events per page, 1 to 1000 (default 1000)' })),
+  'filter[resource][type]': Type.Optional(Type.String({ description: 'varsetd: only events of this resource type, e.g. varset' })),
+  'filter[resource][action]': Type.Optional(Type.String({ description: 'varsetd: only events of this action, e.g. update' })),
+  'filter[auth][description]': Type.Optional(Type.String({ description: "varsetd: only events whose token's description contains this, ignoring case" })),
   'filter[organization][name]': Type.Optional(
     Type.String({ description: "the organization whose trail to read: required with the site administrator's token; an organization token may name only its own" }),
   ),

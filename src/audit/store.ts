@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { appendAtCommit, type Db, type Trx } from '../db/transaction.js';
 import { limitToPage, pageWithTotal } from '../db/page.js';
 import { boundOnce } from '../db/compiled-once.js';
+import { containsPattern, matches } from '../db/search.js';
 import type { AuditAuthType, AuditEvent, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
@@ -51,12 +52,22 @@ export async function findOrganizationId(db: Db, name: string): Promise<string |
 
 /** One page of an organization's events at or after `since`, newest first, and how many there are in all (one statement). */
 export async function listAuditEvents(db: Db, organizationId: string, query: TrailQuery): Promise<{ rows: AuditEvent[]; total: number }> {
-  let page = db.selectFrom('audit_events').selectAll().where('organization_id', '=', organizationId);
-  if (query.since !== undefined) page = page.where('timestamp', '>=', query.since);
-  page = limitToPage(page.orderBy('timestamp', 'desc').orderBy('id', 'desc'), query.page);
-  const { rows, total } = await pageWithTotal(db, page, () => countOf(organizationId, query.since));
+  const matching = (from: Pick<Db, 'selectFrom'>) => {
+    let events = from.selectFrom('audit_events').where('organization_id', '=', organizationId);
+    if (query.since !== undefined) events = events.where('timestamp', '>=', query.since);
+    const { type, action, who } = query.filters ?? {};
+    if (type !== undefined) events = events.where('resource_type', '=', type);
+    if (action !== undefined) events = events.where('action', '=', action);
+    if (who !== undefined) events = events.where(matches(sql`lower(${sql.ref('auth_description')})`, containsPattern(who)));
+    return events;
+  };
+  const filtered = query.filters !== undefined && Object.keys(query.filters).length > 0;
+  const page = limitToPage(matching(db).selectAll().orderBy('timestamp', 'desc').orderBy('id', 'desc'), query.page);
+  // The hours the triggers count hold every event: a filtered trail is counted by its rows.
+  const total = () => (filtered ? sql<number>`(${matching(db).select((eb) => eb.fn.countAll<number>().as('n'))})` : countOf(organizationId, query.since));
+  const { rows, total: count } = await pageWithTotal(db, page, total);
   return {
-    total,
+    total: count,
     rows: rows.map((row) => ({
       id: row.id,
       organizationId: row.organization_id,

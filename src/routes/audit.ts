@@ -3,7 +3,7 @@ import { contextOf } from '../http/context.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Query, Responses } from '../jsonapi/schemas.js';
-import { AUDIT_PAGE_SIZE } from '../audit/model.js';
+import { AUDIT_PAGE_SIZE, type TrailQuery } from '../audit/model.js';
 import { AuditTrailDocument, AuditTrailQuery } from '../audit/schemas.js';
 import { auditTrailDocument } from '../audit/serialize.js';
 import { readAuditTrail } from '../audit/service.js';
@@ -13,12 +13,24 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (api) => {
     const page = parsePage(request.query, { default: AUDIT_PAGE_SIZE, max: AUDIT_PAGE_SIZE });
     const since = parseSince(request.query);
     const organizationName = single(request.query, 'filter[organization][name]');
-    const { events, total } = await readAuditTrail(contextOf(request), organizationName, { since, page });
+    const { events, total } = await readAuditTrail(contextOf(request), organizationName, { since, page, filters: parseFilters(request.query) });
     // Plain JSON, as HCP Terraform answers this endpoint; its errors stay JSON:API documents.
     void reply.type('application/json');
     return auditTrailDocument(events, total, page);
   });
 };
+
+const FILTERS = { 'filter[resource][type]': 'type', 'filter[resource][action]': 'action', 'filter[auth][description]': 'who' } as const;
+
+/** The trail's filters: an empty value filters nothing. */
+function parseFilters(query: QueryValues): NonNullable<TrailQuery['filters']> {
+  const filters: NonNullable<TrailQuery['filters']> = {};
+  for (const [parameter, name] of Object.entries(FILTERS)) {
+    const raw = single(query, parameter);
+    if (raw !== undefined && raw !== '') filters[name] = raw;
+  }
+  return filters;
+}
 
 /** A date and time, seconds at least, with Z or an offset (`+` may arrive as a space when a client left it unencoded). */
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+ -]\d{2}:?\d{2})$/i;

@@ -9,7 +9,7 @@ import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from 
 import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from '../varsets/model.js';
-import { uniqueIds, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from '../varsets/schemas.js';
+import { isArranged, parseArrangement, uniqueIds, VarsetArrangementQuery, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from '../varsets/schemas.js';
 import { Change, RollbackBody } from '../varsets/versions/schemas.js';
 import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from '../varsets/serialize.js';
 import {
@@ -18,6 +18,7 @@ import {
   createVarset,
   deleteVarset,
   deleteVarsetVariable,
+  listArrangedOrganizationVarsets,
   listOrganizationVarsets,
   listProjectVarsets,
   listVarsetVariables,
@@ -36,7 +37,9 @@ const IdParams = Type.Object({ id: Type.String() });
 const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
 
 const IncludeOnly = Query(IncludeQuery(VARSET_INCLUDES));
-const ListQuery = Query({ ...PageQuery, ...IncludeQuery(VARSET_INCLUDES), q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })) });
+const ListProperties = { ...PageQuery, ...IncludeQuery(VARSET_INCLUDES), q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })) };
+const ListQuery = Query(ListProperties);
+const OrganizationListQuery = Query({ ...ListProperties, ...VarsetArrangementQuery });
 const PageOnly = Query(PageQuery);
 const NoQuery = Query({});
 
@@ -74,16 +77,26 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   );
 
   // Reads answer through the response cache (src/cache), under the request's path and query and
-  // what the caller's permissions on sets are: each body shows them.
-  api.get('/organizations/:organization/varsets', { schema: { params: OrganizationParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
-    const ctx = contextOf(request);
-    const list = listRequest(request.query);
-    return reply.sendCached(
-      varsetPermissionsKey(ctx.subject),
-      () => listOrganizationVarsets(ctx, request.params.organization, list),
-      ({ list: result, organization }) => listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
-    );
-  });
+  // what the caller's permissions on sets are: each body shows them. A filtered or sorted list is
+  // not kept.
+  api.get(
+    '/organizations/:organization/varsets',
+    { schema: { params: OrganizationParams, querystring: OrganizationListQuery, response: VarsetListDocument } },
+    async (request, reply) => {
+      const ctx = contextOf(request);
+      const list = listRequest(request.query);
+      const arrangement = parseArrangement(request.query);
+      if (isArranged(arrangement)) {
+        const { list: result, organization } = await listArrangedOrganizationVarsets(ctx, request.params.organization, list, arrangement);
+        return listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result);
+      }
+      return reply.sendCached(
+        varsetPermissionsKey(ctx.subject),
+        () => listOrganizationVarsets(ctx, request.params.organization, list),
+        ({ list: result, organization }) => listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+      );
+    },
+  );
 
   api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
     const ctx = contextOf(request);

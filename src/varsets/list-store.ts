@@ -35,7 +35,7 @@ function reachingIds(eb: ExpressionBuilder<Database, any>, scope: { kind: 'proje
 }
 
 /** The sets a caller without organization-wide access may read (the policy's `varsetListScope`), as one condition. */
-function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: VarsetReadScope) {
+export function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable: VarsetReadScope) {
   const conditions = [];
   if (readable.global) conditions.push(eb('varsets.global', '=', true));
   if (readable.workspaceIds.length > 0) {

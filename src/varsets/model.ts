@@ -65,6 +65,15 @@ export interface VarsetList {
   total: number;
 }
 
+export const VARSET_SORT_KEYS = ['name', 'scope', 'var-count', 'workspace-count', 'project-count', 'updated-at'] as const;
+export type VarsetSortKey = (typeof VARSET_SORT_KEYS)[number];
+
+/** An organization's list filtered by the sets' flags (each given must hold) and sorted by one key, then by name. */
+export interface VarsetArrangement {
+  filters: { global?: boolean; priority?: boolean; projectOwned?: boolean };
+  sort: { key: VarsetSortKey; descending: boolean } | undefined;
+}
+
 /** Which sets a list shows: all of an organization's (those the caller may read), or those a project or a workspace lists. */
 export type VarsetScope =
   | { kind: 'organization'; organizationId: string; readable: Exclude<Scope<VarsetReadScope>, 'none'> }

@@ -1,7 +1,9 @@
 import Type, { type Static } from 'typebox';
+import { badQueryParameter } from '../jsonapi/errors.js';
+import { single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToManyInput, ToOne } from '../jsonapi/schemas.js';
 import { VariableAttributeProperties, VariableAttributes, VariableInput, variableChanges } from '../variables/schemas.js';
-import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, type VarsetCommand } from './model.js';
+import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, VARSET_SORT_KEYS, type VarsetArrangement, type VarsetCommand, type VarsetSortKey } from './model.js';
 
 /** The owner of a set: its organization, or one of its projects. */
 const ParentIdentifier = Type.Object({ type: Type.Enum(['organizations', 'projects']), id: Type.String({ minLength: 1 }) });
@@ -73,3 +75,33 @@ export const VarsetResource = Resource(
     vars: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), type: Type.Literal('vars'), attributes: Type.Optional(VariableAttributes) })) }),
   },
 );
+
+// The organization's list: filters by flag and a sort, beside HCP Terraform's q and page[…].
+const FLAG_FILTERS = { 'filter[global]': 'global', 'filter[priority]': 'priority', 'filter[project-owned]': 'projectOwned' } as const;
+
+export const VarsetArrangementQuery = {
+  'filter[global]': Type.Optional(Type.String({ description: 'varsetd: true for global sets only, false for the others' })),
+  'filter[priority]': Type.Optional(Type.String({ description: 'varsetd: true for priority sets only, false for the others' })),
+  'filter[project-owned]': Type.Optional(Type.String({ description: 'varsetd: true for sets owned by a project only, false for those the organization owns' })),
+  sort: Type.Optional(Type.String({ description: `varsetd: one of ${VARSET_SORT_KEYS.join(', ')}; a leading - sorts descending; ties in name order (default: name)` })),
+};
+
+/** The filters and sort of an organization's list; a value outside their words is a 400. */
+export function parseArrangement(query: QueryValues): VarsetArrangement {
+  const filters: VarsetArrangement['filters'] = {};
+  for (const [parameter, name] of Object.entries(FLAG_FILTERS)) {
+    const raw = single(query, parameter);
+    if (raw === undefined || raw === '') continue;
+    if (raw !== 'true' && raw !== 'false') throw badQueryParameter(parameter, `${parameter} must be true or false`);
+    filters[name] = raw === 'true';
+  }
+  const raw = single(query, 'sort');
+  if (raw === undefined || raw === '') return { filters, sort: undefined };
+  const key = raw.replace(/^-/, '');
+  if (!(VARSET_SORT_KEYS as readonly string[]).includes(key))
+    throw badQueryParameter('sort', `sort must be one of ${VARSET_SORT_KEYS.join(', ')}, with - before it to sort descending`);
+  return { filters, sort: { key: key as VarsetSortKey, descending: raw.startsWith('-') } };
+}
+
+/** Whether an organization's list is asked for with a filter or a sort (it then bypasses the compiled plain list). */
+export const isArranged = (arrangement: VarsetArrangement) => arrangement.sort !== undefined || Object.keys(arrangement.filters).length > 0;

@@ -10,6 +10,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  * permission, and records the write's version and audit event.
  *
  *   versioned-reads.ts  a set and lists of sets, at their organization's version, which the response cache keeps bodies at
+ *   arranged-reads.ts   an organization's sets filtered by their flags or sorted
  *   set-writes.ts       creating, updating and deleting sets
  *   assignments.ts      applying sets to workspaces and projects
  *   set-variables.ts    the variables of a set
@@ -22,6 +23,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  */
 
 export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type VarsetListRequest } from './versioned-reads.js';
+export { listArrangedOrganizationVarsets } from './arranged-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';

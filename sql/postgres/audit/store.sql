@@ -22,3 +22,7 @@ select (select coalesce(sum(events), 0) from audit_event_hours where organizatio
 -- listAuditEvents: since
 select *, ((select coalesce(sum(events), 0) from audit_event_hours where organization_id = $1 and hour > $2) + (select count(*) from audit_events where organization_id = $3 and timestamp >= $4 and timestamp < $5)) as "matching_total" from "audit_events" where "organization_id" = $6 and "timestamp" >= $7 order by "timestamp" desc, "id" desc limit $8 offset $9;
 select ((select coalesce(sum(events), 0) from audit_event_hours where organization_id = $1 and hour > $2) + (select count(*) from audit_events where organization_id = $3 and timestamp >= $4 and timestamp < $5)) as "n";
+
+-- listAuditEvents: filtered by type, action and who
+select *, ((select count(*) as "n" from "audit_events" where "organization_id" = $1 and "resource_type" = $2 and "action" = $3 and lower("auth_description") like $4 escape '\')) as "matching_total" from "audit_events" where "organization_id" = $5 and "resource_type" = $6 and "action" = $7 and lower("auth_description") like $8 escape '\' order by "timestamp" desc, "id" desc limit $9 offset $10;
+select ((select count(*) as "n" from "audit_events" where "organization_id" = $1 and "resource_type" = $2 and "action" = $3 and lower("auth_description") like $4 escape '\')) as "n";

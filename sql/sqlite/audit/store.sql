@@ -22,3 +22,7 @@ select (select coalesce(sum(events), 0) from audit_event_hours where organizatio
 -- listAuditEvents: since
 select *, ((select coalesce(sum(events), 0) from audit_event_hours where organization_id = +? and hour > ?) + (select count(*) from audit_events where organization_id = +? and timestamp >= ? and timestamp < ?)) as "matching_total" from "audit_events" where "organization_id" = +? and "timestamp" >= ? order by "timestamp" desc, "id" desc limit ? offset ?;
 select ((select coalesce(sum(events), 0) from audit_event_hours where organization_id = +? and hour > ?) + (select count(*) from audit_events where organization_id = +? and timestamp >= ? and timestamp < ?)) as "n";
+
+-- listAuditEvents: filtered by type, action and who
+select *, ((select count(*) as "n" from "audit_events" where "organization_id" = +? and "resource_type" = +? and "action" = +? and lower("auth_description") like ? escape '\')) as "matching_total" from "audit_events" where "organization_id" = +? and "resource_type" = +? and "action" = +? and lower("auth_description") like ? escape '\' order by "timestamp" desc, "id" desc limit ? offset ?;
+select ((select count(*) as "n" from "audit_events" where "organization_id" = +? and "resource_type" = +? and "action" = +? and lower("auth_description") like ? escape '\')) as "n";

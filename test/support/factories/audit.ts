@@ -11,15 +11,20 @@ export async function organizationId(t: TestApp, org: string): Promise<string> {
   return (await t.store.db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirstOrThrow()).id;
 }
 
-/** An event of `organizationId` at `timestamp`, written as a write would write it; returns its id. */
-export async function insertEvent(t: TestApp, organizationId: string, timestamp: string): Promise<string> {
+/** An event of `organizationId` at `timestamp`, written as a write would write it (by `who`, of `type` and `action`); returns its id. */
+export async function insertEvent(
+  t: TestApp,
+  organizationId: string,
+  timestamp: string,
+  { who = 'test', type = 'workspace', action = 'update' }: { who?: string; type?: string; action?: string } = {},
+): Promise<string> {
   const event: AuditEvent = {
     id: randomUUID(),
     organizationId,
     timestamp,
-    auth: { type: 'Client', accessorId: 'at-test', description: 'test' },
+    auth: { type: 'Client', accessorId: 'at-test', description: who },
     requestId: randomUUID(),
-    resource: { id: 'ws-test', type: 'workspace', action: 'update', meta: { name: 'test' } },
+    resource: { id: 'ws-test', type, action, meta: { name: 'test' } },
   };
   await transaction(t.store, async (trx) => {
     insertAuditEvent(trx, event);

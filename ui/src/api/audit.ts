@@ -1,5 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { answer, plainApi } from './client';
+import { answer, isNotFound, plainApi } from './client';
 import { queryKeys } from './queryKeys';
 
 /** A page of GET /organization/audit-trail, in HCP Terraform's shape (plain JSON, snake case). */
@@ -7,18 +7,19 @@ export type AuditTrail = NonNullable<Awaited<ReturnType<typeof readTrail>>>;
 /** One event of the trail. */
 export type AuditEvent = AuditTrail['data'][number];
 
-type TrailPage = { since?: string | undefined; number?: number; size: number };
+/** `filters`: the trail's `filter[resource][type]`, `filter[resource][action]` and `filter[auth][description]`. */
+type TrailPage = { since?: string | undefined; number?: number; size: number; filters?: Record<string, string> };
 
 /**
  * A page of `org`'s trail. The organization is always named: the site administrator must name
  * it, and an organization token may name its own.
  */
 function readTrail(org: string, page: TrailPage) {
-  const query = { 'filter[organization][name]': org, since: page.since, 'page[number]': page.number?.toString(), 'page[size]': String(page.size) };
+  const query = { 'filter[organization][name]': org, since: page.since, 'page[number]': page.number?.toString(), 'page[size]': String(page.size), ...page.filters };
   return answer(plainApi.GET('/api/v2/organization/audit-trail', { params: { query } }));
 }
 
-export function useAuditTrail(org: string, page: { since?: string; number: number; size: number }): UseQueryResult<AuditTrail> {
+export function useAuditTrail(org: string, page: TrailPage & { number: number }): UseQueryResult<AuditTrail> {
   return useQuery({ queryKey: queryKeys.auditTrail(org, page), queryFn: () => readTrail(org, page) });
 }
 
@@ -28,6 +29,19 @@ export function useAuditTrail(org: string, page: { since?: string; number: numbe
  * read does not change while it is signed in.
  */
 export function useCanReadAuditTrail(org: string | undefined): boolean {
-  const probe = useQuery({ queryKey: queryKeys.auditTrail(org ?? '', { size: 1 }), queryFn: () => readTrail(org!, { size: 1 }), enabled: org !== undefined, staleTime: Infinity });
-  return probe.isSuccess;
+  const probe = useQuery({
+    queryKey: queryKeys.auditTrail(org ?? '', { size: 1 }),
+    // A refusal is an answer too, kept like a success: a team token is not sent asking again on every page.
+    queryFn: () =>
+      readTrail(org!, { size: 1 }).then(
+        () => true,
+        (error: unknown) => {
+          if (isNotFound(error)) return false;
+          throw error;
+        },
+      ),
+    enabled: org !== undefined,
+    staleTime: Infinity,
+  });
+  return probe.data === true;
 }

@@ -18,16 +18,26 @@ export function useOrganizations(page: number) {
   });
 }
 
+const organizationQuery = (name: string) => ({
+  queryKey: queryKeys.organizations.detail(name),
+  queryFn: () => answer(api.GET('/api/v2/organizations/{name}', { params: { path: { name } } })),
+});
+
 export function useOrganization(name: string) {
-  return useQuery({
-    queryKey: queryKeys.organizations.detail(name),
-    queryFn: () => answer(api.GET('/api/v2/organizations/{name}', { params: { path: { name } } })),
-  });
+  return useQuery(organizationQuery(name));
 }
 
 /** Whether the caller may create the organization's own variable sets: its `can-manage-varsets`. */
 export function useCanManageVarsets(org: string): boolean {
   return useOrganization(org).data?.data.attributes.permissions['can-manage-varsets'] === true;
+}
+
+/**
+ * Whether the caller may restore the organization's deleted sets: the owners, the organization's
+ * token and the site administrator, the callers the organization's `can-update` names.
+ */
+export function useCanRestoreDeletedSets(org: string | undefined): boolean {
+  return useQuery({ ...organizationQuery(org ?? ''), enabled: org !== undefined }).data?.data.attributes.permissions['can-update'] === true;
 }
 
 /** The organization's projects or workspaces, searched by `search` (e.g. `{ q: 'net' }`). */
@@ -74,20 +84,29 @@ export function useVarset(id: string) {
   });
 }
 
-export function useVarsetVersions(id: string, page: { number: number; size: number }) {
+export function useVarsetVersions(id: string, page: { number: number; size: number }, enabled = true) {
   return useQuery({
     queryKey: queryKeys.varsets.versions(id, page),
     queryFn: () => answer(api.GET('/api/v2/varsets/{id}/versions', { params: { path: { id }, query: pageQuery(page) } })),
+    enabled,
   });
 }
 
-/** The sets of an organization (searched by `q`), a project or a workspace. */
-export function useVarsetList(owner: 'organizations' | 'projects' | 'workspaces', id: string | null, page: { number?: number; size: number; q?: string }) {
+/**
+ * The sets of an organization (searched by `q`, filtered and sorted by `arrange`: its
+ * `filter[…]` and `sort` parameters), a project or a workspace.
+ */
+export function useVarsetList(
+  owner: 'organizations' | 'projects' | 'workspaces',
+  id: string | null,
+  page: { number?: number; size: number; q?: string; arrange?: Record<string, string> },
+) {
   const query = { ...(page.q !== undefined ? { q: page.q } : {}), ...pageQuery(page) };
+  const organizationQuery = { ...query, ...page.arrange };
   return useQuery({
     queryKey: queryKeys.varsetLists.list(owner, id ?? '', page),
     queryFn: () => {
-      if (owner === 'organizations') return answer(api.GET('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: id! }, query } }));
+      if (owner === 'organizations') return answer(api.GET('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: id! }, query: organizationQuery } }));
       if (owner === 'projects') return answer(api.GET('/api/v2/projects/{id}/varsets', { params: { path: { id: id! }, query } }));
       return answer(api.GET('/api/v2/workspaces/{id}/varsets', { params: { path: { id: id! }, query } }));
     },

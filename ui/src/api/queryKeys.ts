@@ -3,7 +3,7 @@
  * `['varsets', id]` covers a set's detail, its variables and its versions, and each list of sets
  * starts with `['varset-lists']` whichever organization, project or workspace it is of.
  */
-type Page = { number?: number; size?: number; q?: string };
+type Page = { number?: number; size?: number; q?: string; arrange?: Record<string, string> };
 
 export const queryKeys = {
   organizations: {
@@ -44,5 +44,5 @@ export const queryKeys = {
     detail: (id: string) => ['runs', id] as const,
     comments: (id: string, page?: Page) => (page ? (['runs', id, 'comments', page] as const) : (['runs', id, 'comments'] as const)),
   },
-  auditTrail: (org: string, page: { since?: string | undefined; number?: number; size: number }) => ['audit-trail', org, page] as const,
+  auditTrail: (org: string, page: { since?: string | undefined; number?: number; size: number; filters?: Record<string, string> }) => ['audit-trail', org, page] as const,
 };

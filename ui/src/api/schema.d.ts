@@ -8638,6 +8638,14 @@ export interface paths {
                     include?: string;
                     /** @description part of the name, ignoring case */
                     q?: string;
+                    /** @description varsetd: true for global sets only, false for the others */
+                    "filter[global]"?: string;
+                    /** @description varsetd: true for priority sets only, false for the others */
+                    "filter[priority]"?: string;
+                    /** @description varsetd: true for sets owned by a project only, false for those the organization owns */
+                    "filter[project-owned]"?: string;
+                    /** @description varsetd: one of name, scope, var-count, workspace-count, project-count, updated-at; a leading - sorts descending; ties in name order (default: name) */
+                    sort?: string;
                 };
                 header?: never;
                 path: {
@@ -14217,6 +14225,12 @@ export interface paths {
                     "page[number]"?: string;
                     /** @description events per page, 1 to 1000 (default 1000) */
                     "page[size]"?: string;
+                    /** @description varsetd: only events of this resource type, e.g. varset */
+                    "filter[resource][type]"?: string;
+                    /** @description varsetd: only events of this action, e.g. update */
+                    "filter[resource][action]"?: string;
+                    /** @description varsetd: only events whose token's description contains this, ignoring case */
+                    "filter[auth][description]"?: string;
                     /** @description the organization whose trail to read: required with the site administrator's token; an organization token may name only its own */
                     "filter[organization][name]"?: string;
                 };

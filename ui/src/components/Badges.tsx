@@ -10,6 +10,17 @@ export function ProjectName({ id }: { id: string }) {
   return <Link to={`/projects/${id}`}>{project.data?.data.attributes.name ?? '…'}</Link>;
 }
 
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** What a set holds and where it applies: a global set applies everywhere, whatever it is assigned to. */
+export function varsetCounts(varset: Varset): string {
+  const a = varset.attributes;
+  const reach = a.global ? 'every workspace of the organization' : `${count(a['workspace-count'], 'workspace')} · ${count(a['project-count'], 'project')}`;
+  return `${count(a['var-count'], 'variable')} · ${reach}`;
+}
+
 /** What kind of set it is: global, priority, owned by a project. */
 export function VarsetBadges({ varset }: { varset: Varset }) {
   const parent = related(varset, 'parent');

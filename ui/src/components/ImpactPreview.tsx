@@ -192,6 +192,7 @@ export function ImpactDialog({
   busy,
   onConfirm,
   onCancel,
+  destructive = false,
 }: {
   open: boolean;
   title: string;
@@ -203,9 +204,11 @@ export function ImpactDialog({
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** A deletion opens on Cancel; a save, on its Confirm. */
+  destructive?: boolean;
 }) {
   return (
-    <ConfirmDialog open={open} title={title} confirmLabel={confirmLabel} busy={busy} onCancel={onCancel} {...(preview ? { onConfirm } : {})}>
+    <ConfirmDialog open={open} title={title} confirmLabel={confirmLabel} busy={busy} onCancel={onCancel} focusConfirm={!destructive} {...(preview ? { onConfirm } : {})}>
       {open && !preview && !error && <p>Working out which workspaces this changes…</p>}
       {preview && <ImpactSummary preview={preview} unsavedSet={unsavedSet} />}
       <FormError error={error} fields={[]} />

@@ -38,9 +38,27 @@ function Frame() {
   const signedOut = token === null;
   const readsTrail = useCanReadAuditTrail(signedOut ? undefined : (org ?? undefined));
 
-  // After navigating, the new page's heading takes focus, so a screen reader announces it.
+  // After navigating, the new page's heading takes focus, so a screen reader announces it; a page
+  // that shows "Loading…" first replaces its heading, which takes focus again until the user acts.
   useEffect(() => {
-    document.querySelector<HTMLElement>('main h1')?.focus();
+    const main = document.getElementById('main');
+    const focusHeading = () => document.querySelector<HTMLElement>('main h1')?.focus();
+    focusHeading();
+    if (!main) return undefined;
+    const observer = new MutationObserver(() => {
+      if (document.activeElement === document.body) focusHeading();
+    });
+    observer.observe(main, { childList: true, subtree: true });
+    const stop = () => observer.disconnect();
+    window.addEventListener('keydown', stop, { once: true });
+    window.addEventListener('pointerdown', stop, { once: true });
+    const timer = setTimeout(stop, 10_000);
+    return () => {
+      stop();
+      clearTimeout(timer);
+      window.removeEventListener('keydown', stop);
+      window.removeEventListener('pointerdown', stop);
+    };
   }, [location.pathname, signedOut]);
 
   useEffect(() => {

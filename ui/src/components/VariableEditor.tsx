@@ -1,14 +1,15 @@
-import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import type { Category, Variable } from '../api/types';
 import { deleteVariable, saveVariable, useVariables, variablesChanged, type VariableOwner } from '../api/variables';
 import { ConfirmDialog } from './ConfirmDialog';
-import { describedBy, FieldError, FormError } from './errors';
+import { describedBy, FieldError, FormError, useFocusFirstInvalid } from './errors';
 import { ImpactDialog, previewWrite } from './ImpactPreview';
 import { Pager } from './Pager';
 import { variableSaved } from './changes';
 import { useAnnounce } from './frame';
+import { useAskBeforeLeaving } from './leaving';
 
 const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
 
@@ -16,7 +17,20 @@ const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].m
  * The variables of a set or a workspace. A sensitive value is never shown; it can be replaced.
  * A set's are listed a page at a time, and each write to them is previewed and made once confirmed.
  */
-export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: { owner: VariableOwner; canWrite: boolean; title: string; addOnDemand?: boolean }) {
+export function VariableEditor({
+  owner,
+  canWrite,
+  title,
+  addOnDemand = false,
+  overriddenBy,
+}: {
+  owner: VariableOwner;
+  canWrite: boolean;
+  title: string;
+  addOnDemand?: boolean;
+  /** A workspace's: what overrides each of its own variables that loses (by `category:key`), as the effective variables say. */
+  overriddenBy?: Map<string, ReactNode>;
+}) {
   const ofSet = owner.kind === 'varsets';
   const titleId = `${owner.kind}-${owner.id}-variables-title`;
   const [page, setPage] = useState(1);
@@ -29,7 +43,22 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
     if (!adding && closed.current) addButton.current?.focus();
   }, [adding]);
   const list = useVariables(owner, ofSet ? page : undefined);
+  // The list is sorted by key: the row written is brought into view once the list read again shows it.
+  const [reveal, setReveal] = useState<string | null>(null);
+  useEffect(() => {
+    const row = reveal && document.querySelector(`[data-variable="${CSS.escape(reveal)}"]`);
+    if (!row) return;
+    row.scrollIntoView({ block: 'center' });
+    setReveal(null);
+  }, [reveal, list.data]);
   const [editing, setEditing] = useState<string | null>(null);
+  const edited = useRef<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // An inline edit closed (saved, cancelled, Escape) gives focus back to its Edit button.
+    if (editing === null && edited.current) document.querySelector<HTMLElement>(`[data-edits="${edited.current}"]`)?.focus();
+    edited.current = editing;
+  }, [editing]);
   const [deleting, setDeleting] = useState<Variable | null>(null);
   const client = useQueryClient();
   const announce = useAnnounce();
@@ -38,7 +67,11 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
     onSuccess: async (_, variable) => {
       setDeleting(null);
       announce(`Variable ${variable.attributes.key} deleted`);
+      // Its deletion's preview is of a variable that is gone: not asked again when the set's reads are.
+      client.removeQueries({ queryKey: queryKeys.varsets.deletionPreview(owner.id, variable.id) });
       await variablesChanged(client, owner);
+      // Its row and its Delete button are gone: focus stays in the list's section.
+      heading.current?.focus();
     },
   });
   const deletion = useQuery({
@@ -53,7 +86,9 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
   const pagination = list.data && 'meta' in list.data ? list.data.meta.pagination : undefined;
   return (
     <section aria-labelledby={titleId} className="variables">
-      <h2 id={titleId}>{title}</h2>
+      <h2 id={titleId} tabIndex={-1} ref={heading}>
+        {title}
+      </h2>
       {list.isPending ? (
         <p>Loading variables…</p>
       ) : variables.length === 0 ? (
@@ -63,17 +98,27 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
           {variables.map((variable) =>
             editing === variable.id ? (
               <li key={variable.id}>
-                <VariableForm owner={owner} variable={variable} onDone={() => setEditing(null)} />
+                <VariableForm
+                  owner={owner}
+                  variable={variable}
+                  onDone={() => setEditing(null)}
+                  onSaved={setReveal}
+                  overriddenBy={overriddenBy?.get(`${variable.attributes.category}:${variable.attributes.key}`)}
+                />
               </li>
             ) : (
-              <li key={variable.id} className="variable">
+              <li key={variable.id} className="variable" data-variable={`${variable.attributes.category}:${variable.attributes.key}`}>
                 <div className="variable-head">
                   <code className="key">{variable.attributes.key}</code>
                   <span className="badge">{variable.attributes.category === 'env' ? 'env' : 'terraform'}</span>
                   {variable.attributes.hcl && <span className="badge">HCL</span>}
                   {variable.attributes.sensitive && <span className="badge sensitive">Sensitive</span>}
                   {variable.attributes['value-needed'] && <span className="badge sensitive">Needs a value</span>}
+                  {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && <span className="badge overwritten">Overwritten</span>}
                 </div>
+                {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && (
+                  <p className="warning">Overwritten by {overriddenBy.get(`${variable.attributes.category}:${variable.attributes.key}`)}: runs get its value, not this one.</p>
+                )}
                 <div className="value">
                   {variable.attributes['value-needed'] ? (
                     <em>Needs a value: it was imported without one, and no run can use it until one is given</em>
@@ -86,7 +131,7 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
                 {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
                 {canWrite && (
                   <div className="actions">
-                    <button type="button" className="small" onClick={() => setEditing(variable.id)} aria-label={`Edit ${variable.attributes.key}`}>
+                    <button type="button" className="small" onClick={() => setEditing(variable.id)} aria-label={`Edit ${variable.attributes.key}`} data-edits={variable.id}>
                       Edit
                     </button>
                     <button type="button" className="small danger" onClick={() => setDeleting(variable)} aria-label={`Delete ${variable.attributes.key}`}>
@@ -105,12 +150,15 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
           Add a variable
         </button>
       )}
-      {canWrite && adding && <VariableForm owner={owner} onDone={() => undefined} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />}
+      {canWrite && adding && (
+        <VariableForm owner={owner} onDone={() => undefined} onSaved={setReveal} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />
+      )}
       {ofSet ? (
         <ImpactDialog
           open={deleting !== null}
           title={`Delete variable ${deleting?.attributes.key ?? ''}?`}
           confirmLabel="Delete variable"
+          destructive
           preview={deletion.data}
           error={deletion.error ?? remove.error}
           busy={remove.isPending}
@@ -135,7 +183,23 @@ export function VariableEditor({ owner, canWrite, title, addOnDemand = false }: 
 }
 
 /** Adds a variable, or changes `variable`. */
-function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwner; variable?: Variable; onDone: () => void; onClose?: () => void }) {
+function VariableForm({
+  owner,
+  variable,
+  onDone,
+  onSaved,
+  onClose,
+  overriddenBy,
+}: {
+  owner: VariableOwner;
+  variable?: Variable;
+  onDone: () => void;
+  /** Told the category and key of the variable written. */
+  onSaved: (row: string) => void;
+  onClose?: () => void;
+  /** What overrides the variable edited, if anything does: a change of it has no effect on runs. */
+  overriddenBy?: ReactNode;
+}) {
   const id = useId();
   const initial = variable?.attributes;
   const [key, setKey] = useState(initial?.key ?? '');
@@ -146,6 +210,7 @@ function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwn
   const [description, setDescription] = useState(initial?.description ?? '');
   const client = useQueryClient();
   const announce = useAnnounce();
+  useAskBeforeLeaving(key !== (initial?.key ?? '') || value !== (initial?.sensitive ? '' : (initial?.value ?? '')) || description !== (initial?.description ?? ''));
   // The server refuses to change a sensitive variable's key or HCL flag, or to make it readable again.
   const locked = initial?.sensitive === true;
   const write = () => {
@@ -174,6 +239,7 @@ function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwn
       }
       await variablesChanged(client, owner);
       onDone();
+      onSaved(`${category}:${key}`);
     },
     onError: () => check.reset(),
   });
@@ -184,11 +250,18 @@ function VariableForm({ owner, variable, onDone, onClose }: { owner: VariableOwn
     else save.mutate();
   };
   const error = check.error ?? save.error;
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(form, error);
+  // Escape leaves an inline edit as Cancel does; in the preview's dialog it closes the dialog only.
+  const escape = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Escape' && variable && !(event.target as Element).closest('dialog')) onDone();
+  };
   const field = (name: string) => ({ pointer: `/data/attributes/${name}`, id: `${id}-${name}-error` });
   const err = (name: string) => describedBy(error, field(name).pointer, field(name).id);
   return (
-    <form className="variable-form" onSubmit={submit} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
+    <form ref={form} className="variable-form" onSubmit={submit} onKeyDown={escape} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
+      {overriddenBy && <p className="warning">Saving changes no run: {overriddenBy} overrides this variable, and runs get its value.</p>}
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>
         <input

@@ -1,7 +1,6 @@
 import { Link, NavLink } from 'react-router';
 import { related, type Varset } from '../api/types';
-import { count } from '../pages/OrganizationVarsets';
-import { VarsetBadges } from './Badges';
+import { VarsetBadges, varsetCounts } from './Badges';
 
 /** The top of a set's pages: the way back to the organization's sets, its name and badges, what it holds, and its tabs. */
 export function VarsetHead({ varset }: { varset: Varset }) {
@@ -19,9 +18,7 @@ export function VarsetHead({ varset }: { varset: Varset }) {
         <VarsetBadges varset={varset} />
       </div>
       {attributes.description && <p>{attributes.description}</p>}
-      <p className="counts">
-        {count(attributes['var-count'], 'variable')} · {count(attributes['workspace-count'], 'workspace')} · {count(attributes['project-count'], 'project')}
-      </p>
+      <p className="counts">{varsetCounts(varset)}</p>
       <VarsetTabs id={varset.id} />
     </>
   );

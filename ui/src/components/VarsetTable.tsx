@@ -1,15 +1,15 @@
 import { Link } from 'react-router';
-import { related, type Varset } from '../api/types';
+import type { Varset } from '../api/types';
 import { VarsetBadges } from './Badges';
 
-/** The columns the table sorts by, each with the value it sorts on. */
+/** The columns the table sorts by, each with the API's `sort` key for it. */
 const COLUMNS = {
-  name: { label: 'Name', value: (v: Varset) => v.attributes.name },
+  name: { label: 'Name', key: 'name' },
   // Global first, then by how many projects a set is assigned to.
-  scope: { label: 'Scope', value: (v: Varset) => (v.attributes.global ? -1 : v.attributes['project-count']) },
-  variables: { label: 'Variables', value: (v: Varset) => v.attributes['var-count'] },
-  workspaces: { label: 'Workspaces', value: (v: Varset) => v.attributes['workspace-count'] },
-  updated: { label: 'Updated', value: (v: Varset) => v.attributes['updated-at'] },
+  scope: { label: 'Scope', key: 'scope' },
+  variables: { label: 'Variables', key: 'var-count' },
+  workspaces: { label: 'Workspaces', key: 'workspace-count' },
+  updated: { label: 'Updated', key: 'updated-at' },
 } as const;
 export type SortColumn = keyof typeof COLUMNS;
 export const isSortColumn = (name: string): name is SortColumn => name in COLUMNS;
@@ -28,20 +28,14 @@ export interface Filters {
 
 export const FILTER_LABELS: Record<keyof Filters, string> = { global: 'Global', priority: 'Priority', owned: 'Owned by a project' };
 
-const ownedByProject = (v: Varset) => related(v, 'parent')?.type === 'projects';
+const FILTER_PARAMETERS: Record<keyof Filters, string> = { global: 'filter[global]', priority: 'filter[priority]', owned: 'filter[project-owned]' };
 
-/** The page's sets that pass the filters, in the order asked for (the API's when none is). */
-export function arrange(sets: Varset[], filters: Filters, sort: Sort | null): Varset[] {
-  const kept = sets.filter((v) => (!filters.global || v.attributes.global) && (!filters.priority || v.attributes.priority) && (!filters.owned || ownedByProject(v)));
-  if (!sort) return kept;
-  const value = COLUMNS[sort.column].value;
-  const direction = sort.descending ? -1 : 1;
-  return kept.sort((a, b) => {
-    const x = value(a);
-    const y = value(b);
-    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return order * direction || a.attributes.name.localeCompare(b.attributes.name);
-  });
+/** The API's parameters for the filters checked and the sort: the server filters and sorts the whole organization. */
+export function arrangement(filters: Filters, sort: Sort | null): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  for (const name of Object.keys(filters) as (keyof Filters)[]) if (filters[name]) parameters[FILTER_PARAMETERS[name]] = 'true';
+  if (sort) parameters.sort = `${sort.descending ? '-' : ''}${COLUMNS[sort.column].key}`;
+  return parameters;
 }
 
 /** The sets as a compact table; a column's header sorts by it (again: the other way). */
@@ -74,7 +68,7 @@ export function VarsetTable({ sets, sort, onSort }: { sets: Varset[]; sort: Sort
                 </th>
                 <td>{a.global ? 'Global' : `${a['project-count']} ${a['project-count'] === 1 ? 'project' : 'projects'}`}</td>
                 <td>{a['var-count']}</td>
-                <td>{a['workspace-count']}</td>
+                <td>{a.global ? 'all' : a['workspace-count']}</td>
                 <td>
                   <time dateTime={a['updated-at']}>{new Date(a['updated-at']).toLocaleString()}</time>
                 </td>

@@ -1,7 +1,18 @@
+import { useEffect, type RefObject } from 'react';
 import { Link, useMatch } from 'react-router';
 import { ApiError, type ErrorObject } from '../api/client';
 import { useVarsetList } from '../api/hooks';
 import { useOrganizationOfPage } from './frame';
+
+/** After a refusal, focus goes to the first field it marked invalid (the first control of a marked group), not the submit button. */
+export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, error: unknown): void {
+  useEffect(() => {
+    if (!(error instanceof ApiError)) return;
+    const invalid = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const target = invalid instanceof HTMLFieldSetElement ? invalid.querySelector<HTMLElement>('input, select, textarea, button') : invalid;
+    target?.focus();
+  }, [form, error]);
+}
 
 /** The global rule's 422 names the set already holding the key: `… the global variable set "name": …`. */
 const CONFLICTING_SET = /^(.*global variable set ")(.+)(": global variable sets .*)$/s;

@@ -1,10 +1,17 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
+
+/** What a message offers next to its words: Undo, say. */
+export interface AnnouncementLink {
+  to: string;
+  label: string;
+}
 
 /** A message about a write that succeeded, shown on the page at `path`. */
 interface Announcement {
   text: string;
   path: string;
+  link?: AnnouncementLink | undefined;
 }
 
 interface Frame {
@@ -12,7 +19,8 @@ interface Frame {
   organization: string | null;
   showOrganization: (org: string | null) => void;
   announcement: Announcement | null;
-  announce: (text: string, path?: string) => void;
+  announce: (text: string, path?: string, link?: AnnouncementLink) => void;
+  dismiss: () => void;
 }
 
 const FrameContext = createContext<Frame | null>(null);
@@ -35,10 +43,11 @@ export function FrameProvider({ children }: { children: ReactNode }) {
     previous.current = pathname;
     if (left !== pathname) setAnnouncement((current) => (current?.path === left ? null : current));
   }, [pathname]);
-  const announce = useCallback((text: string, path?: string) => setAnnouncement({ text, path: path ?? window.location.pathname }), []);
+  const announce = useCallback((text: string, path?: string, link?: AnnouncementLink) => setAnnouncement({ text, path: path ?? window.location.pathname, link }), []);
+  const dismiss = useCallback(() => setAnnouncement(null), []);
   const frame = useMemo(
-    () => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce }),
-    [organization, announcement, pathname, announce],
+    () => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce, dismiss }),
+    [organization, announcement, pathname, announce, dismiss],
   );
   return <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>;
 }
@@ -56,16 +65,24 @@ export function useOrganizationOfPage(): string | null {
 }
 
 /** Says what a successful write changed: on the current page, or on `path` where the write leads. */
-export function useAnnounce(): (text: string, path?: string) => void {
+export function useAnnounce(): (text: string, path?: string, link?: AnnouncementLink) => void {
   return useFrame().announce;
 }
 
 /** The polite live region every page has: it holds the last write's message while that page is shown. */
 export function StatusMessage() {
-  const { announcement } = useFrame();
+  const { announcement, dismiss } = useFrame();
   return (
-    <p role="status" aria-live="polite" className={announcement ? 'status-message' : 'visually-hidden'}>
-      {announcement?.text}
-    </p>
+    <div className={announcement ? 'status-message' : undefined}>
+      <p role="status" aria-live="polite" className={announcement ? undefined : 'visually-hidden'}>
+        {announcement?.text}
+      </p>
+      {announcement?.link && <Link to={announcement.link.to}>{announcement.link.label}</Link>}
+      {announcement && (
+        <button type="button" className="small" onClick={dismiss}>
+          Dismiss
+        </button>
+      )}
+    </div>
   );
 }

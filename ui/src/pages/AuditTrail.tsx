@@ -30,8 +30,8 @@ const pagerPagination = (p: Trail['pagination']): Pagination => ({
 });
 
 /**
- * An organization's audit trail, newest first, 100 events a page. The API filters by time
- * (`since`) only: the type, action and who filters keep the events of the page shown.
+ * An organization's audit trail, newest first, 100 events a page, filtered by the API: by time
+ * (`since`), type, action and who.
  */
 export function AuditTrail() {
   const org = useParams().org!;
@@ -41,9 +41,12 @@ export function AuditTrail() {
   const type = params.get('type') ?? '';
   const action = params.get('action') ?? '';
   const who = params.get('who') ?? '';
-  const trail = useAuditTrail(org, { since: since || undefined, number: page, size: AUDIT_PAGE_SIZE });
+  const filters = Object.fromEntries(
+    Object.entries({ 'filter[resource][type]': type, 'filter[resource][action]': action, 'filter[auth][description]': who }).filter(([, value]) => value !== ''),
+  );
+  const trail = useAuditTrail(org, { since: since || undefined, number: page, size: AUDIT_PAGE_SIZE, filters });
 
-  const searchWho = useCallback((term: string) => change({ who: term }), [change]);
+  const searchWho = useCallback((term: string) => change({ who: term, page: '' }), [change]);
   const [whoText, setWhoText] = useSearchAsYouType(who, searchWho);
 
   if (trail.error instanceof ApiError && trail.error.status === 404) {
@@ -59,19 +62,17 @@ export function AuditTrail() {
   }
 
   const events = trail.data?.data ?? [];
-  const shown = events.filter(
-    (e) => (!type || e.resource.type === type) && (!action || e.resource.action === action) && (!who || e.auth.description.toLowerCase().includes(who.toLowerCase())),
-  );
+  const filtered = Object.keys(filters).length > 0;
   return (
     <>
       <h1 tabIndex={-1}>Audit trail of {org}</h1>
       <p className="muted">Every write made through the API in this organization, newest first.</p>
       <SinceForm since={since} onSince={(iso) => change({ since: iso, page: '' })} />
       <fieldset className="filters audit-filters">
-        <legend>Show only the events of this page</legend>
+        <legend>Show only the events</legend>
         <label>
           Type{' '}
-          <select value={type} onChange={(e) => change({ type: e.target.value })}>
+          <select value={type} onChange={(e) => change({ type: e.target.value, page: '' })}>
             <option value="">any</option>
             {choices(Object.keys(TYPE_NAMES), events, 'type', type).map((t) => (
               <option key={t} value={t}>
@@ -82,7 +83,7 @@ export function AuditTrail() {
         </label>
         <label>
           Action{' '}
-          <select value={action} onChange={(e) => change({ action: e.target.value })}>
+          <select value={action} onChange={(e) => change({ action: e.target.value, page: '' })}>
             <option value="">any</option>
             {choices([], events, 'action', action).map((a) => (
               <option key={a} value={a}>
@@ -94,24 +95,19 @@ export function AuditTrail() {
         <label>
           Who <input type="search" value={whoText} onChange={(e) => setWhoText(e.target.value)} placeholder="part of the description" />
         </label>
-        <p className="muted">The API filters events by time only: type, action and who apply to the {AUDIT_PAGE_SIZE} events of the page shown, not to the whole trail.</p>
       </fieldset>
       {trail.error ? (
         <LoadError error={trail.error} what="audit trail" />
       ) : !trail.data ? (
         <p>Loading…</p>
       ) : events.length === 0 ? (
-        <p className="muted">{page > 1 ? 'No event on this page.' : since ? 'No event since that time.' : 'No event yet.'}</p>
-      ) : shown.length === 0 ? (
-        <p className="muted">No event of this page passes the filters.</p>
+        <p className="muted">{page > 1 ? 'No event on this page.' : filtered ? 'No event passes the filters.' : since ? 'No event since that time.' : 'No event yet.'}</p>
       ) : (
         <>
-          {shown.length < events.length && (
-            <p className="counts">
-              {shown.length} of the {events.length} events of this page pass the filters.
-            </p>
+          {filtered && (
+            <p className="counts">{trail.data.pagination.total_count === 1 ? '1 event passes the filters.' : `${trail.data.pagination.total_count} events pass the filters.`}</p>
           )}
-          <AuditTable events={shown} />
+          <AuditTable events={events} />
         </>
       )}
       {trail.data && <Pager pagination={pagerPagination(trail.data.pagination)} onPage={(n) => change({ page: n > 1 ? String(n) : '' })} label="Audit events" />}

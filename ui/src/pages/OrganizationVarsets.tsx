@@ -1,12 +1,12 @@
 import { useCallback, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
+import { isNotFound } from '../api/client';
 import { useCanManageVarsets, useVarsetList } from '../api/hooks';
-import type { Varset } from '../api/types';
-import { VarsetCard } from '../components/Badges';
+import { VarsetCard, varsetCounts } from '../components/Badges';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 import { useSearchAsYouType, useUrlParameters } from '../components/search';
-import { arrange, FILTER_LABELS, isSortColumn, VarsetTable, type Filters, type Sort } from '../components/VarsetTable';
+import { arrangement, FILTER_LABELS, isSortColumn, VarsetTable, type Filters, type Sort } from '../components/VarsetTable';
 
 export const PAGE_SIZE = 20;
 
@@ -19,7 +19,7 @@ function sortOf(params: URLSearchParams): Sort | null {
 
 /**
  * An organization's variable sets, a page at a time, searched by name on the server as you
- * type; as cards, or as a table whose sorting and filters apply to the page shown.
+ * type; as cards, or as a table the server filters and sorts.
  */
 export function OrganizationVarsets() {
   const org = useParams().org!;
@@ -29,7 +29,8 @@ export function OrganizationVarsets() {
   const table = params.get('view') === 'table';
   const sort = sortOf(params);
   const filters: Filters = { global: params.has('global'), priority: params.has('priority'), owned: params.has('owned') };
-  const list = useVarsetList('organizations', org, { q, number: page, size: PAGE_SIZE });
+  const filtered = table && Object.values(filters).some(Boolean);
+  const list = useVarsetList('organizations', org, { q, number: page, size: PAGE_SIZE, ...(table ? { arrange: arrangement(filters, sort) } : {}) });
   const canCreate = useCanManageVarsets(org);
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);
@@ -37,6 +38,16 @@ export function OrganizationVarsets() {
     event.preventDefault();
     if (term !== q) search(term);
   };
+  if (isNotFound(list.error)) {
+    return (
+      <>
+        <h1 tabIndex={-1}>No organization {org}</h1>
+        <p className="notice">
+          There is no organization named “{org}”, or this token may not see it. <Link to="/">The organizations this token sees</Link>
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <div className="page-head">
@@ -60,25 +71,25 @@ export function OrganizationVarsets() {
           <legend>Show only sets that are</legend>
           {(Object.keys(FILTER_LABELS) as (keyof Filters)[]).map((name) => (
             <label key={name}>
-              <input type="checkbox" checked={filters[name]} onChange={(e) => change({ [name]: e.target.checked ? '1' : null })} /> {FILTER_LABELS[name]}
+              <input type="checkbox" checked={filters[name]} onChange={(e) => change({ [name]: e.target.checked ? '1' : null, page: null })} /> {FILTER_LABELS[name]}
             </label>
           ))}
-          <p className="muted">Sorting and these filters apply to the sets of the page shown.</p>
         </fieldset>
       )}
-      <Listing list={list} what="variable sets" empty={q ? `No set's name contains “${q}”.` : 'No variable sets yet.'}>
+      <Listing
+        list={list}
+        what="variable sets"
+        empty={q ? `No set's name contains “${q}”${filtered ? ' and passes the filters' : ''}.` : filtered ? 'No set passes the filters.' : 'No variable sets yet.'}
+      >
         {(items) =>
           table ? (
-            <TableOfPage sets={arrange(items, filters, sort)} sort={sort} onSort={(s) => change({ sort: `${s.descending ? '-' : ''}${s.column}` })} />
+            <VarsetTable sets={items} sort={sort} onSort={(s) => change({ sort: `${s.descending ? '-' : ''}${s.column}`, page: null })} />
           ) : (
             <ul className="cards varsets" aria-label="Variable sets">
               {items.map((varset) => (
                 <VarsetCard key={varset.id} varset={varset}>
                   {varset.attributes.description && <p className="muted">{varset.attributes.description}</p>}
-                  <p className="counts">
-                    {count(varset.attributes['var-count'], 'variable')} · {count(varset.attributes['workspace-count'], 'workspace')} ·{' '}
-                    {count(varset.attributes['project-count'], 'project')}
-                  </p>
+                  <p className="counts">{varsetCounts(varset)}</p>
                 </VarsetCard>
               ))}
             </ul>
@@ -88,13 +99,4 @@ export function OrganizationVarsets() {
       <Pager pagination={list.data?.meta.pagination} onPage={(p) => change({ page: p > 1 ? String(p) : null })} label="Variable sets" />
     </>
   );
-}
-
-function TableOfPage({ sets, sort, onSort }: { sets: Varset[]; sort: Sort | null; onSort: (sort: Sort) => void }) {
-  if (!sets.length) return <p className="muted">No set of this page passes the filters.</p>;
-  return <VarsetTable sets={sets} sort={sort} onSort={onSort} />;
-}
-
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

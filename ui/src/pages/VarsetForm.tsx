@@ -1,13 +1,14 @@
-import { useState, type SyntheticEvent, type ReactNode } from 'react';
+import { useRef, useState, type SyntheticEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../api/client';
 import { useOrganization, useVarset } from '../api/hooks';
 import { varsetChanged } from '../api/invalidate';
 import { includedPlaces, related, relatedIds, type Varset } from '../api/types';
-import { describedBy, FieldError, FormError, LoadError } from '../components/errors';
+import { describedBy, FieldError, FormError, LoadError, useFocusFirstInvalid } from '../components/errors';
 import { useAnnounce, useOrganizationInNav } from '../components/frame';
 import { setSaved } from '../components/changes';
+import { useAskBeforeLeaving } from '../components/leaving';
 import { Picker, type Picked } from '../components/Picker';
 import { ImpactDialog, previewNewSet, previewWrite } from '../components/ImpactPreview';
 import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewVariables';
@@ -84,11 +85,16 @@ export function VarsetEdit() {
   );
 }
 
+const idsOf = (picked: Picked[]) => picked.map((p) => p.id).join(' ');
+
 function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [] }: { org: string; varset?: Varset; initialProjects?: Picked[]; initialWorkspaces?: Picked[] }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const initial = varset?.attributes;
   const [name, setName] = useState(initial?.name ?? '');
+  // An error about the name is about the name sent: it goes once the name is changed.
+  const [sentName, setSentName] = useState(name);
+  const form = useRef<HTMLFormElement>(null);
   const [description, setDescription] = useState(initial?.description ?? '');
   const [priority, setPriority] = useState(initial?.priority ?? false);
   const [global, setGlobal] = useState(initial?.global ?? false);
@@ -97,6 +103,16 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const [owner, setOwner] = useState<Picked[]>([]);
   const [variables, setVariables] = useState<NewVariable[]>([]);
   const announce = useAnnounce();
+  useAskBeforeLeaving(
+    name !== (initial?.name ?? '') ||
+      description !== (initial?.description ?? '') ||
+      priority !== (initial?.priority ?? false) ||
+      global !== (initial?.global ?? false) ||
+      idsOf(projects) !== idsOf(initialProjects) ||
+      idsOf(workspaces) !== idsOf(initialWorkspaces) ||
+      owner.length > 0 ||
+      variables.length > 0,
+  );
   const body = () => {
     const members = <T extends string>(type: T, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
     const relationships = {
@@ -128,14 +144,17 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     save.reset();
+    setSentName(name);
     check.mutate();
   };
   const error = check.error ?? save.error;
+  useFocusFirstInvalid(form, error);
   const errorId = (pointer: string) => `error-${pointer.split('/').pop()}`;
-  const props = (pointer: string) => describedBy(error, pointer, errorId(pointer));
-  const fieldError = (pointer: string) => <FieldError error={error} pointer={pointer} id={errorId(pointer)} />;
+  const errorAt = (pointer: string) => (pointer === ATTRIBUTE('name') && name !== sentName ? null : error);
+  const props = (pointer: string) => describedBy(errorAt(pointer), pointer, errorId(pointer));
+  const fieldError = (pointer: string) => <FieldError error={errorAt(pointer)} pointer={pointer} id={errorId(pointer)} />;
   return (
-    <form className="varset-form" onSubmit={submit} aria-label={varset ? 'Edit variable set' : 'New variable set'}>
+    <form ref={form} className="varset-form" onSubmit={submit} aria-label={varset ? 'Edit variable set' : 'New variable set'}>
       <div className="field">
         <label htmlFor="varset-name">Name</label>
         <input id="varset-name" value={name} onChange={(e) => setName(e.target.value)} {...props(ATTRIBUTE('name'))} />

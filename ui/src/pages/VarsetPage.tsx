@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answer, api } from '../api/client';
-import { useVarset } from '../api/hooks';
+import { isNotFound } from '../api/client';
+import { useCanRestoreDeletedSets, useVarset, useVarsetVersions } from '../api/hooks';
 import { varsetChanged } from '../api/invalidate';
 import { queryKeys } from '../api/queryKeys';
 import { includedPlaces, related, relatedIds } from '../api/types';
@@ -10,7 +11,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError, LoadError } from '../components/errors';
 import { VariableEditor } from '../components/VariableEditor';
 import { VarsetHead } from '../components/VarsetHead';
-import { useAnnounce, useOrganizationInNav } from '../components/frame';
+import { useAnnounce, useOrganizationInNav, useOrganizationOfPage } from '../components/frame';
 
 /** A set: what it is, where it applies, its variables. */
 export function VarsetPage() {
@@ -23,6 +24,7 @@ export function VarsetPage() {
   // The server decides deleting a set as it decides changing it: `can-update` answers both.
   const canWrite = varset?.attributes.permissions['can-update'] === true;
   useOrganizationInNav(org);
+  const canRestore = useCanRestoreDeletedSets(org);
   const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
@@ -32,10 +34,11 @@ export function VarsetPage() {
       client.removeQueries({ queryKey: queryKeys.varsets.detail(id) });
       await varsetChanged(client, id);
       const list = `/organizations/${encodeURIComponent(org!)}/varsets`;
-      announce(`Set ${varset!.attributes.name} deleted`, list);
+      announce(`Set ${varset!.attributes.name} deleted`, list, canRestore ? { to: `/varsets/${id}/history`, label: 'Undo: restore it from its history' } : undefined);
       void navigate(list); // a promise only under a data router, which this app does not use
     },
   });
+  if (isNotFound(document.error)) return <NoSet id={id} />;
   if (document.error) {
     return (
       <>
@@ -81,8 +84,44 @@ export function VarsetPage() {
         onConfirm={() => remove.mutate()}
       >
         <p>{whatDeletingStops(attributes['var-count'])} Runs already created keep the values they were given.</p>
+        {canRestore ? (
+          <p>The organization's owners can restore it from its history.</p>
+        ) : (
+          <p className="warning">
+            <strong>This token cannot undo it:</strong> only the organization's owners can restore a deleted set.
+          </p>
+        )}
         <FormError error={remove.error} fields={[]} />
       </ConfirmDialog>
+    </>
+  );
+}
+
+/**
+ * A set that answers 404: deleted, or never readable by this token. Where the caller may restore
+ * deleted sets (or the organization is not known yet), the set's history is asked for: a deleted
+ * set's names its organization, and holds Restore.
+ */
+function NoSet({ id }: { id: string }) {
+  const shownOrganization = useOrganizationOfPage() ?? undefined;
+  const mayRestore = useCanRestoreDeletedSets(shownOrganization);
+  const versions = useVarsetVersions(id, { number: 1, size: 1 }, shownOrganization === undefined || mayRestore);
+  const newest = versions.data?.data[0];
+  useOrganizationInNav(newest ? related(newest, 'organization')?.id : undefined);
+  if (!newest) {
+    return (
+      <>
+        <h1 tabIndex={-1}>Variable set</h1>
+        <p className="notice">No variable set here, or this token may not see it.</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1 tabIndex={-1}>{newest.attributes['varset-name']} (deleted)</h1>
+      <p className="notice">
+        This set was deleted. <Link to={`/varsets/${id}/history`}>Its history</Link> is kept, where it can be restored as it was at one of its versions.
+      </p>
     </>
   );
 }

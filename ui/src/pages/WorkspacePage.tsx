@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { useProject, useVarsetList, useWorkspace, useWorkspaceRuns } from '../api/hooks';
+import { useEffectiveVariables, useProject, useVarsetList, useWorkspace, useWorkspaceRuns } from '../api/hooks';
 import { related, relatedIds, type Varset } from '../api/types';
 import { ProjectName, VarsetCard } from '../components/Badges';
 import { EffectiveVariables } from '../components/EffectiveVariables';
@@ -21,6 +21,7 @@ export function WorkspacePage() {
   const project = useProject(projectId ?? null);
   const projectName = project.data?.data.attributes.name;
   const canWrite = workspace?.attributes.permissions['can-update-variable'] === true;
+  const overriddenBy = useOverriddenOwnVariables(id);
   if (document.error) {
     return (
       <>
@@ -41,12 +42,35 @@ export function WorkspacePage() {
         )}
       </p>
       <h1 tabIndex={-1}>Workspace {workspace.attributes.name}</h1>
-      <VariableEditor owner={{ kind: 'workspaces', id }} canWrite={canWrite} title="Workspace variables" addOnDemand />
+      <VariableEditor owner={{ kind: 'workspaces', id }} canWrite={canWrite} title="Workspace variables" addOnDemand overriddenBy={overriddenBy} />
       <WorkspaceVarsets id={id} projectId={projectId} projectName={projectName} />
       <EffectiveVariables of={{ owner: 'workspaces', id }} place={{ workspaceId: id, projectId, projectName }} title="Effective variables" />
       <WorkspaceRuns id={id} />
     </>
   );
+}
+
+/**
+ * The workspace's own variables that lose to a set (a priority set's, say), by `category:key`,
+ * each with the set that wins: read from the effective variables the page shows anyway.
+ */
+function useOverriddenOwnVariables(id: string): Map<string, ReactNode> {
+  const effective = useEffectiveVariables('workspaces', id);
+  const overridden = new Map<string, ReactNode>();
+  for (const variable of effective.data?.data ?? []) {
+    const a = variable.attributes;
+    const set = a.source.varset;
+    if (set && a.overridden.some((value) => value.source.type === 'workspace')) {
+      overridden.set(
+        `${a.category}:${a.key}`,
+        <>
+          set <Link to={`/varsets/${set.id}`}>{set.name}</Link>
+          {a.source.type === 'varset' && set.priority ? ' (priority)' : ''}
+        </>,
+      );
+    }
+  }
+  return overridden;
 }
 
 /** The sets that reach the workspace, and each way they do. */

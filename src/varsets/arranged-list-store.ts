@@ -1,0 +1,76 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import { byCodePoint } from '../db/order.js';
+import { withTotal, splitTotal } from '../db/page.js';
+import type { Database } from '../db/schema.js';
+import { contains } from '../db/search.js';
+import type { Db } from '../db/transaction.js';
+import type { Page } from '../common/page.js';
+import type { VarsetArrangement, VarsetRead, VarsetScope, VarsetSortKey } from './model.js';
+import { readableBy } from './list-store.js';
+import { selectVarsets, toVarsetRead, withRelations } from './store.js';
+
+/**
+ * The SQL of an organization's sets filtered by their flags and sorted by a column other than
+ * the name: the table view's questions, asked of the whole organization. Without a filter or a
+ * sort, lists go through `listVarsets` (list-store.ts), whose statements are compiled once.
+ */
+
+const countOf = (table: 'varset_variables' | 'varset_workspaces' | 'varset_projects') => (eb: ExpressionBuilder<Database, 'varsets'>) =>
+  eb
+    .selectFrom(table)
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef(`${table}.varset_id`, '=', 'varsets.id');
+
+export async function listArrangedVarsets(
+  db: Db,
+  scope: Extract<VarsetScope, { kind: 'organization' }>,
+  search: string | undefined,
+  arrangement: VarsetArrangement,
+  page: Page,
+  variableRows: boolean,
+): Promise<{ rows: VarsetRead[]; total: number }> {
+  const { filters, sort } = arrangement;
+  const base = (from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>) => {
+    let query = from.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId);
+    if (scope.readable !== 'all') {
+      const readable = scope.readable;
+      query = query.where((eb) => readableBy(eb, readable));
+    }
+    if (search !== undefined) query = query.where(contains(sql.ref('varsets.search_name'), search));
+    if (filters.global !== undefined) query = query.where('varsets.global', '=', filters.global);
+    if (filters.priority !== undefined) query = query.where('varsets.priority', '=', filters.priority);
+    if (filters.projectOwned !== undefined) query = query.where('varsets.project_id', filters.projectOwned ? 'is not' : 'is', null);
+    return query;
+  };
+  let query = withRelations(db, selectVarsets(base(db)), variableRows);
+  if (sort?.key === 'scope') {
+    // Global sets first (the flag is stored as a number on one store, a boolean on the other: both order true last).
+    query = query.orderBy('varsets.global', sort.descending ? 'asc' : 'desc').orderBy(countOf('varset_projects'), sort.descending ? 'desc' : 'asc');
+  } else if (sort) query = query.orderBy(sortExpression(db, sort.key), sort.descending ? 'desc' : 'asc');
+  query = query
+    .orderBy(byCodePoint(db, 'varsets.name'))
+    .orderBy('varsets.id')
+    .limit(page.size)
+    .offset((page.number - 1) * page.size);
+  const total = (eb: ExpressionBuilder<Database, never>) => sql<number>`${base(eb).select((e) => e.fn.countAll<number>().as('n'))}`;
+  const { rows, total: count } = await splitTotal(db, await withTotal(query, total).execute(), total);
+  return { rows: rows.map((row) => toVarsetRead(row, variableRows)), total: count };
+}
+
+/** What a sort key orders by; ties fall to the name. "scope" (above): global sets first, then by how many projects a set is assigned to. */
+function sortExpression(db: Db, key: Exclude<VarsetSortKey, 'scope'>) {
+  return (eb: ExpressionBuilder<Database, 'varsets'>) => {
+    switch (key) {
+      case 'name':
+        return byCodePoint(db, 'varsets.name');
+      case 'var-count':
+        return countOf('varset_variables')(eb);
+      case 'workspace-count':
+        return countOf('varset_workspaces')(eb);
+      case 'project-count':
+        return countOf('varset_projects')(eb);
+      case 'updated-at':
+        return sql`${sql.ref('varsets.updated_at')}`;
+    }
+  };
+}
