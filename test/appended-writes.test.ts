@@ -5,6 +5,9 @@ import { appendAtCommit, ConcurrentChangeError, transaction, type Trx } from '..
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 /** An organization's row, every value its own, so that a value landing in another's place shows. */
+/** What every transaction sends besides its work: begin, commit, and the schema guard's read (src/db/schema-guard.ts). */
+const FRAMING = /^(begin|commit)\b|^select name from kysely_migration where name > /i;
+
 const organization = (name: string) => ({
   id: `org-${name}`,
   name,
@@ -46,7 +49,7 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
       appendAtCommit(trx, trx.updateTable('organizations').set({ email: 'changed@example.com' }).where('name', '=', 'hooli').compile());
       seenByWork.push((await trx.selectFrom('organizations').select('name').execute()).map((row) => row.name));
     });
-    const sent = statements.filter((sql) => !/^(begin|commit)/i.test(sql));
+    const sent = statements.filter((sql) => !FRAMING.test(sql));
     assert.deepEqual(seenByWork, [['hooli']], 'the work does not see what it holds back');
     const written = await store.db.selectFrom('organizations').selectAll().orderBy('name').execute();
     assert.deepEqual(
@@ -67,7 +70,7 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
     await transaction(store, async (trx) => {
       for (const name of names) appendAtCommit(trx, trx.insertInto('organizations').values(organization(name)).compile());
     });
-    const sent = statements.filter((sql) => !/^(begin|commit)/i.test(sql));
+    const sent = statements.filter((sql) => !FRAMING.test(sql));
     assert.equal(sent.length, storeKind === 'postgres' ? 2 : names.length);
     const written = await store.db.selectFrom('organizations').select(['name', 'email']).orderBy('name').execute();
     assert.deepEqual(

@@ -39,7 +39,7 @@ describe(`query parameters (${storeKind})`, () => {
   });
 
   it('names the parameters an endpoint supports', async () => {
-    const res = await t.get(`/api/v2/organizations/${org}/varsets?sort=name`);
+    const res = await t.get(`/api/v2/projects/prj-missing/varsets?sort=name`);
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.errors[0], {
       status: '400',
