@@ -8,7 +8,7 @@ import path from 'node:path';
 import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
 import { createOrganization } from './support/factories/organizations.js';
-import { createVarset } from './support/factories/varsets.js';
+import { createVar, createVarset } from './support/factories/varsets.js';
 import { SECRET, seedOrganization } from './support/set-fixture.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
@@ -53,6 +53,10 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     return JSON.parse(run.stdout);
   };
   const results = (report: any) => report.sets.map((set: any) => [set.name, set.result]);
+  const setEvents = async (id: string) =>
+    ((await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme&page%5Bsize%5D=100')).body.data as any[]).filter(
+      (e) => e.resource.type === 'varset' && e.resource.id === id,
+    );
 
   before(async () => {
     [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
@@ -130,12 +134,14 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       const versions = await t.get(`/api/v2/varsets/${set.id}/versions`);
       expectStatus(versions, 200);
       assert.equal(versions.body.data.length, 1, `${set.attributes.name} has one version`);
-      assert.match(JSON.stringify(versions.body.data[0]), /import from http:\/\/127\.0\.0\.1:\d+/);
     }
     const trail = await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme');
     const created = (trail.body.data as any[]).filter((e) => e.resource.type === 'varset' && e.resource.action === 'create');
     assert.equal(created.length, 7);
-    for (const event of created) assert.match(event.auth.description, /^command line \(user [^)]+\), import from http:\/\/127\.0\.0\.1:\d+$/);
+    for (const event of created) {
+      assert.match(event.auth.description, /^command line \(user [^)]+\)$/, 'the subject is the command line, the reason is not in it');
+      assert.match(event.resource.meta.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/);
+    }
 
     // The value --values gave is the one a run gets.
     const workdir = fs.mkdtempSync(path.join(dir, 'run-'));
@@ -165,6 +171,78 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     );
     assert.deepEqual(changed.sets.find((set: any) => set.name === 'extra-2').variables, [{ key: 'k2', category: 'terraform', result: 'updated' }]);
     assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+  });
+
+  it('a changed set gets one version and one event naming the import, whatever changed in it', async () => {
+    const sourceSet = (await s.get('/api/v2/organizations/acme/varsets?q=extra-3')).body.data[0];
+    const [k3] = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data;
+    await createVar(s, sourceSet.id, { key: 'gone', value: 'soon' });
+    await createVar(s, sourceSet.id, { key: 'kept', value: 'before' });
+    reportOf(await importFrom(source.url, '--values', valuesFile));
+    const set = (await t.get('/api/v2/organizations/acme/varsets?q=extra-3')).body.data[0];
+    const versionsBefore: number = (await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length;
+    const eventsBefore = await setEvents(set.id);
+
+    const kept = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data.find((v: any) => v.attributes.key === 'kept');
+    const gone = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data.find((v: any) => v.attributes.key === 'gone');
+    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}`, { data: { type: 'varsets', attributes: { description: 'changed at once', priority: true } } }), 200);
+    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${kept.id}`, { data: { type: 'vars', attributes: { value: 'after' } } }), 200);
+    expectStatus(await s.delete(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${gone.id}`), 204);
+    await createVar(s, sourceSet.id, { key: 'added', value: 'new' });
+    const ws = (await s.get('/api/v2/organizations/acme/workspaces?page%5Bsize%5D=100')).body.data[0];
+    expectStatus(await s.post(`/api/v2/varsets/${sourceSet.id}/relationships/workspaces`, { data: [{ type: 'workspaces', id: ws.id }] }), 204);
+
+    const report = reportOf(await importFrom(source.url, '--values', valuesFile));
+    const item = report.sets.find((x: any) => x.name === 'extra-3');
+    assert.equal(item.result, 'updated');
+    assert.deepEqual(
+      item.variables.map((v: any) => [v.key, v.result]).sort(),
+      [
+        ['added', 'created'],
+        ['gone', 'removed'],
+        [k3.attributes.key, 'unchanged'],
+        ['kept', 'updated'],
+      ].sort(),
+    );
+    assert.deepEqual(
+      item.assignments.filter((a: any) => a.result !== 'unchanged').map((a: any) => [a.kind, a.name, a.result]),
+      [['workspace', ws.attributes.name, 'created']],
+    );
+    assert.equal((await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length, versionsBefore + 1, 'one new version');
+    const known = new Set(eventsBefore.map((e: any) => e.id));
+    const made = (await setEvents(set.id)).filter((e) => !known.has(e.id));
+    assert.equal(made.length, 1, 'one new audit event');
+    assert.equal(made[0].resource.action, 'update');
+    assert.match(made[0].resource.meta.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/);
+    assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+  });
+
+  it('a set refused in part is left as it was: nothing of it is written', async () => {
+    const sourceSet = (await s.get('/api/v2/organizations/acme/varsets?q=extra-4')).body.data[0];
+    const set = (await t.get('/api/v2/organizations/acme/varsets?q=extra-4')).body.data[0];
+    const [k4] = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data;
+    // A global set of the target alone holds the key the source's set will hold once global.
+    const targetOnly = await createVarset(t, 'acme', { attributes: { name: 'target only', global: true }, vars: [{ key: 'clash', value: 'x' }] });
+    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}`, { data: { type: 'varsets', attributes: { description: 'refused', global: true } } }), 200);
+    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${k4.id}`, { data: { type: 'vars', attributes: { value: 'refused too' } } }), 200);
+    await createVar(s, sourceSet.id, { key: 'clash', value: 'y' });
+    const shown = async () => {
+      const one = (await t.get(`/api/v2/varsets/${set.id}`)).body.data;
+      const vars = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.map((v: any) => [v.attributes.key, v.attributes.value]);
+      return { attributes: one.attributes, relationships: one.relationships, vars };
+    };
+    const before = await shown();
+    const versionsBefore = (await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length;
+    const eventsBefore = (await setEvents(set.id)).length;
+
+    const report = reportOf(await importFrom(source.url, '--values', valuesFile));
+    const item = report.sets.find((x: any) => x.name === 'extra-4');
+    assert.equal(item.result, 'skipped');
+    assert.match(item.why, /conflicts with the global variable set/);
+    assert.deepEqual(await shown(), before, 'the set is as it was');
+    assert.equal((await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length, versionsBefore);
+    assert.equal((await setEvents(set.id)).length, eventsBefore);
+    expectStatus(await t.delete(`/api/v2/varsets/${targetOnly.id}`), 204);
   });
 
   it('round-trips through export into an empty organization; a sensitive value left out needs one', async () => {

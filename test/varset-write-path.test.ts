@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../src/auth/context.js';
 import { takenBack } from '../src/db/transaction.js';
-import { updateVarset } from '../src/varsets/service.js';
+import { replaceVarset, updateVarset } from '../src/varsets/service.js';
 import { TestApp } from './support/app.js';
 import { organizationId } from './support/factories/audit.js';
 import { createVar, createVarset, identifiers, listVersions, varResource } from './support/factories/varsets.js';
@@ -35,8 +35,9 @@ interface Scene {
 const setEvent = (id: string, action: string) => ({ type: 'varset', id, action });
 
 /**
- * Every write a set can undergo, each through the API. A workspace's or project's deletion also
- * changes the sets assigned to it: that is the deletion's write, recorded in its own event.
+ * Every write a set can undergo, each through the API; the command line's replacing of a set
+ * whole (import) is checked below. A workspace's or project's deletion also changes the sets
+ * assigned to it: that is the deletion's write, recorded in its own event.
  */
 const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
   'creating a set, with variables and assignments': async ({ t, org, ws, prj }) => ({
@@ -237,6 +238,50 @@ describe(`every write of a set records one version and one audit event (${storeK
     assert.deepEqual([event!.auth_type, event!.accessor_id], ['CommandLine', user]);
     assert.deepEqual(JSON.parse(event!.meta!), { name: set.attributes.name, cause: 'import from https://example.test/sets.json' });
     assert.equal(await versionCount(set.id), 2);
+  });
+
+  it("replacing a set whole (the command line's import): one version, one event, with its cause", async () => {
+    const set = await createVarset(t, scene.org, {
+      vars: [
+        { key: 'changed', value: 'v' },
+        { key: 'removed', value: 'v' },
+      ],
+    });
+    const vars = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data as { id: string; attributes: { key: string } }[];
+    const idOf = (key: string) => vars.find((v) => v.attributes.key === key)!.id;
+    const ctx: Context = {
+      store: t.store,
+      subject: { kind: 'site-admin', tokenId: 'command-line', description: 'command line (user importer)', refusedBy: new Set(), commandLine: { user: 'importer' } },
+      sealer: t.app.sealer,
+      requestId: randomUUID(),
+      cause: 'import from /tmp/export',
+    };
+    const known = new Set((await events()).map((e) => e.id));
+    await replaceVarset(ctx, set.id, {
+      command: { description: 'replaced', workspaceIds: [scene.ws], variables: [{ changes: { key: 'added', category: 'env', value: 's', sensitive: true }, at: 'vars[0]' }] },
+      updates: [{ id: idOf('changed'), changes: { value: 'w' } }],
+      deletions: [idOf('removed')],
+    });
+    assert.equal(await versionCount(set.id), 2, 'one version');
+    const made = (await events()).filter((e) => !known.has(e.id));
+    assert.deepEqual(
+      made.map((e) => ({ type: e.resource_type, id: e.resource_id, action: e.action })),
+      [setEvent(set.id, 'update')],
+      'one audit event',
+    );
+    const [event] = await t.store.db.selectFrom('audit_events').select('meta').where('id', '=', made[0]!.id).execute();
+    assert.equal(JSON.parse(event!.meta!).cause, 'import from /tmp/export');
+    const after = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.map((v: any) => [v.attributes.key, v.attributes.value]);
+    assert.deepEqual(after.sort(), [
+      ['added', null],
+      ['changed', 'w'],
+    ]);
+    const shown = (await t.get(`/api/v2/varsets/${set.id}`)).body.data;
+    assert.equal(shown.attributes.description, 'replaced');
+    assert.deepEqual(
+      shown.relationships.workspaces.data.map((w: { id: string }) => w.id),
+      [scene.ws],
+    );
   });
 
   it('takenBack answers the work’s result and keeps nothing of it; an error of the work is the error', async () => {

@@ -84,9 +84,8 @@ async function readSource(from: string, options: Record<string, string | undefin
   return readApiSource({ url: from, token, organization, pageSize });
 }
 
-/** Each write of the import runs as the command line, named as an import from the source. */
-const importing = (ctx: Context, source: string): Context =>
-  ctx.subject.kind === 'site-admin' ? { ...ctx, subject: { ...ctx.subject, description: `${ctx.subject.description}, import from ${source}` } } : ctx;
+/** Each write of the import runs as the command line, and says it is an import from the source. */
+const importing = (ctx: Context, source: string): Context => ({ ...ctx, cause: `import from ${source}` });
 
 /** A write the services refuse skips that item, saying why; anything else stops the import. */
 async function attempt(write: () => Promise<void>): Promise<string | undefined> {

@@ -12,6 +12,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   versioned-reads.ts  a set and lists of sets, at their organization's version, which the response cache keeps bodies at
  *   arranged-reads.ts   an organization's sets filtered by their flags or sorted
  *   set-writes.ts       creating, updating and deleting sets
+ *   set-replace.ts      replacing a set whole in one write, for the command line (import)
  *   assignments.ts      applying sets to workspaces and projects
  *   set-variables.ts    the variables of a set
  *   rollback.ts         making a set again what it was at a version, deleted or not
@@ -25,6 +26,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
 export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type VarsetListRequest } from './versioned-reads.js';
 export { listArrangedOrganizationVarsets } from './arranged-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
+export { replaceVarset, type VarsetReplacement } from './set-replace.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';

@@ -3,7 +3,8 @@ import { ensure } from '../auth/decisions.js';
 import { newId, now } from '../common/ids.js';
 import { NotFound, Invalid, blank } from '../common/errors.js';
 import { getOrganization } from '../organizations/service.js';
-import { newVariableFields } from '../variables/model.js';
+import { newVariableFields, type KeyCandidate } from '../variables/model.js';
+import type { Trx } from '../db/transaction.js';
 import { insertVariables, listVariableKeys, prepareNewVariables, type NewVariable } from '../variables/service.js';
 import { addAssignments, removeAssignments } from './assignment-store.js';
 import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetCommand, type VarsetView } from './model.js';
@@ -16,7 +17,7 @@ import { existingSet, setEvent, writeVarset } from './write-path.js';
 /** Creating, updating and deleting sets, each a write of the one write path (write-path.ts). */
 
 /** The variables a request adds, checked for what the schema cannot say before anything is read. */
-function newVariables(command: VarsetCommand): NewVariable[] {
+export function newVariables(command: VarsetCommand): NewVariable[] {
   return command.variables.map(({ changes, at }) => ({ fields: newVariableFields(changes, at), at }));
 }
 
@@ -89,45 +90,54 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
     action: 'update',
     open: existingSet(ctx, id, 'varset:update'),
     apply: async (trx, before) => {
-      const current = before.varset;
-      if (command.parent) {
-        const currentParent = current.project_id === null ? { type: 'organizations', id: current.organization_name } : { type: 'projects', id: current.project_id };
-        if (command.parent.type !== currentParent.type || command.parent.id !== currentParent.id) {
-          throw new Invalid('parent', 'the parent of a variable set cannot be changed');
-        }
-      }
-      const varset: Varset = {
-        ...current,
-        name: command.name ?? current.name,
-        description: command.description ?? current.description,
-        global: command.global ?? current.global,
-        priority: command.priority ?? current.priority,
-        updated_at: now(),
-      };
-      assertNotGlobalWhenProjectOwned(varset);
-      if (varset.name !== current.name) await assertNameFree(trx, varset);
-      if (command.workspaceIds) await assertAssignable(trx, varset, 'workspaces', command.workspaceIds);
-      if (command.projectIds) await assertAssignable(trx, varset, 'projects', command.projectIds);
-      const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, varset.updated_at);
-      // A set becoming global brings every variable it has under the global rule.
-      const held = varset.global && !current.global ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, field: 'global' })) : [];
-      await assertNoGlobalConflict(trx, varset, [...held, ...prepared.map((p) => p.candidate)]);
-
-      const { name, description, global, priority, updated_at } = varset;
-      await updateVarsetRow(trx, varset.id, { name, description, global, priority, updated_at });
-      if (varset.global !== current.global) await setVariablesGlobal(trx, varset);
-      await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
-      for (const kind of ['workspaces', 'projects'] as const) {
-        const ids = kind === 'workspaces' ? command.workspaceIds : command.projectIds;
-        if (!ids) continue;
-        await removeAssignments(trx, kind, varset.id, 'all');
-        await addAssignments(trx, kind, varset.id, ids);
-      }
+      const varset = await changeVarset(ctx, trx, before.varset, command, variables);
       const view = readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
       return { result: view, before, event: () => setEvent(varset, 'update') };
     },
   });
   return result;
+}
+
+/**
+ * An update's change of a set, inside its write: checks every rule, then writes the attributes,
+ * the new variables and the assignments given. `held` are the variables of the set the write
+ * changes besides (already saved), which the global rule checks too.
+ */
+export async function changeVarset(ctx: Context, trx: Trx, current: Varset, command: VarsetCommand, variables: NewVariable[], held: KeyCandidate[] = []): Promise<Varset> {
+  if (command.parent) {
+    const currentParent = current.project_id === null ? { type: 'organizations', id: current.organization_name } : { type: 'projects', id: current.project_id };
+    if (command.parent.type !== currentParent.type || command.parent.id !== currentParent.id) {
+      throw new Invalid('parent', 'the parent of a variable set cannot be changed');
+    }
+  }
+  const varset: Varset = {
+    ...current,
+    name: command.name ?? current.name,
+    description: command.description ?? current.description,
+    global: command.global ?? current.global,
+    priority: command.priority ?? current.priority,
+    updated_at: now(),
+  };
+  assertNotGlobalWhenProjectOwned(varset);
+  if (varset.name !== current.name) await assertNameFree(trx, varset);
+  if (command.workspaceIds) await assertAssignable(trx, varset, 'workspaces', command.workspaceIds);
+  if (command.projectIds) await assertAssignable(trx, varset, 'projects', command.projectIds);
+  const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, varset.updated_at);
+  // A set becoming global brings every variable it has under the global rule.
+  const all = varset.global && !current.global ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, field: 'global' })) : held;
+  await assertNoGlobalConflict(trx, varset, [...all, ...prepared.map((p) => p.candidate)]);
+
+  const { name, description, global, priority, updated_at } = varset;
+  await updateVarsetRow(trx, varset.id, { name, description, global, priority, updated_at });
+  if (varset.global !== current.global) await setVariablesGlobal(trx, varset);
+  await insertVariables(trx, variablesOf(varset), prepared, globalOrganizationOf(varset));
+  for (const kind of ['workspaces', 'projects'] as const) {
+    const ids = kind === 'workspaces' ? command.workspaceIds : command.projectIds;
+    if (!ids) continue;
+    await removeAssignments(trx, kind, varset.id, 'all');
+    await addAssignments(trx, kind, varset.id, ids);
+  }
+  return varset;
 }
 
 export async function deleteVarset(ctx: Context, id: string): Promise<void> {
