@@ -120,7 +120,7 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
       const { env, files, folderMode } = resultOf(stdout);
       const runId = (await latestRun(ws)).id;
       assert.equal(folderMode, 0o700);
-      for (const [file, { mode }] of Object.entries(files) as [string, { mode: number }][]) {
+      for (const [file, { mode }] of Object.entries<{ mode: number }>(files)) {
         assert.equal(mode, 0o600, file);
         assert.equal(fs.existsSync(file), false, `${file} is removed once the command ended`);
         assert.equal(fs.existsSync(path.dirname(file)), false);
