@@ -147,6 +147,24 @@ describe(`effective variables (${storeKind})`, () => {
       ]);
     });
 
+    it("with explain=true names Google Cloud and Azure with HCP Terraform's default audiences", async () => {
+      const ws = await t.createWorkspace(org);
+      await createVarset(t, org, {
+        workspaces: [ws],
+        vars: [
+          { key: 'TFC_GCP_PROVIDER_AUTH', category: 'env', value: 'true' },
+          { key: 'TFC_GCP_WORKLOAD_PROVIDER_NAME', category: 'env', value: 'projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd' },
+          { key: 'TFC_AZURE_PROVIDER_AUTH', category: 'env', value: 'true' },
+        ],
+      });
+      const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
+      expectStatus(res, 200);
+      assert.deepEqual(res.body.meta['dynamic-credentials'], [
+        { target: 'azure', audience: 'api://AzureADTokenExchange' },
+        { target: 'gcp', audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd' },
+      ]);
+    });
+
     it('breaks ties between sets of one level by name in code point order, whatever was created first', async () => {
       const ws = await t.createWorkspace(org);
       for (const name of ['\u{1F600} set', 'b set', '\u{FF21} set', 'B set'])

@@ -109,7 +109,27 @@ describe('varsetd exec: arguments', () => {
     assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'TRUE', TFC_VAULT_PROVIDER_AUTH: 'true', TFC_AZURE_PROVIDER_AUTH: 'true' }), 'plan'), [
       'TFC_AWS_PROVIDER_AUTH is true, but neither TFC_AWS_PLAN_ROLE_ARN nor TFC_AWS_RUN_ROLE_ARN is set',
       'TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL',
-      'TFC_AZURE_PROVIDER_AUTH is true, but varsetd exec does not give these credentials yet',
+      'TFC_AZURE_PROVIDER_AUTH is true, but neither TFC_AZURE_PLAN_CLIENT_ID nor TFC_AZURE_RUN_CLIENT_ID is set',
+    ]);
+    assert.deepEqual(describeDynamicCredentials(env({ TFC_GCP_PROVIDER_AUTH: 'true', TFC_GCP_RUN_SERVICE_ACCOUNT_EMAIL: 'run@p.iam.gserviceaccount.com' }), 'plan'), [
+      'TFC_GCP_PROVIDER_AUTH is true, but TFC_GCP_WORKLOAD_PROVIDER_NAME is not set',
+    ]);
+    const gcp = {
+      TFC_GCP_PROVIDER_AUTH: 'true',
+      TFC_GCP_WORKLOAD_PROVIDER_NAME: 'projects/1/locations/global/workloadIdentityPools/p/providers/v',
+      TFC_GCP_RUN_SERVICE_ACCOUNT_EMAIL: 'run@p.iam.gserviceaccount.com',
+      TFC_GCP_APPLY_SERVICE_ACCOUNT_EMAIL: 'apply@p.iam.gserviceaccount.com',
+      TFC_AZURE_PROVIDER_AUTH: 'true',
+      TFC_AZURE_RUN_CLIENT_ID: 'client-run',
+      TFC_AZURE_PLAN_CLIENT_ID: 'client-plan',
+    };
+    assert.deepEqual(describeDynamicCredentials(env(gcp), 'plan'), [
+      "Google Cloud: the run's plan token exchanged at projects/1/locations/global/workloadIdentityPools/p/providers/v for service account run@p.iam.gserviceaccount.com, as GOOGLE_APPLICATION_CREDENTIALS (external account credentials)",
+      "Azure: the run's plan token as ARM_OIDC_TOKEN_FILE_PATH and AZURE_FEDERATED_TOKEN_FILE, ARM_CLIENT_ID=AZURE_CLIENT_ID=client-plan, ARM_USE_OIDC=true",
+    ]);
+    assert.deepEqual(describeDynamicCredentials(env(gcp), 'apply'), [
+      "Google Cloud: the run's apply token exchanged at projects/1/locations/global/workloadIdentityPools/p/providers/v for service account apply@p.iam.gserviceaccount.com, as GOOGLE_APPLICATION_CREDENTIALS (external account credentials)",
+      "Azure: the run's apply token as ARM_OIDC_TOKEN_FILE_PATH and AZURE_FEDERATED_TOKEN_FILE, ARM_CLIENT_ID=AZURE_CLIENT_ID=client-run, ARM_USE_OIDC=true",
     ]);
     const vault = {
       TFC_VAULT_PROVIDER_AUTH: 'true',

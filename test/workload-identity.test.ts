@@ -152,6 +152,52 @@ describe(`workload identity tokens (${storeKind})`, () => {
     for (const body of [{ phase: 'destroy', target: 'aws' }, { phase: 'plan', target: 'gcp' }, { phase: 'plan' }, {}]) expectStatus(await mint(run, runner.token, body), 422);
   });
 
+  it("mints Google Cloud and Azure tokens with HCP Terraform's default audiences and the same claims, and refuses Google Cloud without an audience", async () => {
+    const other = await t.createWorkspace(org, { name: 'clouds' });
+    await grantWorkspace(t, runner.teamId, other, { access: 'plan' });
+    const provider = 'projects/123/locations/global/workloadIdentityPools/tfc/providers/varsetd';
+    const bare = await t.createWorkspace(org, { name: 'no-provider' });
+    await grantWorkspace(t, runner.teamId, bare, { access: 'plan' });
+    await createVarset(t, org, { workspaces: [bare], vars: [{ key: 'TFC_GCP_PROVIDER_AUTH', category: 'env', value: 'true' }] });
+    await createVarset(t, org, {
+      workspaces: [other],
+      vars: [
+        { key: 'TFC_GCP_PROVIDER_AUTH', category: 'env', value: 'true' },
+        { key: 'TFC_GCP_WORKLOAD_PROVIDER_NAME', category: 'env', value: provider },
+        { key: 'TFC_AZURE_PROVIDER_AUTH', category: 'env', value: 'true' },
+      ],
+    });
+    const newRun = async (workspace: string) => {
+      const cv = await createUploadedConfigurationVersion(t, workspace);
+      const body = {
+        data: {
+          type: 'runs',
+          relationships: { workspace: { data: { type: 'workspaces', id: workspace } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } },
+        },
+      };
+      const res = await t.post('/api/v2/runs', body, { token: runner.token });
+      expectStatus(res, 201);
+      return res.body.data.id as string;
+    };
+    const run = await newRun(other);
+    const claimsOf = async (target: string) => {
+      const res = await mint(run, runner.token, { phase: 'apply', target });
+      expectStatus(res, 200);
+      return decode(res.body.data.attributes.token, await jwks()).claims;
+    };
+    const [aws, gcp, azure] = [await claimsOf('aws'), await claimsOf('gcp'), await claimsOf('azure')];
+    assert.equal(gcp.aud, `//iam.googleapis.com/${provider}`);
+    assert.equal(azure.aud, 'api://AzureADTokenExchange');
+    assert.match(gcp.sub, new RegExp(`^organization:${org}:project:[^:]+:workspace:clouds:run_phase:apply$`));
+    const rest = ({ jti: _j, aud: _a, iat: _i, nbf: _n, exp: _e, ...others }: Record<string, unknown>) => others;
+    assert.deepEqual(rest(gcp), rest(aws));
+    assert.deepEqual(rest(azure), rest(aws));
+
+    const refused = await mint(await newRun(bare), runner.token, { phase: 'plan', target: 'gcp' });
+    expectStatus(refused, 422);
+    assert.match(refused.body.errors[0].detail, /TFC_GCP_WORKLOAD_IDENTITY_AUDIENCE or TFC_GCP_WORKLOAD_PROVIDER_NAME/);
+  });
+
   it('gives a speculative plan no apply token', async () => {
     const run = await runBy(runner.token, true);
     expectStatus(await mint(run, runner.token, { phase: 'plan', target: 'aws' }), 200);

@@ -18,7 +18,9 @@ export const EXEC_USAGE = `usage: varsetd exec --workspace ORG/WORKSPACE [--mess
   prints what would be injected, sensitive values masked, and creates nothing. Where the
   variables turn on dynamic credentials (TFC_AWS_PROVIDER_AUTH=true), COMMAND gets a workload
   identity token of the run for --phase (plan unless given) as AWS's web identity; with
-  TFC_VAULT_PROVIDER_AUTH=true, a Vault token from a JWT login with it.
+  TFC_VAULT_PROVIDER_AUTH=true, a Vault token from a JWT login with it; with
+  TFC_GCP_PROVIDER_AUTH=true, Google external account credentials; with
+  TFC_AZURE_PROVIDER_AUTH=true, the token as Azure's federated token file.
 Server and token: VARSETD_ADDRESS; VARSETD_TOKEN, else TF_TOKEN_<host>, else
 ~/.terraform.d/credentials.tfrc.json. Exits with COMMAND's exit code.`;
 
@@ -165,7 +167,6 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
     process.stderr.write(`varsetd exec: ${error.message}\n`);
     return 1;
   }
-  for (const line of credentials.skipped) process.stderr.write(`varsetd exec: ${line}\n`);
   process.on('exit', credentials.remove);
   try {
     return await runCommand(api, runId, options, env, variables, sets, credentials.env);

@@ -2,6 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectedVariable } from './api.js';
+import {
+  awsRoleOf,
+  azureClientIdOf,
+  DynamicCredentialsError,
+  envOf,
+  gcpCredentialsOf,
+  gcpFederationOf,
+  vaultLoginOf,
+  type Phase,
+  type VaultLogin,
+} from './credential-variables.js';
 import type { Requester } from './http.js';
 
 /**
@@ -11,54 +22,8 @@ import type { Requester } from './http.js';
  * only this user reads, removed when COMMAND ends.
  */
 
-export type Phase = 'plan' | 'apply';
-export type Mint = (target: 'aws' | 'vault') => Promise<string>;
-
-export class DynamicCredentialsError extends Error {}
-
-/** The targets the variables may turn on that `varsetd exec` does not give credentials for yet. */
-export const NOT_YET_GIVEN = ['TFC_GCP_PROVIDER_AUTH', 'TFC_AZURE_PROVIDER_AUTH'];
-
-type Env = ReadonlyMap<string, string>;
-const isOn = (env: Env, name: string) => env.get(name)?.trim().toLowerCase() === 'true';
-const envOf = (variables: readonly InjectedVariable[]): Env => new Map(variables.filter((v) => v.category === 'env').map((v) => [v.key, v.value ?? '']));
-const value = (env: Env, name: string) => env.get(name)?.trim() || undefined;
-
-/** TFC_<TARGET>_<PHASE>_<WHAT>, else TFC_<TARGET>_RUN_<WHAT>; throws when neither is set. */
-function byPhase(env: Env, target: string, what: string, phase: Phase): string {
-  const phased = `TFC_${target}_${phase.toUpperCase()}_${what}`;
-  const found = value(env, phased) ?? value(env, `TFC_${target}_RUN_${what}`);
-  if (!found) throw new DynamicCredentialsError(`TFC_${target}_PROVIDER_AUTH is true, but neither ${phased} nor TFC_${target}_RUN_${what} is set`);
-  return found;
-}
-
-/** The AWS role a run's phase assumes; undefined when AWS is not turned on. */
-export function awsRoleOf(env: Env, phase: Phase): string | undefined {
-  return isOn(env, 'TFC_AWS_PROVIDER_AUTH') ? byPhase(env, 'AWS', 'ROLE_ARN', phase) : undefined;
-}
-
-export interface VaultLogin {
-  address: string;
-  role: string;
-  namespace: string | undefined;
-  authPath: string;
-  caCertificate: string | undefined;
-}
-
-/** Where and as which role a run's phase logs in to Vault; undefined when Vault is not turned on. */
-export function vaultLoginOf(env: Env, phase: Phase): VaultLogin | undefined {
-  if (!isOn(env, 'TFC_VAULT_PROVIDER_AUTH')) return undefined;
-  const address = value(env, 'TFC_VAULT_ADDR');
-  if (!address || !/^https?:\/\//.test(address)) throw new DynamicCredentialsError('TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL');
-  const encoded = value(env, 'TFC_VAULT_ENCODED_CACERT');
-  return {
-    address: address.replace(/\/+$/, ''),
-    role: byPhase(env, 'VAULT', 'ROLE', phase),
-    namespace: value(env, 'TFC_VAULT_NAMESPACE'),
-    authPath: (value(env, 'TFC_VAULT_AUTH_PATH') ?? 'jwt').replace(/^\/+|\/+$/g, ''),
-    caCertificate: encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8'),
-  };
-}
+export { DynamicCredentialsError, type Phase } from './credential-variables.js';
+export type Mint = (target: 'aws' | 'azure' | 'gcp' | 'vault') => Promise<string>;
 
 /** What a run with these variables would get, in words (for --dry-run); a problem is told, not thrown. */
 export function describeDynamicCredentials(variables: readonly InjectedVariable[], phase: Phase): string[] {
@@ -81,16 +46,23 @@ export function describeDynamicCredentials(variables: readonly InjectedVariable[
     const login = vaultLoginOf(env, phase);
     return login && `Vault: a JWT login with the run's ${phase} token at ${login.address}/v1/auth/${login.authPath}/login as role ${login.role}, as VAULT_ADDR and VAULT_TOKEN`;
   });
-  return [...lines, ...skippedOf(env)];
+  tell(() => {
+    const gcp = gcpFederationOf(env, phase);
+    return (
+      gcp &&
+      `Google Cloud: the run's ${phase} token exchanged at ${gcp.provider} for service account ${gcp.serviceAccount}, as GOOGLE_APPLICATION_CREDENTIALS (external account credentials)`
+    );
+  });
+  tell(() => {
+    const clientId = azureClientIdOf(env, phase);
+    return clientId && `Azure: the run's ${phase} token as ARM_OIDC_TOKEN_FILE_PATH and AZURE_FEDERATED_TOKEN_FILE, ARM_CLIENT_ID=AZURE_CLIENT_ID=${clientId}, ARM_USE_OIDC=true`;
+  });
+  return lines;
 }
-
-const skippedOf = (env: Env) => NOT_YET_GIVEN.filter((name) => isOn(env, name)).map((name) => `${name} is true, but varsetd exec does not give these credentials yet`);
 
 export interface DynamicCredentials {
   /** What COMMAND's environment gets, over the run's variables. */
   env: Record<string, string>;
-  /** What turned-on targets get nothing, in words. */
-  skipped: string[];
   /** Removes the files; safe to call more than once. */
   remove(): void;
 }
@@ -105,7 +77,9 @@ export async function prepareDynamicCredentials(
   const env = envOf(variables);
   const role = awsRoleOf(env, phase);
   const vault = vaultLoginOf(env, phase);
-  if (role === undefined && vault === undefined) return { env: {}, skipped: skippedOf(env), remove: () => {} };
+  const gcp = gcpFederationOf(env, phase);
+  const azureClientId = azureClientIdOf(env, phase);
+  if (role === undefined && vault === undefined && gcp === undefined && azureClientId === undefined) return { env: {}, remove: () => {} };
 
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-identity-'));
   const remove = () => fs.rmSync(folder, { recursive: true, force: true });
@@ -123,7 +97,21 @@ export async function prepareDynamicCredentials(
       if (vault.namespace !== undefined) given.VAULT_NAMESPACE = vault.namespace;
       if (vault.caCertificate !== undefined) given.VAULT_CACERT = write('vault-ca.pem', vault.caCertificate);
     }
-    return { env: given, skipped: skippedOf(env), remove };
+    if (gcp !== undefined) {
+      const tokenFile = write('gcp.jwt', await mint('gcp'));
+      given.GOOGLE_APPLICATION_CREDENTIALS = write('gcp-credentials.json', `${JSON.stringify(gcpCredentialsOf(gcp, tokenFile), null, 2)}\n`);
+    }
+    if (azureClientId !== undefined) {
+      const tokenFile = write('azure.jwt', await mint('azure'));
+      Object.assign(given, {
+        ARM_OIDC_TOKEN_FILE_PATH: tokenFile,
+        ARM_CLIENT_ID: azureClientId,
+        ARM_USE_OIDC: 'true',
+        AZURE_FEDERATED_TOKEN_FILE: tokenFile,
+        AZURE_CLIENT_ID: azureClientId,
+      });
+    }
+    return { env: given, remove };
   } catch (error) {
     remove();
     throw error;

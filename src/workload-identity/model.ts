@@ -4,7 +4,7 @@
  * target's default unless the run's `TFC_<TARGET>_WORKLOAD_IDENTITY_AUDIENCE` says otherwise.
  */
 
-export { audienceOf, TARGET_NAMES, TARGETS, type Target } from '../common/dynamic-credentials.js';
+export { audienceOf, isTurnedOn, TARGET_NAMES, TARGETS, type Target } from '../common/dynamic-credentials.js';
 
 export const RUN_PHASES = ['plan', 'apply'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];

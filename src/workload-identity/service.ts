@@ -9,7 +9,7 @@ import { getOwnUnfinishedRun } from '../runs/service.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { generateSigningKey, signJwt } from './jwt.js';
-import { audienceOf, claimsOf, expiryOf, publishedKeys, signingKeyAt, TARGETS, type JsonWebKeyPublic, type RunPhase, type SigningKey, type Target } from './model.js';
+import { audienceOf, claimsOf, expiryOf, isTurnedOn, publishedKeys, signingKeyAt, TARGETS, type JsonWebKeyPublic, type RunPhase, type SigningKey, type Target } from './model.js';
 import * as store from './store.js';
 
 export interface IssuerOptions {
@@ -79,8 +79,10 @@ export async function mintRunToken(ctx: Context, options: IssuerOptions, runId: 
   if (!project) throw new NotFound();
   const env = new Map((await openRunVariables(ctx.store.db, ctx.sealer, run.id)).filter((v) => v.category === 'env').map((v) => [v.key, v.value]));
   if (phase === 'apply' && run.plan_only) throw new Unprocessable(`run ${run.id} is a speculative plan: it has no apply phase`, 'phase');
+  if (!isTurnedOn(target, env)) throw new Unprocessable(`the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`, 'target');
   const audience = audienceOf(target, env);
-  if (audience === undefined) throw new Unprocessable(`the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`, 'target');
+  if (audience === undefined)
+    throw new Unprocessable(`the run's variables give ${target} tokens no audience: set ${TARGETS[target].audience} or TFC_GCP_WORKLOAD_PROVIDER_NAME`, 'target');
 
   const issuedAt = Date.now();
   const key = await currentSigningKey(ctx.store, ctx.sealer, new Date(issuedAt).toISOString(), options.tokenTtlMs);
