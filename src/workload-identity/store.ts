@@ -1,17 +1,10 @@
+import type { WorkloadIdentityKeyTable } from '../db/schema.js';
 import type { Db } from '../db/transaction.js';
 import type { SigningKey } from './model.js';
 
 /** The SQL of workload identity signing keys. */
 
-type KeyRow = {
-  id: string;
-  public_jwk: string;
-  private_key: string;
-  created_at: string;
-  signs_from: string;
-  signs_until: string | null;
-  published_until: string | null;
-};
+type KeyRow = WorkloadIdentityKeyTable;
 
 const toKey = (row: KeyRow): SigningKey => ({
   id: row.id,
