@@ -33,10 +33,12 @@ echo "pack-check: varsetd $version on Node.js $(node --version)"
 npm pack --silent --pack-destination "$work" >/dev/null
 tarball="$work/varsetd-$version.tgz"
 [ -f "$tarball" ] || fail "npm pack made no $tarball"
-if tar -tzf "$tarball" | grep -E '^package/(src|test|ui|bench|conformance|scripts|node_modules)/|\.map$|\.ts$'; then
+# Listed once into a file: `grep -q` on a pipe from tar can end tar with SIGPIPE, failing the pipeline.
+tar -tzf "$tarball" >"$work/contents"
+if grep -E '^package/(src|test|ui|bench|conformance|scripts|node_modules)/|\.map$|\.ts$' "$work/contents"; then
   fail "the package holds sources, tests or source maps (listed above)"
 fi
-tar -tzf "$tarball" | grep -qx 'package/dist/build-info.json' || fail "the package holds no dist/build-info.json"
+grep -qx 'package/dist/build-info.json' "$work/contents" || fail "the package holds no dist/build-info.json"
 echo "pack-check: packed $(du -k "$tarball" | cut -f1) KiB in $((SECONDS - started)) s"
 
 mkdir "$work/app"
