@@ -6,7 +6,7 @@ import { pageOfOrganizationVarsets } from '../varsets/service.js';
 import type { VarsetView } from '../varsets/model.js';
 import { documentFileName, documentOfView, documentText, DOCUMENT_SUFFIX, normalDocument } from './set-documents.js';
 import { renderTerraform } from './set-terraform.js';
-import { finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
+import { everyPage, finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [
@@ -32,19 +32,15 @@ const OPTIONS = { organization: 'string', format: 'string', out: 'string' } as c
 
 /** Every set of the organization, whole, and the names of its projects by id. */
 async function readSets(ctx: Context, organization: string): Promise<{ views: VarsetView[]; projectNames: Map<string, string> }> {
-  const views: VarsetView[] = [];
-  for (let number = 1; ; number++) {
-    const { views: page, total } = await orNotFound(pageOfOrganizationVarsets(ctx, organization, { number, size: 100 }), `organization ${organization}`);
-    views.push(...page);
-    if (page.length === 0 || views.length >= total) break;
-  }
-  const projectNames = new Map<string, string>();
-  for (let number = 1; ; number++) {
-    const { rows, total } = await listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, { number, size: 100 });
-    for (const project of rows) projectNames.set(project.id, project.name);
-    if (rows.length === 0 || projectNames.size >= total) break;
-  }
-  return { views, projectNames };
+  const views = await orNotFound(
+    everyPage(async (page) => {
+      const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page);
+      return { rows: views, total };
+    }),
+    `organization ${organization}`,
+  );
+  const projects = await everyPage((page) => listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page));
+  return { views, projectNames: new Map(projects.map((project) => [project.id, project.name])) };
 }
 
 /** `varsetd export`. */

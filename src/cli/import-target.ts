@@ -5,6 +5,7 @@ import type { VarsetView } from '../varsets/model.js';
 import { pageOfOrganizationVarsets } from '../varsets/service.js';
 import { listWorkspaceVariables } from '../workspace-variables/service.js';
 import { listOrganizationWorkspaces } from '../workspaces/service.js';
+import { everyPage } from './store-command.js';
 
 /** The target organization as an import compares with its source, read through the services. */
 export interface TargetOrganization {
@@ -13,21 +14,11 @@ export interface TargetOrganization {
   sets: Map<string, VarsetView>;
 }
 
-async function everyPage<T>(read: (number: number) => Promise<{ rows: T[]; total: number }>): Promise<T[]> {
-  const all: T[] = [];
-  for (let number = 1; ; number++) {
-    const { rows, total } = await read(number);
-    all.push(...rows);
-    if (rows.length === 0 || all.length >= total) return all;
-  }
-}
-
 export async function readTarget(ctx: Context, organization: string): Promise<TargetOrganization> {
-  const page = (number: number) => ({ number, size: 100 });
-  const projects = await everyPage((n) => listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page(n)));
-  const workspaces = await everyPage((n) => listOrganizationWorkspaces(ctx, organization, { sort: 'name' }, page(n)));
-  const sets = await everyPage(async (n) => {
-    const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page(n));
+  const projects = await everyPage((page) => listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page));
+  const workspaces = await everyPage((page) => listOrganizationWorkspaces(ctx, organization, { sort: 'name' }, page));
+  const sets = await everyPage(async (page) => {
+    const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page);
     return { rows: views, total };
   });
   return {

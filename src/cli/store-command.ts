@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import type { Context } from '../auth/context.js';
+import type { Page } from '../common/page.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
 import { loadKeyring } from '../secrets/key.js';
@@ -111,6 +112,16 @@ export async function orNotFound<T>(promise: Promise<T>, what: string): Promise<
   } catch (error) {
     if (error instanceof NotFound) throw new UsageError(`${what} not found`);
     throw error;
+  }
+}
+
+/** Every row of a paged read, a page of 100 at a time. */
+export async function everyPage<T>(read: (page: Page) => Promise<{ rows: T[]; total: number }>): Promise<T[]> {
+  const all: T[] = [];
+  for (let number = 1; ; number++) {
+    const { rows, total } = await read({ number, size: 100 });
+    all.push(...rows);
+    if (rows.length === 0 || all.length >= total) return all;
   }
 }
 
