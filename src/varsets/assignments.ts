@@ -5,7 +5,7 @@ import { addAssignments, removeAssignments } from './assignment-store.js';
 import type { AssignmentKind } from './model.js';
 import { assertAssignable } from './rules.js';
 import { updateVarset } from './store.js';
-import { existingSet, setEvent, writeVarset } from './write-path.js';
+import { existingSetWrite, setEvent, writeVarset } from './write-path.js';
 
 /** Where a set applies: the workspaces and projects it is assigned to. A change moves the set's `updated-at`; a request that changes nothing does not. */
 
@@ -22,10 +22,7 @@ export async function removeVarset(ctx: Context, id: string, kind: AssignmentKin
 /** `change` returns how many assignments it added or removed. */
 async function changeAssignments(ctx: Context, id: string, kind: AssignmentKind, ids: string[], action: 'apply' | 'remove', change: (trx: Trx) => Promise<number>) {
   await writeVarset(ctx, {
-    varsetId: id,
-    organization: { varsetId: id },
-    action: 'update',
-    open: existingSet(ctx, id, 'varset:update'),
+    ...existingSetWrite(ctx, id, 'update'),
     apply: async (trx, before) => {
       await assertAssignable(trx, before.varset, kind, ids);
       if ((await change(trx)) > 0) await updateVarset(trx, id, { updated_at: now() });

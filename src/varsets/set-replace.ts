@@ -4,7 +4,7 @@ import type { KeyCandidate, VariableChanges } from '../variables/model.js';
 import { deleteVariable, prepareVariableUpdate, saveVariable } from '../variables/service.js';
 import { variablesOf, type VarsetCommand } from './model.js';
 import { changeVarset, newVariables } from './set-writes.js';
-import { existingSet, setEvent, writeVarset } from './write-path.js';
+import { existingSetWrite, setEvent, writeVarset } from './write-path.js';
 
 /** A whole change of an existing set: `command` as an update takes it (attributes, assignments, new variables), and its variables to change and to remove. */
 export interface VarsetReplacement {
@@ -21,10 +21,7 @@ export interface VarsetReplacement {
 export async function replaceVarset(ctx: Context, id: string, replacement: VarsetReplacement): Promise<void> {
   const variables = newVariables(replacement.command);
   await writeVarset(ctx, {
-    varsetId: id,
-    organization: { varsetId: id },
-    action: 'update',
-    open: existingSet(ctx, id, 'varset:update'),
+    ...existingSetWrite(ctx, id, 'update'),
     apply: async (trx, before) => {
       const owner = variablesOf(before.varset);
       for (const variableId of replacement.deletions) {

@@ -12,7 +12,7 @@ import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlob
 import { deleteVarset as deleteVarsetRow, insertVarset, setVariablesGlobal, updateVarset as updateVarsetRow } from './store.js';
 import { loadView, readableBy } from './views.js';
 import { NEW_SET } from './versions/record.js';
-import { existingSet, setEvent, writeVarset } from './write-path.js';
+import { existingSetWrite, setEvent, writeVarset } from './write-path.js';
 
 /** Creating, updating and deleting sets, each a write of the one write path (write-path.ts). */
 
@@ -85,10 +85,7 @@ export async function createVarset(ctx: Context, organizationName: string, comma
 export async function updateVarset(ctx: Context, id: string, command: VarsetCommand): Promise<VarsetView> {
   const variables = newVariables(command);
   const { result } = await writeVarset(ctx, {
-    varsetId: id,
-    organization: { varsetId: id },
-    action: 'update',
-    open: existingSet(ctx, id, 'varset:update'),
+    ...existingSetWrite(ctx, id, 'update'),
     apply: async (trx, before) => {
       const varset = await changeVarset(ctx, trx, before.varset, command, variables);
       const view = readableBy(ctx.subject, [await loadView(trx, varset)])[0]!;
@@ -142,10 +139,7 @@ export async function changeVarset(ctx: Context, trx: Trx, current: Varset, comm
 
 export async function deleteVarset(ctx: Context, id: string): Promise<void> {
   await writeVarset(ctx, {
-    varsetId: id,
-    organization: { varsetId: id },
-    action: 'delete',
-    open: existingSet(ctx, id, 'varset:delete'),
+    ...existingSetWrite(ctx, id, 'delete'),
     apply: async (trx, before) => {
       await deleteVarsetRow(trx, id);
       return { result: undefined, before, event: () => setEvent(before.varset, 'destroy') };

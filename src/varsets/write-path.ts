@@ -74,13 +74,18 @@ function withCause(event: AuditRecord, cause: string | undefined): AuditRecord {
 }
 
 /** Opens an existing set whole (attributes, variables, assignments), if the subject may do `action` on it. */
-export function existingSet(ctx: Context, id: string, action: 'varset:update' | 'varset:delete') {
+function existingSet(ctx: Context, id: string, action: 'varset:update' | 'varset:delete') {
   return async (trx: Trx): Promise<FoundState> => {
     const found = await findVarsetState(trx, id);
     if (!found) throw new NotFound();
     ensure(ctx.subject, action, targetOf(found.varset));
     return found;
   };
+}
+
+/** Which existing set an update or deletion writes, the lock it holds and how it opens the set (`existingSet`). */
+export function existingSetWrite(ctx: Context, id: string, action: 'update' | 'delete') {
+  return { varsetId: id, organization: { varsetId: id }, action, open: existingSet(ctx, id, `varset:${action}`) };
 }
 
 /** Opens an existing set without its variables and assignments (a variable's write says what it changed), if the subject may update it. */
