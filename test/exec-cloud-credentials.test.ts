@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { TestApp } from './support/app.js';
 import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { createVarset } from './support/factories/varsets.js';
-import { ROOT } from './support/processes.js';
+import { freePort, ROOT } from './support/processes.js';
 import { storeKind } from './support/store.js';
 
 /**
@@ -18,16 +17,6 @@ import { storeKind } from './support/store.js';
  */
 
 const PROVIDER = 'projects/123456/locations/global/workloadIdentityPools/tfc/providers/varsetd';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** What the command sees: the variables of both clouds, and each file they name with its mode and content. */
 const SHOW = `const fs = require('node:fs');

@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,7 +10,7 @@ import { TestApp } from './support/app.js';
 import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { createUploadedConfigurationVersion } from './support/factories/runs.js';
 import { createVarset } from './support/factories/varsets.js';
-import { ROOT } from './support/processes.js';
+import { freePort, ROOT } from './support/processes.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 import { rotateSigningKey } from '../src/workload-identity/service.js';
@@ -25,16 +24,6 @@ import { rotateSigningKey } from '../src/workload-identity/service.js';
 
 const TTL_MS = 8_000;
 const ROLE = 'arn:aws:iam::123456789012:role/varsetd-run';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function run(
   command: string,
