@@ -152,7 +152,7 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
 
   it("boto3 inside varsetd exec exchanges the run's token at STS for TFC_AWS_RUN_ROLE_ARN's credentials, with no AWS key stored", async () => {
     const motoPort = await freePort();
-    const moto = spawn(path.join(motoBin, 'moto_server'), ['-H', '127.0.0.1', '-p', String(motoPort)], { stdio: 'ignore' });
+    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], { stdio: 'ignore' });
     try {
       const sts = `http://127.0.0.1:${motoPort}`;
       for (let i = 0; ; i++) {
