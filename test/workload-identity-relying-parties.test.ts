@@ -13,6 +13,7 @@ import { createVarset } from './support/factories/varsets.js';
 import { freePort, ROOT } from './support/processes.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
+import { startIssuer } from './support/workload-identity.js';
 import { rotateSigningKey } from '../src/workload-identity/service.js';
 
 /**
@@ -58,11 +59,8 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
   before(async () => {
     verifier = execFileSync('bash', [path.join(ROOT, 'scripts/oidc-verifier.sh')], { encoding: 'utf8' }).trim();
     motoBin = execFileSync('bash', [path.join(ROOT, 'scripts/install-moto.sh')], { encoding: 'utf8' }).trim();
-    const port = await freePort();
-    issuer = `http://127.0.0.1:${port}`;
     const stream = new Writable({ write: (chunk, _encoding, done) => ((logs += String(chunk)), done()) });
-    t = await TestApp.start({ publicUrl: undefined, logger: { level: 'trace', stream }, workloadIdentity: { issuer, tokenTtlMs: TTL_MS, runLifetimeMs: 3_600_000 } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    ({ t, issuer } = await startIssuer(TTL_MS, { logger: { level: 'trace', stream } }));
     org = await t.createOrganization();
     ws = await t.createWorkspace(org, { name: 'network' });
     runner = await teamWithToken(t, org);
