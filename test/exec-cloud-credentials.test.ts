@@ -1,9 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { TestApp } from './support/app.js';
@@ -11,6 +9,7 @@ import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { createVarset } from './support/factories/varsets.js';
 import { ROOT } from './support/processes.js';
 import { storeKind } from './support/store.js';
+import { decodeToken, startIssuer } from './support/workload-identity.js';
 
 /**
  * Google Cloud's and Azure's dynamic credentials as `varsetd exec` gives them: a real server, and
@@ -18,16 +17,6 @@ import { storeKind } from './support/store.js';
  */
 
 const PROVIDER = 'projects/123456/locations/global/workloadIdentityPools/tfc/providers/varsetd';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** What the command sees: the variables of both clouds, and each file they name with its mode and content. */
 const SHOW = `const fs = require('node:fs');
@@ -48,10 +37,7 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
   let dir: string;
 
   before(async () => {
-    const port = await freePort();
-    issuer = `http://127.0.0.1:${port}`;
-    t = await TestApp.start({ publicUrl: undefined, workloadIdentity: { issuer, tokenTtlMs: 600_000, runLifetimeMs: 3_600_000 } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    ({ t, issuer } = await startIssuer(600_000));
     org = await t.createOrganization();
     runner = await teamWithToken(t, org);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-clouds-'));
@@ -90,13 +76,7 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
     );
 
   /** Verifies a token's signature with the issuer's published key; returns its claims. */
-  async function claimsOf(token: string) {
-    const [header, claims, signature] = token.trim().split('.') as [string, string, string];
-    const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString());
-    const jwk = (await (await fetch(`${issuer}/.well-known/jwks`)).json()).keys.find((k: { kid: string }) => k.kid === kid);
-    assert.ok(verify('sha256', Buffer.from(`${header}.${claims}`), createPublicKey({ key: jwk, format: 'jwk' }), Buffer.from(signature, 'base64url')));
-    return JSON.parse(Buffer.from(claims, 'base64url').toString());
-  }
+  const claimsOf = async (token: string) => decodeToken(token, await (await fetch(`${issuer}/.well-known/jwks`)).json()).claims;
   const latestRun = async (ws: string) => (await t.get(`/api/v2/workspaces/${ws}/runs`)).body.data[0];
 
   it("writes Google's external account credentials and Azure's federated token, 0600 in a private folder removed after, by phase", async () => {

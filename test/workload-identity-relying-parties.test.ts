@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,9 +10,10 @@ import { TestApp } from './support/app.js';
 import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { createUploadedConfigurationVersion } from './support/factories/runs.js';
 import { createVarset } from './support/factories/varsets.js';
-import { ROOT } from './support/processes.js';
+import { freePort, ROOT } from './support/processes.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
+import { startIssuer } from './support/workload-identity.js';
 import { rotateSigningKey } from '../src/workload-identity/service.js';
 
 /**
@@ -25,16 +25,6 @@ import { rotateSigningKey } from '../src/workload-identity/service.js';
 
 const TTL_MS = 8_000;
 const ROLE = 'arn:aws:iam::123456789012:role/varsetd-run';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function run(
   command: string,
@@ -69,11 +59,8 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
   before(async () => {
     verifier = execFileSync('bash', [path.join(ROOT, 'scripts/oidc-verifier.sh')], { encoding: 'utf8' }).trim();
     motoBin = execFileSync('bash', [path.join(ROOT, 'scripts/install-moto.sh')], { encoding: 'utf8' }).trim();
-    const port = await freePort();
-    issuer = `http://127.0.0.1:${port}`;
     const stream = new Writable({ write: (chunk, _encoding, done) => ((logs += String(chunk)), done()) });
-    t = await TestApp.start({ publicUrl: undefined, logger: { level: 'trace', stream }, workloadIdentity: { issuer, tokenTtlMs: TTL_MS, runLifetimeMs: 3_600_000 } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    ({ t, issuer } = await startIssuer(TTL_MS, { logger: { level: 'trace', stream } }));
     org = await t.createOrganization();
     ws = await t.createWorkspace(org, { name: 'network' });
     runner = await teamWithToken(t, org);
@@ -163,7 +150,7 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
 
   it("boto3 inside varsetd exec exchanges the run's token at STS for TFC_AWS_RUN_ROLE_ARN's credentials, with no AWS key stored", async () => {
     const motoPort = await freePort();
-    const moto = spawn(path.join(motoBin, 'moto_server'), ['-H', '127.0.0.1', '-p', String(motoPort)], { stdio: 'ignore' });
+    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], { stdio: 'ignore' });
     try {
       const sts = `http://127.0.0.1:${motoPort}`;
       for (let i = 0; ; i++) {

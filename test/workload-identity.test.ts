@@ -1,26 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPublicKey, verify } from 'node:crypto';
 import { TestApp } from './support/app.js';
 import { grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
 import { createUploadedConfigurationVersion } from './support/factories/runs.js';
 import { createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
+import { decodeToken } from './support/workload-identity.js';
 import { listSigningKeys, rotateSigningKey } from '../src/workload-identity/service.js';
 
 const ISSUER = 'http://127.0.0.1:1/varsetd';
 const TTL_MS = 600_000;
-
-/** Verifies a token's signature with the published key it names; returns its header and claims. */
-function decode(token: string, jwks: { keys: any[] }) {
-  const [header, claims, signature] = token.split('.') as [string, string, string];
-  const parsed = JSON.parse(Buffer.from(header, 'base64url').toString());
-  const jwk = jwks.keys.find((k) => k.kid === parsed.kid);
-  assert.ok(jwk, `the key ${parsed.kid} is published`);
-  assert.ok(verify('sha256', Buffer.from(`${header}.${claims}`), createPublicKey({ key: jwk, format: 'jwk' }), Buffer.from(signature, 'base64url')));
-  return { header: parsed, claims: JSON.parse(Buffer.from(claims, 'base64url').toString()) };
-}
 
 describe(`workload identity tokens (${storeKind})`, () => {
   let t: TestApp;
@@ -77,7 +67,7 @@ describe(`workload identity tokens (${storeKind})`, () => {
     expectStatus(res, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
     const { token, audience, 'expires-at': expiresAt } = res.body.data.attributes;
-    const { header, claims } = decode(token, await jwks());
+    const { header, claims } = decodeToken(token, await jwks());
     assert.equal(header.alg, 'RS256');
     assert.equal(audience, 'aws.workload.identity');
     const project = (await t.get(`/api/v2/workspaces/${ws}`)).body.data.relationships.project.data.id;
@@ -145,7 +135,7 @@ describe(`workload identity tokens (${storeKind})`, () => {
     const run = await runBy(runner.token);
     const vault = await mint(run, runner.token, { phase: 'plan', target: 'vault' });
     expectStatus(vault, 200);
-    assert.equal(decode(vault.body.data.attributes.token, await jwks()).claims.aud, 'vault.example.com');
+    assert.equal(decodeToken(vault.body.data.attributes.token, await jwks()).claims.aud, 'vault.example.com');
     const azure = await mint(run, runner.token, { phase: 'plan', target: 'azure' });
     expectStatus(azure, 422);
     assert.match(azure.body.errors[0].detail, /TFC_AZURE_PROVIDER_AUTH=true/);
@@ -183,7 +173,7 @@ describe(`workload identity tokens (${storeKind})`, () => {
     const claimsOf = async (target: string) => {
       const res = await mint(run, runner.token, { phase: 'apply', target });
       expectStatus(res, 200);
-      return decode(res.body.data.attributes.token, await jwks()).claims;
+      return decodeToken(res.body.data.attributes.token, await jwks()).claims;
     };
     const [aws, gcp, azure] = [await claimsOf('aws'), await claimsOf('gcp'), await claimsOf('azure')];
     assert.equal(gcp.aud, `//iam.googleapis.com/${provider}`);
@@ -219,13 +209,13 @@ describe(`workload identity tokens (${storeKind})`, () => {
 
   it('publishes the next key before it signs, and keeps the previous one until its tokens have expired', async () => {
     const run = await runBy(runner.token);
-    const first = decode((await mint(run, runner.token)).body.data.attributes.token, await jwks()).header.kid;
+    const first = decodeToken((await mint(run, runner.token)).body.data.attributes.token, await jwks()).header.kid;
     const next = await rotateSigningKey(t.store, t.app.sealer, 60_000, TTL_MS);
     const published = (await jwks()).keys.map((k: any) => k.kid);
     assert.ok(published.includes(first) && published.includes(next.id));
-    assert.equal(decode((await mint(run, runner.token)).body.data.attributes.token, await jwks()).header.kid, first, 'the next key does not sign before its time');
+    assert.equal(decodeToken((await mint(run, runner.token)).body.data.attributes.token, await jwks()).header.kid, first, 'the next key does not sign before its time');
     const now = await rotateSigningKey(t.store, t.app.sealer, 0, TTL_MS);
-    const { header, claims } = decode((await mint(run, runner.token)).body.data.attributes.token, await jwks());
+    const { header, claims } = decodeToken((await mint(run, runner.token)).body.data.attributes.token, await jwks());
     assert.equal(header.kid, now.id);
     assert.ok(claims.exp - claims.iat <= TTL_MS / 1000);
     assert.deepEqual((await jwks()).keys.map((k: any) => k.kid).sort(), [first, next.id, now.id].sort(), 'keys that signed tokens still valid stay published');
@@ -252,7 +242,7 @@ describe(`workload identity: a first token after a rotation was published (${sto
     expectStatus(minted, 200);
     const keys = await listSigningKeys(t.store.db);
     const first = keys.find((k) => k.id !== next.id)!;
-    assert.equal(decode(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json()).header.kid, first.id);
+    assert.equal(decodeToken(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json()).header.kid, first.id);
     assert.equal(first.signsUntil, next.signsFrom);
     assert.equal(Date.parse(first.publishedUntil!) - Date.parse(next.signsFrom), TTL_MS);
   });
@@ -275,7 +265,7 @@ describe(`workload identity: a run's lifetime (${storeKind})`, () => {
     const mint = () => t.post(`/api/v2/runs/${created.id}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' });
     const minted = await mint();
     expectStatus(minted, 200);
-    const { claims } = decode(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json());
+    const { claims } = decodeToken(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json());
     assert.ok(claims.exp * 1000 <= Date.parse(created.attributes['created-at']) + 3000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const late = await mint();
