@@ -3,11 +3,9 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { storeKind } from './support/store.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import { heading, statusSays, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
 
 /** Dialogs and forms with the keyboard alone: where focus goes, and that Enter never loses what was typed. */
-
-const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
 
 /** What has focus: its tag, text or label, and whether it is inside a dialog. */
 const focused = (page: Page) =>
@@ -29,18 +27,10 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
   const scriptErrors: string[] = [];
 
   before(async () => {
-    browser = await launchChromium();
-    ui = await startUiServer();
-    scenario = await seedScenario(ui.admin);
-    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors, [404, 422]);
-    await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
-    await heading(page, `Variable sets of ${scenario.org}`);
+    ({ browser, ui, page, scenario } = await openSignedInUi(scriptErrors, { expectedStatuses: [404, 422] }));
   });
 
-  after(async () => {
-    await (browser as Browser | undefined)?.close();
-    await (ui as UiServer | undefined)?.stop();
-  });
+  after(() => closeSignedInUi({ browser, ui }));
 
   it("opens a save's preview on Confirm, keeps Tab inside, returns focus on Escape, and saves on a second Enter", async () => {
     await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}`);

@@ -3,11 +3,9 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import { heading, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
 
 /** A workspace's own variable that a priority set overrides says so where it is listed, and when it is edited. */
-
-const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
 
 describe(`a workspace's overwritten variables, in Chromium (${storeKind})`, () => {
   let ui: UiServer;
@@ -18,28 +16,23 @@ describe(`a workspace's overwritten variables, in Chromium (${storeKind})`, () =
   const scriptErrors: string[] = [];
 
   before(async () => {
-    browser = await launchChromium();
-    ui = await startUiServer();
-    scenario = await seedScenario(ui.admin);
-    const workspaces = await ui.admin.get(`/api/v2/organizations/${scenario.org}/workspaces`);
-    apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
-    for (const [key, value] of [
-      ['owner', 'api-team'],
-      ['size', 'large'],
-    ]) {
-      expectStatus(await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
-    }
-    // The global set becomes a priority one: its owner beats the workspace's own.
-    expectStatus(await ui.admin.patch(`/api/v2/varsets/${scenario.globalsSetId}`, { data: { type: 'varsets', attributes: { priority: true } } }), 200);
-    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors);
-    await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
-    await heading(page, `Variable sets of ${scenario.org}`);
+    ({ browser, ui, page, scenario } = await openSignedInUi(scriptErrors, {
+      seed: async (ui, scenario) => {
+        const workspaces = await ui.admin.get(`/api/v2/organizations/${scenario.org}/workspaces`);
+        apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
+        for (const [key, value] of [
+          ['owner', 'api-team'],
+          ['size', 'large'],
+        ]) {
+          expectStatus(await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
+        }
+        // The global set becomes a priority one: its owner beats the workspace's own.
+        expectStatus(await ui.admin.patch(`/api/v2/varsets/${scenario.globalsSetId}`, { data: { type: 'varsets', attributes: { priority: true } } }), 200);
+      },
+    }));
   });
 
-  after(async () => {
-    await (browser as Browser | undefined)?.close();
-    await (ui as UiServer | undefined)?.stop();
-  });
+  after(() => closeSignedInUi({ browser, ui }));
 
   it('marks the overridden variable "Overwritten", names the set that wins, and warns when it is edited', async () => {
     await page.goto(`${ui.url}/workspaces/${apiWorkspaceId}`);

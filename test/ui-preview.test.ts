@@ -4,14 +4,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { fieldError, heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import { fieldError, heading, statusSays, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
 
 /**
  * Saving a set, or a set's variable, first shows what the write would change (the API's impact
  * preview) in a dialog; only Confirm writes. A preview the API refuses is shown at its field.
  */
-
-const ADMIN_TOKEN_FOR_UI = 'test-admin-token-0123456789abcdefghij';
 
 /** Each affected workspace's line in the dialog, by its name. */
 async function impactLines(dialog: Locator): Promise<Map<string, string>> {
@@ -37,25 +35,21 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
   };
 
   before(async () => {
-    browser = await launchChromium();
-    ui = await startUiServer();
-    scenario = await seedScenario(ui.admin);
-    const workspaces = await ui.admin.get(`/api/v2/organizations/${scenario.org}/workspaces`);
-    apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
-    // "api" holds its own owner: the global set's owner does not reach it.
-    expectStatus(
-      await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } } }),
-      201,
-    );
-    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors, [404, 422]);
-    await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
-    await heading(page, `Variable sets of ${scenario.org}`);
+    ({ browser, ui, page, scenario } = await openSignedInUi(scriptErrors, {
+      expectedStatuses: [404, 422],
+      seed: async (ui, scenario) => {
+        const workspaces = await ui.admin.get(`/api/v2/organizations/${scenario.org}/workspaces`);
+        apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
+        // "api" holds its own owner: the global set's owner does not reach it.
+        expectStatus(
+          await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } } }),
+          201,
+        );
+      },
+    }));
   });
 
-  after(async () => {
-    await (browser as Browser | undefined)?.close();
-    await (ui as UiServer | undefined)?.stop();
-  });
+  after(() => closeSignedInUi({ browser, ui }));
 
   it("lists the workspaces a global set's value reaches, before and after, and writes only on Confirm", async () => {
     await page.goto(`${ui.url}/varsets/${scenario.globalsSetId}`);

@@ -5,7 +5,7 @@ import { ownersTeam, teamToken } from './support/factories/access.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import { heading, signIn, watchPage, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
 
 /**
  * The table view's filters and sort and the audit trail's filters answer for the whole
@@ -22,34 +22,29 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
   const scriptErrors: string[] = [];
 
   before(async () => {
-    browser = await launchChromium();
-    ui = await startUiServer();
-    scenario = await seedScenario(ui.admin);
-    // Six more global sets and a set of many variables, all named after 25 plain sets: none is on the first page by name.
-    for (let i = 0; i < 25; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
-    for (let i = 0; i < 6; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `more-global-${i}`, global: true } });
-    const many = await createVarset(ui.admin, scenario.org, { attributes: { name: 'z-many' } });
-    for (const key of ['k1', 'k2', 'k3', 'k4']) await createVar(ui.admin, many.id, { key, value: 'v', category: 'terraform' });
-    // Five changes by the owners' "platform" token, then more than a page of the trail by others.
-    const platform = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'platform' }) };
-    for (let i = 0; i < 5; i++) {
-      expectStatus(
-        await ui.admin.patch(`/api/v2/varsets/${scenario.defaultsSetId}`, { data: { type: 'varsets', attributes: { description: `by platform ${i}` } } }, platform),
-        200,
-      );
-    }
-    for (let i = 0; i < 105; i++) {
-      expectStatus(await ui.admin.patch(`/api/v2/varsets/${many.id}`, { data: { type: 'varsets', attributes: { description: `by the administrator ${i}` } } }), 200);
-    }
-    page = watchPage(await (await browser.newContext()).newPage(), scriptErrors);
-    await signIn(page, ui.url, ADMIN_TOKEN_FOR_UI);
-    await heading(page, `Variable sets of ${scenario.org}`);
+    ({ browser, ui, page, scenario } = await openSignedInUi(scriptErrors, {
+      seed: async (ui, scenario) => {
+        // Six more global sets and a set of many variables, all named after 25 plain sets: none is on the first page by name.
+        for (let i = 0; i < 25; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
+        for (let i = 0; i < 6; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `more-global-${i}`, global: true } });
+        const many = await createVarset(ui.admin, scenario.org, { attributes: { name: 'z-many' } });
+        for (const key of ['k1', 'k2', 'k3', 'k4']) await createVar(ui.admin, many.id, { key, value: 'v', category: 'terraform' });
+        // Five changes by the owners' "platform" token, then more than a page of the trail by others.
+        const platform = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'platform' }) };
+        for (let i = 0; i < 5; i++) {
+          expectStatus(
+            await ui.admin.patch(`/api/v2/varsets/${scenario.defaultsSetId}`, { data: { type: 'varsets', attributes: { description: `by platform ${i}` } } }, platform),
+            200,
+          );
+        }
+        for (let i = 0; i < 105; i++) {
+          expectStatus(await ui.admin.patch(`/api/v2/varsets/${many.id}`, { data: { type: 'varsets', attributes: { description: `by the administrator ${i}` } } }), 200);
+        }
+      },
+    }));
   });
 
-  after(async () => {
-    await (browser as Browser | undefined)?.close();
-    await (ui as UiServer | undefined)?.stop();
-  });
+  after(() => closeSignedInUi({ browser, ui }));
 
   it('filters the table view to every global set of the organization, and sorts all its sets', async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets?view=table&global=1`);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { appendAtCommit, type Db, type Trx } from '../db/transaction.js';
 import { limitToPage, pageWithTotal } from '../db/page.js';
 import { boundOnce } from '../db/compiled-once.js';
-import { containsPattern, matches } from '../db/search.js';
+import { contains } from '../db/search.js';
 import type { AuditAuthType, AuditEvent, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
@@ -58,7 +58,7 @@ export async function listAuditEvents(db: Db, organizationId: string, query: Tra
     const { type, action, who } = query.filters ?? {};
     if (type !== undefined) events = events.where('resource_type', '=', type);
     if (action !== undefined) events = events.where('action', '=', action);
-    if (who !== undefined) events = events.where(matches(sql`lower(${sql.ref('auth_description')})`, containsPattern(who)));
+    if (who !== undefined) events = events.where(contains(sql`lower(${sql.ref('auth_description')})`, who));
     return events;
   };
   const filtered = query.filters !== undefined && Object.keys(query.filters).length > 0;

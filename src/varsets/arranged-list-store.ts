@@ -6,7 +6,7 @@ import { contains } from '../db/search.js';
 import type { Db } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
 import type { VarsetArrangement, VarsetRead, VarsetScope, VarsetSortKey } from './model.js';
-import { readableBy } from './list-store.js';
+import { keptCount, readableBy } from './list-store.js';
 import { selectVarsets, toVarsetRead, withRelations } from './store.js';
 
 /**
@@ -52,7 +52,15 @@ export async function listArrangedVarsets(
     .orderBy('varsets.id')
     .limit(page.size)
     .offset((page.number - 1) * page.size);
-  const total = (eb: ExpressionBuilder<Database, never>) => sql<number>`${base(eb).select((e) => e.fn.countAll<number>().as('n'))}`;
+  // Without a search or a filter but the global flag's true, the database keeps the count (migration 0016).
+  const kept =
+    scope.readable === 'all' && search === undefined && filters.priority === undefined && filters.projectOwned === undefined && filters.global !== false
+      ? filters.global
+        ? 'global_varset_count'
+        : 'varset_count'
+      : undefined;
+  const total = (eb: ExpressionBuilder<Database, never>) =>
+    sql<number>`${kept ? keptCount(eb, scope.organizationId, kept) : base(eb).select((e) => e.fn.countAll<number>().as('n'))}`;
   const { rows, total: count } = await splitTotal(db, await withTotal(query, total).execute(), total);
   return { rows: rows.map((row) => toVarsetRead(row, variableRows)), total: count };
 }

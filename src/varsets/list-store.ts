@@ -135,7 +135,7 @@ function compiledPage(shape: PageShape) {
 }
 
 /** An organization's count of its sets or of its global ones, kept by the database (migration 0016). */
-const keptCount = (eb: ExpressionBuilder<Database, never>, organizationId: string, count: 'varset_count' | 'global_varset_count') =>
+export const keptCount = (eb: ExpressionBuilder<Database, never>, organizationId: string, count: 'varset_count' | 'global_varset_count') =>
   eb.selectFrom('organization_versions').where('organization_versions.organization_id', '=', organizationId).select(`organization_versions.${count} as n`);
 
 /** The page query of `shape` with `values`, and the count of all the sets it pages through. */

@@ -147,3 +147,41 @@ export async function seedScenario(c: Client, org?: string): Promise<Scenario> {
   await createVar(c, globals.id, { key: 'TF_LOG', value: 'info', category: 'env' });
   return { org: name, coreProjectId, webWorkspaceId, defaultsSetId: defaults.id, globalsSetId: globals.id };
 }
+
+export interface SignedInUi {
+  browser: Browser;
+  ui: UiServer;
+  page: Page;
+  scenario: Scenario;
+}
+
+/**
+ * Chromium, signed in with the admin token on the sets of the seeded scenario, of a varsetd
+ * serving the UI; `seed` adds to the scenario before the sign-in. What was opened is closed if a
+ * step fails.
+ */
+export async function openSignedInUi(
+  scriptErrors: string[],
+  options: { expectedStatuses?: number[]; seed?: (ui: UiServer, scenario: Scenario) => Promise<void> } = {},
+): Promise<SignedInUi> {
+  const browser = await launchChromium();
+  let ui: UiServer | undefined;
+  try {
+    ui = await startUiServer();
+    const scenario = await seedScenario(ui.admin);
+    await options.seed?.(ui, scenario);
+    const page = watchPage(await (await browser.newContext()).newPage(), scriptErrors, options.expectedStatuses);
+    await signIn(page, ui.url, ADMIN_TOKEN);
+    await heading(page, `Variable sets of ${scenario.org}`);
+    return { browser, ui, page, scenario };
+  } catch (error) {
+    await closeSignedInUi({ browser, ui });
+    throw error;
+  }
+}
+
+/** Closes what `openSignedInUi` opened (nothing, when it never ran). */
+export async function closeSignedInUi(opened: Partial<SignedInUi> | undefined): Promise<void> {
+  await opened?.browser?.close();
+  await opened?.ui?.stop();
+}

@@ -92,8 +92,6 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const client = useQueryClient();
   const initial = varset?.attributes;
   const [name, setName] = useState(initial?.name ?? '');
-  // An error about the name is about the name sent: it goes once the name is changed.
-  const [sentName, setSentName] = useState(name);
   const form = useRef<HTMLFormElement>(null);
   const [description, setDescription] = useState(initial?.description ?? '');
   const [priority, setPriority] = useState(initial?.priority ?? false);
@@ -122,14 +120,16 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
     };
     return { data: { type: 'varsets' as const, attributes: { name, description, priority, global }, relationships } };
   };
+  type Sent = ReturnType<typeof body>;
   const orgVarsets = `/organizations/${encodeURIComponent(org)}/varsets`;
   // Saving first asks what the write would change; the dialog showing it makes the write on Confirm.
-  const check = useMutation({ mutationFn: () => (varset ? previewWrite(varset.id, body()) : previewNewSet(org, body())) });
+  // Both take the document built at submit: the write is the one previewed, and an error is about what was sent.
+  const check = useMutation({ mutationFn: (sent: Sent) => (varset ? previewWrite(varset.id, sent) : previewNewSet(org, sent)) });
   const save = useMutation({
-    mutationFn: async (): Promise<{ data: Varset }> =>
+    mutationFn: async (sent: Sent): Promise<{ data: Varset }> =>
       varset
-        ? answer(api.PATCH('/api/v2/varsets/{id}', { params: { path: { id: varset.id } }, body: body() }))
-        : answer(api.POST('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: org } }, body: body() })),
+        ? answer(api.PATCH('/api/v2/varsets/{id}', { params: { path: { id: varset.id } }, body: sent }))
+        : answer(api.POST('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: org } }, body: sent })),
     onSuccess: async (document) => {
       await varsetChanged(client, varset?.id ?? null);
       const page = `/varsets/${document.data.id}`;
@@ -144,12 +144,13 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     save.reset();
-    setSentName(name);
-    check.mutate();
+    check.mutate(body());
   };
   const error = check.error ?? save.error;
   useFocusFirstInvalid(form, error);
   const errorId = (pointer: string) => `error-${pointer.split('/').pop()}`;
+  // An error about the name is about the name sent: it goes once the name is changed.
+  const sentName = (check.variables ?? save.variables)?.data.attributes.name;
   const errorAt = (pointer: string) => (pointer === ATTRIBUTE('name') && name !== sentName ? null : error);
   const props = (pointer: string) => describedBy(errorAt(pointer), pointer, errorId(pointer));
   const fieldError = (pointer: string) => <FieldError error={errorAt(pointer)} pointer={pointer} id={errorId(pointer)} />;
@@ -219,7 +220,7 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
         preview={check.data}
         {...(varset ? {} : { unsavedSet: name })}
         busy={save.isPending}
-        onConfirm={() => save.mutate()}
+        onConfirm={() => check.variables && save.mutate(check.variables)}
         onCancel={() => check.reset()}
       />
     </form>
