@@ -19,7 +19,7 @@ import { privateSocketPath, takeConnectionsFromPrimary, type ConnectionsFromPrim
 import { prepareStore, type PreparedStore } from './startup.js';
 import { formatSummary, startSummary, type StartSummary } from './summary.js';
 import { row, settingRows } from './usage.js';
-import { isWorker, keyringFromPrimary, superviseWorkers, whenPrimaryStops } from './workers.js';
+import { isWorker, keyringFromPrimary, onStopSignals, superviseWorkers, whenPrimaryStops } from './workers.js';
 
 export const HELP = [
   'usage: varsetd serve [options]',
@@ -150,22 +150,17 @@ async function serveRequests(
     }
     process.exit(0);
   };
-  // Alone, SIGTERM first answers not ready for the drain delay while still serving (see
-  // superviseWorkers, which does this for its workers: a worker's SIGTERM drains at once).
-  let delayed: NodeJS.Timeout | undefined;
-  const signalled = (signal: NodeJS.Signals) => {
-    if (closing) return;
-    if (!app.readiness.isStopping && signal === 'SIGTERM' && !isWorker() && config.drainDelayMs > 0) {
+  // Alone, SIGTERM first answers not ready for the drain delay while still serving (superviseWorkers
+  // does this for its workers: a worker's SIGTERM drains at once).
+  onStopSignals({
+    drainDelayMs: isWorker() ? 0 : config.drainDelayMs,
+    closing: () => closing,
+    notReady: (signal) => {
       app.readiness.stop();
       app.log.info({ signal, drainDelayMs: config.drainDelayMs }, 'stopping: not ready, still serving until the drain');
-      delayed = setTimeout(() => void shutdown(signal), config.drainDelayMs);
-      return;
-    }
-    clearTimeout(delayed);
-    void shutdown(signal);
-  };
-  process.on('SIGINT', () => signalled('SIGINT'));
-  process.on('SIGTERM', () => signalled('SIGTERM'));
+    },
+    stop: (signal) => void shutdown(signal),
+  });
   if (isWorker()) {
     whenPrimaryStops(() => app.readiness.stop());
     // A worker whose primary is gone stops too.

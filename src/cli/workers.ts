@@ -162,26 +162,8 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       for (const listener of listeners) listener.close();
       process.exit(0);
     };
-    /**
-     * SIGTERM first makes every worker answer not ready for `drainDelayMs` while connections are
-     * still handed out, so that a load balancer sees the failed checks and stops sending; then
-     * the drain. SIGINT (a person at a terminal: Ctrl-C reaches the workers too) drains at once,
-     * and so does a second signal during that time. Neither ever cuts a request off.
-     */
+    // SIGTERM first makes every worker answer not ready while connections are still handed out.
     let stopping = false;
-    let delayed: NodeJS.Timeout | undefined;
-    const signalled = (signal: NodeJS.Signals) => {
-      if (closing) return;
-      if (!stopping && signal === 'SIGTERM' && options.drainDelayMs > 0) {
-        stopping = true;
-        for (const worker of live()) toWorker(worker, { type: 'stopping' });
-        log.info({ signal, drainDelayMs: options.drainDelayMs }, 'stopping: not ready, still serving until the drain');
-        delayed = setTimeout(() => stop(signal), options.drainDelayMs);
-        return;
-      }
-      clearTimeout(delayed);
-      stop(signal);
-    };
     const stop = (signal: NodeJS.Signals) => {
       if (closing) return;
       closing = true;
@@ -194,8 +176,16 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       if (workers.length === 0) finish();
       for (const worker of workers) worker.process.kill('SIGTERM');
     };
-    process.on('SIGINT', () => signalled('SIGINT'));
-    process.on('SIGTERM', () => signalled('SIGTERM'));
+    onStopSignals({
+      drainDelayMs: options.drainDelayMs,
+      closing: () => closing,
+      notReady: (signal) => {
+        stopping = true;
+        for (const worker of live()) toWorker(worker, { type: 'stopping' });
+        log.info({ signal, drainDelayMs: options.drainDelayMs }, 'stopping: not ready, still serving until the drain');
+      },
+      stop,
+    });
     // SIGHUP must never end the primary: it reloads the keyring for the workers, and is passed on when they have a certificate to reload.
     process.on('SIGHUP', () => {
       void options.reloadKeyring().then(() => {
@@ -226,6 +216,30 @@ export function keyringFromPrimary(reloaded: (keyring: string) => void): Promise
     });
     toPrimary({ type: 'key?' });
   });
+}
+
+/**
+ * SIGINT and SIGTERM end the process through `stop`, unless it is already `closing`. SIGTERM first
+ * runs `notReady` and waits `drainDelayMs`, so that a load balancer sees the failed checks and
+ * stops sending; then the drain. SIGINT (a person at a terminal: Ctrl-C reaches the workers too)
+ * drains at once, and so does a second signal during that time. Neither ever cuts a request off.
+ */
+export function onStopSignals(options: { drainDelayMs: number; closing: () => boolean; notReady: (signal: NodeJS.Signals) => void; stop: (signal: NodeJS.Signals) => void }): void {
+  let delaying = false;
+  let delayed: NodeJS.Timeout | undefined;
+  const signalled = (signal: NodeJS.Signals) => {
+    if (options.closing()) return;
+    if (!delaying && signal === 'SIGTERM' && options.drainDelayMs > 0) {
+      delaying = true;
+      options.notReady(signal);
+      delayed = setTimeout(() => options.stop(signal), options.drainDelayMs);
+      return;
+    }
+    clearTimeout(delayed);
+    options.stop(signal);
+  };
+  process.on('SIGINT', () => signalled('SIGINT'));
+  process.on('SIGTERM', () => signalled('SIGTERM'));
 }
 
 /** In a worker: `stopping` runs when the primary says it is going to stop (after SIGTERM). */

@@ -18,7 +18,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { assertWritable, blockingMigration, newerMigrations, schemaState } from './schema-guard.js';
+import { assertWritable, newerMigrations, schemaStatus } from './schema-guard.js';
 import { sqliteModule } from './sqlite-module.js';
 import { makePrivateFolder } from '../common/private-folder.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -152,9 +152,7 @@ export async function migrate(store: Store): Promise<string[]> {
  */
 export async function schemaCheck(store: Store): Promise<'current' | 'newer' | 'older'> {
   const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db);
-  const state = schemaState(rows.map((row) => row.name));
-  if (blockingMigration(state.newer) !== undefined) return 'newer';
-  return state.missing.length > 0 ? 'older' : 'current';
+  return schemaStatus(rows.map((row) => row.name));
 }
 
 /** The database files are for varsetd's user alone, like its folder (src/common/private-folder.ts) and the key and token files in it. */

@@ -16,22 +16,20 @@ export class NewerSchemaError extends Error {
   }
 }
 
-/** What the applied migrations are to this build. */
-export interface SchemaState {
-  /** Applied and unknown to this build, in order: a newer varsetd's. */
-  newer: string[];
-  /** Known to this build and not applied. */
-  missing: string[];
-}
-
-export function schemaState(applied: readonly string[]): SchemaState {
-  const appliedSet = new Set(applied);
+/**
+ * What a store with these migrations applied is to this build: `newer` (a newer varsetd's
+ * migration, applied and unknown here, that this build must not write under), `older` (one of
+ * this build's missing) or `current`.
+ */
+export function schemaStatus(applied: readonly string[]): 'current' | 'newer' | 'older' {
   const known = new Set(KNOWN);
-  return { newer: applied.filter((name) => !known.has(name)).sort(), missing: KNOWN.filter((name) => !appliedSet.has(name)) };
+  if (blockingMigration(applied.filter((name) => !known.has(name))) !== undefined) return 'newer';
+  const appliedSet = new Set(applied);
+  return KNOWN.every((name) => appliedSet.has(name)) ? 'current' : 'older';
 }
 
 /** The first of `newer` this build must not write under, if any: `.expand` migrations leave older servers serving. */
-export function blockingMigration(newer: readonly string[]): string | undefined {
+function blockingMigration(newer: readonly string[]): string | undefined {
   return newer.find((name) => !name.endsWith(EXPAND_SUFFIX));
 }
 
