@@ -59,6 +59,21 @@ const FEATURES = [
   'workload-identity',
 ].join('|');
 
+/**
+ * The rule `name`: modules at `from` use a feature only through its entries (service, model, and
+ * for responses serializer and schemas), and the files of `own` (a pattern over the `from` match,
+ * e.g. its own feature's folder) freely.
+ */
+function throughFeatureEntries(name, comment, from, ...own) {
+  return {
+    name,
+    severity: 'error',
+    comment,
+    from: { path: from },
+    to: { path: `^src/(${FEATURES})/`, pathNot: [...own, '/(service|serialize|schemas|model)\\.ts$'] },
+  };
+}
+
 module.exports = {
   forbidden: [
     {
@@ -110,27 +125,23 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/app\\.ts$'] },
       to: { path: '^src/(app|config|organization-parts|deletion-steps)\\.ts$' },
     },
-    {
-      name: 'features-through-services',
-      severity: 'error',
-      comment: 'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
-      from: { path: `^src/(${FEATURES})/` },
-      to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
-    },
-    {
-      name: 'routes-through-feature-entries',
-      severity: 'error',
-      comment: "A feature's routes use other features as features do: through their service and model (and their serializer and schemas for responses).",
-      from: { path: `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$` },
-      to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
-    },
-    {
-      name: 'includes-through-feature-entries',
-      severity: 'error',
-      comment: "What include= adds is read through each feature's service and shown through its serializer.",
-      from: { path: '^src/routes/includes\\.ts$' },
-      to: { path: `^src/(${FEATURES})/`, pathNot: '/(service|serialize|schemas|model)\\.ts$' },
-    },
+    throughFeatureEntries(
+      'features-through-services',
+      'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
+      `^src/(${FEATURES})/`,
+      '^src/$1/',
+    ),
+    throughFeatureEntries(
+      'routes-through-feature-entries',
+      "A feature's routes use other features as features do: through their service and model (and their serializer and schemas for responses).",
+      `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`,
+      '^src/$1/',
+    ),
+    throughFeatureEntries(
+      'includes-through-feature-entries',
+      "What include= adds is read through each feature's service and shown through its serializer.",
+      '^src/routes/includes\\.ts$',
+    ),
     {
       name: 'includes-in-one-place',
       severity: 'error',
