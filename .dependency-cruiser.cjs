@@ -58,6 +58,8 @@ const FEATURES = [
   'notifications',
   'workload-identity',
 ].join('|');
+/** A feature's route files: src/routes/<feature>[-<part>].ts, the feature captured as $1. */
+const FEATURE_ROUTES = `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`;
 
 /**
  * The rule `name`: modules at `from` use a feature only through its entries (service, model, and
@@ -115,7 +117,7 @@ module.exports = {
       name: 'routes-named-by-feature',
       severity: 'error',
       comment: 'A route file is named by its feature (src/routes/<feature>[-<part>].ts), which tells the rule below whose serializer it may use.',
-      from: { path: '^src/routes/', pathNot: [`^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`, '^src/routes/includes\\.ts$'] },
+      from: { path: '^src/routes/', pathNot: [FEATURE_ROUTES, '^src/routes/includes\\.ts$'] },
       to: { path: '^src/' },
     },
     {
@@ -134,7 +136,7 @@ module.exports = {
     throughFeatureEntries(
       'routes-through-feature-entries',
       "A feature's routes use other features as features do: through their service and model (and their serializer and schemas for responses).",
-      `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`,
+      FEATURE_ROUTES,
       '^src/$1/',
     ),
     throughFeatureEntries(
@@ -147,7 +149,7 @@ module.exports = {
       severity: 'error',
       comment:
         "What include= adds of another feature is composed in src/routes/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
-      from: { path: `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$` },
+      from: { path: FEATURE_ROUTES },
       to: { path: `^src/(${FEATURES})/[^.]*serialize\\.ts$`, pathNot: ['^src/$1/', '^src/tag-bindings/'] },
     },
     {
