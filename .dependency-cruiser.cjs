@@ -58,6 +58,23 @@ const FEATURES = [
   'notifications',
   'workload-identity',
 ].join('|');
+/** A feature's route files: src/routes/<feature>[-<part>].ts, the feature captured as $1. */
+const FEATURE_ROUTES = `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`;
+
+/**
+ * The rule `name`: modules at `from` use a feature only through its entries (service, model, and
+ * for responses serializer and schemas), and the files of `own` (a pattern over the `from` match,
+ * e.g. its own feature's folder) freely.
+ */
+function throughFeatureEntries(name, comment, from, ...own) {
+  return {
+    name,
+    severity: 'error',
+    comment,
+    from: { path: from },
+    to: { path: `^src/(${FEATURES})/`, pathNot: [...own, '/(service|serialize|schemas|model)\\.ts$'] },
+  };
+}
 
 module.exports = {
   forbidden: [
@@ -100,7 +117,7 @@ module.exports = {
       name: 'routes-named-by-feature',
       severity: 'error',
       comment: 'A route file is named by its feature (src/routes/<feature>[-<part>].ts), which tells the rule below whose serializer it may use.',
-      from: { path: '^src/routes/', pathNot: [`^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`, '^src/routes/includes\\.ts$'] },
+      from: { path: '^src/routes/', pathNot: [FEATURE_ROUTES, '^src/routes/includes\\.ts$'] },
       to: { path: '^src/' },
     },
     {
@@ -110,33 +127,29 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/app\\.ts$'] },
       to: { path: '^src/(app|config|organization-parts|deletion-steps)\\.ts$' },
     },
-    {
-      name: 'features-through-services',
-      severity: 'error',
-      comment: 'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
-      from: { path: `^src/(${FEATURES})/` },
-      to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
-    },
-    {
-      name: 'routes-through-feature-entries',
-      severity: 'error',
-      comment: "A feature's routes use other features as features do: through their service and model (and their serializer and schemas for responses).",
-      from: { path: `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$` },
-      to: { path: `^src/(${FEATURES})/`, pathNot: ['^src/$1/', '/(service|serialize|schemas|model)\\.ts$'] },
-    },
-    {
-      name: 'includes-through-feature-entries',
-      severity: 'error',
-      comment: "What include= adds is read through each feature's service and shown through its serializer.",
-      from: { path: '^src/routes/includes\\.ts$' },
-      to: { path: `^src/(${FEATURES})/`, pathNot: '/(service|serialize|schemas|model)\\.ts$' },
-    },
+    throughFeatureEntries(
+      'features-through-services',
+      'A feature uses another only through its service and model (and, for responses, its serializer and schemas).',
+      `^src/(${FEATURES})/`,
+      '^src/$1/',
+    ),
+    throughFeatureEntries(
+      'routes-through-feature-entries',
+      "A feature's routes use other features as features do: through their service and model (and their serializer and schemas for responses).",
+      FEATURE_ROUTES,
+      '^src/$1/',
+    ),
+    throughFeatureEntries(
+      'includes-through-feature-entries',
+      "What include= adds is read through each feature's service and shown through its serializer.",
+      '^src/routes/includes\\.ts$',
+    ),
     {
       name: 'includes-in-one-place',
       severity: 'error',
       comment:
         "What include= adds of another feature is composed in src/routes/includes.ts; a feature's routes serialize only its own resources (and the tag bindings projects and workspaces answer as theirs).",
-      from: { path: `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$` },
+      from: { path: FEATURE_ROUTES },
       to: { path: `^src/(${FEATURES})/[^.]*serialize\\.ts$`, pathNot: ['^src/$1/', '^src/tag-bindings/'] },
     },
     {
