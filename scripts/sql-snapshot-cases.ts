@@ -824,6 +824,9 @@ export const CASES = {
           .execute(),
     },
     findVarsetsReachingWorkspace: { 'a workspace': (store, s) => varsetList.findVarsetsReachingWorkspace(store.db, place(s)) },
+    keptCount: {
+      "an organization's global sets": (store, s) => store.db.selectNoFrom((eb) => varsetList.keptCount(eb, s.orgId, 'global_varset_count').as('n')).execute(),
+    },
     listVarsets: {
       'an organization, every set': (store, s) => varsetList.listVarsets(store.db, { kind: 'organization', organizationId: s.orgId, readable: 'all' }, undefined, PAGE, false),
       'an organization, readable sets, searched, with variables': (store, s) =>
