@@ -116,14 +116,16 @@ module.exports = {
     {
       name: 'routes-named-by-feature',
       severity: 'error',
-      comment: 'A route file is named by its feature (src/routes/<feature>[-<part>].ts), which tells the rule below whose serializer it may use.',
+      comment:
+        'A route file is named by its feature (src/routes/<feature>[-<part>].ts), which tells the rule below whose serializer it may use.',
       from: { path: '^src/routes/', pathNot: [FEATURE_ROUTES, '^src/routes/includes\\.ts$'] },
       to: { path: '^src/' },
     },
     {
       name: 'wiring-at-the-top',
       severity: 'error',
-      comment: "The files directly in src/ that wire the app (buildApp, the settings, what features do in each other's writes) are used by the command line and the app only.",
+      comment:
+        "The files directly in src/ that wire the app (buildApp, the settings, what features do in each other's writes) are used by the command line and the app only.",
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/app\\.ts$'] },
       to: { path: '^src/(app|config|organization-parts|deletion-steps)\\.ts$' },
     },
@@ -170,35 +172,40 @@ module.exports = {
     {
       name: 'neutral-layers-know-no-feature',
       severity: 'error',
-      comment: 'db, jsonapi, cache, common, auth, secrets, backup, http and metrics are shared by every feature and depend on none.',
+      comment:
+        'db, jsonapi, cache, common, auth, secrets, backup, http and metrics are shared by every feature and depend on none.',
       from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|backup|http|metrics)/' },
       to: { path: `^src/(${FEATURES})/` },
     },
     {
       name: 'prom-client-only-in-metrics',
       severity: 'error',
-      comment: 'What varsetd measures and how it is exported live in src/metrics; everything else announces events (src/common/signals.ts).',
+      comment:
+        'What varsetd measures and how it is exported live in src/metrics; everything else announces events (src/common/signals.ts).',
       from: { path: '^src/', pathNot: '^src/metrics/' },
       to: { path: '(^|/)node_modules/prom-client/' },
     },
     {
       name: 'metrics-wired-at-the-top',
       severity: 'error',
-      comment: 'Only the app and the command that serves (src/cli/serve.ts) set metrics up; features, services and stores never reach them.',
+      comment:
+        'Only the app and the command that serves (src/cli/serve.ts) set metrics up; features, services and stores never reach them.',
       from: { path: '^src/', pathNot: ['^src/metrics/', '^src/app\\.ts$', '^src/cli/serve\\.ts$'] },
       to: { path: '^src/metrics/' },
     },
     {
       name: 'cli-at-the-top',
       severity: 'error',
-      comment: 'The command line (src/cli) starts the server and runs its commands; nothing of the server imports it (src/main.ts, the bin, only loads it).',
+      comment:
+        'The command line (src/cli) starts the server and runs its commands; nothing of the server imports it (src/main.ts, the bin, only loads it).',
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/main\\.ts$'] },
       to: { path: '^src/cli/' },
     },
     {
       name: 'exec-is-a-client',
       severity: 'error',
-      comment: 'varsetd exec talks to a varsetd server over HTTP only; it shares no code with the server but the API prefix (a constant, src/common/api-prefix.ts).',
+      comment:
+        'varsetd exec talks to a varsetd server over HTTP only; it shares no code with the server but the API prefix (a constant, src/common/api-prefix.ts).',
       from: { path: '^src/exec/' },
       to: { path: '^src/', pathNot: ['^src/exec/', '^src/common/api-prefix\\.ts$'] },
     },
@@ -221,6 +228,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js'],
+    },
   },
 };

@@ -28,7 +28,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-condition': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       // As TypeScript's noUnusedLocals: `_`-named and rest-sibling names drop fields deliberately.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
       // With noUncheckedIndexedAccess, `rows[0]!` on a row known to exist is the code's idiom (361 sites).
       '@typescript-eslint/no-non-null-assertion': 'off',
       // Numbers and booleans in template strings (URLs, messages, SQL text) are deliberate.
@@ -64,14 +72,27 @@ export default tseslint.config(
   {
     // Kysely's migrations and the helpers of its query builders work on any schema: `Kysely<any>`,
     // `ExpressionBuilder<Database, any>`, as Kysely's own docs write them (31 sites).
-    files: ['src/db/**/*.ts', 'src/effective/reach-store.ts', 'src/varsets/list-store.ts', 'src/variables/store.ts', 'src/exec/api.ts'],
+    files: [
+      'src/db/**/*.ts',
+      'src/effective/reach-store.ts',
+      'src/varsets/list-store.ts',
+      'src/variables/store.ts',
+      'src/exec/api.ts',
+    ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     files: ['test/**/*.ts', 'conformance/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       // node:test runs and awaits the tests a file declares; test() and describe() need no await.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] },
+          ],
+        },
+      ],
       // The tests, benchmarks and scripts read JSON:API responses as untyped JSON (`res.body.data.map((d: any) => …)`),
       // thousands of sites: typing every response shape is a rewrite of the tests, not a lint fix.
       '@typescript-eslint/no-explicit-any': 'off',

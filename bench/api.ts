@@ -30,7 +30,8 @@ export class Api {
     // closed an idle connection, so it never saw the request.
     const res = await send().catch(() => send());
     const text = await res.text();
-    if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
     return { status: res.status, text, body: text === '' ? undefined : JSON.parse(text) };
   }
 

@@ -49,7 +49,12 @@ async function scopeOfList(): Promise<VarsetScope> {
   if (collection === 'workspaces') {
     const found = await findWorkspaceWithOrganization(db, { id: id! });
     if (!found) throw new Error(`no workspace ${id}`);
-    return { kind: 'workspace', organizationId: found.workspace.organization_id, projectId: found.workspace.project_id, workspaceId: found.workspace.id };
+    return {
+      kind: 'workspace',
+      organizationId: found.workspace.organization_id,
+      projectId: found.workspace.project_id,
+      workspaceId: found.workspace.id,
+    };
   }
   if (collection !== 'organizations') throw new Error(`no list of sets the least read answers: ${url.pathname}`);
   const found = await findOrganizationByName(db, id!);

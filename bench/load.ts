@@ -46,8 +46,15 @@ interface Slice {
  * slice, after a warm-up of each. Every response must be a 2xx: any other status, a
  * connection error or a timeout fails the run.
  */
-export async function drive(targets: LoadTarget[], authorization: string, requests: LoadRequest[], settings: LoadSettings): Promise<LoadResult[]> {
-  if (settings.warmup > 0) for (const target of targets) await once(target, authorization, requests, settings.warmup, settings.maxRequests, settings.connections);
+export async function drive(
+  targets: LoadTarget[],
+  authorization: string,
+  requests: LoadRequest[],
+  settings: LoadSettings,
+): Promise<LoadResult[]> {
+  if (settings.warmup > 0)
+    for (const target of targets)
+      await once(target, authorization, requests, settings.warmup, settings.maxRequests, settings.connections);
   const slices: Slice[][] = targets.map(() => []);
   let remaining = settings.duration;
   while (remaining > 0) {
@@ -56,13 +63,22 @@ export async function drive(targets: LoadTarget[], authorization: string, reques
     for (const [i, target] of targets.entries()) {
       const done = slices[i]!.reduce((n, s) => n + s.latencies.length, 0);
       if (done >= settings.maxRequests) continue;
-      slices[i]!.push(await once(target, authorization, requests, seconds, settings.maxRequests - done, settings.connections));
+      slices[i]!.push(
+        await once(target, authorization, requests, seconds, settings.maxRequests - done, settings.connections),
+      );
     }
   }
   return slices.map(summarize);
 }
 
-async function once(target: LoadTarget, authorization: string, requests: LoadRequest[], duration: number, maxRequests: number, connections: number): Promise<Slice> {
+async function once(
+  target: LoadTarget,
+  authorization: string,
+  requests: LoadRequest[],
+  duration: number,
+  maxRequests: number,
+  connections: number,
+): Promise<Slice> {
   const latencies: number[] = [];
   const failures = new Map<number, number>();
   let bytes = 0;
@@ -88,11 +104,18 @@ async function once(target: LoadTarget, authorization: string, requests: LoadReq
   const cpuAfter = target.cpuSeconds();
   const statuses = [...failures].map(([status, count]) => `${count}× ${status}`).join(', ');
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || failures.size > 0) {
-    throw new LoadFailure(`load on ${target.url}: ${result.non2xx} non-2xx (${statuses || 'none seen'}), ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new LoadFailure(
+      `load on ${target.url}: ${result.non2xx} non-2xx (${statuses || 'none seen'}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   if (latencies.length === 0) throw new LoadFailure(`load on ${target.url}: no response at all`);
   // autocannon reports whole seconds; a run ended by the request bound is shorter.
-  return { latencies, bytes, seconds: (last - started) / 1000, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+  return {
+    latencies,
+    bytes,
+    seconds: (last - started) / 1000,
+    cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+  };
 }
 
 function summarize(slices: Slice[]): LoadResult {
@@ -105,7 +128,13 @@ function summarize(slices: Slice[]): LoadResult {
     requests: latencies.length,
     durationSeconds: seconds,
     requestsPerSecond: latencies.length / seconds,
-    latency: { mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[sorted.length - 1]! },
+    latency: {
+      mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+      p50: at(0.5),
+      p90: at(0.9),
+      p99: at(0.99),
+      max: sorted[sorted.length - 1]!,
+    },
     bytesPerResponse: slices.reduce((t, s) => t + s.bytes, 0) / latencies.length,
     cpuMsPerRequest: cpu === undefined ? undefined : (cpu * 1000) / latencies.length,
   };

@@ -29,7 +29,11 @@ const RUNS = Math.max(1, Number(process.env.BENCH_PREVIEW_RUNS || 10));
 
 /** Two variables of its own for every workspace of the organization, one of them a key the seeded sets use too. */
 async function seedWorkspaceVariables(store: Store, organizationId: string): Promise<number> {
-  const workspaces = await store.db.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).execute();
+  const workspaces = await store.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .execute();
   const rows: Insertable<WorkspaceVariableTable>[] = workspaces.flatMap(({ id }) =>
     [
       { key: 'region', value: '"eu-west-1"', category: 'terraform' as const, hcl: true },
@@ -55,7 +59,8 @@ async function seedWorkspaceVariables(store: Store, organizationId: string): Pro
   return rows.length;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-preview-bench-'));
@@ -65,7 +70,11 @@ async function main(): Promise<void> {
   await migrate(store);
   await ensureAdminToken(store, TOKEN, workDir);
   const counter = new QueryCounter();
-  const app = await buildApp({ store: { ...store, db: store.db.withPlugin(counter) }, publicUrl: 'http://127.0.0.1:1', logger: false });
+  const app = await buildApp({
+    store: { ...store, db: store.db.withPlugin(counter) },
+    publicUrl: 'http://127.0.0.1:1',
+    logger: false,
+  });
   try {
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const api = new Api(address, TOKEN);
@@ -76,9 +85,9 @@ async function main(): Promise<void> {
 
     const globalSet = (await api.get(`/api/v2/varsets/${seeded.globalSetId}?include=vars`)).body;
     const variable = globalSet.included[0];
-    const projectSet = (await api.get(`/api/v2/workspaces/${seeded.listWorkspaceId}/varsets?page%5Bsize%5D=100`)).body.data.find(
-      (s: any) => s.attributes['project-count'] > 0 && !s.attributes.global,
-    );
+    const projectSet = (
+      await api.get(`/api/v2/workspaces/${seeded.listWorkspaceId}/varsets?page%5Bsize%5D=100`)
+    ).body.data.find((s: any) => s.attributes['project-count'] > 0 && !s.attributes.global);
     const projectVariable = (await api.get(`/api/v2/varsets/${projectSet.id}/relationships/vars`)).body.data[0];
     const setPreview = (id: string) => `/api/v2/varsets/${id}/actions/preview`;
     const scenarios = [
@@ -87,8 +96,16 @@ async function main(): Promise<void> {
         path: setPreview(globalSet.data.id),
         body: { data: { type: 'vars', id: variable.id, attributes: { value: 'previewed' } } },
       },
-      { name: 'a global set becomes a priority set', path: setPreview(globalSet.data.id), body: { data: { type: 'varsets', attributes: { priority: true } } } },
-      { name: 'a global set is deleted', path: setPreview(globalSet.data.id), body: { data: { type: 'varsets', id: globalSet.data.id }, meta: { action: 'delete' } } },
+      {
+        name: 'a global set becomes a priority set',
+        path: setPreview(globalSet.data.id),
+        body: { data: { type: 'varsets', attributes: { priority: true } } },
+      },
+      {
+        name: 'a global set is deleted',
+        path: setPreview(globalSet.data.id),
+        body: { data: { type: 'varsets', id: globalSet.data.id }, meta: { action: 'delete' } },
+      },
       {
         name: 'a new global set of 5 variables, one of them a key every workspace holds',
         path: `/api/v2/organizations/${org}/varsets/actions/preview`,
@@ -97,7 +114,12 @@ async function main(): Promise<void> {
             type: 'varsets',
             attributes: { name: 'bench-previewed', global: true, priority: true },
             relationships: {
-              vars: { data: ['region', 'owner_new', 'tags_new', 'zone_new', 'size_new'].map((key) => ({ type: 'vars', attributes: { key, value: 'v', category: 'terraform' } })) },
+              vars: {
+                data: ['region', 'owner_new', 'tags_new', 'zone_new', 'size_new'].map((key) => ({
+                  type: 'vars',
+                  attributes: { key, value: 'v', category: 'terraform' },
+                })),
+              },
             },
           },
         },
@@ -130,7 +152,12 @@ async function main(): Promise<void> {
         reachedBefore: answer.meta['workspaces-reached-before'],
         reachedAfter: answer.meta['workspaces-reached-after'],
         statements,
-        ms: { min: times[0]!, median: percentile(times, 50), p90: percentile(times, 90), max: times[times.length - 1]! },
+        ms: {
+          min: times[0]!,
+          median: percentile(times, 50),
+          p90: percentile(times, 90),
+          max: times[times.length - 1]!,
+        },
       };
       console.error(
         `${result.name}: ${result.affectedWorkspaces} affected (${result.reachedBefore} → ${result.reachedAfter} reached), ${statements} statements, median ${result.ms.median.toFixed(0)} ms, max ${result.ms.max.toFixed(0)} ms`,
@@ -144,7 +171,12 @@ async function main(): Promise<void> {
       date,
       store: storeKind,
       machine: machine(),
-      versions: { varsetd: varsetdVersion(), node: process.version, fastify: packageVersion('fastify'), kysely: packageVersion('kysely') },
+      versions: {
+        varsetd: varsetdVersion(),
+        node: process.version,
+        fastify: packageVersion('fastify'),
+        kysely: packageVersion('kysely'),
+      },
       runs: RUNS,
       seed: { ...seeded.counts, workspaceVariables },
       scenarios: results,

@@ -96,7 +96,10 @@ export async function startProcess(options: StartOptions): Promise<ManagedProces
 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (exit !== undefined) throw new Error(`${options.name} exited (${exit}) before serving; see ${options.logFile}:\n${tail(options.logFile)}`);
+    if (exit !== undefined)
+      throw new Error(
+        `${options.name} exited (${exit}) before serving; see ${options.logFile}:\n${tail(options.logFile)}`,
+      );
     try {
       const res = await fetch(url + options.readyPath, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
@@ -106,7 +109,9 @@ export async function startProcess(options: StartOptions): Promise<ManagedProces
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`${options.name} did not answer within ${options.timeoutMs ?? 60_000} ms; see ${options.logFile}`);
+      throw new Error(
+        `${options.name} did not answer within ${options.timeoutMs ?? 60_000} ms; see ${options.logFile}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -132,7 +137,12 @@ function overTree(pid: number, read: (pid: number) => number | undefined): numbe
   if (own === undefined) return undefined;
   let children: number[] = [];
   try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // no children, or no /proc
   }
@@ -170,7 +180,10 @@ function tail(file: string): string {
 }
 
 /** A fresh database on the PostgreSQL server of `adminUrl` (named `<prefix>_…`), and how to drop it. */
-export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomAlphanumeric(10).toLowerCase()}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });

@@ -76,14 +76,19 @@ export function varsetdVersion(): string {
   const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], {
+        cwd: root,
+        encoding: 'utf8',
+      }).trim() !== '';
     return `${version} (${commit}${dirty ? ', src modified' : ''})`;
   } catch {
     return version;
   }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function table(report: Report): string {
   const header = [
@@ -119,17 +124,26 @@ export function table(report: Report): string {
     s.cpuRatio === undefined ? '?' : fmt(s.cpuRatio, 2),
     s.leastReadRatio === undefined ? '' : fmt(s.leastReadRatio, 2),
     s.queriesPerRequest.join('+') +
-      (s.queriesPerRepeatedRequest && s.queriesPerRepeatedRequest.join('+') !== s.queriesPerRequest.join('+') ? ` (again: ${s.queriesPerRepeatedRequest.join('+')})` : '') +
+      (s.queriesPerRepeatedRequest && s.queriesPerRepeatedRequest.join('+') !== s.queriesPerRequest.join('+')
+        ? ` (again: ${s.queriesPerRepeatedRequest.join('+')})`
+        : '') +
       (s.queriesPerRequestLarge ? ` (large: ${s.queriesPerRequestLarge.join('+')})` : ''),
     s.target ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
-  const out = [line(header), '|' + widths.map((w, i) => (i <= 1 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|', ...rows.map(line)];
+  const line = (cells: string[]) =>
+    '| ' + cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
+  const out = [
+    line(header),
+    '|' + widths.map((w, i) => (i <= 1 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|',
+    ...rows.map(line),
+  ];
   const ratio = (r: LatencyRatio) => `p50 ${fmt(r.p50, 2)}×, p99 ${fmt(r.p99, 2)}×, mean ${fmt(r.mean, 2)}×`;
   if (report.growth) out.push('', `growth (scenario 6 / scenario 2 latency): ${ratio(report.growth)} (target ≤ 1.3×)`);
-  if (report.growthInOneDatabase) out.push(`growth in one database (scenario 6 / scenario 7 latency): ${ratio(report.growthInOneDatabase)}`);
-  for (const [name, kib] of Object.entries(report.memory)) if (kib !== undefined) out.push(`${name}: ${fmt(kib / 1024, 1)} MiB`);
+  if (report.growthInOneDatabase)
+    out.push(`growth in one database (scenario 6 / scenario 7 latency): ${ratio(report.growthInOneDatabase)}`);
+  for (const [name, kib] of Object.entries(report.memory))
+    if (kib !== undefined) out.push(`${name}: ${fmt(kib / 1024, 1)} MiB`);
   return out.join('\n');
 }
 

@@ -27,10 +27,33 @@ import { randomAlphanumeric } from '../src/common/ids.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
 import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
-import { cleanupAll, freePort, freshPostgresDatabase, onCleanup, startProcess, type ManagedProcess } from './processes.js';
+import {
+  cleanupAll,
+  freePort,
+  freshPostgresDatabase,
+  onCleanup,
+  startProcess,
+  type ManagedProcess,
+} from './processes.js';
 import { queryCounter, type CountedRequest, type RequestQueries } from './queries.js';
-import { machine, packageVersion, table, varsetdVersion, writeReport, type Report, type ScenarioResult } from './report.js';
-import { analyze, LARGE, MEDIUM, seedAuditTrail, seedHistory, seedOrganization, type SeededOrganization } from './seed.js';
+import {
+  machine,
+  packageVersion,
+  table,
+  varsetdVersion,
+  writeReport,
+  type Report,
+  type ScenarioResult,
+} from './report.js';
+import {
+  analyze,
+  LARGE,
+  MEDIUM,
+  seedAuditTrail,
+  seedHistory,
+  seedOrganization,
+  type SeededOrganization,
+} from './seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
@@ -77,14 +100,31 @@ interface Plan {
 let uniqueKey = 0;
 const nextKey = () => `bench_${process.pid}_${uniqueKey++}`;
 const variableBody = (key: string) => ({
-  data: { type: 'vars', attributes: { key, value: 'us-east-1', category: 'terraform', description: 'added by the benchmark', hcl: false, sensitive: false } },
+  data: {
+    type: 'vars',
+    attributes: {
+      key,
+      value: 'us-east-1',
+      category: 'terraform',
+      description: 'added by the benchmark',
+      hcl: false,
+      sensitive: false,
+    },
+  },
 });
 
 /**
  * A read scenario: its document fetched once (the floor answers it), checked to hold `count`
  * resources in its `member` (a full page, the included variables), and the same GET counted.
  */
-async function readPlan(api: Api, id: number, name: string, url: string, [member, count]: ['data' | 'included', number], target?: string): Promise<Plan> {
+async function readPlan(
+  api: Api,
+  id: number,
+  name: string,
+  url: string,
+  [member, count]: ['data' | 'included', number],
+  target?: string,
+): Promise<Plan> {
   const document = (await api.get(url)).body;
   const found = document[member]?.length;
   if (found !== count) throw new Error(`scenario ${id}: expected ${count} resources in ${member}, got ${found}`);
@@ -115,10 +155,18 @@ async function writePlan(api: Api, setId: string, largeSetId: () => string | und
         path: varsPath(setId),
         setupRequest: (request) => ({ ...request, body: JSON.stringify(variableBody(nextKey())) }),
         onResponse: (status, body, context) => {
-          (context as { varId?: string }).varId = status === 200 || status === 201 ? JSON.parse(body).data.id : 'failed-to-add';
+          (context as { varId?: string }).varId =
+            status === 200 || status === 201 ? JSON.parse(body).data.id : 'failed-to-add';
         },
       },
-      { method: 'DELETE', path: varsPath(setId), setupRequest: (request, context) => ({ ...request, path: `${varsPath(setId)}/${(context as { varId?: string }).varId}` }) },
+      {
+        method: 'DELETE',
+        path: varsPath(setId),
+        setupRequest: (request, context) => ({
+          ...request,
+          path: `${varsPath(setId)}/${(context as { varId?: string }).varId}`,
+        }),
+      },
     ],
     describe: [`POST ${varsPath(setId)}`, `DELETE ${varsPath(setId)}/:var_id`],
     floor: { POST: { status: added.status, body: added.body }, DELETE: { status: 204, body: null } },
@@ -158,8 +206,12 @@ function configurationArchive(): Buffer {
 
 /** Scenario 5: a run made the way clients make one, then comments on it. */
 async function commentPlan(api: Api, org: string): Promise<Plan> {
-  const ws = await api.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: `bench-runs-${randomAlphanumeric(6)}` } } });
-  const cv = await api.post(`/api/v2/workspaces/${ws.body.data.id}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
+  const ws = await api.post(`/api/v2/organizations/${org}/workspaces`, {
+    data: { type: 'workspaces', attributes: { name: `bench-runs-${randomAlphanumeric(6)}` } },
+  });
+  const cv = await api.post(`/api/v2/workspaces/${ws.body.data.id}/configuration-versions`, {
+    data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } },
+  });
   const upload = await fetch(cv.body.data.attributes['upload-url'], {
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream' },
@@ -176,7 +228,14 @@ async function commentPlan(api: Api, org: string): Promise<Plan> {
     },
   });
   const url = `/api/v2/runs/${run.body.data.id}/comments`;
-  const body = { data: { type: 'comments', attributes: { body: 'Plan looks right: 3 to add, 0 to change, 0 to destroy. Approving after the change window opens.' } } };
+  const body = {
+    data: {
+      type: 'comments',
+      attributes: {
+        body: 'Plan looks right: 3 to add, 0 to change, 0 to destroy. Approving after the change window opens.',
+      },
+    },
+  };
   const created = await api.post(url, body);
   return {
     id: 5,
@@ -189,7 +248,12 @@ async function commentPlan(api: Api, org: string): Promise<Plan> {
 }
 
 /** A bare process of `bench/` (the floor, the least read) for scenario `plan`, given its configuration. */
-async function startBare(script: string, plan: Plan, workDir: string, config: (port: number) => object): Promise<ManagedProcess> {
+async function startBare(
+  script: string,
+  plan: Plan,
+  workDir: string,
+  config: (port: number) => object,
+): Promise<ManagedProcess> {
   const port = await freePort();
   const name = path.basename(script, '.ts');
   const configFile = path.join(workDir, `${name}-${plan.id}.json`);
@@ -224,12 +288,15 @@ async function measure(
   let floorResult, varsetd, leastRead;
   try {
     const floor = await start('floor.ts', (port) => ({ port, token: api.token, responses: plan.floor }));
-    const least = plan.leastRead ? await start('least-read.ts', (port) => ({ port, token: api.token, ...data, url: plan.leastRead })) : undefined;
-    [floorResult, varsetd, leastRead] = (await drive(least ? [floor, server, least] : [floor, server], api.authorization, plan.requests, settings)) as [
-      LoadResult,
-      LoadResult,
-      LoadResult?,
-    ];
+    const least = plan.leastRead
+      ? await start('least-read.ts', (port) => ({ port, token: api.token, ...data, url: plan.leastRead }))
+      : undefined;
+    [floorResult, varsetd, leastRead] = (await drive(
+      least ? [floor, server, least] : [floor, server],
+      api.authorization,
+      plan.requests,
+      settings,
+    )) as [LoadResult, LoadResult, LoadResult?];
   } finally {
     for (const bare of started) await bare.stop();
   }
@@ -248,7 +315,9 @@ async function measure(
     varsetd,
     floor: floorResult,
     throughputRatio: varsetd.requestsPerSecond / floorResult.requestsPerSecond,
-    ...(varsetd.cpuMsPerRequest && floorResult.cpuMsPerRequest ? { cpuRatio: floorResult.cpuMsPerRequest / varsetd.cpuMsPerRequest } : {}),
+    ...(varsetd.cpuMsPerRequest && floorResult.cpuMsPerRequest
+      ? { cpuRatio: floorResult.cpuMsPerRequest / varsetd.cpuMsPerRequest }
+      : {}),
     ...(leastRead ? { leastRead, leastReadRatio: leastRead.requestsPerSecond / floorResult.requestsPerSecond } : {}),
     queriesPerRequest: queries,
     queriesPerRepeatedRequest: queriesAgain,
@@ -294,7 +363,11 @@ async function main(): Promise<void> {
   // Migrations run as the server starts; the seeding connection opens after that.
   const server = await startProcess({
     name: 'varsetd',
-    args: [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(root, 'dist', 'main.js'), 'serve'],
+    args: [
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      path.join(root, 'dist', 'main.js'),
+      'serve',
+    ],
     env: serverEnv,
     port,
     logFile: (serverLog = path.join(workDir, 'varsetd.log')),
@@ -314,14 +387,21 @@ async function main(): Promise<void> {
   const started = Date.now();
   const medium = await seedOrganization(api, store, 'bench-medium', MEDIUM, 1);
   await analyze(store);
-  console.error(`bench: seeded ${medium.name} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(medium.counts)}`);
+  console.error(
+    `bench: seeded ${medium.name} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(medium.counts)}`,
+  );
   let large: SeededOrganization | undefined;
 
   // Scenario 1's set: ten variables, applied to a few workspaces, created through the API.
   const shown = await api.post(`/api/v2/organizations/${medium.name}/varsets`, {
     data: {
       type: 'varsets',
-      attributes: { name: 'bench-shown-set', description: 'Credentials and defaults for the payments services', global: false, priority: false },
+      attributes: {
+        name: 'bench-shown-set',
+        description: 'Credentials and defaults for the payments services',
+        global: false,
+        priority: false,
+      },
       relationships: {
         vars: {
           data: Array.from({ length: 10 }, (_, i) => ({
@@ -343,9 +423,34 @@ async function main(): Promise<void> {
   const measured = (plan: Plan) => measure(plan, server, api, workDir, counter, { dataDir, databaseUrl });
   const results: ScenarioResult[] = [];
   const plans: Array<[number, () => Promise<Plan>]> = [
-    [1, () => readPlan(api, 1, 'show a set, include=vars (10 vars)', `/api/v2/varsets/${shownId}?include=vars`, ['included', 10], 'ratio ≥ 0.5')],
-    [2, () => readPlan(api, 2, "list a workspace's sets (1k sets, 5k ws)", mediumListUrl, ['data', 20], 'ratio ≥ 0.33')],
-    [3, () => readPlan(api, 3, "list an org's sets, q=prod", `/api/v2/organizations/${medium.name}/varsets?q=prod`, ['data', 20], 'ratio ≥ 0.33')],
+    [
+      1,
+      () =>
+        readPlan(
+          api,
+          1,
+          'show a set, include=vars (10 vars)',
+          `/api/v2/varsets/${shownId}?include=vars`,
+          ['included', 10],
+          'ratio ≥ 0.5',
+        ),
+    ],
+    [
+      2,
+      () => readPlan(api, 2, "list a workspace's sets (1k sets, 5k ws)", mediumListUrl, ['data', 20], 'ratio ≥ 0.33'),
+    ],
+    [
+      3,
+      () =>
+        readPlan(
+          api,
+          3,
+          "list an org's sets, q=prod",
+          `/api/v2/organizations/${medium.name}/varsets?q=prod`,
+          ['data', 20],
+          'ratio ≥ 0.33',
+        ),
+    ],
     [4, () => writePlan(api, medium.globalSetId, () => large?.globalSetId)],
     [5, () => commentPlan(api, medium.name)],
   ];
@@ -358,15 +463,28 @@ async function main(): Promise<void> {
     const begun = Date.now();
     large = await seedOrganization(api, store, 'bench-large', LARGE, 2);
     await analyze(store);
-    console.error(`bench: seeded ${large.name} in ${((Date.now() - begun) / 1000).toFixed(1)} s: ${JSON.stringify(large.counts)}`);
+    console.error(
+      `bench: seeded ${large.name} in ${((Date.now() - begun) / 1000).toFixed(1)} s: ${JSON.stringify(large.counts)}`,
+    );
     memory['peak RSS of varsetd after seeding the 10k-set organization'] = server.peakRssKiB();
     if (selected.has(2)) {
       // Scenario 2 once more, now that the database holds the 10k organization too: what the larger organization costs apart from the larger database.
-      results.push(await measured(await readPlan(api, 7, 'as 2, once the 10k organization is seeded', mediumListUrl, ['data', 20])));
+      results.push(
+        await measured(
+          await readPlan(api, 7, 'as 2, once the 10k organization is seeded', mediumListUrl, ['data', 20]),
+        ),
+      );
     }
     results.push(
       await measured(
-        await readPlan(api, 6, "list a workspace's sets (10k sets, 50k ws)", `/api/v2/workspaces/${large.listWorkspaceId}/varsets`, ['data', 20], 'ratio ≥ 0.33, ≤ 1.3× #2'),
+        await readPlan(
+          api,
+          6,
+          "list a workspace's sets (10k sets, 50k ws)",
+          `/api/v2/workspaces/${large.listWorkspaceId}/varsets`,
+          ['data', 20],
+          'ratio ≥ 0.33, ≤ 1.3× #2',
+        ),
       ),
     );
     if (selected.has(8)) {
@@ -391,13 +509,24 @@ async function main(): Promise<void> {
       await analyze(store);
       console.error(`bench: seeded ${events} audit events in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
       const url = `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${large.name}`;
-      const plan = await readPlan(api, 9, 'the audit trail, first page of 1000 (1M events)', url, ['data', 1000], 'p99 < 50 ms');
+      const plan = await readPlan(
+        api,
+        9,
+        'the audit trail, first page of 1000 (1M events)',
+        url,
+        ['data', 1000],
+        'p99 < 50 ms',
+      );
       results.push(await measured({ ...plan, leastRead: undefined }));
     }
     // The write path's query count in the larger organization, next to scenario 4's.
     const write = results.find((r) => r.id === 4);
     if (write) {
-      const count = await counter.count({ method: 'POST', url: `/api/v2/varsets/${large.globalSetId}/relationships/vars`, body: variableBody(nextKey()) });
+      const count = await counter.count({
+        method: 'POST',
+        url: `/api/v2/varsets/${large.globalSetId}/relationships/vars`,
+        body: variableBody(nextKey()),
+      });
       write.queriesPerRequestLarge = [count.queries];
     }
     memory['peak RSS of varsetd at the end'] = server.peakRssKiB();
@@ -415,7 +544,11 @@ async function main(): Promise<void> {
   const report: Report = {
     date: new Date().toISOString().slice(0, 10),
     store: storeKind,
-    machine: { ...machine(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+    machine: {
+      ...machine(),
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    },
     versions: {
       varsetd: varsetdVersion(),
       store: await storeVersion(store),
@@ -430,7 +563,9 @@ async function main(): Promise<void> {
     ...(s7 && s6 ? { growthInOneDatabase: latencyRatio(s6, s7) } : {}),
     memory,
   };
-  console.log(`varsetd ${report.versions.varsetd}, ${report.versions.store}, ${String(report.machine.cpu)} × ${String(report.machine.cores)}, node ${process.version}`);
+  console.log(
+    `varsetd ${report.versions.varsetd}, ${report.versions.store}, ${String(report.machine.cpu)} × ${String(report.machine.cores)}, node ${process.version}`,
+  );
   console.log(
     `${settings.connections} connections, ${settings.duration} s per run after ${settings.warmup} s of warm-up, response cache ${settings.responseCacheMb ? `${settings.responseCacheMb} MiB` : 'off'}, ${settings.workers} varsetd worker${settings.workers === 1 ? '' : 's'}\n`,
   );
@@ -446,8 +581,13 @@ main()
   })
   .catch(async (error: unknown) => {
     console.error('bench: FAILED:', error instanceof Error ? error.message : error);
-    console.error(`bench: varsetd ${serverProcess?.exitStatus() ? `had exited (${serverProcess.exitStatus()})` : 'was still running'}`);
-    if (serverLog && fs.existsSync(serverLog)) console.error(`bench: end of varsetd's log:\n${fs.readFileSync(serverLog, 'utf8').split('\n').slice(-30).join('\n')}`);
+    console.error(
+      `bench: varsetd ${serverProcess?.exitStatus() ? `had exited (${serverProcess.exitStatus()})` : 'was still running'}`,
+    );
+    if (serverLog && fs.existsSync(serverLog))
+      console.error(
+        `bench: end of varsetd's log:\n${fs.readFileSync(serverLog, 'utf8').split('\n').slice(-30).join('\n')}`,
+      );
     await cleanupAll();
     process.exit(1);
   });

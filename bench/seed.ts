@@ -30,7 +30,15 @@ export interface SeededOrganization {
   listWorkspaceId: string;
   /** A global set holding variables, the target of the write scenario. */
   globalSetId: string;
-  counts: { projects: number; workspaces: number; sets: number; globalSets: number; variables: number; workspaceAssignments: number; projectAssignments: number };
+  counts: {
+    projects: number;
+    workspaces: number;
+    sets: number;
+    globalSets: number;
+    variables: number;
+    workspaceAssignments: number;
+    projectAssignments: number;
+  };
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run seeds the same shape. */
@@ -60,7 +68,20 @@ export class Random {
   }
 }
 
-const TEAMS = ['platform', 'payments', 'identity', 'search', 'data', 'mobile', 'web', 'infra', 'security', 'billing', 'growth', 'ml'];
+const TEAMS = [
+  'platform',
+  'payments',
+  'identity',
+  'search',
+  'data',
+  'mobile',
+  'web',
+  'infra',
+  'security',
+  'billing',
+  'growth',
+  'ml',
+];
 const PURPOSES = [
   'aws-credentials',
   'gcp-credentials',
@@ -121,7 +142,11 @@ const VARIABLE_KEYS: Array<{ key: string; category: 'terraform' | 'env' }> = [
 
 const CHUNK = 500;
 
-async function insertChunks<T extends keyof Database>(db: Kysely<Database>, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+async function insertChunks<T extends keyof Database>(
+  db: Kysely<Database>,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db
       .insertInto(table)
@@ -136,22 +161,53 @@ function timestamp(rng: Random, daysAgoMax: number, after?: string): string {
   return new Date(base + Math.floor(rng.next() * span)).toISOString();
 }
 
-export async function seedOrganization(api: Api, store: Store, name: string, shape: Shape, seed: number): Promise<SeededOrganization> {
+export async function seedOrganization(
+  api: Api,
+  store: Store,
+  name: string,
+  shape: Shape,
+  seed: number,
+): Promise<SeededOrganization> {
   const rng = new Random(seed);
-  await api.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `ops@${name}.example` } } });
+  await api.post('/api/v2/organizations', {
+    data: { type: 'organizations', attributes: { name, email: `ops@${name}.example` } },
+  });
   // The organization comes with its default project; the others are created like a user would.
   for (let i = 1; i < shape.projects; i++) {
     await api.post(`/api/v2/organizations/${name}/projects`, {
-      data: { type: 'projects', attributes: { name: `${TEAMS[i % TEAMS.length]}-${i}`, description: `Projects of the ${TEAMS[i % TEAMS.length]} team` } },
+      data: {
+        type: 'projects',
+        attributes: {
+          name: `${TEAMS[i % TEAMS.length]}-${i}`,
+          description: `Projects of the ${TEAMS[i % TEAMS.length]} team`,
+        },
+      },
     });
   }
   const db = store.db;
-  const organizationId = (await db.selectFrom('organizations').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-  const projectIds = (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').execute()).map((p) => p.id);
+  const organizationId = (
+    await db.selectFrom('organizations').select('id').where('name', '=', name).executeTakeFirstOrThrow()
+  ).id;
+  const projectIds = (
+    await db
+      .selectFrom('projects')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+  ).map((p) => p.id);
 
   const workspaces: Insertable<WorkspaceTable>[] = [];
   // Every workspace with HCP Terraform's default settings, unlocked.
-  const settings = { ...DEFAULT_SETTINGS, trigger_prefixes: '[]', trigger_patterns: '[]', locked_by_type: null, locked_by_id: null, lock_reason: null };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    trigger_prefixes: '[]',
+    trigger_patterns: '[]',
+    locked_by_type: null,
+    locked_by_id: null,
+    lock_reason: null,
+  };
   for (let i = 0; i < shape.workspaces; i++) {
     const created = timestamp(rng, 730);
     const name = `${rng.pick(TEAMS)}-${rng.pick(SERVICES)}-${rng.pick(ENVIRONMENTS)}-${i}`;
@@ -173,7 +229,9 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
   const variables: Insertable<VarsetVariableTable>[] = [];
   for (let i = 0; i < shape.sets; i++) {
     const global = i < shape.globalSets;
-    const name = global ? `global-${rng.pick(PURPOSES)}-${i}` : `${rng.pick(TEAMS)}-${rng.pick(PURPOSES)}-${rng.pick(ENVIRONMENTS)}-${i}`;
+    const name = global
+      ? `global-${rng.pick(PURPOSES)}-${i}`
+      : `${rng.pick(TEAMS)}-${rng.pick(PURPOSES)}-${rng.pick(ENVIRONMENTS)}-${i}`;
     const created = timestamp(rng, 365);
     const set: Insertable<VarsetTable> = {
       id: newId('varset'),
@@ -195,7 +253,10 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
         varset_id: set.id,
         global_organization_id: global ? organizationId : null,
         key: global ? `${v.key}_${i}` : v.key,
-        value: v.category === 'env' ? `${v.key.toLowerCase()}-${rng.int(100000, 999999)}` : `"${rng.pick(ENVIRONMENTS)}-${rng.int(1, 99)}"`,
+        value:
+          v.category === 'env'
+            ? `${v.key.toLowerCase()}-${rng.int(100000, 999999)}`
+            : `"${rng.pick(ENVIRONMENTS)}-${rng.int(1, 99)}"`,
         description: rng.next() < 0.3 ? `The ${v.key} of ${name}` : '',
         category: v.category,
         hcl: v.category === 'terraform' && rng.next() < 0.1,
@@ -210,13 +271,19 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
   // Of the non-global sets, about a third apply to projects, a bit over half to chosen workspaces, the rest to nothing yet.
   const nonGlobal = sets.slice(shape.globalSets);
   const projectScoped = nonGlobal.slice(0, Math.round(nonGlobal.length * 0.3125));
-  const workspaceScoped = nonGlobal.slice(projectScoped.length, projectScoped.length + Math.round(nonGlobal.length * 0.5625));
+  const workspaceScoped = nonGlobal.slice(
+    projectScoped.length,
+    projectScoped.length + Math.round(nonGlobal.length * 0.5625),
+  );
   const projectAssignments = new Map<string, { varset_id: string; project_id: string }>();
   const workspaceAssignments = new Map<string, { varset_id: string; workspace_id: string }>();
-  const assignProject = (varset_id: string, project_id: string) => projectAssignments.set(`${varset_id}/${project_id}`, { varset_id, project_id });
-  const assignWorkspace = (varset_id: string, workspace_id: string) => workspaceAssignments.set(`${varset_id}/${workspace_id}`, { varset_id, workspace_id });
+  const assignProject = (varset_id: string, project_id: string) =>
+    projectAssignments.set(`${varset_id}/${project_id}`, { varset_id, project_id });
+  const assignWorkspace = (varset_id: string, workspace_id: string) =>
+    workspaceAssignments.set(`${varset_id}/${workspace_id}`, { varset_id, workspace_id });
   for (const set of projectScoped) for (const p of rng.sample(projectIds, rng.int(1, 3))) assignProject(set.id, p);
-  for (const set of workspaceScoped) for (const w of rng.sample(workspaceIds, rng.int(3, 40))) assignWorkspace(set.id, w);
+  for (const set of workspaceScoped)
+    for (const w of rng.sample(workspaceIds, rng.int(3, 40))) assignWorkspace(set.id, w);
 
   // The listed workspace gets sets through its project and directly, besides the global ones.
   const listWorkspace = workspaces[7]!;
@@ -254,8 +321,18 @@ export async function seedOrganization(api: Api, store: Store, name: string, sha
  * set (the one answered) gets about `hot` of them, the others share the rest evenly. Each version changes
  * one variable's value, as most writes do.
  */
-export async function seedHistory(store: Store, organizationId: string, total: number, hot: number): Promise<{ hotSetId: string; versions: number }> {
-  const sets = await store.db.selectFrom('varsets').select(['id', 'name', 'project_id']).where('organization_id', '=', organizationId).orderBy('id').execute();
+export async function seedHistory(
+  store: Store,
+  organizationId: string,
+  total: number,
+  hot: number,
+): Promise<{ hotSetId: string; versions: number }> {
+  const sets = await store.db
+    .selectFrom('varsets')
+    .select(['id', 'name', 'project_id'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('id')
+    .execute();
   const hotSet = sets[0]!;
   const random = new Random(3);
   const perOther = Math.floor((total - hot) / (sets.length - 1));

@@ -25,12 +25,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 await buildUi();
 const testStore = await createTestStore();
 const server = await startServerProcess(varsetdEnv(testStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info' }));
-const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+const browser = await chromium.launch({
+  executablePath: chromiumPath(),
+  headless: true,
+  args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+});
 try {
   const store = await openStore(testStore);
   const seeded = await seedOrganization(new Api(server.url, ADMIN_TOKEN), store, 'bench-ui', MEDIUM, 1);
   await store.close();
-  console.log(`seeded ${seeded.counts.sets} sets (${seeded.counts.globalSets} global), ${seeded.counts.projects} projects, ${seeded.counts.workspaces} workspaces`);
+  console.log(
+    `seeded ${seeded.counts.sets} sets (${seeded.counts.globalSets} global), ${seeded.counts.projects} projects, ${seeded.counts.workspaces} workspaces`,
+  );
 
   /** Opens `path` in a fresh context, signed in; resolves with milliseconds until `ready` is in the page, and the page. */
   async function measure(path: string, ready: string) {
@@ -65,14 +71,20 @@ try {
     await first.page.locator(LIST).waitFor();
     if (run > 0) record('next page, 21-40 (in the page)', performance.now() - next, 0);
     await first.context.close();
-    const search = await measure('/organizations/bench-ui/varsets?q=prod', 'ul[aria-label="Variable sets"] > li >> nth=0');
+    const search = await measure(
+      '/organizations/bench-ui/varsets?q=prod',
+      'ul[aria-label="Variable sets"] > li >> nth=0',
+    );
     if (run > 0) record('sets page searched with q (cold browser)', search.elapsed, search.inPage);
     await search.context.close();
     const workspace = await measure(`/workspaces/${seeded.listWorkspaceId}`, 'table.effective tbody tr >> nth=0');
-    if (run > 0) record("a workspace's page with its effective variables (cold browser)", workspace.elapsed, workspace.inPage);
+    if (run > 0)
+      record("a workspace's page with its effective variables (cold browser)", workspace.elapsed, workspace.inPage);
     await workspace.context.close();
   }
-  console.log(`\nmedian of ${RUNS} runs (ms): wall clock from goto to the content in the page; navigation: the page's own performance.now()`);
+  console.log(
+    `\nmedian of ${RUNS} runs (ms): wall clock from goto to the content in the page; navigation: the page's own performance.now()`,
+  );
   for (const [name, { wall, navigation }] of Object.entries(results)) {
     const nav = median(navigation);
     console.log(

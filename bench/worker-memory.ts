@@ -69,16 +69,28 @@ interface Sample {
 }
 
 /** The reads: each request picks one kind, then one of many resources of that kind. */
-function readMix(names: { organization: string; sets: string[]; workspaces: string[] }): { kinds: Array<{ name: string; path: () => string }>; pick: () => string } {
+function readMix(names: { organization: string; sets: string[]; workspaces: string[] }): {
+  kinds: Array<{ name: string; path: () => string }>;
+  pick: () => string;
+} {
   const rng = new Random(7);
   const org = names.organization;
   const kinds = [
     { name: 'show a set', path: () => `/api/v2/varsets/${rng.pick(names.sets)}` },
     { name: 'show a set, include=vars', path: () => `/api/v2/varsets/${rng.pick(names.sets)}?include=vars` },
-    { name: "a page of the organization's sets", path: () => `/api/v2/organizations/${org}/varsets?page%5Bnumber%5D=${rng.int(1, 15)}&page%5Bsize%5D=20` },
+    {
+      name: "a page of the organization's sets",
+      path: () => `/api/v2/organizations/${org}/varsets?page%5Bnumber%5D=${rng.int(1, 15)}&page%5Bsize%5D=20`,
+    },
     { name: "a workspace's sets", path: () => `/api/v2/workspaces/${rng.pick(names.workspaces)}/varsets` },
-    { name: "a workspace's effective variables", path: () => `/api/v2/workspaces/${rng.pick(names.workspaces)}/effective-variables` },
-    { name: 'a page of workspaces', path: () => `/api/v2/organizations/${org}/workspaces?page%5Bnumber%5D=${rng.int(1, 100)}&page%5Bsize%5D=20` },
+    {
+      name: "a workspace's effective variables",
+      path: () => `/api/v2/workspaces/${rng.pick(names.workspaces)}/effective-variables`,
+    },
+    {
+      name: 'a page of workspaces',
+      path: () => `/api/v2/organizations/${org}/workspaces?page%5Bnumber%5D=${rng.int(1, 100)}&page%5Bsize%5D=20`,
+    },
     { name: 'show a workspace', path: () => `/api/v2/workspaces/${rng.pick(names.workspaces)}` },
     { name: 'the projects', path: () => `/api/v2/organizations/${org}/projects` },
   ];
@@ -86,7 +98,8 @@ function readMix(names: { organization: string; sets: string[]; workspaces: stri
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(root, 'dist', 'main.js'))) throw new Error('dist/main.js is missing: run npm run build (npm run bench:memory does)');
+  if (!fs.existsSync(path.join(root, 'dist', 'main.js')))
+    throw new Error('dist/main.js is missing: run npm run build (npm run bench:memory does)');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-memory-'));
   onCleanup('remove the work folder', async () => fs.rmSync(workDir, { recursive: true, force: true }));
   const dataDir = path.join(workDir, 'data');
@@ -115,17 +128,23 @@ async function main(): Promise<void> {
   });
   // The ping answers once one worker serves: wait for both.
   const deadline = Date.now() + 120_000;
-  while (!fs.readFileSync(server.logFile, 'utf8').includes(' started"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  while (!fs.readFileSync(server.logFile, 'utf8').includes(' started"') && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
   const workers = childrenOf(server.pid);
-  if (workers.length !== settings.workers) throw new Error(`expected ${settings.workers} workers, found ${workers.join(', ')}`);
+  if (workers.length !== settings.workers)
+    throw new Error(`expected ${settings.workers} workers, found ${workers.join(', ')}`);
   console.error(`bench: varsetd (primary ${server.pid}, workers ${workers.join(', ')}) on ${server.url}`);
 
   const api = new Api(server.url, TOKEN);
   const store = await openStore({ databaseUrl: undefined, dataDir });
   onCleanup('close the seeding connection', () => store.close());
   const seeded = await seedOrganization(api, store, 'memory', SMALL, 5);
-  const sets = (await store.db.selectFrom('varsets').select('id').where('organization_id', '=', seeded.id).execute()).map((r) => r.id);
-  const workspaces = (await store.db.selectFrom('workspaces').select('id').where('organization_id', '=', seeded.id).execute()).map((r) => r.id);
+  const sets = (
+    await store.db.selectFrom('varsets').select('id').where('organization_id', '=', seeded.id).execute()
+  ).map((r) => r.id);
+  const workspaces = (
+    await store.db.selectFrom('workspaces').select('id').where('organization_id', '=', seeded.id).execute()
+  ).map((r) => r.id);
   console.error(`bench: seeded ${JSON.stringify(seeded.counts)}`);
   const mix = readMix({ organization: seeded.name, sets, workspaces });
   // Every kind answers before the run counts anything.
@@ -136,7 +155,12 @@ async function main(): Promise<void> {
   const sample = (responses: number) => {
     const workersKiB: Record<string, number | undefined> = {};
     for (const pid of workers) workersKiB[pid] = memoryOf(pid)?.rssKiB;
-    samples.push({ responses, seconds: Math.round((performance.now() - started) / 100) / 10, primaryKiB: memoryOf(server.pid)?.rssKiB, workersKiB });
+    samples.push({
+      responses,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+      primaryKiB: memoryOf(server.pid)?.rssKiB,
+      workersKiB,
+    });
   };
   sample(0);
 
@@ -158,14 +182,19 @@ async function main(): Promise<void> {
   const result = await instance;
   sample(responses);
   const statuses = [...failures].map(([status, count]) => `${count}× ${status}`).join(', ');
-  if (failures.size > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${statuses || 'no non-2xx'}, ${result.errors} errors, ${result.timeouts} timeouts`);
-  if (childrenOf(server.pid).join() !== workers.join()) throw new Error('a worker was replaced during the run: its memory was not followed');
+  if (failures.size > 0 || result.errors > 0 || result.timeouts > 0)
+    throw new Error(`${statuses || 'no non-2xx'}, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (childrenOf(server.pid).join() !== workers.join())
+    throw new Error('a worker was replaced during the run: its memory was not followed');
   const peaks = Object.fromEntries(workers.map((pid) => [pid, memoryOf(pid)?.peakKiB]));
   // What the response cache could hold of this mix (variable-set reads only are kept): every
   // distinct such response, measured after the last sample.
   const cacheable = [
     ...sets.flatMap((id) => [`/api/v2/varsets/${id}`, `/api/v2/varsets/${id}?include=vars`]),
-    ...Array.from({ length: 15 }, (_, i) => `/api/v2/organizations/${seeded.name}/varsets?page%5Bnumber%5D=${i + 1}&page%5Bsize%5D=20`),
+    ...Array.from(
+      { length: 15 },
+      (_, i) => `/api/v2/organizations/${seeded.name}/varsets?page%5Bnumber%5D=${i + 1}&page%5Bsize%5D=20`,
+    ),
     ...workspaces.map((id) => `/api/v2/workspaces/${id}/varsets`),
   ];
   let cacheableCharacters = 0;
@@ -178,7 +207,8 @@ async function main(): Promise<void> {
   const summary = Object.fromEntries(
     workers.map((pid) => {
       const series = samples.map((s) => s.workersKiB[pid]!);
-      const atTenThousand = samples.find((s) => s.responses >= Math.min(settings.sampleEvery, settings.requests))?.workersKiB[pid];
+      const atTenThousand = samples.find((s) => s.responses >= Math.min(settings.sampleEvery, settings.requests))
+        ?.workersKiB[pid];
       return [
         pid,
         {
@@ -196,7 +226,11 @@ async function main(): Promise<void> {
     store: 'sqlite',
     what: 'resident set size (VmRSS) of each varsetd worker over mixed reads; VmHWM for the peak',
     machine: machine(),
-    versions: { varsetd: varsetdVersion(), fastify: packageVersion('fastify'), autocannon: packageVersion('autocannon') },
+    versions: {
+      varsetd: varsetdVersion(),
+      fastify: packageVersion('fastify'),
+      autocannon: packageVersion('autocannon'),
+    },
     settings,
     seed: seeded.counts,
     reads: mix.kinds.map((k) => k.name),
@@ -213,7 +247,12 @@ async function main(): Promise<void> {
   };
 
   const header = ['responses', 's', 'primary MiB', ...workers.map((pid) => `worker ${pid} MiB`)];
-  const rows = samples.map((s) => [s.responses.toLocaleString('en-US'), String(s.seconds), String(mib(s.primaryKiB)), ...workers.map((pid) => String(mib(s.workersKiB[pid])))]);
+  const rows = samples.map((s) => [
+    s.responses.toLocaleString('en-US'),
+    String(s.seconds),
+    String(mib(s.primaryKiB)),
+    ...workers.map((pid) => String(mib(s.workersKiB[pid]))),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
   console.log(
@@ -222,7 +261,9 @@ async function main(): Promise<void> {
   console.log(
     `${responses.toLocaleString('en-US')} reads in ${report.load.seconds} s (${report.load.requestsPerSecond} req/s, p50 ${report.load.latencyMs.p50} ms, p99 ${report.load.latencyMs.p99} ms)\n`,
   );
-  console.log([line(header), '|' + widths.map((w) => '-'.repeat(w + 1) + ':').join('|') + '|', ...rows.map(line)].join('\n'));
+  console.log(
+    [line(header), '|' + widths.map((w) => '-'.repeat(w + 1) + ':').join('|') + '|', ...rows.map(line)].join('\n'),
+  );
   console.log(
     `the mix's ${cacheable.length.toLocaleString('en-US')} distinct variable-set reads (those the response cache keeps) add up to ${report.cacheable.mebiCharacters} Mi characters; each worker keeps at most ${settings.responseCacheMb} Mi`,
   );

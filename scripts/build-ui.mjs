@@ -25,7 +25,8 @@ function files(folder) {
 function inputsHash() {
   const hash = createHash('sha256');
   const inputs = [...files(path.join(root, 'ui')), path.join(root, 'package-lock.json')].sort();
-  for (const file of inputs) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of inputs)
+    hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -38,7 +39,8 @@ async function lock() {
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
       // A lock left by a build that died: no build takes two minutes.
-      if (Date.now() - statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs > 120_000) rmSync(lockDir, { recursive: true, force: true });
+      if (Date.now() - statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs > 120_000)
+        rmSync(lockDir, { recursive: true, force: true });
       await sleep(200);
     }
   }
@@ -54,7 +56,8 @@ function compressAssets() {
 }
 
 const hash = inputsHash();
-const isBuilt = () => existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash;
+const isBuilt = () =>
+  existsSync(path.join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash;
 const force = process.argv.includes('--force');
 if (force || !isBuilt()) {
   await lock();

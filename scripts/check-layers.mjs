@@ -23,7 +23,11 @@ function nodeOf(path, depth) {
   return parts.slice(0, Math.min(depth, parts.length - 1)).join('/');
 }
 
-const deepest = Math.max(...result.modules.map((module) => (module.source.startsWith(root) ? module.source.slice(root.length).split('/').length - 1 : 0)));
+const deepest = Math.max(
+  ...result.modules.map((module) =>
+    module.source.startsWith(root) ? module.source.slice(root.length).split('/').length - 1 : 0,
+  ),
+);
 
 /** For each node, the nodes it imports, each with the first import that does. */
 function edgesAt(depth) {
@@ -79,13 +83,20 @@ for (let depth = 1; depth <= deepest; depth++) {
     if (seen.has(name)) continue;
     seen.add(name);
     const members = new Set(cycle);
-    const examples = cycle.flatMap((from) => [...(edges.get(from) ?? [])].filter(([to]) => members.has(to)).map(([to, example]) => `  ${from} → ${to}: ${example}`));
+    const examples = cycle.flatMap((from) =>
+      [...(edges.get(from) ?? [])]
+        .filter(([to]) => members.has(to))
+        .map(([to, example]) => `  ${from} → ${to}: ${example}`),
+    );
     cycles.push({ name, examples });
   }
 }
 
 const violations = result.summary.violations.filter((v) => v.rule.severity === 'error');
-for (const v of violations) console.error(`error ${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name ?? c).join(' → ')})` : ''}`);
+for (const v of violations)
+  console.error(
+    `error ${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name ?? c).join(' → ')})` : ''}`,
+  );
 for (const { name, examples } of cycles) {
   console.error(`error no-folder-cycle: ${name} import each other`);
   for (const example of examples) console.error(example);
@@ -94,4 +105,6 @@ if (violations.length || cycles.length) {
   console.error(`\n✘ ${violations.length} dependency violations, ${cycles.length} folder cycles`);
   process.exit(1);
 }
-console.log(`✔ no dependency violations, no folder cycles (${result.summary.totalCruised} modules, ${result.summary.totalDependenciesCruised} dependencies cruised)`);
+console.log(
+  `✔ no dependency violations, no folder cycles (${result.summary.totalCruised} modules, ${result.summary.totalDependenciesCruised} dependencies cruised)`,
+);

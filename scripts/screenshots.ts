@@ -27,24 +27,65 @@ try {
   await createVar(ui.admin, web.id, { key: 'region', value: 'eu', category: 'terraform' });
   await createVar(ui.admin, web.id, { key: 'db_password', value: 'not-shown', category: 'terraform', sensitive: true });
   // A history to show: an update by the owners' CI token, a sensitive value replaced, a change taken back by a rollback.
-  const ownersCi = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'CI' }) };
-  expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { description: 'What the web workspace needs, in eu' } } }, ownersCi), 200);
-  const password = (await ui.admin.get(`/api/v2/varsets/${web.id}/relationships/vars`)).body.data.find((v: { attributes: { key: string } }) => v.attributes.key === 'db_password');
-  expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}/relationships/vars/${password.id}`, { data: { type: 'vars', attributes: { value: 'rotated' } } }, ownersCi), 200);
+  const ownersCi = {
+    token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'CI' }),
+  };
+  expectStatus(
+    await ui.admin.patch(
+      `/api/v2/varsets/${web.id}`,
+      { data: { type: 'varsets', attributes: { description: 'What the web workspace needs, in eu' } } },
+      ownersCi,
+    ),
+    200,
+  );
+  const password = (await ui.admin.get(`/api/v2/varsets/${web.id}/relationships/vars`)).body.data.find(
+    (v: { attributes: { key: string } }) => v.attributes.key === 'db_password',
+  );
+  expectStatus(
+    await ui.admin.patch(
+      `/api/v2/varsets/${web.id}/relationships/vars/${password.id}`,
+      { data: { type: 'vars', attributes: { value: 'rotated' } } },
+      ownersCi,
+    ),
+    200,
+  );
   const beforePriority = (await ui.admin.get(`/api/v2/varsets/${web.id}/versions?page%5Bsize%5D=1`)).body.data[0].id;
-  expectStatus(await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { priority: true } } }), 200);
-  expectStatus(await ui.admin.post(`/api/v2/varsets/${web.id}/actions/rollback`, { data: { type: 'varset-versions', id: beforePriority } }, ownersCi), 200);
-  const priority = await createVarset(ui.admin, scenario.org, { attributes: { name: 'security-baseline', priority: true, global: true, description: 'Wins over everything' } });
+  expectStatus(
+    await ui.admin.patch(`/api/v2/varsets/${web.id}`, { data: { type: 'varsets', attributes: { priority: true } } }),
+    200,
+  );
+  expectStatus(
+    await ui.admin.post(
+      `/api/v2/varsets/${web.id}/actions/rollback`,
+      { data: { type: 'varset-versions', id: beforePriority } },
+      ownersCi,
+    ),
+    200,
+  );
+  const priority = await createVarset(ui.admin, scenario.org, {
+    attributes: { name: 'security-baseline', priority: true, global: true, description: 'Wins over everything' },
+  });
   await createVar(ui.admin, priority.id, { key: 'encrypt_volumes', value: 'true', category: 'terraform', hcl: true });
   const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Release 1.4');
   expectStatus(
-    await ui.admin.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body: 'Region moved to eu for the release: looks right.' } } }),
+    await ui.admin.post(`/api/v2/runs/${runId}/comments`, {
+      data: { type: 'comments', attributes: { body: 'Region moved to eu for the release: looks right.' } },
+    }),
     201,
   );
 
   fs.mkdirSync(OUT, { recursive: true });
-  const shoot = async (name: string, url: string, ready: (page: Page) => Promise<unknown>, options: BrowserContextOptions = {}) => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, colorScheme: 'light', ...options });
+  const shoot = async (
+    name: string,
+    url: string,
+    ready: (page: Page) => Promise<unknown>,
+    options: BrowserContextOptions = {},
+  ) => {
+    const context = await browser.newContext({
+      viewport: { width: 1100, height: 760 },
+      colorScheme: 'light',
+      ...options,
+    });
     await context.addInitScript((token) => {
       if (!location.search.includes('signed-out')) sessionStorage.setItem('varsetd.token', token);
     }, ADMIN_TOKEN);
@@ -55,11 +96,20 @@ try {
     await context.close();
     console.log(`docs/screenshots/${name}.png`);
   };
-  await shoot('sign-in', '/?signed-out', (page) => page.getByLabel('API token').waitFor(), { viewport: { width: 800, height: 420 } });
-  await shoot('sets', `/organizations/${scenario.org}/varsets`, (page) => page.getByRole('link', { name: 'New variable set' }).waitFor());
-  await shoot('sets-table', `/organizations/${scenario.org}/varsets?view=table&sort=name`, (page) => page.getByRole('table', { name: 'Variable sets' }).waitFor(), {
-    viewport: { width: 1100, height: 520 },
+  await shoot('sign-in', '/?signed-out', (page) => page.getByLabel('API token').waitFor(), {
+    viewport: { width: 800, height: 420 },
   });
+  await shoot('sets', `/organizations/${scenario.org}/varsets`, (page) =>
+    page.getByRole('link', { name: 'New variable set' }).waitFor(),
+  );
+  await shoot(
+    'sets-table',
+    `/organizations/${scenario.org}/varsets?view=table&sort=name`,
+    (page) => page.getByRole('table', { name: 'Variable sets' }).waitFor(),
+    {
+      viewport: { width: 1100, height: 520 },
+    },
+  );
   await shoot('set', `/varsets/${web.id}`, async (page) => {
     await page.getByText('Sensitive: write-only, never shown').waitFor();
     await page.getByRole('link', { name: 'Edit set' }).waitFor();
@@ -77,7 +127,10 @@ try {
     'history-restore',
     `/varsets/${web.id}/history`,
     async (page) => {
-      await page.getByRole('listitem', { name: 'Version 3', exact: true }).getByRole('button', { name: 'Restore this version' }).click();
+      await page
+        .getByRole('listitem', { name: 'Version 3', exact: true })
+        .getByRole('button', { name: 'Restore this version' })
+        .click();
       await page.getByRole('list', { name: 'What restoring changes' }).waitFor();
     },
     { viewport: { width: 1100, height: 620 } },
@@ -105,7 +158,9 @@ try {
         .waitFor();
       await page.getByText("Applies through its project 'core'").waitFor();
       // The effective variables and the sets reaching the workspace, without the page's top.
-      await page.getByRole('heading', { name: 'Variable sets that apply' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await page
+        .getByRole('heading', { name: 'Variable sets that apply' })
+        .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
     },
     { viewport: { width: 1100, height: 1250 } },
   );
@@ -121,13 +176,23 @@ try {
     },
     { colorScheme: 'dark' },
   );
-  await shoot('audit-trail', `/organizations/${scenario.org}/audit-trail`, (page) => page.getByRole('table', { name: 'Audit events' }).waitFor(), {
-    viewport: { width: 1100, height: 900 },
-  });
-  await shoot('sets-narrow-dark', `/organizations/${scenario.org}/varsets`, (page) => page.getByRole('link', { name: 'New variable set' }).waitFor(), {
-    viewport: { width: 390, height: 760 },
-    colorScheme: 'dark',
-  });
+  await shoot(
+    'audit-trail',
+    `/organizations/${scenario.org}/audit-trail`,
+    (page) => page.getByRole('table', { name: 'Audit events' }).waitFor(),
+    {
+      viewport: { width: 1100, height: 900 },
+    },
+  );
+  await shoot(
+    'sets-narrow-dark',
+    `/organizations/${scenario.org}/varsets`,
+    (page) => page.getByRole('link', { name: 'New variable set' }).waitFor(),
+    {
+      viewport: { width: 390, height: 760 },
+      colorScheme: 'dark',
+    },
+  );
 } finally {
   await browser.close();
   await ui.stop();

@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { SETTINGS, type Setting } from '../src/config.js';
 
 export const CONFIGURATION_DOC = path.join(import.meta.dirname, '..', 'docs', 'configuration.md');
-export const BEGIN_MARKER = '<!-- settings table: written by scripts/settings-table.ts from SETTINGS in src/config.ts; do not edit by hand -->';
+export const BEGIN_MARKER =
+  '<!-- settings table: written by scripts/settings-table.ts from SETTINGS in src/config.ts; do not edit by hand -->';
 export const END_MARKER = '<!-- end of the settings table -->';
 
 /** A table cell: a `|` would end it early, `*` and `<` could start emphasis or HTML. */
@@ -32,7 +33,8 @@ export function settingsTable(settings: readonly Setting[] = SETTINGS): string {
 export function tableBounds(document: string): { start: number; end: number } {
   const begin = document.indexOf(BEGIN_MARKER);
   const end = document.indexOf(END_MARKER);
-  if (begin < 0 || end < begin) throw new Error(`docs/configuration.md must hold the markers\n${BEGIN_MARKER}\n${END_MARKER}`);
+  if (begin < 0 || end < begin)
+    throw new Error(`docs/configuration.md must hold the markers\n${BEGIN_MARKER}\n${END_MARKER}`);
   return { start: begin + BEGIN_MARKER.length, end };
 }
 
@@ -47,7 +49,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const next = withSettingsTable(current);
   if (process.argv.includes('--check')) {
     if (next !== current) {
-      console.error('docs/configuration.md: the settings table differs from src/config.ts; run node --import tsx scripts/settings-table.ts');
+      console.error(
+        'docs/configuration.md: the settings table differs from src/config.ts; run node --import tsx scripts/settings-table.ts',
+      );
       process.exit(1);
     }
   } else if (next !== current) {

@@ -38,7 +38,8 @@ export function snapshotFiles(): string[] {
 /** The exported functions of a module, by name (classes aside). */
 export async function exportedFunctions(file: string): Promise<string[]> {
   const module = (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>;
-  const isFunction = (value: unknown) => typeof value === 'function' && !Function.prototype.toString.call(value).startsWith('class');
+  const isFunction = (value: unknown) =>
+    typeof value === 'function' && !Function.prototype.toString.call(value).startsWith('class');
   return Object.keys(module)
     .filter((name) => isFunction(module[name]))
     .sort();
@@ -78,9 +79,17 @@ export async function generate(): Promise<{ dialect: Dialect; files: Map<string,
             } catch (error) {
               throw new Error(`${file} ${fn} (${name}): ${(error as Error).message}`, { cause: error });
             } finally {
-              const statements = recording.map((sql) => (store.dialect === 'sqlite' ? withoutParameterPropagation(sql) : sql));
+              const statements = recording.map((sql) =>
+                store.dialect === 'sqlite' ? withoutParameterPropagation(sql) : sql,
+              );
               recording = undefined;
-              sections.push({ fn, text: [`-- ${fn}: ${name}`, ...(statements.length ? statements.map((sql) => `${sql};`) : ['-- (no statement)'])].join('\n') });
+              sections.push({
+                fn,
+                text: [
+                  `-- ${fn}: ${name}`,
+                  ...(statements.length ? statements.map((sql) => `${sql};`) : ['-- (no statement)']),
+                ].join('\n'),
+              });
             }
           }
         }

@@ -96,7 +96,10 @@ export interface AppOptions {
   /** Who may read `GET /metrics`, and whether it answers for every worker; open, for this process alone, unless set. */
   metrics?: MetricsOptions;
   /** Notifications of variable-set changes: whether private addresses may be destinations (not unless set), and whether this process sends the queued ones (`varsetd serve` does; not unless set). */
-  notifications?: { allowPrivateAddresses?: boolean; deliver?: Omit<DelivererOptions, 'allowPrivateAddresses'> | false };
+  notifications?: {
+    allowPrivateAddresses?: boolean;
+    deliver?: Omit<DelivererOptions, 'allowPrivateAddresses'> | false;
+  };
   /** varsetd as the OpenID Connect issuer of runs' workload identity tokens; not one unless set. */
   workloadIdentity?: IssuerOptions | undefined;
 }
@@ -109,7 +112,11 @@ export async function buildApp(options: AppOptions) {
       options.logger === undefined || options.logger === false
         ? false
         : typeof options.logger === 'object'
-          ? { ...loggerOptions, level: options.logger.level, ...(options.logger.stream ? { stream: options.logger.stream } : {}) }
+          ? {
+              ...loggerOptions,
+              level: options.logger.level,
+              ...(options.logger.stream ? { stream: options.logger.stream } : {}),
+            }
           : { ...loggerOptions, level: 'info' },
     bodyLimit: BODY_LIMIT,
     // Unique across workers and restarts: histories and the audit trail name a write's request by it.
@@ -166,11 +173,16 @@ export async function buildApp(options: AppOptions) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'varsetd', version: VERSION, description: 'The HCP Terraform API for variable sets and run comments, as varsetd serves it.' },
+      info: {
+        title: 'varsetd',
+        version: VERSION,
+        description: 'The HCP Terraform API for variable sets and run comments, as varsetd serves it.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (documents) => ('openapiObject' in documents ? withJsonApiMediaTypes(documents.openapiObject) : documents.swaggerObject),
+    transformObject: (documents) =>
+      'openapiObject' in documents ? withJsonApiMediaTypes(documents.openapiObject) : documents.swaggerObject,
   });
   app.setErrorHandler(handleError);
   await app.register(apiReference, { documentUrl: `${API_PREFIX}/openapi.json` });
@@ -180,11 +192,15 @@ export async function buildApp(options: AppOptions) {
   await app.register(healthRoutes, { readiness });
 
   const discovery = Type.Object({ 'tfe.v2': Type.String(), 'tfe.v2.1': Type.String(), 'tfe.v2.2': Type.String() });
-  app.get('/.well-known/terraform.json', { config: { public: true }, schema: { security: [], response: { 200: discovery } } }, async () => ({
-    'tfe.v2': `${API_PREFIX}/`,
-    'tfe.v2.1': `${API_PREFIX}/`,
-    'tfe.v2.2': `${API_PREFIX}/`,
-  }));
+  app.get(
+    '/.well-known/terraform.json',
+    { config: { public: true }, schema: { security: [], response: { 200: discovery } } },
+    async () => ({
+      'tfe.v2': `${API_PREFIX}/`,
+      'tfe.v2.1': `${API_PREFIX}/`,
+      'tfe.v2.2': `${API_PREFIX}/`,
+    }),
+  );
 
   if (options.workloadIdentity) await app.register(issuerRoutes, { issuer: options.workloadIdentity });
 
@@ -205,9 +221,13 @@ export async function buildApp(options: AppOptions) {
         return reply.type('application/json').send(app.swagger());
       });
 
-      api.get('/ping', { config: { public: true }, schema: { security: [], response: Responses({ 204: NoContent }) } }, async (_request, reply) => {
-        reply.header('TFP-API-Version', '2.6').header('TFP-AppName', 'varsetd').code(204).send();
-      });
+      api.get(
+        '/ping',
+        { config: { public: true }, schema: { security: [], response: Responses({ 204: NoContent }) } },
+        async (_request, reply) => {
+          reply.header('TFP-API-Version', '2.6').header('TFP-AppName', 'varsetd').code(204).send();
+        },
+      );
 
       await api.register(organizationRoutes, { parts: ORGANIZATION_PARTS });
       await api.register(projectRoutes, { deleting: PROJECT_DELETION_STEPS });
@@ -226,7 +246,9 @@ export async function buildApp(options: AppOptions) {
       await api.register(workspaceVariableRoutes);
       await api.register(effectiveVariableRoutes);
       await api.register(auditRoutes);
-      await api.register(notificationRoutes, { policy: { allowPrivateAddresses, timeoutMs: deliver ? deliver.timeoutMs : undefined } });
+      await api.register(notificationRoutes, {
+        policy: { allowPrivateAddresses, timeoutMs: deliver ? deliver.timeoutMs : undefined },
+      });
       await api.register(previewRoutes);
       if (options.workloadIdentity) await api.register(workloadIdentityRoutes, { issuer: options.workloadIdentity });
     },
@@ -252,7 +274,10 @@ function registerJsonParser(app: FastifyInstance): void {
     try {
       parsed = JSON.parse(text);
     } catch {
-      return done(new ApiError(400, [{ status: '400', title: 'bad request', detail: 'the request body is not valid JSON' }]), undefined);
+      return done(
+        new ApiError(400, [{ status: '400', title: 'bad request', detail: 'the request body is not valid JSON' }]),
+        undefined,
+      );
     }
     try {
       assertSafeBody(parsed);

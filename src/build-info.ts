@@ -22,7 +22,8 @@ export const BUILD_INFO_FILE = path.join(HERE, 'build-info.json');
  * changed tree, is an unreleased build of what follows that release.
  */
 export function buildInfoFromGit(root: string): BuildInfo {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     const commit = git('rev-parse', 'HEAD');
     const released = git('log', '-1', '--format=%H', '-G', '"version":', '--', 'package.json');

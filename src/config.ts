@@ -109,8 +109,20 @@ export const MIN_METRICS_TOKEN_LENGTH = 16;
 export const SETTINGS: readonly Setting[] = [
   { env: 'HOST', flag: '--host', value: 'ADDRESS', help: 'address to listen on (127.0.0.1)', key: 'host' },
   { env: 'PORT', flag: '--port', value: 'PORT', help: 'port to listen on, 0 for any free one (8080)', key: 'port' },
-  { env: 'VARSETD_DATA_DIR', flag: '--data-dir', value: 'DIR', help: 'folder of the SQLite file and generated secrets (./data)', key: 'dataDir' },
-  { env: 'DATABASE_URL', flag: '--database-url', value: 'URL', help: 'postgres://… selects PostgreSQL (unset: SQLite)', key: 'databaseUrl' },
+  {
+    env: 'VARSETD_DATA_DIR',
+    flag: '--data-dir',
+    value: 'DIR',
+    help: 'folder of the SQLite file and generated secrets (./data)',
+    key: 'dataDir',
+  },
+  {
+    env: 'DATABASE_URL',
+    flag: '--database-url',
+    value: 'URL',
+    help: 'postgres://… selects PostgreSQL (unset: SQLite)',
+    key: 'databaseUrl',
+  },
   {
     env: 'VARSETD_ADMIN_TOKEN',
     flag: '--admin-token',
@@ -118,7 +130,13 @@ export const SETTINGS: readonly Setting[] = [
     help: `the site-admin token, at least ${MIN_ADMIN_TOKEN_LENGTH} characters (unset: generated once)`,
     key: 'adminToken',
   },
-  { env: 'VARSETD_PUBLIC_URL', flag: '--public-url', value: 'URL', help: 'absolute base URL clients reach varsetd at (unset: from the request)', key: 'publicUrl' },
+  {
+    env: 'VARSETD_PUBLIC_URL',
+    flag: '--public-url',
+    value: 'URL',
+    help: 'absolute base URL clients reach varsetd at (unset: from the request)',
+    key: 'publicUrl',
+  },
   {
     env: 'VARSETD_ENCRYPTION_KEY',
     flag: '--encryption-key',
@@ -134,8 +152,20 @@ export const SETTINGS: readonly Setting[] = [
     help: `MiB of responses each process caches, 0 for none (${DEFAULT_RESPONSE_CACHE_MB})`,
     key: 'responseCacheMb',
   },
-  { env: 'VARSETD_WORKERS', flag: '--workers', value: 'N', help: 'processes serving the port, 1 for one process (the number of CPUs)', key: 'workers' },
-  { env: 'VARSETD_REQUEST_TIMEOUT', flag: '--request-timeout', value: 'SECONDS', help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`, key: 'requestTimeout' },
+  {
+    env: 'VARSETD_WORKERS',
+    flag: '--workers',
+    value: 'N',
+    help: 'processes serving the port, 1 for one process (the number of CPUs)',
+    key: 'workers',
+  },
+  {
+    env: 'VARSETD_REQUEST_TIMEOUT',
+    flag: '--request-timeout',
+    value: 'SECONDS',
+    help: `to send a whole request (${DEFAULT_TIMEOUTS.requestMs / 1000})`,
+    key: 'requestTimeout',
+  },
   {
     env: 'VARSETD_HEADERS_TIMEOUT',
     flag: '--headers-timeout',
@@ -157,9 +187,27 @@ export const SETTINGS: readonly Setting[] = [
     help: `on SIGTERM, /readyz fails this long while requests are still served, 0 for none (${DEFAULT_DRAIN_DELAY_MS / 1000})`,
     key: 'drainDelayMs',
   },
-  { env: 'VARSETD_TLS_CERT', flag: '--tls-cert', value: 'FILE', help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)', key: 'tlsCert' },
-  { env: 'VARSETD_TLS_KEY', flag: '--tls-key', value: 'FILE', help: "PEM file of that certificate's private key (SIGHUP reloads both)", key: 'tlsKey' },
-  { env: 'VARSETD_TRUST_PROXY', flag: '--trust-proxy', value: 'PEERS', help: 'true, false or addresses whose X-Forwarded-* headers count (false)', key: 'trustProxy' },
+  {
+    env: 'VARSETD_TLS_CERT',
+    flag: '--tls-cert',
+    value: 'FILE',
+    help: 'PEM certificate to serve HTTPS with, with --tls-key (unset: HTTP)',
+    key: 'tlsCert',
+  },
+  {
+    env: 'VARSETD_TLS_KEY',
+    flag: '--tls-key',
+    value: 'FILE',
+    help: "PEM file of that certificate's private key (SIGHUP reloads both)",
+    key: 'tlsKey',
+  },
+  {
+    env: 'VARSETD_TRUST_PROXY',
+    flag: '--trust-proxy',
+    value: 'PEERS',
+    help: 'true, false or addresses whose X-Forwarded-* headers count (false)',
+    key: 'trustProxy',
+  },
   {
     env: 'VARSETD_METRICS_TOKEN',
     flag: '--metrics-token',
@@ -188,7 +236,13 @@ export const SETTINGS: readonly Setting[] = [
     help: `PostgreSQL: to get a connection before answering 503 (${DEFAULT_CONNECT_TIMEOUT_S})`,
     key: 'dbConnectTimeoutMs',
   },
-  { env: 'VARSETD_DB_POOL_SIZE', flag: '--db-pool-size', value: 'N', help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`, key: 'dbPoolSize' },
+  {
+    env: 'VARSETD_DB_POOL_SIZE',
+    flag: '--db-pool-size',
+    value: 'N',
+    help: `PostgreSQL: connections each process keeps at most (${DEFAULT_POOL_SIZE})`,
+    key: 'dbPoolSize',
+  },
   {
     env: 'VARSETD_NOTIFICATIONS_ALLOW_PRIVATE',
     flag: '--notifications-private',
@@ -235,7 +289,8 @@ export function readFlags(args: readonly string[], flags: readonly string[]): Fl
   const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
   return tokens.map((token) => {
     const written = args[token.index]!;
-    if (token.kind !== 'option' || !flags.includes(token.rawName)) throw new ConfigError(`unknown option ${written.split('=')[0]}`);
+    if (token.kind !== 'option' || !flags.includes(token.rawName))
+      throw new ConfigError(`unknown option ${written.split('=')[0]}`);
     if (token.value === undefined) throw new ConfigError(`${token.rawName} needs a value`);
     return { flag: token.rawName, value: token.value };
   });
@@ -255,11 +310,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     raw.set(SETTINGS.find((s) => s.flag === flag)!.key, value);
 
   const host = raw.get('host') ?? '127.0.0.1';
-  if (!net.isIP(host) && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)) {
+  if (
+    !net.isIP(host) &&
+    !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(host)
+  ) {
     throw new ConfigError(`HOST must be an IP address or a host name, got ${host}`);
   }
   const port = Number(raw.get('port') ?? '8080');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${raw.get('port')}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${raw.get('port')}`);
   const databaseUrl = raw.get('databaseUrl');
   if (databaseUrl !== undefined && (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))) {
     throw new ConfigError('DATABASE_URL must be a URL starting with postgres:// or postgresql://');
@@ -272,21 +331,28 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     );
   }
   const metricsToken = raw.get('metricsToken');
-  if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+  if (
+    metricsToken !== undefined &&
+    (metricsToken.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))
+  ) {
     throw new ConfigError(
       `VARSETD_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${metricsToken.length}`,
     );
   }
   const logLevel = raw.get('logLevel') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
   const publicUrl = raw.get('publicUrl');
-  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl))
+    throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
   const encryptionKeyText = raw.get('encryptionKeys');
   const encryptionKeys = encryptionKeyText === undefined ? undefined : keyringSetting(encryptionKeyText);
 
   const responseCacheMb = Number(raw.get('responseCacheMb') ?? DEFAULT_RESPONSE_CACHE_MB);
   if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) {
-    throw new ConfigError(`VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`);
+    throw new ConfigError(
+      `VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`,
+    );
   }
 
   const auditRetentionDays = Number(raw.get('auditRetentionDays') ?? DEFAULT_AUDIT_RETENTION_DAYS);
@@ -302,7 +368,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   }
 
   /** Seconds, read as milliseconds; 0 only where it means something (`zeroMeans`). */
-  const seconds = (key: TimeoutSetting | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs' | 'drainDelayMs', env: string, fallbackMs: number, zeroMeans?: string): number => {
+  const seconds = (
+    key: TimeoutSetting | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs' | 'drainDelayMs',
+    env: string,
+    fallbackMs: number,
+    zeroMeans?: string,
+  ): number => {
     const text = raw.get(key);
     if (text === undefined) return fallbackMs;
     const value = Number(text);
@@ -319,24 +390,41 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   };
 
   const drainDelayMs = seconds('drainDelayMs', 'VARSETD_DRAIN_DELAY', DEFAULT_DRAIN_DELAY_MS, 'none');
-  const dbStatementTimeoutMs = seconds('dbStatementTimeoutMs', 'VARSETD_DB_STATEMENT_TIMEOUT', DEFAULT_STATEMENT_TIMEOUT_S * 1000, 'no limit');
-  const dbConnectTimeoutMs = seconds('dbConnectTimeoutMs', 'VARSETD_DB_CONNECT_TIMEOUT', DEFAULT_CONNECT_TIMEOUT_S * 1000);
+  const dbStatementTimeoutMs = seconds(
+    'dbStatementTimeoutMs',
+    'VARSETD_DB_STATEMENT_TIMEOUT',
+    DEFAULT_STATEMENT_TIMEOUT_S * 1000,
+    'no limit',
+  );
+  const dbConnectTimeoutMs = seconds(
+    'dbConnectTimeoutMs',
+    'VARSETD_DB_CONNECT_TIMEOUT',
+    DEFAULT_CONNECT_TIMEOUT_S * 1000,
+  );
   const dbPoolSize = Number(raw.get('dbPoolSize') ?? DEFAULT_POOL_SIZE);
   if (!Number.isInteger(dbPoolSize) || dbPoolSize < 1 || dbPoolSize > MAX_POOL_SIZE) {
-    throw new ConfigError(`VARSETD_DB_POOL_SIZE must be a whole number from 1 to ${MAX_POOL_SIZE}, got ${raw.get('dbPoolSize')}`);
+    throw new ConfigError(
+      `VARSETD_DB_POOL_SIZE must be a whole number from 1 to ${MAX_POOL_SIZE}, got ${raw.get('dbPoolSize')}`,
+    );
   }
 
   const allowPrivateText = raw.get('notificationsAllowPrivate') ?? 'false';
-  if (allowPrivateText !== 'true' && allowPrivateText !== 'false') throw new ConfigError(`VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false, got ${allowPrivateText}`);
+  if (allowPrivateText !== 'true' && allowPrivateText !== 'false')
+    throw new ConfigError(`VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false, got ${allowPrivateText}`);
 
   const workloadIdentity = workloadIdentitySettings(raw, publicUrl);
 
   const certFile = raw.get('tlsCert');
   const keyFile = raw.get('tlsKey');
   if ((certFile === undefined) !== (keyFile === undefined)) {
-    throw new ConfigError('VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP');
+    throw new ConfigError(
+      'VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP',
+    );
   }
-  const tls = certFile !== undefined && keyFile !== undefined ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) } : undefined;
+  const tls =
+    certFile !== undefined && keyFile !== undefined
+      ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) }
+      : undefined;
 
   return {
     host,
@@ -368,24 +456,48 @@ const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 /** The issuer's settings; refused where relying parties could not use the issuer (no public URL, plain HTTP beyond loopback). */
 function workloadIdentitySettings(raw: Map<Setting['key'], string>, publicUrl: string | undefined) {
   const enabledText = raw.get('workloadIdentity') ?? 'false';
-  if (enabledText !== 'true' && enabledText !== 'false') throw new ConfigError(`VARSETD_WORKLOAD_IDENTITY must be true or false, got ${enabledText}`);
-  const wholeSeconds = (key: 'workloadIdentityTokenTtlMs' | 'workloadIdentityRunLifetimeMs', env: string, fallback: number, max: number) => {
+  if (enabledText !== 'true' && enabledText !== 'false')
+    throw new ConfigError(`VARSETD_WORKLOAD_IDENTITY must be true or false, got ${enabledText}`);
+  const wholeSeconds = (
+    key: 'workloadIdentityTokenTtlMs' | 'workloadIdentityRunLifetimeMs',
+    env: string,
+    fallback: number,
+    max: number,
+  ) => {
     const text = raw.get(key);
     if (text === undefined) return fallback * 1000;
-    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) throw new ConfigError(`${env} must be a whole number of seconds from 1 to ${max}, got ${text}`);
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max)
+      throw new ConfigError(`${env} must be a whole number of seconds from 1 to ${max}, got ${text}`);
     return Number(text) * 1000;
   };
-  const workloadIdentityTokenTtlMs = wholeSeconds('workloadIdentityTokenTtlMs', 'VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL', DEFAULT_TOKEN_TTL_S, MAX_TOKEN_TTL_S);
-  const workloadIdentityRunLifetimeMs = wholeSeconds('workloadIdentityRunLifetimeMs', 'VARSETD_WORKLOAD_IDENTITY_RUN_LIFETIME', DEFAULT_RUN_LIFETIME_S, MAX_RUN_LIFETIME_S);
+  const workloadIdentityTokenTtlMs = wholeSeconds(
+    'workloadIdentityTokenTtlMs',
+    'VARSETD_WORKLOAD_IDENTITY_TOKEN_TTL',
+    DEFAULT_TOKEN_TTL_S,
+    MAX_TOKEN_TTL_S,
+  );
+  const workloadIdentityRunLifetimeMs = wholeSeconds(
+    'workloadIdentityRunLifetimeMs',
+    'VARSETD_WORKLOAD_IDENTITY_RUN_LIFETIME',
+    DEFAULT_RUN_LIFETIME_S,
+    MAX_RUN_LIFETIME_S,
+  );
   const workloadIdentity = enabledText === 'true';
   if (workloadIdentity) {
     const issuer = publicUrl === undefined ? undefined : new URL(publicUrl);
-    if (!issuer) throw new ConfigError('VARSETD_WORKLOAD_IDENTITY=true needs VARSETD_PUBLIC_URL: the issuer URL relying parties fetch the signing keys from');
+    if (!issuer)
+      throw new ConfigError(
+        'VARSETD_WORKLOAD_IDENTITY=true needs VARSETD_PUBLIC_URL: the issuer URL relying parties fetch the signing keys from',
+      );
     if (issuer.search || issuer.hash || issuer.username || issuer.password) {
-      throw new ConfigError('VARSETD_PUBLIC_URL must have no query, fragment or credentials to be an OpenID Connect issuer');
+      throw new ConfigError(
+        'VARSETD_PUBLIC_URL must have no query, fragment or credentials to be an OpenID Connect issuer',
+      );
     }
     if (issuer.protocol !== 'https:' && !LOOPBACK_HOSTS.test(issuer.hostname)) {
-      throw new ConfigError(`VARSETD_WORKLOAD_IDENTITY=true needs an https:// VARSETD_PUBLIC_URL (plain http only on loopback, for tests), got ${publicUrl}`);
+      throw new ConfigError(
+        `VARSETD_WORKLOAD_IDENTITY=true needs an https:// VARSETD_PUBLIC_URL (plain http only on loopback, for tests), got ${publicUrl}`,
+      );
     }
   }
   return { workloadIdentity, workloadIdentityTokenTtlMs, workloadIdentityRunLifetimeMs };

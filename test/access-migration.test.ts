@@ -10,10 +10,20 @@ describe(`access migration on an existing store (${storeKind})`, () => {
   it('keeps tokens, adds owners teams, and the upgraded store serves teams', async () => {
     await withStoreMigratedTo('0002_runs', async (store) => {
       const at = '2024-01-01T00:00:00.000Z';
-      await (store.db as Kysely<any>).insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'O@Example.com', created_at: at }).execute();
+      await (store.db as Kysely<any>)
+        .insertInto('organizations')
+        .values({ id: 'org-old', name: 'old', email: 'O@Example.com', created_at: at })
+        .execute();
       await (store.db as Kysely<any>)
         .insertInto('projects')
-        .values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at })
+        .values({
+          id: 'prj-old',
+          organization_id: 'org-old',
+          name: 'Default Project',
+          description: '',
+          is_default: true,
+          created_at: at,
+        })
         .execute();
       await insertOldSiteAdminToken(store.db, at);
 
@@ -24,14 +34,22 @@ describe(`access migration on an existing store (${storeKind})`, () => {
       assert.equal(owners[0]!.is_owners, true);
 
       const app = await buildApp({ store });
-      const res = await app.inject({ method: 'GET', url: '/api/v2/organizations/old/teams', headers: { authorization: 'Bearer old-admin-secret' } });
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/v2/organizations/old/teams',
+        headers: { authorization: 'Bearer old-admin-secret' },
+      });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(
         JSON.parse(res.body).data.map((t: { attributes: { name: string } }) => t.attributes.name),
         ['owners'],
       );
       // Migration 0011: the organization gains HCP Terraform's default settings, is found by q, and its default project follows its execution mode.
-      const found = await app.inject({ method: 'GET', url: '/api/v2/organizations?q=o%40EXAMPLE&include=default-project', headers: { authorization: 'Bearer old-admin-secret' } });
+      const found = await app.inject({
+        method: 'GET',
+        url: '/api/v2/organizations?q=o%40EXAMPLE&include=default-project',
+        headers: { authorization: 'Bearer old-admin-secret' },
+      });
       assert.equal(found.statusCode, 200);
       const document = JSON.parse(found.body);
       assert.deepEqual(

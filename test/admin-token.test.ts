@@ -46,13 +46,21 @@ describe(`the site-admin token (${storeKind})`, () => {
   it('once one is configured, revokes the generated one and removes its file', async () => {
     await ensureAdminToken(store, undefined, testStore.dataDir);
     const generated = fs.readFileSync(file, 'utf8').trim();
-    assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), { source: 'configured', revokedGenerated: true, removedFile: file });
+    assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), {
+      source: 'configured',
+      revokedGenerated: true,
+      removedFile: file,
+    });
     assert.ok(!fs.existsSync(file));
     assert.equal(await isAdmin(generated), false);
     assert.ok(await isAdmin(CONFIGURED));
     // Configuring another value replaces the first; nothing is generated again.
     const other = `${CONFIGURED}-2`;
-    assert.deepEqual(await ensureAdminToken(store, other, testStore.dataDir), { source: 'configured', revokedGenerated: false, removedFile: undefined });
+    assert.deepEqual(await ensureAdminToken(store, other, testStore.dataDir), {
+      source: 'configured',
+      revokedGenerated: false,
+      removedFile: undefined,
+    });
     assert.equal(await isAdmin(CONFIGURED), false);
     assert.ok(await isAdmin(other));
   });
@@ -60,7 +68,11 @@ describe(`the site-admin token (${storeKind})`, () => {
   it('keeps the generated token and its file when the configured value is that token', async () => {
     await ensureAdminToken(store, undefined, testStore.dataDir);
     const generated = fs.readFileSync(file, 'utf8').trim();
-    assert.deepEqual(await ensureAdminToken(store, generated, testStore.dataDir), { source: 'configured', revokedGenerated: false, removedFile: undefined });
+    assert.deepEqual(await ensureAdminToken(store, generated, testStore.dataDir), {
+      source: 'configured',
+      revokedGenerated: false,
+      removedFile: undefined,
+    });
     assert.ok(fs.existsSync(file));
     assert.ok(await isAdmin(generated));
   });
@@ -68,7 +80,11 @@ describe(`the site-admin token (${storeKind})`, () => {
   it('leaves a token file alone that holds no token it revoked', async () => {
     await ensureAdminToken(store, undefined, testStore.dataDir);
     fs.writeFileSync(file, 'a token of another store\n');
-    assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), { source: 'configured', revokedGenerated: true, removedFile: undefined });
+    assert.deepEqual(await ensureAdminToken(store, CONFIGURED, testStore.dataDir), {
+      source: 'configured',
+      revokedGenerated: true,
+      removedFile: undefined,
+    });
     assert.equal(fs.readFileSync(file, 'utf8'), 'a token of another store\n');
   });
   it('revokes only site-admin tokens, whatever description a team token was given', async () => {
@@ -81,11 +97,27 @@ describe(`the site-admin token (${storeKind})`, () => {
         assert.ok(res.statusCode < 300, res.body);
         return res.json().data;
       };
-      await post('/api/v2/organizations', { type: 'organizations', attributes: { name: 'described', email: 'd@example.com' } });
+      await post('/api/v2/organizations', {
+        type: 'organizations',
+        attributes: { name: 'described', email: 'd@example.com' },
+      });
       const teamSecrets: string[] = [];
-      for (const description of ['site-admin token generated on first start', 'site-admin token from VARSETD_ADMIN_TOKEN']) {
-        const team = await post('/api/v2/organizations/described/teams', { type: 'teams', attributes: { name: `t${teamSecrets.length}` } });
-        teamSecrets.push((await post(`/api/v2/teams/${team.id}/authentication-token`, { type: 'authentication-tokens', attributes: { description } })).attributes.token);
+      for (const description of [
+        'site-admin token generated on first start',
+        'site-admin token from VARSETD_ADMIN_TOKEN',
+      ]) {
+        const team = await post('/api/v2/organizations/described/teams', {
+          type: 'teams',
+          attributes: { name: `t${teamSecrets.length}` },
+        });
+        teamSecrets.push(
+          (
+            await post(`/api/v2/teams/${team.id}/authentication-token`, {
+              type: 'authentication-tokens',
+              attributes: { description },
+            })
+          ).attributes.token,
+        );
       }
       await ensureAdminToken(store, CONFIGURED, testStore.dataDir);
       await ensureAdminToken(store, `${CONFIGURED}-next`, testStore.dataDir);

@@ -22,12 +22,14 @@ function assertStrictPolicy(csp: string, url: string): void {
       return [name!, sources] as const;
     }),
   );
-  for (const name of ['default-src', 'script-src', 'style-src', 'connect-src', 'font-src']) assert.deepEqual(directives.get(name), ["'self'"], `${url}: ${name} in ${csp}`);
+  for (const name of ['default-src', 'script-src', 'style-src', 'connect-src', 'font-src'])
+    assert.deepEqual(directives.get(name), ["'self'"], `${url}: ${name} in ${csp}`);
   assert.deepEqual(directives.get('object-src'), ["'none'"], `${url}: ${csp}`);
   assert.deepEqual(directives.get('base-uri'), ["'none'"], `${url}: ${csp}`);
   assert.deepEqual(directives.get('frame-ancestors'), ["'none'"], `${url}: ${csp}`);
   for (const sources of directives.values()) {
-    for (const source of sources) assert.ok(["'self'", "'none'", 'data:'].includes(source), `${url}: ${source} in ${csp}`);
+    for (const source of sources)
+      assert.ok(["'self'", "'none'", 'data:'].includes(source), `${url}: ${source} in ${csp}`);
   }
 }
 
@@ -56,7 +58,11 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
       assert.equal(res.headers['x-frame-options'], 'DENY');
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.ok(res.body.includes(`data-document="${DOCUMENT_URL}"`), res.body);
-      assert.doesNotMatch(res.body, /<script>|<style|style=|https?:\/\//, 'the page has inline code or names another origin');
+      assert.doesNotMatch(
+        res.body,
+        /<script>|<style|style=|https?:\/\//,
+        'the page has inline code or names another origin',
+      );
     }
     const document = await t.getRaw(DOCUMENT_URL);
     assert.equal(document.statusCode, 200);
@@ -66,13 +72,19 @@ describe(`the API reference at /api/docs (${storeKind})`, () => {
   it("serves each script and style sheet the page loads, from varsetd, with its type and the page's headers", async () => {
     const page = (await t.getRaw('/api/docs')).body;
     // The icon is an empty data: URL, so that the browser asks for no favicon: it is no asset.
-    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!).filter((url) => url !== 'data:,');
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((match) => match[1]!)
+      .filter((url) => url !== 'data:,');
     assert.deepEqual(assets.map((asset) => path.extname(asset)).sort(), ['.css', '.js', '.js']);
     for (const asset of assets) {
       assert.match(asset, /^\/api\/docs\/assets\//);
       const res = await t.getRaw(asset);
       assert.equal(res.statusCode, 200, asset);
-      assert.match(String(res.headers['content-type']), asset.endsWith('.css') ? /^text\/css/ : /^(text|application)\/javascript/, asset);
+      assert.match(
+        String(res.headers['content-type']),
+        asset.endsWith('.css') ? /^text\/css/ : /^(text|application)\/javascript/,
+        asset,
+      );
       assert.ok(res.body.length > 100, asset);
       assertStrictPolicy(String(res.headers['content-security-policy']), asset);
       assert.equal(res.headers['x-content-type-options'], 'nosniff', asset);

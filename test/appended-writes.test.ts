@@ -26,7 +26,11 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
 
   before(async () => {
     testStore = await createTestStore();
-    store = await openStore({ dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, onStatement: (sql) => statements.push(sql) });
+    store = await openStore({
+      dataDir: testStore.dataDir,
+      databaseUrl: testStore.databaseUrl,
+      onStatement: (sql) => statements.push(sql),
+    });
     await migrate(store);
   });
   after(async () => {
@@ -38,7 +42,8 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
     statements = [];
   });
 
-  const names = async () => (await store.db.selectFrom('organizations').select('name').orderBy('name').execute()).map((row) => row.name);
+  const names = async () =>
+    (await store.db.selectFrom('organizations').select('name').orderBy('name').execute()).map((row) => row.name);
 
   it('sends them after the work, before commit, each value in its place: in one statement on PostgreSQL', async () => {
     const rows = ['acme', 'globex', 'initech'].map(organization);
@@ -46,7 +51,10 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
     await transaction(store, async (trx) => {
       await trx.insertInto('organizations').values(organization('hooli')).execute();
       for (const row of rows) appendAtCommit(trx, trx.insertInto('organizations').values(row).compile());
-      appendAtCommit(trx, trx.updateTable('organizations').set({ email: 'changed@example.com' }).where('name', '=', 'hooli').compile());
+      appendAtCommit(
+        trx,
+        trx.updateTable('organizations').set({ email: 'changed@example.com' }).where('name', '=', 'hooli').compile(),
+      );
       seenByWork.push((await trx.selectFrom('organizations').select('name').execute()).map((row) => row.name));
     });
     const sent = statements.filter((sql) => !FRAMING.test(sql));
@@ -54,11 +62,16 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
     const written = await store.db.selectFrom('organizations').selectAll().orderBy('name').execute();
     assert.deepEqual(
       written.map((row) => ({ ...row, user_tokens_enabled: Boolean(row.user_tokens_enabled) })),
-      [...rows, { ...organization('hooli'), email: 'changed@example.com' }].sort((a, b) => a.name.localeCompare(b.name)),
+      [...rows, { ...organization('hooli'), email: 'changed@example.com' }].sort((a, b) =>
+        a.name.localeCompare(b.name),
+      ),
     );
     if (storeKind === 'postgres') {
       assert.equal(sent.length, 3, sent.join('\n'));
-      assert.match(sent[2]!, /^with appended_0 as \(insert into "organizations".*\), appended_2 as \(insert into "organizations".*\) update "organizations"/);
+      assert.match(
+        sent[2]!,
+        /^with appended_0 as \(insert into "organizations".*\), appended_2 as \(insert into "organizations".*\) update "organizations"/,
+      );
     } else {
       assert.equal(sent.length, 6, sent.join('\n'));
     }
@@ -68,7 +81,8 @@ describe(`rows held back to the end of a transaction (${storeKind})`, () => {
     // 8,200 rows of 8 parameters: more than PostgreSQL's 65,535 in one statement.
     const names = Array.from({ length: 8_200 }, (_, i) => `bulk-${String(i).padStart(5, '0')}`);
     await transaction(store, async (trx) => {
-      for (const name of names) appendAtCommit(trx, trx.insertInto('organizations').values(organization(name)).compile());
+      for (const name of names)
+        appendAtCommit(trx, trx.insertInto('organizations').values(organization(name)).compile());
     });
     const sent = statements.filter((sql) => !FRAMING.test(sql));
     assert.equal(sent.length, storeKind === 'postgres' ? 2 : names.length);

@@ -22,12 +22,20 @@ describe(`audit trail: retention (${storeKind})`, () => {
   });
   after(() => t.close());
 
-  const remaining = async () => (await t.store.db.selectFrom('audit_events').select('id').where('organization_id', '=', orgId).execute()).map((e) => e.id).sort();
+  const remaining = async () =>
+    (await t.store.db.selectFrom('audit_events').select('id').where('organization_id', '=', orgId).execute())
+      .map((e) => e.id)
+      .sort();
 
   it('deletes the events older than the retention, in batches, and keeps the others', async () => {
     const now = Date.now();
     const at = (days: number) => new Date(now - days * DAY).toISOString();
-    const old = [await insertEvent(t, orgId, at(400)), await insertEvent(t, orgId, at(91)), await insertEvent(t, orgId, at(90.001)), await insertEvent(t, orgId, at(200))];
+    const old = [
+      await insertEvent(t, orgId, at(400)),
+      await insertEvent(t, orgId, at(91)),
+      await insertEvent(t, orgId, at(90.001)),
+      await insertEvent(t, orgId, at(200)),
+    ];
     const kept = [await insertEvent(t, orgId, at(89.999)), await insertEvent(t, orgId, at(1))];
     const everything = await remaining();
 
@@ -44,9 +52,15 @@ describe(`audit trail: retention (${storeKind})`, () => {
     // The counts the trail's pages tell follow.
     const trail = await t.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}`);
     assert.equal(trail.body.pagination.total_count, left.length);
-    const since = await t.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}&since=${encodeURIComponent(at(95))}`);
+    const since = await t.get(
+      `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}&since=${encodeURIComponent(at(95))}`,
+    );
     assert.equal(since.body.pagination.total_count, left.length);
-    const emptyHours = await t.store.db.selectFrom('audit_event_hours').select('hour').where('events', '<=', 0).execute();
+    const emptyHours = await t.store.db
+      .selectFrom('audit_event_hours')
+      .select('hour')
+      .where('events', '<=', 0)
+      .execute();
     assert.deepEqual(emptyHours, [], 'hours whose events are all gone are forgotten');
   });
 
@@ -54,7 +68,9 @@ describe(`audit trail: retention (${storeKind})`, () => {
     const now = Date.now();
     const at = (days: number) => new Date(now - days * DAY).toISOString();
     const others = await Promise.all([1, 2].map(async () => organizationId(t, await t.createOrganization())));
-    const old = await Promise.all(others.flatMap((id) => [insertEvent(t, id, at(120)), insertEvent(t, id, at(95)), insertEvent(t, id, at(91))]));
+    const old = await Promise.all(
+      others.flatMap((id) => [insertEvent(t, id, at(120)), insertEvent(t, id, at(95)), insertEvent(t, id, at(91))]),
+    );
     const kept = await Promise.all(others.map((id) => insertEvent(t, id, at(3))));
     const before = (await t.store.db.selectFrom('audit_events').select('id').execute()).map((e) => e.id);
 
@@ -87,7 +103,8 @@ describe(`audit trail: retention (${storeKind})`, () => {
     never();
     assert.ok((await remaining()).includes(oldId));
     const stop = pruneAuditTrailPeriodically(t.store, 30, log, 5);
-    for (let i = 0; i < 100 && (await remaining()).includes(oldId); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 100 && (await remaining()).includes(oldId); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     stop();
     assert.ok(!(await remaining()).includes(oldId));
   });

@@ -24,7 +24,8 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     org = await t.createOrganization();
     orgId = await organizationId(t, org);
     orgToken = await organizationToken(t, org);
-    for (let second = 1; second <= 5; second++) stamped.push(await insertEvent(t, orgId, `2021-01-01T00:00:0${second}.000Z`));
+    for (let second = 1; second <= 5; second++)
+      stamped.push(await insertEvent(t, orgId, `2021-01-01T00:00:0${second}.000Z`));
   });
   after(() => t.close());
 
@@ -33,16 +34,39 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     expectStatus(res, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'pagination']);
-    assert.deepEqual(Object.keys(res.body.pagination).sort(), ['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages']);
+    assert.deepEqual(Object.keys(res.body.pagination).sort(), [
+      'current_page',
+      'next_page',
+      'prev_page',
+      'total_count',
+      'total_pages',
+    ]);
     // Newest first: the organization token's creation, the organization's own, then the five of 2021.
-    assert.deepEqual(res.body.data.map((e: any) => `${e.resource.type} ${e.resource.action}`).slice(0, 2), ['authentication_token create', 'organization create']);
+    assert.deepEqual(res.body.data.map((e: any) => `${e.resource.type} ${e.resource.action}`).slice(0, 2), [
+      'authentication_token create',
+      'organization create',
+    ]);
     assert.deepEqual(
       res.body.data.slice(2).map((e: any) => e.id),
       [...stamped].reverse(),
     );
     for (const event of res.body.data) {
-      assert.deepEqual(Object.keys(event).sort(), ['auth', 'id', 'request', 'resource', 'timestamp', 'type', 'version']);
-      assert.deepEqual(Object.keys(event.auth).sort(), ['accessor_id', 'description', 'impersonator_id', 'organization_id', 'type']);
+      assert.deepEqual(Object.keys(event).sort(), [
+        'auth',
+        'id',
+        'request',
+        'resource',
+        'timestamp',
+        'type',
+        'version',
+      ]);
+      assert.deepEqual(Object.keys(event.auth).sort(), [
+        'accessor_id',
+        'description',
+        'impersonator_id',
+        'organization_id',
+        'type',
+      ]);
       assert.deepEqual(Object.keys(event.request), ['id']);
       assert.deepEqual(Object.keys(event.resource).sort(), ['action', 'id', 'meta', 'type']);
       assert.match(event.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -52,22 +76,60 @@ describe(`audit trail: reading it (${storeKind})`, () => {
       assert.equal(event.auth.type, 'Client');
       assert.equal(event.auth.impersonator_id, null);
       assert.equal(event.auth.organization_id, orgId);
-      for (const value of [event.auth.accessor_id, event.auth.description, event.request.id, event.resource.id, event.resource.type, event.resource.action])
+      for (const value of [
+        event.auth.accessor_id,
+        event.auth.description,
+        event.request.id,
+        event.resource.id,
+        event.resource.type,
+        event.resource.action,
+      ])
         assert.equal(typeof value, 'string');
-      assert.ok(event.resource.meta === null || (typeof event.resource.meta === 'object' && !Array.isArray(event.resource.meta)));
+      assert.ok(
+        event.resource.meta === null ||
+          (typeof event.resource.meta === 'object' && !Array.isArray(event.resource.meta)),
+      );
     }
     const [tokenEvent] = res.body.data;
     assert.deepEqual(tokenEvent.resource.meta, { kind: 'organization', team_id: null, description: '' });
-    assert.deepEqual(res.body.pagination, { current_page: 1, prev_page: null, next_page: null, total_pages: 1, total_count: 7 });
+    assert.deepEqual(res.body.pagination, {
+      current_page: 1,
+      prev_page: null,
+      next_page: null,
+      total_pages: 1,
+      total_count: 7,
+    });
   });
 
   it('pages through the trail', async () => {
-    const page = async (n: number) => (await t.get(`${TRAIL}?page%5Bsize%5D=3&page%5Bnumber%5D=${n}`, { token: orgToken })).body;
+    const page = async (n: number) =>
+      (await t.get(`${TRAIL}?page%5Bsize%5D=3&page%5Bnumber%5D=${n}`, { token: orgToken })).body;
     const [first, second, third, beyond] = [await page(1), await page(2), await page(3), await page(9)];
-    assert.deepEqual(first.pagination, { current_page: 1, prev_page: null, next_page: 2, total_pages: 3, total_count: 7 });
-    assert.deepEqual(second.pagination, { current_page: 2, prev_page: 1, next_page: 3, total_pages: 3, total_count: 7 });
-    assert.deepEqual(third.pagination, { current_page: 3, prev_page: 2, next_page: null, total_pages: 3, total_count: 7 });
-    assert.deepEqual(beyond, { data: [], pagination: { current_page: 9, prev_page: 3, next_page: null, total_pages: 3, total_count: 7 } });
+    assert.deepEqual(first.pagination, {
+      current_page: 1,
+      prev_page: null,
+      next_page: 2,
+      total_pages: 3,
+      total_count: 7,
+    });
+    assert.deepEqual(second.pagination, {
+      current_page: 2,
+      prev_page: 1,
+      next_page: 3,
+      total_pages: 3,
+      total_count: 7,
+    });
+    assert.deepEqual(third.pagination, {
+      current_page: 3,
+      prev_page: 2,
+      next_page: null,
+      total_pages: 3,
+      total_count: 7,
+    });
+    assert.deepEqual(beyond, {
+      data: [],
+      pagination: { current_page: 9, prev_page: 3, next_page: null, total_pages: 3, total_count: 7 },
+    });
     const ids = [...first.data, ...second.data, ...third.data].map((e: any) => e.id);
     assert.deepEqual(ids.slice(2), [...stamped].reverse());
     assert.equal(new Set(ids).size, 7);
@@ -87,7 +149,11 @@ describe(`audit trail: reading it (${storeKind})`, () => {
     );
     assert.equal((await since('2021-01-01T01:00:03+01:00')).pagination.total_count, 5);
     assert.equal((await since('2021-01-01T00:00:03Z')).pagination.total_count, 5);
-    assert.equal((await since('2021-01-01T00:00:03.000001Z')).pagination.total_count, 4, 'a finer since excludes the event of its millisecond');
+    assert.equal(
+      (await since('2021-01-01T00:00:03.000001Z')).pagination.total_count,
+      4,
+      'a finer since excludes the event of its millisecond',
+    );
     assert.equal((await since('2020-12-31T23:59:59.999-00:00')).pagination.total_count, 7);
     assert.equal((await since('2999-01-01T00:00:00Z')).pagination.total_count, 0);
     // go-tfe sends an offset's + encoded; a + left unencoded arrives as a space, and means the same.
@@ -99,8 +165,10 @@ describe(`audit trail: reading it (${storeKind})`, () => {
   it("counts the events of since's own hour and of the hours after it", async () => {
     const other = await t.createOrganization();
     const otherId = await organizationId(t, other);
-    for (const time of ['00:30', '01:10', '01:50', '02:05', '05:00']) await insertEvent(t, otherId, `2021-03-01T${time}:00.000Z`);
-    const total = async (since: string) => (await t.get(`${TRAIL}?${named(other)}&since=${since}`)).body.pagination.total_count;
+    for (const time of ['00:30', '01:10', '01:50', '02:05', '05:00'])
+      await insertEvent(t, otherId, `2021-03-01T${time}:00.000Z`);
+    const total = async (since: string) =>
+      (await t.get(`${TRAIL}?${named(other)}&since=${since}`)).body.pagination.total_count;
     // The organization's own creation, today, counts too.
     assert.equal(await total('2021-03-01T01:20:00.000Z'), 4);
     assert.equal(await total('2021-03-01T01:10:00.000Z'), 5);
@@ -171,7 +239,12 @@ describe(`audit trail: reading it (${storeKind})`, () => {
 
     assert.deepEqual((await t.get(TRAIL, { token: null })).body, UNAUTHORIZED);
     const refusing = await t.createOrganization();
-    expectStatus(await t.patch(`/api/v2/organizations/${refusing}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/organizations/${refusing}`, {
+        data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } },
+      }),
+      200,
+    );
     assert.deepEqual((await t.get(`${TRAIL}?${named(refusing)}`)).body, UNAUTHORIZED);
   });
 });

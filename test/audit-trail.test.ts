@@ -17,7 +17,9 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
 
   before(async () => {
     t = await TestApp.start();
-    adminTokenId = (await t.store.db.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirstOrThrow()).id;
+    adminTokenId = (
+      await t.store.db.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirstOrThrow()
+    ).id;
   });
   after(() => t.close());
 
@@ -29,10 +31,11 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
 
   it('has a case for every write route the app registers, and none for a route it does not', async () => {
     const document = (await t.get('/api/v2/openapi.json')).body;
-    const writes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
-      Object.keys(operations)
-        .filter((method) => !['get', 'head', 'options'].includes(method))
-        .map((method) => `${method.toUpperCase()} ${path}`),
+    const writes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, operations]) =>
+        Object.keys(operations)
+          .filter((method) => !['get', 'head', 'options'].includes(method))
+          .map((method) => `${method.toUpperCase()} ${path}`),
     );
     assert.ok(writes.length > 50, `only ${writes.length} write routes found: is the OpenAPI document complete?`);
     const cases = [...Object.keys(WRITE_CASES), ...Object.keys(NON_WRITE_CASES)];
@@ -54,19 +57,40 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
       const scene = { t, org, orgId: await organizationId(t, org) };
       const write = await prepare(scene);
       const before = await eventIds();
-      const res: ApiResponse = write.send ? await write.send() : await t.request(write.method, write.url, write.body === undefined ? {} : { body: write.body });
+      const res: ApiResponse = write.send
+        ? await write.send()
+        : await t.request(write.method, write.url, write.body === undefined ? {} : { body: write.body });
       assert.ok(res.status >= 200 && res.status < 300, `${route}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
       const expected = await write.event(res);
       const events = await newEvents(before);
       assert.equal(events.length, 1, `${route} recorded ${JSON.stringify(events)}`);
       const [event] = events;
       assert.deepEqual(
-        { type: event!.resource_type, id: event!.resource_id, action: event!.action, organization: event!.organization_id },
-        { type: expected.type, id: expected.id, action: expected.action, organization: expected.organizationId ?? scene.orgId },
+        {
+          type: event!.resource_type,
+          id: event!.resource_id,
+          action: event!.action,
+          organization: event!.organization_id,
+        },
+        {
+          type: expected.type,
+          id: expected.id,
+          action: expected.action,
+          organization: expected.organizationId ?? scene.orgId,
+        },
       );
-      const accessor = write.accessor ?? { id: adminTokenId, description: 'site administrator (token "site-admin token from VARSETD_ADMIN_TOKEN")' };
-      assert.deepEqual({ id: event!.accessor_id, description: event!.auth_description, type: event!.auth_type }, { ...accessor, type: 'Client' });
-      assert.match(String(res.headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const accessor = write.accessor ?? {
+        id: adminTokenId,
+        description: 'site administrator (token "site-admin token from VARSETD_ADMIN_TOKEN")',
+      };
+      assert.deepEqual(
+        { id: event!.accessor_id, description: event!.auth_description, type: event!.auth_type },
+        { ...accessor, type: 'Client' },
+      );
+      assert.match(
+        String(res.headers['x-request-id']),
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
       assert.equal(event!.request_id, res.headers['x-request-id']);
 
       // The trail answers it, unless its organization is gone.
@@ -94,14 +118,40 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
     expectStatus(await t.post(`/api/v2/workspaces/${ws}/actions/lock`, {}), 200);
     const before = await eventIds();
     const failures: [string, Promise<ApiResponse>, number][] = [
-      ['a taken name', t.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'taken' } } }), 422],
-      ['a missing workspace', t.patch('/api/v2/workspaces/ws-missing', { data: { type: 'workspaces', attributes: { description: 'd' } } }), 404],
+      [
+        'a taken name',
+        t.post(`/api/v2/organizations/${org}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name: 'taken' } },
+        }),
+        422,
+      ],
+      [
+        'a missing workspace',
+        t.patch('/api/v2/workspaces/ws-missing', { data: { type: 'workspaces', attributes: { description: 'd' } } }),
+        404,
+      ],
       ['a second lock', t.post(`/api/v2/workspaces/${ws}/actions/lock`, {}), 409],
       ['a locked workspace safe-deleted', t.post(`/api/v2/workspaces/${ws}/actions/safe-delete`), 409],
-      ['a variable without a key', t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { value: 'v', category: 'env' } } }), 422],
+      [
+        'a variable without a key',
+        t.post(`/api/v2/workspaces/${ws}/vars`, {
+          data: { type: 'vars', attributes: { value: 'v', category: 'env' } },
+        }),
+        422,
+      ],
       ['a missing variable deleted', t.delete(`/api/v2/workspaces/${ws}/vars/var-missing`), 404],
-      ['a run without a configuration', t.post('/api/v2/runs', { data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } } } } }), 422],
-      ['an unknown upload URL', t.put('/api/v2/uploads/not-a-secret', 'x', { contentType: 'application/octet-stream', token: null }), 404],
+      [
+        'a run without a configuration',
+        t.post('/api/v2/runs', {
+          data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } } } },
+        }),
+        422,
+      ],
+      [
+        'an unknown upload URL',
+        t.put('/api/v2/uploads/not-a-secret', 'x', { contentType: 'application/octet-stream', token: null }),
+        404,
+      ],
     ];
     for (const [what, response, status] of failures) assert.equal((await response).status, status, what);
     assert.deepEqual(await newEvents(before), []);
@@ -110,9 +160,13 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
   it('names the token that wrote: its id and who it stands for', async () => {
     const org = await t.createOrganization();
     const owners = await ownersTeam(t, org);
-    const created = await t.post(`/api/v2/teams/${owners}/authentication-tokens`, { data: { type: 'authentication-tokens', attributes: { description: 'CI' } } });
+    const created = await t.post(`/api/v2/teams/${owners}/authentication-tokens`, {
+      data: { type: 'authentication-tokens', attributes: { description: 'CI' } },
+    });
     expectStatus(created, 201);
-    const orgToken = await t.post(`/api/v2/organizations/${org}/authentication-token`, { data: { type: 'authentication-tokens' } });
+    const orgToken = await t.post(`/api/v2/organizations/${org}/authentication-token`, {
+      data: { type: 'authentication-tokens' },
+    });
     expectStatus(orgToken, 201);
     const writers = [
       { token: created.body.data.attributes.token, id: created.body.data.id, description: 'team owners (token "CI")' },
@@ -120,11 +174,18 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
     ];
     for (const writer of writers) {
       const before = await eventIds();
-      const res = await t.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: `by-${writer.id}` } } }, { token: writer.token });
+      const res = await t.post(
+        `/api/v2/organizations/${org}/projects`,
+        { data: { type: 'projects', attributes: { name: `by-${writer.id}` } } },
+        { token: writer.token },
+      );
       expectStatus(res, 201);
       const [event, ...more] = await newEvents(before);
       assert.equal(more.length, 0);
-      assert.deepEqual([event!.accessor_id, event!.auth_description, event!.organization_id], [writer.id, writer.description, await organizationId(t, org)]);
+      assert.deepEqual(
+        [event!.accessor_id, event!.auth_description, event!.organization_id],
+        [writer.id, writer.description, await organizationId(t, org)],
+      );
     }
   });
 
@@ -133,7 +194,11 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
     const before = await eventIds();
     const owners = await ownersTeam(t, org);
     const secrets: string[] = [];
-    for (const url of [`/api/v2/teams/${owners}/authentication-token`, `/api/v2/teams/${owners}/authentication-tokens`, `/api/v2/organizations/${org}/authentication-token`]) {
+    for (const url of [
+      `/api/v2/teams/${owners}/authentication-token`,
+      `/api/v2/teams/${owners}/authentication-tokens`,
+      `/api/v2/organizations/${org}/authentication-token`,
+    ]) {
       const res = await t.post(url, { data: { type: 'authentication-tokens', attributes: { description: 'deploy' } } });
       expectStatus(res, 201);
       secrets.push(res.body.data.attributes.token);
@@ -142,17 +207,33 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
     for (const sensitive of [true, false]) {
       const value = `value-${sensitive}-${Date.now()}`;
       secrets.push(value);
-      const created = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key: `K${sensitive}`, value, category: 'env', sensitive } } });
+      const created = await t.post(`/api/v2/workspaces/${ws}/vars`, {
+        data: { type: 'vars', attributes: { key: `K${sensitive}`, value, category: 'env', sensitive } },
+      });
       expectStatus(created, 201);
       const changed = `changed-${value}`;
       secrets.push(changed);
-      expectStatus(await t.patch(`/api/v2/workspaces/${ws}/vars/${created.body.data.id}`, { data: { type: 'vars', attributes: { value: changed } } }), 200);
+      expectStatus(
+        await t.patch(`/api/v2/workspaces/${ws}/vars/${created.body.data.id}`, {
+          data: { type: 'vars', attributes: { value: changed } },
+        }),
+        200,
+      );
     }
     const set = await t.post(`/api/v2/organizations/${org}/varsets`, {
       data: {
         type: 'varsets',
         attributes: { name: 'creds', global: false },
-        relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'password', value: 'hunter2-in-a-set', category: 'terraform', sensitive: true } }] } },
+        relationships: {
+          vars: {
+            data: [
+              {
+                type: 'vars',
+                attributes: { key: 'password', value: 'hunter2-in-a-set', category: 'terraform', sensitive: true },
+              },
+            ],
+          },
+        },
       },
     });
     expectStatus(set, 200);
@@ -174,7 +255,11 @@ describe(`audit trail: every write is recorded (${storeKind})`, () => {
     const org = await t.createOrganization();
     const workspaces = await Promise.all([1, 2, 3, 4, 5].map(() => t.createWorkspace(org)));
     const variable = async (ws: string, key: string) =>
-      (await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key, value: 'v', category: 'env' } } })).body.data.id;
+      (
+        await t.post(`/api/v2/workspaces/${ws}/vars`, {
+          data: { type: 'vars', attributes: { key, value: 'v', category: 'env' } },
+        })
+      ).body.data.id;
     const changed = await Promise.all(workspaces.map((ws) => variable(ws, 'CHANGED')));
     const deleted = await Promise.all(workspaces.map((ws) => variable(ws, 'DELETED')));
     const trail = `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}`;

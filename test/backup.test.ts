@@ -31,16 +31,25 @@ async function freshStore(): Promise<TestStore> {
   return store;
 }
 
-const env = (store: TestStore, key = KEY) => varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_ENCRYPTION_KEY: key });
+const env = (store: TestStore, key = KEY) =>
+  varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_ENCRYPTION_KEY: key });
 
 /** Counts and the sealed values of a store, read directly. */
 async function contents(store: TestStore) {
   const opened = await openStore(store);
   try {
-    const count = async (table: string) => Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(opened.db)).rows[0]!.n);
-    const { rows: hours } = await sql<{ n: number | null }>`select sum(events) as n from audit_event_hours`.execute(opened.db);
-    const { rows: sealed } = await sql<{ key: string; value: string }>`select key, value from varset_variables where sensitive = 1 order by key`.execute(opened.db);
-    const { rows: tokens } = await sql<{ token: string }>`select token from varset_notification_configurations order by seq`.execute(opened.db);
+    const count = async (table: string) =>
+      Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(opened.db)).rows[0]!.n);
+    const { rows: hours } = await sql<{ n: number | null }>`select sum(events) as n from audit_event_hours`.execute(
+      opened.db,
+    );
+    const { rows: sealed } = await sql<{
+      key: string;
+      value: string;
+    }>`select key, value from varset_variables where sensitive = 1 order by key`.execute(opened.db);
+    const { rows: tokens } = await sql<{
+      token: string;
+    }>`select token from varset_notification_configurations order by seq`.execute(opened.db);
     return {
       variables: await count('varset_variables'),
       versions: await count('varset_versions'),
@@ -58,7 +67,13 @@ async function contents(store: TestStore) {
 const notification = (name: string) => ({
   data: {
     type: 'varset-notification-configurations',
-    attributes: { name, 'destination-type': 'generic', url: 'https://hooks.example.com/varsets', token: 'hook-secret', enabled: false },
+    attributes: {
+      name,
+      'destination-type': 'generic',
+      url: 'https://hooks.example.com/varsets',
+      token: 'hook-secret',
+      enabled: false,
+    },
   },
 });
 
@@ -86,13 +101,21 @@ describe(`backup, verify and restore (${storeKind})`, () => {
       organization = org;
       // Three: a write that breaks a unique index is tried twice, which two numbers taken again would hide.
       for (const name of ['before-1', 'before-2', 'before-3']) {
-        assert.equal((await client.post(`/api/v2/organizations/${org}/varset-notification-configurations`, notification(name))).status, 201);
+        assert.equal(
+          (await client.post(`/api/v2/organizations/${org}/varset-notification-configurations`, notification(name)))
+            .status,
+          201,
+        );
       }
       let written = 0;
       const state: { writing: boolean; failure?: Error } = { writing: true };
       const writer = (async () => {
         for (let i = 0; state.writing; i++) {
-          await createVar(client, set.id, { key: `k${String(i).padStart(5, '0')}`, value: `secret-${i}`, sensitive: i % 2 === 0 });
+          await createVar(client, set.id, {
+            key: `k${String(i).padStart(5, '0')}`,
+            value: `secret-${i}`,
+            sensitive: i % 2 === 0,
+          });
           written += 1;
         }
       })().catch((error: unknown) => (state.failure = error instanceof Error ? error : new Error(String(error))));
@@ -153,7 +176,10 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     const before = await contents(source);
     const after = await contents(target);
     // Every write adds one variable, one version and one audit event, in one transaction.
-    assert.ok(after.variables >= started && after.variables <= during && after.variables < before.variables, `${after.variables} variables`);
+    assert.ok(
+      after.variables >= started && after.variables <= during && after.variables < before.variables,
+      `${after.variables} variables`,
+    );
     assert.equal(after.versions - after.variables, before.versions - before.variables);
     assert.equal(after.events - after.variables, before.events - before.variables);
     assert.equal(after.eventHours, after.events);
@@ -169,7 +195,15 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     try {
       const client = httpClient(server.url);
       // Numbered rows (the configurations' sequence) go on after the restored ones.
-      assert.equal((await client.post(`/api/v2/organizations/${organization}/varset-notification-configurations`, notification('after'))).status, 201);
+      assert.equal(
+        (
+          await client.post(
+            `/api/v2/organizations/${organization}/varset-notification-configurations`,
+            notification('after'),
+          )
+        ).status,
+        201,
+      );
       const vars = await client.get(`/api/v2/varsets/${varsetId}/relationships/vars`);
       assert.equal(vars.status, 200);
       assert.equal(vars.body.meta.pagination['total-count'], after.variables);
@@ -211,7 +245,10 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     if (storeKind === 'sqlite') {
       const inUse = await runVarsetd(['restore', '--from', file, '--force'], env(target));
       assert.equal(inUse.code, 1);
-      assert.match(inUse.stderr, new RegExp(`the SQLite store is in use by process ${server.pid}: stop every varsetd serving it first`));
+      assert.match(
+        inUse.stderr,
+        new RegExp(`the SQLite store is in use by process ${server.pid}: stop every varsetd serving it first`),
+      );
     }
     await server.stop();
     const refused = await runVarsetd(['restore', '--from', file], env(target));
@@ -269,9 +306,18 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     const target = await freshStore();
     const refused = await runVarsetd(['restore', '--from', file], env(target, newKey()));
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, new RegExp(`varsetd restore: refused, nothing changed: the keyring lacks keys the backup needs; missing: key ${KEY_ID}$`, 'm'));
+    assert.match(
+      refused.stderr,
+      new RegExp(
+        `varsetd restore: refused, nothing changed: the keyring lacks keys the backup needs; missing: key ${KEY_ID}$`,
+        'm',
+      ),
+    );
     assert.equal(await storeTables(target), 0);
-    const unkeyed = await runVarsetd(['restore', '--from', file], varsetdEnv(target, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
+    const unkeyed = await runVarsetd(
+      ['restore', '--from', file],
+      varsetdEnv(target, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }),
+    );
     assert.equal(unkeyed.code, 1);
     assert.match(unkeyed.stderr, /varsetd restore: refused, nothing changed: no encryption key is configured/);
     assert.equal(await storeTables(target), 0);
@@ -296,7 +342,8 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     assert.equal(restored.code, 0, restored.stderr);
     const { sealed } = await contents(target);
     assert.ok(sealed.length > 0);
-    for (const { key, value } of sealed) assert.equal(keyring(rotated, KEY).open(value), `secret-${Number(key.slice(1))}`);
+    for (const { key, value } of sealed)
+      assert.equal(keyring(rotated, KEY).open(value), `secret-${Number(key.slice(1))}`);
     const server = await startServerProcess(env(target, afterRotation));
     try {
       const vars = await httpClient(server.url).get(`/api/v2/varsets/${varsetId}/relationships/vars`);
@@ -312,7 +359,9 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     const older = path.join(folder, 'older.backup');
     await withStoreMigratedTo('0017_varset_versions', async (store) => {
       await sql`insert into organizations (id, name, email, created_at, settings, search_name, search_email, user_tokens_enabled)
-        values ('org-old', 'old', 'old@example.com', '2026-01-01T00:00:00.000Z', '{}', 'old', 'old@example.com', 1)`.execute(store.db);
+        values ('org-old', 'old', 'old@example.com', '2026-01-01T00:00:00.000Z', '{}', 'old', 'old@example.com', 1)`.execute(
+        store.db,
+      );
       await takeBackup(store, older, false);
     });
     const target = await freshStore();
@@ -344,29 +393,48 @@ describe(`backup, verify and restore (${storeKind})`, () => {
     assert.equal(await storeTables(target), 0);
   });
 
-  it('a backup of either store kind restores into the other', { skip: storeKind !== 'postgres' && 'needs PostgreSQL too' }, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-test-'));
-    const sqlite: TestStore = { databaseUrl: undefined, dataDir, dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-    stores.push(sqlite);
-    const intoSqlite = await runVarsetd(['restore', '--from', file], env(sqlite));
-    assert.equal(intoSqlite.code, 0, intoSqlite.stderr);
-    const fromSqlite = path.join(folder, 'from-sqlite.backup');
-    assert.equal((await runVarsetd(['backup', '--to', fromSqlite], env(sqlite))).code, 0);
-    const target = await freshStore();
-    const intoPostgres = await runVarsetd(['restore', '--from', fromSqlite], env(target));
-    assert.equal(intoPostgres.code, 0, intoPostgres.stderr);
-    const inSqlite = await contents(sqlite);
-    assert.ok(inSqlite.variables >= started);
-    assert.deepEqual(await contents(target), inSqlite);
-    const server = await startServerProcess(env(target));
-    try {
-      const client = httpClient(server.url);
-      assert.equal((await client.get(`/api/v2/varsets/${varsetId}/relationships/vars`)).body.meta.pagination['total-count'], inSqlite.variables);
-      assert.equal((await client.post(`/api/v2/organizations/${organization}/varset-notification-configurations`, notification('after'))).status, 201);
-    } finally {
-      await server.stop();
-    }
-  });
+  it(
+    'a backup of either store kind restores into the other',
+    { skip: storeKind !== 'postgres' && 'needs PostgreSQL too' },
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-test-'));
+      const sqlite: TestStore = {
+        databaseUrl: undefined,
+        dataDir,
+        dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+      };
+      stores.push(sqlite);
+      const intoSqlite = await runVarsetd(['restore', '--from', file], env(sqlite));
+      assert.equal(intoSqlite.code, 0, intoSqlite.stderr);
+      const fromSqlite = path.join(folder, 'from-sqlite.backup');
+      assert.equal((await runVarsetd(['backup', '--to', fromSqlite], env(sqlite))).code, 0);
+      const target = await freshStore();
+      const intoPostgres = await runVarsetd(['restore', '--from', fromSqlite], env(target));
+      assert.equal(intoPostgres.code, 0, intoPostgres.stderr);
+      const inSqlite = await contents(sqlite);
+      assert.ok(inSqlite.variables >= started);
+      assert.deepEqual(await contents(target), inSqlite);
+      const server = await startServerProcess(env(target));
+      try {
+        const client = httpClient(server.url);
+        assert.equal(
+          (await client.get(`/api/v2/varsets/${varsetId}/relationships/vars`)).body.meta.pagination['total-count'],
+          inSqlite.variables,
+        );
+        assert.equal(
+          (
+            await client.post(
+              `/api/v2/organizations/${organization}/varset-notification-configurations`,
+              notification('after'),
+            )
+          ).status,
+          201,
+        );
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });
 
 describe("backup's and restore's --help", () => {
@@ -413,7 +481,12 @@ async function storeTables(store: TestStore): Promise<number> {
 }
 
 /** Copies a backup with its lines (and trailer) changed, the checksum made to match: a file as another varsetd could write it. */
-function rewrite(from: string, to: string, change: (lines: string[]) => string[], changeTrailer = (trailer: Record<string, unknown>) => trailer): void {
+function rewrite(
+  from: string,
+  to: string,
+  change: (lines: string[]) => string[],
+  changeTrailer = (trailer: Record<string, unknown>) => trailer,
+): void {
   const lines = zlib.gunzipSync(fs.readFileSync(from)).toString('utf8').trimEnd().split('\n');
   const trailer = changeTrailer(JSON.parse(lines.pop()!));
   const body = change(lines)

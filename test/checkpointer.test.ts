@@ -13,7 +13,16 @@ async function writeManyPages(store: Store): Promise<void> {
   for (let batch = 0; batch < 20; batch++) {
     const rows = Array.from({ length: 100 }, (_, i) => {
       const name = `org-${batch}-${i}`;
-      return { id: name, name, email: `${padding}@example.com`, settings: '{}', search_name: name, search_email: name, user_tokens_enabled: true, created_at: at };
+      return {
+        id: name,
+        name,
+        email: `${padding}@example.com`,
+        settings: '{}',
+        search_name: name,
+        search_email: name,
+        user_tokens_enabled: true,
+        created_at: at,
+      };
     });
     await store.db.insertInto('organizations').values(rows).execute();
   }

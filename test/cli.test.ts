@@ -20,21 +20,29 @@ describe('the varsetd command', () => {
   it('lists every setting in --help, as the table of docs/configuration.md does', async () => {
     const { code, stdout } = await runVarsetd(['--help'], varsetdEnv(noStore));
     assert.equal(code, 0);
-    const documentedRows = [...CONFIGURATION.matchAll(/^\| `([A-Z_]+)` \| `(--[a-z-]+)` \|/gm)].map(([, env, flag]) => `${env} ${flag}`);
+    const documentedRows = [...CONFIGURATION.matchAll(/^\| `([A-Z_]+)` \| `(--[a-z-]+)` \|/gm)].map(
+      ([, env, flag]) => `${env} ${flag}`,
+    );
     assert.deepEqual(
       documentedRows,
       SETTINGS.map((s) => `${s.env} ${s.flag}`),
     );
     for (const s of SETTINGS) assert.match(stdout, new RegExp(`^  ${s.flag} ${s.value} +\\[${s.env}\\] `, 'm'), s.flag);
-    for (const command of ['serve', 'migrate', 'rotate-key', 'exec', '--version']) assert.ok(stdout.includes(command), command);
+    for (const command of ['serve', 'migrate', 'rotate-key', 'exec', '--version'])
+      assert.ok(stdout.includes(command), command);
     // Each command has a line of its own under "commands:", saying what it does.
     const commandsSection = /\ncommands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1];
     assert.ok(commandsSection, stdout);
-    for (const command of ['serve', 'migrate', 'rotate-key', 'keys', 'exec']) assert.match(commandsSection, new RegExp(`^  ${command}( \\S+)* {2,}\\S`, 'm'), command);
+    for (const command of ['serve', 'migrate', 'rotate-key', 'keys', 'exec'])
+      assert.match(commandsSection, new RegExp(`^  ${command}( \\S+)* {2,}\\S`, 'm'), command);
   });
 
   it('prints its version', async () => {
-    assert.deepEqual(await runVarsetd(['--version'], varsetdEnv(noStore)), { code: 0, stdout: `varsetd ${VERSION}\n`, stderr: '' });
+    assert.deepEqual(await runVarsetd(['--version'], varsetdEnv(noStore)), {
+      code: 0,
+      stdout: `varsetd ${VERSION}\n`,
+      stderr: '',
+    });
   });
 
   it('refuses a wrong setting before it touches anything', async () => {
@@ -48,7 +56,10 @@ describe('the varsetd command', () => {
         [['serve', '--no-such-option', '1'], {}, /unknown option --no-such-option/],
       ];
       for (const [args, settings, message] of wrongs) {
-        const { code, stdout, stderr } = await runVarsetd(args, varsetdEnv({ dataDir, databaseUrl: undefined }, settings));
+        const { code, stdout, stderr } = await runVarsetd(
+          args,
+          varsetdEnv({ dataDir, databaseUrl: undefined }, settings),
+        );
         assert.equal(code, 2, args.join(' '));
         assert.match(stderr, message);
         assert.equal(stdout, '');
@@ -71,7 +82,10 @@ describe('varsetd failing to start', () => {
       for (const workers of ['1', '2']) {
         const { code, stdout, stderr } = await runVarsetd(
           ['serve'],
-          varsetdEnv({ dataDir, databaseUrl: undefined }, { HOST: '127.0.0.1', PORT: String(port), VARSETD_WORKERS: workers }),
+          varsetdEnv(
+            { dataDir, databaseUrl: undefined },
+            { HOST: '127.0.0.1', PORT: String(port), VARSETD_WORKERS: workers },
+          ),
         );
         assert.equal(code, 1, stdout + stderr);
         assert.equal(stdout, '');
@@ -90,7 +104,10 @@ describe('varsetd failing to start', () => {
   it('migrate names the PostgreSQL it cannot reach, as serve does, never its password', async () => {
     const closedPort = await freePort();
     const dataDir = path.join(os.tmpdir(), 'varsetd-cli-never-made');
-    const { code, stdout, stderr } = await runVarsetd(['migrate'], varsetdEnv({ dataDir, databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }));
+    const { code, stdout, stderr } = await runVarsetd(
+      ['migrate'],
+      varsetdEnv({ dataDir, databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }),
+    );
     assert.equal(code, 1, stdout + stderr);
     assert.equal(stdout, '');
     assert.match(
@@ -116,15 +133,27 @@ describe(`varsetd serve's start-up summary (${storeKind})`, () => {
         assert.equal(summary.dataDir, store.dataDir);
         if (store.databaseUrl) {
           const url = new URL(store.databaseUrl);
-          assert.deepEqual(summary.store, { type: 'postgres', host: `${url.hostname}:${url.port || 5432}`, database: url.pathname.slice(1) });
+          assert.deepEqual(summary.store, {
+            type: 'postgres',
+            host: `${url.hostname}:${url.port || 5432}`,
+            database: url.pathname.slice(1),
+          });
         } else {
           assert.deepEqual(summary.store, { type: 'sqlite', file: path.join(store.dataDir, 'varsetd.sqlite') });
         }
         assert.ok(summary.appliedMigrations.length > 0);
-        assert.deepEqual(summary.encryptionKey, { source: 'file', file: path.join(store.dataDir, 'encryption-key'), generated: true });
+        assert.deepEqual(summary.encryptionKey, {
+          source: 'file',
+          file: path.join(store.dataDir, 'encryption-key'),
+          generated: true,
+        });
         assert.deepEqual(summary.adminToken, { source: 'generated', file: path.join(store.dataDir, 'admin-token') });
         assert.ok(!first.output().includes(generated), 'the generated token was printed');
-        assert.equal((await fetch(`${first.url}/api/v2/organizations`, { headers: { authorization: `Bearer ${generated}` } })).status, 200);
+        assert.equal(
+          (await fetch(`${first.url}/api/v2/organizations`, { headers: { authorization: `Bearer ${generated}` } }))
+            .status,
+          200,
+        );
       } finally {
         await first.stop();
       }
@@ -132,10 +161,15 @@ describe(`varsetd serve's start-up summary (${storeKind})`, () => {
       const second = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: CONFIGURED }));
       try {
         assert.deepEqual(second.summary.appliedMigrations, []);
-        assert.deepEqual(second.summary.adminToken, { source: 'configured', revokedGenerated: true, removedFile: path.join(store.dataDir, 'admin-token') });
+        assert.deepEqual(second.summary.adminToken, {
+          source: 'configured',
+          revokedGenerated: true,
+          removedFile: path.join(store.dataDir, 'admin-token'),
+        });
         assert.equal(second.summary.encryptionKey.generated, false);
         assert.ok(!second.output().includes(CONFIGURED), 'the configured token was printed');
-        const status = async (token: string) => (await fetch(`${second.url}/api/v2/organizations`, { headers: { authorization: `Bearer ${token}` } })).status;
+        const status = async (token: string) =>
+          (await fetch(`${second.url}/api/v2/organizations`, { headers: { authorization: `Bearer ${token}` } })).status;
         assert.equal(await status(generated), 401);
         assert.equal(await status(CONFIGURED), 200);
       } finally {
@@ -155,10 +189,12 @@ describe(`varsetd serve's data folder (${storeKind})`, () => {
     try {
       const server = await startServerProcess(varsetdEnv({ dataDir, databaseUrl: store.databaseUrl }));
       await server.stop();
-      for (const folder of [dataDir, path.dirname(dataDir)]) assert.equal((fs.statSync(folder).mode & 0o777).toString(8), '700', folder);
+      for (const folder of [dataDir, path.dirname(dataDir)])
+        assert.equal((fs.statSync(folder).mode & 0o777).toString(8), '700', folder);
       const files = fs.readdirSync(dataDir);
       assert.ok(files.includes('admin-token') && files.includes('encryption-key'), files.join(', '));
-      for (const file of files) assert.equal((fs.statSync(path.join(dataDir, file)).mode & 0o777).toString(8), '600', file);
+      for (const file of files)
+        assert.equal((fs.statSync(path.join(dataDir, file)).mode & 0o777).toString(8), '600', file);
     } finally {
       await store.dispose();
     }
@@ -169,42 +205,55 @@ describe(`varsetd serve's data folder (${storeKind})`, () => {
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 describe(`varsetd serve on a terminal (${storeKind})`, () => {
-  it('prints the summary as text and the log as readable lines', { skip: !hasScript && 'script(1) is not installed' }, async () => {
-    const store = await createTestStore();
-    const command = `${process.execPath} --import tsx src/main.ts serve`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: varsetdEnv(store, { HOST: '127.0.0.1', PORT: '0' }), stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no summary within 60 s:\n${output}`)), 60_000);
-        child.stdout.on('data', (chunk) => {
-          output += String(chunk);
-          if (/^ {2}admin token [^\n]*\n/m.test(output)) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.once('exit', () => reject(new Error(`script exited:\n${output}`)));
+  it(
+    'prints the summary as text and the log as readable lines',
+    { skip: !hasScript && 'script(1) is not installed' },
+    async () => {
+      const store = await createTestStore();
+      const command = `${process.execPath} --import tsx src/main.ts serve`;
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        cwd: ROOT,
+        env: varsetdEnv(store, { HOST: '127.0.0.1', PORT: '0' }),
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
+      let output = '';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no summary within 60 s:\n${output}`)), 60_000);
+          child.stdout.on('data', (chunk) => {
+            output += String(chunk);
+            if (/^ {2}admin token [^\n]*\n/m.test(output)) {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+          child.once('exit', () => reject(new Error(`script exited:\n${output}`)));
+        });
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+        await store.dispose();
       }
-      await store.dispose();
-    }
-    const lines = output.replaceAll('\r', '').split('\n');
-    assert.ok(
-      lines.some((line) => /^varsetd \S+ is listening on http:\/\/127\.0\.0\.1:\d+$/.test(line)),
-      output,
-    );
-    assert.ok(lines.includes(`  data folder     ${store.dataDir}`), output);
-    assert.ok(lines.includes(`  admin token     generated, in ${path.join(store.dataDir, 'admin-token')} (not printed: read it from there)`), output);
-    assert.ok(
-      lines.some((line) => /^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at/.test(line)),
-      output,
-    );
-    assert.ok(!lines.some((line) => line.startsWith('{')), output);
-  });
+      const lines = output.replaceAll('\r', '').split('\n');
+      assert.ok(
+        lines.some((line) => /^varsetd \S+ is listening on http:\/\/127\.0\.0\.1:\d+$/.test(line)),
+        output,
+      );
+      assert.ok(lines.includes(`  data folder     ${store.dataDir}`), output);
+      assert.ok(
+        lines.includes(
+          `  admin token     generated, in ${path.join(store.dataDir, 'admin-token')} (not printed: read it from there)`,
+        ),
+        output,
+      );
+      assert.ok(
+        lines.some((line) => /^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at/.test(line)),
+        output,
+      );
+      assert.ok(!lines.some((line) => line.startsWith('{')), output);
+    },
+  );
 });

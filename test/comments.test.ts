@@ -33,7 +33,9 @@ describe(`comments and run events (${storeKind})`, () => {
     assert.deepEqual(first.attributes, { body: '1st comment test' });
     const eventId = first.relationships['run-event'].data.id;
     assert.match(eventId, /^re-[A-Za-z0-9]{16}$/);
-    assert.deepEqual(first.relationships, { 'run-event': { data: { id: eventId, type: 'run-events' }, links: { related: `/api/v2/run-events/${eventId}` } } });
+    assert.deepEqual(first.relationships, {
+      'run-event': { data: { id: eventId, type: 'run-events' }, links: { related: `/api/v2/run-events/${eventId}` } },
+    });
     assert.deepEqual(first.links, { self: `/api/v2/comments/${first.id}` });
 
     const second = await createComment(t, run.id, '2nd comment test');
@@ -75,7 +77,9 @@ describe(`comments and run events (${storeKind})`, () => {
       assert.equal(res.status, 422, JSON.stringify(body).slice(0, 80));
       assert.equal(res.body.errors[0].source.pointer, pointer, JSON.stringify(body).slice(0, 80));
     }
-    const empty = await t.request('POST', `/api/v2/runs/${run.id}/comments`, { contentType: 'application/vnd.api+json' });
+    const empty = await t.request('POST', `/api/v2/runs/${run.id}/comments`, {
+      contentType: 'application/vnd.api+json',
+    });
     assert.equal(empty.status, 422);
     const list = await t.get(`/api/v2/runs/${run.id}/comments`);
     assert.equal(list.body.meta.pagination['total-count'], 2);
@@ -103,7 +107,14 @@ describe(`comments and run events (${storeKind})`, () => {
       res.body.data.map((c: any) => c.id),
       ids.slice(2, 4),
     );
-    assert.deepEqual(res.body.meta.pagination, { 'current-page': 2, 'page-size': 2, 'prev-page': 1, 'next-page': 3, 'total-pages': 3, 'total-count': 5 });
+    assert.deepEqual(res.body.meta.pagination, {
+      'current-page': 2,
+      'page-size': 2,
+      'prev-page': 1,
+      'next-page': 3,
+      'total-pages': 3,
+      'total-count': 5,
+    });
     assert.equal(res.body.links.self, `/api/v2/runs/${run.id}/comments?page%5Bnumber%5D=2&page%5Bsize%5D=2`);
     assert.equal(res.body.links.last, `/api/v2/runs/${run.id}/comments?page%5Bnumber%5D=3&page%5Bsize%5D=2`);
     res = await t.get(`/api/v2/runs/${run.id}/comments`);
@@ -127,7 +138,10 @@ describe(`comments and run events (${storeKind})`, () => {
     assert.equal(event.attributes.action, 'commented');
     assert.equal(event.attributes.description, 'Comment added');
     assert.match(event.attributes['created-at'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.deepEqual(event.relationships, { actor: { data: null }, comment: { data: { id: comment.id, type: 'comments' } } });
+    assert.deepEqual(event.relationships, {
+      actor: { data: null },
+      comment: { data: { id: comment.id, type: 'comments' } },
+    });
     assert.deepEqual(event.links, { self: `/api/v2/run-events/${eventId}` });
     assert.equal(res.body.included, undefined);
 
@@ -154,7 +168,10 @@ describe(`comments and run events (${storeKind})`, () => {
     assert.deepEqual(res.body.included, []);
     res = await t.get(`/api/v2/runs/${run.id}/run-events?include=`);
     assert.equal(res.body.included, undefined);
-    for (const url of [`/api/v2/runs/${run.id}/run-events?include=plan`, `/api/v2/run-events/${c1.relationships['run-event'].data.id}?include=comment,run`]) {
+    for (const url of [
+      `/api/v2/runs/${run.id}/run-events?include=plan`,
+      `/api/v2/run-events/${c1.relationships['run-event'].data.id}?include=comment,run`,
+    ]) {
       res = await t.get(url);
       assert.equal(res.status, 400, url);
       assert.equal(res.body.errors[0].source.parameter, 'include');

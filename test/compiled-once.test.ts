@@ -36,7 +36,12 @@ describe(`queries compiled once (${storeKind})`, () => {
 
   it('runs with each call’s arguments, keeping the values written in the query', async () => {
     const named = compiledOnce((db, first: string, second: string) =>
-      db.selectFrom('organizations').select('name').where('name', 'in', [first, second]).where('name', '<>', 'initech').orderBy('name'),
+      db
+        .selectFrom('organizations')
+        .select('name')
+        .where('name', 'in', [first, second])
+        .where('name', '<>', 'initech')
+        .orderBy('name'),
     );
     assert.deepEqual(await named(store.db, 'acme', 'globex'), [{ name: 'acme' }, { name: 'globex' }]);
     assert.deepEqual(await named(store.db, 'globex', 'nobody'), [{ name: 'globex' }]);
@@ -44,14 +49,18 @@ describe(`queries compiled once (${storeKind})`, () => {
   });
 
   it('takes numbers where the query uses them whole, such as a page’s limit and offset', async () => {
-    const page = compiledOnce((db, size: number, offset: number) => db.selectFrom('organizations').select('name').orderBy('name').limit(size).offset(offset));
+    const page = compiledOnce((db, size: number, offset: number) =>
+      db.selectFrom('organizations').select('name').orderBy('name').limit(size).offset(offset),
+    );
     assert.deepEqual(await page(store.db, 2, 0), [{ name: 'acme' }, { name: 'globex' }]);
     assert.deepEqual(await page(store.db, 2, 1), [{ name: 'globex' }, { name: 'initech' }]);
     assert.deepEqual(await page(store.db, 1, 2), [{ name: 'initech' }]);
   });
 
   it('takes lists, each member a parameter, compiled once for each length', async () => {
-    const named = compiledOnce((db, names: string[]) => db.selectFrom('organizations').select('name').where('name', 'in', names).orderBy('name'));
+    const named = compiledOnce((db, names: string[]) =>
+      db.selectFrom('organizations').select('name').where('name', 'in', names).orderBy('name'),
+    );
     assert.deepEqual(await named(store.db, ['initech']), [{ name: 'initech' }]);
     assert.deepEqual(await named(store.db, ['globex', 'acme']), [{ name: 'acme' }, { name: 'globex' }]);
     assert.deepEqual(await named(store.db, ['acme']), [{ name: 'acme' }]);
@@ -74,7 +83,12 @@ describe(`queries compiled once (${storeKind})`, () => {
     );
     await insert(store.db, ['org-hooli', 'org-umbrella'], ['hooli', 'umbrella'], [true, false]);
     await insert(store.db, ['org-vandelay'], ['vandelay'], [false]);
-    const rows = await store.db.selectFrom('organizations').select(['name', 'user_tokens_enabled']).where('created_at', '=', created).orderBy('name').execute();
+    const rows = await store.db
+      .selectFrom('organizations')
+      .select(['name', 'user_tokens_enabled'])
+      .where('created_at', '=', created)
+      .orderBy('name')
+      .execute();
     assert.deepEqual(rows, [
       { name: 'hooli', user_tokens_enabled: true },
       { name: 'umbrella', user_tokens_enabled: false },
@@ -83,11 +97,15 @@ describe(`queries compiled once (${storeKind})`, () => {
   });
 
   it('refuses an argument used inside a value, or not used at all', async () => {
-    const inside = compiledOnce((db, part: string) => db.selectFrom('organizations').select('name').where('name', 'like', `%${part}%`));
+    const inside = compiledOnce((db, part: string) =>
+      db.selectFrom('organizations').select('name').where('name', 'like', `%${part}%`),
+    );
     await assert.rejects(inside(store.db, 'cm'), /used inside a value/);
     const unused = compiledOnce((db, _name: string) => db.selectFrom('organizations').select('name'));
     await assert.rejects(unused(store.db, 'acme'), /argument 0 is not a parameter/);
-    const unusedMember = compiledOnce((db, names: string[]) => db.selectFrom('organizations').select('name').where('name', '=', names[0]!));
+    const unusedMember = compiledOnce((db, names: string[]) =>
+      db.selectFrom('organizations').select('name').where('name', '=', names[0]!),
+    );
     await assert.rejects(unusedMember(store.db, ['acme', 'globex']), /argument 0 is not a parameter/);
   });
 });

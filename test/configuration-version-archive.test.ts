@@ -5,7 +5,13 @@ import { buildApp } from '../src/app.js';
 import { migrate } from '../src/db/connect.js';
 import { TestApp } from './support/app.js';
 import { grantWorkspace, teamWithToken } from './support/factories/access.js';
-import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, showConfigurationVersion, upload } from './support/factories/runs.js';
+import {
+  configArchive,
+  createConfigurationVersion,
+  createUploadedConfigurationVersion,
+  showConfigurationVersion,
+  upload,
+} from './support/factories/runs.js';
 import { expectStatus } from './support/requests.js';
 import { insertOldSiteAdminToken, storeKind, withStoreMigratedTo } from './support/store.js';
 
@@ -18,12 +24,16 @@ describe(`archiving configuration versions (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  const archive = (id: string, token?: string) => t.post(`/api/v2/configuration-versions/${id}/actions/archive`, undefined, token === undefined ? {} : { token });
+  const archive = (id: string, token?: string) =>
+    t.post(`/api/v2/configuration-versions/${id}/actions/archive`, undefined, token === undefined ? {} : { token });
   const startRun = (workspaceId: string, cvId: string) =>
     t.post('/api/v2/runs', {
       data: {
         type: 'runs',
-        relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } }, 'configuration-version': { data: { type: 'configuration-versions', id: cvId } } },
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: workspaceId } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cvId } },
+        },
       },
     });
 
@@ -33,7 +43,11 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     const run = await startRun(ws, older);
     expectStatus(run, 201);
     // The run finishes, so only the current-version rule stands in the way.
-    await t.store.db.updateTable('runs').set({ status: 'errored', finished_at: new Date().toISOString() }).where('id', '=', run.body.data.id).execute();
+    await t.store.db
+      .updateTable('runs')
+      .set({ status: 'errored', finished_at: new Date().toISOString() })
+      .where('id', '=', run.body.data.id)
+      .execute();
 
     const refused = await archive(older);
     assert.equal(refused.status, 409);
@@ -54,7 +68,11 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     assert.match(read.attributes['status-timestamps']['archived-at'], /Z$/);
     assert.equal(read.links.download, undefined);
     assert.equal((await t.get(`/api/v2/configuration-versions/${older}/download`)).status, 404);
-    const archives = await t.store.db.selectFrom('configuration_version_archives').select('configuration_version_id').where('configuration_version_id', '=', older).execute();
+    const archives = await t.store.db
+      .selectFrom('configuration_version_archives')
+      .select('configuration_version_id')
+      .where('configuration_version_id', '=', older)
+      .execute();
     assert.deepEqual(archives, []);
 
     const runRead = await t.get(`/api/v2/runs/${run.body.data.id}?include=configuration_version`);
@@ -103,7 +121,10 @@ describe(`archiving configuration versions (${storeKind})`, () => {
     assert.equal((await t.get(`/api/v2/configuration-versions/${cv}`, { token: reader.token })).status, 200);
     assert.equal((await archive(cv, reader.token)).status, 404);
     assert.equal((await archive(cv, stranger.token)).status, 404);
-    assert.equal((await t.post(`/api/v2/configuration-versions/${cv}/actions/archive`, undefined, { token: null })).status, 401);
+    assert.equal(
+      (await t.post(`/api/v2/configuration-versions/${cv}/actions/archive`, undefined, { token: null })).status,
+      401,
+    );
     assert.equal((await showConfigurationVersion(t, cv)).body.data.attributes.status, 'uploaded');
     const planner = await teamWithToken(t, org);
     await grantWorkspace(t, planner.teamId, ws, { access: 'plan' });
@@ -118,9 +139,32 @@ describe(`archived configuration versions migration on an existing store (${stor
     await withStoreMigratedTo('0012_tokens_and_grants', async (store) => {
       const db = store.db as Kysely<any>;
       const at = '2024-01-01T00:00:00.000Z';
-      await db.insertInto('organizations').values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at }).execute();
-      await db.insertInto('projects').values({ id: 'prj-old', organization_id: 'org-old', name: 'Default Project', description: '', is_default: true, created_at: at }).execute();
-      await db.insertInto('workspaces').values({ id: 'ws-old', organization_id: 'org-old', project_id: 'prj-old', name: 'w', created_at: at, updated_at: at }).execute();
+      await db
+        .insertInto('organizations')
+        .values({ id: 'org-old', name: 'old', email: 'o@example.com', created_at: at })
+        .execute();
+      await db
+        .insertInto('projects')
+        .values({
+          id: 'prj-old',
+          organization_id: 'org-old',
+          name: 'Default Project',
+          description: '',
+          is_default: true,
+          created_at: at,
+        })
+        .execute();
+      await db
+        .insertInto('workspaces')
+        .values({
+          id: 'ws-old',
+          organization_id: 'org-old',
+          project_id: 'prj-old',
+          name: 'w',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
       const cv = (id: string) => ({
         id,
         workspace_id: 'ws-old',
@@ -136,7 +180,10 @@ describe(`archived configuration versions migration on an existing store (${stor
         .values([cv('cv-older'), cv('cv-newer')])
         .execute();
       const kept = configArchive();
-      await db.insertInto('configuration_version_archives').values({ configuration_version_id: 'cv-older', data: kept }).execute();
+      await db
+        .insertInto('configuration_version_archives')
+        .values({ configuration_version_id: 'cv-older', data: kept })
+        .execute();
       await db
         .insertInto('runs')
         .values({
@@ -164,9 +211,17 @@ describe(`archived configuration versions migration on an existing store (${stor
       const app = await buildApp({ store });
       try {
         const headers = { authorization: 'Bearer old-admin-secret' };
-        const download = await app.inject({ method: 'GET', url: '/api/v2/configuration-versions/cv-older/download', headers });
+        const download = await app.inject({
+          method: 'GET',
+          url: '/api/v2/configuration-versions/cv-older/download',
+          headers,
+        });
         assert.deepEqual(download.rawPayload, kept);
-        const archived = await app.inject({ method: 'POST', url: '/api/v2/configuration-versions/cv-older/actions/archive', headers });
+        const archived = await app.inject({
+          method: 'POST',
+          url: '/api/v2/configuration-versions/cv-older/actions/archive',
+          headers,
+        });
         assert.equal(archived.statusCode, 202);
         const run = await app.inject({ method: 'GET', url: '/api/v2/runs/run-old', headers });
         assert.equal(run.statusCode, 200);

@@ -21,7 +21,10 @@ const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'u
 
 function runHealthcheck(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [HEALTHCHECK], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [HEALTHCHECK], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, ms: Date.now() - started })));
@@ -49,7 +52,10 @@ describe('the container image', () => {
     before(async () => {
       certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-image-cert-'));
       execFileSync('bash', [path.join(ROOT, 'scripts/make-test-certificate.sh'), certDir], { stdio: 'pipe' });
-      secure = https.createServer({ cert: fs.readFileSync(path.join(certDir, 'cert.pem')), key: fs.readFileSync(path.join(certDir, 'key.pem')) }, handler);
+      secure = https.createServer(
+        { cert: fs.readFileSync(path.join(certDir, 'cert.pem')), key: fs.readFileSync(path.join(certDir, 'key.pem')) },
+        handler,
+      );
       plainPort = await listen(plain);
       securePort = await listen(secure);
     });
@@ -94,7 +100,10 @@ describe('the container image', () => {
     it('asks over HTTPS when varsetd serves it (VARSETD_TLS_CERT), whatever host the certificate names', async () => {
       answer = 200;
       paths.length = 0;
-      const result = await runHealthcheck({ PORT: String(securePort), VARSETD_TLS_CERT: path.join(certDir, 'cert.pem') });
+      const result = await runHealthcheck({
+        PORT: String(securePort),
+        VARSETD_TLS_CERT: path.join(certDir, 'cert.pem'),
+      });
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(paths, ['https /readyz']);
     });

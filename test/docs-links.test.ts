@@ -27,7 +27,8 @@ function withoutCodeBlocks(text: string): string {
         return '';
       }
       if (fence !== undefined) {
-        if (line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replaceAll(fence[0]!, '') === '') fence = undefined;
+        if (line.trim().startsWith(fence[0]!.repeat(fence.length)) && line.trim().replaceAll(fence[0]!, '') === '')
+          fence = undefined;
         return '';
       }
       return line;
@@ -89,12 +90,16 @@ function relativeLinks(file: string, text: string): Link[] {
 /** What is wrong with `link`, or undefined when it leads somewhere real. */
 function problem(link: Link): string | undefined {
   const [rawPath = '', anchor] = link.target.split('#', 2);
-  const target = rawPath === '' ? path.join(ROOT, link.file) : path.resolve(path.dirname(path.join(ROOT, link.file)), decodeURIComponent(rawPath));
+  const target =
+    rawPath === ''
+      ? path.join(ROOT, link.file)
+      : path.resolve(path.dirname(path.join(ROOT, link.file)), decodeURIComponent(rawPath));
   if (!target.startsWith(ROOT + path.sep) && target !== ROOT) return 'leads outside the repository';
   if (!fs.existsSync(target)) return `${path.relative(ROOT, target)} does not exist`;
   if (anchor === undefined) return undefined;
   if (!target.endsWith('.md')) return `#${anchor} points into a file that is not Markdown`;
-  if (!anchors(fs.readFileSync(target, 'utf8')).has(anchor)) return `${path.relative(ROOT, target)} has no heading whose anchor is #${anchor}`;
+  if (!anchors(fs.readFileSync(target, 'utf8')).has(anchor))
+    return `${path.relative(ROOT, target)} has no heading whose anchor is #${anchor}`;
   return undefined;
 }
 
@@ -110,11 +115,15 @@ describe('links in the documentation', () => {
     assert.equal(slug('HTTPS, and proxies: what (not) to do — twice'), 'https-and-proxies-what-not-to-do--twice');
     assert.equal(slug('The [tfe provider](https://example.com) *v0.79.0*'), 'the-tfe-provider-v0790');
     assert.equal(slug('Run variables_and_more'), 'run-variables_and_more');
-    assert.deepEqual([...anchors('# A\n## Notes\n```\n## Not a heading\n```\n### Notes\n## Notes #\n')], ['a', 'notes', 'notes-1', 'notes-2']);
+    assert.deepEqual(
+      [...anchors('# A\n## Notes\n```\n## Not a heading\n```\n### Notes\n## Notes #\n')],
+      ['a', 'notes', 'notes-1', 'notes-2'],
+    );
   });
 
   it('finds relative links and leaves out code and other sites', () => {
-    const text = 'See [a](a.md#x), ![b](img/b.png "B") and [c](https://example.com).\n`[d](d.md)`\n```\n[e](e.md)\n```\n[f]: ./f.md\n[g](#local)';
+    const text =
+      'See [a](a.md#x), ![b](img/b.png "B") and [c](https://example.com).\n`[d](d.md)`\n```\n[e](e.md)\n```\n[f]: ./f.md\n[g](#local)';
     assert.deepEqual(
       relativeLinks('docs/x.md', text).map((l) => `${l.line} ${l.target}`),
       ['1 a.md#x', '1 img/b.png', '6 ./f.md', '7 #local'],

@@ -1,6 +1,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { blank, Conflict, Forbidden, Invalid, InvalidFilter, NotFound, Taken, TokenRefused, TooLarge, TransitionRefused, Unprocessable } from '../src/common/errors.js';
+import {
+  blank,
+  Conflict,
+  Forbidden,
+  Invalid,
+  InvalidFilter,
+  NotFound,
+  Taken,
+  TokenRefused,
+  TooLarge,
+  TransitionRefused,
+  Unprocessable,
+} from '../src/common/errors.js';
 import { apiErrorOf, pointerOf } from '../src/http/domain-errors.js';
 
 /** The one translation of domain errors into JSON:API errors (unit level; the API tests check the answers themselves). */
@@ -33,8 +45,18 @@ describe('domain errors at the HTTP edge', () => {
       detail: 'no',
       source: { pointer: '/data/attributes/organization-access' },
     });
-    assert.deepEqual(document(blank('name')), { status: '422', title: 'invalid attribute', detail: "name can't be blank", source: { pointer: '/data/attributes/name' } });
-    assert.deepEqual(document(new Invalid('global', 'no')), { status: '422', title: 'invalid attribute', detail: 'no', source: { pointer: '/data/attributes/global' } });
+    assert.deepEqual(document(blank('name')), {
+      status: '422',
+      title: 'invalid attribute',
+      detail: "name can't be blank",
+      source: { pointer: '/data/attributes/name' },
+    });
+    assert.deepEqual(document(new Invalid('global', 'no')), {
+      status: '422',
+      title: 'invalid attribute',
+      detail: 'no',
+      source: { pointer: '/data/attributes/global' },
+    });
     assert.deepEqual(document(new Taken('key', 'vars[0].category')), {
       status: '422',
       title: 'invalid attribute',
@@ -49,7 +71,11 @@ describe('domain errors at the HTTP edge', () => {
     });
     assert.deepEqual(document(new Unprocessable('no')), { status: '422', title: 'unprocessable entity', detail: 'no' });
     assert.deepEqual(document(new Conflict('locked')), { status: '409', title: 'conflict', detail: 'locked' });
-    assert.deepEqual(document(new TransitionRefused('no')), { status: '409', title: 'transition not allowed', detail: 'no' });
+    assert.deepEqual(document(new TransitionRefused('no')), {
+      status: '409',
+      title: 'transition not allowed',
+      detail: 'no',
+    });
     assert.deepEqual(document(new TooLarge('big')), { status: '413', title: 'payload too large', detail: 'big' });
     assert.deepEqual(document(new InvalidFilter('organization.name', 'is required')), {
       status: '400',

@@ -19,13 +19,22 @@ function send(agent: http.Agent, base: string, method: string, path: string, bod
   return new Promise((resolve) => {
     const request = http.request(
       url,
-      { method, agent, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }, timeout: 10_000 },
+      {
+        method,
+        agent,
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' },
+        timeout: 10_000,
+      },
       (response) => {
         response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, at: Date.now() }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, at: Date.now() }),
+        );
       },
     );
-    request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: 0, error: error.code ?? error.message, at: Date.now() }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ status: 0, error: error.code ?? error.message, at: Date.now() }),
+    );
     request.on('timeout', () => request.destroy(new Error('timeout')));
     request.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -35,7 +44,11 @@ function send(agent: http.Agent, base: string, method: string, path: string, bod
  * A load balancer in small: clients send reads and writes on their kept-alive connections while
  * the server is in rotation; a check of `/readyz` every 250 ms takes it out after 2 failures.
  */
-function balance(server: ServerProcess, organization: string, clients: number): { outcomes: Promise<Outcome[]>; outAt: Promise<number>; firstFailure: () => number } {
+function balance(
+  server: ServerProcess,
+  organization: string,
+  clients: number,
+): { outcomes: Promise<Outcome[]>; outAt: Promise<number>; firstFailure: () => number } {
   const outcomes: Outcome[] = [];
   let inRotation = true;
   let written = 0;
@@ -68,7 +81,11 @@ function balance(server: ServerProcess, organization: string, clients: number): 
       agent.destroy();
     }
   };
-  return { outcomes: Promise.all(Array.from({ length: clients }, (_, index) => client(index))).then(() => outcomes), outAt, firstFailure: () => firstFailure };
+  return {
+    outcomes: Promise.all(Array.from({ length: clients }, (_, index) => client(index))).then(() => outcomes),
+    outAt,
+    firstFailure: () => firstFailure,
+  };
 }
 
 async function readyStatus(base: string): Promise<number> {
@@ -77,14 +94,22 @@ async function readyStatus(base: string): Promise<number> {
 }
 
 const WAIT = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)),
+  ]);
 
 for (const workers of ['1', '2']) {
   describe(`the drain on SIGTERM with ${workers} worker(s) (${storeKind})`, () => {
     async function start(drainDelay: string): Promise<{ server: ServerProcess; dispose: () => Promise<void> }> {
       const store = await createTestStore();
       const server = await startServerProcess(
-        varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: workers, VARSETD_DRAIN_DELAY: drainDelay, LOG_LEVEL: 'info' }),
+        varsetdEnv(store, {
+          VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
+          VARSETD_WORKERS: workers,
+          VARSETD_DRAIN_DELAY: drainDelay,
+          LOG_LEVEL: 'info',
+        }),
       );
       return {
         server,
@@ -116,7 +141,12 @@ for (const workers of ['1', '2']) {
         // Until the drain delay is over, whatever still comes is answered, and its connection closed.
         await new Promise((resolve) => setTimeout(resolve, 500));
         assert.equal(await readyStatus(server.url), 503);
-        const late = await send(new http.Agent({ keepAlive: true }), server.url, 'GET', `/api/v2/organizations/${organization}`);
+        const late = await send(
+          new http.Agent({ keepAlive: true }),
+          server.url,
+          'GET',
+          `/api/v2/organizations/${organization}`,
+        );
         assert.equal(late.status, 200, JSON.stringify(late));
         assert.equal(late.connection, 'close');
         assert.ok(server.isRunning(), 'it serves for the drain delay');
@@ -132,7 +162,10 @@ for (const workers of ['1', '2']) {
         assert.ok(outcomes.length >= 20, `only ${outcomes.length} requests were sent`);
         // Requests go on being answered, not refused, once readiness fails; each answer closes its connection.
         const afterFailure = outcomes.filter((outcome) => outcome.at > traffic.firstFailure() + 50);
-        assert.ok(afterFailure.length >= 4, `only ${afterFailure.length} requests were answered after readiness failed`);
+        assert.ok(
+          afterFailure.length >= 4,
+          `only ${afterFailure.length} requests were answered after readiness failed`,
+        );
         assert.deepEqual(
           afterFailure.filter((outcome) => outcome.connection !== 'close'),
           [],

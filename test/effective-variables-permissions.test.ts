@@ -17,7 +17,9 @@ describe(`workspace and effective variables: permissions (${storeKind})`, () => 
     t = await TestApp.start();
     org = await t.createOrganization();
     ws = await t.createWorkspace(org);
-    const res = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key: 'k', value: 'v', category: 'terraform' } } });
+    const res = await t.post(`/api/v2/workspaces/${ws}/vars`, {
+      data: { type: 'vars', attributes: { key: 'k', value: 'v', category: 'terraform' } },
+    });
     expectStatus(res, 201);
     varId = res.body.data.id;
     runId = (await createRun(t, ws)).id;
@@ -39,10 +41,18 @@ describe(`workspace and effective variables: permissions (${storeKind})`, () => 
   /** Create, update and delete of a throw-away variable; statuses in that order. */
   async function writeStatuses(token: string): Promise<number[]> {
     const key = `w${Math.random().toString(36).slice(2, 8)}`;
-    const created = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key, category: 'env' } } }, { token });
+    const created = await t.post(
+      `/api/v2/workspaces/${ws}/vars`,
+      { data: { type: 'vars', attributes: { key, category: 'env' } } },
+      { token },
+    );
     // Update and delete something that exists whatever the create answered.
     const target = created.status === 201 ? created.body.data.id : varId;
-    const updated = await t.patch(`/api/v2/workspaces/${ws}/vars/${target}`, { data: { type: 'vars', attributes: { description: 'x' } } }, { token });
+    const updated = await t.patch(
+      `/api/v2/workspaces/${ws}/vars/${target}`,
+      { data: { type: 'vars', attributes: { description: 'x' } } },
+      { token },
+    );
     const deleted = await t.delete(`/api/v2/workspaces/${ws}/vars/${target}`, undefined, { token });
     return [created.status, updated.status, deleted.status];
   }
@@ -80,7 +90,9 @@ describe(`workspace and effective variables: permissions (${storeKind})`, () => 
     const { token } = await teamWithToken(t, org);
     assert.deepEqual(await readStatuses(token), [404, 404, 404, 404, 404]);
     assert.deepEqual(await writeStatuses(token), [404, 404, 404]);
-    const stranger = await teamWithToken(t, await t.createOrganization(), { 'organization-access': { 'manage-workspaces': true } });
+    const stranger = await teamWithToken(t, await t.createOrganization(), {
+      'organization-access': { 'manage-workspaces': true },
+    });
     assert.deepEqual(await readStatuses(stranger.token), [404, 404, 404, 404, 404]);
     const res = await t.get(`/api/v2/workspaces/${ws}/all-vars`, { token: stranger.token });
     assert.deepEqual(res.body, { errors: [{ status: '404', title: 'not found' }] });

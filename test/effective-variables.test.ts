@@ -12,15 +12,25 @@ import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
 async function createWorkspaceVar(t: TestApp, ws: string, attributes: Record<string, unknown>): Promise<any> {
-  const res = await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { category: 'terraform', ...attributes } } });
+  const res = await t.post(`/api/v2/workspaces/${ws}/vars`, {
+    data: { type: 'vars', attributes: { category: 'terraform', ...attributes } },
+  });
   expectStatus(res, 201);
   return res.body.data;
 }
 
 /** A compact view of an effective variable: key, category, value and where each value comes from. */
 function summary(resource: any): unknown {
-  const from = (v: any) => (v.source.type === 'varset' ? `${v.source.precedence}:${v.source.varset.name}` : `${v.source.precedence}:${v.source.type}`);
-  return [resource.attributes.key, resource.attributes.category, resource.attributes.value, [from(resource.attributes), ...resource.attributes.overridden.map(from)]];
+  const from = (v: any) =>
+    v.source.type === 'varset'
+      ? `${v.source.precedence}:${v.source.varset.name}`
+      : `${v.source.precedence}:${v.source.type}`;
+  return [
+    resource.attributes.key,
+    resource.attributes.category,
+    resource.attributes.value,
+    [from(resource.attributes), ...resource.attributes.overridden.map(from)],
+  ];
 }
 
 describe(`effective variables (${storeKind})`, () => {
@@ -55,7 +65,10 @@ describe(`effective variables (${storeKind})`, () => {
     const ws = await t.createWorkspace(org, { projectId: prj });
     const wsVar = await createWorkspaceVar(t, ws, { key: 'region', value: 'ws-region' });
     await createWorkspaceVar(t, ws, { key: 'region', category: 'env', value: 'ws-env-region' });
-    const global = await createVarset(t, org, { attributes: { name: uniqueName('global'), global: true }, vars: [{ key: `only-global-${ws}`, value: 'g' }] });
+    const global = await createVarset(t, org, {
+      attributes: { name: uniqueName('global'), global: true },
+      vars: [{ key: `only-global-${ws}`, value: 'g' }],
+    });
     const projectSet = await createVarset(t, org, {
       attributes: { name: 'b-project' },
       projects: [prj],
@@ -64,7 +77,11 @@ describe(`effective variables (${storeKind})`, () => {
         { key: 'size', value: 'prj-size' },
       ],
     });
-    const wsSet = await createVarset(t, org, { attributes: { name: 'c-workspace' }, workspaces: [ws], vars: [{ key: 'size', value: 'ws-set-size' }] });
+    const wsSet = await createVarset(t, org, {
+      attributes: { name: 'c-workspace' },
+      workspaces: [ws],
+      vars: [{ key: 'size', value: 'ws-set-size' }],
+    });
     const owned = await createVarset(t, org, {
       attributes: { name: 'z-owned' },
       parent: { type: 'projects', id: prj },
@@ -103,7 +120,14 @@ describe(`effective variables (${storeKind})`, () => {
       assert.deepEqual(zone.attributes.source, {
         type: 'varset',
         precedence: 3,
-        varset: { id: priority.id, name: 'a-priority', scope: 'workspace', owner: 'organization', priority: true, version: 1 },
+        varset: {
+          id: priority.id,
+          name: 'a-priority',
+          scope: 'workspace',
+          owner: 'organization',
+          priority: true,
+          version: 1,
+        },
       });
       assert.equal(zone.attributes.overridden[0].source.varset.owner, 'project');
       assert.equal(zone.attributes.overridden[0].source.varset.scope, 'project');
@@ -111,14 +135,28 @@ describe(`effective variables (${storeKind})`, () => {
       const region = data.find((d) => d.attributes.key === 'region' && d.attributes.category === 'terraform');
       assert.deepEqual(
         Object.keys(region.attributes).sort(),
-        ['category', 'description', 'hcl', 'key', 'overridden', 'sensitive', 'source', 'value', 'variable-id', 'version-id'].sort(),
+        [
+          'category',
+          'description',
+          'hcl',
+          'key',
+          'overridden',
+          'sensitive',
+          'source',
+          'value',
+          'variable-id',
+          'version-id',
+        ].sort(),
       );
       assert.deepEqual(region.attributes.source, { type: 'workspace', precedence: 8 });
     });
 
     it('never shows a sensitive value, winning or overridden', async () => {
       const ws = await t.createWorkspace(org);
-      await createVarset(t, org, { workspaces: [ws], vars: [{ key: 'pw', value: 'overridden-secret', sensitive: true }] });
+      await createVarset(t, org, {
+        workspaces: [ws],
+        vars: [{ key: 'pw', value: 'overridden-secret', sensitive: true }],
+      });
       await createWorkspaceVar(t, ws, { key: 'pw', value: 'winning-secret', sensitive: true });
       const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables`);
       expectStatus(res, 200);
@@ -153,7 +191,11 @@ describe(`effective variables (${storeKind})`, () => {
         workspaces: [ws],
         vars: [
           { key: 'TFC_GCP_PROVIDER_AUTH', category: 'env', value: 'true' },
-          { key: 'TFC_GCP_WORKLOAD_PROVIDER_NAME', category: 'env', value: 'projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd' },
+          {
+            key: 'TFC_GCP_WORKLOAD_PROVIDER_NAME',
+            category: 'env',
+            value: 'projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd',
+          },
           { key: 'TFC_AZURE_PROVIDER_AUTH', category: 'env', value: 'true' },
         ],
       });
@@ -161,7 +203,10 @@ describe(`effective variables (${storeKind})`, () => {
       expectStatus(res, 200);
       assert.deepEqual(res.body.meta['dynamic-credentials'], [
         { target: 'azure', audience: 'api://AzureADTokenExchange' },
-        { target: 'gcp', audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd' },
+        {
+          target: 'gcp',
+          audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd',
+        },
       ]);
     });
 
@@ -170,7 +215,12 @@ describe(`effective variables (${storeKind})`, () => {
       for (const name of ['\u{1F600} set', 'b set', '\u{FF21} set', 'B set'])
         await createVarset(t, org, { attributes: { name }, workspaces: [ws], vars: [{ key: 'tie', value: name }] });
       const [tie] = await effective(ws);
-      assert.deepEqual(summary(tie), ['tie', 'terraform', 'B set', ['11:B set', '11:b set', '11:\u{FF21} set', '11:\u{1F600} set']]);
+      assert.deepEqual(summary(tie), [
+        'tie',
+        'terraform',
+        'B set',
+        ['11:B set', '11:b set', '11:\u{FF21} set', '11:\u{1F600} set'],
+      ]);
     });
 
     it('with explain=true names each level, says why each winner won, and lists the levels in meta', async () => {
@@ -183,15 +233,22 @@ describe(`effective variables (${storeKind})`, () => {
       assert.ok(!JSON.stringify(plain.body).includes('level-name'));
       assert.deepEqual(res.body.data.map(summary), plain.body.data.map(summary));
 
-      const byKey = (key: string) => res.body.data.find((d: any) => d.attributes.key === key && d.attributes.category === 'terraform').attributes;
+      const byKey = (key: string) =>
+        res.body.data.find((d: any) => d.attributes.key === key && d.attributes.category === 'terraform').attributes;
       const zone = byKey('zone');
       assert.equal(zone['decided-by'], 'precedence');
-      assert.equal(zone.source['level-name'], 'priority set owned by the organization, applied directly to the workspace');
+      assert.equal(
+        zone.source['level-name'],
+        'priority set owned by the organization, applied directly to the workspace',
+      );
       assert.equal(
         zone.reason,
         "Level 3 (a priority set owned by the organization, applied directly to the workspace) beats everything below level 3; the next value is at level 10 (a set owned by a project, applied to the workspace's project).",
       );
-      assert.equal(zone.overridden[0].source['level-name'], "set owned by a project, applied to the workspace's project");
+      assert.equal(
+        zone.overridden[0].source['level-name'],
+        "set owned by a project, applied to the workspace's project",
+      );
       assert.equal(byKey('size').source['level-name'], "set owned by a project, applied to the workspace's project");
       assert.equal(byKey('region').source['level-name'], 'workspace variable');
       assert.equal(byKey(`only-global-${ws}`)['decided-by'], 'only-value');
@@ -214,7 +271,12 @@ describe(`effective variables (${storeKind})`, () => {
 
     it('with explain=true says when a tie between sets of one level was settled by name', async () => {
       const ws = await t.createWorkspace(org);
-      for (const name of ['b tie', 'a tie', 'c tie']) await createVarset(t, org, { attributes: { name: `${name} ${ws}` }, workspaces: [ws], vars: [{ key: 'tie', value: name }] });
+      for (const name of ['b tie', 'a tie', 'c tie'])
+        await createVarset(t, org, {
+          attributes: { name: `${name} ${ws}` },
+          workspaces: [ws],
+          vars: [{ key: 'tie', value: name }],
+        });
       const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
       expectStatus(res, 200);
       const [tie] = res.body.data;
@@ -228,9 +290,21 @@ describe(`effective variables (${storeKind})`, () => {
     it('counts a set reaching the workspace two ways once, at its highest level', async () => {
       const prj = await t.createProject(org);
       const ws = await t.createWorkspace(org, { projectId: prj });
-      const both = await createVarset(t, org, { attributes: { name: uniqueName('both') }, workspaces: [ws], projects: [prj], vars: [{ key: 'twice', value: 'x' }] });
+      const both = await createVarset(t, org, {
+        attributes: { name: uniqueName('both') },
+        workspaces: [ws],
+        projects: [prj],
+        vars: [{ key: 'twice', value: 'x' }],
+      });
       const [twice] = await effective(ws);
-      assert.deepEqual(twice.attributes.source.varset, { id: both.id, name: both.attributes.name, scope: 'workspace', owner: 'organization', priority: false, version: 1 });
+      assert.deepEqual(twice.attributes.source.varset, {
+        id: both.id,
+        name: both.attributes.name,
+        scope: 'workspace',
+        owner: 'organization',
+        priority: false,
+        version: 1,
+      });
       assert.equal(twice.attributes.source.precedence, 11);
       assert.deepEqual(twice.attributes.overridden, []);
     });
@@ -248,12 +322,20 @@ describe(`effective variables (${storeKind})`, () => {
       await createWorkspaceVar(t, ws, { key: 'w' });
       const counter = new QueryCounter();
       const db = t.store.db.withPlugin(counter);
-      const workspace = await t.store.db.selectFrom('workspaces').selectAll().where('id', '=', ws).executeTakeFirstOrThrow();
+      const workspace = await t.store.db
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('id', '=', ws)
+        .executeTakeFirstOrThrow();
       const counts: number[] = [];
       for (let round = 0; round < 3; round++) {
         for (let i = 0; i < 4; i++) {
           await createVarset(t, org, { workspaces: [ws], vars: [{ key: `k${i}` }, { key: `r${round}-${i}` }] });
-          await createVarset(t, org, { projects: [prj], parent: round === 1 ? { type: 'projects', id: prj } : undefined, vars: [{ key: `k${i}` }] });
+          await createVarset(t, org, {
+            projects: [prj],
+            parent: round === 1 ? { type: 'projects', id: prj } : undefined,
+            vars: [{ key: `k${i}` }],
+          });
         }
         counter.count = 0;
         const candidates = await loadCandidates(db, workspace);
@@ -314,15 +396,26 @@ describe(`effective variables (${storeKind})`, () => {
         ['zone', 'terraform', 'forced-zone', ['3:a-priority', '6:run', '10:z-owned']],
       ]);
       const region = atCreation.find((d) => d.id === 'terraform:region');
-      assert.deepEqual([region.attributes['variable-id'], region.attributes.hcl, region.attributes.sensitive], [null, true, false]);
+      assert.deepEqual(
+        [region.attributes['variable-id'], region.attributes.hcl, region.attributes.sensitive],
+        [null, true, false],
+      );
       assert.equal(region.attributes.overridden[0]['variable-id'], wsVar.id);
       assert.equal(atCreation.find((d) => d.id === 'env:TOKEN').attributes.value, null);
 
       // Change everything the resolution came from.
       expectStatus(await t.delete(`/api/v2/workspaces/${ws}/vars/${wsVar.id}`), 204);
       const prjVar = projectSet.relationships.vars.data.find((v: any) => v.attributes.key === 'region');
-      expectStatus(await t.patch(`/api/v2/varsets/${projectSet.id}/relationships/vars/${prjVar.id}`, { data: { type: 'vars', attributes: { value: 'changed' } } }), 200);
-      expectStatus(await t.patch(`/api/v2/varsets/${priority.id}`, { data: { type: 'varsets', attributes: { priority: false } } }), 200);
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${projectSet.id}/relationships/vars/${prjVar.id}`, {
+          data: { type: 'vars', attributes: { value: 'changed' } },
+        }),
+        200,
+      );
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${priority.id}`, { data: { type: 'varsets', attributes: { priority: false } } }),
+        200,
+      );
       expectStatus(await t.delete(`/api/v2/varsets/${projectSet.id}`), 204);
       await createVarset(t, org, { workspaces: [ws], vars: [{ key: 'brand-new' }] });
       await createWorkspaceVar(t, ws, { key: 'extra', value: 'later' });
@@ -330,7 +423,12 @@ describe(`effective variables (${storeKind})`, () => {
       assert.deepEqual(await runEffective(run.id), atCreation);
       const now = await effective(ws);
       assert.notDeepEqual(now, atCreation);
-      assert.deepEqual(summary(now.find((d) => d.id === 'terraform:zone')), ['zone', 'terraform', 'owned-zone', ['10:z-owned', '11:a-priority']]);
+      assert.deepEqual(summary(now.find((d) => d.id === 'terraform:zone')), [
+        'zone',
+        'terraform',
+        'owned-zone',
+        ['10:z-owned', '11:a-priority'],
+      ]);
     });
 
     it('copies sensitive values sealed into the run, and never shows them', async () => {
@@ -341,8 +439,16 @@ describe(`effective variables (${storeKind})`, () => {
       const res = await t.get(`/api/v2/runs/${run.id}/effective-variables`);
       expectStatus(res, 200);
       assert.ok(!JSON.stringify(res.body).includes('secret'));
-      assert.deepEqual([res.body.data[0].attributes.value, res.body.data[0].attributes.overridden[0].value], [null, null]);
-      const rows = await t.store.db.selectFrom('run_effective_values').select(['value', 'sensitive']).where('run_id', '=', run.id).orderBy('rank').execute();
+      assert.deepEqual(
+        [res.body.data[0].attributes.value, res.body.data[0].attributes.overridden[0].value],
+        [null, null],
+      );
+      const rows = await t.store.db
+        .selectFrom('run_effective_values')
+        .select(['value', 'sensitive'])
+        .where('run_id', '=', run.id)
+        .orderBy('rank')
+        .execute();
       assert.deepEqual(
         rows.map((r) => [t.app.sealer.open(r.value), r.sensitive]),
         [
@@ -379,7 +485,12 @@ describe(`effective variables (${storeKind})`, () => {
       const ws = await t.createWorkspace(org);
       const v = await createWorkspaceVar(t, ws, { key: 'n', value: 'first' });
       const first = await createRun(t, ws);
-      expectStatus(await t.patch(`/api/v2/workspaces/${ws}/vars/${v.id}`, { data: { type: 'vars', attributes: { value: 'second' } } }), 200);
+      expectStatus(
+        await t.patch(`/api/v2/workspaces/${ws}/vars/${v.id}`, {
+          data: { type: 'vars', attributes: { value: 'second' } },
+        }),
+        200,
+      );
       const second = await createRun(t, ws, { variables: [] });
       assert.deepEqual((await runEffective(first.id)).map(summary), [['n', 'terraform', 'first', ['8:workspace']]]);
       assert.deepEqual((await runEffective(second.id)).map(summary), [['n', 'terraform', 'second', ['8:workspace']]]);
@@ -400,7 +511,9 @@ describe(`effective variables (${storeKind})`, () => {
       const before = await count();
       for (const attributes of [{ variables: [{ key: 'n', value: 1 }] }, {}]) {
         // The second has no uploaded configuration version: refused inside the run's transaction.
-        const res = await t.post('/api/v2/runs', { data: { type: 'runs', attributes, relationships: { workspace: { data: { type: 'workspaces', id: ws } } } } });
+        const res = await t.post('/api/v2/runs', {
+          data: { type: 'runs', attributes, relationships: { workspace: { data: { type: 'workspaces', id: ws } } } },
+        });
         assert.equal(res.status, 422);
       }
       assert.equal(await count(), before);

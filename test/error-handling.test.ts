@@ -11,8 +11,18 @@ describe(`error translation (${storeKind})`, () => {
     const fail = (code: string, message: string) => {
       throw Object.assign(new Error(message), { code });
     };
-    t.app.get('/test/unique', async () => fail(storeKind === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_UNIQUE', 'duplicate key value violates unique constraint "secret_index"'));
-    t.app.get('/test/foreign-key', async () => fail(storeKind === 'postgres' ? '23503' : 'SQLITE_CONSTRAINT_FOREIGNKEY', 'insert violates foreign key constraint "fk"'));
+    t.app.get('/test/unique', async () =>
+      fail(
+        storeKind === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_UNIQUE',
+        'duplicate key value violates unique constraint "secret_index"',
+      ),
+    );
+    t.app.get('/test/foreign-key', async () =>
+      fail(
+        storeKind === 'postgres' ? '23503' : 'SQLITE_CONSTRAINT_FOREIGNKEY',
+        'insert violates foreign key constraint "fk"',
+      ),
+    );
     t.app.get('/test/unexpected', async () => fail('EWHATEVER', 'connection string postgres://user:hunter2@db'));
   });
   after(async () => t.close());
@@ -21,7 +31,11 @@ describe(`error translation (${storeKind})`, () => {
     for (const path of ['/test/unique', '/test/foreign-key']) {
       const res = await t.get(path);
       assert.equal(res.status, 409, path);
-      assert.deepEqual(res.body, { errors: [{ status: '409', title: 'conflict', detail: 'the request conflicts with a concurrent change; try again' }] });
+      assert.deepEqual(res.body, {
+        errors: [
+          { status: '409', title: 'conflict', detail: 'the request conflicts with a concurrent change; try again' },
+        ],
+      });
     }
   });
 

@@ -51,13 +51,30 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
   async function workspaceWith(name: string, vars: Record<string, string>): Promise<string> {
     const ws = await t.createWorkspace(org, { name });
     await grantWorkspace(t, runner.teamId, ws, { access: 'plan' });
-    await createVarset(t, org, { workspaces: [ws], vars: Object.entries(vars).map(([key, value]) => ({ key, value, category: 'env' })) });
+    await createVarset(t, org, {
+      workspaces: [ws],
+      vars: Object.entries(vars).map(([key, value]) => ({ key, value, category: 'env' })),
+    });
     return ws;
   }
 
-  function exec(workspace: string, extra: string[], command = [process.execPath, '-e', SHOW]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  function exec(
+    workspace: string,
+    extra: string[],
+    command = [process.execPath, '-e', SHOW],
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const env = { PATH: process.env.PATH, HOME: dir, VARSETD_ADDRESS: issuer, VARSETD_TOKEN: runner.token };
-    const args = ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/main.ts'), 'exec', '--workspace', `${org}/${workspace}`, ...extra, '--', ...command];
+    const args = [
+      '--import',
+      import.meta.resolve('tsx'),
+      path.join(ROOT, 'src/main.ts'),
+      'exec',
+      '--workspace',
+      `${org}/${workspace}`,
+      ...extra,
+      '--',
+      ...command,
+    ];
     return new Promise((resolve) => {
       const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
@@ -76,7 +93,8 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
     );
 
   /** Verifies a token's signature with the issuer's published key; returns its claims. */
-  const claimsOf = async (token: string) => decodeToken(token, await (await fetch(`${issuer}/.well-known/jwks`)).json()).claims;
+  const claimsOf = async (token: string) =>
+    decodeToken(token, await (await fetch(`${issuer}/.well-known/jwks`)).json()).claims;
   const latestRun = async (ws: string) => (await t.get(`/api/v2/workspaces/${ws}/runs`)).body.data[0];
 
   it("writes Google's external account credentials and Azure's federated token, 0600 in a private folder removed after, by phase", async () => {
@@ -96,7 +114,11 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
     ] as const) {
       const { code, stdout, stderr } = await exec('clouds', ['--phase', phase]);
       assert.equal(code, 0, stderr + stdout);
-      assert.doesNotMatch(stdout.replace(/^RESULT .*$/m, '') + stderr, /eyJ[\w-]+\.eyJ/, 'varsetd exec prints no token');
+      assert.doesNotMatch(
+        stdout.replace(/^RESULT .*$/m, '') + stderr,
+        /eyJ[\w-]+\.eyJ/,
+        'varsetd exec prints no token',
+      );
       const { env, files, folderMode } = resultOf(stdout);
       const runId = (await latestRun(ws)).id;
       assert.equal(folderMode, 0o700);
@@ -152,7 +174,11 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
     assert.equal(code, 0, stderr + stdout);
     const { env, files } = resultOf(stdout);
     const google = JSON.parse(files[env.GOOGLE_APPLICATION_CREDENTIALS].content);
-    assert.equal(google.audience, `//iam.googleapis.com/${PROVIDER}`, "the security token service's audience stays the provider");
+    assert.equal(
+      google.audience,
+      `//iam.googleapis.com/${PROVIDER}`,
+      "the security token service's audience stays the provider",
+    );
     assert.equal((await claimsOf(files[google.credential_source.file].content)).aud, 'gcp.example.com');
     assert.equal((await claimsOf(files[env.ARM_OIDC_TOKEN_FILE_PATH].content)).aud, 'azure.example.com');
   });
@@ -160,8 +186,16 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
   it('refuses a missing required variable by name before the command runs, and errors the run', async () => {
     const marker = path.join(dir, 'ran');
     for (const [name, vars, message] of [
-      ['no-client', { TFC_AZURE_PROVIDER_AUTH: 'true', TFC_AZURE_APPLY_CLIENT_ID: 'apply-only' }, 'neither TFC_AZURE_PLAN_CLIENT_ID nor TFC_AZURE_RUN_CLIENT_ID is set'],
-      ['no-provider', { TFC_GCP_PROVIDER_AUTH: 'true', TFC_GCP_RUN_SERVICE_ACCOUNT_EMAIL: 'run@proj.iam.gserviceaccount.com' }, 'TFC_GCP_WORKLOAD_PROVIDER_NAME is not set'],
+      [
+        'no-client',
+        { TFC_AZURE_PROVIDER_AUTH: 'true', TFC_AZURE_APPLY_CLIENT_ID: 'apply-only' },
+        'neither TFC_AZURE_PLAN_CLIENT_ID nor TFC_AZURE_RUN_CLIENT_ID is set',
+      ],
+      [
+        'no-provider',
+        { TFC_GCP_PROVIDER_AUTH: 'true', TFC_GCP_RUN_SERVICE_ACCOUNT_EMAIL: 'run@proj.iam.gserviceaccount.com' },
+        'TFC_GCP_WORKLOAD_PROVIDER_NAME is not set',
+      ],
       [
         'no-account',
         { TFC_GCP_PROVIDER_AUTH: 'true', TFC_GCP_WORKLOAD_PROVIDER_NAME: PROVIDER },
@@ -169,9 +203,18 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
       ],
     ] as const) {
       const ws = await workspaceWith(name, vars);
-      const { code, stderr } = await exec(name, [], [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`]);
+      const { code, stderr } = await exec(
+        name,
+        [],
+        [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`],
+      );
       assert.equal(code, 1, name);
-      assert.ok(stderr.includes(`varsetd exec: TFC_${name === 'no-client' ? 'AZURE' : 'GCP'}_PROVIDER_AUTH is true, but ${message}`), stderr);
+      assert.ok(
+        stderr.includes(
+          `varsetd exec: TFC_${name === 'no-client' ? 'AZURE' : 'GCP'}_PROVIDER_AUTH is true, but ${message}`,
+        ),
+        stderr,
+      );
       assert.equal(fs.existsSync(marker), false, 'the command did not run');
       assert.equal((await latestRun(ws)).attributes.status, 'errored');
     }

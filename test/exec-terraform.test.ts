@@ -20,7 +20,9 @@ import { storeKind } from './support/store.js';
 
 /** scripts/terraform.sh fetches a linux x86-64 build of Terraform: elsewhere these tests cannot run, and say why. */
 const TERRAFORM_UNAVAILABLE =
-  process.platform === 'linux' && process.arch === 'x64' ? false : `scripts/terraform.sh provides Terraform for linux-x64 only, and this is ${process.platform}-${process.arch}`;
+  process.platform === 'linux' && process.arch === 'x64'
+    ? false
+    : `scripts/terraform.sh provides Terraform for linux-x64 only, and this is ${process.platform}-${process.arch}`;
 const TRICKY = 'q"uote back\\slash ${x} %{if} $${y} %%{z} $ % nl\nline\r\ttab é😀 \u0001 end\\';
 const SECRET = 'hunter2 "${sealed}" \\ 🔑';
 const ENV_SECRET = 'env-s3cr3t';
@@ -64,7 +66,9 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     address = await app.listen({ host: '127.0.0.1', port: 0 });
     client = injectClient(app);
     org = await createOrganization(client);
-    const res = await client.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'network' } } });
+    const res = await client.post(`/api/v2/organizations/${org}/workspaces`, {
+      data: { type: 'workspaces', attributes: { name: 'network' } },
+    });
     expectStatus(res, 201);
     ws = res.body.data.id;
     runner = await teamWithToken(client, org);
@@ -85,7 +89,9 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
         ],
       })
     ).id;
-    const wsVar = await client.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key: 'region', value: 'from-workspace', category: 'terraform' } } });
+    const wsVar = await client.post(`/api/v2/workspaces/${ws}/vars`, {
+      data: { type: 'vars', attributes: { key: 'region', value: 'from-workspace', category: 'terraform' } },
+    });
     expectStatus(wsVar, 201);
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-'));
     fs.writeFileSync(path.join(configDir, 'main.tf'), MAIN_TF);
@@ -102,11 +108,22 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     done: Promise<{ code: number | null; stdout: string; stderr: string }>;
   }
   function startExec(args: string[], env: Record<string, string> = { VARSETD_TOKEN: runner.token }): ExecRun {
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/main.ts'), 'exec', ...args], {
-      cwd: configDir,
-      env: { PATH: `${path.dirname(terraform)}:${process.env.PATH}`, HOME: home, VARSETD_ADDRESS: address, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/main.ts'), 'exec', ...args],
+      {
+        cwd: configDir,
+        env: {
+          PATH: `${path.dirname(terraform)}:${process.env.PATH}`,
+          HOME: home,
+          VARSETD_ADDRESS: address,
+          TF_IN_AUTOMATION: '1',
+          CHECKPOINT_DISABLE: '1',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += String(c)));
@@ -116,12 +133,22 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   const exec = (args: string[], env?: Record<string, string>) => startExec(args, env).done;
   const tfvarsFiles = () => fs.readdirSync(configDir).filter((name) => name.endsWith('.auto.tfvars'));
   const latestRun = async () => (await client.get(`/api/v2/workspaces/${ws}/runs`)).body.data[0];
-  const commentsOf = async (runId: string) => ((await client.get(`/api/v2/runs/${runId}/comments`)).body.data as any[]).map((c) => c.attributes.body);
+  const commentsOf = async (runId: string) =>
+    ((await client.get(`/api/v2/runs/${runId}/comments`)).body.data as any[]).map((c) => c.attributes.body);
   const terraformBin = () => path.basename(terraform);
 
   it("gives Terraform exactly the stored values, with the precedence of the run's effective variables", async () => {
     const script = `${terraformBin()} apply -no-color -auto-approve -input=false && ${terraformBin()} output -json all > outputs.json && printf %s "$AWS_SECRET_ACCESS_KEY" > env-secret.txt && printf %s "$PLAIN_ENV" > env-plain.txt && stat -c %a zzz_varsetd_*.auto.tfvars > mode.txt`;
-    const { code, stdout, stderr } = await exec(['--workspace', `${org}/network`, '--message', 'exec test', '--', 'sh', '-c', script]);
+    const { code, stdout, stderr } = await exec([
+      '--workspace',
+      `${org}/network`,
+      '--message',
+      'exec test',
+      '--',
+      'sh',
+      '-c',
+      script,
+    ]);
     assert.equal(code, 0, stderr);
     const outputs: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(configDir, 'outputs.json'), 'utf8'));
     const outputByKey = new Map(Object.entries(outputs));
@@ -138,21 +165,30 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     assert.equal(fs.readFileSync(path.join(configDir, 'env-plain.txt'), 'utf8'), 'plain $HOME "x"');
     assert.equal(fs.readFileSync(path.join(configDir, 'mode.txt'), 'utf8').trim(), '600');
     assert.deepEqual(tfvarsFiles(), []);
-    for (const secret of [SECRET, ENV_SECRET]) assert.ok(!stdout.includes(secret) && !stderr.includes(secret), 'a sensitive value was printed');
+    for (const secret of [SECRET, ENV_SECRET])
+      assert.ok(!stdout.includes(secret) && !stderr.includes(secret), 'a sensitive value was printed');
 
     const run = await latestRun();
     assert.equal(run.attributes.status, 'planned');
     assert.equal(run.attributes.message, 'exec test');
     const effective = (await client.get(`/api/v2/runs/${run.id}/effective-variables`)).body.data as any[];
-    const plainStrings = effective.filter((v) => v.attributes.category === 'terraform' && !v.attributes.sensitive && !v.attributes.hcl);
+    const plainStrings = effective.filter(
+      (v) => v.attributes.category === 'terraform' && !v.attributes.sensitive && !v.attributes.hcl,
+    );
     assert.deepEqual(plainStrings.map((v) => v.attributes.key).sort(), ['region', 'tricky']);
-    for (const { attributes } of plainStrings) assert.equal(outputByKey.get(attributes.key), attributes.value, attributes.key);
+    for (const { attributes } of plainStrings)
+      assert.equal(outputByKey.get(attributes.key), attributes.value, attributes.key);
     assert.equal(effective.find((v) => v.attributes.key === 'region').attributes.source.type, 'workspace');
     const [comment] = await commentsOf(run.id);
     // The run names the version of each set its values came from: the global set, at its first version.
-    assert.match(comment, /^`sh -c '.*'` exited with 0 after \d+\.\d s\.\n\nValues from variable sets set-[\w-]+ \(version 1\)\.$/s);
+    assert.match(
+      comment,
+      /^`sh -c '.*'` exited with 0 after \d+\.\d s\.\n\nValues from variable sets set-[\w-]+ \(version 1\)\.$/s,
+    );
     assert.match(stderr, /^varsetd exec: values from variable sets set-[\w-]+ \(version 1\)$/m);
-    const events = ((await client.get(`/api/v2/runs/${run.id}/run-events`)).body.data as any[]).map((e) => e.attributes.action);
+    const events = ((await client.get(`/api/v2/runs/${run.id}/run-events`)).body.data as any[]).map(
+      (e) => e.attributes.action,
+    );
     assert.deepEqual(events, ['created', 'variables-opened', 'planning', 'planned', 'commented']);
     fs.rmSync(path.join(configDir, 'terraform.tfstate'), { force: true });
   });
@@ -167,7 +203,10 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     });
     assert.equal(download.statusCode, 200, download.body);
     // Literal quoting lists non-ASCII names as they are, whatever the locale.
-    const listing = spawnSync('tar', ['--quoting-style=literal', '-tz'], { input: download.rawPayload, encoding: 'utf8' });
+    const listing = spawnSync('tar', ['--quoting-style=literal', '-tz'], {
+      input: download.rawPayload,
+      encoding: 'utf8',
+    });
     assert.equal(listing.status, 0, `tar cannot read the uploaded archive: ${listing.stderr}`);
     return listing.stdout.split('\n').filter(Boolean);
   }
@@ -207,7 +246,14 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   });
 
   it("exits with a failing command's code, errors the run and removes the file", async () => {
-    const { code } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'test -f zzz_varsetd_*.auto.tfvars && exit 3']);
+    const { code } = await exec([
+      '--workspace',
+      `${org}/network`,
+      '--',
+      'sh',
+      '-c',
+      'test -f zzz_varsetd_*.auto.tfvars && exit 3',
+    ]);
     assert.equal(code, 3);
     assert.deepEqual(tfvarsFiles(), []);
     const run = await latestRun();
@@ -219,10 +265,22 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-locked-'));
     fs.writeFileSync(path.join(dir, 'main.tf'), MAIN_TF);
     // A folder nothing may be written in: immutable for root (who ignores modes), read-only for anyone else.
-    const lock = (on: boolean) => (process.getuid?.() === 0 ? execFileSync('chattr', [on ? '+i' : '-i', dir]) : fs.chmodSync(dir, on ? 0o555 : 0o755));
+    const lock = (on: boolean) =>
+      process.getuid?.() === 0
+        ? execFileSync('chattr', [on ? '+i' : '-i', dir])
+        : fs.chmodSync(dir, on ? 0o555 : 0o755);
     lock(true);
     try {
-      const { code, stderr } = await exec(['--dir', dir, '--workspace', `${org}/network`, '--', 'sh', '-c', 'echo ran > ran.txt']);
+      const { code, stderr } = await exec([
+        '--dir',
+        dir,
+        '--workspace',
+        `${org}/network`,
+        '--',
+        'sh',
+        '-c',
+        'echo ran > ran.txt',
+      ]);
       assert.equal(code, 1, stderr);
       assert.match(stderr, /zzz_varsetd_/);
       assert.ok(!fs.existsSync(path.join(dir, 'ran.txt')));
@@ -239,15 +297,34 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`passes ${signal} on to the command, removes the file, and only the creating token reads the secrets meanwhile`, async () => {
       const execution = startExec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'echo started; exec sleep 60']);
-      const started = new Promise<boolean>((resolve) => execution.child.stdout!.on('data', (chunk) => String(chunk).includes('started') && resolve(true)));
-      assert.ok(await Promise.race([started, execution.done.then(({ stderr }) => assert.fail(`exec ended early: ${stderr}`))]));
+      const started = new Promise<boolean>((resolve) =>
+        execution.child.stdout!.on('data', (chunk) => String(chunk).includes('started') && resolve(true)),
+      );
+      assert.ok(
+        await Promise.race([started, execution.done.then(({ stderr }) => assert.fail(`exec ended early: ${stderr}`))]),
+      );
       assert.equal(tfvarsFiles().length, 1);
       const run = await latestRun();
       assert.equal(run.attributes.status, 'planning');
-      const others = [await teamToken(client, await ownersTeam(client, org)), await organizationToken(client, org), ADMIN_TOKEN];
+      const others = [
+        await teamToken(client, await ownersTeam(client, org)),
+        await organizationToken(client, org),
+        ADMIN_TOKEN,
+      ];
       for (const token of others)
-        assert.equal((await app.inject({ url: `/api/v2/runs/${run.id}/opened-variables`, headers: { authorization: `Bearer ${token}` } })).statusCode, 404);
-      const own = await app.inject({ url: `/api/v2/runs/${run.id}/opened-variables`, headers: { authorization: `Bearer ${runner.token}` } });
+        assert.equal(
+          (
+            await app.inject({
+              url: `/api/v2/runs/${run.id}/opened-variables`,
+              headers: { authorization: `Bearer ${token}` },
+            })
+          ).statusCode,
+          404,
+        );
+      const own = await app.inject({
+        url: `/api/v2/runs/${run.id}/opened-variables`,
+        headers: { authorization: `Bearer ${runner.token}` },
+      });
       assert.equal(own.statusCode, 200);
       assert.ok(own.body.includes('hunter2'));
       execution.child.kill(signal);
@@ -256,7 +333,10 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
       assert.deepEqual(tfvarsFiles(), []);
       const finished = (await client.get(`/api/v2/runs/${run.id}`)).body.data;
       assert.equal(finished.attributes.status, 'errored');
-      const after = await app.inject({ url: `/api/v2/runs/${run.id}/opened-variables`, headers: { authorization: `Bearer ${runner.token}` } });
+      const after = await app.inject({
+        url: `/api/v2/runs/${run.id}/opened-variables`,
+        headers: { authorization: `Bearer ${runner.token}` },
+      });
       assert.equal(after.statusCode, 409);
     });
   }
@@ -264,16 +344,23 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   it('reaches a varsetd served over HTTPS when SSL_CERT_FILE names its authority, and refuses it otherwise', async () => {
     const certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-tls-'));
     execFileSync('bash', [path.join(ROOT, 'scripts/make-test-certificate.sh'), certDir], { stdio: 'pipe' });
-    const secure = await buildApp({ store, sealer: app.sealer, tls: readCertificate({ certFile: path.join(certDir, 'cert.pem'), keyFile: path.join(certDir, 'key.pem') }) });
+    const secure = await buildApp({
+      store,
+      sealer: app.sealer,
+      tls: readCertificate({ certFile: path.join(certDir, 'cert.pem'), keyFile: path.join(certDir, 'key.pem') }),
+    });
     try {
       await secure.listen({ host: '127.0.0.1', port: 0 });
       const httpsAddress = `https://127.0.0.1:${(secure.server.address() as { port: number }).port}`;
       const env = { VARSETD_TOKEN: runner.token, VARSETD_ADDRESS: httpsAddress };
-      const trusted = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'test "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED"'], {
-        ...env,
-        SSL_CERT_FILE: path.join(certDir, 'ca.pem'),
-        EXPECTED: ENV_SECRET,
-      });
+      const trusted = await exec(
+        ['--workspace', `${org}/network`, '--', 'sh', '-c', 'test "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED"'],
+        {
+          ...env,
+          SSL_CERT_FILE: path.join(certDir, 'ca.pem'),
+          EXPECTED: ENV_SECRET,
+        },
+      );
       assert.equal(trusted.code, 0, trusted.stderr);
       assert.equal((await latestRun()).attributes.status, 'planned');
       const untrusted = await exec(['--workspace', `${org}/network`, '--', 'true'], env);
@@ -286,7 +373,14 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   });
 
   it("puts Terraform's plan summary in the comment", async () => {
-    const { code } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'printf "\\033[1mPlan:\\033[0m 2 to add, 1 to change, 0 to destroy.\\n"']);
+    const { code } = await exec([
+      '--workspace',
+      `${org}/network`,
+      '--',
+      'sh',
+      '-c',
+      'printf "\\033[1mPlan:\\033[0m 2 to add, 1 to change, 0 to destroy.\\n"',
+    ]);
     assert.equal(code, 0);
     const [comment] = await commentsOf((await latestRun()).id);
     assert.match(comment, /\n\nPlan: 2 to add, 1 to change, 0 to destroy\.$/);
@@ -305,12 +399,17 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   });
 
   it('finds the token in the Terraform credentials file', async () => {
-    const { code, stderr } = await exec(['--workspace', `${org}/network`, '--', 'true'], { TF_TOKEN_127_0_0_1: runner.token });
+    const { code, stderr } = await exec(['--workspace', `${org}/network`, '--', 'true'], {
+      TF_TOKEN_127_0_0_1: runner.token,
+    });
     assert.equal(code, 2, 'a host with a port has no TF_TOKEN_ name');
     assert.match(stderr, /no token for 127\.0\.0\.1:\d+/);
     const host = new URL(address).host;
     fs.mkdirSync(path.join(home, '.terraform.d'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.terraform.d', 'credentials.tfrc.json'), JSON.stringify({ credentials: { [host]: { token: runner.token } } }));
+    fs.writeFileSync(
+      path.join(home, '.terraform.d', 'credentials.tfrc.json'),
+      JSON.stringify({ credentials: { [host]: { token: runner.token } } }),
+    );
     const fromFile = await exec(['--workspace', `${org}/network`, '--', 'true'], {});
     assert.equal(fromFile.code, 0, fromFile.stderr);
   });
@@ -323,24 +422,39 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
   });
 
   it('gives Terraform the sensitive value a rollback put back, and names the version it made, printing no secret', async () => {
-    const vars = (await client.get(`/api/v2/varsets/${globalSetId}/relationships/vars?page%5Bsize%5D=100`)).body.data as any[];
+    const vars = (await client.get(`/api/v2/varsets/${globalSetId}/relationships/vars?page%5Bsize%5D=100`)).body
+      .data as any[];
     const secret = vars.find((v) => v.attributes.key === 'AWS_SECRET_ACCESS_KEY');
     const [current] = (await client.get(`/api/v2/varsets/${globalSetId}/versions`)).body.data;
     expectStatus(
-      await client.patch(`/api/v2/varsets/${globalSetId}/relationships/vars/${secret.id}`, { data: { type: 'vars', attributes: { value: 'a-replacement-secret' } } }),
+      await client.patch(`/api/v2/varsets/${globalSetId}/relationships/vars/${secret.id}`, {
+        data: { type: 'vars', attributes: { value: 'a-replacement-secret' } },
+      }),
       200,
     );
-    const rolledBack = await client.post(`/api/v2/varsets/${globalSetId}/actions/rollback`, { data: { type: 'varset-versions', id: current.id } });
+    const rolledBack = await client.post(`/api/v2/varsets/${globalSetId}/actions/rollback`, {
+      data: { type: 'varset-versions', id: current.id },
+    });
     expectStatus(rolledBack, 200);
     const made = rolledBack.body.meta.version.number;
-    const { code, stdout, stderr } = await exec(['--workspace', `${org}/network`, '--', 'sh', '-c', 'printf %s "$AWS_SECRET_ACCESS_KEY" > env-secret.txt']);
+    const { code, stdout, stderr } = await exec([
+      '--workspace',
+      `${org}/network`,
+      '--',
+      'sh',
+      '-c',
+      'printf %s "$AWS_SECRET_ACCESS_KEY" > env-secret.txt',
+    ]);
     assert.equal(code, 0, stderr);
     try {
       assert.equal(fs.readFileSync(path.join(configDir, 'env-secret.txt'), 'utf8'), ENV_SECRET);
     } finally {
       fs.rmSync(path.join(configDir, 'env-secret.txt'), { force: true });
     }
-    assert.match(stderr, new RegExp(`^varsetd exec: values from variable sets set-[\\w-]+ \\(version ${made}\\)$`, 'm'));
+    assert.match(
+      stderr,
+      new RegExp(`^varsetd exec: values from variable sets set-[\\w-]+ \\(version ${made}\\)$`, 'm'),
+    );
     assert.ok(!stdout.includes(ENV_SECRET) && !stderr.includes(ENV_SECRET), 'a sensitive value was printed');
     assert.ok(!JSON.stringify(rolledBack.body).includes(ENV_SECRET), 'a sensitive value in the rollback response');
   });

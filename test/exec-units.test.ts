@@ -13,20 +13,46 @@ describe('varsetd exec: credentials', () => {
   const noHome = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-nohome-'));
 
   it("prefers VARSETD_TOKEN, then TF_TOKEN_<host> with Terraform's name mangling", () => {
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 'a', TF_TOKEN_vars_example_com: 'b' }, noHome).token, 'a');
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com', TF_TOKEN_vars_example_com: 'b' }, noHome).token, 'b');
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://my-vars.example.com', TF_TOKEN_my__vars_example_com: 'c' }, noHome).token, 'c');
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://VARS.Example.com', TF_TOKEN_vars_EXAMPLE_com: 'd' }, noHome).token, 'd');
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://bücher.example', TF_TOKEN_xn____bcher__kva_example: 'e' }, noHome).token, 'e');
+    assert.equal(
+      discoverServer(
+        { VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 'a', TF_TOKEN_vars_example_com: 'b' },
+        noHome,
+      ).token,
+      'a',
+    );
+    assert.equal(
+      discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com', TF_TOKEN_vars_example_com: 'b' }, noHome).token,
+      'b',
+    );
+    assert.equal(
+      discoverServer({ VARSETD_ADDRESS: 'https://my-vars.example.com', TF_TOKEN_my__vars_example_com: 'c' }, noHome)
+        .token,
+      'c',
+    );
+    assert.equal(
+      discoverServer({ VARSETD_ADDRESS: 'https://VARS.Example.com', TF_TOKEN_vars_EXAMPLE_com: 'd' }, noHome).token,
+      'd',
+    );
+    assert.equal(
+      discoverServer({ VARSETD_ADDRESS: 'https://bücher.example', TF_TOKEN_xn____bcher__kva_example: 'e' }, noHome)
+        .token,
+      'e',
+    );
     assert.equal(environmentName('my-vars.example.com'), 'TF_TOKEN_my__vars_example_com');
     assert.equal(environmentName('café.fr'), 'TF_TOKEN_xn____caf__dma_fr');
-    assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 't' }, noHome).address, 'https://vars.example.com');
+    assert.equal(
+      discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com/', VARSETD_TOKEN: 't' }, noHome).address,
+      'https://vars.example.com',
+    );
   });
 
   it("reads the host's token from credentials.tfrc.json, and refuses without one", () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-home-'));
     fs.mkdirSync(path.join(home, '.terraform.d'));
-    fs.writeFileSync(path.join(home, '.terraform.d', 'credentials.tfrc.json'), JSON.stringify({ credentials: { 'Vars.Example.com:8443': { token: 'f' } } }));
+    fs.writeFileSync(
+      path.join(home, '.terraform.d', 'credentials.tfrc.json'),
+      JSON.stringify({ credentials: { 'Vars.Example.com:8443': { token: 'f' } } }),
+    );
     assert.equal(discoverServer({ VARSETD_ADDRESS: 'https://vars.example.com:8443' }, home).token, 'f');
     assert.throws(() => discoverServer({ VARSETD_ADDRESS: 'https://other.example.com' }, home), CredentialsError);
     assert.throws(() => discoverServer({}, home), /VARSETD_ADDRESS is not set/);
@@ -83,37 +109,70 @@ describe('varsetd exec: arguments', () => {
   const cwd = os.tmpdir();
 
   it('reads the options before -- and the command after it', () => {
-    assert.deepEqual(parseExecArguments(['--workspace', 'acme/web', '--dry-run', '--message=-x', '--', 'terraform', 'plan', '--workspace', 'z'], cwd), {
-      organization: 'acme',
-      workspace: 'web',
-      message: '-x',
-      dir: cwd,
-      dryRun: true,
-      phase: 'plan',
-      command: 'terraform',
-      args: ['plan', '--workspace', 'z'],
-    });
+    assert.deepEqual(
+      parseExecArguments(
+        ['--workspace', 'acme/web', '--dry-run', '--message=-x', '--', 'terraform', 'plan', '--workspace', 'z'],
+        cwd,
+      ),
+      {
+        organization: 'acme',
+        workspace: 'web',
+        message: '-x',
+        dir: cwd,
+        dryRun: true,
+        phase: 'plan',
+        command: 'terraform',
+        args: ['plan', '--workspace', 'z'],
+      },
+    );
   });
 
   it('reads --phase plan or apply, and refuses any other phase', () => {
     assert.equal(parseExecArguments(['--workspace', 'a/b', '--phase', 'apply', '--', 'x'], cwd).phase, 'apply');
-    assert.throws(() => parseExecArguments(['--workspace', 'a/b', '--phase=destroy', '--', 'x'], cwd), /--phase is plan or apply, got destroy/);
+    assert.throws(
+      () => parseExecArguments(['--workspace', 'a/b', '--phase=destroy', '--', 'x'], cwd),
+      /--phase is plan or apply, got destroy/,
+    );
   });
 
   it('tells which dynamic credentials a run would get, by phase, and what is missing', () => {
-    const env = (vars: Record<string, string>) => Object.entries(vars).map(([key, value]) => ({ key, value, category: 'env' as const, hcl: false, sensitive: false }));
+    const env = (vars: Record<string, string>) =>
+      Object.entries(vars).map(([key, value]) => ({
+        key,
+        value,
+        category: 'env' as const,
+        hcl: false,
+        sensitive: false,
+      }));
     const aws = { TFC_AWS_PROVIDER_AUTH: 'true', TFC_AWS_RUN_ROLE_ARN: 'arn:run', TFC_AWS_APPLY_ROLE_ARN: 'arn:apply' };
-    assert.deepEqual(describeDynamicCredentials(env(aws), 'plan'), ["AWS: the run's plan token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:run"]);
-    assert.deepEqual(describeDynamicCredentials(env(aws), 'apply'), ["AWS: the run's apply token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:apply"]);
-    assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'false', TFC_AWS_RUN_ROLE_ARN: 'arn:run' }), 'plan'), []);
-    assert.deepEqual(describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'TRUE', TFC_VAULT_PROVIDER_AUTH: 'true', TFC_AZURE_PROVIDER_AUTH: 'true' }), 'plan'), [
-      'TFC_AWS_PROVIDER_AUTH is true, but neither TFC_AWS_PLAN_ROLE_ARN nor TFC_AWS_RUN_ROLE_ARN is set',
-      'TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL',
-      'TFC_AZURE_PROVIDER_AUTH is true, but neither TFC_AZURE_PLAN_CLIENT_ID nor TFC_AZURE_RUN_CLIENT_ID is set',
+    assert.deepEqual(describeDynamicCredentials(env(aws), 'plan'), [
+      "AWS: the run's plan token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:run",
     ]);
-    assert.deepEqual(describeDynamicCredentials(env({ TFC_GCP_PROVIDER_AUTH: 'true', TFC_GCP_RUN_SERVICE_ACCOUNT_EMAIL: 'run@p.iam.gserviceaccount.com' }), 'plan'), [
-      'TFC_GCP_PROVIDER_AUTH is true, but TFC_GCP_WORKLOAD_PROVIDER_NAME is not set',
+    assert.deepEqual(describeDynamicCredentials(env(aws), 'apply'), [
+      "AWS: the run's apply token as AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN=arn:apply",
     ]);
+    assert.deepEqual(
+      describeDynamicCredentials(env({ TFC_AWS_PROVIDER_AUTH: 'false', TFC_AWS_RUN_ROLE_ARN: 'arn:run' }), 'plan'),
+      [],
+    );
+    assert.deepEqual(
+      describeDynamicCredentials(
+        env({ TFC_AWS_PROVIDER_AUTH: 'TRUE', TFC_VAULT_PROVIDER_AUTH: 'true', TFC_AZURE_PROVIDER_AUTH: 'true' }),
+        'plan',
+      ),
+      [
+        'TFC_AWS_PROVIDER_AUTH is true, but neither TFC_AWS_PLAN_ROLE_ARN nor TFC_AWS_RUN_ROLE_ARN is set',
+        'TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL',
+        'TFC_AZURE_PROVIDER_AUTH is true, but neither TFC_AZURE_PLAN_CLIENT_ID nor TFC_AZURE_RUN_CLIENT_ID is set',
+      ],
+    );
+    assert.deepEqual(
+      describeDynamicCredentials(
+        env({ TFC_GCP_PROVIDER_AUTH: 'true', TFC_GCP_RUN_SERVICE_ACCOUNT_EMAIL: 'run@p.iam.gserviceaccount.com' }),
+        'plan',
+      ),
+      ['TFC_GCP_PROVIDER_AUTH is true, but TFC_GCP_WORKLOAD_PROVIDER_NAME is not set'],
+    );
     const gcp = {
       TFC_GCP_PROVIDER_AUTH: 'true',
       TFC_GCP_WORKLOAD_PROVIDER_NAME: 'projects/1/locations/global/workloadIdentityPools/p/providers/v',

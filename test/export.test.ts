@@ -34,7 +34,12 @@ describe(`varsetd export (${storeKind})`, () => {
     fs.writeFileSync(path.join(out, 'README.md'), 'kept');
     const { code, stderr } = await varsetd('export', '--organization', 'acme', '--out', out);
     assert.equal(code, 0, stderr);
-    assert.deepEqual(fs.readdirSync(out).sort(), ['README.md', 'apps%2Fweb%3A%20%22tuning%22.varset.json', 'infra%20overrides.varset.json', 'shared.varset.json']);
+    assert.deepEqual(fs.readdirSync(out).sort(), [
+      'README.md',
+      'apps%2Fweb%3A%20%22tuning%22.varset.json',
+      'infra%20overrides.varset.json',
+      'shared.varset.json',
+    ]);
     const shared = fs.readFileSync(path.join(out, 'shared.varset.json'), 'utf8');
     assert.equal(
       shared,
@@ -70,7 +75,8 @@ describe(`varsetd export (${storeKind})`, () => {
       fs.readdirSync(out).map((f) => fs.readFileSync(path.join(out, f), 'utf8')),
       before,
     );
-    for (const file of fs.readdirSync(out)) assert.doesNotMatch(fs.readFileSync(path.join(out, file), 'utf8'), new RegExp(SECRET));
+    for (const file of fs.readdirSync(out))
+      assert.doesNotMatch(fs.readFileSync(path.join(out, file), 'utf8'), new RegExp(SECRET));
   });
 
   it('prints the documents, or tfe configuration with import blocks', async () => {
@@ -85,9 +91,15 @@ describe(`varsetd export (${storeKind})`, () => {
     assert.doesNotMatch(tf.stdout + tf.stderr + json.stdout + json.stderr, new RegExp(SECRET));
     assert.match(tf.stdout, /resource "tfe_variable_set" "s_shared" \{\n {2}name {9}= "shared"\n/);
     assert.match(tf.stdout, /import \{\n {2}to = tfe_variable_set\.s_shared\n {2}id = "varset-/);
-    assert.match(tf.stdout, /variable "sensitive_shared_aws_secret_access_key" \{\n {2}type {6}= string\n {2}sensitive = true\n/);
+    assert.match(
+      tf.stdout,
+      /variable "sensitive_shared_aws_secret_access_key" \{\n {2}type {6}= string\n {2}sensitive = true\n/,
+    );
     assert.match(tf.stdout, /value {11}= var\.sensitive_shared_aws_secret_access_key\n/);
-    assert.match(tf.stdout, /value {11}= "\{ team = \\"infra\\" \}"\n {2}category {8}= "terraform"\n {2}description {5}= ""\n {2}hcl {13}= true\n/);
+    assert.match(
+      tf.stdout,
+      /value {11}= "\{ team = \\"infra\\" \}"\n {2}category {8}= "terraform"\n {2}description {5}= ""\n {2}hcl {13}= true\n/,
+    );
     assert.match(tf.stdout, /parent_project_id = data\.tfe_project\.p_infra\.id/);
     assert.match(tf.stdout, /id = "acme\/web\/apps\/web: \\"tuning\\""/);
     assert.match(tf.stdout, /id = "acme\/prj-[A-Za-z0-9]+\/infra overrides"/);

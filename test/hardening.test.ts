@@ -26,13 +26,53 @@ describe(`bad text and bad URLs (${storeKind})`, () => {
 
   it('refuses a NUL character or a lone surrogate anywhere in a body with 422 at its pointer, changing nothing', async () => {
     const cases: Array<[() => Promise<ApiResponse>, string]> = [
-      [() => t.post(`/api/v2/organizations/${org}/varsets`, { data: { type: 'varsets', attributes: { name: `x${NUL}y` } } }), '/data/attributes/name'],
-      [() => t.post(`/api/v2/organizations/${org}/varsets`, { data: { type: 'varsets', attributes: { name: 'ok', description: LONE } } }), '/data/attributes/description'],
-      [() => t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, { data: varResource({ key: 'k', value: `v${NUL}` }) }), '/data/attributes/value'],
-      [() => t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, { data: varResource({ key: `k${NUL}`, value: 'v' }) }), '/data/attributes/key'],
-      [() => t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, { data: varResource({ key: 'k', value: LONE }) }), '/data/attributes/value'],
-      [() => t.post(`/api/v2/varsets/${varsetId}/relationships/workspaces`, { data: [{ type: 'workspaces', id: `ws-${NUL}` }] }), '/data/0/id'],
-      [() => t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, { data: { type: 'vars', attributes: { [`ke${NUL}y`]: 'x' } } }), `/data/attributes/ke${NUL}y`],
+      [
+        () =>
+          t.post(`/api/v2/organizations/${org}/varsets`, {
+            data: { type: 'varsets', attributes: { name: `x${NUL}y` } },
+          }),
+        '/data/attributes/name',
+      ],
+      [
+        () =>
+          t.post(`/api/v2/organizations/${org}/varsets`, {
+            data: { type: 'varsets', attributes: { name: 'ok', description: LONE } },
+          }),
+        '/data/attributes/description',
+      ],
+      [
+        () =>
+          t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, {
+            data: varResource({ key: 'k', value: `v${NUL}` }),
+          }),
+        '/data/attributes/value',
+      ],
+      [
+        () =>
+          t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, {
+            data: varResource({ key: `k${NUL}`, value: 'v' }),
+          }),
+        '/data/attributes/key',
+      ],
+      [
+        () =>
+          t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, { data: varResource({ key: 'k', value: LONE }) }),
+        '/data/attributes/value',
+      ],
+      [
+        () =>
+          t.post(`/api/v2/varsets/${varsetId}/relationships/workspaces`, {
+            data: [{ type: 'workspaces', id: `ws-${NUL}` }],
+          }),
+        '/data/0/id',
+      ],
+      [
+        () =>
+          t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, {
+            data: { type: 'vars', attributes: { [`ke${NUL}y`]: 'x' } },
+          }),
+        `/data/attributes/ke${NUL}y`,
+      ],
     ];
     for (const [send, pointer] of cases) {
       const res = await expectRejected(t, org, 422, send);
@@ -44,7 +84,11 @@ describe(`bad text and bad URLs (${storeKind})`, () => {
     let res = await t.get(`/api/v2/organizations/${org}/varsets?q=%00`);
     assert.equal(res.status, 400);
     assert.equal(errorOf(res).source?.parameter, 'q');
-    for (const path of ['/api/v2/varsets/%00', `/api/v2/organizations/${org}%00/varsets`, `/api/v2/varsets/${varsetId}%00`]) {
+    for (const path of [
+      '/api/v2/varsets/%00',
+      `/api/v2/organizations/${org}%00/varsets`,
+      `/api/v2/varsets/${varsetId}%00`,
+    ]) {
       res = await t.get(path);
       assert.equal(res.status, 404, path);
       assert.deepEqual(res.body, { errors: [{ status: '404', title: 'not found' }] });
@@ -120,7 +164,9 @@ describe(`slow clients and oversized requests (${storeKind})`, () => {
   });
 
   it('answers a URL over 16 KiB with a JSON:API 431', async () => {
-    const { response } = await exchange(`GET /api/v2/organizations?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const { response } = await exchange(
+      `GET /api/v2/organizations?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
     assert.match(response, /^HTTP\/1\.1 431 /);
     assert.equal(bodyOf(response).errors[0].status, '431');
   });
@@ -141,19 +187,30 @@ describe(`what include shows (${storeKind})`, () => {
 
   it('leaves out the workspaces and projects a team may not read, on a set and on lists', async () => {
     const org = await t.createOrganization();
-    const [readable, hidden] = [await t.createWorkspace(org, { name: 'readable' }), await t.createWorkspace(org, { name: 'hidden' })];
+    const [readable, hidden] = [
+      await t.createWorkspace(org, { name: 'readable' }),
+      await t.createWorkspace(org, { name: 'hidden' }),
+    ];
     const project = await t.createProject(org, 'hidden-project');
     const set = await createVarset(t, org, { workspaces: [readable, hidden], projects: [project] });
     const { teamId, token } = await teamWithToken(t, org);
     await grantWorkspace(t, teamId, readable, { access: 'read' });
 
-    const paths = [`/api/v2/varsets/${set.id}`, `/api/v2/workspaces/${readable}/varsets`, `/api/v2/organizations/${org}/varsets`];
+    const paths = [
+      `/api/v2/varsets/${set.id}`,
+      `/api/v2/workspaces/${readable}/varsets`,
+      `/api/v2/organizations/${org}/varsets`,
+    ];
     for (const path of paths) {
       const url = `${path}?include=workspaces,projects`;
       // The owners' view first, so that a shared rendering would be in the cache.
       const full = await t.get(url);
       expectStatus(full, 200);
-      assert.deepEqual(full.body.included.map((r: { id: string }) => r.id).sort(), [readable, hidden, project].sort(), path);
+      assert.deepEqual(
+        full.body.included.map((r: { id: string }) => r.id).sort(),
+        [readable, hidden, project].sort(),
+        path,
+      );
       const team = await t.get(url, { token });
       expectStatus(team, 200);
       assert.deepEqual(

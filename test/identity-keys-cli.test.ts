@@ -26,7 +26,11 @@ describe(`varsetd identity-keys (${storeKind})`, () => {
       );
       const [signing, next] = listed as [string[], string[]];
       assert.match(second.stdout, new RegExp(`${next[0]} is published now and signs from ${next[2]}`));
-      assert.equal(Date.parse(signing[3]!) - Date.parse(next[2]!), 600_000, 'the signing key stays published a token lifetime after the next one takes over');
+      assert.equal(
+        Date.parse(signing[3]!) - Date.parse(next[2]!),
+        600_000,
+        'the signing key stays published a token lifetime after the next one takes over',
+      );
       const bad = await runVarsetd(['identity-keys', 'rotate', '--lead', 'soon'], env);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--lead takes a whole number of seconds, got soon/);

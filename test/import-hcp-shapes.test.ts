@@ -29,7 +29,17 @@ function page(resources: unknown[], query: URLSearchParams) {
 const variable = (id: string, key: string, attributes: Record<string, unknown>) => ({
   id,
   type: 'vars',
-  attributes: { key, value: '', description: '', category: 'terraform', hcl: false, sensitive: false, 'version-id': 'v1', 'created-at': '2026-01-01T00:00:00.000Z', ...attributes },
+  attributes: {
+    key,
+    value: '',
+    description: '',
+    category: 'terraform',
+    hcl: false,
+    sensitive: false,
+    'version-id': 'v1',
+    'created-at': '2026-01-01T00:00:00.000Z',
+    ...attributes,
+  },
   relationships: { varset: { data: { id: 'varset-Aaaaaaaaaaaaaaaa', type: 'varsets' } } },
   links: { self: `/api/v2/vars/${id}` },
 });
@@ -82,16 +92,27 @@ const ROUTES: Record<string, unknown[] | { data: unknown[] }> = {
         parent: { data: { id: 'prj-Network00000000', type: 'projects' } },
       },
     },
-    { id: 'varset-Cccccccccccccccc', type: 'varsets', attributes: { name: 'everywhere', description: '', global: true, priority: false }, relationships: {} },
+    {
+      id: 'varset-Cccccccccccccccc',
+      type: 'varsets',
+      attributes: { name: 'everywhere', description: '', global: true, priority: false },
+      relationships: {},
+    },
   ],
   '/api/v2/varsets/varset-Aaaaaaaaaaaaaaaa/relationships/vars': [
     variable('var-Key0000000000000', 'AWS_ACCESS_KEY_ID', { value: 'AKIA', category: 'env' }),
     variable('var-Secret0000000000', 'AWS_SECRET_ACCESS_KEY', { value: null, category: 'env', sensitive: true }),
   ],
-  '/api/v2/varsets/varset-Bbbbbbbbbbbbbbbb/relationships/vars': [variable('var-Cidr000000000000', 'cidr', { value: '10.0.0.0/16' })],
-  '/api/v2/varsets/varset-Cccccccccccccccc/relationships/vars': [variable('var-Tags000000000000', 'tags', { value: '{ owner = "platform" }', hcl: true })],
+  '/api/v2/varsets/varset-Bbbbbbbbbbbbbbbb/relationships/vars': [
+    variable('var-Cidr000000000000', 'cidr', { value: '10.0.0.0/16' }),
+  ],
+  '/api/v2/varsets/varset-Cccccccccccccccc/relationships/vars': [
+    variable('var-Tags000000000000', 'tags', { value: '{ owner = "platform" }', hcl: true }),
+  ],
   // HCP Terraform answers a workspace's variables on one page, with no pagination.
-  '/api/v2/workspaces/ws-vpc0000000000000/vars': { data: [variable('var-Region0000000000', 'region', { value: 'us-east-1', description: 'where' })] },
+  '/api/v2/workspaces/ws-vpc0000000000000/vars': {
+    data: [variable('var-Region0000000000', 'region', { value: 'us-east-1', description: 'where' })],
+  },
   '/api/v2/workspaces/ws-dns0000000000000/vars': { data: [] },
   '/api/v2/workspaces/ws-app0000000000000/vars': { data: [] },
 };
@@ -134,7 +155,16 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
 
   it('imports every set, assignment and workspace variable; the sensitive one needs a value', async () => {
     const from = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
-    const run = await varsetd('import', '--from', from, '--token-file', path.join(dir, 'token'), '--organization', 'hashi', '--json');
+    const run = await varsetd(
+      'import',
+      '--from',
+      from,
+      '--token-file',
+      path.join(dir, 'token'),
+      '--organization',
+      'hashi',
+      '--json',
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.equal(limited, true);
     const report = JSON.parse(run.stdout);
@@ -146,7 +176,9 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
         ['everywhere', 'created'],
       ],
     );
-    assert.deepEqual(report['workspace-variables'], [{ workspace: 'vpc', key: 'region', category: 'terraform', result: 'created' }]);
+    assert.deepEqual(report['workspace-variables'], [
+      { workspace: 'vpc', key: 'region', category: 'terraform', result: 'created' },
+    ]);
 
     const exported = await varsetd('export', '--organization', 'hashi');
     assert.equal(exported.code, 0, exported.stderr);
@@ -172,7 +204,16 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
         project: null,
         workspaces: [],
         projects: [],
-        variables: [{ key: 'tags', category: 'terraform', hcl: true, sensitive: false, description: '', value: '{ owner = "platform" }' }],
+        variables: [
+          {
+            key: 'tags',
+            category: 'terraform',
+            hcl: true,
+            sensitive: false,
+            description: '',
+            value: '{ owner = "platform" }',
+          },
+        ],
       },
       {
         name: 'network defaults',
@@ -182,7 +223,9 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
         project: 'network',
         workspaces: ['vpc'],
         projects: [],
-        variables: [{ key: 'cidr', category: 'terraform', hcl: false, sensitive: false, description: '', value: '10.0.0.0/16' }],
+        variables: [
+          { key: 'cidr', category: 'terraform', hcl: false, sensitive: false, description: '', value: '10.0.0.0/16' },
+        ],
       },
     ]);
     const aws = report.sets[0].variables.find((v: { key: string }) => v.key === 'AWS_SECRET_ACCESS_KEY');
@@ -192,8 +235,21 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
   it('refuses a refused token, writing nothing', async () => {
     fs.writeFileSync(path.join(dir, 'wrong'), 'not-the-token');
     const from = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
-    const run = await varsetd('import', '--from', from, '--token-file', path.join(dir, 'wrong'), '--organization', 'hashi', '--into', 'hashi');
+    const run = await varsetd(
+      'import',
+      '--from',
+      from,
+      '--token-file',
+      path.join(dir, 'wrong'),
+      '--organization',
+      'hashi',
+      '--into',
+      'hashi',
+    );
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `varsetd import: reading ${from}: the source answered 401 to GET /organizations/hashi/projects\n`);
+    assert.equal(
+      run.stderr,
+      `varsetd import: reading ${from}: the source answered 401 to GET /organizations/hashi/projects\n`,
+    );
   });
 });

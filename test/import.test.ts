@@ -14,7 +14,10 @@ import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 /** What a workspace's effective variables are, without ids: key, category, value, flags and the set (or workspace) they come from. */
 async function effective(c: Client, organization: string): Promise<Record<string, unknown[]>> {
-  const workspaces = (await c.get(`/api/v2/organizations/${organization}/workspaces?page%5Bsize%5D=100`)).body.data as { id: string; attributes: { name: string } }[];
+  const workspaces = (await c.get(`/api/v2/organizations/${organization}/workspaces?page%5Bsize%5D=100`)).body.data as {
+    id: string;
+    attributes: { name: string };
+  }[];
   const all: Record<string, unknown[]> = {};
   for (const w of workspaces) {
     const res = await c.get(`/api/v2/workspaces/${w.id}/effective-variables`);
@@ -46,7 +49,19 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   let throttled = 0;
   const varsetd = (...args: string[]) => runVarsetd(args, varsetdEnv(targetStore));
   const importFrom = (url: string, ...rest: string[]) =>
-    varsetd('import', '--from', url, '--token-file', tokenFile, '--organization', 'acme', '--page-size', '2', '--json', ...rest);
+    varsetd(
+      'import',
+      '--from',
+      url,
+      '--token-file',
+      tokenFile,
+      '--organization',
+      'acme',
+      '--page-size',
+      '2',
+      '--json',
+      ...rest,
+    );
   const reportOf = (run: { code: number; stdout: string; stderr: string }) => {
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stdout + run.stderr, new RegExp(SECRET), 'no sensitive value in a report');
@@ -54,9 +69,10 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   };
   const results = (report: any) => report.sets.map((set: any) => [set.name, set.result]);
   const setEvents = async (id: string) =>
-    ((await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme&page%5Bsize%5D=100')).body.data as any[]).filter(
-      (e) => e.resource.type === 'varset' && e.resource.id === id,
-    );
+    (
+      (await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme&page%5Bsize%5D=100')).body
+        .data as any[]
+    ).filter((e) => e.resource.type === 'varset' && e.resource.id === id);
 
   before(async () => {
     [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
@@ -68,7 +84,8 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     t = httpClient(target.url);
     await seedOrganization(s, 'acme');
     // More sets than a few pages of two hold.
-    for (let i = 1; i <= 4; i++) await createVarset(s, 'acme', { attributes: { name: `extra-${i}` }, vars: [{ key: `k${i}`, value: `v${i}` }] });
+    for (let i = 1; i <= 4; i++)
+      await createVarset(s, 'acme', { attributes: { name: `extra-${i}` }, vars: [{ key: `k${i}`, value: `v${i}` }] });
     await createOrganization(t, 'acme');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-import-'));
     tokenFile = path.join(dir, 'token');
@@ -82,10 +99,14 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
         res.end('{"errors":[{"status":"429","title":"Too many requests"}]}');
         return;
       }
-      const forwarded = http.request(`${source.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-      });
+      const forwarded = http.request(
+        `${source.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(forwarded);
     });
     await new Promise<void>((resolve) => throttle.listen(0, '127.0.0.1', resolve));
@@ -103,7 +124,11 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   it('a dry run reports what it would do and writes nothing', async () => {
     const report = reportOf(await importFrom(source.url, '--dry-run'));
     assert.equal(report['dry-run'], true);
-    assert.deepEqual(report.projects.map((p: any) => p.result).sort(), ['created', 'created', 'unchanged'], 'the default project exists');
+    assert.deepEqual(
+      report.projects.map((p: any) => p.result).sort(),
+      ['created', 'created', 'unchanged'],
+      'the default project exists',
+    );
     assert.equal(
       results(report).every(([, result]: string[]) => result === 'created'),
       true,
@@ -115,7 +140,9 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
 
   it('imports the organization through pages and 429s: the same effective variables, one version per set', async () => {
     const before429 = throttled;
-    const report = reportOf(await importFrom(`http://127.0.0.1:${(throttle.address() as AddressInfo).port}`, '--values', valuesFile));
+    const report = reportOf(
+      await importFrom(`http://127.0.0.1:${(throttle.address() as AddressInfo).port}`, '--values', valuesFile),
+    );
     assert.ok(throttled - before429 >= 10, 'the import read through the throttled source');
     assert.deepEqual(
       results(report).map(([, r]: string[]) => r),
@@ -126,20 +153,31 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       shared.variables.find((v: any) => v.key === 'AWS_SECRET_ACCESS_KEY'),
       { key: 'AWS_SECRET_ACCESS_KEY', category: 'env', result: 'created' },
     );
-    assert.deepEqual(report['workspace-variables'], [{ workspace: 'db', key: 'size', category: 'terraform', result: 'created' }]);
+    assert.deepEqual(report['workspace-variables'], [
+      { workspace: 'db', key: 'size', category: 'terraform', result: 'created' },
+    ]);
     assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
 
-    const sets = (await t.get('/api/v2/organizations/acme/varsets?page%5Bsize%5D=100')).body.data as { id: string; attributes: { name: string } }[];
+    const sets = (await t.get('/api/v2/organizations/acme/varsets?page%5Bsize%5D=100')).body.data as {
+      id: string;
+      attributes: { name: string };
+    }[];
     for (const set of sets) {
       const versions = await t.get(`/api/v2/varsets/${set.id}/versions`);
       expectStatus(versions, 200);
       assert.equal(versions.body.data.length, 1, `${set.attributes.name} has one version`);
     }
     const trail = await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme');
-    const created = (trail.body.data as any[]).filter((e) => e.resource.type === 'varset' && e.resource.action === 'create');
+    const created = (trail.body.data as any[]).filter(
+      (e) => e.resource.type === 'varset' && e.resource.action === 'create',
+    );
     assert.equal(created.length, 7);
     for (const event of created) {
-      assert.match(event.auth.description, /^command line \(user [^)]+\)$/, 'the subject is the command line, the reason is not in it');
+      assert.match(
+        event.auth.description,
+        /^command line \(user [^)]+\)$/,
+        'the subject is the command line, the reason is not in it',
+      );
       assert.match(event.resource.meta.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/);
     }
 
@@ -147,29 +185,47 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     const workdir = fs.mkdtempSync(path.join(dir, 'run-'));
     fs.writeFileSync(path.join(workdir, 'main.tf'), '');
     const check = `process.exit(process.env.AWS_SECRET_ACCESS_KEY === ${JSON.stringify(SECRET)} ? 0 : 3)`;
-    const ran = await runVarsetd(['exec', '--workspace', 'acme/web', '--dir', workdir, '--', process.execPath, '-e', check], {
-      ...process.env,
-      VARSETD_ADDRESS: target.url,
-      VARSETD_TOKEN: ADMIN_TOKEN,
-    });
+    const ran = await runVarsetd(
+      ['exec', '--workspace', 'acme/web', '--dir', workdir, '--', process.execPath, '-e', check],
+      {
+        ...process.env,
+        VARSETD_ADDRESS: target.url,
+        VARSETD_TOKEN: ADMIN_TOKEN,
+      },
+    );
     assert.equal(ran.code, 0, ran.stderr);
   });
 
   it('a second import changes nothing; after a change of the source, only what changed', async () => {
     const again = reportOf(await importFrom(source.url, '--values', valuesFile));
     assert.deepEqual(new Set(results(again).map(([, r]: string[]) => r)), new Set(['unchanged']));
-    assert.deepEqual(new Set(again.projects.concat(again.workspaces, again['workspace-variables']).map((i: any) => i.result)), new Set(['unchanged']));
+    assert.deepEqual(
+      new Set(again.projects.concat(again.workspaces, again['workspace-variables']).map((i: any) => i.result)),
+      new Set(['unchanged']),
+    );
 
     const extra = (await s.get('/api/v2/organizations/acme/varsets?q=extra-2')).body.data[0];
     const variable = (await s.get(`/api/v2/varsets/${extra.id}/relationships/vars`)).body.data[0];
-    expectStatus(await s.patch(`/api/v2/varsets/${extra.id}/relationships/vars/${variable.id}`, { data: { type: 'vars', attributes: { value: 'changed' } } }), 200);
-    expectStatus(await s.patch(`/api/v2/varsets/${extra.id}`, { data: { type: 'varsets', attributes: { description: 'now described' } } }), 200);
+    expectStatus(
+      await s.patch(`/api/v2/varsets/${extra.id}/relationships/vars/${variable.id}`, {
+        data: { type: 'vars', attributes: { value: 'changed' } },
+      }),
+      200,
+    );
+    expectStatus(
+      await s.patch(`/api/v2/varsets/${extra.id}`, {
+        data: { type: 'varsets', attributes: { description: 'now described' } },
+      }),
+      200,
+    );
     const changed = reportOf(await importFrom(source.url, '--values', valuesFile));
     assert.deepEqual(
       results(changed).filter(([, r]: string[]) => r !== 'unchanged'),
       [['extra-2', 'updated']],
     );
-    assert.deepEqual(changed.sets.find((set: any) => set.name === 'extra-2').variables, [{ key: 'k2', category: 'terraform', result: 'updated' }]);
+    assert.deepEqual(changed.sets.find((set: any) => set.name === 'extra-2').variables, [
+      { key: 'k2', category: 'terraform', result: 'updated' },
+    ]);
     assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
   });
 
@@ -183,14 +239,33 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     const versionsBefore: number = (await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length;
     const eventsBefore = await setEvents(set.id);
 
-    const kept = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data.find((v: any) => v.attributes.key === 'kept');
-    const gone = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data.find((v: any) => v.attributes.key === 'gone');
-    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}`, { data: { type: 'varsets', attributes: { description: 'changed at once', priority: true } } }), 200);
-    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${kept.id}`, { data: { type: 'vars', attributes: { value: 'after' } } }), 200);
+    const kept = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data.find(
+      (v: any) => v.attributes.key === 'kept',
+    );
+    const gone = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data.find(
+      (v: any) => v.attributes.key === 'gone',
+    );
+    expectStatus(
+      await s.patch(`/api/v2/varsets/${sourceSet.id}`, {
+        data: { type: 'varsets', attributes: { description: 'changed at once', priority: true } },
+      }),
+      200,
+    );
+    expectStatus(
+      await s.patch(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${kept.id}`, {
+        data: { type: 'vars', attributes: { value: 'after' } },
+      }),
+      200,
+    );
     expectStatus(await s.delete(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${gone.id}`), 204);
     await createVar(s, sourceSet.id, { key: 'added', value: 'new' });
     const ws = (await s.get('/api/v2/organizations/acme/workspaces?page%5Bsize%5D=100')).body.data[0];
-    expectStatus(await s.post(`/api/v2/varsets/${sourceSet.id}/relationships/workspaces`, { data: [{ type: 'workspaces', id: ws.id }] }), 204);
+    expectStatus(
+      await s.post(`/api/v2/varsets/${sourceSet.id}/relationships/workspaces`, {
+        data: [{ type: 'workspaces', id: ws.id }],
+      }),
+      204,
+    );
 
     const report = reportOf(await importFrom(source.url, '--values', valuesFile));
     const item = report.sets.find((x: any) => x.name === 'extra-3');
@@ -208,7 +283,11 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       item.assignments.filter((a: any) => a.result !== 'unchanged').map((a: any) => [a.kind, a.name, a.result]),
       [['workspace', ws.attributes.name, 'created']],
     );
-    assert.equal((await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length, versionsBefore + 1, 'one new version');
+    assert.equal(
+      (await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.length,
+      versionsBefore + 1,
+      'one new version',
+    );
     const known = new Set(eventsBefore.map((e: any) => e.id));
     const made = (await setEvents(set.id)).filter((e) => !known.has(e.id));
     assert.equal(made.length, 1, 'one new audit event');
@@ -222,13 +301,29 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     const set = (await t.get('/api/v2/organizations/acme/varsets?q=extra-4')).body.data[0];
     const [k4] = (await s.get(`/api/v2/varsets/${sourceSet.id}/relationships/vars`)).body.data;
     // A global set of the target alone holds the key the source's set will hold once global.
-    const targetOnly = await createVarset(t, 'acme', { attributes: { name: 'target only', global: true }, vars: [{ key: 'clash', value: 'x' }] });
-    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}`, { data: { type: 'varsets', attributes: { description: 'refused', global: true } } }), 200);
-    expectStatus(await s.patch(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${k4.id}`, { data: { type: 'vars', attributes: { value: 'refused too' } } }), 200);
+    const targetOnly = await createVarset(t, 'acme', {
+      attributes: { name: 'target only', global: true },
+      vars: [{ key: 'clash', value: 'x' }],
+    });
+    expectStatus(
+      await s.patch(`/api/v2/varsets/${sourceSet.id}`, {
+        data: { type: 'varsets', attributes: { description: 'refused', global: true } },
+      }),
+      200,
+    );
+    expectStatus(
+      await s.patch(`/api/v2/varsets/${sourceSet.id}/relationships/vars/${k4.id}`, {
+        data: { type: 'vars', attributes: { value: 'refused too' } },
+      }),
+      200,
+    );
     await createVar(s, sourceSet.id, { key: 'clash', value: 'y' });
     const shown = async () => {
       const one = (await t.get(`/api/v2/varsets/${set.id}`)).body.data;
-      const vars = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.map((v: any) => [v.attributes.key, v.attributes.value]);
+      const vars = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.map((v: any) => [
+        v.attributes.key,
+        v.attributes.value,
+      ]);
       return { attributes: one.attributes, relationships: one.relationships, vars };
     };
     const before = await shown();
@@ -249,12 +344,26 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     const out = path.join(dir, 'export');
     assert.equal((await varsetd('export', '--organization', 'acme', '--out', out)).code, 0);
     await createOrganization(t, 'copy');
-    const report = reportOf(await varsetd('import', '--from', out, '--organization', 'acme', '--into', 'copy', '--json'));
-    const secret = report.sets.find((set: any) => set.name === 'shared').variables.find((v: any) => v.key === 'AWS_SECRET_ACCESS_KEY');
-    assert.deepEqual(secret, { key: 'AWS_SECRET_ACCESS_KEY', category: 'env', result: 'created', 'value-needed': true });
+    const report = reportOf(
+      await varsetd('import', '--from', out, '--organization', 'acme', '--into', 'copy', '--json'),
+    );
+    const secret = report.sets
+      .find((set: any) => set.name === 'shared')
+      .variables.find((v: any) => v.key === 'AWS_SECRET_ACCESS_KEY');
+    assert.deepEqual(secret, {
+      key: 'AWS_SECRET_ACCESS_KEY',
+      category: 'env',
+      result: 'created',
+      'value-needed': true,
+    });
     const copied = path.join(dir, 'copied');
     assert.equal((await varsetd('export', '--organization', 'copy', '--out', copied)).code, 0);
-    for (const file of fs.readdirSync(out)) assert.equal(fs.readFileSync(path.join(copied, file), 'utf8'), fs.readFileSync(path.join(out, file), 'utf8'), file);
+    for (const file of fs.readdirSync(out))
+      assert.equal(
+        fs.readFileSync(path.join(copied, file), 'utf8'),
+        fs.readFileSync(path.join(out, file), 'utf8'),
+        file,
+      );
 
     const human = await varsetd('import', '--from', out, '--organization', 'acme', '--into', 'copy');
     assert.equal(human.code, 0, human.stderr);
@@ -270,7 +379,10 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       true,
     );
     const infra = report.sets.find((set: any) => set.name === 'infra overrides');
-    assert.deepEqual([infra.result, infra.why], ['skipped', 'its project infra is not in the target organization (--no-create)']);
+    assert.deepEqual(
+      [infra.result, infra.why],
+      ['skipped', 'its project infra is not in the target organization (--no-create)'],
+    );
     const tuning = report.sets.find((set: any) => set.name === 'apps/web: "tuning"');
     assert.equal(tuning.result, 'created');
     assert.deepEqual(new Set(tuning.assignments.map((a: any) => a.result)), new Set(['skipped']));
@@ -282,18 +394,29 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
         res.writeHead(500).end();
         return;
       }
-      const forwarded = http.request(`${source.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-      });
+      const forwarded = http.request(
+        `${source.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(forwarded);
     });
     await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
     try {
       await createOrganization(t, 'untouched');
-      const run = await importFrom(`http://127.0.0.1:${(failing.address() as AddressInfo).port}`, '--into', 'untouched');
+      const run = await importFrom(
+        `http://127.0.0.1:${(failing.address() as AddressInfo).port}`,
+        '--into',
+        'untouched',
+      );
       assert.equal(run.code, 1);
-      assert.match(run.stderr, /^varsetd import: reading http:\/\/127\.0\.0\.1:\d+: the source answered 500 to GET \/varsets\/varset-\w+\/relationships\/vars\n$/);
+      assert.match(
+        run.stderr,
+        /^varsetd import: reading http:\/\/127\.0\.0\.1:\d+: the source answered 500 to GET \/varsets\/varset-\w+\/relationships\/vars\n$/,
+      );
       assert.equal((await t.get('/api/v2/organizations/untouched/workspaces')).body.data.length, 0);
     } finally {
       failing.close();

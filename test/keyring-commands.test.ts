@@ -32,7 +32,12 @@ async function storeWithValues(
 /** Makes a set of two sensitive variables, one of them replaced: three sealed values (the replaced one kept by the set's version). */
 async function sealedThree(client: Client): Promise<{ setId: string; variableId: string }> {
   const org = `org-${Math.random().toString(36).slice(2, 8)}`;
-  expectStatus(await client.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name: org, email: 'o@example.com' } } }), 201);
+  expectStatus(
+    await client.post('/api/v2/organizations', {
+      data: { type: 'organizations', attributes: { name: org, email: 'o@example.com' } },
+    }),
+    201,
+  );
   const set = await createVarset(client, org, {
     vars: [
       { key: 'a', value: 'first', sensitive: true },
@@ -44,8 +49,17 @@ async function sealedThree(client: Client): Promise<{ setId: string; variableId:
   return { setId: set.id, variableId };
 }
 
-async function replaceValue(client: Client, { setId, variableId }: { setId: string; variableId: string }, value: string): Promise<void> {
-  expectStatus(await client.patch(`/api/v2/varsets/${setId}/relationships/vars/${variableId}`, { data: { type: 'vars', attributes: { value } } }), 200);
+async function replaceValue(
+  client: Client,
+  { setId, variableId }: { setId: string; variableId: string },
+  value: string,
+): Promise<void> {
+  expectStatus(
+    await client.patch(`/api/v2/varsets/${setId}/relationships/vars/${variableId}`, {
+      data: { type: 'vars', attributes: { value } },
+    }),
+    200,
+  );
 }
 
 /** `varsetd keys list`'s rows: id → [state, count]. */
@@ -62,7 +76,12 @@ function listed(stdout: string): Record<string, [string, number]> {
 
 /** Every sealed value of the varsets tables, as a backup would keep them. */
 const snapshot = async (store: Store) => ({
-  variables: await store.db.selectFrom('varset_variables').select(['id', 'value']).where('sensitive', '=', true).orderBy('id').execute(),
+  variables: await store.db
+    .selectFrom('varset_variables')
+    .select(['id', 'value'])
+    .where('sensitive', '=', true)
+    .orderBy('id')
+    .execute(),
   settings: await store.db.selectFrom('settings').selectAll().where('name', 'like', 'encryption-%').execute(),
 });
 
@@ -99,12 +118,18 @@ describe(`varsetd rotate-key and keys with the key file (${storeKind})`, () => {
       // The server was not reloaded: it still seals with the first key, and opens the second.
       await replaceValue(server.client, variable, 'third');
       const counts = await countSealedValues(server.store.db, createKeyring(ring));
-      assert.deepEqual(Object.fromEntries(counts), { [first]: 1, [second]: 3 }, 'the new value; the version keeps the one it replaced as it was sealed');
+      assert.deepEqual(
+        Object.fromEntries(counts),
+        { [first]: 1, [second]: 3 },
+        'the new value; the version keeps the one it replaced as it was sealed',
+      );
       const refused = await keys('retire', first);
       assert.equal(refused.code, 1);
       assert.match(
         refused.stderr,
-        new RegExp(`${first} still seals 1 stored value: send SIGHUP to every varsetd \\(or restart it\\), run varsetd rotate-key --reseal, then retire it`),
+        new RegExp(
+          `${first} still seals 1 stored value: send SIGHUP to every varsetd \\(or restart it\\), run varsetd rotate-key --reseal, then retire it`,
+        ),
       );
       assert.match((await keys('retire', second)).stderr, /is the active key/);
       assert.match((await keys('retire', 'k0123456789abcdef')).stderr, /the keyring holds no key k0123456789abcdef/);
@@ -113,7 +138,11 @@ describe(`varsetd rotate-key and keys with the key file (${storeKind})`, () => {
       server.loaded.keyring.replace(ring); // as SIGHUP does
       await replaceValue(server.client, variable, 'fourth');
       const resealed = await runVarsetd(['rotate-key', '--reseal'], env);
-      assert.match(resealed.stdout, new RegExp(`re-sealed 1 value with ${second}`), 'the value the version of "fourth" keeps');
+      assert.match(
+        resealed.stdout,
+        new RegExp(`re-sealed 1 value with ${second}`),
+        'the value the version of "fourth" keeps',
+      );
       assert.doesNotMatch(resealed.stdout, /still sealed/);
       const retired = await keys('retire', first);
       assert.equal(retired.code, 0, retired.stderr);
@@ -132,17 +161,28 @@ describe(`varsetd rotate-key and keys with the key file (${storeKind})`, () => {
       await replaceValue(server.client, variable, 'fifth');
       const stale = await keys('list');
       assert.deepEqual(listed(stale.stdout)[first], ['retired', 1]);
-      assert.match(stale.stderr, new RegExp(`the retired key ${first} seals values again .*send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`));
+      assert.match(
+        stale.stderr,
+        new RegExp(
+          `the retired key ${first} seals values again .*send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`,
+        ),
+      );
       server.loaded.keyring.replace(ring);
 
       // A backup taken before the rotation, restored: today's keyring opens it.
       await server.store.db.deleteFrom('settings').where('name', 'like', 'encryption-%').execute();
       await server.store.db.insertInto('settings').values(backup.settings).execute();
-      for (const row of backup.variables) await server.store.db.updateTable('varset_variables').set({ value: row.value }).where('id', '=', row.id).execute();
+      for (const row of backup.variables)
+        await server.store.db
+          .updateTable('varset_variables')
+          .set({ value: row.value })
+          .where('id', '=', row.id)
+          .execute();
       const restored = await keys('list');
       assert.equal(restored.code, 0, restored.stderr);
       assert.equal(listed(restored.stdout)[first]![0], 'retired');
-      const today = (await loadKeyring(server.store, { encryptionKeys: undefined, dataDir: testStore.dataDir })).keyring;
+      const today = (await loadKeyring(server.store, { encryptionKeys: undefined, dataDir: testStore.dataDir }))
+        .keyring;
       assert.deepEqual(backup.variables.map((row) => today.open(row.value)).sort(), ['other', 'second']);
     } finally {
       await server.close();
@@ -178,16 +218,24 @@ describe(`varsetd rotate-key and keys with VARSETD_ENCRYPTION_KEY (${storeKind})
 
       const resealed = await runVarsetd(['rotate-key', '--reseal'], envWith(printed));
       assert.match(resealed.stdout, new RegExp(`re-sealed 3 values with ${newId}`));
-      assert.deepEqual(Object.fromEntries(await countSealedValues(server.store.db, createKeyring(keyring))), { [newId]: 3 });
+      assert.deepEqual(Object.fromEntries(await countSealedValues(server.store.db, createKeyring(keyring))), {
+        [newId]: 3,
+      });
       const lacking = await runVarsetd(['keys', 'list'], envWith(formatKey(old)));
       assert.equal(lacking.code, 1);
-      assert.match(lacking.stderr, new RegExp(`the keyring in VARSETD_ENCRYPTION_KEY lacks the key this database uses: ${newId}\\n`));
+      assert.match(
+        lacking.stderr,
+        new RegExp(`the keyring in VARSETD_ENCRYPTION_KEY lacks the key this database uses: ${newId}\\n`),
+      );
 
       const retired = await runVarsetd(['keys', 'retire', oldId], envWith(printed));
       assert.equal(retired.code, 0, retired.stderr);
       assert.ok(retired.stdout.includes(`${printed.split(',')[0]},${formatKey(old)} retired`), retired.stdout);
       assert.deepEqual(await keyIdsInUse(server.store), [newId]);
-      assert.deepEqual(listed((await runVarsetd(['keys', 'list'], envWith(`${printed} retired`))).stdout), { [newId]: ['active', 3], [oldId]: ['retired', 0] });
+      assert.deepEqual(listed((await runVarsetd(['keys', 'list'], envWith(`${printed} retired`))).stdout), {
+        [newId]: ['active', 3],
+        [oldId]: ['retired', 0],
+      });
     } finally {
       await server.close();
       await testStore.dispose();

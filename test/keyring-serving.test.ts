@@ -14,13 +14,23 @@ import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 /** A server process on a fresh store, with a workspace and a set of `count` sensitive variables reaching it. */
 async function servedSet(testStore: TestStore, workers: number, count: number) {
-  const env = varsetdEnv(testStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: String(workers), LOG_LEVEL: 'info' });
+  const env = varsetdEnv(testStore, {
+    VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
+    VARSETD_WORKERS: String(workers),
+    LOG_LEVEL: 'info',
+  });
   const server = await startServerProcess(env);
   const client = httpClient(server.url);
   const org = await createOrganization(client);
   const ws = await createWorkspace(client, org);
-  const set = await createVarset(client, org, { workspaces: [ws], vars: Array.from({ length: count }, (_, i) => ({ key: `v${i}`, value: `v${i}-r0`, sensitive: true })) });
-  const variables: { id: string; key: string }[] = set.relationships.vars.data.map((v: any) => ({ id: v.id, key: v.attributes.key }));
+  const set = await createVarset(client, org, {
+    workspaces: [ws],
+    vars: Array.from({ length: count }, (_, i) => ({ key: `v${i}`, value: `v${i}-r0`, sensitive: true })),
+  });
+  const variables: { id: string; key: string }[] = set.relationships.vars.data.map((v: any) => ({
+    id: v.id,
+    key: v.attributes.key,
+  }));
   return { env, server, client, ws, setId: set.id as string, variables };
 }
 
@@ -41,7 +51,8 @@ async function untilLogged(server: ServerProcess, pattern: RegExp, times = 1): P
   }
 }
 
-const storedValue = async (store: Store, id: string) => (await store.db.selectFrom('varset_variables').select('value').where('id', '=', id).executeTakeFirstOrThrow()).value;
+const storedValue = async (store: Store, id: string) =>
+  (await store.db.selectFrom('varset_variables').select('value').where('id', '=', id).executeTakeFirstOrThrow()).value;
 
 describe(`rotating the key while a server serves (${storeKind})`, () => {
   it('keeps every value written during the rotation, readable throughout, and ends with every value under the new key', async () => {
@@ -72,7 +83,9 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
           const opened = await createRunOverHttp(client, ws, 'during the rotation')
             .then((run) => openedValues(client, run))
             .catch((error: unknown): Record<string, string> => (failures.push(String(error)), {}));
-          for (const v of variables) if (opened[v.key] !== undefined && !new RegExp(`^${v.key}-r\\d+$`).test(opened[v.key]!)) failures.push(`read ${v.key}=${opened[v.key]}`);
+          for (const v of variables)
+            if (opened[v.key] !== undefined && !new RegExp(`^${v.key}-r\\d+$`).test(opened[v.key]!))
+              failures.push(`read ${v.key}=${opened[v.key]}`);
           reads++;
         }
       })();
@@ -82,7 +95,10 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
       const second = readKeyringFile(path.join(testStore.dataDir, KEY_FILE))![0]!.id;
       assert.notEqual(second, first);
       // Not reloaded yet: the run's copies were re-sealed with a key the server meets for the first time.
-      assert.deepEqual(await openedValues(client, early), Object.fromEntries(variables.map((v) => [v.key, `${v.key}-r0`])));
+      assert.deepEqual(
+        await openedValues(client, early),
+        Object.fromEntries(variables.map((v) => [v.key, `${v.key}-r0`])),
+      );
       server.sendSignal('SIGHUP');
       await untilLogged(server, /reloaded the keyring/);
       const roundsAtReload = rounds;
@@ -97,8 +113,17 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
       assert.doesNotMatch(resealed.stdout, /still sealed/);
       store = await openStore(testStore);
       const keyring = createKeyring(readKeyringFile(path.join(testStore.dataDir, KEY_FILE))!);
-      assert.deepEqual([...(await countSealedValues(store.db, keyring)).keys()], [second], 'every value, of variables, versions and runs, is sealed with the new key');
-      for (const v of variables) assert.equal(keyring.open(await storedValue(store, v.id)), last.get(v.id), `${v.key}: the last value written is the one kept`);
+      assert.deepEqual(
+        [...(await countSealedValues(store.db, keyring)).keys()],
+        [second],
+        'every value, of variables, versions and runs, is sealed with the new key',
+      );
+      for (const v of variables)
+        assert.equal(
+          keyring.open(await storedValue(store, v.id)),
+          last.get(v.id),
+          `${v.key}: the last value written is the one kept`,
+        );
       const retired = await runVarsetd(['keys', 'retire', first], env);
       assert.equal(retired.code, 0, retired.stderr);
       assert.equal((await openedValues(client, early)).v0, 'v0-r0');
@@ -127,9 +152,17 @@ describe(`rotating the key while a server serves (${storeKind})`, () => {
         }
         return ids;
       };
-      assert.deepEqual(await sealedBy(4, 'before'), [first, first, first, first], 'the workers seal with the key they were given');
+      assert.deepEqual(
+        await sealedBy(4, 'before'),
+        [first, first, first, first],
+        'the workers seal with the key they were given',
+      );
       for (let i = 0; i < 4; i++) assert.equal((await openedValues(client, run)).v0, 'v0-r0');
-      assert.deepEqual(await sealedBy(4, 'opened'), [first, first, first, first], 'meeting the new key does not make it the one that seals');
+      assert.deepEqual(
+        await sealedBy(4, 'opened'),
+        [first, first, first, first],
+        'meeting the new key does not make it the one that seals',
+      );
 
       server.sendSignal('SIGHUP');
       await untilLogged(server, /reloaded the keyring/);

@@ -7,12 +7,19 @@ const FIXTURE = 'test/fixtures/folder-cycle/src';
 
 /** dependency-cruiser's JSON of `args`, then scripts/check-layers.mjs over it, as `npm run check:layers` runs them. */
 function cruise(args: string[]) {
-  const cruised = spawnSync(DEPCRUISE, [...args, '--output-type', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const cruised = spawnSync(DEPCRUISE, [...args, '--output-type', 'json'], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   assert.ok(cruised.stdout.startsWith('{'), cruised.stderr);
   return cruised.stdout;
 }
 const check = (json: string, root?: string) =>
-  spawnSync(process.execPath, ['scripts/check-layers.mjs', ...(root ? [root] : [])], { input: json, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  spawnSync(process.execPath, ['scripts/check-layers.mjs', ...(root ? [root] : [])], {
+    input: json,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
 
 describe('the layer check', () => {
   it('refuses two folders that import each other through different files, with no cycle of files', () => {
@@ -43,8 +50,14 @@ describe('the layer check', () => {
     const result = check(cruise([root, '--no-config']), root);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /no-folder-cycle: accounts, accounts\/history import each other/);
-    assert.match(result.stderr, /accounts → accounts\/history: .*accounts\/service\.js → .*accounts\/history\/entries\.js/);
-    assert.match(result.stderr, /accounts\/history → accounts: .*accounts\/history\/summary\.js → .*accounts\/model\.js/);
+    assert.match(
+      result.stderr,
+      /accounts → accounts\/history: .*accounts\/service\.js → .*accounts\/history\/entries\.js/,
+    );
+    assert.match(
+      result.stderr,
+      /accounts\/history → accounts: .*accounts\/history\/summary\.js → .*accounts\/model\.js/,
+    );
   });
 
   it('passes the tree as it is: no broken rule, no cycle of folders', () => {

@@ -26,8 +26,10 @@ describe(`filtering and sorting an organization's sets and its audit trail (${st
     const project = await createProject(t, org, 'core');
     const workspaces = [await createWorkspace(t, org, { name: 'w1' }), await createWorkspace(t, org, { name: 'w2' })];
     // 25 plain sets sort before the global ones by name: the globals are all past the first page.
-    for (let i = 0; i < 25; i++) await createVarset(t, org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
-    for (let i = 0; i < 7; i++) await createVarset(t, org, { attributes: { name: `g-global-${i}`, global: true, priority: i < 2 } });
+    for (let i = 0; i < 25; i++)
+      await createVarset(t, org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
+    for (let i = 0; i < 7; i++)
+      await createVarset(t, org, { attributes: { name: `g-global-${i}`, global: true, priority: i < 2 } });
     const many = await createVarset(t, org, { attributes: { name: 'z-many' }, workspaces });
     for (const key of ['a', 'b', 'c']) await createVar(t, many.id, { key, value: '1', category: 'terraform' });
     await createVarset(t, org, { attributes: { name: 'z-owned' }, parent: { type: 'projects', id: project } });
@@ -39,7 +41,15 @@ describe(`filtering and sorting an organization's sets and its audit trail (${st
   it('filters by global, priority and project ownership before paging, and counts what passes', async () => {
     const global = await list({ 'filter[global]': 'true' });
     expectStatus(global, 200);
-    assert.deepEqual(names(global), ['g-global-0', 'g-global-1', 'g-global-2', 'g-global-3', 'g-global-4', 'g-global-5', 'g-global-6']);
+    assert.deepEqual(names(global), [
+      'g-global-0',
+      'g-global-1',
+      'g-global-2',
+      'g-global-3',
+      'g-global-4',
+      'g-global-5',
+      'g-global-6',
+    ]);
     assert.equal(global.body.meta.pagination['total-count'], 7);
     const both = await list({ 'filter[global]': 'true', 'filter[priority]': 'true' });
     assert.deepEqual(names(both), ['g-global-0', 'g-global-1']);
@@ -57,7 +67,15 @@ describe(`filtering and sorting an organization's sets and its audit trail (${st
     assert.equal(names(await list({ sort: '-var-count' }))[0], 'z-many');
     assert.equal(names(await list({ sort: '-workspace-count' }))[0], 'z-many');
     const byScope = names(await list({ sort: 'scope', 'page[size]': '8' }));
-    assert.deepEqual(byScope.slice(0, 7), ['g-global-0', 'g-global-1', 'g-global-2', 'g-global-3', 'g-global-4', 'g-global-5', 'g-global-6']);
+    assert.deepEqual(byScope.slice(0, 7), [
+      'g-global-0',
+      'g-global-1',
+      'g-global-2',
+      'g-global-3',
+      'g-global-4',
+      'g-global-5',
+      'g-global-6',
+    ]);
     const byName = names(await list({ sort: '-name', 'page[size]': '2' }));
     assert.deepEqual(byName, ['z-owned', 'z-many']);
     const updated = await list({ sort: '-updated-at', 'page[size]': '1' });
@@ -65,7 +83,13 @@ describe(`filtering and sorting an organization's sets and its audit trail (${st
   });
 
   it('refuses a filter or sort outside its words, and any unknown parameter, with a 400', async () => {
-    const refused: Record<string, string>[] = [{ 'filter[global]': 'yes' }, { sort: 'colour' }, { sort: '--name' }, { 'filter[colour]': 'true' }, { order: 'name' }];
+    const refused: Record<string, string>[] = [
+      { 'filter[global]': 'yes' },
+      { sort: 'colour' },
+      { sort: '--name' },
+      { 'filter[colour]': 'true' },
+      { order: 'name' },
+    ];
     for (const params of refused) {
       const res = await list(params);
       expectStatus(res, 400);
@@ -79,7 +103,12 @@ describe(`filtering and sorting an organization's sets and its audit trail (${st
     const token = await organizationToken(t, other);
     for (let i = 0; i < 30; i++) {
       const second = String(i % 60).padStart(2, '0');
-      await insertEvent(t, orgId, `2021-01-01T00:01:${second}.000Z`, i % 3 === 0 ? { who: 'team platform (token "CI")', type: 'varset', action: 'update' } : {});
+      await insertEvent(
+        t,
+        orgId,
+        `2021-01-01T00:01:${second}.000Z`,
+        i % 3 === 0 ? { who: 'team platform (token "CI")', type: 'varset', action: 'update' } : {},
+      );
     }
     const trail = (params: Record<string, string>) => t.get(`/api/v2/organization/audit-trail?${q(params)}`, { token });
     const byWho = await trail({ 'filter[auth][description]': 'PLATFORM', 'page[size]': '4' });
@@ -87,9 +116,15 @@ describe(`filtering and sorting an organization's sets and its audit trail (${st
     assert.equal(byWho.body.pagination.total_count, 10);
     assert.equal(byWho.body.pagination.total_pages, 3);
     assert.ok(byWho.body.data.every((e: any) => e.auth.description === 'team platform (token "CI")'));
-    const byType = await trail({ 'filter[resource][type]': 'workspace', 'filter[resource][action]': 'update', since: '2021-01-01T00:01:15.000Z' });
+    const byType = await trail({
+      'filter[resource][type]': 'workspace',
+      'filter[resource][action]': 'update',
+      since: '2021-01-01T00:01:15.000Z',
+    });
     assert.equal(byType.body.pagination.total_count, 10);
-    assert.ok(byType.body.data.every((e: any) => e.resource.type === 'workspace' && e.timestamp >= '2021-01-01T00:01:15.000Z'));
+    assert.ok(
+      byType.body.data.every((e: any) => e.resource.type === 'workspace' && e.timestamp >= '2021-01-01T00:01:15.000Z'),
+    );
     assert.equal((await trail({ 'filter[resource][action]': 'rollback' })).body.pagination.total_count, 0);
     expectStatus(await trail({ 'filter[resource][name]': 'x' }), 400);
   });

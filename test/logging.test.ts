@@ -49,8 +49,12 @@ describe(`secrets in logs and errors (${storeKind})`, () => {
       bodies.push(res.body);
       return res;
     };
-    await send('POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'logs', email: 'l@example.com' } } });
-    const team = await send('POST', '/api/v2/organizations/logs/teams', { data: { type: 'teams', attributes: { name: 'ops' } } });
+    await send('POST', '/api/v2/organizations', {
+      data: { type: 'organizations', attributes: { name: 'logs', email: 'l@example.com' } },
+    });
+    const team = await send('POST', '/api/v2/organizations/logs/teams', {
+      data: { type: 'teams', attributes: { name: 'ops' } },
+    });
     const teamId = JSON.parse(team.body).data.id;
     const issued = await request('POST', `/api/v2/teams/${teamId}/authentication-token`);
     const teamSecret: string = JSON.parse(issued.body).data.attributes.token;
@@ -61,14 +65,20 @@ describe(`secrets in logs and errors (${storeKind})`, () => {
       data: {
         type: 'varsets',
         attributes: { name: 'set' },
-        relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'pw', value: sensitive, category: 'env', sensitive: true } }] } },
+        relationships: {
+          vars: {
+            data: [{ type: 'vars', attributes: { key: 'pw', value: sensitive, category: 'env', sensitive: true } }],
+          },
+        },
       },
     });
     // Errors of every kind, carrying secrets in their requests.
     await send('GET', '/api/v2/organizations/logs', undefined, teamSecret);
     await send('GET', '/api/v2/organizations', undefined, 'wrong-token-secret-77');
     await send('POST', '/api/v2/organizations/logs/varsets', `{"data": {"attributes": {"value": "${sensitive}"`);
-    await send('POST', '/api/v2/organizations/logs/varsets', { data: { type: 'varsets', attributes: { name: 7, value: sensitive } } });
+    await send('POST', '/api/v2/organizations/logs/varsets', {
+      data: { type: 'varsets', attributes: { name: 7, value: sensitive } },
+    });
     await send('GET', '/api/v2/organizations/logs/varsets?page%5Bsize%5D=many', undefined, orgSecret);
     // An unexpected failure: the store is gone.
     await store.close();
@@ -84,7 +94,8 @@ describe(`secrets in logs and errors (${storeKind})`, () => {
     }
     assert.ok(!/bearer/i.test(log), 'the log shows an Authorization header');
     for (const body of bodies) {
-      for (const secret of [ADMIN_TOKEN, teamSecret, 'wrong-token-secret-77', sensitive]) assert.ok(!body.includes(secret), body);
+      for (const secret of [ADMIN_TOKEN, teamSecret, 'wrong-token-secret-77', sensitive])
+        assert.ok(!body.includes(secret), body);
     }
   });
 });

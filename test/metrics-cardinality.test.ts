@@ -15,7 +15,8 @@ import { storeKind } from './support/store.js';
 
 /** Every random value sent carries this, so that a label holding one is found whatever the metric. */
 const MARK = 'zq';
-const random = (length = 10) => `${MARK}${Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}`;
+const random = (length = 10) =>
+  `${MARK}${Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}`;
 /** Path segments of one kind each: plain, dashed, encoded, long, with encoded slashes, not valid UTF-8, longer than any name. */
 const ODD_TEXTS = [
   () => random(),
@@ -28,14 +29,25 @@ const ODD_TEXTS = [
 ];
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'PROPFIND', 'SEARCH', 'MKCOL'];
-const TOKENS = { admin: `Bearer ${ADMIN_TOKEN}`, none: undefined, wrong: () => `Bearer ${random(40)}`, malformed: () => `Token ${random()}` };
+const TOKENS = {
+  admin: `Bearer ${ADMIN_TOKEN}`,
+  none: undefined,
+  wrong: () => `Bearer ${random(40)}`,
+  malformed: () => `Token ${random()}`,
+};
 const BODIES = {
   none: () => undefined,
   invalidJson: () => `{"data": ${random()}`,
   empty: () => '{}',
   wrongType: () => JSON.stringify({ data: { type: random(), attributes: { name: random(), [random()]: random() } } }),
-  organization: () => JSON.stringify({ data: { type: 'organizations', attributes: { name: random(), email: `${random()}@example.com` } } }),
-  badName: () => JSON.stringify({ data: { type: 'organizations', attributes: { name: `${random()} with spaces`, email: 'x@example.com' } } }),
+  organization: () =>
+    JSON.stringify({
+      data: { type: 'organizations', attributes: { name: random(), email: `${random()}@example.com` } },
+    }),
+  badName: () =>
+    JSON.stringify({
+      data: { type: 'organizations', attributes: { name: `${random()} with spaces`, email: 'x@example.com' } },
+    }),
 };
 
 /** One request's shape: what stays the same between passes. Its random parts are drawn anew each time it is sent. */
@@ -75,7 +87,10 @@ async function send(t: TestApp, shape: Shape): Promise<number> {
   const res = await t.app.inject({
     method: shape.method as 'GET',
     url: fill(shape.path, shape.text) + (shape.query ? queryString() : ''),
-    headers: { ...(authorization ? { authorization } : {}), ...(payload !== undefined ? { 'content-type': 'application/vnd.api+json' } : {}) },
+    headers: {
+      ...(authorization ? { authorization } : {}),
+      ...(payload !== undefined ? { 'content-type': 'application/vnd.api+json' } : {}),
+    },
     ...(payload !== undefined ? { payload } : {}),
   });
   return res.statusCode;
@@ -85,7 +100,11 @@ async function send(t: TestApp, shape: Shape): Promise<number> {
 async function globalConflict(t: TestApp): Promise<void> {
   const org = await t.createOrganization(random().toLowerCase());
   const set = (name: string) => ({
-    data: { type: 'varsets', attributes: { name, global: true }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'shared', category: 'env' } }] } } },
+    data: {
+      type: 'varsets',
+      attributes: { name, global: true },
+      relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'shared', category: 'env' } }] } },
+    },
   });
   expectStatus(await t.post(`/api/v2/organizations/${org}/varsets`, set(random())), 200);
   expectStatus(await t.post(`/api/v2/organizations/${org}/varsets`, set(random())), 422);
@@ -120,7 +139,8 @@ function allowedValue(t: TestApp, label: string, value: string, labels: Record<s
 }
 
 /** Every series, as `name{label="value",…}`. */
-const seriesOf = (families: Family[]) => new Set(families.flatMap((f) => f.samples.map((s) => `${s.name}${JSON.stringify(s.labels)}`)));
+const seriesOf = (families: Family[]) =>
+  new Set(families.flatMap((f) => f.samples.map((s) => `${s.name}${JSON.stringify(s.labels)}`)));
 
 describe(`metric labels stay bounded whatever the requests (${storeKind})`, () => {
   let t: TestApp;
@@ -141,8 +161,22 @@ describe(`metric labels stay bounded whatever the requests (${storeKind})`, () =
     // A read that succeeds (few random shapes do: a pass of 600 has reached none), a created organization
     // and a refused name, whose bodies hold random names.
     shapes.push({ method: 'GET', path: '/api/v2/organizations', token: 'admin', body: 'none', query: false, text: 0 });
-    shapes.push({ method: 'POST', path: '/api/v2/organizations', token: 'admin', body: 'organization', query: false, text: 0 });
-    shapes.push({ method: 'POST', path: '/api/v2/organizations', token: 'admin', body: 'badName', query: false, text: 0 });
+    shapes.push({
+      method: 'POST',
+      path: '/api/v2/organizations',
+      token: 'admin',
+      body: 'organization',
+      query: false,
+      text: 0,
+    });
+    shapes.push({
+      method: 'POST',
+      path: '/api/v2/organizations',
+      token: 'admin',
+      body: 'badName',
+      query: false,
+      text: 0,
+    });
   });
   after(async () => t.close());
 
@@ -158,22 +192,32 @@ describe(`metric labels stay bounded whatever the requests (${storeKind})`, () =
     for (const shape of shapes) statuses.add(await send(t, shape));
     await globalConflict(t);
     // The pass reached the answers it is meant to reach.
-    for (const status of [200, 201, 400, 401, 404, 422]) assert.ok(statuses.has(status), `no ${status} among ${[...statuses].join()}`);
+    for (const status of [200, 201, 400, 401, 404, 422])
+      assert.ok(statuses.has(status), `no ${status} among ${[...statuses].join()}`);
     const first = await scrape();
 
     for (const family of first) {
       const ours = family.name.startsWith('varsetd_');
       for (const sample of family.samples) {
         for (const [label, value] of Object.entries(sample.labels)) {
-          assert.ok(!value.toLowerCase().includes(MARK), `${sample.name} ${label}="${value}" holds a value a request sent`);
-          if (ours) assert.ok(allowedValue(t, label, value, sample.labels), `${sample.name} ${label}="${value}" is not an allowed value`);
+          assert.ok(
+            !value.toLowerCase().includes(MARK),
+            `${sample.name} ${label}="${value}" holds a value a request sent`,
+          );
+          if (ours)
+            assert.ok(
+              allowedValue(t, label, value, sample.labels),
+              `${sample.name} ${label}="${value}" is not an allowed value`,
+            );
         }
       }
     }
     const routes = new Set(first.flatMap((f) => f.samples.map((s) => s.labels.route).filter((r) => r !== undefined)));
     assert.ok(routes.size > 20 && routes.has('unmatched'), `the pass reached many routes: ${[...routes].join()}`);
     assert.ok(seriesOf(first).size < 5_000, `${seriesOf(first).size} series`);
-    assert.ok(first.flatMap((f) => f.samples).some((s) => s.name === 'varsetd_global_rule_conflicts_total' && s.value >= 1));
+    assert.ok(
+      first.flatMap((f) => f.samples).some((s) => s.name === 'varsetd_global_rule_conflicts_total' && s.value >= 1),
+    );
 
     for (const shape of shapes) await send(t, shape);
     await globalConflict(t);

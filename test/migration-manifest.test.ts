@@ -20,16 +20,22 @@ import { ROOT } from './support/processes.js';
 const FOLDER = path.join(ROOT, 'src/db/migrations');
 type Manifest = Record<string, { release: string; sha256: string }>;
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(FOLDER, 'released.json'), 'utf8')) as Manifest;
-const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** What breaks the manifest: a released migration edited, renamed or removed, or a newer one run before it. */
-function problems(manifest: Manifest, names: readonly string[], source: (name: string) => string | undefined): string[] {
+function problems(
+  manifest: Manifest,
+  names: readonly string[],
+  source: (name: string) => string | undefined,
+): string[] {
   const found: string[] = [];
   for (const [name, { release, sha256: expected }] of Object.entries(manifest)) {
     const text = source(name);
-    if (text === undefined || !names.includes(name)) found.push(`${name} (released in ${release}) was removed or renamed`);
+    if (text === undefined || !names.includes(name))
+      found.push(`${name} (released in ${release}) was removed or renamed`);
     else if (sha256(text) !== expected) found.push(`${name} (released in ${release}) was edited`);
   }
   const newestReleased = Object.keys(manifest).sort().at(-1) ?? '';
@@ -67,10 +73,13 @@ describe('released migrations', () => {
 
   it('fail the check when one is edited, removed, or an unreleased one sorts before them', () => {
     const names = Object.keys(migrations);
-    const edited = (name: string) => (name === '0003_access' ? `${readSource(name)!}\n// a comment\n` : readSource(name));
+    const edited = (name: string) =>
+      name === '0003_access' ? `${readSource(name)!}\n// a comment\n` : readSource(name);
     assert.deepEqual(problems(MANIFEST, names, edited), ['0003_access (released in 0.2.0) was edited']);
     const removed = names.filter((name) => name !== '0016_varset_counts');
-    assert.deepEqual(problems(MANIFEST, removed, readSource), ['0016_varset_counts (released in 0.2.0) was removed or renamed']);
+    assert.deepEqual(problems(MANIFEST, removed, readSource), [
+      '0016_varset_counts (released in 0.2.0) was removed or renamed',
+    ]);
     assert.deepEqual(problems(MANIFEST, [...names, '0000_first'], readSource), [
       'an unreleased migration sorts before a released one: it would not run on a store already past it',
     ]);

@@ -34,7 +34,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
 
   /** Another process on the database that sends the queue, with the same encryption key. */
   async function deliveringProcess(options: Partial<typeof FAST_DELIVERY> & { batch?: number } = {}): Promise<TestApp> {
-    const app = await t.sibling(undefined, { sealer: t.app.sealer, notifications: { allowPrivateAddresses: true, deliver: { ...FAST_DELIVERY, ...options } } });
+    const app = await t.sibling(undefined, {
+      sealer: t.app.sealer,
+      notifications: { allowPrivateAddresses: true, deliver: { ...FAST_DELIVERY, ...options } },
+    });
     running.push(app);
     await app.app.ready();
     return app;
@@ -42,7 +45,17 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
 
   async function configure(org: string, attributes: Record<string, unknown> = {}): Promise<string> {
     const res = await t.post(`/api/v2/organizations/${org}/${TYPE}`, {
-      data: { type: TYPE, attributes: { name: 'receiver', 'destination-type': 'generic', url: receiver.url, enabled: true, triggers: ALL_TRIGGERS, ...attributes } },
+      data: {
+        type: TYPE,
+        attributes: {
+          name: 'receiver',
+          'destination-type': 'generic',
+          url: receiver.url,
+          enabled: true,
+          triggers: ALL_TRIGGERS,
+          ...attributes,
+        },
+      },
     });
     expectStatus(res, 201);
     return res.body.data.id;
@@ -69,11 +82,20 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     });
     await assign(t, set.id, 'workspaces', [w1, w2]);
     await assign(t, set.id, 'projects', [projectId]);
-    const update = await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'marker-description' } } }, { token: owners });
+    const update = await t.patch(
+      `/api/v2/varsets/${set.id}`,
+      { data: { type: 'varsets', attributes: { description: 'marker-description' } } },
+      { token: owners },
+    );
     expectStatus(update, 200);
     const sensitiveId = set.relationships.vars.data.find((v: any) => v.id).id;
     await createVar(t, set.id, { key: 'ANOTHER', value: 'marker-another-value', sensitive: true });
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${sensitiveId}`, { data: { type: 'vars', attributes: { value: 'marker-new-value' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${sensitiveId}`, {
+        data: { type: 'vars', attributes: { value: 'marker-new-value' } },
+      }),
+      200,
+    );
     expectStatus(await t.delete(`/api/v2/varsets/${set.id}`), 204);
     await receiver.until(start + 7);
     await sleep(200);
@@ -91,7 +113,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
       ],
     );
     for (const request of received) {
-      assert.equal(request.headers['x-tfe-notification-signature'], createHmac('sha512', 'marker-configuration-token').update(request.body).digest('hex'));
+      assert.equal(
+        request.headers['x-tfe-notification-signature'],
+        createHmac('sha512', 'marker-configuration-token').update(request.body).digest('hex'),
+      );
       assert.equal(request.headers['content-type'], 'application/json');
       assert.doesNotMatch(request.body, /marker-/, 'no value and no token is ever sent');
       assert.doesNotMatch(JSON.stringify(request.headers), /marker-/);
@@ -102,7 +127,9 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     assert.deepEqual(created.version.action, 'create');
     assert.equal(created.workspace_count, 0);
     assert.deepEqual(
-      created.changes.filter((c: any) => c.target === 'variable').map((c: any) => [c.key, c.action, c.sensitive, Object.keys(c).sort().join()]),
+      created.changes
+        .filter((c: any) => c.target === 'variable')
+        .map((c: any) => [c.key, c.action, c.sensitive, Object.keys(c).sort().join()]),
       [
         ['PLAIN', 'added', false, 'action,category,id,key,sensitive,target'],
         ['SECRET', 'added', true, 'action,category,id,key,sensitive,target'],
@@ -116,11 +143,25 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     assert.equal(byNumber(2).workspace_count, 2);
     assert.equal(byNumber(3).workspace_count, 3);
     const updated = byNumber(4);
-    assert.deepEqual(updated.actor, { description: 'team owners (token "release pipeline")', token_id: updated.actor.token_id, kind: 'team', team_id: updated.actor.team_id });
+    assert.deepEqual(updated.actor, {
+      description: 'team owners (token "release pipeline")',
+      token_id: updated.actor.token_id,
+      kind: 'team',
+      team_id: updated.actor.team_id,
+    });
     assert.match(updated.actor.token_id, /^at-/);
     assert.equal(updated.request_id, update.headers['x-request-id']);
     assert.deepEqual(updated.changes, [{ target: 'varset', action: 'changed', field: 'description' }]);
-    assert.deepEqual(byNumber(6).changes, [{ target: 'variable', id: sensitiveId, key: byNumber(6).changes[0].key, category: 'terraform', action: 'changed', field: 'value' }]);
+    assert.deepEqual(byNumber(6).changes, [
+      {
+        target: 'variable',
+        id: sensitiveId,
+        key: byNumber(6).changes[0].key,
+        category: 'terraform',
+        action: 'changed',
+        field: 'value',
+      },
+    ]);
     assert.equal(byNumber(7).workspace_count, 0);
     assert.equal(byNumber(7).version.action, 'delete');
   });
@@ -128,22 +169,42 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
   it('sends a rollback as varset:rolled-back, a Slack message to a Slack destination, and only what the triggers ask for', async () => {
     const org = await t.createOrganization();
     await configure(org, { triggers: ['varset:rolled-back', 'varset:deleted'] });
-    const slack = await configure(org, { 'destination-type': 'slack', triggers: ['varset:created'], token: 'slack-is-never-signed' });
+    const slack = await configure(org, {
+      'destination-type': 'slack',
+      triggers: ['varset:created'],
+      token: 'slack-is-never-signed',
+    });
     await configure(org, { enabled: false });
     await deliveringProcess();
-    const set = await createVarset(t, org, { attributes: { name: 'a <b> & c' }, vars: [{ key: 'K', value: 'marker-slack-value' }] });
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }), 200);
+    const set = await createVarset(t, org, {
+      attributes: { name: 'a <b> & c' },
+      vars: [{ key: 'K', value: 'marker-slack-value' }],
+    });
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }),
+      200,
+    );
     const first = (await t.get(`/api/v2/varsets/${set.id}/versions`)).body.data.at(-1);
     // A dry run is taken back, and what it would have queued with it.
-    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback?dry-run=true`, { data: { type: 'varset-versions', id: first.id } }), 200);
-    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }), 200);
+    expectStatus(
+      await t.post(`/api/v2/varsets/${set.id}/actions/rollback?dry-run=true`, {
+        data: { type: 'varset-versions', id: first.id },
+      }),
+      200,
+    );
+    expectStatus(
+      await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }),
+      200,
+    );
     await sleep(600);
     const generic = receiver.received.filter((r) => r.json.varset?.id === set.id);
     assert.deepEqual(
       generic.map((r) => [r.json.trigger, r.json.version.rolled_back_to]),
       [['varset:rolled-back', 1]],
     );
-    const messages = receiver.received.filter((r) => typeof r.json.text === 'string' && r.json.text.includes('a &lt;b&gt; &amp; c'));
+    const messages = receiver.received.filter(
+      (r) => typeof r.json.text === 'string' && r.json.text.includes('a &lt;b&gt; &amp; c'),
+    );
     assert.equal(messages.length, 1);
     const [message] = messages as [Received];
     assert.match(message.json.text, /^Variable set "a &lt;b&gt; &amp; c" created: /);
@@ -194,7 +255,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const org = await t.createOrganization();
     const configuration = await configure(org);
     const set = await createVarset(t, org);
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'second' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'second' } } }),
+      200,
+    );
     receiver.answer = (request) => (request.json.version?.number === 1 ? { status: 503 } : { status: 200 });
     await deliveringProcess();
     const started = Date.now();
@@ -204,7 +268,9 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
       forSet(set.id).map((r) => r.json.version.number),
       [1, 1, 1, 1, 2],
     );
-    const attempts = (await t.get(`/api/v2/${TYPE}/${configuration}`)).body.data.attributes['delivery-responses'].map((r: any) => [r['version-number'], r.attempt, r.successful]);
+    const attempts = (await t.get(`/api/v2/${TYPE}/${configuration}`)).body.data.attributes['delivery-responses'].map(
+      (r: any) => [r['version-number'], r.attempt, r.successful],
+    );
     assert.deepEqual(attempts, [
       [2, 1, true],
       [1, 4, false],
@@ -219,7 +285,13 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     await configure(org);
     const sets = [await createVarset(t, org), await createVarset(t, org)];
     for (const set of sets) {
-      for (let i = 0; i < 3; i++) expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: `d${i}` } } }), 200);
+      for (let i = 0; i < 3; i++)
+        expectStatus(
+          await t.patch(`/api/v2/varsets/${set.id}`, {
+            data: { type: 'varsets', attributes: { description: `d${i}` } },
+          }),
+          200,
+        );
     }
     // The first process gets no answer and stops while sending.
     receiver.answer = () => 'hang';
@@ -236,7 +308,8 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     receiver.answer = () => ({ status: 200 });
     await deliveringProcess();
     const deadline = Date.now() + 10_000;
-    while (sets.some((s) => new Set(forSet(s.id).map((r) => r.json.version.number)).size < 4) && Date.now() < deadline) await sleep(20);
+    while (sets.some((s) => new Set(forSet(s.id).map((r) => r.json.version.number)).size < 4) && Date.now() < deadline)
+      await sleep(20);
     for (const set of sets) {
       const numbers = forSet(set.id).map((r) => r.json.version.number);
       assert.deepEqual([...new Set(numbers)], [1, 2, 3, 4], `set ${set.id}: ${numbers.join()}`);
@@ -256,7 +329,13 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const changes = 8;
     await Promise.all(
       sets.map(async (set) => {
-        for (let i = 0; i < changes; i++) expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: `change ${i}` } } }), 200);
+        for (let i = 0; i < changes; i++)
+          expectStatus(
+            await t.patch(`/api/v2/varsets/${set.id}`, {
+              data: { type: 'varsets', attributes: { description: `change ${i}` } },
+            }),
+            200,
+          );
       }),
     );
     const expected = sets.length * (changes + 1) * 2;
@@ -270,7 +349,9 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     assert.equal(new Set(keys).size, expected, 'no change was sent twice');
     for (const set of sets) {
       for (const configuration of new Set(received.map((r) => r.json.notification_configuration_id))) {
-        const numbers = received.filter((r) => r.json.varset.id === set.id && r.json.notification_configuration_id === configuration).map((r) => r.json.version.number);
+        const numbers = received
+          .filter((r) => r.json.varset.id === set.id && r.json.notification_configuration_id === configuration)
+          .map((r) => r.json.version.number);
         assert.deepEqual(
           numbers,
           Array.from({ length: changes + 1 }, (_, i) => i + 1),
@@ -319,7 +400,10 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const org = await t.createOrganization();
     const configuration = await configure(org);
     const set = await createVarset(t, org);
-    expectStatus(await t.patch(`/api/v2/${TYPE}/${configuration}`, { data: { type: TYPE, attributes: { enabled: false } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/${TYPE}/${configuration}`, { data: { type: TYPE, attributes: { enabled: false } } }),
+      200,
+    );
     await deliveringProcess();
     await sleep(300);
     assert.equal(forSet(set.id).length, 0);

@@ -75,7 +75,10 @@ describe(`notification configurations (${storeKind})`, () => {
     assert.ok(listed.body.data.some((c: any) => c.id === id));
     assert.equal(listed.body.meta.pagination['total-count'], listed.body.data.length);
 
-    const updated = await open.patch(`/api/v2/${TYPE}/${id}`, body({ name: 'renamed', triggers: ['varset:deleted', 'varset:created', 'varset:created'], token: '' }));
+    const updated = await open.patch(
+      `/api/v2/${TYPE}/${id}`,
+      body({ name: 'renamed', triggers: ['varset:deleted', 'varset:created', 'varset:created'], token: '' }),
+    );
     expectStatus(updated, 200);
     assert.equal(updated.body.data.attributes.name, 'renamed');
     assert.deepEqual(updated.body.data.attributes.triggers, ['varset:created', 'varset:deleted']);
@@ -97,7 +100,9 @@ describe(`notification configurations (${storeKind})`, () => {
       expectStatus(await t.delete(`/api/v2/${TYPE}/${res.body.data.id}`, undefined, { token }), 204);
     }
     const id = (await create(open, generic())).body.data.id;
-    const manager = await teamWithToken(t, org, { 'organization-access': { 'manage-workspaces': true, 'manage-projects': true, 'manage-teams': true } });
+    const manager = await teamWithToken(t, org, {
+      'organization-access': { 'manage-workspaces': true, 'manage-projects': true, 'manage-teams': true },
+    });
     const elsewhere = await t.createOrganization();
     const otherOwners = await teamToken(t, await ownersTeam(t, elsewhere));
     for (const token of [manager.token, otherOwners]) {
@@ -183,7 +188,8 @@ describe(`notification configurations (${storeKind})`, () => {
   it('refuses a name that resolves to a private address when sending', async (test) => {
     const name = os.hostname();
     const addresses = await dns.lookup(name, { all: true }).catch(() => []);
-    if (!addresses.length || !addresses.every((a) => isPrivateAddress(a.address))) return test.skip(`${name} does not resolve to private addresses only here`);
+    if (!addresses.length || !addresses.every((a) => isPrivateAddress(a.address)))
+      return test.skip(`${name} does not resolve to private addresses only here`);
     const received = receiver.received.length;
     const port = new URL(receiver.url).port;
     const created = await create(t, generic({ url: `http://${name}:${port}/hook` }));
@@ -205,7 +211,10 @@ describe(`notification configurations (${storeKind})`, () => {
     expectStatus(verified, 200);
     assert.equal(receiver.received.length, count + 1);
     const request = receiver.received[count]!;
-    assert.equal(request.headers['x-tfe-notification-signature'], createHmac('sha512', 'verify-secret').update(request.body).digest('hex'));
+    assert.equal(
+      request.headers['x-tfe-notification-signature'],
+      createHmac('sha512', 'verify-secret').update(request.body).digest('hex'),
+    );
     assert.equal(request.json.trigger, 'verification');
     assert.equal(request.json.notification_configuration_id, id);
     assert.ok(!request.body.includes('verify-secret'));
@@ -245,15 +254,21 @@ describe(`notification configurations (${storeKind})`, () => {
     assert.equal(typeof slack.json.text, 'string');
     // Only the newest ten responses are kept.
     for (let i = 0; i < 10; i++) expectStatus(await open.post(`/api/v2/${TYPE}/${id}/actions/verify`), 200);
-    const kept = await t.store.db.selectFrom('varset_notification_responses').select('id').where('configuration_id', '=', id).execute();
+    const kept = await t.store.db
+      .selectFrom('varset_notification_responses')
+      .select('id')
+      .where('configuration_id', '=', id)
+      .execute();
     assert.equal(kept.length, 10);
     assert.equal((await t.get(`/api/v2/${TYPE}/${id}`)).body.data.attributes['delivery-responses'].length, 10);
-    for (const configuration of [id, unsigned.body.data.id]) expectStatus(await t.delete(`/api/v2/${TYPE}/${configuration}`), 204);
+    for (const configuration of [id, unsigned.body.data.id])
+      expectStatus(await t.delete(`/api/v2/${TYPE}/${configuration}`), 204);
   });
 
   it('an organization has at most 20 configurations', async () => {
     const crowded = await t.createOrganization();
-    for (let i = 0; i < 20; i++) expectStatus(await create(open, generic({ name: `c${i}` }), ADMIN_TOKEN, crowded), 201);
+    for (let i = 0; i < 20; i++)
+      expectStatus(await create(open, generic({ name: `c${i}` }), ADMIN_TOKEN, crowded), 201);
     const res = await create(open, generic({ name: 'one too many' }), ADMIN_TOKEN, crowded);
     assert.equal(res.status, 422);
     const page = await t.get(`/api/v2/organizations/${crowded}/${TYPE}?page%5Bsize%5D=5&page%5Bnumber%5D=4`);
@@ -273,15 +288,28 @@ describe(`notification tokens at rest (${storeKind})`, () => {
       const org = await t.createOrganization();
       const res = await t.post(
         `/api/v2/organizations/${org}/${TYPE}`,
-        body({ name: 'sealed', 'destination-type': 'generic', url: 'https://hooks.example.com/x', token: 'marker-token-at-rest' }),
+        body({
+          name: 'sealed',
+          'destination-type': 'generic',
+          url: 'https://hooks.example.com/x',
+          token: 'marker-token-at-rest',
+        }),
       );
       expectStatus(res, 201);
-      const [row] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
+      const [row] = await t.store.db
+        .selectFrom('varset_notification_configurations')
+        .select('token')
+        .where('id', '=', res.body.data.id)
+        .execute();
       assert.match(row!.token!, /^v2:/);
       assert.equal(t.app.sealer.open(row!.token!), 'marker-token-at-rest');
       const next = createKeyring([keyringKey(generateKey())]);
       assert.equal((await resealValues(t.store, createKeyring([...next.keys, ...t.app.sealer.keys]))).resealed, 1);
-      const [rotated] = await t.store.db.selectFrom('varset_notification_configurations').select('token').where('id', '=', res.body.data.id).execute();
+      const [rotated] = await t.store.db
+        .selectFrom('varset_notification_configurations')
+        .select('token')
+        .where('id', '=', res.body.data.id)
+        .execute();
       assert.equal(next.open(rotated!.token!), 'marker-token-at-rest');
     } finally {
       await t.close();

@@ -30,7 +30,11 @@ describe(`varsetd started by npx (${storeKind})`, { skip: !hasNpx && 'npx is not
       fs.mkdirSync(path.join(app, 'node_modules', '.bin'), { recursive: true });
       const shim = path.join(app, 'node_modules', '.bin', 'varsetd');
       const tsx = import.meta.resolve('tsx');
-      fs.writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' --import '${tsx}' '${path.join(ROOT, 'src', 'main.ts')}' "$@"\n`, { mode: 0o755 });
+      fs.writeFileSync(
+        shim,
+        `#!/bin/sh\nexec '${process.execPath}' --import '${tsx}' '${path.join(ROOT, 'src', 'main.ts')}' "$@"\n`,
+        { mode: 0o755 },
+      );
       const port = await freePort();
       // A process group of its own, so that whatever is left is found, and killed, afterwards.
       const npx = spawn('npx', ['--no-install', 'varsetd', 'serve'], {

@@ -18,15 +18,19 @@ const HASHICORP_DOCUMENT = path.join(import.meta.dirname, 'fixtures/hashicorp/hc
 
 /** `METHOD path` → why varsetd differs. Paths as in HashiCorp's document, parameters named `{}`. */
 const DIFFERENCES: Record<string, string> = {
-  'POST /organizations/{}/varsets': 'answers 200, as the specification and HCP Terraform do (the OpenAPI document says 201)',
-  'POST /varsets/{}/relationships/vars': 'answers 200, as the specification and HCP Terraform do (the OpenAPI document says 201)',
+  'POST /organizations/{}/varsets':
+    'answers 200, as the specification and HCP Terraform do (the OpenAPI document says 201)',
+  'POST /varsets/{}/relationships/vars':
+    'answers 200, as the specification and HCP Terraform do (the OpenAPI document says 201)',
   'POST /varsets/{}/relationships/stacks': 'stacks are outside varsetd',
   'DELETE /varsets/{}/relationships/stacks': 'stacks are outside varsetd',
   'GET /account/details': 'varsetd has no users: tokens stand for teams, organizations and the site administrator',
   'GET /runs': 'not served yet: runs are listed per workspace (GET /workspaces/{}/runs)',
   'GET /workspaces/{}/applicable-varsets': 'not served yet: GET /organizations/{}/varsets lists the candidates',
-  'GET /workspaces/{}/varsets/{}/relationships/vars': 'not served yet: GET /workspaces/{}/effective-variables tells what overrides what',
-  'GET /workspaces/{}/varsets/{}/relationships/vars/{}': 'not served yet: GET /workspaces/{}/effective-variables tells what overrides what',
+  'GET /workspaces/{}/varsets/{}/relationships/vars':
+    'not served yet: GET /workspaces/{}/effective-variables tells what overrides what',
+  'GET /workspaces/{}/varsets/{}/relationships/vars/{}':
+    'not served yet: GET /workspaces/{}/effective-variables tells what overrides what',
 };
 
 type Operations = Map<string, string[]>;
@@ -42,7 +46,9 @@ interface OperationFacts {
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 /** Every operation of an OpenAPI document, ordered by path, then method. */
-function operationFacts(document: { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> }): OperationFacts[] {
+function operationFacts(document: {
+  paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+}): OperationFacts[] {
   const found: OperationFacts[] = [];
   for (const [rawPath, item] of Object.entries(document.paths)) {
     const normalized = rawPath.replace(/^\/api\/v2/, '').replace(/\{[^}]+\}/g, '{}');
@@ -58,7 +64,8 @@ function operationFacts(document: { paths: Record<string, Record<string, { respo
 }
 
 /** `METHOD path` → its success statuses. */
-const byOperation = (facts: OperationFacts[]): Operations => new Map(facts.map((f) => [`${f.method} ${f.path}`, f.successStatuses]));
+const byOperation = (facts: OperationFacts[]): Operations =>
+  new Map(facts.map((f) => [`${f.method} ${f.path}`, f.successStatuses]));
 
 describe(`OpenAPI document (${storeKind})`, () => {
   let t: TestApp;
@@ -91,7 +98,8 @@ describe(`OpenAPI document (${storeKind})`, () => {
       if (operation in DIFFERENCES) continue;
       const ours = served.get(operation);
       if (!ours) problems.push(`${operation}: not served`);
-      else if (!statuses.every((s) => ours.includes(s))) problems.push(`${operation}: answers ${ours.join(', ')}, HashiCorp's document ${statuses.join(', ')}`);
+      else if (!statuses.every((s) => ours.includes(s)))
+        problems.push(`${operation}: answers ${ours.join(', ')}, HashiCorp's document ${statuses.join(', ')}`);
     }
     assert.deepEqual(problems, []);
     // A difference that no longer is one must leave the list (and docs/api.md).
@@ -114,7 +122,8 @@ describe(`OpenAPI document (${storeKind})`, () => {
     for (const [p, item] of Object.entries<Record<string, { responses?: Record<string, unknown> }>>(document.paths)) {
       for (const method of METHODS) {
         const operation = item[method];
-        if (operation && p.startsWith('/api/v2/') && !operation.responses?.['4XX']) missing.push(`${method.toUpperCase()} ${p}`);
+        if (operation && p.startsWith('/api/v2/') && !operation.responses?.['4XX'])
+          missing.push(`${method.toUpperCase()} ${p}`);
       }
     }
     assert.deepEqual(missing, []);
@@ -130,10 +139,14 @@ describe(`OpenAPI document (${storeKind})`, () => {
         if (!operation || !p.startsWith('/api/v2/')) continue;
         const bodies: [string, object | undefined][] = [
           ['request', operation.requestBody?.content],
-          ...Object.entries(operation.responses ?? {}).map(([status, r]): [string, object | undefined] => [status, r.content]),
+          ...Object.entries(operation.responses ?? {}).map(([status, r]): [string, object | undefined] => [
+            status,
+            r.content,
+          ]),
         ];
         for (const [which, content] of bodies) {
-          for (const type of Object.keys(content ?? {})) types.set(type, [...(types.get(type) ?? []), `${method.toUpperCase()} ${p} ${which}`]);
+          for (const type of Object.keys(content ?? {}))
+            types.set(type, [...(types.get(type) ?? []), `${method.toUpperCase()} ${p} ${which}`]);
         }
       }
     }

@@ -49,7 +49,8 @@ const CHANGED_SETTINGS = {
 /** The changed settings but `user-tokens-enabled`, whose false refuses the site-admin token these tests act with. */
 const CHANGED_SETTINGS_ADMIN_KEEPS = { ...CHANGED_SETTINGS, 'user-tokens-enabled': true };
 
-const pick = (attributes: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, attributes[k]]));
+const pick = (attributes: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(keys.map((k) => [k, attributes[k]]));
 const SETTING_NAMES = Object.keys(DEFAULT_SETTINGS);
 
 describe(`organizations and projects (${storeKind})`, () => {
@@ -101,18 +102,30 @@ describe(`organizations and projects (${storeKind})`, () => {
       assert.deepEqual(pick(created.attributes, SETTING_NAMES), CHANGED_SETTINGS_ADMIN_KEEPS);
       const back = { ...DEFAULT_SETTINGS, 'session-timeout': 5, 'session-remember': 5 };
       // null counts as left out; an empty string clears the role id.
-      const patched = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ ...back, 'owners-team-saml-role-id': '' }));
+      const patched = await t.patch(
+        `/api/v2/organizations/${created.id}`,
+        orgBody({ ...back, 'owners-team-saml-role-id': '' }),
+      );
       expectStatus(patched, 200);
       assert.deepEqual(pick(patched.body.data.attributes, SETTING_NAMES), back);
-      const put = await t.put(`/api/v2/organizations/${created.id}`, orgBody({ 'allow-force-delete-workspaces': true }));
+      const put = await t.put(
+        `/api/v2/organizations/${created.id}`,
+        orgBody({ 'allow-force-delete-workspaces': true }),
+      );
       expectStatus(put, 200);
       const shown = await t.get(`/api/v2/organizations/${created.id}`);
-      assert.deepEqual(pick(shown.body.data.attributes, SETTING_NAMES), { ...back, 'allow-force-delete-workspaces': true });
+      assert.deepEqual(pick(shown.body.data.attributes, SETTING_NAMES), {
+        ...back,
+        'allow-force-delete-workspaces': true,
+      });
     });
 
     it('leave out what an update does not name, null included', async () => {
       const created = await createOrganizationWith(CHANGED_SETTINGS_ADMIN_KEEPS);
-      const res = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ 'session-timeout': null, 'cost-estimation-enabled': null }));
+      const res = await t.patch(
+        `/api/v2/organizations/${created.id}`,
+        orgBody({ 'session-timeout': null, 'cost-estimation-enabled': null }),
+      );
       expectStatus(res, 200);
       assert.deepEqual(pick(res.body.data.attributes, SETTING_NAMES), CHANGED_SETTINGS_ADMIN_KEEPS);
     });
@@ -124,30 +137,57 @@ describe(`organizations and projects (${storeKind})`, () => {
     });
 
     const invalid: [string, Record<string, unknown>, string, Record<string, unknown>?][] = [
-      ['a policy that does not exist', { 'collaborator-auth-policy': 'sms' }, '/data/attributes/collaborator-auth-policy'],
+      [
+        'a policy that does not exist',
+        { 'collaborator-auth-policy': 'sms' },
+        '/data/attributes/collaborator-auth-policy',
+      ],
       ['a session timeout under 5 minutes', { 'session-timeout': 4 }, '/data/attributes/session-timeout'],
       ['a session timeout over two weeks', { 'session-timeout': 20161 }, '/data/attributes/session-timeout'],
       ['a session remember that is not an integer', { 'session-remember': 1.5 }, '/data/attributes/session-remember'],
       ['a flag that is not a boolean', { 'assessments-enforced': 'yes' }, '/data/attributes/assessments-enforced'],
-      ['an execution mode that does not exist', { 'default-execution-mode': 'remoteish' }, '/data/attributes/default-execution-mode'],
-      ['the agent execution mode, which needs an agent pool', { 'default-execution-mode': 'agent' }, '/data/attributes/default-execution-mode'],
+      [
+        'an execution mode that does not exist',
+        { 'default-execution-mode': 'remoteish' },
+        '/data/attributes/default-execution-mode',
+      ],
+      [
+        'the agent execution mode, which needs an agent pool',
+        { 'default-execution-mode': 'agent' },
+        '/data/attributes/default-execution-mode',
+      ],
       [
         'both passing statuses and aggregated statuses',
         { 'send-passing-statuses-for-untriggered-speculative-plans': true, 'aggregated-commit-status-enabled': true },
         '/data/attributes/aggregated-commit-status-enabled',
       ],
-      ['a default agent pool', {}, '/data/relationships/default-agent-pool', { 'default-agent-pool': { data: { type: 'agent-pools', id: 'apool-1' } } }],
-      ['an owners team SAML role id too long', { 'owners-team-saml-role-id': 'r'.repeat(256) }, '/data/attributes/owners-team-saml-role-id'],
+      [
+        'a default agent pool',
+        {},
+        '/data/relationships/default-agent-pool',
+        { 'default-agent-pool': { data: { type: 'agent-pools', id: 'apool-1' } } },
+      ],
+      [
+        'an owners team SAML role id too long',
+        { 'owners-team-saml-role-id': 'r'.repeat(256) },
+        '/data/attributes/owners-team-saml-role-id',
+      ],
     ];
     for (const [what, attributes, pointer, relationships] of invalid) {
       it(`refuse ${what} with a 422 pointing at it, on create and on update, changing nothing`, async () => {
         const name = newName();
-        const create = await t.post('/api/v2/organizations', orgBody({ name, email: `${name}@example.com`, ...attributes }, relationships));
+        const create = await t.post(
+          '/api/v2/organizations',
+          orgBody({ name, email: `${name}@example.com`, ...attributes }, relationships),
+        );
         assert.equal(create.status, 422, JSON.stringify(create.body));
         assert.equal(create.body.errors[0].source.pointer, pointer);
         assert.equal((await t.get(`/api/v2/organizations/${name}`)).status, 404);
         const existing = await createOrganizationWith();
-        const update = await t.patch(`/api/v2/organizations/${existing.id}`, orgBody({ email: 'changed@example.com', ...attributes }, relationships));
+        const update = await t.patch(
+          `/api/v2/organizations/${existing.id}`,
+          orgBody({ email: 'changed@example.com', ...attributes }, relationships),
+        );
         assert.equal(update.status, 422, JSON.stringify(update.body));
         assert.equal(update.body.errors[0].source.pointer, pointer);
         assert.deepEqual((await t.get(`/api/v2/organizations/${existing.id}`)).body.data, existing);
@@ -156,11 +196,17 @@ describe(`organizations and projects (${storeKind})`, () => {
 
     it('refuse aggregated statuses on an organization that sends passing statuses', async () => {
       const created = await createOrganizationWith({ 'send-passing-statuses-for-untriggered-speculative-plans': true });
-      const res = await t.patch(`/api/v2/organizations/${created.id}`, orgBody({ 'aggregated-commit-status-enabled': true }));
+      const res = await t.patch(
+        `/api/v2/organizations/${created.id}`,
+        orgBody({ 'aggregated-commit-status-enabled': true }),
+      );
       assert.equal(res.status, 422);
       const both = await t.patch(
         `/api/v2/organizations/${created.id}`,
-        orgBody({ 'aggregated-commit-status-enabled': true, 'send-passing-statuses-for-untriggered-speculative-plans': false }),
+        orgBody({
+          'aggregated-commit-status-enabled': true,
+          'send-passing-statuses-for-untriggered-speculative-plans': false,
+        }),
       );
       expectStatus(both, 200);
     });
@@ -190,7 +236,10 @@ describe(`organizations and projects (${storeKind})`, () => {
       const res = await t.get(`/api/v2/organizations/${created.id}?include=default-project`, { token });
       expectStatus(res, 200);
       assert.deepEqual(res.body.included ?? [], []);
-      assert.equal(res.body.data.relationships['default-project'].data.id, created.relationships['default-project'].data.id);
+      assert.equal(
+        res.body.data.relationships['default-project'].data.id,
+        created.relationships['default-project'].data.id,
+      );
     });
   });
 
@@ -241,11 +290,18 @@ describe(`organizations and projects (${storeKind})`, () => {
   describe('organization list', () => {
     it('searches names and emails with q, names with q[name], emails with q[email], ignoring case', async () => {
       const tag = randomAlphanumeric(10).toLowerCase();
-      const byName = await t.post('/api/v2/organizations', orgBody({ name: `Named-${tag}`, email: `plain-${randomAlphanumeric(6)}@example.com` }));
+      const byName = await t.post(
+        '/api/v2/organizations',
+        orgBody({ name: `Named-${tag}`, email: `plain-${randomAlphanumeric(6)}@example.com` }),
+      );
       expectStatus(byName, 201);
-      const byEmail = await t.post('/api/v2/organizations', orgBody({ name: `plain-${randomAlphanumeric(8)}`, email: `Mail-${tag}@Example.com` }));
+      const byEmail = await t.post(
+        '/api/v2/organizations',
+        orgBody({ name: `plain-${randomAlphanumeric(8)}`, email: `Mail-${tag}@Example.com` }),
+      );
       expectStatus(byEmail, 201);
-      const ids = async (query: string) => (await t.get(`/api/v2/organizations?${query}`)).body.data.map((o: { id: string }) => o.id).sort();
+      const ids = async (query: string) =>
+        (await t.get(`/api/v2/organizations?${query}`)).body.data.map((o: { id: string }) => o.id).sort();
       assert.deepEqual(await ids(`q=${tag.toUpperCase()}`), [byName.body.data.id, byEmail.body.data.id].sort());
       assert.deepEqual(await ids(`q%5Bname%5D=${tag}`), [byName.body.data.id]);
       assert.deepEqual(await ids(`q%5Bemail%5D=mail-${tag}`), [byEmail.body.data.id]);
@@ -306,7 +362,10 @@ describe(`organizations and projects (${storeKind})`, () => {
       assert.equal(attributes.description, '');
       assert.equal(attributes['auto-destroy-activity-duration'], null);
       assert.equal(attributes['default-execution-mode'], 'local');
-      assert.deepEqual(attributes['setting-overwrites'], { 'default-execution-mode': false, 'default-agent-pool': false });
+      assert.deepEqual(attributes['setting-overwrites'], {
+        'default-execution-mode': false,
+        'default-agent-pool': false,
+      });
       assert.deepEqual(relationships['default-agent-pool'], { data: null });
       assert.deepEqual(relationships.organization.data, { id: org.id, type: 'organizations' });
       assert.deepEqual((await t.get(`/api/v2/projects/${res.body.data.id}`)).body.data, res.body.data);
@@ -316,22 +375,42 @@ describe(`organizations and projects (${storeKind})`, () => {
       const org = await createOrganizationWith();
       const own = await t.post(
         `/api/v2/organizations/${org.id}/projects`,
-        projectBody({ name: 'own', description: 'mine', 'auto-destroy-activity-duration': '14d', 'default-execution-mode': 'local' }),
+        projectBody({
+          name: 'own',
+          description: 'mine',
+          'auto-destroy-activity-duration': '14d',
+          'default-execution-mode': 'local',
+        }),
       );
       expectStatus(own, 201);
       assert.equal(own.body.data.attributes['auto-destroy-activity-duration'], '14d');
       assert.equal(own.body.data.attributes['default-execution-mode'], 'local');
-      assert.deepEqual(own.body.data.attributes['setting-overwrites'], { 'default-execution-mode': true, 'default-agent-pool': true });
+      assert.deepEqual(own.body.data.attributes['setting-overwrites'], {
+        'default-execution-mode': true,
+        'default-agent-pool': true,
+      });
       const follower = await t.post(
         `/api/v2/organizations/${org.id}/projects`,
-        projectBody({ name: 'follower', 'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false } }),
+        projectBody({
+          name: 'follower',
+          'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false },
+        }),
       );
       expectStatus(follower, 201);
 
-      expectStatus(await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'local' })), 200);
-      assert.equal((await t.get(`/api/v2/projects/${follower.body.data.id}`)).body.data.attributes['default-execution-mode'], 'local');
+      expectStatus(
+        await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'local' })),
+        200,
+      );
+      assert.equal(
+        (await t.get(`/api/v2/projects/${follower.body.data.id}`)).body.data.attributes['default-execution-mode'],
+        'local',
+      );
       const defaultProject = org.relationships['default-project'].data.id;
-      assert.equal((await t.get(`/api/v2/projects/${defaultProject}`)).body.data.attributes['default-execution-mode'], 'local');
+      assert.equal(
+        (await t.get(`/api/v2/projects/${defaultProject}`)).body.data.attributes['default-execution-mode'],
+        'local',
+      );
 
       const changed = await t.patch(
         `/api/v2/projects/${own.body.data.id}`,
@@ -341,39 +420,96 @@ describe(`organizations and projects (${storeKind})`, () => {
       assert.equal(changed.body.data.attributes['auto-destroy-activity-duration'], null);
       assert.equal(changed.body.data.attributes['default-execution-mode'], 'remote');
       assert.equal(changed.body.data.attributes.description, 'mine');
-      expectStatus(await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'remote' })), 200);
-      expectStatus(await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'local' })), 200);
-      assert.equal((await t.get(`/api/v2/projects/${own.body.data.id}`)).body.data.attributes['default-execution-mode'], 'remote');
+      expectStatus(
+        await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'remote' })),
+        200,
+      );
+      expectStatus(
+        await t.patch(`/api/v2/organizations/${org.id}`, orgBody({ 'default-execution-mode': 'local' })),
+        200,
+      );
+      assert.equal(
+        (await t.get(`/api/v2/projects/${own.body.data.id}`)).body.data.attributes['default-execution-mode'],
+        'remote',
+      );
 
-      const back = await t.patch(`/api/v2/projects/${own.body.data.id}`, projectBody({ 'setting-overwrites': { 'default-execution-mode': false } }));
+      const back = await t.patch(
+        `/api/v2/projects/${own.body.data.id}`,
+        projectBody({ 'setting-overwrites': { 'default-execution-mode': false } }),
+      );
       expectStatus(back, 200);
       assert.equal(back.body.data.attributes['default-execution-mode'], 'local');
-      assert.deepEqual(back.body.data.attributes['setting-overwrites'], { 'default-execution-mode': false, 'default-agent-pool': false });
+      assert.deepEqual(back.body.data.attributes['setting-overwrites'], {
+        'default-execution-mode': false,
+        'default-agent-pool': false,
+      });
     });
 
     const invalid: [string, Record<string, unknown>, string, Record<string, unknown>?][] = [
-      ['a duration in minutes', { 'auto-destroy-activity-duration': '20m' }, '/data/attributes/auto-destroy-activity-duration'],
-      ['a duration of 5 digits', { 'auto-destroy-activity-duration': '12345d' }, '/data/attributes/auto-destroy-activity-duration'],
-      ['an execution mode that does not exist', { 'default-execution-mode': 'somewhere' }, '/data/attributes/default-execution-mode'],
-      ['the agent execution mode without a pool', { 'default-execution-mode': 'agent' }, '/data/attributes/default-execution-mode'],
-      ['a pool without the agent execution mode', { 'default-execution-mode': 'remote', 'default-agent-pool-id': 'apool-1' }, '/data/attributes/default-agent-pool-id'],
-      ['overwrites that disagree', { 'setting-overwrites': { 'default-execution-mode': true, 'default-agent-pool': false } }, '/data/attributes/setting-overwrites'],
-      ['a mode with overwrites false', { 'default-execution-mode': 'local', 'setting-overwrites': { 'default-execution-mode': false } }, '/data/attributes/default-execution-mode'],
-      ['overwrites true without a mode', { 'setting-overwrites': { 'default-execution-mode': true } }, '/data/attributes/default-execution-mode'],
-      ['overwrites that are not booleans', { 'setting-overwrites': { 'default-execution-mode': 'yes' } }, '/data/attributes/setting-overwrites/default-execution-mode'],
+      [
+        'a duration in minutes',
+        { 'auto-destroy-activity-duration': '20m' },
+        '/data/attributes/auto-destroy-activity-duration',
+      ],
+      [
+        'a duration of 5 digits',
+        { 'auto-destroy-activity-duration': '12345d' },
+        '/data/attributes/auto-destroy-activity-duration',
+      ],
+      [
+        'an execution mode that does not exist',
+        { 'default-execution-mode': 'somewhere' },
+        '/data/attributes/default-execution-mode',
+      ],
+      [
+        'the agent execution mode without a pool',
+        { 'default-execution-mode': 'agent' },
+        '/data/attributes/default-execution-mode',
+      ],
+      [
+        'a pool without the agent execution mode',
+        { 'default-execution-mode': 'remote', 'default-agent-pool-id': 'apool-1' },
+        '/data/attributes/default-agent-pool-id',
+      ],
+      [
+        'overwrites that disagree',
+        { 'setting-overwrites': { 'default-execution-mode': true, 'default-agent-pool': false } },
+        '/data/attributes/setting-overwrites',
+      ],
+      [
+        'a mode with overwrites false',
+        { 'default-execution-mode': 'local', 'setting-overwrites': { 'default-execution-mode': false } },
+        '/data/attributes/default-execution-mode',
+      ],
+      [
+        'overwrites true without a mode',
+        { 'setting-overwrites': { 'default-execution-mode': true } },
+        '/data/attributes/default-execution-mode',
+      ],
+      [
+        'overwrites that are not booleans',
+        { 'setting-overwrites': { 'default-execution-mode': 'yes' } },
+        '/data/attributes/setting-overwrites/default-execution-mode',
+      ],
       ['a name with a slash', { name: 'a/b' }, '/data/attributes/name'],
       ['a description too long', { description: 'd'.repeat(513) }, '/data/attributes/description'],
     ];
     for (const [what, attributes, pointer] of invalid) {
       it(`refuse ${what} with a 422 pointing at it, on create and on update, changing nothing`, async () => {
         const org = await createOrganizationWith();
-        const create = await t.post(`/api/v2/organizations/${org.id}/projects`, projectBody({ name: 'refused', ...attributes }));
+        const create = await t.post(
+          `/api/v2/organizations/${org.id}/projects`,
+          projectBody({ name: 'refused', ...attributes }),
+        );
         assert.equal(create.status, 422, JSON.stringify(create.body));
         assert.equal(create.body.errors[0].source.pointer, pointer);
         const list = await t.get(`/api/v2/organizations/${org.id}/projects`);
         assert.equal(list.body.data.length, 1);
         const project = await t.post(`/api/v2/organizations/${org.id}/projects`, projectBody({ name: 'kept' }));
-        const update = await t.patch(`/api/v2/projects/${project.body.data.id}`, projectBody({ description: 'changed', ...attributes }));
+        const update = await t.patch(
+          `/api/v2/projects/${project.body.data.id}`,
+          projectBody({ description: 'changed', ...attributes }),
+        );
         assert.equal(update.status, 422, JSON.stringify(update.body));
         assert.equal(update.body.errors[0].source.pointer, pointer);
         assert.deepEqual((await t.get(`/api/v2/projects/${project.body.data.id}`)).body.data, project.body.data);
@@ -418,9 +554,14 @@ describe(`organizations and projects (${storeKind})`, () => {
       const { token } = await teamWithToken(t, org, { 'organization-access': { 'read-projects': true } });
       const visible = await t.get(`/api/v2/organizations/${org}/projects`, { token });
       assert.equal(visible.body.data.length, all.length);
-      const updatable = await t.get(`/api/v2/organizations/${org}/projects?filter%5Bpermissions%5D%5Bupdate%5D=true`, { token });
+      const updatable = await t.get(`/api/v2/organizations/${org}/projects?filter%5Bpermissions%5D%5Bupdate%5D=true`, {
+        token,
+      });
       assert.deepEqual(updatable.body.data, []);
-      const creatable = await t.get(`/api/v2/organizations/${org}/projects?filter%5Bpermissions%5D%5Bcreate-workspace%5D=true`, { token });
+      const creatable = await t.get(
+        `/api/v2/organizations/${org}/projects?filter%5Bpermissions%5D%5Bcreate-workspace%5D=true`,
+        { token },
+      );
       assert.deepEqual(creatable.body.data, []);
     });
 

@@ -2,7 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomAlphanumeric } from '../src/common/ids.js';
 import { TestApp } from './support/app.js';
-import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import {
+  createTeam,
+  grantProject,
+  grantWorkspace,
+  organizationToken,
+  ownersTeam,
+  teamToken,
+  teamWithToken,
+} from './support/factories/access.js';
 import { createComment, createRun, createUploadedConfigurationVersion } from './support/factories/runs.js';
 import { ADMIN_TOKEN, expectStatus, NOT_FOUND } from './support/requests.js';
 import { storeKind } from './support/store.js';
@@ -44,9 +52,37 @@ const PRJ_GRANTS: Name[] = ['prjRead', 'prjWrite', 'prjMaintain', 'prjAdmin'];
 const MEMBERS: Name[] = [...ORG_WIDE, 'member', ...WS_GRANTS, ...PRJ_GRANTS];
 const TOKENS: Name[] = [...MEMBERS, 'otherOrg'];
 const READ_W: Name[] = [...ORG_WIDE, ...WS_GRANTS, ...PRJ_GRANTS];
-const READ_VARS_W: Name[] = [...ORG_WIDE, 'wsRead', 'wsPlan', 'wsWrite', 'wsAdmin', 'wsCustomRead', 'wsCustomWrite', ...PRJ_GRANTS];
-const WRITE_VARS_W: Name[] = [...ORG_WIDE, 'wsWrite', 'wsAdmin', 'wsCustomWrite', 'prjWrite', 'prjMaintain', 'prjAdmin'];
-const PLAN_W: Name[] = ['admin', 'owners', 'manageWorkspaces', 'manageProjects', 'wsPlan', 'wsWrite', 'wsAdmin', 'prjWrite', 'prjMaintain', 'prjAdmin'];
+const READ_VARS_W: Name[] = [
+  ...ORG_WIDE,
+  'wsRead',
+  'wsPlan',
+  'wsWrite',
+  'wsAdmin',
+  'wsCustomRead',
+  'wsCustomWrite',
+  ...PRJ_GRANTS,
+];
+const WRITE_VARS_W: Name[] = [
+  ...ORG_WIDE,
+  'wsWrite',
+  'wsAdmin',
+  'wsCustomWrite',
+  'prjWrite',
+  'prjMaintain',
+  'prjAdmin',
+];
+const PLAN_W: Name[] = [
+  'admin',
+  'owners',
+  'manageWorkspaces',
+  'manageProjects',
+  'wsPlan',
+  'wsWrite',
+  'wsAdmin',
+  'prjWrite',
+  'prjMaintain',
+  'prjAdmin',
+];
 const ADMIN_W: Name[] = [...ORG_WIDE, 'wsAdmin', 'prjMaintain', 'prjAdmin'];
 const READ_P: Name[] = [...ORG_WIDE, ...WS_GRANTS, ...PRJ_GRANTS];
 const READ_VARS_P: Name[] = [...ORG_WIDE, ...PRJ_GRANTS];
@@ -115,8 +151,12 @@ describe(`permission matrix (${storeKind})`, () => {
     token.admin = ADMIN_TOKEN;
     token.none = null;
     token.owners = await teamToken(t, await ownersTeam(t, fx.org));
-    token.manageWorkspaces = (await teamWithToken(t, fx.org, { 'organization-access': { 'manage-workspaces': true } })).token;
-    token.manageProjects = (await teamWithToken(t, fx.org, { 'organization-access': { 'manage-projects': true } })).token;
+    token.manageWorkspaces = (
+      await teamWithToken(t, fx.org, { 'organization-access': { 'manage-workspaces': true } })
+    ).token;
+    token.manageProjects = (
+      await teamWithToken(t, fx.org, { 'organization-access': { 'manage-projects': true } })
+    ).token;
     const member = await teamWithToken(t, fx.org, { visibility: 'organization' });
     token.member = member.token;
     fx.memberTeam = member.teamId;
@@ -169,19 +209,25 @@ describe(`permission matrix (${storeKind})`, () => {
     fx.run = (await createRun(t, fx.W)).id;
     fx.comment = (await createComment(t, fx.run, 'looks good')).id;
     fx.event = (await t.get(`/api/v2/runs/${fx.run}/run-events`)).body.data[0].id;
-    const wsVar = await t.post(`/api/v2/workspaces/${fx.W}/vars`, { data: { type: 'vars', attributes: { key: 'wsvar', value: 'v', category: 'terraform' } } });
+    const wsVar = await t.post(`/api/v2/workspaces/${fx.W}/vars`, {
+      data: { type: 'vars', attributes: { key: 'wsvar', value: 'v', category: 'terraform' } },
+    });
     expectStatus(wsVar, 201);
     fx.wsVar = wsVar.body.data.id;
   });
   after(async () => t.close());
 
-  async function createSet(options: { workspaces?: string[]; parent?: string; global?: boolean; vars?: Record<string, unknown>[] } = {}): Promise<string> {
+  async function createSet(
+    options: { workspaces?: string[]; parent?: string; global?: boolean; vars?: Record<string, unknown>[] } = {},
+  ): Promise<string> {
     const res = await t.post(`/api/v2/organizations/${fx.org}/varsets`, setBody(options));
     expectStatus(res, 200);
     return res.body.data.id;
   }
 
-  function setBody(options: { workspaces?: string[]; parent?: string; global?: boolean; vars?: Record<string, unknown>[] } = {}) {
+  function setBody(
+    options: { workspaces?: string[]; parent?: string; global?: boolean; vars?: Record<string, unknown>[] } = {},
+  ) {
     return {
       data: {
         type: 'varsets',
@@ -201,19 +247,22 @@ describe(`permission matrix (${storeKind})`, () => {
   // What lists show each caller (before the matrix adds resources)
 
   it('lists only the variable sets a team may read', async () => {
-    const list = async (name: Name) => ids(await t.get(`/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`, { token: token[name] }));
+    const list = async (name: Name) =>
+      ids(await t.get(`/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`, { token: token[name] }));
     const all = [fx.setOrg, fx.setProject, fx.setOther, fx.setGlobal].sort();
     for (const name of ORG_WIDE) assert.deepEqual(await list(name), all, name);
     for (const name of ['wsRead', 'wsPlan', 'wsWrite', 'wsAdmin', 'wsCustomRead', 'wsCustomWrite'] as Name[])
       assert.deepEqual(await list(name), [fx.setOrg, fx.setGlobal].sort(), name);
-    for (const name of PRJ_GRANTS) assert.deepEqual(await list(name), [fx.setOrg, fx.setProject, fx.setGlobal].sort(), name);
+    for (const name of PRJ_GRANTS)
+      assert.deepEqual(await list(name), [fx.setOrg, fx.setProject, fx.setGlobal].sort(), name);
     for (const name of ['wsCustomNone', 'member'] as Name[]) assert.deepEqual(await list(name), [], name);
     const counted = await t.get(`/api/v2/organizations/${fx.org}/varsets`, { token: token.wsRead });
     assert.equal(counted.body.meta.pagination['total-count'], 2);
   });
 
   it('lists only the workspaces, projects and teams a team may see', async () => {
-    const list = async (path: string, name: Name) => ids(await t.get(`/api/v2/organizations/${fx.org}/${path}?page%5Bsize%5D=100`, { token: token[name] }));
+    const list = async (path: string, name: Name) =>
+      ids(await t.get(`/api/v2/organizations/${fx.org}/${path}?page%5Bsize%5D=100`, { token: token[name] }));
     assert.deepEqual(await list('workspaces', 'wsRead'), [fx.W]);
     assert.deepEqual(await list('workspaces', 'prjRead'), [fx.W, fx.W3].sort());
     assert.deepEqual(await list('workspaces', 'member'), []);
@@ -244,7 +293,11 @@ describe(`permission matrix (${storeKind})`, () => {
   const sorted = (names: readonly Name[], among: readonly Name[]) => among.filter((n) => names.includes(n)).sort();
 
   it('answers each caller its permissions on the organization', async () => {
-    const holders = await permissionsOf(`/api/v2/organizations/${fx.org}`, MEMBERS, (body) => body.data.attributes.permissions);
+    const holders = await permissionsOf(
+      `/api/v2/organizations/${fx.org}`,
+      MEMBERS,
+      (body) => body.data.attributes.permissions,
+    );
     assert.deepEqual(holders('can-update'), sorted(OWNERS_ONLY, MEMBERS));
     assert.deepEqual(holders('can-destroy'), sorted(OWNERS_ONLY, MEMBERS));
     assert.deepEqual(holders('can-create-team'), sorted(TEAM_MANAGERS, MEMBERS));
@@ -255,10 +308,19 @@ describe(`permission matrix (${storeKind})`, () => {
     assert.deepEqual(holders('can-update-api-token'), sorted(TEAM_MANAGERS, MEMBERS));
     assert.deepEqual(holders('can-traverse'), sorted(MEMBERS, MEMBERS));
     // Features varsetd does not have.
-    for (const absent of ['can-manage-run-tasks', 'can-update-oauth', 'can-update-sentinel', 'can-enable-stacks', 'can-manage-no-code-modules'])
+    for (const absent of [
+      'can-manage-run-tasks',
+      'can-update-oauth',
+      'can-update-sentinel',
+      'can-enable-stacks',
+      'can-manage-no-code-modules',
+    ])
       assert.deepEqual(holders(absent), []);
     const listed = await t.get('/api/v2/organizations', { token: token.prjRead });
-    assert.deepEqual(listed.body.data[0].attributes.permissions, (await t.get(`/api/v2/organizations/${fx.org}`, { token: token.prjRead })).body.data.attributes.permissions);
+    assert.deepEqual(
+      listed.body.data[0].attributes.permissions,
+      (await t.get(`/api/v2/organizations/${fx.org}`, { token: token.prjRead })).body.data.attributes.permissions,
+    );
   });
 
   it('answers each caller its permissions on a project, in every project response', async () => {
@@ -286,7 +348,11 @@ describe(`permission matrix (${storeKind})`, () => {
     const readers = [...ORG_WIDE, ...PRJ_GRANTS];
     // Read twice in turn: the second round comes from the response cache where it may.
     for (let round = 0; round < 2; round++) {
-      const onSet = await permissionsOf(`/api/v2/varsets/${fx.setProject}`, readers, (body) => body.data.attributes.permissions);
+      const onSet = await permissionsOf(
+        `/api/v2/varsets/${fx.setProject}`,
+        readers,
+        (body) => body.data.attributes.permissions,
+      );
       assert.deepEqual(onSet('can-update'), sorted(MANAGE_PROJECT_SETS, readers));
       const inList = await permissionsOf(
         `/api/v2/organizations/${fx.org}/varsets?page%5Bsize%5D=100`,
@@ -294,7 +360,11 @@ describe(`permission matrix (${storeKind})`, () => {
         (body) => body.data.find((s: { id: string }) => s.id === fx.setProject).attributes.permissions,
       );
       assert.deepEqual(inList('can-update'), sorted(MANAGE_PROJECT_SETS, readers));
-      const ofOrganization = await permissionsOf(`/api/v2/varsets/${fx.setOrg}`, READ_VARS_W, (body) => body.data.attributes.permissions);
+      const ofOrganization = await permissionsOf(
+        `/api/v2/varsets/${fx.setOrg}`,
+        READ_VARS_W,
+        (body) => body.data.attributes.permissions,
+      );
       assert.deepEqual(ofOrganization('can-update'), sorted(ORG_WIDE, READ_VARS_W));
     }
   });
@@ -311,7 +381,12 @@ describe(`permission matrix (${storeKind})`, () => {
 
   const rows = (): Row[] => [
     // Organizations
-    { name: 'list organizations', allowed: TOKENS, ok: 200, request: () => ({ method: 'GET', url: '/api/v2/organizations' }) },
+    {
+      name: 'list organizations',
+      allowed: TOKENS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: '/api/v2/organizations' }),
+    },
     {
       name: 'create an organization',
       allowed: ['admin'],
@@ -319,22 +394,54 @@ describe(`permission matrix (${storeKind})`, () => {
       request: () => ({
         method: 'POST',
         url: '/api/v2/organizations',
-        body: { data: { type: 'organizations', attributes: { name: `o-${randomAlphanumeric(8)}`, email: 'o@example.com' } } },
+        body: {
+          data: { type: 'organizations', attributes: { name: `o-${randomAlphanumeric(8)}`, email: 'o@example.com' } },
+        },
       }),
     },
-    { name: 'show the organization', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}` }) },
-    { name: 'list its stacks', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/stacks` }) },
-    { name: 'read its entitlement set', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/entitlement-set` }) },
+    {
+      name: 'show the organization',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}` }),
+    },
+    {
+      name: 'list its stacks',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/stacks` }),
+    },
+    {
+      name: 'read its entitlement set',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/entitlement-set` }),
+    },
     {
       name: 'update the organization',
       allowed: OWNERS_ONLY,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/organizations/${fx.org}`, body: { data: { type: 'organizations', attributes: { email: 'same@example.com' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/organizations/${fx.org}`,
+        body: { data: { type: 'organizations', attributes: { email: 'same@example.com' } } },
+      }),
     },
-    { name: 'delete the organization', allowed: OWNERS_ONLY, ok: 204, skip: OWNERS_ONLY, request: () => ({ method: 'DELETE', url: `/api/v2/organizations/${fx.org}` }) },
+    {
+      name: 'delete the organization',
+      allowed: OWNERS_ONLY,
+      ok: 204,
+      skip: OWNERS_ONLY,
+      request: () => ({ method: 'DELETE', url: `/api/v2/organizations/${fx.org}` }),
+    },
 
     // Projects
-    { name: 'list projects', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/projects` }) },
+    {
+      name: 'list projects',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/projects` }),
+    },
     {
       name: 'create a project',
       allowed: PROJECT_OWNERS,
@@ -345,12 +452,21 @@ describe(`permission matrix (${storeKind})`, () => {
         body: { data: { type: 'projects', attributes: { name: `p-${randomAlphanumeric(8)}` } } },
       }),
     },
-    { name: 'show the project', allowed: READ_P, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/projects/${fx.P}` }) },
+    {
+      name: 'show the project',
+      allowed: READ_P,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/projects/${fx.P}` }),
+    },
     {
       name: 'update the project',
       allowed: PROJECT_ADMINS,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/projects/${fx.P}`, body: { data: { type: 'projects', attributes: { description: 'd' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/projects/${fx.P}`,
+        body: { data: { type: 'projects', attributes: { description: 'd' } } },
+      }),
     },
     {
       name: 'delete a project',
@@ -360,7 +476,12 @@ describe(`permission matrix (${storeKind})`, () => {
     },
 
     // Workspaces
-    { name: 'list workspaces', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/workspaces` }) },
+    {
+      name: 'list workspaces',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/workspaces` }),
+    },
     {
       name: 'create a workspace in the default project',
       allowed: ORG_WIDE,
@@ -378,16 +499,36 @@ describe(`permission matrix (${storeKind})`, () => {
       request: () => ({
         method: 'POST',
         url: `/api/v2/organizations/${fx.org}/workspaces`,
-        body: { data: { type: 'workspaces', attributes: { name: `w-${randomAlphanumeric(8)}` }, relationships: { project: { data: { type: 'projects', id: fx.P } } } } },
+        body: {
+          data: {
+            type: 'workspaces',
+            attributes: { name: `w-${randomAlphanumeric(8)}` },
+            relationships: { project: { data: { type: 'projects', id: fx.P } } },
+          },
+        },
       }),
     },
-    { name: 'show the workspace', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}` }) },
-    { name: 'show the workspace by name', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/workspaces/${fx.Wname}` }) },
+    {
+      name: 'show the workspace',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}` }),
+    },
+    {
+      name: 'show the workspace by name',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/workspaces/${fx.Wname}` }),
+    },
     {
       name: 'update the workspace',
       allowed: ADMIN_W,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/workspaces/${fx.W}`, body: { data: { type: 'workspaces', attributes: { description: 'd' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/workspaces/${fx.W}`,
+        body: { data: { type: 'workspaces', attributes: { description: 'd' } } },
+      }),
     },
     {
       name: 'move the workspace to another project',
@@ -395,40 +536,83 @@ describe(`permission matrix (${storeKind})`, () => {
       ok: 200,
       request: async () => {
         const w = await t.createWorkspace(fx.org);
-        return { method: 'PATCH', url: `/api/v2/workspaces/${w}`, body: { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: fx.P } } } } } };
+        return {
+          method: 'PATCH',
+          url: `/api/v2/workspaces/${w}`,
+          body: { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: fx.P } } } } },
+        };
       },
     },
     {
       name: 'delete a workspace of project P',
       allowed: IN_P_ADMIN,
       ok: 204,
-      request: async () => ({ method: 'DELETE', url: `/api/v2/workspaces/${await t.createWorkspace(fx.org, { projectId: fx.P })}` }),
+      request: async () => ({
+        method: 'DELETE',
+        url: `/api/v2/workspaces/${await t.createWorkspace(fx.org, { projectId: fx.P })}`,
+      }),
     },
 
     // Teams and tokens
-    { name: 'list teams', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/teams` }) },
+    {
+      name: 'list teams',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/teams` }),
+    },
     {
       name: 'create a team',
       allowed: TEAM_MANAGERS,
       ok: 200,
-      request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/teams`, body: { data: { type: 'teams', attributes: { name: `t-${randomAlphanumeric(8)}` } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/organizations/${fx.org}/teams`,
+        body: { data: { type: 'teams', attributes: { name: `t-${randomAlphanumeric(8)}` } } },
+      }),
     },
-    { name: 'show a visible team', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.T0}` }) },
-    { name: 'show a secret team', allowed: TEAM_MANAGERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.Tsecret}` }) },
+    {
+      name: 'show a visible team',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.T0}` }),
+    },
+    {
+      name: 'show a secret team',
+      allowed: TEAM_MANAGERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.Tsecret}` }),
+    },
     {
       name: 'update a team',
       allowed: TEAM_MANAGERS,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/teams/${fx.T0}`, body: { data: { type: 'teams', attributes: { visibility: 'organization' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/teams/${fx.T0}`,
+        body: { data: { type: 'teams', attributes: { visibility: 'organization' } } },
+      }),
     },
     {
       name: 'delete a team',
       allowed: TEAM_MANAGERS,
       ok: 204,
-      request: async () => ({ method: 'DELETE', url: `/api/v2/teams/${await createTeam(t, fx.org, { visibility: 'organization' })}` }),
+      request: async () => ({
+        method: 'DELETE',
+        url: `/api/v2/teams/${await createTeam(t, fx.org, { visibility: 'organization' })}`,
+      }),
     },
-    { name: 'create a team token', allowed: TEAM_MANAGERS, ok: 201, request: () => ({ method: 'POST', url: `/api/v2/teams/${fx.T0}/authentication-token` }) },
-    { name: 'show a team token', allowed: TEAM_MANAGERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.T0}/authentication-token` }) },
+    {
+      name: 'create a team token',
+      allowed: TEAM_MANAGERS,
+      ok: 201,
+      request: () => ({ method: 'POST', url: `/api/v2/teams/${fx.T0}/authentication-token` }),
+    },
+    {
+      name: 'show a team token',
+      allowed: TEAM_MANAGERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/teams/${fx.T0}/authentication-token` }),
+    },
     {
       name: 'delete a team token',
       allowed: TEAM_MANAGERS,
@@ -439,7 +623,12 @@ describe(`permission matrix (${storeKind})`, () => {
         return { method: 'DELETE', url: `/api/v2/teams/${team}/authentication-token` };
       },
     },
-    { name: 'show the organization token', allowed: TEAM_MANAGERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/authentication-token` }) },
+    {
+      name: 'show the organization token',
+      allowed: TEAM_MANAGERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/authentication-token` }),
+    },
     // Allowed callers would replace or revoke the organization token the matrix uses; tests/teams.test.ts covers them.
     {
       name: 'create the organization token',
@@ -463,12 +652,21 @@ describe(`permission matrix (${storeKind})`, () => {
       ok: 200,
       request: () => ({ method: 'GET', url: `/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${fx.W}` }),
     },
-    { name: 'show a team’s access to the workspace', allowed: ADMIN_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/team-workspaces/${fx.G}` }) },
+    {
+      name: 'show a team’s access to the workspace',
+      allowed: ADMIN_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/team-workspaces/${fx.G}` }),
+    },
     {
       name: 'update a team’s access to the workspace',
       allowed: ADMIN_W,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/team-workspaces/${fx.G}`, body: { data: { type: 'team-workspaces', attributes: { access: 'read' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/team-workspaces/${fx.G}`,
+        body: { data: { type: 'team-workspaces', attributes: { access: 'read' } } },
+      }),
     },
     {
       name: 'grant a team access to the workspace',
@@ -483,7 +681,10 @@ describe(`permission matrix (${storeKind})`, () => {
             data: {
               type: 'team-workspaces',
               attributes: { access: 'read' },
-              relationships: { team: { data: { type: 'teams', id: team } }, workspace: { data: { type: 'workspaces', id: fx.W } } },
+              relationships: {
+                team: { data: { type: 'teams', id: team } },
+                workspace: { data: { type: 'workspaces', id: fx.W } },
+              },
             },
           },
         };
@@ -495,16 +696,33 @@ describe(`permission matrix (${storeKind})`, () => {
       ok: 204,
       request: async () => {
         const team = await createTeam(t, fx.org, { visibility: 'organization' });
-        return { method: 'DELETE', url: `/api/v2/team-workspaces/${await grantWorkspace(t, team, fx.W, { access: 'read' })}` };
+        return {
+          method: 'DELETE',
+          url: `/api/v2/team-workspaces/${await grantWorkspace(t, team, fx.W, { access: 'read' })}`,
+        };
       },
     },
-    { name: 'list team access to the project', allowed: READ_P, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${fx.P}` }) },
-    { name: 'show a team’s access to the project', allowed: PROJECT_ADMINS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/team-projects/${fx.GP}` }) },
+    {
+      name: 'list team access to the project',
+      allowed: READ_P,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${fx.P}` }),
+    },
+    {
+      name: 'show a team’s access to the project',
+      allowed: PROJECT_ADMINS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/team-projects/${fx.GP}` }),
+    },
     {
       name: 'update a team’s access to the project',
       allowed: PROJECT_ADMINS,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/team-projects/${fx.GP}`, body: { data: { type: 'team-projects', attributes: { access: 'read' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/team-projects/${fx.GP}`,
+        body: { data: { type: 'team-projects', attributes: { access: 'read' } } },
+      }),
     },
     {
       name: 'grant a team access to the project',
@@ -519,7 +737,10 @@ describe(`permission matrix (${storeKind})`, () => {
             data: {
               type: 'team-projects',
               attributes: { access: 'read' },
-              relationships: { team: { data: { type: 'teams', id: team } }, project: { data: { type: 'projects', id: fx.P } } },
+              relationships: {
+                team: { data: { type: 'teams', id: team } },
+                project: { data: { type: 'projects', id: fx.P } },
+              },
             },
           },
         };
@@ -531,53 +752,122 @@ describe(`permission matrix (${storeKind})`, () => {
       ok: 204,
       request: async () => {
         const team = await createTeam(t, fx.org, { visibility: 'organization' });
-        return { method: 'DELETE', url: `/api/v2/team-projects/${await grantProject(t, team, fx.P, { access: 'read' })}` };
+        return {
+          method: 'DELETE',
+          url: `/api/v2/team-projects/${await grantProject(t, team, fx.P, { access: 'read' })}`,
+        };
       },
     },
 
     // Variable sets: reads
-    { name: 'list the organization’s variable sets', allowed: MEMBERS, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/varsets` }) },
-    { name: 'list the project’s variable sets', allowed: READ_VARS_P, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/projects/${fx.P}/varsets` }) },
-    { name: 'list the workspace’s variable sets', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/varsets` }) },
-    { name: 'show a set applied to the workspace', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}?include=vars` }) },
-    { name: 'list its variables', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars` }) },
+    {
+      name: 'list the organization’s variable sets',
+      allowed: MEMBERS,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/organizations/${fx.org}/varsets` }),
+    },
+    {
+      name: 'list the project’s variable sets',
+      allowed: READ_VARS_P,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/projects/${fx.P}/varsets` }),
+    },
+    {
+      name: 'list the workspace’s variable sets',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/varsets` }),
+    },
+    {
+      name: 'show a set applied to the workspace',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}?include=vars` }),
+    },
+    {
+      name: 'list its variables',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars` }),
+    },
     {
       name: 'show one of its variables',
       allowed: READ_VARS_W,
       ok: 200,
       request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars/${fx.setOrgVar}` }),
     },
-    { name: 'show a global set', allowed: [...ORG_WIDE, ...READ_VARS_W], ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setGlobal}` }) },
-    { name: 'show a set applied elsewhere', allowed: ORG_WIDE, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOther}` }) },
-    { name: 'show a set owned by the project', allowed: [...ORG_WIDE, ...PRJ_GRANTS], ok: 200, request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setProject}` }) },
+    {
+      name: 'show a global set',
+      allowed: [...ORG_WIDE, ...READ_VARS_W],
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setGlobal}` }),
+    },
+    {
+      name: 'show a set applied elsewhere',
+      allowed: ORG_WIDE,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setOther}` }),
+    },
+    {
+      name: 'show a set owned by the project',
+      allowed: [...ORG_WIDE, ...PRJ_GRANTS],
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/varsets/${fx.setProject}` }),
+    },
 
     // Variable sets: writes
-    { name: 'create a set', allowed: ORG_WIDE, ok: 200, request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/varsets`, body: setBody() }) },
+    {
+      name: 'create a set',
+      allowed: ORG_WIDE,
+      ok: 200,
+      request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/varsets`, body: setBody() }),
+    },
     {
       name: 'create a set owned by the project',
       allowed: MANAGE_PROJECT_SETS,
       ok: 200,
-      request: () => ({ method: 'POST', url: `/api/v2/organizations/${fx.org}/varsets`, body: setBody({ parent: fx.P }) }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/organizations/${fx.org}/varsets`,
+        body: setBody({ parent: fx.P }),
+      }),
     },
     {
       name: 'update a set',
       allowed: ORG_WIDE,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/varsets/${fx.setOrg}`, body: { data: { type: 'varsets', attributes: { description: 'd' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/varsets/${fx.setOrg}`,
+        body: { data: { type: 'varsets', attributes: { description: 'd' } } },
+      }),
     },
     {
       name: 'update it with PUT',
       allowed: ORG_WIDE,
       ok: 200,
-      request: () => ({ method: 'PUT', url: `/api/v2/varsets/${fx.setOrg}`, body: { data: { type: 'varsets', attributes: { description: 'e' } } } }),
+      request: () => ({
+        method: 'PUT',
+        url: `/api/v2/varsets/${fx.setOrg}`,
+        body: { data: { type: 'varsets', attributes: { description: 'e' } } },
+      }),
     },
     {
       name: 'update a set owned by the project',
       allowed: MANAGE_PROJECT_SETS,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/varsets/${fx.setProject}`, body: { data: { type: 'varsets', attributes: { description: 'd' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/varsets/${fx.setProject}`,
+        body: { data: { type: 'varsets', attributes: { description: 'd' } } },
+      }),
     },
-    { name: 'delete a set', allowed: ORG_WIDE, ok: 204, request: async () => ({ method: 'DELETE', url: `/api/v2/varsets/${await createSet()}` }) },
+    {
+      name: 'delete a set',
+      allowed: ORG_WIDE,
+      ok: 204,
+      request: async () => ({ method: 'DELETE', url: `/api/v2/varsets/${await createSet()}` }),
+    },
     {
       name: 'delete a set owned by the project',
       allowed: MANAGE_PROJECT_SETS,
@@ -608,14 +898,20 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'update a variable of a set',
       allowed: ORG_WIDE,
       ok: 200,
-      request: () => ({ method: 'PATCH', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars/${fx.setOrgVar}`, body: { data: { type: 'vars', attributes: { value: 'us' } } } }),
+      request: () => ({
+        method: 'PATCH',
+        url: `/api/v2/varsets/${fx.setOrg}/relationships/vars/${fx.setOrgVar}`,
+        body: { data: { type: 'vars', attributes: { value: 'us' } } },
+      }),
     },
     {
       name: 'delete a variable of a set',
       allowed: ORG_WIDE,
       ok: 204,
       request: async () => {
-        const res = await t.post(`/api/v2/varsets/${fx.setOrg}/relationships/vars`, { data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } } });
+        const res = await t.post(`/api/v2/varsets/${fx.setOrg}/relationships/vars`, {
+          data: { type: 'vars', attributes: { key: `k${randomAlphanumeric(8)}`, category: 'env' } },
+        });
         expectStatus(res, 200);
         return { method: 'DELETE', url: `/api/v2/varsets/${fx.setOrg}/relationships/vars/${res.body.data.id}` };
       },
@@ -624,37 +920,72 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'apply a set to a workspace',
       allowed: ORG_WIDE,
       ok: 204,
-      request: () => ({ method: 'POST', url: `/api/v2/varsets/${fx.setOrg}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: fx.W2 }] } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/varsets/${fx.setOrg}/relationships/workspaces`,
+        body: { data: [{ type: 'workspaces', id: fx.W2 }] },
+      }),
     },
     {
       name: 'remove a set from a workspace',
       allowed: ORG_WIDE,
       ok: 204,
-      request: () => ({ method: 'DELETE', url: `/api/v2/varsets/${fx.setOrg}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: fx.W2 }] } }),
+      request: () => ({
+        method: 'DELETE',
+        url: `/api/v2/varsets/${fx.setOrg}/relationships/workspaces`,
+        body: { data: [{ type: 'workspaces', id: fx.W2 }] },
+      }),
     },
     {
       name: 'apply a set to a project',
       allowed: ORG_WIDE,
       ok: 204,
-      request: () => ({ method: 'POST', url: `/api/v2/varsets/${fx.setOther}/relationships/projects`, body: { data: [{ type: 'projects', id: fx.P }] } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/varsets/${fx.setOther}/relationships/projects`,
+        body: { data: [{ type: 'projects', id: fx.P }] },
+      }),
     },
     {
       name: 'remove a set from a project',
       allowed: ORG_WIDE,
       ok: 204,
-      request: () => ({ method: 'DELETE', url: `/api/v2/varsets/${fx.setOther}/relationships/projects`, body: { data: [{ type: 'projects', id: fx.P }] } }),
+      request: () => ({
+        method: 'DELETE',
+        url: `/api/v2/varsets/${fx.setOther}/relationships/projects`,
+        body: { data: [{ type: 'projects', id: fx.P }] },
+      }),
     },
     {
       name: 'apply a set owned by the project to one of its workspaces',
       allowed: MANAGE_PROJECT_SETS,
       ok: 204,
-      request: () => ({ method: 'POST', url: `/api/v2/varsets/${fx.setProject}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: fx.W3 }] } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/varsets/${fx.setProject}/relationships/workspaces`,
+        body: { data: [{ type: 'workspaces', id: fx.W3 }] },
+      }),
     },
 
     // Workspace variables
-    { name: 'list the workspace’s variables', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/vars` }) },
-    { name: 'show a workspace variable', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/vars/${fx.wsVar}` }) },
-    { name: 'read the workspace’s effective variables', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/all-vars` }) },
+    {
+      name: 'list the workspace’s variables',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/vars` }),
+    },
+    {
+      name: 'show a workspace variable',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/vars/${fx.wsVar}` }),
+    },
+    {
+      name: 'read the workspace’s effective variables',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/all-vars` }),
+    },
     {
       name: 'create a workspace variable',
       allowed: WRITE_VARS_W,
@@ -671,10 +1002,24 @@ describe(`permission matrix (${storeKind})`, () => {
       name: 'create a configuration version',
       allowed: PLAN_W,
       ok: 201,
-      request: () => ({ method: 'POST', url: `/api/v2/workspaces/${fx.W}/configuration-versions`, body: { data: { type: 'configuration-versions', attributes: {} } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/workspaces/${fx.W}/configuration-versions`,
+        body: { data: { type: 'configuration-versions', attributes: {} } },
+      }),
     },
-    { name: 'list configuration versions', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/configuration-versions` }) },
-    { name: 'show a configuration version', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/configuration-versions/${fx.cv}` }) },
+    {
+      name: 'list configuration versions',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/configuration-versions` }),
+    },
+    {
+      name: 'show a configuration version',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/configuration-versions/${fx.cv}` }),
+    },
     {
       name: 'create a run',
       allowed: PLAN_W,
@@ -685,23 +1030,60 @@ describe(`permission matrix (${storeKind})`, () => {
         body: {
           data: {
             type: 'runs',
-            relationships: { workspace: { data: { type: 'workspaces', id: fx.W } }, 'configuration-version': { data: { type: 'configuration-versions', id: fx.cv } } },
+            relationships: {
+              workspace: { data: { type: 'workspaces', id: fx.W } },
+              'configuration-version': { data: { type: 'configuration-versions', id: fx.cv } },
+            },
           },
         },
       }),
     },
-    { name: 'list runs', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/runs` }) },
+    {
+      name: 'list runs',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/workspaces/${fx.W}/runs` }),
+    },
     { name: 'show a run', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}` }) },
-    { name: 'read a run’s effective variables', allowed: READ_VARS_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}/effective-variables` }) },
-    { name: 'list run events', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}/run-events` }) },
-    { name: 'show a run event', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/run-events/${fx.event}` }) },
-    { name: 'list comments', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}/comments` }) },
-    { name: 'show a comment', allowed: READ_W, ok: 200, request: () => ({ method: 'GET', url: `/api/v2/comments/${fx.comment}` }) },
+    {
+      name: 'read a run’s effective variables',
+      allowed: READ_VARS_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}/effective-variables` }),
+    },
+    {
+      name: 'list run events',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}/run-events` }),
+    },
+    {
+      name: 'show a run event',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/run-events/${fx.event}` }),
+    },
+    {
+      name: 'list comments',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/runs/${fx.run}/comments` }),
+    },
+    {
+      name: 'show a comment',
+      allowed: READ_W,
+      ok: 200,
+      request: () => ({ method: 'GET', url: `/api/v2/comments/${fx.comment}` }),
+    },
     {
       name: 'comment on a run',
       allowed: PLAN_W,
       ok: 201,
-      request: () => ({ method: 'POST', url: `/api/v2/runs/${fx.run}/comments`, body: { data: { type: 'comments', attributes: { body: 'ship it' } } } }),
+      request: () => ({
+        method: 'POST',
+        url: `/api/v2/runs/${fx.run}/comments`,
+        body: { data: { type: 'comments', attributes: { body: 'ship it' } } },
+      }),
     },
   ];
 
@@ -711,9 +1093,13 @@ describe(`permission matrix (${storeKind})`, () => {
       for (const name of SUBJECTS) {
         if (row.skip?.includes(name)) continue;
         const req = await row.request();
-        const res = await t.request(req.method, req.url, { token: token[name], ...(req.body === undefined ? { contentType: 'application/vnd.api+json' } : { body: req.body }) });
+        const res = await t.request(req.method, req.url, {
+          token: token[name],
+          ...(req.body === undefined ? { contentType: 'application/vnd.api+json' } : { body: req.body }),
+        });
         const expected = name === 'none' || name === 'expired' ? 401 : row.allowed.includes(name) ? row.ok : 404;
-        if (res.status !== expected) wrong.push(`${name}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== expected)
+          wrong.push(`${name}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
         else if (expected === 404 && JSON.stringify(res.body) !== JSON.stringify(NOT_FOUND))
           wrong.push(`${name}: a refusal must look exactly like a missing resource, got ${JSON.stringify(res.body)}`);
       }

@@ -26,9 +26,19 @@ const PRJ_B = 'prj-b';
 const WS = 'ws-a1'; // in PRJ
 const WS_B = 'ws-b1'; // in PRJ_B
 
-const admin: Subject = { kind: 'site-admin', tokenId: 'at-admin', description: 'site administrator', refusedBy: new Set() };
+const admin: Subject = {
+  kind: 'site-admin',
+  tokenId: 'at-admin',
+  description: 'site administrator',
+  refusedBy: new Set(),
+};
 /** The site admin, in a world where ORG turned user tokens off. */
-const refusedAdmin: Subject = { kind: 'site-admin', tokenId: 'at-admin', description: 'site administrator', refusedBy: new Set([ORG]) };
+const refusedAdmin: Subject = {
+  kind: 'site-admin',
+  tokenId: 'at-admin',
+  description: 'site administrator',
+  refusedBy: new Set([ORG]),
+};
 const orgToken: Subject = { kind: 'organization', tokenId: 'at-org', description: 'organization', organizationId: ORG };
 
 function team(rights: Partial<TeamRights> = {}, teamId = 'team-me'): Subject {
@@ -66,24 +76,53 @@ const owners = team({
 });
 const manageWorkspaces = team({ manageWorkspaces: true });
 
-function workspaceGrant(access: WorkspaceAccess, custom: Partial<(typeof WORKSPACE_LEVELS)['custom']> = {}, workspaceId = WS, projectId = PRJ): Subject {
+function workspaceGrant(
+  access: WorkspaceAccess,
+  custom: Partial<(typeof WORKSPACE_LEVELS)['custom']> = {},
+  workspaceId = WS,
+  projectId = PRJ,
+): Subject {
   const set = { ...WORKSPACE_LEVELS[access], ...custom };
   return team({
     workspaces: new Map([
       [
         workspaceId,
-        { projectId, rights: workspaceGrantRights({ access, runs: set.runs, variables: set.variables, locking: set['workspace-locking'], runTasks: set['run-tasks'] }) },
+        {
+          projectId,
+          rights: workspaceGrantRights({
+            access,
+            runs: set.runs,
+            variables: set.variables,
+            locking: set['workspace-locking'],
+            runTasks: set['run-tasks'],
+          }),
+        },
       ],
     ]),
   });
 }
 
-function projectGrant(access: ProjectAccess, custom: { project?: object; workspace?: object } = {}, projectId = PRJ): Subject {
+function projectGrant(
+  access: ProjectAccess,
+  custom: { project?: object; workspace?: object } = {},
+  projectId = PRJ,
+): Subject {
   const level = PROJECT_LEVELS[access];
   const project = { ...level.project, ...custom.project };
   const workspace = { ...level.workspace, ...custom.workspace };
   return team({
-    projects: new Map([[projectId, projectGrantRights({ access, settings: project.settings, teams: project.teams, variableSets: project['variable-sets'], workspace })]]),
+    projects: new Map([
+      [
+        projectId,
+        projectGrantRights({
+          access,
+          settings: project.settings,
+          teams: project.teams,
+          variableSets: project['variable-sets'],
+          workspace,
+        }),
+      ],
+    ]),
   });
 }
 
@@ -92,14 +131,23 @@ const inOtherWorkspace: Target = { organizationId: ORG, projectId: PRJ_B, worksp
 
 describe('policy: subjects and organizations', () => {
   it('lets the site admin do everything, in any organization', () => {
-    for (const action of ['organizations:create', 'organization:delete', 'run:create', 'varset:update', 'team:delete'] as Action[]) {
+    for (const action of [
+      'organizations:create',
+      'organization:delete',
+      'run:create',
+      'varset:update',
+      'team:delete',
+    ] as Action[]) {
       assert.ok(can(admin, action, { organizationId: OTHER_ORG }));
     }
   });
 
   it('refuses the site admin in an organization that turned user tokens off, as a refused token (a 401 at the edge), and only there', () => {
     for (const action of ['organization:read', 'workspace:read', 'varset:read', 'team:read', 'run:read'] as Action[]) {
-      assert.equal(can(refusedAdmin, action, { ...inWorkspace, team: { id: 'team-x', visibility: 'organization' } }), false);
+      assert.equal(
+        can(refusedAdmin, action, { ...inWorkspace, team: { id: 'team-x', visibility: 'organization' } }),
+        false,
+      );
       assert.throws(
         () => ensure(refusedAdmin, action, inWorkspace),
         (error) => error instanceof TokenRefused,
@@ -116,7 +164,8 @@ describe('policy: subjects and organizations', () => {
   });
 
   it('lets only the site admin create organizations', () => {
-    for (const subject of [owners, orgToken, manageWorkspaces]) assert.equal(can(subject, 'organizations:create', {}), false);
+    for (const subject of [owners, orgToken, manageWorkspaces])
+      assert.equal(can(subject, 'organizations:create', {}), false);
   });
 
   it('never lets a team or organization token act in another organization, nor on a target without one', () => {
@@ -128,7 +177,8 @@ describe('policy: subjects and organizations', () => {
   });
 
   it('lets every member read its organization; owners alone change or delete it', () => {
-    for (const subject of [owners, orgToken, team()]) assert.ok(can(subject, 'organization:read', { organizationId: ORG }));
+    for (const subject of [owners, orgToken, team()])
+      assert.ok(can(subject, 'organization:read', { organizationId: ORG }));
     assert.ok(can(owners, 'organization:update', { organizationId: ORG }));
     assert.ok(can(owners, 'organization:delete', { organizationId: ORG }));
     for (const subject of [orgToken, manageWorkspaces, team({ manageProjects: true, manageWorkspaces: true })]) {
@@ -176,15 +226,60 @@ describe('policy: workspace access levels', () => {
     [
       'plan',
       workspaceGrant('plan'),
-      { 'workspace:read-variables': true, 'workspace:write-variables': false, 'run:create': true, 'comment:create': true, 'run:apply': false, 'workspace:update': false },
+      {
+        'workspace:read-variables': true,
+        'workspace:write-variables': false,
+        'run:create': true,
+        'comment:create': true,
+        'run:apply': false,
+        'workspace:update': false,
+      },
     ],
-    ['write', workspaceGrant('write'), { 'workspace:write-variables': true, 'run:apply': true, 'workspace:update': false, 'workspace:delete': false }],
-    ['admin', workspaceGrant('admin'), { 'workspace:write-variables': true, 'workspace:update': true, 'workspace:delete': true, 'team-workspace:read': true }],
-    ['custom none', workspaceGrant('custom', { variables: 'none' }), { 'workspace:read': true, 'workspace:read-variables': false, 'run:read': true, 'run:create': false }],
-    ['custom read', workspaceGrant('custom', { variables: 'read' }), { 'workspace:read-variables': true, 'workspace:write-variables': false }],
-    ['custom write', workspaceGrant('custom', { variables: 'write', runs: 'plan' }), { 'workspace:write-variables': true, 'comment:create': true, 'run:apply': false }],
-    ['manage-workspaces', manageWorkspaces, { 'workspace:delete': true, 'workspace:write-variables': true, 'run:apply': true, 'workspaces:create': true }],
-    ['read-workspaces', team({ readWorkspaces: true }), { 'workspace:read': true, 'workspace:read-variables': true, 'workspace:write-variables': false, 'run:create': false }],
+    [
+      'write',
+      workspaceGrant('write'),
+      { 'workspace:write-variables': true, 'run:apply': true, 'workspace:update': false, 'workspace:delete': false },
+    ],
+    [
+      'admin',
+      workspaceGrant('admin'),
+      {
+        'workspace:write-variables': true,
+        'workspace:update': true,
+        'workspace:delete': true,
+        'team-workspace:read': true,
+      },
+    ],
+    [
+      'custom none',
+      workspaceGrant('custom', { variables: 'none' }),
+      { 'workspace:read': true, 'workspace:read-variables': false, 'run:read': true, 'run:create': false },
+    ],
+    [
+      'custom read',
+      workspaceGrant('custom', { variables: 'read' }),
+      { 'workspace:read-variables': true, 'workspace:write-variables': false },
+    ],
+    [
+      'custom write',
+      workspaceGrant('custom', { variables: 'write', runs: 'plan' }),
+      { 'workspace:write-variables': true, 'comment:create': true, 'run:apply': false },
+    ],
+    [
+      'manage-workspaces',
+      manageWorkspaces,
+      { 'workspace:delete': true, 'workspace:write-variables': true, 'run:apply': true, 'workspaces:create': true },
+    ],
+    [
+      'read-workspaces',
+      team({ readWorkspaces: true }),
+      {
+        'workspace:read': true,
+        'workspace:read-variables': true,
+        'workspace:write-variables': false,
+        'run:create': false,
+      },
+    ],
     ['no grant', team(), { 'workspace:read': false, 'run:read': false, 'comment:read': false }],
   ];
   for (const [name, subject, actions] of expectations) {
@@ -202,8 +297,33 @@ describe('policy: workspace access levels', () => {
   it('takes the greatest of all grants that reach a workspace', () => {
     const read = PROJECT_LEVELS.read;
     const both = team({
-      workspaces: new Map([[WS, { projectId: PRJ, rights: workspaceGrantRights({ access: 'custom', runs: 'apply', variables: 'none', locking: false, runTasks: false }) }]]),
-      projects: new Map([[PRJ, projectGrantRights({ access: 'read', settings: 'read', teams: 'none', variableSets: 'read', workspace: read.workspace })]]),
+      workspaces: new Map([
+        [
+          WS,
+          {
+            projectId: PRJ,
+            rights: workspaceGrantRights({
+              access: 'custom',
+              runs: 'apply',
+              variables: 'none',
+              locking: false,
+              runTasks: false,
+            }),
+          },
+        ],
+      ]),
+      projects: new Map([
+        [
+          PRJ,
+          projectGrantRights({
+            access: 'read',
+            settings: 'read',
+            teams: 'none',
+            variableSets: 'read',
+            workspace: read.workspace,
+          }),
+        ],
+      ]),
     });
     assert.ok(can(both, 'workspace:read-variables', inWorkspace));
     assert.ok(can(both, 'run:apply', inWorkspace));
@@ -229,8 +349,16 @@ describe('policy: project access levels', () => {
     assert.ok(can(projectGrant('maintain'), 'workspaces:create', project));
     assert.equal(can(projectGrant('write'), 'workspaces:create', project), false);
     assert.ok(can(projectGrant('admin'), 'project:delete', project));
-    assert.ok(can(projectGrant('admin'), 'team-project:manage', { ...project, team: { id: 'team-x', visibility: 'organization' } }));
-    assert.equal(can(projectGrant('admin'), 'team-project:manage', { ...project, team: { id: 'team-x', visibility: 'secret' } }), false);
+    assert.ok(
+      can(projectGrant('admin'), 'team-project:manage', {
+        ...project,
+        team: { id: 'team-x', visibility: 'organization' },
+      }),
+    );
+    assert.equal(
+      can(projectGrant('admin'), 'team-project:manage', { ...project, team: { id: 'team-x', visibility: 'secret' } }),
+      false,
+    );
     assert.ok(can(projectGrant('custom', { project: { settings: 'update' } }), 'project:update', project));
     assert.ok(can(projectGrant('read'), 'project:read-variables', project));
     assert.equal(can(projectGrant('custom'), 'project:read-variables', project), false);
@@ -270,7 +398,13 @@ describe('policy: variable sets', () => {
     }
     assert.equal(can(projectGrant('read'), 'varset:update', set({ ownerProjectId: PRJ })), false);
     assert.ok(can(projectGrant('read'), 'varset:read', set({ ownerProjectId: PRJ })));
-    assert.ok(can(projectGrant('custom', { project: { 'variable-sets': 'write' } }), 'varset:delete', set({ ownerProjectId: PRJ })));
+    assert.ok(
+      can(
+        projectGrant('custom', { project: { 'variable-sets': 'write' } }),
+        'varset:delete',
+        set({ ownerProjectId: PRJ }),
+      ),
+    );
     assert.equal(can(workspaceGrant('admin'), 'varset:update', set({ ownerProjectId: PRJ })), false);
   });
 
@@ -297,9 +431,27 @@ describe('policy: variable sets', () => {
     assert.equal(varsetListScope(orgToken, ORG), 'all');
     assert.equal(varsetListScope(orgToken, OTHER_ORG), 'none');
     assert.equal(varsetListScope(manageWorkspaces, ORG), 'all');
-    assert.deepEqual(varsetListScope(workspaceGrant('read'), ORG), { global: true, workspaceIds: [WS], workspaceProjectIds: [], projectIds: [PRJ], ownerProjectIds: [] });
-    assert.deepEqual(varsetListScope(projectGrant('read'), ORG), { global: true, workspaceIds: [], workspaceProjectIds: [PRJ], projectIds: [PRJ], ownerProjectIds: [PRJ] });
-    assert.deepEqual(varsetListScope(workspaceGrant('custom'), ORG), { global: false, workspaceIds: [], workspaceProjectIds: [], projectIds: [], ownerProjectIds: [] });
+    assert.deepEqual(varsetListScope(workspaceGrant('read'), ORG), {
+      global: true,
+      workspaceIds: [WS],
+      workspaceProjectIds: [],
+      projectIds: [PRJ],
+      ownerProjectIds: [],
+    });
+    assert.deepEqual(varsetListScope(projectGrant('read'), ORG), {
+      global: true,
+      workspaceIds: [],
+      workspaceProjectIds: [PRJ],
+      projectIds: [PRJ],
+      ownerProjectIds: [PRJ],
+    });
+    assert.deepEqual(varsetListScope(workspaceGrant('custom'), ORG), {
+      global: false,
+      workspaceIds: [],
+      workspaceProjectIds: [],
+      projectIds: [],
+      ownerProjectIds: [],
+    });
   });
 });
 

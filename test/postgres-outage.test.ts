@@ -48,9 +48,16 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const env = () => varsetdEnv({ dataDir, databaseUrl: cluster.url }, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_DB_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_S) });
+  const env = () =>
+    varsetdEnv(
+      { dataDir, databaseUrl: cluster.url },
+      { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_DB_CONNECT_TIMEOUT: String(CONNECT_TIMEOUT_S) },
+    );
 
-  async function health(base: string, route: '/healthz' | '/readyz'): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+  async function health(
+    base: string,
+    route: '/healthz' | '/readyz',
+  ): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
     const res = await fetch(base + route, { signal: AbortSignal.timeout(10_000) });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
   }
@@ -71,7 +78,11 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
           await cluster.stop(mode);
           const down = Date.now();
           await load.until(`requests refused during outage ${outage}`, refused, 20, down);
-          assert.equal(load.count((outcome) => outcome.kind === 'create' && refused(outcome), down) > 0, true, 'writes are refused too');
+          assert.equal(
+            load.count((outcome) => outcome.kind === 'create' && refused(outcome), down) > 0,
+            true,
+            'writes are refused too',
+          );
           const ready = await health(base, '/readyz');
           assert.equal(ready.status, 503);
           assert.match(ready.retryAfter ?? '', /^\d+$/);
@@ -80,10 +91,23 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
 
           await cluster.start();
           const up = Date.now();
-          await load.until(`writes served after outage ${outage}`, (outcome) => outcome.kind === 'create' && succeeded(outcome), 5, up);
-          await eventually('/readyz answers 200 again', async () => ((await health(base, '/readyz')).status === 200 ? true : undefined), server.output);
+          await load.until(
+            `writes served after outage ${outage}`,
+            (outcome) => outcome.kind === 'create' && succeeded(outcome),
+            5,
+            up,
+          );
+          await eventually(
+            '/readyz answers 200 again',
+            async () => ((await health(base, '/readyz')).status === 200 ? true : undefined),
+            server.output,
+          );
           // Each outage: one error line when it began, one info line once the store answered again.
-          await eventually('the recovery is logged', async () => (logLines(server.output(), RECOVERED_LOG).length === outage ? true : undefined), server.output);
+          await eventually(
+            'the recovery is logged',
+            async () => (logLines(server.output(), RECOVERED_LOG).length === outage ? true : undefined),
+            server.output,
+          );
           assert.equal(logLines(server.output(), UNAVAILABLE_LOG).length, outage, server.output());
         }
       } finally {
@@ -102,10 +126,15 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       const recoveries = logLines(server.output(), RECOVERED_LOG);
       const refusedInAll = recoveries.reduce((sum: number, line) => sum + Number(line.refusedRequests), 0);
       // A request is counted in the outage it was refused in; /readyz is not a refused request.
-      assert.ok(refusedInAll > 0 && refusedInAll <= load.count(refused), `logged ${refusedInAll} refused, the load saw ${load.count(refused)}`);
+      assert.ok(
+        refusedInAll > 0 && refusedInAll <= load.count(refused),
+        `logged ${refusedInAll} refused, the load saw ${load.count(refused)}`,
+      );
       assert.equal(logLines(server.output(), 'request failed').length, 0, 'no request failed as an error of varsetd');
       const slowest = Math.max(...load.outcomes.map((outcome) => outcome.ms));
-      t.diagnostic(`${load.outcomes.length} requests: ${load.count(succeeded)} 2xx, ${load.count(refused)} 503 (${refusedInAll} logged); slowest ${slowest} ms; ${sets} sets`);
+      t.diagnostic(
+        `${load.outcomes.length} requests: ${load.count(succeeded)} 2xx, ${load.count(refused)} 503 (${refusedInAll} logged); slowest ${slowest} ms; ${sets} sets`,
+      );
     } finally {
       await server.stop();
       // Running again for the other tests, should this one have failed during an outage.
@@ -176,7 +205,11 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
     const store = await openStore({ databaseUrl: cluster.url, dataDir, dbPoolSize: 2 });
     try {
       const pids = await Promise.all(
-        Array.from({ length: 6 }, async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.1)`.execute(store.db)).rows[0]!.pid),
+        Array.from(
+          { length: 6 },
+          async () =>
+            (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.1)`.execute(store.db)).rows[0]!.pid,
+        ),
       );
       assert.equal(new Set(pids).size, 2);
     } finally {
@@ -236,19 +269,35 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
       // Holding the organization's row lock keeps a write to it waiting: a slow request.
       await admin.query('begin');
       await admin.query('select id from organizations where name = $1 for update', [organization]);
-      const slowWrite = call(base, 'POST', `/api/v2/organizations/${organization}/varsets`, createSetBody('written-while-draining'));
+      const slowWrite = call(
+        base,
+        'POST',
+        `/api/v2/organizations/${organization}/varsets`,
+        createSetBody('written-while-draining'),
+      );
       await eventually(
         'the write waits for the lock',
-        async () => ((await admin.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'")).rows[0].n > 0 ? true : undefined),
+        async () =>
+          (await admin.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'")).rows[0]
+            .n > 0
+            ? true
+            : undefined,
         server.output,
       );
       // A connection whose request is on its way when the shutdown begins is not idle: it gets an answer.
       const readyz = await partialRequest(base, 'GET /readyz HTTP/1.1\r\nHost: varsetd\r\n');
-      const api = await partialRequest(base, `GET /api/v2/organizations/${organization} HTTP/1.1\r\nHost: varsetd\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n`);
+      const api = await partialRequest(
+        base,
+        `GET /api/v2/organizations/${organization} HTTP/1.1\r\nHost: varsetd\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n`,
+      );
       // Until the server has read those bytes the connections look idle, and closing ends idle ones.
       await new Promise((resolve) => setTimeout(resolve, 500));
       server.sendSignal('SIGTERM');
-      await eventually('the shutdown begins', async () => (server.output().includes('shutting down') ? true : undefined), server.output);
+      await eventually(
+        'the shutdown begins',
+        async () => (server.output().includes('shutting down') ? true : undefined),
+        server.output,
+      );
 
       const readyAnswer = await readyz.finish();
       assert.equal(readyAnswer.status, 503, readyAnswer.raw);
@@ -281,7 +330,10 @@ describe('a PostgreSQL outage, on a cluster of its own', () => {
 });
 
 /** Sends the start of a request on a connection of its own; `finish` ends its headers and reads the answer. */
-async function partialRequest(base: string, start: string): Promise<{ finish(): Promise<{ status: number; raw: string; body: string }> }> {
+async function partialRequest(
+  base: string,
+  start: string,
+): Promise<{ finish(): Promise<{ status: number; raw: string; body: string }> }> {
   const url = new URL(base);
   const socket = net.connect(Number(url.port), url.hostname);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));

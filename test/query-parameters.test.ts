@@ -28,11 +28,19 @@ describe(`query parameters (${storeKind})`, () => {
     for (const [method, path] of routes) {
       // Path parameters name nothing that exists: the query is refused before any lookup.
       const url = `${path.replace(/\{[^}]+\}/g, 'x-missing')}?color=blue`;
-      const res = await t.request(method, url, method === 'GET' || method === 'DELETE' ? {} : { body: { data: { type: 'x' } } });
+      const res = await t.request(
+        method,
+        url,
+        method === 'GET' || method === 'DELETE' ? {} : { body: { data: { type: 'x' } } },
+      );
       assert.equal(res.status, 400, `${method} ${url}: ${JSON.stringify(res.body)}`);
       const [error] = res.body.errors;
       assert.equal(error.source.parameter, 'color', `${method} ${url}`);
-      assert.match(error.detail, /^color is not a query parameter of this endpoint; it (supports .+|takes no query parameters)$/, `${method} ${url}`);
+      assert.match(
+        error.detail,
+        /^color is not a query parameter of this endpoint; it (supports .+|takes no query parameters)$/,
+        `${method} ${url}`,
+      );
     }
     // Nothing was created by any of those requests.
     assert.equal((await t.get(`/api/v2/organizations/${org}/workspaces`)).body.data.length, 0);
@@ -49,17 +57,26 @@ describe(`query parameters (${storeKind})`, () => {
     });
     const none = await t.get('/api/v2/ping?page%5Bsize%5D=2');
     assert.equal(none.status, 400);
-    assert.equal(none.body.errors[0].detail, 'page[size] is not a query parameter of this endpoint; it takes no query parameters');
+    assert.equal(
+      none.body.errors[0].detail,
+      'page[size] is not a query parameter of this endpoint; it takes no query parameters',
+    );
   });
 
   it('keeps what go-tfe sends working: an empty include, percent-encoded page parameters', async () => {
-    expectStatus(await t.get(`/api/v2/organizations/${org}/varsets?include=&page%5Bnumber%5D=1&page%5Bsize%5D=10`), 200);
+    expectStatus(
+      await t.get(`/api/v2/organizations/${org}/varsets?include=&page%5Bnumber%5D=1&page%5Bsize%5D=10`),
+      200,
+    );
     expectStatus(await t.get(`/api/v2/organizations/${org}/teams?include=&q=own`), 200);
   });
 
   it('refuses an include the endpoint cannot honour in the words go-tfe recognises', async () => {
     const workspace = await t.createWorkspace(org);
-    for (const url of [`/api/v2/workspaces/${workspace}/runs?include=plan`, `/api/v2/workspaces/${workspace}/configuration-versions?include=run`]) {
+    for (const url of [
+      `/api/v2/workspaces/${workspace}/runs?include=plan`,
+      `/api/v2/workspaces/${workspace}/configuration-versions?include=run`,
+    ]) {
       const res = await t.get(url);
       assert.equal(res.status, 400, url);
       assert.equal(res.body.errors[0].source.parameter, 'include');

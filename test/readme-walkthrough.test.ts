@@ -40,9 +40,15 @@ describe(`the README's walk-through to a commented run (${storeKind})`, () => {
 
     const store = await createTestStore();
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-walkthrough-'));
-    const server = await startServerProcess(varsetdEnv({ dataDir: path.join(folder, 'data'), databaseUrl: store.databaseUrl }));
+    const server = await startServerProcess(
+      varsetdEnv({ dataDir: path.join(folder, 'data'), databaseUrl: store.databaseUrl }),
+    );
     try {
-      const { stdout, stderr } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script.replaceAll(README_URL, server.url)], { cwd: folder });
+      const { stdout, stderr } = await promisify(execFile)(
+        'bash',
+        ['-euo', 'pipefail', '-c', script.replaceAll(README_URL, server.url)],
+        { cwd: folder },
+      );
       assert.equal(stderr, '');
       assert.ok(!stdout.includes('"errors"'), stdout);
       assert.match(stdout, /^workspace ws-\w{16}$/m);
@@ -55,7 +61,8 @@ describe(`the README's walk-through to a commented run (${storeKind})`, () => {
 
       // What the server holds, read independently of the script.
       const token = fs.readFileSync(path.join(folder, 'data', 'admin-token'), 'utf8').trim();
-      const get = async (url: string) => (await fetch(`${server.url}/api/v2${url}`, { headers: { authorization: `Bearer ${token}` } })).json();
+      const get = async (url: string) =>
+        (await fetch(`${server.url}/api/v2${url}`, { headers: { authorization: `Bearer ${token}` } })).json();
       const workspace = await get('/organizations/acme/workspaces/web');
       const runs = await get(`/workspaces/${workspace.data.id}/runs`);
       assert.equal(runs.data.length, 1);

@@ -30,8 +30,20 @@ function runVariable(key: string, value = `r${++counter}`): TestVar & { category
   return { id: `run-var-${++counter}`, key, category: 'terraform', value, hcl: true, sensitive: false };
 }
 
-function set(name: string, options: { owner?: VarsetOwner; priority?: boolean; scopes: readonly VarsetScope[] }, variables: TestVar[]): ApplicableVarset<TestVar> {
-  return { id: `varset-${name}`, name, owner: options.owner ?? 'organization', priority: options.priority ?? false, version: null, scopes: options.scopes, variables };
+function set(
+  name: string,
+  options: { owner?: VarsetOwner; priority?: boolean; scopes: readonly VarsetScope[] },
+  variables: TestVar[],
+): ApplicableVarset<TestVar> {
+  return {
+    id: `varset-${name}`,
+    name,
+    owner: options.owner ?? 'organization',
+    priority: options.priority ?? false,
+    version: null,
+    scopes: options.scopes,
+    variables,
+  };
 }
 
 function input(parts: Partial<ResolveInput<TestVar>>): ResolveInput<TestVar> {
@@ -41,17 +53,55 @@ function input(parts: Partial<ResolveInput<TestVar>>): ResolveInput<TestVar> {
 /** One candidate for `key` at each level, so any two levels can be set against each other. */
 type LevelSource = (key: string, tag: string) => Partial<ResolveInput<TestVar>>;
 const levels: [PrecedenceLevel, string, LevelSource][] = [
-  [1, 'priority global set', (k, t) => ({ varsets: [set(`s1-${t}`, { priority: true, scopes: ['global'] }, [variable(k)])] })],
-  [2, 'priority project-scoped org-owned set', (k, t) => ({ varsets: [set(`s2-${t}`, { priority: true, scopes: ['project'] }, [variable(k)])] })],
-  [3, 'priority workspace-scoped org-owned set', (k, t) => ({ varsets: [set(`s3-${t}`, { priority: true, scopes: ['workspace'] }, [variable(k)])] })],
-  [4, 'priority project-scoped project-owned set', (k, t) => ({ varsets: [set(`s4-${t}`, { priority: true, owner: 'project', scopes: ['project'] }, [variable(k)])] })],
-  [5, 'priority workspace-scoped project-owned set', (k, t) => ({ varsets: [set(`s5-${t}`, { priority: true, owner: 'project', scopes: ['workspace'] }, [variable(k)])] })],
+  [
+    1,
+    'priority global set',
+    (k, t) => ({ varsets: [set(`s1-${t}`, { priority: true, scopes: ['global'] }, [variable(k)])] }),
+  ],
+  [
+    2,
+    'priority project-scoped org-owned set',
+    (k, t) => ({ varsets: [set(`s2-${t}`, { priority: true, scopes: ['project'] }, [variable(k)])] }),
+  ],
+  [
+    3,
+    'priority workspace-scoped org-owned set',
+    (k, t) => ({ varsets: [set(`s3-${t}`, { priority: true, scopes: ['workspace'] }, [variable(k)])] }),
+  ],
+  [
+    4,
+    'priority project-scoped project-owned set',
+    (k, t) => ({ varsets: [set(`s4-${t}`, { priority: true, owner: 'project', scopes: ['project'] }, [variable(k)])] }),
+  ],
+  [
+    5,
+    'priority workspace-scoped project-owned set',
+    (k, t) => ({
+      varsets: [set(`s5-${t}`, { priority: true, owner: 'project', scopes: ['workspace'] }, [variable(k)])],
+    }),
+  ],
   [6, 'run variable', (k) => ({ runVariables: [runVariable(k)] })],
   [8, 'workspace variable', (k) => ({ workspaceVariables: [variable(k)] })],
-  [9, 'workspace-scoped project-owned set', (k, t) => ({ varsets: [set(`s9-${t}`, { owner: 'project', scopes: ['workspace'] }, [variable(k)])] })],
-  [10, 'project-scoped project-owned set', (k, t) => ({ varsets: [set(`s10-${t}`, { owner: 'project', scopes: ['project'] }, [variable(k)])] })],
-  [11, 'workspace-scoped org-owned set', (k, t) => ({ varsets: [set(`s11-${t}`, { scopes: ['workspace'] }, [variable(k)])] })],
-  [12, 'project-scoped org-owned set', (k, t) => ({ varsets: [set(`s12-${t}`, { scopes: ['project'] }, [variable(k)])] })],
+  [
+    9,
+    'workspace-scoped project-owned set',
+    (k, t) => ({ varsets: [set(`s9-${t}`, { owner: 'project', scopes: ['workspace'] }, [variable(k)])] }),
+  ],
+  [
+    10,
+    'project-scoped project-owned set',
+    (k, t) => ({ varsets: [set(`s10-${t}`, { owner: 'project', scopes: ['project'] }, [variable(k)])] }),
+  ],
+  [
+    11,
+    'workspace-scoped org-owned set',
+    (k, t) => ({ varsets: [set(`s11-${t}`, { scopes: ['workspace'] }, [variable(k)])] }),
+  ],
+  [
+    12,
+    'project-scoped org-owned set',
+    (k, t) => ({ varsets: [set(`s12-${t}`, { scopes: ['project'] }, [variable(k)])] }),
+  ],
   [13, 'global set', (k, t) => ({ varsets: [set(`s13-${t}`, { scopes: ['global'] }, [variable(k)])] })],
 ];
 
@@ -71,7 +121,9 @@ function only(result: ResolvedVariable<TestVar>[]): ResolvedVariable<TestVar> {
 /** Every order of the given items (small lists only). */
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 describe('resolveVariables: precedence levels', () => {
@@ -111,17 +163,42 @@ describe('resolveVariables: precedence levels', () => {
         input({
           workspaceVariables: [variable('FOO')],
           runVariables: [runVariable('FOO')],
-          varsets: [set('prio', { priority: true, owner: 'project', scopes: ['workspace'] }, [variable('FOO')]), set('plain', { scopes: ['project'] }, [variable('FOO')])],
+          varsets: [
+            set('prio', { priority: true, owner: 'project', scopes: ['workspace'] }, [variable('FOO')]),
+            set('plain', { scopes: ['project'] }, [variable('FOO')]),
+          ],
         }),
       ),
     );
     assert.deepEqual(
       [result.winner, ...result.overridden].map((o) => [o.level, o.source]),
       [
-        [5, { kind: 'varset', id: 'varset-prio', name: 'prio', scope: 'workspace', owner: 'project', priority: true, version: null }],
+        [
+          5,
+          {
+            kind: 'varset',
+            id: 'varset-prio',
+            name: 'prio',
+            scope: 'workspace',
+            owner: 'project',
+            priority: true,
+            version: null,
+          },
+        ],
         [6, { kind: 'run' }],
         [8, { kind: 'workspace' }],
-        [12, { kind: 'varset', id: 'varset-plain', name: 'plain', scope: 'project', owner: 'organization', priority: false, version: null }],
+        [
+          12,
+          {
+            kind: 'varset',
+            id: 'varset-plain',
+            name: 'plain',
+            scope: 'project',
+            owner: 'organization',
+            priority: false,
+            version: null,
+          },
+        ],
       ],
     );
   });
@@ -138,10 +215,21 @@ describe('resolveVariables: priority sets and run variables', () => {
   for (const [name, owner, scope] of cases) {
     it(`a priority ${name} set beats a run variable, a plain one loses to it`, () => {
       const run = runVariable('region', '"eu"');
-      const prioritised = only(resolveVariables(input({ runVariables: [run], varsets: [set('s', { owner, scopes: [scope], priority: true }, [variable('region')])] })));
+      const prioritised = only(
+        resolveVariables(
+          input({
+            runVariables: [run],
+            varsets: [set('s', { owner, scopes: [scope], priority: true }, [variable('region')])],
+          }),
+        ),
+      );
       assert.equal(prioritised.winner.source.kind, 'varset');
       assert.equal(prioritised.overridden[0]!.variable, run);
-      const plain = only(resolveVariables(input({ runVariables: [run], varsets: [set('s', { owner, scopes: [scope] }, [variable('region')])] })));
+      const plain = only(
+        resolveVariables(
+          input({ runVariables: [run], varsets: [set('s', { owner, scopes: [scope] }, [variable('region')])] }),
+        ),
+      );
       assert.equal(plain.winner.variable, run);
       assert.equal(plain.overridden[0]!.source.kind, 'varset');
     });
@@ -167,7 +255,9 @@ describe('resolveVariables: priority sets and run variables', () => {
   it('a run variable given twice: the later one wins, as on the command line', () => {
     const first = runVariable('n', '1');
     const second = runVariable('n', '2');
-    const result = only(resolveVariables(input({ runVariables: [first, second], workspaceVariables: [variable('n')] })));
+    const result = only(
+      resolveVariables(input({ runVariables: [first, second], workspaceVariables: [variable('n')] })),
+    );
     assert.equal(result.winner.variable, second);
     assert.deepEqual(
       result.overridden.map((o) => o.source.kind),
@@ -186,7 +276,12 @@ describe('resolveVariables: sets of one level', () => {
     ['set', 'set-2', 'set', 'a prefix sorts first'],
     ['Z', 'É', 'Z', 'ASCII before Latin-1'],
     ['é', 'ê', 'é', 'Latin-1 by code point'],
-    ['\u{FF21}', '\u{1F600}', '\u{FF21}', 'U+FF21 before U+1F600, although its UTF-16 code unit FF21 is above the surrogate D83D'],
+    [
+      '\u{FF21}',
+      '\u{1F600}',
+      '\u{FF21}',
+      'U+FF21 before U+1F600, although its UTF-16 code unit FF21 is above the surrogate D83D',
+    ],
     ['\u{E000}x', '\u{10000}x', '\u{E000}x', 'private use U+E000 before U+10000'],
     ['\u{1F600}', '\u{1F601}', '\u{1F600}', 'two astral-plane characters'],
     ['\u{D7FF}', '\u{10000}', '\u{D7FF}', 'last character below the surrogates before the first astral one'],
@@ -196,7 +291,14 @@ describe('resolveVariables: sets of one level', () => {
       for (const scope of ['global', 'project', 'workspace'] as const) {
         for (const priority of [false, true]) {
           const result = only(
-            resolveVariables(input({ varsets: [set(first, { scopes: [scope], priority }, [variable('k')]), set(second, { scopes: [scope], priority }, [variable('k')])] })),
+            resolveVariables(
+              input({
+                varsets: [
+                  set(first, { scopes: [scope], priority }, [variable('k')]),
+                  set(second, { scopes: [scope], priority }, [variable('k')]),
+                ],
+              }),
+            ),
           );
           assert.equal(result.winner.source.kind === 'varset' && result.winner.source.name, winner);
           assert.equal(result.overridden.length, 1);
@@ -206,21 +308,42 @@ describe('resolveVariables: sets of one level', () => {
   }
 
   it('code point order differs from UTF-16 order and from localeCompare where it matters', () => {
-    assert.deepEqual(['\u{FF21}', '\u{1F600}'].sort(), ['\u{1F600}', '\u{FF21}'], 'UTF-16 code units put the astral character first');
+    assert.deepEqual(
+      ['\u{FF21}', '\u{1F600}'].sort(),
+      ['\u{1F600}', '\u{FF21}'],
+      'UTF-16 code units put the astral character first',
+    );
     assert.ok(compareCodePoints('\u{FF21}', '\u{1F600}') < 0);
     assert.ok('a'.localeCompare('B') < 0, 'localeCompare puts a before B');
     assert.ok(compareCodePoints('B', 'a') < 0);
   });
 
   it('compareCodePoints agrees with comparing code point arrays', () => {
-    const samples = ['', 'a', 'B', 'ab', 'a\u{10000}', 'a\u{FFFF}', '\u{D7FF}', '\u{E000}', '\u{FFFD}', '\u{10000}', '\u{1F600}', '\u{10FFFF}', 'é', 'zz'];
+    const samples = [
+      '',
+      'a',
+      'B',
+      'ab',
+      'a\u{10000}',
+      'a\u{FFFF}',
+      '\u{D7FF}',
+      '\u{E000}',
+      '\u{FFFD}',
+      '\u{10000}',
+      '\u{1F600}',
+      '\u{10FFFF}',
+      'é',
+      'zz',
+    ];
     const byArrays = (a: string, b: string) => {
       const x = Array.from(a, (c) => c.codePointAt(0)!);
       const y = Array.from(b, (c) => c.codePointAt(0)!);
       for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
       return x.length - y.length;
     };
-    for (const a of samples) for (const b of samples) assert.equal(Math.sign(compareCodePoints(a, b)), Math.sign(byArrays(a, b)), `${a} vs ${b}`);
+    for (const a of samples)
+      for (const b of samples)
+        assert.equal(Math.sign(compareCodePoints(a, b)), Math.sign(byArrays(a, b)), `${a} vs ${b}`);
   });
 
   it('orders many sets of one level by name whatever the input order', () => {
@@ -263,7 +386,17 @@ describe('resolveVariables: identity of a variable', () => {
   });
 
   it('sorts the result by key, then category', () => {
-    const result = resolveVariables(input({ workspaceVariables: [variable('b', 'terraform'), variable('b', 'env'), variable('\u{1F600}'), variable('\u{FF21}'), variable('A')] }));
+    const result = resolveVariables(
+      input({
+        workspaceVariables: [
+          variable('b', 'terraform'),
+          variable('b', 'env'),
+          variable('\u{1F600}'),
+          variable('\u{FF21}'),
+          variable('A'),
+        ],
+      }),
+    );
     assert.deepEqual(
       result.map((r) => [r.key, r.category]),
       [
@@ -289,17 +422,68 @@ describe('resolveVariables: identity of a variable', () => {
 
 describe('resolveVariables: owners and scopes', () => {
   const cases: [string, ApplicableVarset<TestVar>['scopes'], VarsetOwner, boolean, PrecedenceLevel, VarsetScope][] = [
-    ['a plain set assigned to the workspace and its project counts as workspace-scoped', ['project', 'workspace'], 'organization', false, 11, 'workspace'],
-    ['a plain project-owned set assigned to the workspace and its project', ['workspace', 'project'], 'project', false, 9, 'workspace'],
-    ['a plain global set also assigned to the workspace counts as workspace-scoped', ['global', 'workspace'], 'organization', false, 11, 'workspace'],
-    ['a plain global set also assigned to the project counts as project-scoped', ['global', 'project'], 'organization', false, 12, 'project'],
-    ['a priority global set also assigned to the workspace keeps the global level', ['workspace', 'global'], 'organization', true, 1, 'global'],
-    ['a priority set assigned to the workspace and its project counts as project-scoped', ['workspace', 'project'], 'organization', true, 2, 'project'],
-    ['a priority project-owned set assigned to the workspace and its project', ['workspace', 'project'], 'project', true, 4, 'project'],
+    [
+      'a plain set assigned to the workspace and its project counts as workspace-scoped',
+      ['project', 'workspace'],
+      'organization',
+      false,
+      11,
+      'workspace',
+    ],
+    [
+      'a plain project-owned set assigned to the workspace and its project',
+      ['workspace', 'project'],
+      'project',
+      false,
+      9,
+      'workspace',
+    ],
+    [
+      'a plain global set also assigned to the workspace counts as workspace-scoped',
+      ['global', 'workspace'],
+      'organization',
+      false,
+      11,
+      'workspace',
+    ],
+    [
+      'a plain global set also assigned to the project counts as project-scoped',
+      ['global', 'project'],
+      'organization',
+      false,
+      12,
+      'project',
+    ],
+    [
+      'a priority global set also assigned to the workspace keeps the global level',
+      ['workspace', 'global'],
+      'organization',
+      true,
+      1,
+      'global',
+    ],
+    [
+      'a priority set assigned to the workspace and its project counts as project-scoped',
+      ['workspace', 'project'],
+      'organization',
+      true,
+      2,
+      'project',
+    ],
+    [
+      'a priority project-owned set assigned to the workspace and its project',
+      ['workspace', 'project'],
+      'project',
+      true,
+      4,
+      'project',
+    ],
   ];
   for (const [name, scopes, owner, priority, level, scope] of cases) {
     it(name, () => {
-      const result = only(resolveVariables(input({ varsets: [set('s', { scopes, owner, priority }, [variable('k')])] })));
+      const result = only(
+        resolveVariables(input({ varsets: [set('s', { scopes, owner, priority }, [variable('k')])] })),
+      );
       assert.equal(result.winner.level, level);
       assert.equal(result.winner.source.kind === 'varset' && result.winner.source.scope, scope);
       assert.deepEqual(result.overridden, []);
@@ -309,13 +493,23 @@ describe('resolveVariables: owners and scopes', () => {
   it('a project-owned set beats an org-owned one of the same scope (plain), and loses to it (priority)', () => {
     for (const scope of ['project', 'workspace'] as const) {
       const plain = only(
-        resolveVariables(input({ varsets: [set('a-org', { scopes: [scope] }, [variable('k')]), set('z-prj', { scopes: [scope], owner: 'project' }, [variable('k')])] })),
+        resolveVariables(
+          input({
+            varsets: [
+              set('a-org', { scopes: [scope] }, [variable('k')]),
+              set('z-prj', { scopes: [scope], owner: 'project' }, [variable('k')]),
+            ],
+          }),
+        ),
       );
       assert.equal(plain.winner.source.kind === 'varset' && plain.winner.source.owner, 'project', scope);
       const priority = only(
         resolveVariables(
           input({
-            varsets: [set('z-org', { scopes: [scope], priority: true }, [variable('k')]), set('a-prj', { scopes: [scope], owner: 'project', priority: true }, [variable('k')])],
+            varsets: [
+              set('z-org', { scopes: [scope], priority: true }, [variable('k')]),
+              set('a-prj', { scopes: [scope], owner: 'project', priority: true }, [variable('k')]),
+            ],
           }),
         ),
       );
@@ -327,7 +521,10 @@ describe('resolveVariables: owners and scopes', () => {
     const result = only(
       resolveVariables(
         input({
-          varsets: [set('b', { scopes: ['project'], owner: 'project', priority: true }, [variable('k')]), set('a', { scopes: ['workspace'], priority: true }, [variable('k')])],
+          varsets: [
+            set('b', { scopes: ['project'], owner: 'project', priority: true }, [variable('k')]),
+            set('a', { scopes: ['workspace'], priority: true }, [variable('k')]),
+          ],
         }),
       ),
     );
@@ -353,7 +550,11 @@ describe('resolveVariables: overridden lists', () => {
       { varsets: [set('w1', { scopes: ['workspace'] }, [variable('a')])] },
     ];
     const expected = resolveVariables(merge(...parts));
-    const summary = expected.map((r) => [r.key, r.category, [r.winner, ...r.overridden].map((o) => (o.source.kind === 'varset' ? o.source.name : o.source.kind))]);
+    const summary = expected.map((r) => [
+      r.key,
+      r.category,
+      [r.winner, ...r.overridden].map((o) => (o.source.kind === 'varset' ? o.source.name : o.source.kind)),
+    ]);
     assert.deepEqual(summary, [
       ['a', 'terraform', ['run', 'workspace', 'w1', 'w2', 'g']],
       ['b', 'env', ['p1', 'workspace', 'g']],

@@ -38,7 +38,10 @@ describe(`run execution (${storeKind})`, () => {
         data: {
           type: 'runs',
           attributes: { variables: [{ key: 'region', value: '"us"' }] },
-          relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } },
+          relationships: {
+            workspace: { data: { type: 'workspaces', id: ws } },
+            'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+          },
         },
       },
       { token },
@@ -47,7 +50,8 @@ describe(`run execution (${storeKind})`, () => {
     return res.body.data.id;
   }
   const opened = (run: string, token: string) => t.get(`/api/v2/runs/${run}/opened-variables`, { token });
-  const events = async (run: string) => ((await t.get(`/api/v2/runs/${run}/run-events`)).body.data as any[]).map((e) => e.attributes.action);
+  const events = async (run: string) =>
+    ((await t.get(`/api/v2/runs/${run}/run-events`)).body.data as any[]).map((e) => e.attributes.action);
   const status = async (run: string) => (await t.get(`/api/v2/runs/${run}`)).body.data.attributes.status;
 
   it('gives the creating token the winning values, sensitive ones opened, and records every read', async () => {
@@ -56,9 +60,27 @@ describe(`run execution (${storeKind})`, () => {
     expectStatus(res, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
     const byId = Object.fromEntries(res.body.data.map((r: any) => [r.id, r.attributes]));
-    assert.deepEqual(byId['terraform:password'], { key: 'password', category: 'terraform', value: 'hunter2 "quoted"', hcl: false, sensitive: true });
-    assert.deepEqual(byId['env:AWS_SECRET'], { key: 'AWS_SECRET', category: 'env', value: 's3cr3t', hcl: false, sensitive: true });
-    assert.deepEqual(byId['terraform:region'], { key: 'region', category: 'terraform', value: '"us"', hcl: true, sensitive: false });
+    assert.deepEqual(byId['terraform:password'], {
+      key: 'password',
+      category: 'terraform',
+      value: 'hunter2 "quoted"',
+      hcl: false,
+      sensitive: true,
+    });
+    assert.deepEqual(byId['env:AWS_SECRET'], {
+      key: 'AWS_SECRET',
+      category: 'env',
+      value: 's3cr3t',
+      hcl: false,
+      sensitive: true,
+    });
+    assert.deepEqual(byId['terraform:region'], {
+      key: 'region',
+      category: 'terraform',
+      value: '"us"',
+      hcl: true,
+      sensitive: false,
+    });
     expectStatus(await opened(run, runner.token), 200);
     assert.deepEqual(await events(run), ['created', 'variables-opened', 'variables-opened']);
   });
@@ -71,7 +93,10 @@ describe(`run execution (${storeKind})`, () => {
     for (const token of [owners, other.token, await organizationToken(t, org), undefined]) {
       expectStatus(await opened(run, token as string), 404);
       expectStatus(await t.post(`/api/v2/runs/${run}/actions/start`, undefined, { token: token as string }), 404);
-      expectStatus(await t.post(`/api/v2/runs/${run}/actions/finish`, { 'exit-code': 0 }, { token: token as string }), 404);
+      expectStatus(
+        await t.post(`/api/v2/runs/${run}/actions/finish`, { 'exit-code': 0 }, { token: token as string }),
+        404,
+      );
     }
     assert.deepEqual(await events(run), ['created']);
     assert.equal(await status(run), 'pending');

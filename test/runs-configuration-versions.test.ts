@@ -4,7 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
 import { TestApp } from './support/app.js';
-import { configArchive, createConfigurationVersion, createUploadedConfigurationVersion, showConfigurationVersion, tar, tarEntry, upload } from './support/factories/runs.js';
+import {
+  configArchive,
+  createConfigurationVersion,
+  createUploadedConfigurationVersion,
+  showConfigurationVersion,
+  tar,
+  tarEntry,
+  upload,
+} from './support/factories/runs.js';
 import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -20,13 +28,19 @@ describe(`configuration versions (${storeKind})`, () => {
   after(async () => t.close());
 
   const downloaded = async (id: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v2/configuration-versions/${id}/download`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/configuration-versions/${id}/download`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(res.statusCode, 200);
     return res.rawPayload;
   };
 
   it('creates a pending version with defaults and an absolute, tokenless upload URL', async () => {
-    const res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, { data: { type: 'configuration-versions' } });
+    const res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, {
+      data: { type: 'configuration-versions' },
+    });
     expectStatus(res, 201);
     const cv = res.body.data;
     assert.equal(cv.type, 'configuration-versions');
@@ -49,11 +63,17 @@ describe(`configuration versions (${storeKind})`, () => {
   });
 
   it('takes auto-queue-runs, speculative and provisional, and accepts no body at all', async () => {
-    const cv = await createConfigurationVersion(t, ws, { 'auto-queue-runs': false, speculative: true, provisional: true });
+    const cv = await createConfigurationVersion(t, ws, {
+      'auto-queue-runs': false,
+      speculative: true,
+      provisional: true,
+    });
     assert.equal(cv.attributes['auto-queue-runs'], false);
     assert.equal(cv.attributes.speculative, true);
     assert.equal(cv.attributes.provisional, true);
-    const res = await t.request('POST', `/api/v2/workspaces/${ws}/configuration-versions`, { contentType: 'application/vnd.api+json' });
+    const res = await t.request('POST', `/api/v2/workspaces/${ws}/configuration-versions`, {
+      contentType: 'application/vnd.api+json',
+    });
     expectStatus(res, 201);
     assert.equal(res.body.data.attributes.status, 'pending');
   });
@@ -62,10 +82,14 @@ describe(`configuration versions (${storeKind})`, () => {
     let res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, { data: { type: 'runs' } });
     assert.equal(res.status, 422);
     assert.equal(res.body.errors[0].source.pointer, '/data/type');
-    res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { speculative: 'yes' } } });
+    res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, {
+      data: { type: 'configuration-versions', attributes: { speculative: 'yes' } },
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.errors[0].source.pointer, '/data/attributes/speculative');
-    res = await t.post('/api/v2/workspaces/ws-nope/configuration-versions', { data: { type: 'configuration-versions' } });
+    res = await t.post('/api/v2/workspaces/ws-nope/configuration-versions', {
+      data: { type: 'configuration-versions' },
+    });
     assert.equal(res.status, 404);
   });
 
@@ -79,10 +103,17 @@ describe(`configuration versions (${storeKind})`, () => {
     expectStatus(read, 200);
     assert.equal(read.body.data.attributes.status, 'uploaded');
     assert.equal(read.body.data.attributes['upload-url'], null);
-    assert.match(read.body.data.attributes['status-timestamps']['uploaded-at'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.match(
+      read.body.data.attributes['status-timestamps']['uploaded-at'],
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+    );
     assert.equal(read.body.data.links.download, `/api/v2/configuration-versions/${cv.id}/download`);
     // The archive is kept byte for byte.
-    const download = await t.app.inject({ method: 'GET', url: read.body.data.links.download, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: read.body.data.links.download,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(download.statusCode, 200);
     assert.equal(download.headers['content-type'], 'application/octet-stream');
     assert.deepEqual(download.rawPayload, archive);
@@ -92,13 +123,24 @@ describe(`configuration versions (${storeKind})`, () => {
     const cv1 = await createConfigurationVersion(t, ws);
     expectStatus(await upload(t, cv1.attributes['upload-url'], configArchive(), {}), 200);
     const cv2 = await createConfigurationVersion(t, ws);
-    expectStatus(await upload(t, cv2.attributes['upload-url'], configArchive(), { 'content-type': 'application/octet-stream', authorization: 'Bearer whatever' }), 200);
-    for (const id of [cv1.id, cv2.id]) assert.equal((await showConfigurationVersion(t, id)).body.data.attributes.status, 'uploaded');
+    expectStatus(
+      await upload(t, cv2.attributes['upload-url'], configArchive(), {
+        'content-type': 'application/octet-stream',
+        authorization: 'Bearer whatever',
+      }),
+      200,
+    );
+    for (const id of [cv1.id, cv2.id])
+      assert.equal((await showConfigurationVersion(t, id)).body.data.attributes.status, 'uploaded');
   });
 
   it('accepts archives with directories, long contents and several files', async () => {
     const cv = await createConfigurationVersion(t, ws);
-    const files = tar({ 'modules/': '', 'modules/a.tf': 'x'.repeat(5000), 'main.tf': 'module "a" { source = "./modules" }' });
+    const files = tar({
+      'modules/': '',
+      'modules/a.tf': 'x'.repeat(5000),
+      'main.tf': 'module "a" { source = "./modules" }',
+    });
     expectStatus(await upload(t, cv.attributes['upload-url'], gzipSync(files)), 200);
   });
 
@@ -191,7 +233,10 @@ describe(`configuration versions (${storeKind})`, () => {
       .set({ upload_expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', uploadedThenExpired.id)
       .execute();
-    assert.equal((await upload(t, uploadedThenExpired.attributes['upload-url'], gzipSync(tar({ 'other.tf': 'x' })))).status, 404);
+    assert.equal(
+      (await upload(t, uploadedThenExpired.attributes['upload-url'], gzipSync(tar({ 'other.tf': 'x' })))).status,
+      404,
+    );
     assert.deepEqual(await downloaded(uploadedThenExpired.id), kept);
   });
 
@@ -221,7 +266,10 @@ describe(`configuration versions (${storeKind})`, () => {
     const run = await t.post('/api/v2/runs', {
       data: {
         type: 'runs',
-        relationships: { workspace: { data: { type: 'workspaces', id: w } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv.id } } },
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: w } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv.id } },
+        },
       },
     });
     expectStatus(run, 201);
@@ -232,7 +280,16 @@ describe(`configuration versions (${storeKind})`, () => {
   it('needs a token for everything but the upload', async () => {
     const cv = await createConfigurationVersion(t, ws);
     assert.equal((await t.get(`/api/v2/configuration-versions/${cv.id}`, { token: null })).status, 401);
-    assert.equal((await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, { data: { type: 'configuration-versions' } }, { token: null })).status, 401);
+    assert.equal(
+      (
+        await t.post(
+          `/api/v2/workspaces/${ws}/configuration-versions`,
+          { data: { type: 'configuration-versions' } },
+          { token: null },
+        )
+      ).status,
+      401,
+    );
     assert.equal((await t.get(`/api/v2/workspaces/${ws}/configuration-versions`, { token: null })).status, 401);
   });
 
@@ -253,14 +310,24 @@ describe(`configuration versions (${storeKind})`, () => {
       [...ids].reverse(),
     );
     assert.equal(res.body.data[0].attributes['upload-url'], null);
-    assert.deepEqual(res.body.meta.pagination, { 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': 3 });
+    assert.deepEqual(res.body.meta.pagination, {
+      'current-page': 1,
+      'page-size': 20,
+      'prev-page': null,
+      'next-page': null,
+      'total-pages': 1,
+      'total-count': 3,
+    });
     res = await t.get(`/api/v2/workspaces/${w}/configuration-versions?page%5Bsize%5D=2&page%5Bnumber%5D=2`);
     assert.deepEqual(
       res.body.data.map((c: any) => c.id),
       [ids[0]],
     );
     assert.equal(res.body.meta.pagination['prev-page'], 1);
-    assert.equal(res.body.links.first, `/api/v2/workspaces/${w}/configuration-versions?page%5Bnumber%5D=1&page%5Bsize%5D=2`);
+    assert.equal(
+      res.body.links.first,
+      `/api/v2/workspaces/${w}/configuration-versions?page%5Bnumber%5D=1&page%5Bsize%5D=2`,
+    );
     res = await t.get(`/api/v2/workspaces/${w}/configuration-versions?page%5Bnumber%5D=9`);
     assert.deepEqual(res.body.data, []);
     assert.equal(res.body.meta.pagination['total-count'], 3);
@@ -273,18 +340,27 @@ describe(`configuration versions (${storeKind})`, () => {
       const res = await app.inject({
         method: 'POST',
         url: `/api/v2/workspaces/${ws}/configuration-versions`,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json', host: 'varsetd.example:8443' },
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'content-type': 'application/vnd.api+json',
+          host: 'varsetd.example:8443',
+        },
         payload: JSON.stringify({ data: { type: 'configuration-versions' } }),
       });
       assert.equal(res.statusCode, 201);
-      assert.match(JSON.parse(res.body).data.attributes['upload-url'], /^http:\/\/varsetd\.example:8443\/api\/v2\/uploads\/[A-Za-z0-9]{64}$/);
+      assert.match(
+        JSON.parse(res.body).data.attributes['upload-url'],
+        /^http:\/\/varsetd\.example:8443\/api\/v2\/uploads\/[A-Za-z0-9]{64}$/,
+      );
     } finally {
       await app.close();
     }
   });
 
   it('keeps the JSON-only body policy on every other route', async () => {
-    const res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, 'x', { contentType: 'application/octet-stream' });
+    const res = await t.post(`/api/v2/workspaces/${ws}/configuration-versions`, 'x', {
+      contentType: 'application/octet-stream',
+    });
     assert.equal(res.status, 415);
   });
 
@@ -294,9 +370,17 @@ describe(`configuration versions (${storeKind})`, () => {
     await createConfigurationVersion(t, w);
     expectStatus(await t.delete(`/api/v2/workspaces/${w}`), 204);
     assert.equal((await showConfigurationVersion(t, cvId)).status, 404);
-    const left = await t.store.db.selectFrom('configuration_versions').select('id').where('workspace_id', '=', w).execute();
+    const left = await t.store.db
+      .selectFrom('configuration_versions')
+      .select('id')
+      .where('workspace_id', '=', w)
+      .execute();
     assert.deepEqual(left, []);
-    const archives = await t.store.db.selectFrom('configuration_version_archives').select('configuration_version_id').where('configuration_version_id', '=', cvId).execute();
+    const archives = await t.store.db
+      .selectFrom('configuration_version_archives')
+      .select('configuration_version_id')
+      .where('configuration_version_id', '=', cvId)
+      .execute();
     assert.deepEqual(archives, []);
   });
 });

@@ -22,7 +22,13 @@ describe(`run filters and includes (${storeKind})`, () => {
     destroy = await createRun(t, ws, { message: 'tear down', 'is-destroy': true });
     const cv = await createUploadedConfigurationVersion(t, ws, { speculative: true });
     const res = await t.post('/api/v2/runs', {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: ws } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      },
     });
     expectStatus(res, 201);
     speculative = res.body.data;
@@ -78,7 +84,10 @@ describe(`run filters and includes (${storeKind})`, () => {
   });
 
   it("names a run's events and includes its workspace and configuration version", async () => {
-    const events = (await t.get(`/api/v2/runs/${applied.id}/run-events`)).body.data.map((e: { id: string }) => ({ id: e.id, type: 'run-events' }));
+    const events = (await t.get(`/api/v2/runs/${applied.id}/run-events`)).body.data.map((e: { id: string }) => ({
+      id: e.id,
+      type: 'run-events',
+    }));
     assert.equal(events.length, 3);
     const res = await t.get(`/api/v2/runs/${applied.id}?include=workspace,configuration_version`);
     expectStatus(res, 200);
@@ -99,7 +108,9 @@ describe(`run filters and includes (${storeKind})`, () => {
   it('costs the same number of statements for a page of 1 run and a page of 3, with what they include', async () => {
     const page = async (size: number) => {
       counter.count = 0;
-      const res = await t.get(`/api/v2/workspaces/${ws}/runs?include=workspace,configuration_version&page%5Bsize%5D=${size}`);
+      const res = await t.get(
+        `/api/v2/workspaces/${ws}/runs?include=workspace,configuration_version&page%5Bsize%5D=${size}`,
+      );
       expectStatus(res, 200);
       // Each run has its own configuration version.
       assert.equal(res.body.included.filter((r: { type: string }) => r.type === 'configuration-versions').length, size);
@@ -114,7 +125,10 @@ describe(`run filters and includes (${storeKind})`, () => {
     expectStatus(one, 200);
     assert.deepEqual(one.body.data.relationships['ingress-attributes'].data, null);
     assert.equal(one.body.included, undefined);
-    expectStatus(await t.get(`/api/v2/workspaces/${ws}/configuration-versions?include=ingress_attributes&page%5Bsize%5D=1`), 200);
+    expectStatus(
+      await t.get(`/api/v2/workspaces/${ws}/configuration-versions?include=ingress_attributes&page%5Bsize%5D=1`),
+      200,
+    );
     assert.equal((await t.get(`/api/v2/configuration-versions/${cv}?include=run`)).status, 400);
   });
 });

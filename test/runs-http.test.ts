@@ -42,11 +42,20 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
   const setUp = async () => {
     const org = (
       await api('POST', '/organizations', {
-        data: { type: 'organizations', attributes: { name: `org-${Date.now()}${Math.random().toString(36).slice(2, 6)}`, email: 'a@example.com' } },
+        data: {
+          type: 'organizations',
+          attributes: { name: `org-${Date.now()}${Math.random().toString(36).slice(2, 6)}`, email: 'a@example.com' },
+        },
       })
     ).body.data.id;
-    const ws = (await api('POST', `/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'ws' } } })).body.data.id;
-    const cv = await api('POST', `/workspaces/${ws}/configuration-versions`, { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } });
+    const ws = (
+      await api('POST', `/organizations/${org}/workspaces`, {
+        data: { type: 'workspaces', attributes: { name: 'ws' } },
+      })
+    ).body.data.id;
+    const cv = await api('POST', `/workspaces/${ws}/configuration-versions`, {
+      data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } },
+    });
     assert.equal(cv.status, 201);
     return { ws, cv: cv.body.data };
   };
@@ -77,7 +86,9 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
       },
     });
     assert.equal(run.status, 201);
-    const comment = await api('POST', `/runs/${run.body.data.id}/comments`, { data: { type: 'comments', attributes: { body: '1st comment test' } } });
+    const comment = await api('POST', `/runs/${run.body.data.id}/comments`, {
+      data: { type: 'comments', attributes: { body: '1st comment test' } },
+    });
     assert.equal(comment.status, 201);
     const list = await api('GET', `/runs/${run.body.data.id}/comments`);
     assert.deepEqual(
@@ -98,7 +109,12 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
         controller.enqueue(chunk);
       },
     });
-    const put = await fetch(cv.attributes['upload-url'], { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+    const put = await fetch(cv.attributes['upload-url'], {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     assert.equal(put.status, 413);
     assert.equal((await put.json()).errors[0].status, '413');
     const read = await api('GET', `/configuration-versions/${cv.id}`);
@@ -107,9 +123,16 @@ describe(`configuration version upload over HTTP (${storeKind})`, () => {
 
   it('answers 413 to an upload whose declared length is over the limit', async () => {
     const { cv } = await setUp();
-    const put = await fetch(cv.attributes['upload-url'], { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(11 * 1024 * 1024) });
+    const put = await fetch(cv.attributes['upload-url'], {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(11 * 1024 * 1024),
+    });
     assert.equal(put.status, 413);
     await put.arrayBuffer();
-    assert.equal((await api('GET', `/configuration-versions/${cv.id}`)).body.data.attributes.error, 'archive_too_large');
+    assert.equal(
+      (await api('GET', `/configuration-versions/${cv.id}`)).body.data.attributes.error,
+      'archive_too_large',
+    );
   });
 });

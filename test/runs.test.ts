@@ -1,7 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestApp } from './support/app.js';
-import { createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './support/factories/runs.js';
+import {
+  createConfigurationVersion,
+  createRun,
+  createUploadedConfigurationVersion,
+  upload,
+} from './support/factories/runs.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -43,14 +48,24 @@ describe(`runs (${storeKind})`, () => {
     assert.deepEqual(run.attributes['status-timestamps'], {});
     assert.equal(run.attributes['canceled-at'], null);
     assert.match(run.attributes['created-at'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.deepEqual(run.attributes.actions, { 'is-cancelable': false, 'is-confirmable': false, 'is-discardable': false, 'is-force-cancelable': false });
+    assert.deepEqual(run.attributes.actions, {
+      'is-cancelable': false,
+      'is-confirmable': false,
+      'is-discardable': false,
+      'is-force-cancelable': false,
+    });
     assert.equal(run.attributes.permissions['can-comment'], true);
     assert.equal(run.attributes.permissions['can-apply'], false);
     assert.deepEqual(run.relationships.workspace, { data: { type: 'workspaces', id: ws } });
-    assert.deepEqual(run.relationships['configuration-version'], { data: { type: 'configuration-versions', id: cvId } });
+    assert.deepEqual(run.relationships['configuration-version'], {
+      data: { type: 'configuration-versions', id: cvId },
+    });
     const events = (await t.get(`/api/v2/runs/${run.id}/run-events`)).body.data;
     assert.equal(events.length, 1);
-    assert.deepEqual(run.relationships['run-events'], { data: [{ id: events[0].id, type: 'run-events' }], links: { related: `/api/v2/runs/${run.id}/run-events` } });
+    assert.deepEqual(run.relationships['run-events'], {
+      data: [{ id: events[0].id, type: 'run-events' }],
+      links: { related: `/api/v2/runs/${run.id}/run-events` },
+    });
     assert.deepEqual(run.relationships.comments, { links: { related: `/api/v2/runs/${run.id}/comments` } });
     assert.deepEqual(run.links, { self: `/api/v2/runs/${run.id}` });
 
@@ -116,7 +131,10 @@ describe(`runs (${storeKind})`, () => {
     const cases: Array<[unknown, string]> = [
       [{ data: { type: 'comments', relationships: runBody(w, cvId).data.relationships } }, '/data/type'],
       [{ data: { type: 'runs' } }, '/data/relationships/workspace'],
-      [{ data: { type: 'runs', relationships: { workspace: { data: { type: 'projects', id: w } } } } }, '/data/relationships/workspace/data/type'],
+      [
+        { data: { type: 'runs', relationships: { workspace: { data: { type: 'projects', id: w } } } } },
+        '/data/relationships/workspace/data/type',
+      ],
       [runBody(w, cvId, { message: 42 }), '/data/attributes/message'],
       [runBody(w, cvId, { message: 'm'.repeat(10_001) }), '/data/attributes/message'],
       [runBody(w, cvId, { 'is-destroy': 'true' }), '/data/attributes/is-destroy'],

@@ -16,7 +16,10 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
 
   describe('organizations', () => {
     it('creates one whose id is its name, with a default project', async () => {
-      const res = await t.post('/api/v2/organizations', organizationBody({ name: 'acme-corp', email: 'ops@acme.test' }));
+      const res = await t.post(
+        '/api/v2/organizations',
+        organizationBody({ name: 'acme-corp', email: 'ops@acme.test' }),
+      );
       expectStatus(res, 201);
       assert.equal(res.body.data.id, 'acme-corp');
       assert.equal(res.body.data.type, 'organizations');
@@ -61,7 +64,9 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
         assert.equal(res.status, 422, JSON.stringify(attributes));
         assert.equal(res.body.errors[0].source.pointer, pointer);
       }
-      const wrongType = await t.post('/api/v2/organizations', { data: { type: 'workspaces', attributes: { name: 'x', email: 'a@example.com' } } });
+      const wrongType = await t.post('/api/v2/organizations', {
+        data: { type: 'workspaces', attributes: { name: 'x', email: 'a@example.com' } },
+      });
       assert.equal(wrongType.status, 422);
       assert.equal(wrongType.body.errors[0].source.pointer, '/data/type');
     });
@@ -71,11 +76,20 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const project = await t.createProject(org);
       const workspace = await t.createWorkspace(org, { projectId: project });
       const varset = await t.post(`/api/v2/organizations/${org}/varsets`, {
-        data: { type: 'varsets', attributes: { name: 'shared', global: true }, relationships: { workspaces: { data: [{ type: 'workspaces', id: workspace }] } } },
+        data: {
+          type: 'varsets',
+          attributes: { name: 'shared', global: true },
+          relationships: { workspaces: { data: [{ type: 'workspaces', id: workspace }] } },
+        },
       });
       expectStatus(varset, 200);
       assert.equal((await t.delete(`/api/v2/organizations/${org}`)).status, 204);
-      for (const path of [`/api/v2/organizations/${org}`, `/api/v2/projects/${project}`, `/api/v2/workspaces/${workspace}`, `/api/v2/varsets/${varset.body.data.id}`]) {
+      for (const path of [
+        `/api/v2/organizations/${org}`,
+        `/api/v2/projects/${project}`,
+        `/api/v2/workspaces/${workspace}`,
+        `/api/v2/varsets/${varset.body.data.id}`,
+      ]) {
         assert.equal((await t.get(path)).status, 404, path);
       }
     });
@@ -89,7 +103,11 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
     });
 
     it('answers 404 for an unknown organization', async () => {
-      for (const path of ['/api/v2/organizations/nope', '/api/v2/organizations/nope/projects', '/api/v2/organizations/nope/workspaces']) {
+      for (const path of [
+        '/api/v2/organizations/nope',
+        '/api/v2/organizations/nope/projects',
+        '/api/v2/organizations/nope/workspaces',
+      ]) {
         assert.equal((await t.get(path)).status, 404, path);
       }
     });
@@ -98,12 +116,16 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
   describe('projects', () => {
     it('creates, shows, renames and deletes one', async () => {
       const org = await t.createOrganization();
-      const created = await t.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'Platform', description: 'infra' } } });
+      const created = await t.post(`/api/v2/organizations/${org}/projects`, {
+        data: { type: 'projects', attributes: { name: 'Platform', description: 'infra' } },
+      });
       expectStatus(created, 201);
       const id = created.body.data.id;
       assert.match(id, /^prj-[A-Za-z0-9]{16}$/);
       assert.deepEqual(created.body.data.relationships.organization.data, { type: 'organizations', id: org });
-      const renamed = await t.patch(`/api/v2/projects/${id}`, { data: { type: 'projects', attributes: { name: 'Platform 2' } } });
+      const renamed = await t.patch(`/api/v2/projects/${id}`, {
+        data: { type: 'projects', attributes: { name: 'Platform 2' } },
+      });
       expectStatus(renamed, 200);
       assert.equal(renamed.body.data.attributes.name, 'Platform 2');
       assert.equal(renamed.body.data.attributes.description, 'infra');
@@ -114,7 +136,9 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
     it('rejects a taken name in the same organization, but not in another', async () => {
       const org = await t.createOrganization();
       await t.createProject(org, 'twin');
-      const res = await t.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'twin' } } });
+      const res = await t.post(`/api/v2/organizations/${org}/projects`, {
+        data: { type: 'projects', attributes: { name: 'twin' } },
+      });
       assert.equal(res.status, 422);
       assert.equal(res.body.errors[0].detail, 'Name has already been taken');
       await t.createProject(await t.createOrganization(), 'twin');
@@ -147,10 +171,18 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const org = await t.createOrganization();
       const project = await t.createProject(org);
       const assigned = await t.post(`/api/v2/organizations/${org}/varsets`, {
-        data: { type: 'varsets', attributes: { name: 'assigned' }, relationships: { projects: { data: [{ type: 'projects', id: project }] } } },
+        data: {
+          type: 'varsets',
+          attributes: { name: 'assigned' },
+          relationships: { projects: { data: [{ type: 'projects', id: project }] } },
+        },
       });
       const owned = await t.post(`/api/v2/organizations/${org}/varsets`, {
-        data: { type: 'varsets', attributes: { name: 'owned' }, relationships: { parent: { data: { type: 'projects', id: project } } } },
+        data: {
+          type: 'varsets',
+          attributes: { name: 'owned' },
+          relationships: { parent: { data: { type: 'projects', id: project } } },
+        },
       });
       expectStatus(assigned, 200);
       expectStatus(owned, 200);
@@ -167,7 +199,9 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
     it('creates one in the default project unless a project is given', async () => {
       const org = await t.createOrganization();
       const projects = await t.get(`/api/v2/organizations/${org}/projects`);
-      const res = await t.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'app-prod' } } });
+      const res = await t.post(`/api/v2/organizations/${org}/workspaces`, {
+        data: { type: 'workspaces', attributes: { name: 'app-prod' } },
+      });
       expectStatus(res, 201);
       assert.match(res.body.data.id, /^ws-[A-Za-z0-9]{16}$/);
       assert.deepEqual(res.body.data.relationships.project.data, { type: 'projects', id: projects.body.data[0].id });
@@ -181,7 +215,11 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const org = await t.createOrganization();
       const foreign = await t.createProject(await t.createOrganization());
       const res = await t.post(`/api/v2/organizations/${org}/workspaces`, {
-        data: { type: 'workspaces', attributes: { name: 'stray' }, relationships: { project: { data: { type: 'projects', id: foreign } } } },
+        data: {
+          type: 'workspaces',
+          attributes: { name: 'stray' },
+          relationships: { project: { data: { type: 'projects', id: foreign } } },
+        },
       });
       assert.equal(res.status, 404);
       assert.equal((await t.get(`/api/v2/organizations/${org}/workspaces/stray`)).status, 404);
@@ -193,10 +231,17 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const byName = await t.get(`/api/v2/organizations/${org}/workspaces/one`);
       expectStatus(byName, 200);
       assert.equal(byName.body.data.id, id);
-      const renamed = await t.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', attributes: { name: 'two', description: 'second' } } });
+      const renamed = await t.patch(`/api/v2/workspaces/${id}`, {
+        data: { type: 'workspaces', attributes: { name: 'two', description: 'second' } },
+      });
       expectStatus(renamed, 200);
       assert.equal(renamed.body.data.attributes.name, 'two');
-      expectStatus(await t.patch(`/api/v2/organizations/${org}/workspaces/two`, { data: { type: 'workspaces', attributes: { description: 'by name' } } }), 200);
+      expectStatus(
+        await t.patch(`/api/v2/organizations/${org}/workspaces/two`, {
+          data: { type: 'workspaces', attributes: { description: 'by name' } },
+        }),
+        200,
+      );
       assert.equal((await t.get(`/api/v2/workspaces/${id}`)).body.data.attributes.description, 'by name');
       assert.equal((await t.delete(`/api/v2/organizations/${org}/workspaces/two`)).status, 204);
       assert.equal((await t.get(`/api/v2/workspaces/${id}`)).status, 404);
@@ -206,7 +251,9 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const org = await t.createOrganization();
       await t.createWorkspace(org, { name: 'taken' });
       for (const name of ['taken', 'bad name', '', 'x'.repeat(91)]) {
-        const res = await t.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name } } });
+        const res = await t.post(`/api/v2/organizations/${org}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name } },
+        });
         assert.equal(res.status, 422, name);
         assert.equal(res.body.errors[0].source.pointer, '/data/attributes/name');
       }
@@ -215,7 +262,8 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
     it('lists with search[name] and filter[project][id], paginated', async () => {
       const org = await t.createOrganization();
       const project = await t.createProject(org);
-      for (const name of ['web-1', 'web-2', 'db-1']) await t.createWorkspace(org, { name, ...(name === 'db-1' ? { projectId: project } : {}) });
+      for (const name of ['web-1', 'web-2', 'db-1'])
+        await t.createWorkspace(org, { name, ...(name === 'db-1' ? { projectId: project } : {}) });
       const web = await t.get(`/api/v2/organizations/${org}/workspaces?search%5Bname%5D=WEB&page%5Bsize%5D=1`);
       expectStatus(web, 200);
       assert.equal(web.body.data.length, 1);
@@ -232,7 +280,11 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
       const org = await t.createOrganization();
       const workspace = await t.createWorkspace(org);
       const varset = await t.post(`/api/v2/organizations/${org}/varsets`, {
-        data: { type: 'varsets', attributes: { name: 'applied' }, relationships: { workspaces: { data: [{ type: 'workspaces', id: workspace }] } } },
+        data: {
+          type: 'varsets',
+          attributes: { name: 'applied' },
+          relationships: { workspaces: { data: [{ type: 'workspaces', id: workspace }] } },
+        },
       });
       expectStatus(varset, 200);
       assert.equal((await t.delete(`/api/v2/workspaces/${workspace}`)).status, 204);
@@ -249,22 +301,34 @@ describe(`organizations, projects and workspaces (${storeKind})`, () => {
         data: {
           type: 'varsets',
           attributes: { name: 'project-owned' },
-          relationships: { parent: { data: { type: 'projects', id: from } }, workspaces: { data: [{ type: 'workspaces', id: workspace }] } },
+          relationships: {
+            parent: { data: { type: 'projects', id: from } },
+            workspaces: { data: [{ type: 'workspaces', id: workspace }] },
+          },
         },
       });
       const shared = await t.post(`/api/v2/organizations/${org}/varsets`, {
-        data: { type: 'varsets', attributes: { name: 'org-owned' }, relationships: { workspaces: { data: [{ type: 'workspaces', id: workspace }] } } },
+        data: {
+          type: 'varsets',
+          attributes: { name: 'org-owned' },
+          relationships: { workspaces: { data: [{ type: 'workspaces', id: workspace }] } },
+        },
       });
       expectStatus(owned, 200);
       expectStatus(shared, 200);
-      const moved = await t.patch(`/api/v2/workspaces/${workspace}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: to } } } } });
+      const moved = await t.patch(`/api/v2/workspaces/${workspace}`, {
+        data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: to } } } },
+      });
       expectStatus(moved, 200);
       const sets = await t.get(`/api/v2/workspaces/${workspace}/varsets`);
       assert.deepEqual(
         sets.body.data.map((s: any) => s.attributes.name),
         ['org-owned'],
       );
-      assert.deepEqual((await t.get(`/api/v2/varsets/${owned.body.data.id}`)).body.data.relationships.workspaces.data, []);
+      assert.deepEqual(
+        (await t.get(`/api/v2/varsets/${owned.body.data.id}`)).body.data.relationships.workspaces.data,
+        [],
+      );
     });
   });
 });

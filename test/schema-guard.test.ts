@@ -17,7 +17,9 @@ async function removeMigration(db: Store['db'], name: string): Promise<void> {
   await sql`delete from kysely_migration where name = ${name}`.execute(db);
 }
 
-const organization = (name: string) => ({ data: { type: 'organizations', attributes: { name, email: 'ops@schema.test' } } });
+const organization = (name: string) => ({
+  data: { type: 'organizations', attributes: { name, email: 'ops@schema.test' } },
+});
 
 describe(`a schema this build does not know (${storeKind})`, () => {
   it('refuses to start, in one line naming the store’s schema and the one this build knows', async () => {
@@ -31,7 +33,10 @@ describe(`a schema this build does not know (${storeKind})`, () => {
         await store.close();
       }
       for (const command of ['serve', 'migrate']) {
-        const { code, stderr } = await runVarsetd([command], varsetdEnv(testStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
+        const { code, stderr } = await runVarsetd(
+          [command],
+          varsetdEnv(testStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }),
+        );
         assert.equal(code, 1, stderr);
         const lines = stderr.trim().split('\n');
         assert.equal(lines.length, 1, stderr);
@@ -91,7 +96,13 @@ describe(`a schema this build does not know (${storeKind})`, () => {
       });
       assert.equal(write.statusCode, 503, write.body);
       assert.match(String(write.headers['retry-after']), /^\d+$/);
-      assert.deepEqual(write.json().errors, [{ status: '503', title: 'service unavailable', detail: 'the store was upgraded by a newer varsetd; try again later' }]);
+      assert.deepEqual(write.json().errors, [
+        {
+          status: '503',
+          title: 'service unavailable',
+          detail: 'the store was upgraded by a newer varsetd; try again later',
+        },
+      ]);
       assert.equal((await t.get('/api/v2/organizations/after')).status, 404, 'the refused write made nothing');
       assert.equal((await t.get('/api/v2/organizations/before')).status, 200, 'reads are served');
 

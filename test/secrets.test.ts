@@ -7,7 +7,16 @@ import { migrate, openStore, type Store } from '../src/db/connect.js';
 import { transaction } from '../src/db/transaction.js';
 import { keyIdsInUse, loadKeyring } from '../src/secrets/key.js';
 import { createKeyring, keyId, keyringKey, sealedKeyId, type Keyring } from '../src/secrets/keyring.js';
-import { KEY_FILE, KeyError, formatKey, parseKey, parseKeyring, readKeyring, readKeyringFile, writeKeyringFile } from '../src/secrets/keyring-file.js';
+import {
+  KEY_FILE,
+  KeyError,
+  formatKey,
+  parseKey,
+  parseKeyring,
+  readKeyring,
+  readKeyringFile,
+  writeKeyringFile,
+} from '../src/secrets/keyring-file.js';
 import { countSealedValues, forEachSealedValue, resealValues } from '../src/secrets/reseal.js';
 import { SealError, encrypt, generateKey } from '../src/secrets/sealer.js';
 import { replaceSealedValue, SEALED_COLUMNS, sealedValues } from '../src/secrets/store.js';
@@ -55,12 +64,16 @@ describe('the keyring', () => {
 
   it('refuses a key it lacks, a damaged value and anything not sealed', () => {
     const ring = createKeyring([a]);
-    assert.throws(() => ring.open(createKeyring([b]).seal('x')), new RegExp(`names the encryption key ${b.id}, which the keyring does not hold`));
+    assert.throws(
+      () => ring.open(createKeyring([b]).seal('x')),
+      new RegExp(`names the encryption key ${b.id}, which the keyring does not hold`),
+    );
     const [v, id, nonce, body] = ring.seal('s3cr3t').split(':');
     const flipped = Buffer.from(body!, 'base64');
     flipped[0]! ^= 1;
     assert.throws(() => ring.open(`${v}:${id}:${nonce}:${flipped.toString('base64')}`), SealError);
-    for (const bad of ['s3cr3t', 'v2:abc:def', 'v1::', `v2:${id}:${nonce}`, `v3:${id}:${nonce}:${body}`]) assert.throws(() => ring.open(bad), SealError, bad);
+    for (const bad of ['s3cr3t', 'v2:abc:def', 'v1::', `v2:${id}:${nonce}`, `v3:${id}:${nonce}:${body}`])
+      assert.throws(() => ring.open(bad), SealError, bad);
     assert.throws(() => keyringKey(Buffer.alloc(16)), SealError);
   });
 
@@ -90,7 +103,13 @@ describe('keyring files and VARSETD_ENCRYPTION_KEY', () => {
     assert.deepEqual(parseKey(a.toString('base64')), a);
     assert.deepEqual(parseKey(a.toString('base64url')), a);
     assert.deepEqual(parseKey(`  ${formatKey(a)}\n`), a);
-    for (const bad of ['', 'short', generateKey().toString('hex').slice(2), Buffer.alloc(31).toString('base64'), 'z'.repeat(64)]) {
+    for (const bad of [
+      '',
+      'short',
+      generateKey().toString('hex').slice(2),
+      Buffer.alloc(31).toString('base64'),
+      'z'.repeat(64),
+    ]) {
       assert.equal(parseKey(bad), undefined, bad);
     }
   });
@@ -111,8 +130,14 @@ describe('keyring files and VARSETD_ENCRYPTION_KEY', () => {
       (error: unknown) => error instanceof KeyError && error.message.startsWith('f, line 2: expected a 32-byte key'),
     );
     assert.throws(() => parseKeyring(`${formatKey(a)} gone`, '\n', 'f'), /line 1: expected/);
-    assert.throws(() => parseKeyring(`${formatKey(a)} retired\n${formatKey(b)}`, '\n', 'f'), /the first key seals new values, so it cannot be retired/);
-    assert.throws(() => parseKeyring(`${formatKey(a)}\n${a.toString('hex')}`, '\n', 'f'), new RegExp(`the key ${keyId(a)} is there twice`));
+    assert.throws(
+      () => parseKeyring(`${formatKey(a)} retired\n${formatKey(b)}`, '\n', 'f'),
+      /the first key seals new values, so it cannot be retired/,
+    );
+    assert.throws(
+      () => parseKeyring(`${formatKey(a)}\n${a.toString('hex')}`, '\n', 'f'),
+      new RegExp(`the key ${keyId(a)} is there twice`),
+    );
     assert.throws(() => parseKeyring('\n', '\n', 'f'), KeyError);
   });
 
@@ -121,7 +146,11 @@ describe('keyring files and VARSETD_ENCRYPTION_KEY', () => {
     try {
       const file = path.join(dir, KEY_FILE);
       assert.equal(writeKeyringFile(file, [keyringKey(a)], { exclusive: true }), true);
-      assert.equal(writeKeyringFile(file, [keyringKey(b)], { exclusive: true }), false, 'an exclusive write keeps the file there');
+      assert.equal(
+        writeKeyringFile(file, [keyringKey(b)], { exclusive: true }),
+        false,
+        'an exclusive write keeps the file there',
+      );
       writeKeyringFile(file, [keyringKey(b), keyringKey(a, true)], { replacing: [keyringKey(a)] });
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(readKeyringFile(file), [keyringKey(b), keyringKey(a, true)]);
@@ -131,7 +160,11 @@ describe('keyring files and VARSETD_ENCRYPTION_KEY', () => {
         () => writeKeyringFile(file, [keyringKey(a, false)], { replacing: [keyringKey(a)] }),
         (error: unknown) => error instanceof KeyError && /changed while this command ran/.test(error.message),
       );
-      assert.deepEqual(readKeyringFile(file), [keyringKey(b), keyringKey(a, true)], 'the file is as the other command left it');
+      assert.deepEqual(
+        readKeyringFile(file),
+        [keyringKey(b), keyringKey(a, true)],
+        'the file is as the other command left it',
+      );
       assert.deepEqual(fs.readdirSync(dir), [KEY_FILE], 'no temporary file is left behind after a refusal');
     } finally {
       fs.rmSync(dir, { recursive: true });
@@ -139,13 +172,23 @@ describe('keyring files and VARSETD_ENCRYPTION_KEY', () => {
   });
 
   it('takes several keys in VARSETD_ENCRYPTION_KEY, separated by commas, the first sealing', () => {
-    const config = loadConfig({ VARSETD_ENCRYPTION_KEY: `${a.toString('hex')}, ${formatKey(b)},${formatKey(c)} retired` }, []);
+    const config = loadConfig(
+      { VARSETD_ENCRYPTION_KEY: `${a.toString('hex')}, ${formatKey(b)},${formatKey(c)} retired` },
+      [],
+    );
     assert.deepEqual(config.encryptionKeys, [keyringKey(a), keyringKey(b), keyringKey(c, true)]);
     assert.deepEqual(loadConfig({}, ['--encryption-key', formatKey(a)]).encryptionKeys, [keyringKey(a)]);
     assert.equal(loadConfig({}, []).encryptionKeys, undefined);
-    assert.deepEqual(readKeyring({ ...config, dataDir: '/nowhere' }), { source: 'configured', file: `/nowhere/${KEY_FILE}`, keys: config.encryptionKeys });
+    assert.deepEqual(readKeyring({ ...config, dataDir: '/nowhere' }), {
+      source: 'configured',
+      file: `/nowhere/${KEY_FILE}`,
+      keys: config.encryptionKeys,
+    });
     assert.throws(() => loadConfig({ VARSETD_ENCRYPTION_KEY: 'not-a-key' }, []), ConfigError);
-    assert.throws(() => loadConfig({ VARSETD_ENCRYPTION_KEY: `${formatKey(a)},nope` }, []), /VARSETD_ENCRYPTION_KEY, key 2: expected a 32-byte key/);
+    assert.throws(
+      () => loadConfig({ VARSETD_ENCRYPTION_KEY: `${formatKey(a)},nope` }, []),
+      /VARSETD_ENCRYPTION_KEY, key 2: expected a 32-byte key/,
+    );
   });
 });
 
@@ -158,7 +201,14 @@ describe(`sensitive values at rest (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  const rawValue = async (id: string) => (await t.store.db.selectFrom('varset_variables').select(['value', 'sensitive']).where('id', '=', id).executeTakeFirstOrThrow()).value;
+  const rawValue = async (id: string) =>
+    (
+      await t.store.db
+        .selectFrom('varset_variables')
+        .select(['value', 'sensitive'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).value;
 
   async function createSet(vars: Record<string, unknown>[] = []): Promise<{ id: string; vars: any[] }> {
     const res = await t.post(`/api/v2/organizations/${org}/varsets`, {
@@ -196,11 +246,19 @@ describe(`sensitive values at rest (${storeKind})`, () => {
     const url = `/api/v2/varsets/${id}/relationships/vars/${sensitive.id}`;
     expectStatus(await t.patch(url, { data: { type: 'vars', attributes: { value: 'rotated-secret' } } }), 200);
     assert.equal(t.app.sealer.open(await rawValue(sensitive.id)), 'rotated-secret');
-    expectStatus(await t.patch(url, { data: { type: 'vars', attributes: { description: 'the database password' } } }), 200);
+    expectStatus(
+      await t.patch(url, { data: { type: 'vars', attributes: { description: 'the database password' } } }),
+      200,
+    );
     assert.equal(t.app.sealer.open(await rawValue(sensitive.id)), 'rotated-secret');
 
     // Making a plain variable sensitive seals the value it had.
-    expectStatus(await t.patch(`/api/v2/varsets/${id}/relationships/vars/${plain.id}`, { data: { type: 'vars', attributes: { sensitive: true } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${id}/relationships/vars/${plain.id}`, {
+        data: { type: 'vars', attributes: { sensitive: true } },
+      }),
+      200,
+    );
     const sealedNow = await rawValue(plain.id);
     assert.equal(sealedKeyId(sealedNow), t.app.sealer.active.id);
     assert.equal(t.app.sealer.open(sealedNow), 'eu-west-1');
@@ -249,12 +307,21 @@ describe(`the keyring of a store (${storeKind})`, () => {
     const added = keyringKey(generateKey());
     await loadKeyring(store, { encryptionKeys: [added, ...current], dataDir: testStore.dataDir });
     const other = keyringKey(generateKey());
-    await assert.rejects(loadKeyring(store, { encryptionKeys: [other], dataDir: testStore.dataDir }), (error: Error) => {
-      assert.ok(error instanceof KeyError);
-      assert.equal(error.message, `the keyring in VARSETD_ENCRYPTION_KEY lacks keys this database uses: ${[added.id, current[0]!.id].sort().join(', ')}`);
-      return true;
-    });
-    await assert.rejects(loadKeyring(store, { encryptionKeys: [added], dataDir: testStore.dataDir }), new RegExp(`lacks the key this database uses: ${current[0]!.id}$`));
+    await assert.rejects(
+      loadKeyring(store, { encryptionKeys: [other], dataDir: testStore.dataDir }),
+      (error: Error) => {
+        assert.ok(error instanceof KeyError);
+        assert.equal(
+          error.message,
+          `the keyring in VARSETD_ENCRYPTION_KEY lacks keys this database uses: ${[added.id, current[0]!.id].sort().join(', ')}`,
+        );
+        return true;
+      },
+    );
+    await assert.rejects(
+      loadKeyring(store, { encryptionKeys: [added], dataDir: testStore.dataDir }),
+      new RegExp(`lacks the key this database uses: ${current[0]!.id}$`),
+    );
     const empty = fs.mkdtempSync(path.join(testStore.dataDir, 'other-'));
     await assert.rejects(loadKeyring(store, { encryptionKeys: undefined, dataDir: empty }), /none is configured/);
   });
@@ -273,7 +340,13 @@ async function sealAllAsV1(store: Store, ring: Keyring, key: Buffer): Promise<vo
   await transaction(store, async (trx) => {
     for (const column of SEALED_COLUMNS) {
       for (const row of await sealedValues(trx, column, '', 10_000)) {
-        const value = column.map ? JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(row.value) as Record<string, string>).map(([k, v]) => [k, v1(v)]))) : v1(row.value);
+        const value = column.map
+          ? JSON.stringify(
+              Object.fromEntries(
+                Object.entries(JSON.parse(row.value) as Record<string, string>).map(([k, v]) => [k, v1(v)]),
+              ),
+            )
+          : v1(row.value);
         assert.ok(await replaceSealedValue(trx, column, row.id, row.value, value));
       }
     }
@@ -288,19 +361,39 @@ describe(`a database sealed before the keyring (${storeKind})`, () => {
     try {
       const org = await t.createOrganization();
       const ws = await t.createWorkspace(org);
-      const set = await createVarset(t, org, { workspaces: [ws], vars: [{ key: 'pw', value: 'first', sensitive: true }] });
+      const set = await createVarset(t, org, {
+        workspaces: [ws],
+        vars: [{ key: 'pw', value: 'first', sensitive: true }],
+      });
       const variable = set.relationships.vars.data[0].id;
-      expectStatus(await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${variable}`, { data: { type: 'vars', attributes: { value: 'second' } } }), 200);
       expectStatus(
-        await t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'vars', attributes: { key: 'ws', value: 'workspace-secret', category: 'env', sensitive: true } } }),
+        await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${variable}`, {
+          data: { type: 'vars', attributes: { value: 'second' } },
+        }),
+        200,
+      );
+      expectStatus(
+        await t.post(`/api/v2/workspaces/${ws}/vars`, {
+          data: {
+            type: 'vars',
+            attributes: { key: 'ws', value: 'workspace-secret', category: 'env', sensitive: true },
+          },
+        }),
         201,
       );
       await createRun(t, ws);
       const plaintexts = (await storedSealedValues(t.store)).map((v) => t.app.sealer.open(v));
       const tables = new Set<string>();
       await forEachSealedValue(t.store.db, (_, place) => tables.add(`${place.table}.${place.column}`));
-      assert.deepEqual([...tables], ['varset_variables.value', 'workspace_variables.value', 'run_effective_values.value', 'varset_versions.sealed']);
-      assert.deepEqual([...plaintexts].sort(), ['first', 'second', 'second', 'workspace-secret', 'workspace-secret'].sort(), 'values of sets, their versions, workspaces and runs');
+      assert.deepEqual(
+        [...tables],
+        ['varset_variables.value', 'workspace_variables.value', 'run_effective_values.value', 'varset_versions.sealed'],
+      );
+      assert.deepEqual(
+        [...plaintexts].sort(),
+        ['first', 'second', 'second', 'workspace-secret', 'workspace-secret'].sort(),
+        'values of sets, their versions, workspaces and runs',
+      );
       // As varsetd left it: one key in the file, the check and the values sealed v1.
       await sealAllAsV1(t.store, t.app.sealer, old);
       await t.store.db
@@ -309,7 +402,10 @@ describe(`a database sealed before the keyring (${storeKind})`, () => {
         .execute();
       fs.writeFileSync(path.join(dataDir, KEY_FILE), `${formatKey(old)}\n`, { mode: 0o600 });
 
-      await assert.rejects(loadKeyring(t.store, { encryptionKeys: [keyringKey(generateKey())], dataDir }), /is not the key this database was sealed with/);
+      await assert.rejects(
+        loadKeyring(t.store, { encryptionKeys: [keyringKey(generateKey())], dataDir }),
+        /is not the key this database was sealed with/,
+      );
       const { keyring } = await loadKeyring(t.store, { encryptionKeys: undefined, dataDir });
       assert.deepEqual(await keyIdsInUse(t.store), [keyId(old)]);
       assert.deepEqual(await countSealedValues(t.store.db, keyring), new Map([[keyId(old), 5]]));
@@ -327,7 +423,11 @@ describe(`a database sealed before the keyring (${storeKind})`, () => {
         plaintexts,
       );
       assert.deepEqual(await countSealedValues(t.store.db, keyring), new Map([[next.id, 5]]));
-      assert.deepEqual(await resealValues(t.store, keyring, 2), { resealed: 0, remaining: 0 }, 'a second pass finds nothing to do');
+      assert.deepEqual(
+        await resealValues(t.store, keyring, 2),
+        { resealed: 0, remaining: 0 },
+        'a second pass finds nothing to do',
+      );
     } finally {
       await t.close();
       fs.rmSync(dataDir, { recursive: true });
@@ -344,8 +444,15 @@ describe(`re-sealing (${storeKind})`, () => {
       const column = SEALED_COLUMNS[0]!;
       const [row] = await sealedValues(t.store.db, column, '', 10);
       const variable = set.relationships.vars.data[0].id;
-      expectStatus(await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${variable}`, { data: { type: 'vars', attributes: { value: 'written meanwhile' } } }), 200);
-      const replaced = await transaction(t.store, (trx) => replaceSealedValue(trx, column, row!.id, row!.value, t.app.sealer.seal('read')));
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${variable}`, {
+          data: { type: 'vars', attributes: { value: 'written meanwhile' } },
+        }),
+        200,
+      );
+      const replaced = await transaction(t.store, (trx) =>
+        replaceSealedValue(trx, column, row!.id, row!.value, t.app.sealer.seal('read')),
+      );
       assert.equal(replaced, false);
       const [now] = await sealedValues(t.store.db, column, '', 10);
       assert.equal(t.app.sealer.open(now!.value), 'written meanwhile');

@@ -14,12 +14,20 @@ describe('the settings table of docs/configuration.md', () => {
   });
 
   it('has a row for each setting, so that a setting added to config.ts fails the check above until the script runs', () => {
-    const rows = [...document.matchAll(/^\| `([A-Z_]+)` \| `(--[a-z-]+)` \| `([^`]+)` \|/gm)].map(([, env, flag, value]) => `${env} ${flag} ${value}`);
+    const rows = [...document.matchAll(/^\| `([A-Z_]+)` \| `(--[a-z-]+)` \| `([^`]+)` \|/gm)].map(
+      ([, env, flag, value]) => `${env} ${flag} ${value}`,
+    );
     assert.deepEqual(
       rows,
       SETTINGS.map((s) => `${s.env} ${s.flag} ${s.value}`),
     );
-    const added = { env: 'VARSETD_SOMETHING_NEW', flag: '--something-new', value: 'N', help: 'a setting not yet documented', key: 'port' } as const;
+    const added = {
+      env: 'VARSETD_SOMETHING_NEW',
+      flag: '--something-new',
+      value: 'N',
+      help: 'a setting not yet documented',
+      key: 'port',
+    } as const;
     assert.notEqual(withSettingsTable(document, settingsTable([...SETTINGS, added])), document);
   });
 

@@ -20,13 +20,18 @@ function unfinishedRequest(url: string): Promise<net.Socket> {
 }
 
 const WAIT = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)),
+  ]);
 
 for (const workers of ['1', '2']) {
   describe(`signals to varsetd serve with ${workers} worker(s) (${storeKind})`, () => {
     it('goes on serving after SIGHUP when it serves HTTP (only the keyring to reload)', async () => {
       const store = await createTestStore();
-      const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: workers, LOG_LEVEL: 'info' }));
+      const server = await startServerProcess(
+        varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: workers, LOG_LEVEL: 'info' }),
+      );
       try {
         server.sendSignal('SIGHUP');
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -42,7 +47,14 @@ for (const workers of ['1', '2']) {
 
     it('ends a drain that an unfinished request would hold open, once the request timeout has passed', async () => {
       const store = await createTestStore();
-      const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: workers, VARSETD_REQUEST_TIMEOUT: '2', LOG_LEVEL: 'info' }));
+      const server = await startServerProcess(
+        varsetdEnv(store, {
+          VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
+          VARSETD_WORKERS: workers,
+          VARSETD_REQUEST_TIMEOUT: '2',
+          LOG_LEVEL: 'info',
+        }),
+      );
       try {
         const socket = await unfinishedRequest(server.url);
         const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));

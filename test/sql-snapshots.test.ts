@@ -18,17 +18,30 @@ function lineDiff(expected: string, actual: string): string {
     endA--;
     endB--;
   }
-  return [`@@ line ${start + 1}`, ...a.slice(start, endA).map((line) => `- ${line}`), ...b.slice(start, endB).map((line) => `+ ${line}`)].join('\n');
+  return [
+    `@@ line ${start + 1}`,
+    ...a.slice(start, endA).map((line) => `- ${line}`),
+    ...b.slice(start, endB).map((line) => `+ ${line}`),
+  ].join('\n');
 }
 
 /** The committed SQL of every store (sql/<dialect>/) is what the stores send now: a change to a query shows in review as a change to its SQL. */
 describe(`the SQL snapshots (${storeKind})`, () => {
   it('have a case for every exported function of every store and of the query helpers of src/db, and none for a function that is gone', async () => {
-    assert.deepEqual(Object.keys(CASES).sort(), snapshotFiles(), 'every src/**/*store.ts (and each of DB_HELPERS) needs an entry in scripts/sql-snapshot-cases.ts');
+    assert.deepEqual(
+      Object.keys(CASES).sort(),
+      snapshotFiles(),
+      'every src/**/*store.ts (and each of DB_HELPERS) needs an entry in scripts/sql-snapshot-cases.ts',
+    );
     for (const file of snapshotFiles()) {
       const cases = (CASES as Record<string, Record<string, Record<string, unknown>>>)[file]!;
-      assert.deepEqual(Object.keys(cases).sort(), await exportedFunctions(file), `${file}: every exported function needs a case in scripts/sql-snapshot-cases.ts`);
-      for (const [fn, byCase] of Object.entries(cases)) assert.ok(Object.keys(byCase).length > 0, `${file} ${fn}: no case`);
+      assert.deepEqual(
+        Object.keys(cases).sort(),
+        await exportedFunctions(file),
+        `${file}: every exported function needs a case in scripts/sql-snapshot-cases.ts`,
+      );
+      for (const [fn, byCase] of Object.entries(cases))
+        assert.ok(Object.keys(byCase).length > 0, `${file} ${fn}: no case`);
     }
   });
 
@@ -51,6 +64,10 @@ describe(`the SQL snapshots (${storeKind})`, () => {
       else if (expected === undefined) problems.push(`sql/${dialect}/${name}: missing`);
       else if (actual !== expected) problems.push(`sql/${dialect}/${name} differs:\n${lineDiff(expected, actual)}`);
     }
-    assert.equal(problems.length, 0, `${problems.join('\n\n')}\n\nIf the change is meant, run ${UPDATE_COMMAND} and commit sql/.`);
+    assert.equal(
+      problems.length,
+      0,
+      `${problems.join('\n\n')}\n\nIf the change is meant, run ${UPDATE_COMMAND} and commit sql/.`,
+    );
   });
 });

@@ -34,5 +34,9 @@ test('statements collected as garbage leave the process running', () => {
     console.log('done');
   `;
   const child = spawnSync(process.execPath, ['--expose-gc', '-e', program], { encoding: 'utf8' });
-  assert.deepEqual({ status: child.status, signal: child.signal, stdout: child.stdout }, { status: 0, signal: null, stdout: 'done\n' }, child.stderr);
+  assert.deepEqual(
+    { status: child.status, signal: child.signal, stdout: child.stdout },
+    { status: 0, signal: null, stdout: 'done\n' },
+    child.stderr,
+  );
 });

@@ -6,7 +6,15 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { isStoreUnavailable, migrate, openStore, sqliteFile } from '../src/db/connect.js';
 import { sqliteModule } from '../src/db/sqlite-module.js';
-import { assertOnlySuccessOr503, call, createSetBody, logLines, RECOVERED_LOG, UNAVAILABLE_LOG, type Outcome } from './support/outage-load.js';
+import {
+  assertOnlySuccessOr503,
+  call,
+  createSetBody,
+  logLines,
+  RECOVERED_LOG,
+  UNAVAILABLE_LOG,
+  type Outcome,
+} from './support/outage-load.js';
 import { eventually, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN } from './support/requests.js';
 
@@ -21,7 +29,9 @@ describe('SQLite stores that cannot serve', () => {
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-sqlite-outage-'));
-    server = await startServerProcess(varsetdEnv({ dataDir, databaseUrl: undefined }, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
+    server = await startServerProcess(
+      varsetdEnv({ dataDir, databaseUrl: undefined }, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }),
+    );
   });
 
   after(async () => {
@@ -32,10 +42,22 @@ describe('SQLite stores that cannot serve', () => {
   it('answers a write that waited past busy_timeout for another process 503, is not ready until the lock is gone, then writes again', async () => {
     const base = server.url;
     const name = `org-${Math.random().toString(36).slice(2, 10)}`;
-    assert.equal((await call(base, 'POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } })).status, 201);
+    assert.equal(
+      (
+        await call(base, 'POST', '/api/v2/organizations', {
+          data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } },
+        })
+      ).status,
+      201,
+    );
     const outcomes: Outcome[] = [];
     const create = async (set: string) => {
-      const outcome = { kind: 'create' as const, name: set, at: Date.now(), ...(await call(base, 'POST', `/api/v2/organizations/${name}/varsets`, createSetBody(set))) };
+      const outcome = {
+        kind: 'create' as const,
+        name: set,
+        at: Date.now(),
+        ...(await call(base, 'POST', `/api/v2/organizations/${name}/varsets`, createSetBody(set))),
+      };
       outcomes.push(outcome);
       return outcome;
     };
@@ -54,7 +76,11 @@ describe('SQLite stores that cannot serve', () => {
       locker.close();
     }
 
-    await eventually('/readyz answers 200 again', async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined), server.output);
+    await eventually(
+      '/readyz answers 200 again',
+      async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined),
+      server.output,
+    );
     assert.equal((await create('after-the-lock')).status, 200);
     assertOnlySuccessOr503(outcomes, 15_000);
     const sets = await call(base, 'GET', `/api/v2/organizations/${name}/varsets`);

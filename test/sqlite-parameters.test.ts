@@ -17,7 +17,10 @@ describe('SQLite parameters compared for equality', () => {
 
   it('rewrites every equality with a parameter, and nothing else', () => {
     assert.equal(withoutParameterPropagation(JOINED), JOINED.replaceAll(' = ?', ' = +?'));
-    assert.equal(withoutParameterPropagation('select 1 where a in (?, ?) and b < ? and c = ?'), 'select 1 where a in (?, ?) and b < ? and c = +?');
+    assert.equal(
+      withoutParameterPropagation('select 1 where a in (?, ?) and b < ? and c = ?'),
+      'select 1 where a in (?, ?) and b < ? and c = +?',
+    );
   });
 
   it('answers the same rows for text, numbers and null', () => {
@@ -29,11 +32,15 @@ describe('SQLite parameters compared for equality', () => {
     ] as const) {
       assert.deepEqual(db.prepare(withoutParameterPropagation(JOINED)).all(...args), db.prepare(JOINED).all(...args));
     }
-    assert.deepEqual(db.prepare(withoutParameterPropagation(JOINED)).all('p1', 2), [{ name: 'one', id: 'c2', size: 2 }]);
+    assert.deepEqual(db.prepare(withoutParameterPropagation(JOINED)).all('p1', 2), [
+      { name: 'one', id: 'c2', size: 2 },
+    ]);
   });
 
   it('still finds the rows through the index', () => {
-    const plan = db.prepare(`explain query plan ${withoutParameterPropagation(JOINED)}`).all('p1', 2) as { detail: string }[];
+    const plan = db.prepare(`explain query plan ${withoutParameterPropagation(JOINED)}`).all('p1', 2) as {
+      detail: string;
+    }[];
     assert.ok(
       plan.some((step) => /SEARCH children USING INDEX children_parent \(parent_id=\?\)/.test(step.detail)),
       JSON.stringify(plan),

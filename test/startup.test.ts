@@ -26,9 +26,13 @@ describe(`processes starting together on a fresh store (${storeKind})`, () => {
         // Every process waits for the same moment, late enough for all of them to have loaded.
         const startAt = String(Date.now() + 4_000);
         const results = await Promise.allSettled(
-          Array.from({ length: PROCESSES }, () => run(process.execPath, ['--import', 'tsx', 'test/support/start-together.ts', startAt], { cwd: ROOT, env })),
+          Array.from({ length: PROCESSES }, () =>
+            run(process.execPath, ['--import', 'tsx', 'test/support/start-together.ts', startAt], { cwd: ROOT, env }),
+          ),
         );
-        const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : []));
+        const failures = results.flatMap((r) =>
+          r.status === 'rejected' ? [String((r.reason as { stderr?: string }).stderr ?? r.reason)] : [],
+        );
         assert.deepEqual(failures, []);
         const printed = results.flatMap((r) => (r.status === 'fulfilled' ? [JSON.parse(r.value.stdout)] : []));
         assert.equal(printed.filter((p) => p.generated === true).length, 1);
@@ -43,7 +47,8 @@ describe(`processes starting together on a fresh store (${storeKind})`, () => {
         }
         if (storeKind === 'sqlite') {
           assert.equal(fs.statSync(store.dataDir).mode & 0o777, 0o700);
-          for (const file of fs.readdirSync(store.dataDir)) assert.equal(fs.statSync(path.join(store.dataDir, file)).mode & 0o777, 0o600, file);
+          for (const file of fs.readdirSync(store.dataDir))
+            assert.equal(fs.statSync(path.join(store.dataDir, file)).mode & 0o777, 0o600, file);
         }
       } finally {
         await store.dispose();

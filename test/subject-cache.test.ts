@@ -5,7 +5,14 @@ import { findCredentialsVersion } from '../src/auth/store.js';
 import { QueryCounter } from '../src/db/query-counter.js';
 import { randomAlphanumeric } from '../src/common/ids.js';
 import { TestApp } from './support/app.js';
-import { createTeam, grantProject, grantWorkspace, organizationToken, teamToken, teamWithToken } from './support/factories/access.js';
+import {
+  createTeam,
+  grantProject,
+  grantWorkspace,
+  organizationToken,
+  teamToken,
+  teamWithToken,
+} from './support/factories/access.js';
 import { expectStatus, UNAUTHORIZED, type ApiResponse } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -76,7 +83,9 @@ describe(`subjects kept per process (${storeKind})`, () => {
     const teamId = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
     const token = await teamToken(t, teamId);
     expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 200);
-    const restrict = await t.patch(`/api/v2/teams/${teamId}`, { data: { type: 'teams', attributes: { 'organization-access': { 'read-workspaces': false } } } });
+    const restrict = await t.patch(`/api/v2/teams/${teamId}`, {
+      data: { type: 'teams', attributes: { 'organization-access': { 'read-workspaces': false } } },
+    });
     expectStatus(restrict, 200);
     expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}`, { token }), 404);
   });
@@ -101,21 +110,39 @@ describe(`subjects kept per process (${storeKind})`, () => {
     const to = await t.createProject(org);
     const moving = await t.createWorkspace(org, { projectId: from });
     await grantWorkspace(t, teamId, moving, { access: 'read' });
-    const seen = async () => [(await other.get(`/api/v2/projects/${from}`, { token })).status, (await other.get(`/api/v2/projects/${to}`, { token })).status];
+    const seen = async () => [
+      (await other.get(`/api/v2/projects/${from}`, { token })).status,
+      (await other.get(`/api/v2/projects/${to}`, { token })).status,
+    ];
     assert.deepEqual(await seen(), [200, 404]);
-    expectStatus(await t.patch(`/api/v2/workspaces/${moving}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: to } } } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/workspaces/${moving}`, {
+        data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: to } } } },
+      }),
+      200,
+    );
     assert.deepEqual(await seen(), [404, 200]);
   });
 
   it('an organization refusing user tokens refuses the site-admin token in the other process at once', async () => {
     const refusing = await t.createOrganization();
     expectStatus(await other.get(`/api/v2/organizations/${refusing}`), 200);
-    expectStatus(await t.patch(`/api/v2/organizations/${refusing}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/organizations/${refusing}`, {
+        data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } },
+      }),
+      200,
+    );
     const refused = await other.get(`/api/v2/organizations/${refusing}`);
     assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED]);
     expectStatus(await other.get(`/api/v2/organizations/${org}`), 200);
     const name = `refusing-${Date.now()}`;
-    expectStatus(await t.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: 'a@example.com', 'user-tokens-enabled': false } } }), 201);
+    expectStatus(
+      await t.post('/api/v2/organizations', {
+        data: { type: 'organizations', attributes: { name, email: 'a@example.com', 'user-tokens-enabled': false } },
+      }),
+      201,
+    );
     expectStatus(await other.get(`/api/v2/organizations/${name}`), 401);
   });
 
@@ -160,23 +187,57 @@ describe(`the credentials version (${storeKind})`, () => {
       ['a token deleted', () => ok(204, t.delete(`/api/v2/teams/${teamId}/authentication-token`))],
       [
         "a team's organization access",
-        () => ok(200, t.patch(`/api/v2/teams/${teamId}`, { data: { type: 'teams', attributes: { 'organization-access': { 'read-projects': true } } } })),
+        () =>
+          ok(
+            200,
+            t.patch(`/api/v2/teams/${teamId}`, {
+              data: { type: 'teams', attributes: { 'organization-access': { 'read-projects': true } } },
+            }),
+          ),
       ],
       ['a workspace granted', async () => (grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' }))],
-      ['a workspace grant changed', () => ok(200, t.patch(`/api/v2/team-workspaces/${grant}`, { data: { type: 'team-workspaces', attributes: { access: 'write' } } }))],
+      [
+        'a workspace grant changed',
+        () =>
+          ok(
+            200,
+            t.patch(`/api/v2/team-workspaces/${grant}`, {
+              data: { type: 'team-workspaces', attributes: { access: 'write' } },
+            }),
+          ),
+      ],
       [
         'a granted workspace moved',
-        () => ok(200, t.patch(`/api/v2/workspaces/${workspaceId}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: other } } } } })),
+        () =>
+          ok(
+            200,
+            t.patch(`/api/v2/workspaces/${workspaceId}`, {
+              data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: other } } } },
+            }),
+          ),
       ],
       ['a workspace grant removed', () => ok(204, t.delete(`/api/v2/team-workspaces/${grant}`))],
       ['a project granted', async () => (projectGrant = await grantProject(t, teamId, projectId, { access: 'read' }))],
-      ['a project grant changed', () => ok(200, t.patch(`/api/v2/team-projects/${projectGrant}`, { data: { type: 'team-projects', attributes: { access: 'write' } } }))],
+      [
+        'a project grant changed',
+        () =>
+          ok(
+            200,
+            t.patch(`/api/v2/team-projects/${projectGrant}`, {
+              data: { type: 'team-projects', attributes: { access: 'write' } },
+            }),
+          ),
+      ],
       ['a project grant removed', () => ok(204, t.delete(`/api/v2/team-projects/${projectGrant}`))],
-      ['a workspace granted again', async () => (grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' }))],
+      [
+        'a workspace granted again',
+        async () => (grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' })),
+      ],
       [
         'a granted workspace deleted, its grant by the foreign key alone',
         async () => {
-          const grantRow = () => t.store.db.selectFrom('team_workspaces').select('id').where('id', '=', grant).executeTakeFirst();
+          const grantRow = () =>
+            t.store.db.selectFrom('team_workspaces').select('id').where('id', '=', grant).executeTakeFirst();
           assert.ok(await grantRow());
           await t.store.db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
           assert.equal(await grantRow(), undefined);
@@ -185,7 +246,13 @@ describe(`the credentials version (${storeKind})`, () => {
       ['a team deleted', () => ok(204, t.delete(`/api/v2/teams/${teamId}`))],
       [
         'an organization turning user tokens off',
-        () => ok(200, t.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } } })),
+        () =>
+          ok(
+            200,
+            t.patch(`/api/v2/organizations/${org}`, {
+              data: { type: 'organizations', attributes: { 'user-tokens-enabled': false } },
+            }),
+          ),
       ],
       [
         'an organization created refusing user tokens',
@@ -193,7 +260,14 @@ describe(`the credentials version (${storeKind})`, () => {
           ok(
             201,
             t.post('/api/v2/organizations', {
-              data: { type: 'organizations', attributes: { name: `refusing-${randomAlphanumeric(8).toLowerCase()}`, email: 'r@example.com', 'user-tokens-enabled': false } },
+              data: {
+                type: 'organizations',
+                attributes: {
+                  name: `refusing-${randomAlphanumeric(8).toLowerCase()}`,
+                  email: 'r@example.com',
+                  'user-tokens-enabled': false,
+                },
+              },
             }),
           ),
       ],
@@ -218,7 +292,10 @@ describe(`the credentials version (${storeKind})`, () => {
       ['a workspace created', () => t.createWorkspace(fresh)],
       ['a team created', () => createTeam(t, fresh)],
       ['a token issued', async () => teamToken(t, await createTeam(t, fresh))],
-      ["a token's last use recorded", () => t.store.db.updateTable('tokens').set({ last_used_at: new Date().toISOString() }).execute()],
+      [
+        "a token's last use recorded",
+        () => t.store.db.updateTable('tokens').set({ last_used_at: new Date().toISOString() }).execute(),
+      ],
     ];
     for (const [name, change] of changes) assert.equal(await raises(change), false, `${name} raised the version`);
   });

@@ -38,7 +38,8 @@ function parseUnit(text: string): Unit {
 }
 
 /** The values of `key` in `section`, in order. */
-const values = (unit: Unit, section: string, key: string) => (unit.get(section) ?? []).filter(([k]) => k === key).map(([, v]) => v);
+const values = (unit: Unit, section: string, key: string) =>
+  (unit.get(section) ?? []).filter(([k]) => k === key).map(([, v]) => v);
 /** The one value of `key` in `section`. */
 function value(unit: Unit, section: string, key: string): string | undefined {
   const found = values(unit, section, key);
@@ -89,18 +90,27 @@ describe('deploy/varsetd.service', () => {
     const bin = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin.varsetd as string;
     // Either node running the package's bin (dist/main.js), or an installed `varsetd`.
     const script = path.basename(program!) === 'varsetd' ? -1 : args.findIndex((arg) => arg.endsWith(`/${bin}`));
-    assert.ok(script >= 0 || path.basename(program!) === 'varsetd', `ExecStart runs neither ${bin} nor varsetd: ${args.join(' ')}`);
+    assert.ok(
+      script >= 0 || path.basename(program!) === 'varsetd',
+      `ExecStart runs neither ${bin} nor varsetd: ${args.join(' ')}`,
+    );
     if (script >= 0) assert.equal(path.basename(program!), 'node');
     // ProtectHome=yes hides home folders from the service: a node there (nvm's) would not be found.
-    if (value(unit, 'Service', 'ProtectHome') === 'yes') assert.doesNotMatch(program!, /^\/(home|root|run\/user)\//, 'ExecStart runs a program ProtectHome hides');
+    if (value(unit, 'Service', 'ProtectHome') === 'yes')
+      assert.doesNotMatch(program!, /^\/(home|root|run\/user)\//, 'ExecStart runs a program ProtectHome hides');
     const [command, ...options] = args.slice(script + 1);
     assert.ok(commands.has(command!), `${command} is not one of varsetd's commands (${[...commands].join(', ')})`);
     assert.equal(command, 'serve');
     // Any option after it is one of varsetd's flags.
     const flags = new Set(SETTINGS.map((s) => s.flag));
-    for (const option of options.filter((o) => o.startsWith('--'))) assert.ok(flags.has(option.split('=')[0]!), `unknown option ${option}`);
+    for (const option of options.filter((o) => o.startsWith('--')))
+      assert.ok(flags.has(option.split('=')[0]!), `unknown option ${option}`);
     // The working directory is where ExecStart's package is.
-    if (script >= 0) assert.ok(args[script]!.startsWith(`${value(unit, 'Service', 'WorkingDirectory')}/`), 'WorkingDirectory is not the package that ExecStart runs');
+    if (script >= 0)
+      assert.ok(
+        args[script]!.startsWith(`${value(unit, 'Service', 'WorkingDirectory')}/`),
+        'WorkingDirectory is not the package that ExecStart runs',
+      );
   });
 
   it('restarts varsetd when it fails, but not after a configuration error, and stops it with SIGTERM, giving it time to drain', () => {
@@ -141,10 +151,17 @@ describe('deploy/varsetd.service', () => {
     );
     const dataDir = environment.get('VARSETD_DATA_DIR');
     assert.ok(dataDir, 'VARSETD_DATA_DIR is not set');
-    assert.ok(values(unit, 'Service', 'ReadWritePaths').flatMap(words).includes(dataDir), `${dataDir} is not among ReadWritePaths`);
+    assert.ok(
+      values(unit, 'Service', 'ReadWritePaths').flatMap(words).includes(dataDir),
+      `${dataDir} is not among ReadWritePaths`,
+    );
     assert.equal(`/var/lib/${value(unit, 'Service', 'StateDirectory')}`, dataDir);
     // Workers talk to the primary over Unix sockets; clients come over IPv4 and IPv6.
-    assert.deepEqual(words(value(unit, 'Service', 'RestrictAddressFamilies')!).sort(), ['AF_INET', 'AF_INET6', 'AF_UNIX']);
+    assert.deepEqual(words(value(unit, 'Service', 'RestrictAddressFamilies')!).sort(), [
+      'AF_INET',
+      'AF_INET6',
+      'AF_UNIX',
+    ]);
     // V8 writes the machine code it compiles: MemoryDenyWriteExecute would kill node.
     assert.notEqual(value(unit, 'Service', 'MemoryDenyWriteExecute'), 'yes');
   });
@@ -154,16 +171,24 @@ describe('deploy/varsetd.service', () => {
       .flatMap(words)
       .map((pair) => pair.slice(0, pair.indexOf('=')));
     assert.ok(named.length > 0);
-    for (const name of named) assert.ok(settingNames.has(name), `Environment= sets ${name}, which is not a setting of varsetd`);
+    for (const name of named)
+      assert.ok(settingNames.has(name), `Environment= sets ${name}, which is not a setting of varsetd`);
 
     assert.deepEqual(values(unit, 'Service', 'EnvironmentFile'), ['/etc/varsetd/varsetd.env']);
     // The example file the unit's instructions install there: its settings, whether set or commented out.
     const lines = fs.readFileSync(ENV_FILE, 'utf8').split('\n');
-    const assigned = lines.map((line) => /^#?([A-Z][A-Z0-9_]*)=/.exec(line)?.[1]).filter((name): name is string => name !== undefined);
+    const assigned = lines
+      .map((line) => /^#?([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+      .filter((name): name is string => name !== undefined);
     assert.ok(assigned.length >= 10, `only ${assigned.length} settings in ${ENV_FILE}`);
-    for (const name of assigned) assert.ok(settingNames.has(name), `${path.basename(ENV_FILE)} names ${name}, which is not a setting of varsetd`);
+    for (const name of assigned)
+      assert.ok(settingNames.has(name), `${path.basename(ENV_FILE)} names ${name}, which is not a setting of varsetd`);
     // Every other line is a comment or empty: systemd would refuse anything else.
-    for (const line of lines) assert.ok(line === '' || line.startsWith('#') || /^[A-Z][A-Z0-9_]*=\S*$/.test(line), `not a NAME=value line: ${line}`);
+    for (const line of lines)
+      assert.ok(
+        line === '' || line.startsWith('#') || /^[A-Z][A-Z0-9_]*=\S*$/.test(line),
+        `not a NAME=value line: ${line}`,
+      );
   });
 
   it('passes systemd-analyze verify, where systemd is installed', (t) => {
@@ -177,7 +202,10 @@ describe('deploy/varsetd.service', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-unit-'));
     try {
       const copy = path.join(dir, 'varsetd.service');
-      fs.writeFileSync(copy, fs.readFileSync(UNIT, 'utf8').replace('ExecStart=/usr/bin/node ', `ExecStart=${process.execPath} `));
+      fs.writeFileSync(
+        copy,
+        fs.readFileSync(UNIT, 'utf8').replace('ExecStart=/usr/bin/node ', `ExecStart=${process.execPath} `),
+      );
       const version = execFileSync('systemd-analyze', ['--version'], { encoding: 'utf8' }).split('\n')[0];
       const result = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8' });
       t.diagnostic(`${version}: verify exited with ${result.status}`);

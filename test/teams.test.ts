@@ -1,7 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestApp } from './support/app.js';
-import { createTeam, grantProject, grantWorkspace, organizationToken, ownersTeam, teamToken, teamWithToken } from './support/factories/access.js';
+import {
+  createTeam,
+  grantProject,
+  grantWorkspace,
+  organizationToken,
+  ownersTeam,
+  teamToken,
+  teamWithToken,
+} from './support/factories/access.js';
 import { expectStatus, NOT_FOUND, UNAUTHORIZED } from './support/requests.js';
 import { storeKind } from './support/store.js';
 import { hashToken } from '../src/auth/tokens.js';
@@ -25,16 +33,23 @@ describe(`teams (${storeKind})`, () => {
 
     const del = await t.delete(`/api/v2/teams/${owners}`);
     assert.equal(del.status, 422);
-    const rename = await t.patch(`/api/v2/teams/${owners}`, { data: { type: 'teams', attributes: { name: 'bosses' } } });
+    const rename = await t.patch(`/api/v2/teams/${owners}`, {
+      data: { type: 'teams', attributes: { name: 'bosses' } },
+    });
     assert.equal(rename.status, 422);
-    const restrict = await t.patch(`/api/v2/teams/${owners}`, { data: { type: 'teams', attributes: { 'organization-access': { 'manage-workspaces': false } } } });
+    const restrict = await t.patch(`/api/v2/teams/${owners}`, {
+      data: { type: 'teams', attributes: { 'organization-access': { 'manage-workspaces': false } } },
+    });
     assert.equal(restrict.status, 422);
     expectStatus(await t.get(`/api/v2/teams/${owners}`), 200);
   });
 
   it('creates a team with defaults, organization access flags and the caller’s permissions', async () => {
     const res = await t.post(`/api/v2/organizations/${org}/teams`, {
-      data: { type: 'teams', attributes: { name: 'platform', 'organization-access': { 'manage-workspaces': true, 'manage-policies': true } } },
+      data: {
+        type: 'teams',
+        attributes: { name: 'platform', 'organization-access': { 'manage-workspaces': true, 'manage-policies': true } },
+      },
     });
     expectStatus(res, 200);
     const team = res.body.data;
@@ -61,8 +76,14 @@ describe(`teams (${storeKind})`, () => {
       [{ name: 'no/slash' }, '/data/attributes/name'],
       [{ name: 'x'.repeat(91) }, '/data/attributes/name'],
       [{}, '/data/attributes/name'],
-      [{ name: 'x1', 'organization-access': { 'manage-everything': true } }, '/data/attributes/organization-access/manage-everything'],
-      [{ name: 'x2', 'organization-access': { 'manage-workspaces': 'yes' } }, '/data/attributes/organization-access/manage-workspaces'],
+      [
+        { name: 'x1', 'organization-access': { 'manage-everything': true } },
+        '/data/attributes/organization-access/manage-everything',
+      ],
+      [
+        { name: 'x2', 'organization-access': { 'manage-workspaces': 'yes' } },
+        '/data/attributes/organization-access/manage-workspaces',
+      ],
       [{ name: 'x3', visibility: 'public' }, '/data/attributes/visibility'],
     ];
     for (const [attributes, pointer] of cases) {
@@ -109,15 +130,34 @@ describe(`teams (${storeKind})`, () => {
     assert.equal(own.body.data.attributes.permissions['can-destroy'], false);
     assert.equal(own.body.data.attributes.permissions['can-view-api-token'], true);
     // Seeing a team is not managing it.
-    assert.equal((await t.patch(`/api/v2/teams/${visible}`, { data: { type: 'teams', attributes: { name: 'mine' } } }, { token })).status, 404);
+    assert.equal(
+      (await t.patch(`/api/v2/teams/${visible}`, { data: { type: 'teams', attributes: { name: 'mine' } } }, { token }))
+        .status,
+      404,
+    );
     assert.equal((await t.delete(`/api/v2/teams/${visible}`, undefined, { token })).status, 404);
-    assert.equal((await t.post(`/api/v2/organizations/${o}/teams`, { data: { type: 'teams', attributes: { name: 'new' } } }, { token })).status, 404);
+    assert.equal(
+      (
+        await t.post(
+          `/api/v2/organizations/${o}/teams`,
+          { data: { type: 'teams', attributes: { name: 'new' } } },
+          { token },
+        )
+      ).status,
+      404,
+    );
   });
 
   it('updates a team, keeping what the body does not name', async () => {
-    const id = await createTeam(t, org, { name: 'before', 'organization-access': { 'read-workspaces': true, 'manage-modules': true } });
+    const id = await createTeam(t, org, {
+      name: 'before',
+      'organization-access': { 'read-workspaces': true, 'manage-modules': true },
+    });
     const res = await t.patch(`/api/v2/teams/${id}`, {
-      data: { type: 'teams', attributes: { name: 'after', visibility: 'organization', 'organization-access': { 'read-projects': true } } },
+      data: {
+        type: 'teams',
+        attributes: { name: 'after', visibility: 'organization', 'organization-access': { 'read-projects': true } },
+      },
     });
     expectStatus(res, 200);
     const access = res.body.data.attributes['organization-access'];
@@ -166,7 +206,9 @@ describe(`team and organization tokens (${storeKind})`, () => {
 
   it('shows a team token’s secret only in the create response and stores only its hash', async () => {
     const team = await createTeam(t, org);
-    const res = await t.post(`/api/v2/teams/${team}/authentication-token`, { data: { type: 'authentication-tokens', attributes: { description: 'ci' } } });
+    const res = await t.post(`/api/v2/teams/${team}/authentication-token`, {
+      data: { type: 'authentication-tokens', attributes: { description: 'ci' } },
+    });
     expectStatus(res, 201);
     const token = res.body.data;
     assert.match(token.id, /^at-/);
@@ -175,7 +217,11 @@ describe(`team and organization tokens (${storeKind})`, () => {
     assert.equal(token.attributes.description, 'ci');
     const inTwoYears = new Date(token.attributes['created-at']);
     inTwoYears.setUTCFullYear(inTwoYears.getUTCFullYear() + 2);
-    assert.equal(token.attributes['expired-at'], inTwoYears.toISOString(), 'a token given no expiry expires two years after its creation, as in HCP Terraform');
+    assert.equal(
+      token.attributes['expired-at'],
+      inTwoYears.toISOString(),
+      'a token given no expiry expires two years after its creation, as in HCP Terraform',
+    );
     assert.deepEqual(token.relationships.team.data, { id: team, type: 'teams' });
 
     const shown = await t.get(`/api/v2/teams/${team}/authentication-token`);
@@ -191,7 +237,9 @@ describe(`team and organization tokens (${storeKind})`, () => {
 
   it('accepts an empty create body; regenerating replaces the token at once; deleting revokes it', async () => {
     const team = await createTeam(t, org, { 'organization-access': { 'read-workspaces': true } });
-    const first = await t.request('POST', `/api/v2/teams/${team}/authentication-token`, { contentType: 'application/vnd.api+json' });
+    const first = await t.request('POST', `/api/v2/teams/${team}/authentication-token`, {
+      contentType: 'application/vnd.api+json',
+    });
     expectStatus(first, 201);
     const old: string = first.body.data.attributes.token;
     expectStatus(await t.get(`/api/v2/organizations/${org}`, { token: old }), 200);
@@ -207,12 +255,16 @@ describe(`team and organization tokens (${storeKind})`, () => {
   it('honours expired-at: a past one is refused, an expired token is a 401', async () => {
     const team = await createTeam(t, org);
     for (const value of ['2001-01-01T00:00:00Z', 'tomorrow', 42]) {
-      const res = await t.post(`/api/v2/teams/${team}/authentication-token`, { data: { type: 'authentication-tokens', attributes: { 'expired-at': value } } });
+      const res = await t.post(`/api/v2/teams/${team}/authentication-token`, {
+        data: { type: 'authentication-tokens', attributes: { 'expired-at': value } },
+      });
       assert.equal(res.status, 422, String(value));
       assert.equal(res.body.errors[0].source.pointer, '/data/attributes/expired-at');
     }
     const future = new Date(Date.now() + 3_600_000).toISOString();
-    const res = await t.post(`/api/v2/teams/${team}/authentication-token`, { data: { type: 'authentication-tokens', attributes: { 'expired-at': future } } });
+    const res = await t.post(`/api/v2/teams/${team}/authentication-token`, {
+      data: { type: 'authentication-tokens', attributes: { 'expired-at': future } },
+    });
     expectStatus(res, 201);
     assert.equal(res.body.data.attributes['expired-at'], future);
     const secret = res.body.data.attributes.token;
@@ -233,7 +285,10 @@ describe(`team and organization tokens (${storeKind})`, () => {
     expectStatus(await t.get(`/api/v2/teams/${team}/authentication-token`, { token: own }), 200);
     assert.equal((await t.post(`/api/v2/teams/${team}/authentication-token`, undefined, { token: own })).status, 404);
     assert.equal((await t.get(`/api/v2/teams/${team}/authentication-token`, { token: otherTeam })).status, 404);
-    assert.equal((await t.delete(`/api/v2/teams/${team}/authentication-token`, undefined, { token: otherTeam })).status, 404);
+    assert.equal(
+      (await t.delete(`/api/v2/teams/${team}/authentication-token`, undefined, { token: otherTeam })).status,
+      404,
+    );
     expectStatus(await t.post(`/api/v2/teams/${team}/authentication-token`, undefined, { token: owners }), 201);
   });
 
@@ -248,10 +303,16 @@ describe(`team and organization tokens (${storeKind})`, () => {
     assert.equal(shown.body.data.attributes.token, null);
     assert.equal((await t.get(`/api/v2/organizations/${org}/authentication-token?token=audit-trails`)).status, 400);
     const { token: member } = await teamWithToken(t, org, { 'organization-access': { 'manage-projects': true } });
-    assert.deepEqual((await t.get(`/api/v2/organizations/${org}/authentication-token`, { token: member })).body, NOT_FOUND);
+    assert.deepEqual(
+      (await t.get(`/api/v2/organizations/${org}/authentication-token`, { token: member })).body,
+      NOT_FOUND,
+    );
     const next = await organizationToken(t, org);
     assert.equal((await t.get(`/api/v2/organizations/${org}`, { token: secret })).status, 401);
-    assert.equal((await t.delete(`/api/v2/organizations/${org}/authentication-token`, undefined, { token: next })).status, 204);
+    assert.equal(
+      (await t.delete(`/api/v2/organizations/${org}/authentication-token`, undefined, { token: next })).status,
+      204,
+    );
     assert.equal((await t.get(`/api/v2/organizations/${org}`, { token: next })).status, 401);
   });
 });
@@ -270,12 +331,22 @@ describe(`team access (${storeKind})`, () => {
   after(async () => t.close());
 
   const body = (type: string, attributes: Record<string, unknown>, team: string, target: [string, string, string]) => ({
-    data: { type, attributes, relationships: { team: { data: { type: 'teams', id: team } }, [target[0]]: { data: { type: target[1], id: target[2] } } } },
+    data: {
+      type,
+      attributes,
+      relationships: {
+        team: { data: { type: 'teams', id: team } },
+        [target[0]]: { data: { type: target[1], id: target[2] } },
+      },
+    },
   });
 
   it('grants a fixed workspace access level with the permissions it implies', async () => {
     const team = await createTeam(t, org);
-    const res = await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'plan' }, team, ['workspace', 'workspaces', ws]));
+    const res = await t.post(
+      '/api/v2/team-workspaces',
+      body('team-workspaces', { access: 'plan' }, team, ['workspace', 'workspaces', ws]),
+    );
     expectStatus(res, 201);
     assert.match(res.body.data.id, /^tws-/);
     assert.deepEqual(res.body.data.attributes, {
@@ -292,48 +363,96 @@ describe(`team access (${storeKind})`, () => {
     assert.deepEqual(res.body.data.relationships.workspace.data, { id: ws, type: 'workspaces' });
     assert.deepEqual((await t.get(`/api/v2/team-workspaces/${res.body.data.id}`)).body.data, res.body.data);
 
-    const again = await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'read' }, team, ['workspace', 'workspaces', ws]));
+    const again = await t.post(
+      '/api/v2/team-workspaces',
+      body('team-workspaces', { access: 'read' }, team, ['workspace', 'workspaces', ws]),
+    );
     assert.equal(again.status, 422);
   });
 
   it('grants custom workspace access, and refuses fine-grained values a fixed level contradicts', async () => {
     const team = await createTeam(t, org);
-    const custom = await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'custom', variables: 'write' }, team, ['workspace', 'workspaces', ws]));
+    const custom = await t.post(
+      '/api/v2/team-workspaces',
+      body('team-workspaces', { access: 'custom', variables: 'write' }, team, ['workspace', 'workspaces', ws]),
+    );
     expectStatus(custom, 201);
     assert.equal(custom.body.data.attributes.runs, 'read');
     assert.equal(custom.body.data.attributes.variables, 'write');
     const id = custom.body.data.id;
 
-    let res = await t.patch(`/api/v2/team-workspaces/${id}`, { data: { type: 'team-workspaces', attributes: { runs: 'apply' } } });
+    let res = await t.patch(`/api/v2/team-workspaces/${id}`, {
+      data: { type: 'team-workspaces', attributes: { runs: 'apply' } },
+    });
     expectStatus(res, 200);
     assert.equal(res.body.data.attributes.runs, 'apply');
     assert.equal(res.body.data.attributes.variables, 'write');
 
-    res = await t.patch(`/api/v2/team-workspaces/${id}`, { data: { type: 'team-workspaces', attributes: { access: 'read', variables: 'write' } } });
+    res = await t.patch(`/api/v2/team-workspaces/${id}`, {
+      data: { type: 'team-workspaces', attributes: { access: 'read', variables: 'write' } },
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.errors[0].source.pointer, '/data/attributes/variables');
-    res = await t.patch(`/api/v2/team-workspaces/${id}`, { data: { type: 'team-workspaces', attributes: { access: 'read' } } });
+    res = await t.patch(`/api/v2/team-workspaces/${id}`, {
+      data: { type: 'team-workspaces', attributes: { access: 'read' } },
+    });
     assert.equal(res.body.data.attributes.variables, 'read');
     assert.equal(res.body.data.attributes.runs, 'read');
 
-    for (const attributes of [{}, { access: 'owner' }, { access: 'custom', runs: 'destroy' }, { access: 'custom', 'workspace-locking': 'yes' }]) {
+    for (const attributes of [
+      {},
+      { access: 'owner' },
+      { access: 'custom', runs: 'destroy' },
+      { access: 'custom', 'workspace-locking': 'yes' },
+    ]) {
       const other = await createTeam(t, org);
-      const bad = await t.post('/api/v2/team-workspaces', body('team-workspaces', attributes, other, ['workspace', 'workspaces', ws]));
+      const bad = await t.post(
+        '/api/v2/team-workspaces',
+        body('team-workspaces', attributes, other, ['workspace', 'workspaces', ws]),
+      );
       assert.equal(bad.status, 422, JSON.stringify(attributes));
     }
     const noWorkspace = await t.post('/api/v2/team-workspaces', {
-      data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: { type: 'teams', id: team } } } },
+      data: {
+        type: 'team-workspaces',
+        attributes: { access: 'read' },
+        relationships: { team: { data: { type: 'teams', id: team } } },
+      },
     });
     assert.equal(noWorkspace.status, 422);
   });
 
   it('refuses the owners team, a team of another organization and an unknown workspace', async () => {
     const owners = await ownersTeam(t, org);
-    assert.equal((await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'read' }, owners, ['workspace', 'workspaces', ws]))).status, 422);
+    assert.equal(
+      (
+        await t.post(
+          '/api/v2/team-workspaces',
+          body('team-workspaces', { access: 'read' }, owners, ['workspace', 'workspaces', ws]),
+        )
+      ).status,
+      422,
+    );
     const foreign = await createTeam(t, await t.createOrganization());
-    assert.deepEqual((await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'read' }, foreign, ['workspace', 'workspaces', ws]))).body, NOT_FOUND);
+    assert.deepEqual(
+      (
+        await t.post(
+          '/api/v2/team-workspaces',
+          body('team-workspaces', { access: 'read' }, foreign, ['workspace', 'workspaces', ws]),
+        )
+      ).body,
+      NOT_FOUND,
+    );
     const team = await createTeam(t, org);
-    assert.deepEqual((await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'read' }, team, ['workspace', 'workspaces', 'ws-nope']))).body, NOT_FOUND);
+    assert.deepEqual(
+      (
+        await t.post(
+          '/api/v2/team-workspaces',
+          body('team-workspaces', { access: 'read' }, team, ['workspace', 'workspaces', 'ws-nope']),
+        )
+      ).body,
+      NOT_FOUND,
+    );
   });
 
   it('lists the grants of a workspace or of a team; a filter is required', async () => {
@@ -375,11 +494,18 @@ describe(`team access (${storeKind})`, () => {
 
   it('grants fixed and custom project access', async () => {
     const team = await createTeam(t, org);
-    const res = await t.post('/api/v2/team-projects', body('team-projects', { access: 'maintain' }, team, ['project', 'projects', prj]));
+    const res = await t.post(
+      '/api/v2/team-projects',
+      body('team-projects', { access: 'maintain' }, team, ['project', 'projects', prj]),
+    );
     expectStatus(res, 201);
     assert.match(res.body.data.id, /^tprj-/);
     assert.equal(res.body.data.attributes.access, 'maintain');
-    assert.deepEqual(res.body.data.attributes['project-access'], { settings: 'read', teams: 'none', 'variable-sets': 'write' });
+    assert.deepEqual(res.body.data.attributes['project-access'], {
+      settings: 'read',
+      teams: 'none',
+      'variable-sets': 'write',
+    });
     assert.equal(res.body.data.attributes['workspace-access'].create, true);
     assert.equal(res.body.data.attributes['workspace-access'].runs, 'apply');
     assert.deepEqual(res.body.data.relationships.project.data, { id: prj, type: 'projects' });
@@ -388,30 +514,54 @@ describe(`team access (${storeKind})`, () => {
     const other = await createTeam(t, org);
     const custom = await t.post(
       '/api/v2/team-projects',
-      body('team-projects', { access: 'custom', 'project-access': { 'variable-sets': 'read' }, 'workspace-access': { variables: 'read', runs: 'plan' } }, other, [
-        'project',
-        'projects',
-        prj,
-      ]),
+      body(
+        'team-projects',
+        {
+          access: 'custom',
+          'project-access': { 'variable-sets': 'read' },
+          'workspace-access': { variables: 'read', runs: 'plan' },
+        },
+        other,
+        ['project', 'projects', prj],
+      ),
     );
     expectStatus(custom, 201);
-    assert.deepEqual(custom.body.data.attributes['project-access'], { settings: 'read', teams: 'none', 'variable-sets': 'read' });
+    assert.deepEqual(custom.body.data.attributes['project-access'], {
+      settings: 'read',
+      teams: 'none',
+      'variable-sets': 'read',
+    });
     assert.equal(custom.body.data.attributes['workspace-access'].variables, 'read');
     assert.equal(custom.body.data.attributes['workspace-access'].runs, 'plan');
     assert.equal(custom.body.data.attributes['workspace-access'].create, false);
 
-    const bad = await t.patch(`/api/v2/team-projects/${res.body.data.id}`, { data: { type: 'team-projects', attributes: { 'workspace-access': { create: false } } } });
+    const bad = await t.patch(`/api/v2/team-projects/${res.body.data.id}`, {
+      data: { type: 'team-projects', attributes: { 'workspace-access': { create: false } } },
+    });
     assert.equal(bad.status, 422);
     assert.equal(bad.body.errors[0].source.pointer, '/data/attributes/workspace-access/create');
     // Members varsetd does not know (a response sent back as it was read) are ignored, as elsewhere.
     const unknown = await t.patch(`/api/v2/team-projects/${res.body.data.id}`, {
-      data: { type: 'team-projects', attributes: { access: 'maintain', 'project-access': { 'future-flag': 'x' }, 'workspace-access': { 'policy-overrides': false } } },
+      data: {
+        type: 'team-projects',
+        attributes: {
+          access: 'maintain',
+          'project-access': { 'future-flag': 'x' },
+          'workspace-access': { 'policy-overrides': false },
+        },
+      },
     });
     expectStatus(unknown, 200);
     assert.deepEqual(unknown.body.data.attributes, res.body.data.attributes);
-    const up = await t.patch(`/api/v2/team-projects/${res.body.data.id}`, { data: { type: 'team-projects', attributes: { access: 'admin' } } });
+    const up = await t.patch(`/api/v2/team-projects/${res.body.data.id}`, {
+      data: { type: 'team-projects', attributes: { access: 'admin' } },
+    });
     expectStatus(up, 200);
-    assert.deepEqual(up.body.data.attributes['project-access'], { settings: 'delete', teams: 'manage', 'variable-sets': 'write' });
+    assert.deepEqual(up.body.data.attributes['project-access'], {
+      settings: 'delete',
+      teams: 'manage',
+      'variable-sets': 'write',
+    });
 
     const list = await t.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${prj}`);
     assert.equal(list.body.meta.pagination['total-count'], 2);
@@ -427,16 +577,55 @@ describe(`team access (${storeKind})`, () => {
     const adminToken = await teamToken(t, admin);
     const visible = await createTeam(t, org, { visibility: 'organization' });
     const secret = await createTeam(t, org);
-    expectStatus(await t.post('/api/v2/team-projects', body('team-projects', { access: 'read' }, visible, ['project', 'projects', p]), { token: adminToken }), 201);
+    expectStatus(
+      await t.post(
+        '/api/v2/team-projects',
+        body('team-projects', { access: 'read' }, visible, ['project', 'projects', p]),
+        { token: adminToken },
+      ),
+      201,
+    );
     // A secret team is invisible to it.
-    assert.equal((await t.post('/api/v2/team-projects', body('team-projects', { access: 'read' }, secret, ['project', 'projects', p]), { token: adminToken })).status, 404);
+    assert.equal(
+      (
+        await t.post(
+          '/api/v2/team-projects',
+          body('team-projects', { access: 'read' }, secret, ['project', 'projects', p]),
+          { token: adminToken },
+        )
+      ).status,
+      404,
+    );
     // Project admin is admin of the project's workspaces, so it sets their team access too.
-    expectStatus(await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'write' }, visible, ['workspace', 'workspaces', w]), { token: adminToken }), 201);
+    expectStatus(
+      await t.post(
+        '/api/v2/team-workspaces',
+        body('team-workspaces', { access: 'write' }, visible, ['workspace', 'workspaces', w]),
+        { token: adminToken },
+      ),
+      201,
+    );
 
     const { token: manager } = await teamWithToken(t, org, { 'organization-access': { 'manage-workspaces': true } });
     const other = await createTeam(t, org, { visibility: 'organization' });
-    expectStatus(await t.post('/api/v2/team-workspaces', body('team-workspaces', { access: 'read' }, other, ['workspace', 'workspaces', ws]), { token: manager }), 201);
+    expectStatus(
+      await t.post(
+        '/api/v2/team-workspaces',
+        body('team-workspaces', { access: 'read' }, other, ['workspace', 'workspaces', ws]),
+        { token: manager },
+      ),
+      201,
+    );
     // Project access belongs to manage-projects.
-    assert.equal((await t.post('/api/v2/team-projects', body('team-projects', { access: 'read' }, other, ['project', 'projects', p]), { token: manager })).status, 404);
+    assert.equal(
+      (
+        await t.post(
+          '/api/v2/team-projects',
+          body('team-projects', { access: 'read' }, other, ['project', 'projects', p]),
+          { token: manager },
+        )
+      ).status,
+      404,
+    );
   });
 });

@@ -42,7 +42,10 @@ interface HttpsResponse {
   reusedSocket: boolean;
 }
 
-function httpsRequest(url: string, options: { ca: string | string[]; agent?: https.Agent; method?: string; body?: unknown }): Promise<HttpsResponse> {
+function httpsRequest(
+  url: string,
+  options: { ca: string | string[]; agent?: https.Agent; method?: string; body?: unknown },
+): Promise<HttpsResponse> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const request = https.request(
@@ -51,7 +54,10 @@ function httpsRequest(url: string, options: { ca: string | string[]; agent?: htt
         method: options.method ?? 'GET',
         ca: options.ca,
         agent: options.agent ?? false,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(payload === undefined ? {} : { 'content-type': 'application/vnd.api+json' }) },
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/vnd.api+json' }),
+        },
       },
       (response) => {
         const fingerprint = (response.socket as import('node:tls').TLSSocket).getPeerCertificate().fingerprint256;
@@ -59,7 +65,12 @@ function httpsRequest(url: string, options: { ca: string | string[]; agent?: htt
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text), fingerprint, reusedSocket: request.reusedSocket });
+          resolve({
+            status: response.statusCode ?? 0,
+            body: text === '' ? undefined : JSON.parse(text),
+            fingerprint,
+            reusedSocket: request.reusedSocket,
+          });
         });
         response.on('error', reject);
       },
@@ -69,7 +80,9 @@ function httpsRequest(url: string, options: { ca: string | string[]; agent?: htt
   });
 }
 
-const organizationBody = (name: string) => ({ data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } });
+const organizationBody = (name: string) => ({
+  data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } },
+});
 
 describe(`HTTPS (${storeKind})`, () => {
   let dir: string;
@@ -98,7 +111,11 @@ describe(`HTTPS (${storeKind})`, () => {
     const ping = await httpsRequest(`${origin}/api/v2/ping`, { ca: first.ca });
     assert.equal(ping.status, 204);
     assert.equal(ping.fingerprint, first.fingerprint);
-    const created = await httpsRequest(`${origin}/api/v2/organizations`, { ca: first.ca, method: 'POST', body: organizationBody('tls-org') });
+    const created = await httpsRequest(`${origin}/api/v2/organizations`, {
+      ca: first.ca,
+      method: 'POST',
+      body: organizationBody('tls-org'),
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const shown = await httpsRequest(`${origin}/api/v2/organizations/tls-org`, { ca: first.ca });
     assert.equal(shown.status, 200);
@@ -106,7 +123,10 @@ describe(`HTTPS (${storeKind})`, () => {
   });
 
   it('refuses a client that does not trust the certificate', async () => {
-    await assert.rejects(httpsRequest(`${origin}/api/v2/ping`, { ca: second.ca }), /self-signed|unable to verify|certificate/i);
+    await assert.rejects(
+      httpsRequest(`${origin}/api/v2/ping`, { ca: second.ca }),
+      /self-signed|unable to verify|certificate/i,
+    );
   });
 
   it('gives configuration versions an https:// upload URL', async () => {
@@ -124,7 +144,10 @@ describe(`HTTPS (${storeKind})`, () => {
       body: { data: { type: 'configuration-versions' } },
     });
     assert.equal(cv.status, 201, JSON.stringify(cv.body));
-    assert.ok(cv.body.data.attributes['upload-url'].startsWith(`${origin}/api/v2/uploads/`), cv.body.data.attributes['upload-url']);
+    assert.ok(
+      cv.body.data.attributes['upload-url'].startsWith(`${origin}/api/v2/uploads/`),
+      cv.body.data.attributes['upload-url'],
+    );
   });
 
   it('reloads the certificate for new connections while an open keep-alive connection keeps working', async () => {
@@ -139,7 +162,11 @@ describe(`HTTPS (${storeKind})`, () => {
 
       const onOpenConnection = await httpsRequest(`${origin}/api/v2/ping`, { ca, agent: keptAlive });
       assert.equal(onOpenConnection.status, 204);
-      assert.equal(onOpenConnection.reusedSocket, true, 'the request went over the connection opened before the reload');
+      assert.equal(
+        onOpenConnection.reusedSocket,
+        true,
+        'the request went over the connection opened before the reload',
+      );
       assert.equal(onOpenConnection.fingerprint, first.fingerprint);
 
       const onNewConnection = await httpsRequest(`${origin}/api/v2/ping`, { ca });
@@ -159,9 +186,15 @@ describe(`HTTPS (${storeKind})`, () => {
     assert.equal(mismatched.reloaded, false);
     assert.match((mismatched as { reason: string }).reason, /cannot be used together/);
 
-    const missing = reloadCertificate(running.app.server as https.Server, { ...files, keyFile: path.join(dir, 'absent.pem') });
+    const missing = reloadCertificate(running.app.server as https.Server, {
+      ...files,
+      keyFile: path.join(dir, 'absent.pem'),
+    });
     assert.equal(missing.reloaded, false);
-    assert.match((missing as { reason: string }).reason, /cannot read the TLS private key \(VARSETD_TLS_KEY\) .*absent\.pem/);
+    assert.match(
+      (missing as { reason: string }).reason,
+      /cannot read the TLS private key \(VARSETD_TLS_KEY\) .*absent\.pem/,
+    );
 
     const still = await httpsRequest(`${origin}/api/v2/ping`, { ca: [first.ca, second.ca] });
     assert.equal(still.status, 204);
@@ -175,7 +208,11 @@ describe(`X-Forwarded-Proto and X-Forwarded-Host (${storeKind})`, () => {
 
   /** The upload URL of a new configuration version, asked for from 127.0.0.1 (inject's address) with the forwarding headers. */
   async function uploadUrl(running: TestApp): Promise<string> {
-    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json', ...forwarded };
+    const headers = {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      'content-type': 'application/vnd.api+json',
+      ...forwarded,
+    };
     const name = `proxy-${Math.random().toString(36).slice(2, 10)}`;
     const post = async (url: string, body: unknown) => {
       const response = await running.app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
@@ -184,19 +221,34 @@ describe(`X-Forwarded-Proto and X-Forwarded-Host (${storeKind})`, () => {
       return parsed.body;
     };
     await post('/api/v2/organizations', organizationBody(name));
-    const workspace = await post(`/api/v2/organizations/${name}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'ws' } } });
-    const cv = await post(`/api/v2/workspaces/${workspace.data.id}/configuration-versions`, { data: { type: 'configuration-versions' } });
+    const workspace = await post(`/api/v2/organizations/${name}/workspaces`, {
+      data: { type: 'workspaces', attributes: { name: 'ws' } },
+    });
+    const cv = await post(`/api/v2/workspaces/${workspace.data.id}/configuration-versions`, {
+      data: { type: 'configuration-versions' },
+    });
     return cv.data.attributes['upload-url'];
   }
 
   for (const [label, trustProxy, expected] of [
     ['ignores them unless told to trust a proxy', undefined, 'http://localhost:80/api/v2/uploads/'],
-    ['ignores them from a peer outside the trusted addresses', ['10.0.0.0/8', '::1'], 'http://localhost:80/api/v2/uploads/'],
+    [
+      'ignores them from a peer outside the trusted addresses',
+      ['10.0.0.0/8', '::1'],
+      'http://localhost:80/api/v2/uploads/',
+    ],
     ['builds upload URLs from them when every proxy is trusted', true, 'https://varsetd.example.com/api/v2/uploads/'],
-    ['builds upload URLs from them when the peer is a trusted address', ['10.0.0.0/8', '127.0.0.1'], 'https://varsetd.example.com/api/v2/uploads/'],
+    [
+      'builds upload URLs from them when the peer is a trusted address',
+      ['10.0.0.0/8', '127.0.0.1'],
+      'https://varsetd.example.com/api/v2/uploads/',
+    ],
   ] as const) {
     it(label, async () => {
-      const running = await TestApp.start({ publicUrl: undefined, ...(trustProxy === undefined ? {} : { trustProxy: trustProxy === true ? true : [...trustProxy] }) });
+      const running = await TestApp.start({
+        publicUrl: undefined,
+        ...(trustProxy === undefined ? {} : { trustProxy: trustProxy === true ? true : [...trustProxy] }),
+      });
       try {
         const url = await uploadUrl(running);
         assert.ok(url.startsWith(expected), url);
@@ -224,25 +276,35 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
       label: 'a certificate that is not there',
       env: () => ({ VARSETD_TLS_CERT: path.join(dir, 'absent.pem'), VARSETD_TLS_KEY: path.join(dir, 'first/key.pem') }),
       code: 1,
-      message: () => `varsetd: failed to start: cannot read the TLS certificate (VARSETD_TLS_CERT) ${path.join(dir, 'absent.pem')}: ENOENT`,
+      message: () =>
+        `varsetd: failed to start: cannot read the TLS certificate (VARSETD_TLS_CERT) ${path.join(dir, 'absent.pem')}: ENOENT`,
     },
     {
       label: 'a key that is not PEM',
-      env: () => ({ VARSETD_TLS_CERT: path.join(dir, 'first/cert.pem'), VARSETD_TLS_KEY: path.join(ROOT, 'package.json') }),
+      env: () => ({
+        VARSETD_TLS_CERT: path.join(dir, 'first/cert.pem'),
+        VARSETD_TLS_KEY: path.join(ROOT, 'package.json'),
+      }),
       code: 1,
-      message: () => `varsetd: failed to start: the TLS private key (VARSETD_TLS_KEY) ${path.join(ROOT, 'package.json')} is not a PEM file`,
+      message: () =>
+        `varsetd: failed to start: the TLS private key (VARSETD_TLS_KEY) ${path.join(ROOT, 'package.json')} is not a PEM file`,
     },
     {
       label: 'a certificate and a key that do not belong together',
-      env: () => ({ VARSETD_TLS_CERT: path.join(dir, 'first/cert.pem'), VARSETD_TLS_KEY: path.join(dir, 'second/key.pem') }),
+      env: () => ({
+        VARSETD_TLS_CERT: path.join(dir, 'first/cert.pem'),
+        VARSETD_TLS_KEY: path.join(dir, 'second/key.pem'),
+      }),
       code: 1,
-      message: () => `varsetd: failed to start: the TLS certificate ${path.join(dir, 'first/cert.pem')} and key ${path.join(dir, 'second/key.pem')} cannot be used together: `,
+      message: () =>
+        `varsetd: failed to start: the TLS certificate ${path.join(dir, 'first/cert.pem')} and key ${path.join(dir, 'second/key.pem')} cannot be used together: `,
     },
     {
       label: 'a certificate without a key',
       env: () => ({ VARSETD_TLS_CERT: path.join(dir, 'first/cert.pem') }),
       code: 2,
-      message: () => 'varsetd: VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP',
+      message: () =>
+        'varsetd: VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP',
     },
   ];
   for (const refusal of refusals) {
@@ -250,7 +312,10 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
       const dataDir = path.join(dir, `data-${Math.random().toString(36).slice(2)}`);
       // Should it start after all, it listens where nothing else does.
       const settings = { ...refusal.env(), VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, HOST: '127.0.0.1', PORT: '0' };
-      const { code, stdout, stderr } = await runVarsetd(['serve'], varsetdEnv({ dataDir, databaseUrl: undefined }, settings));
+      const { code, stdout, stderr } = await runVarsetd(
+        ['serve'],
+        varsetdEnv({ dataDir, databaseUrl: undefined }, settings),
+      );
       assert.equal(code, refusal.code, stdout + stderr);
       assert.equal(stdout, '');
       assert.ok(stderr.startsWith(refusal.message()), stderr);
@@ -265,7 +330,12 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
     try {
       // Two workers: the primary passes SIGHUP on to each of them.
       const server = await startServerProcess(
-        varsetdEnv(store, { VARSETD_TLS_CERT: files.certFile, VARSETD_TLS_KEY: files.keyFile, VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2' }),
+        varsetdEnv(store, {
+          VARSETD_TLS_CERT: files.certFile,
+          VARSETD_TLS_KEY: files.keyFile,
+          VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
+          VARSETD_WORKERS: '2',
+        }),
       );
       try {
         assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
@@ -277,15 +347,26 @@ describe('varsetd serve with a certificate', { concurrency: true }, () => {
 
         serve(files, second.cert, second.key);
         server.sendSignal('SIGHUP');
-        await eventually('new connections did not get the new certificate', async () => ((await ping()).fingerprint === second.fingerprint ? true : undefined), server.output);
-        await eventually('not every worker reloaded', async () => (logPids(server.output(), 'reloaded the TLS certificate').size === 2 ? true : undefined), server.output);
+        await eventually(
+          'new connections did not get the new certificate',
+          async () => ((await ping()).fingerprint === second.fingerprint ? true : undefined),
+          server.output,
+        );
+        await eventually(
+          'not every worker reloaded',
+          async () => (logPids(server.output(), 'reloaded the TLS certificate').size === 2 ? true : undefined),
+          server.output,
+        );
         for (let i = 0; i < 6; i++) assert.equal((await ping()).fingerprint, second.fingerprint);
 
         serve(files, first.cert, second.key);
         server.sendSignal('SIGHUP');
         await eventually(
           'the failed reload was not logged by every worker',
-          async () => (logPids(server.output(), 'kept the current TLS certificate: reloading it failed').size === 2 ? true : undefined),
+          async () =>
+            logPids(server.output(), 'kept the current TLS certificate: reloading it failed').size === 2
+              ? true
+              : undefined,
           server.output,
         );
         assert.match(server.output(), /cannot be used together/);

@@ -24,13 +24,24 @@ describe(`tokens as go-tfe uses them (${storeKind})`, () => {
     assert.equal(byAdmin.body.data.attributes.description, null);
 
     const owners = await teamToken(t, await ownersTeam(t, org));
-    const byOwners = await t.post(`/api/v2/teams/${team}/authentication-token`, { data: { type: '', attributes: { 'expired-at': '2099-01-01T00:00:00Z' } } }, { token: owners });
+    const byOwners = await t.post(
+      `/api/v2/teams/${team}/authentication-token`,
+      { data: { type: '', attributes: { 'expired-at': '2099-01-01T00:00:00Z' } } },
+      { token: owners },
+    );
     expectStatus(byOwners, 201);
-    assert.deepEqual(byOwners.body.data.relationships['created-by'].data, { type: 'teams', id: await ownersTeam(t, org) });
+    assert.deepEqual(byOwners.body.data.relationships['created-by'].data, {
+      type: 'teams',
+      id: await ownersTeam(t, org),
+    });
     assert.equal(byOwners.body.data.attributes['expired-at'], '2099-01-01T00:00:00.000Z');
 
     const orgSecret = await organizationToken(t, org);
-    const byOrganization = await t.post(`/api/v2/teams/${team}/authentication-token`, { data: { type: '' } }, { token: orgSecret });
+    const byOrganization = await t.post(
+      `/api/v2/teams/${team}/authentication-token`,
+      { data: { type: '' } },
+      { token: orgSecret },
+    );
     expectStatus(byOrganization, 201);
     assert.deepEqual(byOrganization.body.data.relationships['created-by'].data, { type: 'organizations', id: org });
     const orgToken = await t.post(`/api/v2/organizations/${org}/authentication-token`, { data: { type: '' } });
@@ -40,7 +51,10 @@ describe(`tokens as go-tfe uses them (${storeKind})`, () => {
 
   it('records when a token was last used', async () => {
     const { teamId, token } = await teamWithToken(t, org);
-    assert.equal((await t.get(`/api/v2/teams/${teamId}/authentication-token`)).body.data.attributes['last-used-at'], null);
+    assert.equal(
+      (await t.get(`/api/v2/teams/${teamId}/authentication-token`)).body.data.attributes['last-used-at'],
+      null,
+    );
     const before = Date.now();
     expectStatus(await t.get(`/api/v2/organizations/${org}`, { token }), 200);
     const used = (await t.get(`/api/v2/teams/${teamId}/authentication-token`)).body.data.attributes['last-used-at'];
@@ -50,14 +64,20 @@ describe(`tokens as go-tfe uses them (${storeKind})`, () => {
   it('keeps described tokens beside the legacy one: unique descriptions, read and deleted by id', async () => {
     const team = await createTeam(t, org);
     const legacy = await teamToken(t, team);
-    const described = await t.post(`/api/v2/teams/${team}/authentication-tokens`, { data: { type: '', attributes: { description: 'deploys' } } });
+    const described = await t.post(`/api/v2/teams/${team}/authentication-tokens`, {
+      data: { type: '', attributes: { description: 'deploys' } },
+    });
     expectStatus(described, 201);
     assert.equal(described.body.data.attributes.description, 'deploys');
-    const empty = await t.post(`/api/v2/teams/${team}/authentication-tokens`, { data: { type: '', attributes: { description: '' } } });
+    const empty = await t.post(`/api/v2/teams/${team}/authentication-tokens`, {
+      data: { type: '', attributes: { description: '' } },
+    });
     expectStatus(empty, 201);
     assert.equal(empty.body.data.attributes.description, '', 'a described token keeps an empty description as written');
 
-    const again = await t.post(`/api/v2/teams/${team}/authentication-tokens`, { data: { type: '', attributes: { description: 'deploys' } } });
+    const again = await t.post(`/api/v2/teams/${team}/authentication-tokens`, {
+      data: { type: '', attributes: { description: 'deploys' } },
+    });
     assert.equal(again.status, 422);
     assert.deepEqual(again.body.errors[0], {
       status: '422',
@@ -90,8 +110,12 @@ describe(`tokens as go-tfe uses them (${storeKind})`, () => {
     const other = await t.createOrganization();
     const alpha = await createTeam(t, other, { name: 'alpha team' });
     const beta = await createTeam(t, other, { name: 'beta' });
-    const soon = await t.post(`/api/v2/teams/${alpha}/authentication-token`, { data: { type: '', attributes: { 'expired-at': '2090-01-01T00:00:00Z' } } });
-    const later = await t.post(`/api/v2/teams/${beta}/authentication-token`, { data: { type: '', attributes: { 'expired-at': '2095-01-01T00:00:00Z' } } });
+    const soon = await t.post(`/api/v2/teams/${alpha}/authentication-token`, {
+      data: { type: '', attributes: { 'expired-at': '2090-01-01T00:00:00Z' } },
+    });
+    const later = await t.post(`/api/v2/teams/${beta}/authentication-token`, {
+      data: { type: '', attributes: { 'expired-at': '2095-01-01T00:00:00Z' } },
+    });
     const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((token) => token.id);
     const url = `/api/v2/organizations/${other}/team-tokens`;
     assert.deepEqual(ids(await t.get(`${url}?sort=expired-at`)), [soon.body.data.id, later.body.data.id]);

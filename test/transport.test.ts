@@ -30,7 +30,11 @@ describe(`transport (${storeKind})`, () => {
       assert.equal(res.status, 401);
       assert.deepEqual(res.body, { errors: [{ status: '401', title: 'unauthorized' }] });
     }
-    const res = await t.app.inject({ method: 'GET', url: '/api/v2/organizations', headers: { authorization: 'Basic abc' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/organizations',
+      headers: { authorization: 'Basic abc' },
+    });
     assert.equal(res.statusCode, 401);
   });
 
@@ -61,14 +65,24 @@ describe(`transport (${storeKind})`, () => {
     assert.equal(res.body.errors[0].status, '415');
     res = await t.post('/api/v2/organizations', '{"data":', {});
     assert.equal(res.status, 400);
-    res = await t.post('/api/v2/organizations', JSON.stringify({ data: { type: 'organizations', attributes: { name: 'big', email: 'x'.repeat(6 * 1024 * 1024) } } }));
+    res = await t.post(
+      '/api/v2/organizations',
+      JSON.stringify({
+        data: { type: 'organizations', attributes: { name: 'big', email: 'x'.repeat(6 * 1024 * 1024) } },
+      }),
+    );
     assert.equal(res.status, 413);
     const list = await t.get('/api/v2/organizations');
     assert.ok(!list.body.data.some((o: { id: string }) => o.id === 'big'));
   });
 
   it('answers 400 for a bad page parameter and 400 for a repeated one', async () => {
-    for (const query of ['page%5Bnumber%5D=abc', 'page%5Bsize%5D=0', 'page%5Bsize%5D=101', 'page%5Bnumber%5D=1&page%5Bnumber%5D=2']) {
+    for (const query of [
+      'page%5Bnumber%5D=abc',
+      'page%5Bsize%5D=0',
+      'page%5Bsize%5D=101',
+      'page%5Bnumber%5D=1&page%5Bnumber%5D=2',
+    ]) {
       const res = await t.get(`/api/v2/organizations?${query}`);
       assert.equal(res.status, 400, query);
       assert.equal(res.body.errors[0].status, '400');

@@ -8,7 +8,16 @@ import { createOrganization } from './support/factories/organizations.js';
 import { createVarset } from './support/factories/varsets.js';
 import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import {
+  heading,
+  launchChromium,
+  seedScenario,
+  signIn,
+  startUiServer,
+  watchPage,
+  type Scenario,
+  type UiServer,
+} from './support/ui.js';
 
 /**
  * An organization's audit trail in a real headless Chromium: the writes made through the API in
@@ -29,7 +38,14 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
   let owners: { token: string };
   let page: Page;
   /** Writes of the owners' token, with the X-Request-Id each was answered with. */
-  const writes = { setId: '', setCreated: '', varUpdated: '', rolledBack: '', rollbackVersion: 0, workspaceVarCreated: '' };
+  const writes = {
+    setId: '',
+    setCreated: '',
+    varUpdated: '',
+    rolledBack: '',
+    rollbackVersion: 0,
+    workspaceVarCreated: '',
+  };
   const scriptErrors: string[] = [];
 
   async function newPage(): Promise<Page> {
@@ -40,18 +56,26 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
   const table = (on: Page) => on.getByRole('table', { name: 'Audit events' });
   const rows = (on: Page) => table(on).locator('tbody tr');
   const rowOf = (on: Page, requestId: string) => rows(on).filter({ hasText: requestId });
-  const cells = async (on: Page, requestId: string) => (await rowOf(on, requestId).locator('td').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  const cells = async (on: Page, requestId: string) =>
+    (await rowOf(on, requestId).locator('td').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
   const whats = (on: Page) => rows(on).locator('td:nth-child(3)').allTextContents();
   const whos = (on: Page) => rows(on).locator('td:nth-child(2)').allTextContents();
   /** Waits for `read` to give `expected` (the table follows a change of the URL a render later), then checks it. */
   async function settlesTo<T>(read: () => Promise<T>, expected: T): Promise<void> {
     let last = await read();
-    for (const deadline = Date.now() + 10_000; !isDeepStrictEqual(last, expected) && Date.now() < deadline; last = await read()) await sleep(50);
+    for (
+      const deadline = Date.now() + 10_000;
+      !isDeepStrictEqual(last, expected) && Date.now() < deadline;
+      last = await read()
+    )
+      await sleep(50);
     assert.deepEqual(last, expected);
   }
   const requestIdOf = (res: { headers: Record<string, unknown> }): string => String(res.headers['x-request-id']);
   async function trail(org: string, parameters = ''): Promise<any> {
-    const res = await ui.admin.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}${parameters}`);
+    const res = await ui.admin.get(
+      `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}${parameters}`,
+    );
     expectStatus(res, 200);
     return res.body;
   }
@@ -72,13 +96,26 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     writes.setId = created.body.data.id;
     writes.setCreated = requestIdOf(created);
     const firstVersion = (await ui.admin.get(`/api/v2/varsets/${writes.setId}/versions`)).body.data[0].id;
-    expectStatus(await ui.admin.patch(`/api/v2/varsets/${writes.setId}`, { data: { type: 'varsets', attributes: { description: 'second' } } }, owners), 200);
-    const rollback = await ui.admin.post(`/api/v2/varsets/${writes.setId}/actions/rollback`, { data: { type: 'varset-versions', id: firstVersion } }, owners);
+    expectStatus(
+      await ui.admin.patch(
+        `/api/v2/varsets/${writes.setId}`,
+        { data: { type: 'varsets', attributes: { description: 'second' } } },
+        owners,
+      ),
+      200,
+    );
+    const rollback = await ui.admin.post(
+      `/api/v2/varsets/${writes.setId}/actions/rollback`,
+      { data: { type: 'varset-versions', id: firstVersion } },
+      owners,
+    );
     expectStatus(rollback, 200);
     writes.rolledBack = requestIdOf(rollback);
     writes.rollbackVersion = rollback.body.meta.version.number;
 
-    const region = (await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars`)).body.data.find((v: any) => v.attributes.key === 'region');
+    const region = (await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars`)).body.data.find(
+      (v: any) => v.attributes.key === 'region',
+    );
     const updated = await ui.admin.patch(
       `/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars/${region.id}`,
       { data: { type: 'vars', attributes: { value: 'eu' } } },
@@ -129,21 +166,36 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     assert.match(resource!, new RegExp(`^payments ${writes.setId}$`));
     assert.equal(details, 'name payments');
     assert.match(request!, new RegExp(`^${writes.setCreated}`));
-    assert.equal(await rowOf(page, writes.setCreated).getByRole('link', { name: 'payments' }).getAttribute('href'), `/varsets/${writes.setId}`);
+    assert.equal(
+      await rowOf(page, writes.setCreated).getByRole('link', { name: 'payments' }).getAttribute('href'),
+      `/varsets/${writes.setId}`,
+    );
 
     const variable = await cells(page, writes.varUpdated);
     assert.equal(variable[2], 'variable updated');
     assert.match(variable[4]!, /^key region category terraform sensitive false varset_id varset-/);
     assert.doesNotMatch(variable[4]!, /\beu\b/, 'never a value');
-    assert.equal(await rowOf(page, writes.varUpdated).getByRole('link', { name: 'region' }).getAttribute('href'), `/varsets/${scenario.defaultsSetId}`);
-    assert.equal(await rowOf(page, writes.varUpdated).getByRole('link', { name: scenario.defaultsSetId }).getAttribute('href'), `/varsets/${scenario.defaultsSetId}`);
+    assert.equal(
+      await rowOf(page, writes.varUpdated).getByRole('link', { name: 'region' }).getAttribute('href'),
+      `/varsets/${scenario.defaultsSetId}`,
+    );
+    assert.equal(
+      await rowOf(page, writes.varUpdated).getByRole('link', { name: scenario.defaultsSetId }).getAttribute('href'),
+      `/varsets/${scenario.defaultsSetId}`,
+    );
     assert.equal((await cells(page, writes.workspaceVarCreated))[2], 'variable created');
-    assert.equal(await rowOf(page, writes.workspaceVarCreated).getByRole('link', { name: 'TF_LOG' }).getAttribute('href'), `/workspaces/${scenario.webWorkspaceId}`);
+    assert.equal(
+      await rowOf(page, writes.workspaceVarCreated).getByRole('link', { name: 'TF_LOG' }).getAttribute('href'),
+      `/workspaces/${scenario.webWorkspaceId}`,
+    );
 
     const rolledBack = await cells(page, writes.rolledBack);
     assert.equal(rolledBack[2], 'variable set rolled back to version 1');
     const toHistory = rowOf(page, writes.rolledBack).getByRole('link', { name: 'payments' });
-    assert.equal(await toHistory.getAttribute('href'), `/varsets/${writes.setId}/history?version=${writes.rollbackVersion}`);
+    assert.equal(
+      await toHistory.getAttribute('href'),
+      `/varsets/${writes.setId}/history?version=${writes.rollbackVersion}`,
+    );
     await toHistory.click();
     await heading(page, 'payments');
     await page
@@ -170,7 +222,11 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     await new Promise((resolve) => setTimeout(resolve, boundary - Date.now() + 5));
     const late = await createVarset(ui.admin, scenario.org, { attributes: { name: 'late' } });
     expectStatus(
-      await ui.admin.post(`/api/v2/varsets/${late.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: 'size', value: 's', category: 'terraform' } } }, owners),
+      await ui.admin.post(
+        `/api/v2/varsets/${late.id}/relationships/vars`,
+        { data: { type: 'vars', attributes: { key: 'size', value: 's', category: 'terraform' } } },
+        owners,
+      ),
       200,
     );
     const since = new Date(boundary).toISOString();
@@ -184,7 +240,9 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     await rowOf(page, writes.setCreated).waitFor();
     assert.ok((await rows(page).count()) > expected.length);
     // Typed in the browser's local time, sent and kept as UTC.
-    await page.getByLabel('Events since (your local time)').fill(new Date(boundary + KOLKATA_OFFSET_MS).toISOString().slice(0, 19));
+    await page
+      .getByLabel('Events since (your local time)')
+      .fill(new Date(boundary + KOLKATA_OFFSET_MS).toISOString().slice(0, 19));
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('since') === since);
     await settlesTo(() => whats(page), ['variable created', 'variable set created']);
@@ -195,7 +253,9 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     await settlesTo(() => whats(page), ['variable created', 'variable set created']);
 
     await page.getByLabel('Type').selectOption({ label: 'variable set' });
-    await page.waitForURL((url) => url.searchParams.get('type') === 'varset' && url.searchParams.get('since') === since);
+    await page.waitForURL(
+      (url) => url.searchParams.get('type') === 'varset' && url.searchParams.get('since') === since,
+    );
     await settlesTo(() => whats(page), ['variable set created']);
     await page.getByText('1 event passes the filters.').waitFor();
 
@@ -206,21 +266,32 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     assert.equal(await page.getByLabel('Type').inputValue(), 'varset');
     // The same local time, compared as instants: the browser leaves out seconds that are zero (08:08, not 08:08:00).
     const shown = await page.getByLabel('Events since (your local time)').inputValue();
-    assert.equal(Date.parse(`${shown}Z`), Date.parse(`${new Date(boundary + KOLKATA_OFFSET_MS).toISOString().slice(0, 19)}Z`), shown);
+    assert.equal(
+      Date.parse(`${shown}Z`),
+      Date.parse(`${new Date(boundary + KOLKATA_OFFSET_MS).toISOString().slice(0, 19)}Z`),
+      shown,
+    );
 
     // Who: a text match on the description, over the whole trail's first page.
     await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail?type=varset`);
     await rowOf(page, writes.setCreated).waitFor();
     await page.getByLabel('Who').fill('token "ci"');
     await page.waitForURL((url) => url.searchParams.get('who') === 'token "ci"');
-    const byOwners = (await trail(scenario.org)).data.filter((e: any) => e.resource.type === 'varset' && e.auth.description === 'team owners (token "CI")');
+    const byOwners = (await trail(scenario.org)).data.filter(
+      (e: any) => e.resource.type === 'varset' && e.auth.description === 'team owners (token "CI")',
+    );
     assert.equal(byOwners.length, 3);
     await settlesTo(
       () => whos(page),
       byOwners.map((e: any) => e.auth.description),
     );
     await page.getByLabel('Action').selectOption({ label: 'rolled back' });
-    await page.waitForURL((url) => url.searchParams.get('action') === 'rollback' && url.searchParams.get('who') === 'token "ci"' && url.searchParams.get('type') === 'varset');
+    await page.waitForURL(
+      (url) =>
+        url.searchParams.get('action') === 'rollback' &&
+        url.searchParams.get('who') === 'token "ci"' &&
+        url.searchParams.get('type') === 'varset',
+    );
     await settlesTo(() => whats(page), ['variable set rolled back to version 1']);
   });
 
@@ -236,7 +307,12 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
 
     await ownersPage.goto(`${ui.url}/organizations/${scenario.org}/audit-trail`);
     await heading(ownersPage, `Audit trail of ${scenario.org}`);
-    await ownersPage.getByText("Only the organization's own token or the site administrator can read an organization's audit trail.", { exact: false }).waitFor();
+    await ownersPage
+      .getByText(
+        "Only the organization's own token or the site administrator can read an organization's audit trail.",
+        { exact: false },
+      )
+      .waitFor();
     assert.equal(await table(ownersPage).count(), 0);
   });
 
@@ -246,7 +322,10 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     const adminPage = await newPage();
     await signIn(adminPage, `${ui.url}/organizations/${other}/varsets`, ADMIN_TOKEN);
     await heading(adminPage, `Variable sets of ${other}`);
-    await adminPage.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Audit trail' }).click();
+    await adminPage
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Audit trail' })
+      .click();
     await heading(adminPage, `Audit trail of ${other}`);
     await settlesTo(() => whats(adminPage), ['variable set created', 'organization created']);
     const api = (await trail(other)).data as any[];
@@ -256,12 +335,19 @@ describe(`the web UI's audit trail in Chromium (${storeKind})`, () => {
     );
     assert.match(api[0].auth.description, /^site administrator/);
     assert.equal(await rows(adminPage).filter({ hasText: 'payments' }).count(), 0);
-    assert.equal(await rows(adminPage).getByRole('link', { name: other }).getAttribute('href'), `/organizations/${other}/varsets`);
+    assert.equal(
+      await rows(adminPage).getByRole('link', { name: other }).getAttribute('href'),
+      `/organizations/${other}/varsets`,
+    );
   });
 
   it('pages through the trail 100 events at a time', async () => {
     for (let n = 0; (await trail(scenario.org, '&page%5Bsize%5D=1')).pagination.total_count <= 100; n++) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => createVarset(ui.admin, scenario.org, { attributes: { name: `bulk-${n}-${i}` } })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          createVarset(ui.admin, scenario.org, { attributes: { name: `bulk-${n}-${i}` } }),
+        ),
+      );
     }
     const total = (await trail(scenario.org, '&page%5Bsize%5D=1')).pagination.total_count;
     await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail`);

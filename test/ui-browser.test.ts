@@ -101,12 +101,17 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
 
     const vars = await ui.admin.get(`/api/v2/varsets/${webSettingsId}/relationships/vars`);
     expectStatus(vars, 200);
-    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive]).sort(), [
-      ['db_password', null, true],
-      ['region', 'eu', false],
-    ]);
+    assert.deepEqual(
+      vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive]).sort(),
+      [
+        ['db_password', null, true],
+        ['region', 'eu', false],
+      ],
+    );
     const set = await ui.admin.get(`/api/v2/varsets/${webSettingsId}`);
-    assert.deepEqual(set.body.data.relationships.workspaces.data, [{ type: 'workspaces', id: scenario.webWorkspaceId }]);
+    assert.deepEqual(set.body.data.relationships.workspaces.data, [
+      { type: 'workspaces', id: scenario.webWorkspaceId },
+    ]);
   });
 
   it("shows the global rule's 422 next to the field it points at", async () => {
@@ -124,7 +129,9 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const message = await fieldError(add.getByLabel('Key', { exact: true }));
     assert.match(message, /conflicts with the global variable set "globals"/);
     // The set already holding the key is a link to it.
-    const other = page.locator(`[id="${await add.getByLabel('Key', { exact: true }).getAttribute('aria-describedby')}"]`).getByRole('link', { name: 'globals' });
+    const other = page
+      .locator(`[id="${await add.getByLabel('Key', { exact: true }).getAttribute('aria-describedby')}"]`)
+      .getByRole('link', { name: 'globals' });
     assert.equal(await other.getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
     await other.click();
     await heading(page, 'globals');
@@ -151,8 +158,14 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const ownerKey = variable(2).getByLabel('Key', { exact: true });
     assert.equal(await ownerKey.inputValue(), 'owner');
     assert.match(await fieldError(ownerKey), /conflicts with the global variable set "globals"/);
-    assert.equal(await variable(2).getByRole('link', { name: 'globals' }).getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
-    assert.equal((await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?q=born-global`)).body.data.length, 0);
+    assert.equal(
+      await variable(2).getByRole('link', { name: 'globals' }).getAttribute('href'),
+      `/varsets/${scenario.globalsSetId}`,
+    );
+    assert.equal(
+      (await ui.admin.get(`/api/v2/organizations/${scenario.org}/varsets?q=born-global`)).body.data.length,
+      0,
+    );
 
     await ownerKey.fill('team');
     await variable(2).getByLabel('Sensitive (write-only)').check();
@@ -162,10 +175,15 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await statusSays(page, 'Set born-global created with 2 variables');
     const setId = new URL(page.url()).pathname.split('/').pop()!;
     const vars = await ui.admin.get(`/api/v2/varsets/${setId}/relationships/vars`);
-    assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.category, v.attributes.value, v.attributes.sensitive]).sort(), [
-      ['LOG_FORMAT', 'env', 'json', false],
-      ['team', 'terraform', null, true],
-    ]);
+    assert.deepEqual(
+      vars.body.data
+        .map((v: any) => [v.attributes.key, v.attributes.category, v.attributes.value, v.attributes.sensitive])
+        .sort(),
+      [
+        ['LOG_FORMAT', 'env', 'json', false],
+        ['team', 'terraform', null, true],
+      ],
+    );
     expectStatus(await ui.admin.delete(`/api/v2/varsets/${setId}`), 204);
   });
 
@@ -198,7 +216,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       const nav = page.getByRole('navigation', { name: 'Organization' });
       await nav.getByRole('link', { name: 'Variable sets' }).waitFor();
       assert.match((await nav.textContent()) ?? '', new RegExp(`Organization ${scenario.org}`), path);
-      for (const name of ['Projects', 'Workspaces']) assert.equal(await nav.getByRole('link', { name }).count(), 1, `${path}: ${name}`);
+      for (const name of ['Projects', 'Workspaces'])
+        assert.equal(await nav.getByRole('link', { name }).count(), 1, `${path}: ${name}`);
     }
     await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Workspaces' }).click();
     await heading(page, `Workspaces of ${scenario.org}`);
@@ -228,7 +247,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
   });
 
   it('says why each effective variable wins, at which level, as the API explains it; folds a long list of overridden values', async () => {
-    const explained = await createWorkspace(ui.admin, scenario.org, { name: 'explained', projectId: scenario.coreProjectId });
+    const explained = await createWorkspace(ui.admin, scenario.org, {
+      name: 'explained',
+      projectId: scenario.coreProjectId,
+    });
     const core = { type: 'projects', id: scenario.coreProjectId };
     const owned = await createVarset(ui.admin, scenario.org, {
       attributes: { name: 'core-owned' },
@@ -248,16 +270,28 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
         { key: 'fold', value: 'f0' },
       ],
     });
-    await createVarset(ui.admin, scenario.org, { attributes: { name: 'enforced', priority: true }, workspaces: [explained], vars: [{ key: 'mode', value: 'forced' }] });
+    await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'enforced', priority: true },
+      workspaces: [explained],
+      vars: [{ key: 'mode', value: 'forced' }],
+    });
     for (const n of [1, 2, 3, 4]) {
-      const vars = [{ key: 'fold', value: `f${n}`, sensitive: n === 4 }, ...(n <= 2 ? [{ key: 'tie', value: `t${n}` }] : [])];
+      const vars = [
+        { key: 'fold', value: `f${n}`, sensitive: n === 4 },
+        ...(n <= 2 ? [{ key: 'tie', value: `t${n}` }] : []),
+      ];
       await createVarset(ui.admin, scenario.org, { attributes: { name: `fold-${n}` }, workspaces: [explained], vars });
     }
     for (const [key, value] of [
       ['zone', 'ws-zone'],
       ['mode', 'ws-mode'],
     ]) {
-      expectStatus(await ui.admin.post(`/api/v2/workspaces/${explained}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
+      expectStatus(
+        await ui.admin.post(`/api/v2/workspaces/${explained}/vars`, {
+          data: { type: 'vars', attributes: { key, value, category: 'terraform' } },
+        }),
+        201,
+      );
     }
     const api = await ui.admin.get(`/api/v2/workspaces/${explained}/effective-variables?explain=true`);
     expectStatus(api, 200);
@@ -265,7 +299,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
 
     await page.goto(`${ui.url}/workspaces/${explained}`);
     await heading(page, 'Workspace explained');
-    const row = (key: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${key} `) }) });
+    const row = (key: string) =>
+      page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${key} `) }) });
     const why = (key: string) => row(key).locator('td.why');
     // Over a direct set (a set owned by the project beats it), over a project-owned set (a workspace variable), and a priority set's.
     for (const [key, level, decided] of [
@@ -286,18 +321,33 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       assert.match((await row(key).textContent()) ?? '', new RegExp(decided), key);
     }
     assert.match(answer('tier').reason, /beats everything below level 10/);
-    assert.match(answer('mode').reason, /^Level 3 \(a priority set owned by the organization, applied directly to the workspace\) beats everything below level 3/);
+    assert.match(
+      answer('mode').reason,
+      /^Level 3 \(a priority set owned by the organization, applied directly to the workspace\) beats everything below level 3/,
+    );
     await why('tie').getByText("a tie between sets of one kind is settled by name, and 'fold-1' sorts first").waitFor();
     // Sets, the project and the workspace are links.
-    assert.equal(await row('tier').getByRole('link', { name: 'core-owned' }).getAttribute('href'), `/varsets/${owned.id}`);
-    assert.equal(await row('zone').getByRole('link', { name: "project 'core'" }).getAttribute('href'), `/projects/${scenario.coreProjectId}`);
-    assert.equal(await row('zone').getByRole('link', { name: "the workspace's own variables" }).first().getAttribute('href'), `/workspaces/${explained}`);
+    assert.equal(
+      await row('tier').getByRole('link', { name: 'core-owned' }).getAttribute('href'),
+      `/varsets/${owned.id}`,
+    );
+    assert.equal(
+      await row('zone').getByRole('link', { name: "project 'core'" }).getAttribute('href'),
+      `/projects/${scenario.coreProjectId}`,
+    );
+    assert.equal(
+      await row('zone').getByRole('link', { name: "the workspace's own variables" }).first().getAttribute('href'),
+      `/workspaces/${explained}`,
+    );
 
     // Five overridden values of one level: three shown, grouped under their level, the rest behind "Show 2 more".
     const fold = page.getByRole('list', { name: 'What fold overrides' });
     assert.equal(answer('fold').overridden.length, 5);
     assert.equal(await fold.locator(':scope > li').count(), 1);
-    assert.match((await fold.locator(':scope > li').textContent()) ?? '', /^Level 11: set owned by the organization, applied directly to the workspace/);
+    assert.match(
+      (await fold.locator(':scope > li').textContent()) ?? '',
+      /^Level 11: set owned by the organization, applied directly to the workspace/,
+    );
     assert.equal(await fold.locator('li li').count(), 3);
     await row('fold').getByRole('button', { name: 'Show 2 more' }).click();
     assert.equal(await fold.locator('li li').count(), 5);
@@ -323,7 +373,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await open.click();
     await add.waitFor();
     assert.equal(await open.count(), 0);
-    assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent), 'Key');
+    assert.equal(
+      await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent),
+      'Key',
+    );
     await add.getByLabel('Key', { exact: true }).fill('build');
     await add.getByLabel('Value', { exact: true }).fill('42');
     await add.getByRole('button', { name: 'Add variable' }).click();
@@ -360,7 +413,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const runId = await createRunOverHttp(ui.admin, scenario.webWorkspaceId, 'Check the new password');
     const opened = await ui.admin.get(`/api/v2/runs/${runId}/opened-variables`);
     expectStatus(opened, 200);
-    assert.equal(opened.body.data.find((v: any) => v.attributes.key === 'db_password').attributes.value, 'second-secret');
+    assert.equal(
+      opened.body.data.find((v: any) => v.attributes.key === 'db_password').attributes.value,
+      'second-secret',
+    );
   });
 
   it('shows a run with its stored variables, and adds a comment (an empty one is refused at the field)', async () => {
@@ -405,7 +461,10 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await confirmImpact(page, 'Add variable scratch?');
     await statusSays(page, 'Variable scratch added');
     await page.getByRole('button', { name: 'Delete scratch' }).click();
-    await page.getByRole('dialog', { name: 'Delete variable scratch?' }).getByRole('button', { name: 'Delete variable' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete variable scratch?' })
+      .getByRole('button', { name: 'Delete variable' })
+      .click();
     await statusSays(page, 'Variable scratch deleted');
     const vars = await ui.admin.get(`/api/v2/varsets/${scenario.globalsSetId}/relationships/vars`);
     assert.deepEqual(vars.body.data.map((v: any) => [v.attributes.key, v.attributes.value]).sort(), [
@@ -427,7 +486,12 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await heading(readerPage, 'web-settings');
       await readerPage.locator('.variable').filter({ hasText: 'region' }).waitFor();
       for (const name of ['Edit set', 'Delete set', 'New variable set'])
-        assert.equal((await readerPage.getByRole('link', { name }).count()) + (await readerPage.getByRole('button', { name }).count()), 0, name);
+        assert.equal(
+          (await readerPage.getByRole('link', { name }).count()) +
+            (await readerPage.getByRole('button', { name }).count()),
+          0,
+          name,
+        );
       assert.equal(await readerPage.getByRole('button', { name: 'Edit region' }).count(), 0);
       assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
 
@@ -447,7 +511,13 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       for (const path of [`/varsets/${webSettingsId}/edit`, `/organizations/${scenario.org}/varsets/new`]) {
         await readerPage.goto(`${ui.url}${path}`);
         await readerPage.getByText(/This token may not/).waitFor();
-        assert.equal(await readerPage.locator('main form input:enabled, main form textarea:enabled, main form button:enabled').count(), 0, path);
+        assert.equal(
+          await readerPage
+            .locator('main form input:enabled, main form textarea:enabled, main form button:enabled')
+            .count(),
+          0,
+          path,
+        );
       }
     } finally {
       await readerContext.close();
@@ -456,7 +526,12 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
 
   it('calls a project the token cannot see so, instead of showing its id', async () => {
     const secretProjectId = await createProject(ui.admin, scenario.org, 'secret');
-    expectStatus(await ui.admin.post(`/api/v2/varsets/${webSettingsId}/relationships/projects`, { data: [{ type: 'projects', id: secretProjectId }] }), 204);
+    expectStatus(
+      await ui.admin.post(`/api/v2/varsets/${webSettingsId}/relationships/projects`, {
+        data: [{ type: 'projects', id: secretProjectId }],
+      }),
+      204,
+    );
     const webReader = await teamWithToken(ui.admin, scenario.org);
     await grantWorkspace(ui.admin, webReader.teamId, scenario.webWorkspaceId, { access: 'read' });
     const readerContext = await browser.newContext();
@@ -512,7 +587,12 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await page.keyboard.press('Enter');
     await dialog.waitFor();
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.closest('dialog') !== null && document.activeElement?.textContent), 'Delete set');
+    assert.equal(
+      await page.evaluate(
+        () => document.activeElement?.closest('dialog') !== null && document.activeElement?.textContent,
+      ),
+      'Delete set',
+    );
     await page.keyboard.press('Enter');
     await heading(page, `Variable sets of ${scenario.org}`);
     await statusSays(page, 'Set more-globals deleted');
@@ -577,7 +657,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     const names = async () => table.locator('tbody th a[href^="/varsets/"]').allTextContents();
     /** Waits for the table's names to become `expected` (the table follows the URL's change). */
     const namesBecome = async (expected: string[]) => {
-      for (let tries = 0; tries < 50 && JSON.stringify(await names()) !== JSON.stringify(expected); tries++) await page.waitForTimeout(100);
+      for (let tries = 0; tries < 50 && JSON.stringify(await names()) !== JSON.stringify(expected); tries++)
+        await page.waitForTimeout(100);
       assert.deepEqual(await names(), expected);
     };
     await table.getByRole('link', { name: 'defaults' }).waitFor();
@@ -587,13 +668,21 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'variables');
     await attributeBecomes(header('Variables'), 'aria-sort', 'ascending');
-    const byVariables = [...all].sort((a, b) => a.attributes['var-count'] - b.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name));
+    const byVariables = [...all].sort(
+      (a, b) =>
+        a.attributes['var-count'] - b.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name),
+    );
     await namesBecome(byVariables.map((v) => v.attributes.name));
     await header('Variables').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === '-variables');
     await attributeBecomes(header('Variables'), 'aria-sort', 'descending');
     await namesBecome(
-      [...all].sort((a, b) => b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name),
+      [...all]
+        .sort(
+          (a, b) =>
+            b.attributes['var-count'] - a.attributes['var-count'] || a.attributes.name.localeCompare(b.attributes.name),
+        )
+        .map((v) => v.attributes.name),
     );
     await header('Name').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
@@ -602,14 +691,22 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await header('Scope').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'scope');
     const scope = (v: any) => (v.attributes.global ? -1 : v.attributes['project-count']);
-    await namesBecome([...all].sort((a, b) => scope(a) - scope(b) || a.attributes.name.localeCompare(b.attributes.name)).map((v) => v.attributes.name));
+    await namesBecome(
+      [...all]
+        .sort((a, b) => scope(a) - scope(b) || a.attributes.name.localeCompare(b.attributes.name))
+        .map((v) => v.attributes.name),
+    );
     await header('Updated').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'updated');
     await header('Updated').getByRole('button').click();
     await page.waitForURL((url) => url.searchParams.get('sort') === '-updated');
     await namesBecome(
       [...all]
-        .sort((a, b) => b.attributes['updated-at'].localeCompare(a.attributes['updated-at']) || a.attributes.name.localeCompare(b.attributes.name))
+        .sort(
+          (a, b) =>
+            b.attributes['updated-at'].localeCompare(a.attributes['updated-at']) ||
+            a.attributes.name.localeCompare(b.attributes.name),
+        )
         .map((v) => v.attributes.name),
     );
 
@@ -657,7 +754,8 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('varsetd.token')), null);
 
     // Signing in again with the keyboard alone: Tab to the field, type, Enter.
-    for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement?.id)) !== 'token'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement?.id)) !== 'token'; i++)
+      await page.keyboard.press('Tab');
     await page.keyboard.type(ADMIN_TOKEN_FOR_UI);
     await page.keyboard.press('Enter');
     await heading(page, `Variable sets of ${scenario.org}`);
@@ -678,7 +776,9 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       await docsContext.exposeFunction('reportViolation', (text: string) => problems.push(`CSP violation: ${text}`));
       await docsContext.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
-          (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`);
+          (window as unknown as { reportViolation(text: string): void }).reportViolation(
+            `${event.violatedDirective} ${event.blockedURI}`,
+          );
         });
       });
       const docsPage = await docsContext.newPage();

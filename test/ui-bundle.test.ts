@@ -31,13 +31,20 @@ describe('the built web UI', () => {
 
   it(`loads at most ${FIRST_LOAD_BUDGET / 1024} KiB of JavaScript and CSS, gzipped, on its first page`, () => {
     const files = firstLoadFiles(html);
-    assert.ok(files.some((f) => f.endsWith('.js')) && files.some((f) => f.endsWith('.css')), `index.html loads ${files.join(', ')}`);
+    assert.ok(
+      files.some((f) => f.endsWith('.js')) && files.some((f) => f.endsWith('.css')),
+      `index.html loads ${files.join(', ')}`,
+    );
     // Modules the entry imports statically are loaded at once too: count every chunk it names.
     const chunks = new Set(files);
     for (const file of files.filter((f) => f.endsWith('.js'))) {
-      for (const m of fs.readFileSync(file, 'utf8').matchAll(/from"\.\/([^"]+\.js)"/g)) chunks.add(path.join(path.dirname(file), m[1]!));
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/from"\.\/([^"]+\.js)"/g))
+        chunks.add(path.join(path.dirname(file), m[1]!));
     }
-    const sizes = [...chunks].map((file) => ({ file: path.relative(WEB, file), gzipped: gzipSync(fs.readFileSync(file), { level: 9 }).length }));
+    const sizes = [...chunks].map((file) => ({
+      file: path.relative(WEB, file),
+      gzipped: gzipSync(fs.readFileSync(file), { level: 9 }).length,
+    }));
     const total = sizes.reduce((sum, s) => sum + s.gzipped, 0);
     assert.ok(total <= FIRST_LOAD_BUDGET, `first load is ${total} bytes gzipped: ${JSON.stringify(sizes)}`);
   });

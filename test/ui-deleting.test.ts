@@ -4,7 +4,17 @@ import type { Browser, Page } from 'playwright-core';
 import { teamWithToken } from './support/factories/access.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { storeKind } from './support/store.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import {
+  heading,
+  launchChromium,
+  seedScenario,
+  signIn,
+  startUiServer,
+  statusSays,
+  watchPage,
+  type Scenario,
+  type UiServer,
+} from './support/ui.js';
 
 /** Deleting a set: who is told it cannot be undone, the Undo offered to the others, and the deleted set's page. */
 
@@ -59,18 +69,24 @@ describe(`deleting a set, and its page afterwards, in Chromium (${storeKind})`, 
 
   it('warns a team that may delete sets but not restore them that a deletion is irreversible for it', async () => {
     const kept = await createVarset(ui.admin, scenario.org, { attributes: { name: 'kept' } });
-    const writer = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'manage-workspaces': true } });
+    const writer = await teamWithToken(ui.admin, scenario.org, {
+      'organization-access': { 'manage-workspaces': true },
+    });
     const page = await pageFor(writer.token);
     await page.goto(`${ui.url}/varsets/${kept.id}`);
     await heading(page, 'kept');
     await page.getByRole('button', { name: 'Delete set' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete kept?' });
-    await dialog.getByText("This token cannot undo it: only the organization's owners can restore a deleted set.").waitFor();
+    await dialog
+      .getByText("This token cannot undo it: only the organization's owners can restore a deleted set.")
+      .waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('asks nothing it knows the answer to: the trail once for a team token, no preview of a deleted variable, no favicon for /api/docs', async () => {
-    const writer = await teamWithToken(ui.admin, scenario.org, { 'organization-access': { 'manage-workspaces': true } });
+    const writer = await teamWithToken(ui.admin, scenario.org, {
+      'organization-access': { 'manage-workspaces': true },
+    });
     const page = await pageFor(writer.token);
     const missing: string[] = [];
     const trailAsked: string[] = [];

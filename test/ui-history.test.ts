@@ -7,7 +7,17 @@ import { createRunOverHttp } from './support/factories/runs.js';
 import { assign, createVarset, identifiers, listVersions } from './support/factories/varsets.js';
 import { ADMIN_TOKEN, expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { heading, launchChromium, seedScenario, signIn, startUiServer, statusSays, watchPage, type Scenario, type UiServer } from './support/ui.js';
+import {
+  heading,
+  launchChromium,
+  seedScenario,
+  signIn,
+  startUiServer,
+  statusSays,
+  watchPage,
+  type Scenario,
+  type UiServer,
+} from './support/ui.js';
 
 /**
  * A set's history in a real headless Chromium: its versions as a readable diff, restoring one
@@ -32,7 +42,8 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     await signIn(opened, url, token);
     return opened;
   }
-  const versionItem = (on: Page, n: number) => on.getByRole('list', { name: 'Versions' }).getByRole('listitem', { name: `Version ${n}`, exact: true });
+  const versionItem = (on: Page, n: number) =>
+    on.getByRole('list', { name: 'Versions' }).getByRole('listitem', { name: `Version ${n}`, exact: true });
   const textOf = async (on: Page, n: number) => ((await versionItem(on, n).textContent()) ?? '').replace(/\s+/g, ' ');
   const apiVersions = (id: string) => listVersions(ui.admin, id);
 
@@ -54,9 +65,26 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     const vars = (await ui.admin.get(`/api/v2/varsets/${setId}/relationships/vars`)).body.data as any[];
     const varId = (key: string) => vars.find((v) => v.attributes.key === key).id;
     const asOwners = { token: owners };
-    expectStatus(await ui.admin.patch(`/api/v2/varsets/${setId}`, { data: { type: 'varsets', attributes: { description: 'Payments service' } } }, asOwners), 200);
-    expectStatus(await ui.admin.patch(`/api/v2/varsets/${setId}/relationships/vars/${varId('api_key')}`, { data: { type: 'vars', attributes: { value: 'rotated-secret' } } }), 200);
-    expectStatus(await ui.admin.patch(`/api/v2/varsets/${setId}/relationships/vars/${varId('region')}`, { data: { type: 'vars', attributes: { value: 'us' } } }), 200);
+    expectStatus(
+      await ui.admin.patch(
+        `/api/v2/varsets/${setId}`,
+        { data: { type: 'varsets', attributes: { description: 'Payments service' } } },
+        asOwners,
+      ),
+      200,
+    );
+    expectStatus(
+      await ui.admin.patch(`/api/v2/varsets/${setId}/relationships/vars/${varId('api_key')}`, {
+        data: { type: 'vars', attributes: { value: 'rotated-secret' } },
+      }),
+      200,
+    );
+    expectStatus(
+      await ui.admin.patch(`/api/v2/varsets/${setId}/relationships/vars/${varId('region')}`, {
+        data: { type: 'vars', attributes: { value: 'us' } },
+      }),
+      200,
+    );
     await assign(ui.admin, setId, 'projects', [scenario.coreProjectId]);
     assert.equal((await apiVersions(setId)).length, 5);
     page = await pageFor(ADMIN_TOKEN, ui.url);
@@ -84,7 +112,13 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
       .getByRole('list', { name: 'Versions' })
       .getByRole('listitem')
       .filter({ has: page.locator('.card-head') });
-    assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('aria-label'))), ['Version 5', 'Version 4', 'Version 3', 'Version 2', 'Version 1']);
+    assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('aria-label'))), [
+      'Version 5',
+      'Version 4',
+      'Version 3',
+      'Version 2',
+      'Version 1',
+    ]);
 
     const api = await apiVersions(setId);
     const second = api.find((v) => v.attributes.number === 2).attributes;
@@ -101,10 +135,16 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     assert.match(await textOf(page, 1), /created the set/);
     assert.match(await textOf(page, 1), /Variable added: region \(terraform\) = "eu"/);
     assert.match(await textOf(page, 1), /Variable added: api_key \(terraform\) = \(sensitive\)/);
-    assert.equal(await versionItem(page, 1).getByRole('link', { name: 'web' }).getAttribute('href'), `/workspaces/${scenario.webWorkspaceId}`);
+    assert.equal(
+      await versionItem(page, 1).getByRole('link', { name: 'web' }).getAttribute('href'),
+      `/workspaces/${scenario.webWorkspaceId}`,
+    );
     assert.match(await textOf(page, 1), /Workspace web added/);
     assert.match(await textOf(page, 5), /Project core added/);
-    assert.equal(await versionItem(page, 5).getByRole('link', { name: 'core' }).getAttribute('href'), `/projects/${scenario.coreProjectId}`);
+    assert.equal(
+      await versionItem(page, 5).getByRole('link', { name: 'core' }).getAttribute('href'),
+      `/projects/${scenario.coreProjectId}`,
+    );
     assert.doesNotMatch(await page.content(), /first-secret|rotated-secret/);
     // The newest version is what the set is: there is nothing to restore from it.
     assert.match(await textOf(page, 5), /current/);
@@ -147,12 +187,18 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
     assert.match(await textOf(page, 6), /restored version 2/);
     assert.match(await textOf(page, 6), /Variable region \(terraform\): value: "us" → "eu"/);
     const [newest] = await apiVersions(setId);
-    assert.deepEqual([newest.attributes.number, newest.attributes.action, newest.attributes['rolled-back-to']], [6, 'rollback', 2]);
+    assert.deepEqual(
+      [newest.attributes.number, newest.attributes.action, newest.attributes['rolled-back-to']],
+      [6, 'rollback', 2],
+    );
 
     await page.getByRole('navigation', { name: 'Variable set' }).getByRole('link', { name: 'Overview' }).click();
     await heading(page, 'payments');
     await page.locator('.variable').filter({ hasText: 'region' }).getByText('eu').waitFor();
-    assert.equal(await page.getByRole('region', { name: 'Where it applies' }).getByRole('link', { name: 'core' }).count(), 0);
+    assert.equal(
+      await page.getByRole('region', { name: 'Where it applies' }).getByRole('link', { name: 'core' }).count(),
+      0,
+    );
     const set = await ui.admin.get(`/api/v2/varsets/${setId}`);
     assert.deepEqual(set.body.data.relationships.projects.data, []);
     // The sensitive value restored is the one of version 2, as a run receives it.
@@ -173,7 +219,13 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
 
   it('opens the page holding an older version, and pages through a long history', async () => {
     const long = await createVarset(ui.admin, scenario.org, { attributes: { name: 'long-history' } });
-    for (let n = 2; n <= 23; n++) expectStatus(await ui.admin.patch(`/api/v2/varsets/${long.id}`, { data: { type: 'varsets', attributes: { description: `step ${n}` } } }), 200);
+    for (let n = 2; n <= 23; n++)
+      expectStatus(
+        await ui.admin.patch(`/api/v2/varsets/${long.id}`, {
+          data: { type: 'varsets', attributes: { description: `step ${n}` } },
+        }),
+        200,
+      );
     await page.goto(`${ui.url}/varsets/${long.id}/history?version=2`);
     await page.waitForURL((url) => url.searchParams.get('page') === '2' && url.searchParams.get('version') === '2');
     await versionItem(page, 2).and(page.locator('.wanted')).waitFor();
@@ -187,17 +239,26 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
   });
 
   it("shows the global rule's refusal of a restore in the dialog, linking the set that holds the key, with no way to confirm", async () => {
-    const first = await createVarset(ui.admin, scenario.org, { attributes: { name: 'first-global', global: true }, vars: [{ key: 'shared_key', value: 'a' }] });
+    const first = await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'first-global', global: true },
+      vars: [{ key: 'shared_key', value: 'a' }],
+    });
     const [variable] = (await ui.admin.get(`/api/v2/varsets/${first.id}/relationships/vars`)).body.data;
     expectStatus(await ui.admin.delete(`/api/v2/varsets/${first.id}/relationships/vars/${variable.id}`), 204);
-    const second = await createVarset(ui.admin, scenario.org, { attributes: { name: 'second-global', global: true }, vars: [{ key: 'shared_key', value: 'b' }] });
+    const second = await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'second-global', global: true },
+      vars: [{ key: 'shared_key', value: 'b' }],
+    });
     await page.goto(`${ui.url}/varsets/${first.id}/history`);
     await versionItem(page, 1).getByRole('button', { name: 'Restore this version' }).click();
     const dialog = page.getByRole('dialog', { name: 'Restore first-global as it was at version 1?' });
     const refusal = dialog.getByRole('alert');
     await refusal.waitFor();
     assert.match((await refusal.textContent()) ?? '', /"shared_key".*global variable set "second-global"/);
-    assert.equal(await refusal.getByRole('link', { name: 'second-global' }).getAttribute('href'), `/varsets/${second.id}`);
+    assert.equal(
+      await refusal.getByRole('link', { name: 'second-global' }).getAttribute('href'),
+      `/varsets/${second.id}`,
+    );
     assert.equal(await dialog.getByRole('button', { name: 'Confirm' }).count(), 0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -256,7 +317,10 @@ describe(`the web UI's history of a set in Chromium (${storeKind})`, () => {
 
     const restored = await ui.admin.get(`/api/v2/varsets/${retired.id}?include=vars`);
     expectStatus(restored, 200);
-    assert.deepEqual(restored.body.data.relationships.workspaces.data, identifiers('workspaces', [scenario.webWorkspaceId]).data);
+    assert.deepEqual(
+      restored.body.data.relationships.workspaces.data,
+      identifiers('workspaces', [scenario.webWorkspaceId]).data,
+    );
     assert.deepEqual(
       restored.body.included.map((v: any) => [v.attributes.key, v.attributes.value]),
       [['level', '3']],

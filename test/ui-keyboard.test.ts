@@ -14,7 +14,9 @@ const focused = (page: Page) =>
     return {
       tag: active?.tagName.toLowerCase() ?? '',
       text: active?.textContent.trim() ?? '',
-      label: active?.getAttribute('aria-label') ?? (active?.id ? (document.querySelector(`label[for="${active.id}"]`)?.textContent ?? '') : ''),
+      label:
+        active?.getAttribute('aria-label') ??
+        (active?.id ? (document.querySelector(`label[for="${active.id}"]`)?.textContent ?? '') : ''),
       inDialog: Boolean(active?.closest('dialog[open]')),
     };
   });
@@ -82,7 +84,9 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
   it('moves focus to the heading of a page that loads, and back to the Edit button when Escape closes an inline edit', async () => {
     await page.goto(`${ui.url}/varsets/${scenario.defaultsSetId}`);
     await heading(page, 'defaults');
-    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'defaults');
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'defaults',
+    );
     await page.getByRole('button', { name: 'Edit region' }).click();
     const edit = page.getByRole('form', { name: 'Edit variable region' });
     await edit.getByLabel('Value', { exact: true }).fill('eu');
@@ -101,7 +105,9 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await dialog.getByText('No workspace affected').waitFor();
     await dialog.getByRole('button', { name: 'Delete variable' }).click();
     await statusSays(page, 'Variable instance_type deleted');
-    await page.waitForFunction(() => document.activeElement?.tagName === 'H2' && document.activeElement.textContent === 'Variables');
+    await page.waitForFunction(
+      () => document.activeElement?.tagName === 'H2' && document.activeElement.textContent === 'Variables',
+    );
   });
 
   it('focuses the first field a 422 marks, and forgets "already taken" once the name is changed', async () => {
@@ -120,7 +126,8 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
 
   it('shows the message of a write where the user is, and brings the row written into view', async () => {
     const long = await createVarset(ui.admin, scenario.org, { attributes: { name: 'long' } });
-    for (let i = 10; i < 28; i++) await createVar(ui.admin, long.id, { key: `k${i}`, value: 'v', category: 'terraform' });
+    for (let i = 10; i < 28; i++)
+      await createVar(ui.admin, long.id, { key: `k${i}`, value: 'v', category: 'terraform' });
     await page.setViewportSize({ width: 1000, height: 600 });
     await page.goto(`${ui.url}/varsets/${long.id}`);
     await heading(page, 'long');
@@ -146,7 +153,9 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
   it('asks before a link leaves a half-filled form, and stays with what was typed on Cancel', async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/varsets/new`);
     await heading(page, /New variable set/);
-    const workspacesLink = page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Workspaces' });
+    const workspacesLink = page
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Workspaces' });
     // Untouched, it leaves without a question.
     await workspacesLink.click();
     await heading(page, /Workspaces/);

@@ -24,10 +24,20 @@ describe(`a workspace's overwritten variables, in Chromium (${storeKind})`, () =
           ['owner', 'api-team'],
           ['size', 'large'],
         ]) {
-          expectStatus(await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key, value, category: 'terraform' } } }), 201);
+          expectStatus(
+            await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, {
+              data: { type: 'vars', attributes: { key, value, category: 'terraform' } },
+            }),
+            201,
+          );
         }
         // The global set becomes a priority one: its owner beats the workspace's own.
-        expectStatus(await ui.admin.patch(`/api/v2/varsets/${scenario.globalsSetId}`, { data: { type: 'varsets', attributes: { priority: true } } }), 200);
+        expectStatus(
+          await ui.admin.patch(`/api/v2/varsets/${scenario.globalsSetId}`, {
+            data: { type: 'varsets', attributes: { priority: true } },
+          }),
+          200,
+        );
       },
     }));
   });
@@ -39,14 +49,22 @@ describe(`a workspace's overwritten variables, in Chromium (${storeKind})`, () =
     await heading(page, 'Workspace api');
     const owner = page.locator('[data-variable="terraform:owner"]');
     await owner.getByText('Overwritten', { exact: true }).waitFor();
-    assert.match((await owner.textContent()) ?? '', /Overwritten by set globals \(priority\): runs get its value, not this one\./);
-    assert.equal(await owner.getByRole('link', { name: 'globals' }).getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
+    assert.match(
+      (await owner.textContent()) ?? '',
+      /Overwritten by set globals \(priority\): runs get its value, not this one\./,
+    );
+    assert.equal(
+      await owner.getByRole('link', { name: 'globals' }).getAttribute('href'),
+      `/varsets/${scenario.globalsSetId}`,
+    );
     // Its own size wins: nothing said.
     assert.equal(await page.locator('[data-variable="terraform:size"]').getByText('Overwritten').count(), 0);
 
     await page.getByRole('button', { name: 'Edit owner' }).click();
     const edit = page.getByRole('form', { name: 'Edit variable owner' });
-    await edit.getByText('Saving changes no run: set globals (priority) overrides this variable, and runs get its value.').waitFor();
+    await edit
+      .getByText('Saving changes no run: set globals (priority) overrides this variable, and runs get its value.')
+      .waitFor();
   });
 
   it('logged no script error', () => {

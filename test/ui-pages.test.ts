@@ -13,13 +13,22 @@ import { ROOT } from './support/processes.js';
 describe('the pages of the web UI', () => {
   it('are the routes of ui/src/main.tsx, every one of them and no other', () => {
     const source = fs.readFileSync(path.join(ROOT, 'ui', 'src', 'main.tsx'), 'utf8');
-    const routes = [...source.matchAll(/<Route\b[^>]*\bpath="([^"]*)"/g)].map(([, route]) => route!).filter((route) => route !== '*');
+    const routes = [...source.matchAll(/<Route\b[^>]*\bpath="([^"]*)"/g)]
+      .map(([, route]) => route!)
+      .filter((route) => route !== '*');
     assert.ok(routes.length > 10, `only ${routes.length} routes found in ui/src/main.tsx`);
     assert.deepEqual([...UI_PAGES].sort(), routes.sort());
   });
 
   it('match a path as React Router does: a parameter is one segment, any case, a trailing slash allowed', () => {
-    for (const page of ['/', '/organizations/acme', '/Organizations/acme/varsets/', '/varsets/varset-1/history', '/runs/run-1?x=1'.split('?')[0]!]) assert.ok(isUiPage(page), page);
+    for (const page of [
+      '/',
+      '/organizations/acme',
+      '/Organizations/acme/varsets/',
+      '/varsets/varset-1/history',
+      '/runs/run-1?x=1'.split('?')[0]!,
+    ])
+      assert.ok(isUiPage(page), page);
     for (const other of [
       '/health',
       '/healthz/',

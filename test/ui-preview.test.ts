@@ -4,7 +4,15 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { fieldError, heading, statusSays, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
+import {
+  fieldError,
+  heading,
+  statusSays,
+  type Scenario,
+  type UiServer,
+  openSignedInUi,
+  closeSignedInUi,
+} from './support/ui.js';
 
 /**
  * Saving a set, or a set's variable, first shows what the write would change (the API's impact
@@ -15,7 +23,8 @@ import { fieldError, heading, statusSays, type Scenario, type UiServer, openSign
 async function impactLines(dialog: Locator): Promise<Map<string, string>> {
   const items = dialog.getByRole('list', { name: 'Affected workspaces' }).locator(':scope > li');
   const lines = new Map<string, string>();
-  for (const item of await items.all()) lines.set((await item.getByRole('link').first().textContent()) ?? '', (await item.textContent()) ?? '');
+  for (const item of await items.all())
+    lines.set((await item.getByRole('link').first().textContent()) ?? '', (await item.textContent()) ?? '');
   return lines;
 }
 
@@ -42,7 +51,9 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
         apiWorkspaceId = workspaces.body.data.find((w: any) => w.attributes.name === 'api').id;
         // "api" holds its own owner: the global set's owner does not reach it.
         expectStatus(
-          await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } } }),
+          await ui.admin.post(`/api/v2/workspaces/${apiWorkspaceId}/vars`, {
+            data: { type: 'vars', attributes: { key: 'owner', value: 'api-team', category: 'terraform' } },
+          }),
           201,
         );
       },
@@ -64,7 +75,10 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     const lines = await impactLines(dialog);
     assert.deepEqual([...lines.keys()], ['api', 'web']);
     for (const line of lines.values()) assert.match(line, /TF_LOG \(env\): "info" → "debug"/);
-    assert.equal(await dialog.getByRole('link', { name: 'web' }).getAttribute('href'), `/workspaces/${scenario.webWorkspaceId}`);
+    assert.equal(
+      await dialog.getByRole('link', { name: 'web' }).getAttribute('href'),
+      `/workspaces/${scenario.webWorkspaceId}`,
+    );
     // Nothing is written while the dialog is open, nor after Cancel.
     assert.equal(await globalValue('TF_LOG'), 'info');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -90,9 +104,15 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     await dialog.getByText('2 workspaces affected').waitFor();
     const lines = await impactLines(dialog);
     assert.deepEqual([...lines.keys()], ['api', 'web']);
-    assert.match(lines.get('api')!, /owner: "api-team" → "platform" \(api's own value of owner is now overridden by set globals\)/);
+    assert.match(
+      lines.get('api')!,
+      /owner: "api-team" → "platform" \(api's own value of owner is now overridden by set globals\)/,
+    );
     assert.match(lines.get('web')!, /owner: from set globals, now at level 1 instead of 13/);
-    assert.equal(await dialog.getByRole('link', { name: 'globals' }).first().getAttribute('href'), `/varsets/${scenario.globalsSetId}`);
+    assert.equal(
+      await dialog.getByRole('link', { name: 'globals' }).first().getAttribute('href'),
+      `/varsets/${scenario.globalsSetId}`,
+    );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     assert.equal((await ui.admin.get(`/api/v2/varsets/${scenario.globalsSetId}`)).body.data.attributes.priority, false);
@@ -105,11 +125,17 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     await page.getByRole('button', { name: 'Save set' }).click();
     const dialog = page.getByRole('dialog', { name: 'Save defaults?' });
     await dialog.getByText('No workspace affected').waitFor();
-    assert.match((await dialog.textContent()) ?? '', /no run would get another value\. The set reaches 0 workspaces, before and after\./);
+    assert.match(
+      (await dialog.textContent()) ?? '',
+      /no run would get another value\. The set reaches 0 workspaces, before and after\./,
+    );
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await heading(page, 'defaults');
     await statusSays(page, 'Saved: description changed');
-    assert.equal((await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}`)).body.data.attributes.description, 'Where teams start');
+    assert.equal(
+      (await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}`)).body.data.attributes.description,
+      'Where teams start',
+    );
   });
 
   it('never shows a sensitive value, and previews a deletion in its dialog', async () => {
@@ -131,7 +157,8 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     await page.getByRole('button', { name: 'Delete token' }).click();
     const deleting = page.getByRole('dialog', { name: 'Delete variable token?' });
     await deleting.getByText('2 workspaces affected').waitFor();
-    for (const line of (await impactLines(deleting)).values()) assert.match(line, /stops getting token \(was \(sensitive\), from set globals\)/);
+    for (const line of (await impactLines(deleting)).values())
+      assert.match(line, /stops getting token \(was \(sensitive\), from set globals\)/);
     await deleting.getByRole('button', { name: 'Cancel' }).click();
     await deleting.waitFor({ state: 'hidden' });
     assert.equal(await globalValue('token'), null);
@@ -150,7 +177,10 @@ describe(`the impact preview before a save, in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('owner');
     await add.getByLabel('Value', { exact: true }).fill('someone else');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    assert.match(await fieldError(add.getByLabel('Key', { exact: true })), /conflicts with the global variable set "globals"/);
+    assert.match(
+      await fieldError(add.getByLabel('Key', { exact: true })),
+      /conflicts with the global variable set "globals"/,
+    );
     assert.equal(await page.getByRole('dialog').count(), 0);
     assert.equal((await ui.admin.get(`/api/v2/varsets/${other.id}/relationships/vars`)).body.data.length, 0);
 

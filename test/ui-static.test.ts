@@ -13,7 +13,8 @@ import { storeKind } from './support/store.js';
  * 404s left alone. The built UI itself is tested in ui-browser.test.ts and ui-bundle.test.ts.
  */
 
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
 
 function uiFolder(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-ui-'));
@@ -44,7 +45,14 @@ describe(`serving the web UI (${storeKind})`, () => {
     assert.equal(res.body, INDEX);
     assert.equal(res.headers['cache-control'], 'no-cache');
     const csp = String(res.headers['content-security-policy']);
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+    ]) {
       assert.ok(csp.split('; ').includes(directive), `CSP lacks ${directive}: ${csp}`);
     }
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
@@ -85,7 +93,15 @@ describe(`serving the web UI (${storeKind})`, () => {
       assert.equal(res.body, INDEX, url);
     }
     // A load balancer's check sent to a mistyped path must fail.
-    for (const url of ['/health', '/status', '/metrics/x', '/healthz/more', '/organizations', '/varsets/varset-abc/nothing', '/organizations/acme/varsets/new/more']) {
+    for (const url of [
+      '/health',
+      '/status',
+      '/metrics/x',
+      '/healthz/more',
+      '/organizations',
+      '/varsets/varset-abc/nothing',
+      '/organizations/acme/varsets/new/more',
+    ]) {
       const res = await t.getRaw(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/, url);
@@ -107,7 +123,12 @@ describe(`serving the web UI (${storeKind})`, () => {
   });
 
   it('answers other methods on a page path as before: a JSON:API 404', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/organizations/acme/varsets', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/organizations/acme/varsets',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     assert.equal(res.statusCode, 404);
     assert.match(String(res.headers['content-type']), /^application\/vnd\.api\+json/);
   });

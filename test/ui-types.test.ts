@@ -8,5 +8,8 @@ import { UI_SCHEMA, UI_TYPES_COMMAND, uiSchemaSource } from '../scripts/ui-types
 it('ui/src/api/schema.d.ts is generated from the current OpenAPI document', async () => {
   const expected = await uiSchemaSource();
   const committed = fs.existsSync(UI_SCHEMA) ? fs.readFileSync(UI_SCHEMA, 'utf8') : '';
-  assert.ok(committed === expected, `${path.relative(process.cwd(), UI_SCHEMA)} is out of date: run \`${UI_TYPES_COMMAND}\``);
+  assert.ok(
+    committed === expected,
+    `${path.relative(process.cwd(), UI_SCHEMA)} is out of date: run \`${UI_TYPES_COMMAND}\``,
+  );
 });

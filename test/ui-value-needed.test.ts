@@ -26,10 +26,20 @@ describe(`the web UI shows a variable that needs a value (${storeKind})`, () => 
     const c = httpClient(server.url);
     await createOrganization(c, 'acme');
     workspaceId = await createWorkspace(c, 'acme', { name: 'web' });
-    varsetId = (await createVarset(c, 'acme', { attributes: { name: 'cloud' }, workspaces: [workspaceId], vars: [{ key: 'TOKEN', category: 'env', sensitive: true }] })).id;
+    varsetId = (
+      await createVarset(c, 'acme', {
+        attributes: { name: 'cloud' },
+        workspaces: [workspaceId],
+        vars: [{ key: 'TOKEN', category: 'env', sensitive: true }],
+      })
+    ).id;
     const opened = await openStore(store);
     try {
-      await opened.db.updateTable('varset_variables').set({ value_needed: true }).where('varset_id', '=', varsetId).execute();
+      await opened.db
+        .updateTable('varset_variables')
+        .set({ value_needed: true })
+        .where('varset_id', '=', varsetId)
+        .execute();
     } finally {
       await opened.close();
     }
@@ -47,7 +57,9 @@ describe(`the web UI shows a variable that needs a value (${storeKind})`, () => 
     await page.goto(`${server.url}/varsets/${varsetId}`);
     await heading(page, 'cloud');
     await page.getByText('Needs a value', { exact: true }).waitFor();
-    await page.getByText('Needs a value: it was imported without one, and no run can use it until one is given').waitFor();
+    await page
+      .getByText('Needs a value: it was imported without one, and no run can use it until one is given')
+      .waitFor();
     await page.goto(`${server.url}/workspaces/${workspaceId}`);
     await heading(page, 'Workspace web');
     const token = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /TOKEN/ }) });

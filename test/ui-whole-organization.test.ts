@@ -5,7 +5,15 @@ import { ownersTeam, teamToken } from './support/factories/access.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { heading, signIn, watchPage, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
+import {
+  heading,
+  signIn,
+  watchPage,
+  type Scenario,
+  type UiServer,
+  openSignedInUi,
+  closeSignedInUi,
+} from './support/ui.js';
 
 /**
  * The table view's filters and sort and the audit trail's filters answer for the whole
@@ -25,20 +33,34 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
     ({ browser, ui, page, scenario } = await openSignedInUi(scriptErrors, {
       seed: async (ui, scenario) => {
         // Six more global sets and a set of many variables, all named after 25 plain sets: none is on the first page by name.
-        for (let i = 0; i < 25; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
-        for (let i = 0; i < 6; i++) await createVarset(ui.admin, scenario.org, { attributes: { name: `more-global-${i}`, global: true } });
+        for (let i = 0; i < 25; i++)
+          await createVarset(ui.admin, scenario.org, { attributes: { name: `a-plain-${String(i).padStart(2, '0')}` } });
+        for (let i = 0; i < 6; i++)
+          await createVarset(ui.admin, scenario.org, { attributes: { name: `more-global-${i}`, global: true } });
         const many = await createVarset(ui.admin, scenario.org, { attributes: { name: 'z-many' } });
-        for (const key of ['k1', 'k2', 'k3', 'k4']) await createVar(ui.admin, many.id, { key, value: 'v', category: 'terraform' });
+        for (const key of ['k1', 'k2', 'k3', 'k4'])
+          await createVar(ui.admin, many.id, { key, value: 'v', category: 'terraform' });
         // Five changes by the owners' "platform" token, then more than a page of the trail by others.
-        const platform = { token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'platform' }) };
+        const platform = {
+          token: await teamToken(ui.admin, await ownersTeam(ui.admin, scenario.org), { description: 'platform' }),
+        };
         for (let i = 0; i < 5; i++) {
           expectStatus(
-            await ui.admin.patch(`/api/v2/varsets/${scenario.defaultsSetId}`, { data: { type: 'varsets', attributes: { description: `by platform ${i}` } } }, platform),
+            await ui.admin.patch(
+              `/api/v2/varsets/${scenario.defaultsSetId}`,
+              { data: { type: 'varsets', attributes: { description: `by platform ${i}` } } },
+              platform,
+            ),
             200,
           );
         }
         for (let i = 0; i < 105; i++) {
-          expectStatus(await ui.admin.patch(`/api/v2/varsets/${many.id}`, { data: { type: 'varsets', attributes: { description: `by the administrator ${i}` } } }), 200);
+          expectStatus(
+            await ui.admin.patch(`/api/v2/varsets/${many.id}`, {
+              data: { type: 'varsets', attributes: { description: `by the administrator ${i}` } },
+            }),
+            200,
+          );
         }
       },
     }));
@@ -66,7 +88,10 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
   it('filters the audit trail by who over every page, not only the 100 events shown', async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/audit-trail?who=platform`);
     await page.getByText('5 events pass the filters.').waitFor();
-    const whos = await page.getByRole('table', { name: 'Audit events' }).locator('tbody tr td:nth-child(2)').allTextContents();
+    const whos = await page
+      .getByRole('table', { name: 'Audit events' })
+      .locator('tbody tr td:nth-child(2)')
+      .allTextContents();
     assert.deepEqual(whos, Array(5).fill('team owners (token "platform")'));
   });
 
@@ -99,14 +124,21 @@ describe(`filters and sorts over a whole organization, in Chromium (${storeKind}
   });
 
   it('fits the audit trail in a 390 px wide screen, scrolling only its table sideways', async () => {
-    const phone = watchPage(await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage(), scriptErrors);
+    const phone = watchPage(
+      await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage(),
+      scriptErrors,
+    );
     await signIn(phone, ui.url, ADMIN_TOKEN_FOR_UI);
     await heading(phone, /Organizations|Variable sets of/);
     await phone.goto(`${ui.url}/organizations/${scenario.org}/audit-trail?type=varset`);
     await phone.getByRole('table', { name: 'Audit events' }).waitFor();
     const wider = await phone.evaluate(() =>
       [...document.querySelectorAll('body *')]
-        .filter((e) => !e.parentElement?.closest('.table-wrap') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .filter(
+          (e) =>
+            !e.parentElement?.closest('.table-wrap') &&
+            e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5,
+        )
         .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
     );
     assert.deepEqual(wider, []);

@@ -33,12 +33,16 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
       data: {
         type: 'varsets',
         attributes: { name: 'shared', global: true },
-        relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } }] } },
+        relationships: {
+          vars: { data: [{ type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } }] },
+        },
       },
     });
     expectStatus(set, 200);
     const setVars = await t.get(`/api/v2/varsets/${set.body.data.id}/relationships/vars`);
-    const variable = await t.post(`/api/v2/workspaces/${workspaceId}/vars`, { data: { type: 'vars', attributes: { key: 'size', value: 'small', category: 'terraform' } } });
+    const variable = await t.post(`/api/v2/workspaces/${workspaceId}/vars`, {
+      data: { type: 'vars', attributes: { key: 'size', value: 'small', category: 'terraform' } },
+    });
     expectStatus(variable, 201);
     const run = await createRun(t, workspaceId);
     const comment = await createComment(t, run.id, 'looks fine');
@@ -76,7 +80,11 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
   }
 
   const setUserTokens = (enabled: boolean, token?: string) =>
-    t.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { 'user-tokens-enabled': enabled } } }, { token });
+    t.patch(
+      `/api/v2/organizations/${org}`,
+      { data: { type: 'organizations', attributes: { 'user-tokens-enabled': enabled } } },
+      { token },
+    );
 
   const organizationNames = async () => {
     const res = await t.get('/api/v2/organizations?page%5Bsize%5D=100');
@@ -91,7 +99,9 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
     urls = await resourceUrls(org);
     otherUrls = await resourceUrls(other);
     owners = await teamToken(t, await ownersTeam(t, org));
-    reader = (await teamWithToken(t, org, { 'organization-access': { 'read-workspaces': true, 'read-projects': true } })).token;
+    reader = (
+      await teamWithToken(t, org, { 'organization-access': { 'read-workspaces': true, 'read-projects': true } })
+    ).token;
     orgToken = await organizationToken(t, org);
     const res = await setUserTokens(false, owners);
     expectStatus(res, 200);
@@ -105,13 +115,23 @@ describe(`user-tokens-enabled (${storeKind})`, () => {
 
   it('refuses its writes with a 401 and changes nothing', async () => {
     expectUnauthorized(await setUserTokens(true), 'turning user tokens back on');
-    expectUnauthorized(await t.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'sneaky' } } }), 'create a workspace');
-    expectUnauthorized(await t.post(`/api/v2/organizations/${org}/teams`, { data: { type: 'teams', attributes: { name: 'sneaky' } } }), 'create a team');
+    expectUnauthorized(
+      await t.post(`/api/v2/organizations/${org}/workspaces`, {
+        data: { type: 'workspaces', attributes: { name: 'sneaky' } },
+      }),
+      'create a workspace',
+    );
+    expectUnauthorized(
+      await t.post(`/api/v2/organizations/${org}/teams`, { data: { type: 'teams', attributes: { name: 'sneaky' } } }),
+      'create a team',
+    );
     expectUnauthorized(await t.delete(`/api/v2/organizations/${org}`), 'delete the organization');
     const after = await t.get(`/api/v2/organizations/${org}`, { token: owners });
     expectStatus(after, 200);
     assert.equal(after.body.data.attributes['user-tokens-enabled'], false);
-    const workspaces = await t.get(`/api/v2/organizations/${org}/workspaces?search%5Bname%5D=sneaky`, { token: owners });
+    const workspaces = await t.get(`/api/v2/organizations/${org}/workspaces?search%5Bname%5D=sneaky`, {
+      token: owners,
+    });
     assert.equal(workspaces.body.data.length, 0);
   });
 
@@ -173,7 +193,11 @@ describe(`user-tokens-enabled migration on an existing store (${storeKind})`, ()
       });
       await db
         .insertInto('organizations')
-        .values([organization('closed', { 'user-tokens-enabled': false }), organization('open', { 'user-tokens-enabled': true }), organization('plain', {})])
+        .values([
+          organization('closed', { 'user-tokens-enabled': false }),
+          organization('open', { 'user-tokens-enabled': true }),
+          organization('plain', {}),
+        ])
         .execute();
       await db
         .insertInto('projects')
@@ -194,7 +218,13 @@ describe(`user-tokens-enabled migration on an existing store (${storeKind})`, ()
       const app = await buildApp({ store });
       try {
         const status = async (name: string) =>
-          (await app.inject({ method: 'GET', url: `/api/v2/organizations/${name}`, headers: { authorization: 'Bearer old-admin-secret' } })).statusCode;
+          (
+            await app.inject({
+              method: 'GET',
+              url: `/api/v2/organizations/${name}`,
+              headers: { authorization: 'Bearer old-admin-secret' },
+            })
+          ).statusCode;
         assert.deepEqual([await status('closed'), await status('open'), await status('plain')], [401, 200, 200]);
       } finally {
         await app.close();

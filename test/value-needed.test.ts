@@ -23,7 +23,11 @@ describe(`a variable that needs a value (${storeKind})`, () => {
   let variableId: string;
   let dir: string;
   const exec = (...args: string[]) =>
-    runVarsetd(['exec', '--workspace', 'acme/web', '--dir', dir, ...args], { ...process.env, VARSETD_ADDRESS: server.url, VARSETD_TOKEN: ADMIN_TOKEN });
+    runVarsetd(['exec', '--workspace', 'acme/web', '--dir', dir, ...args], {
+      ...process.env,
+      VARSETD_ADDRESS: server.url,
+      VARSETD_TOKEN: ADMIN_TOKEN,
+    });
 
   before(async () => {
     store = await createTestStore();
@@ -39,11 +43,18 @@ describe(`a variable that needs a value (${storeKind})`, () => {
       ],
     });
     varsetId = set.id;
-    const vars = (await c.get(`/api/v2/varsets/${varsetId}/relationships/vars`)).body.data as { id: string; attributes: { key: string } }[];
+    const vars = (await c.get(`/api/v2/varsets/${varsetId}/relationships/vars`)).body.data as {
+      id: string;
+      attributes: { key: string };
+    }[];
     variableId = vars.find((v) => v.attributes.key === 'TOKEN')!.id;
     const opened = await openStore(store);
     try {
-      await opened.db.updateTable('varset_variables').set({ value_needed: true }).where('id', '=', variableId).execute();
+      await opened.db
+        .updateTable('varset_variables')
+        .set({ value_needed: true })
+        .where('id', '=', variableId)
+        .execute();
     } finally {
       await opened.close();
     }
@@ -66,12 +77,18 @@ describe(`a variable that needs a value (${storeKind})`, () => {
     assert.equal(variable.body.data.attributes.value, null);
     const effective = await c.get(`/api/v2/workspaces/${workspaceId}/effective-variables`);
     expectStatus(effective, 200);
-    const byKey = new Map((effective.body.data as { attributes: Record<string, unknown> }[]).map((v) => [v.attributes.key, v.attributes]));
+    const byKey = new Map(
+      (effective.body.data as { attributes: Record<string, unknown> }[]).map((v) => [v.attributes.key, v.attributes]),
+    );
     assert.equal(byKey.get('TOKEN')!['value-needed'], true);
     assert.equal('value-needed' in byKey.get('region')!, false, 'a variable with its value says nothing');
     const all = await c.get(`/api/v2/workspaces/${workspaceId}/all-vars`);
     expectStatus(all, 200);
-    assert.equal((all.body.data as { attributes: Record<string, unknown> }[]).find((v) => v.attributes.key === 'TOKEN')!.attributes['value-needed'], true);
+    assert.equal(
+      (all.body.data as { attributes: Record<string, unknown> }[]).find((v) => v.attributes.key === 'TOKEN')!
+        .attributes['value-needed'],
+      true,
+    );
   });
 
   it('makes varsetd exec refuse to run, naming it, and its dry run show it', async () => {
@@ -86,7 +103,9 @@ describe(`a variable that needs a value (${storeKind})`, () => {
   });
 
   it('ends once a value is written through the API, which exec then runs with', async () => {
-    const filled = await c.patch(`/api/v2/varsets/${varsetId}/relationships/vars/${variableId}`, { data: { type: 'vars', attributes: { value: 's3cr3t-filled' } } });
+    const filled = await c.patch(`/api/v2/varsets/${varsetId}/relationships/vars/${variableId}`, {
+      data: { type: 'vars', attributes: { value: 's3cr3t-filled' } },
+    });
     expectStatus(filled, 200);
     assert.equal('value-needed' in filled.body.data.attributes, false);
     const ran = await exec('--', 'node', '-e', 'process.exit(process.env.TOKEN === "s3cr3t-filled" ? 0 : 3)');

@@ -8,7 +8,11 @@ import { storeKind, withStoreMigratedTo } from './support/store.js';
 
 /** The counts of an organization's sets and global sets that the database keeps (migration 0016), against the sets themselves. */
 async function countsOf(store: Store, organizationName: string) {
-  const organization = await store.db.selectFrom('organizations').select('id').where('name', '=', organizationName).executeTakeFirstOrThrow();
+  const organization = await store.db
+    .selectFrom('organizations')
+    .select('id')
+    .where('name', '=', organizationName)
+    .executeTakeFirstOrThrow();
   const kept = await store.db
     .selectFrom('organization_versions')
     .select(['varset_count', 'global_varset_count'])
@@ -20,7 +24,10 @@ async function countsOf(store: Store, organizationName: string) {
     .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number | null>('global').as('global_sets')])
     .where('organization_id', '=', organization.id)
     .executeTakeFirstOrThrow();
-  return { kept: { all: Number(kept.varset_count), global: Number(kept.global_varset_count) }, counted: { all: Number(counted.all), global: Number(counted.global_sets ?? 0) } };
+  return {
+    kept: { all: Number(kept.varset_count), global: Number(kept.global_varset_count) },
+    counted: { all: Number(counted.all), global: Number(counted.global_sets ?? 0) },
+  };
 }
 
 describe(`the counts of an organization's sets (${storeKind})`, () => {
@@ -38,7 +45,9 @@ describe(`the counts of an organization's sets (${storeKind})`, () => {
   after(async () => t.close());
 
   const createSet = async (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => {
-    const res = await t.post(`/api/v2/organizations/${org}/varsets`, { data: { type: 'varsets', attributes, ...(relationships ? { relationships } : {}) } });
+    const res = await t.post(`/api/v2/organizations/${org}/varsets`, {
+      data: { type: 'varsets', attributes, ...(relationships ? { relationships } : {}) },
+    });
     expectStatus(res, 200);
     return res.body.data.id as string;
   };
@@ -54,8 +63,14 @@ describe(`the counts of an organization's sets (${storeKind})`, () => {
     assert.deepEqual(counted, expected);
     assert.deepEqual(kept, expected);
     assert.equal(await totalOf(`/api/v2/organizations/${org}/varsets?page%5Bsize%5D=1`), expected.all);
-    assert.equal(await totalOf(`/api/v2/workspaces/${workspaceId}/varsets?page%5Bsize%5D=1`), expected.global + assignedToWorkspace);
-    assert.equal(await totalOf(`/api/v2/projects/${projectId}/varsets?page%5Bsize%5D=1`), expected.global + assignedToWorkspace);
+    assert.equal(
+      await totalOf(`/api/v2/workspaces/${workspaceId}/varsets?page%5Bsize%5D=1`),
+      expected.global + assignedToWorkspace,
+    );
+    assert.equal(
+      await totalOf(`/api/v2/projects/${projectId}/varsets?page%5Bsize%5D=1`),
+      expected.global + assignedToWorkspace,
+    );
   }
 
   it('follow every write that creates, changes or deletes a set, and a project that takes its sets with it', async () => {
@@ -66,21 +81,51 @@ describe(`the counts of an organization's sets (${storeKind})`, () => {
     await assertCounts({ all: 3, global: 2 }, 0);
 
     // Owned by the project and applied to it: listed by the workspace and the project, never global.
-    await createSet({ name: 'owned' }, { parent: { data: { type: 'projects', id: projectId } }, projects: { data: [{ type: 'projects', id: projectId }] } });
+    await createSet(
+      { name: 'owned' },
+      {
+        parent: { data: { type: 'projects', id: projectId } },
+        projects: { data: [{ type: 'projects', id: projectId }] },
+      },
+    );
     await assertCounts({ all: 4, global: 2 }, 1);
 
-    expectStatus(await t.patch(`/api/v2/varsets/${plain}`, { data: { type: 'varsets', attributes: { global: true } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${plain}`, { data: { type: 'varsets', attributes: { global: true } } }),
+      200,
+    );
     await assertCounts({ all: 4, global: 3 }, 1);
-    expectStatus(await t.patch(`/api/v2/varsets/${first}`, { data: { type: 'varsets', attributes: { global: false } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${first}`, { data: { type: 'varsets', attributes: { global: false } } }),
+      200,
+    );
     await assertCounts({ all: 4, global: 2 }, 1);
     // An update that leaves the flag as it is, and one of other attributes, change nothing.
-    expectStatus(await t.patch(`/api/v2/varsets/${second}`, { data: { type: 'varsets', attributes: { global: true, description: 'still global' } } }), 200);
-    expectStatus(await t.post(`/api/v2/varsets/${second}/relationships/vars`, { data: { type: 'vars', attributes: { key: 'region', value: 'eu', category: 'env' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${second}`, {
+        data: { type: 'varsets', attributes: { global: true, description: 'still global' } },
+      }),
+      200,
+    );
+    expectStatus(
+      await t.post(`/api/v2/varsets/${second}/relationships/vars`, {
+        data: { type: 'vars', attributes: { key: 'region', value: 'eu', category: 'env' } },
+      }),
+      200,
+    );
     await assertCounts({ all: 4, global: 2 }, 1);
 
     // A write refused by the global rule leaves the counts as they were.
-    expectStatus(await t.post(`/api/v2/varsets/${first}/relationships/vars`, { data: { type: 'vars', attributes: { key: 'region', value: 'us', category: 'env' } } }), 200);
-    expectStatus(await t.patch(`/api/v2/varsets/${first}`, { data: { type: 'varsets', attributes: { global: true } } }), 422);
+    expectStatus(
+      await t.post(`/api/v2/varsets/${first}/relationships/vars`, {
+        data: { type: 'vars', attributes: { key: 'region', value: 'us', category: 'env' } },
+      }),
+      200,
+    );
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${first}`, { data: { type: 'varsets', attributes: { global: true } } }),
+      422,
+    );
     await assertCounts({ all: 4, global: 2 }, 1);
 
     expectStatus(await t.delete(`/api/v2/varsets/${second}`), 204);
@@ -94,7 +139,12 @@ describe(`the counts of an organization's sets (${storeKind})`, () => {
 
   it('are kept apart for each organization, and go with a deleted one', async () => {
     const other = await t.createOrganization();
-    expectStatus(await t.post(`/api/v2/organizations/${other}/varsets`, { data: { type: 'varsets', attributes: { name: 'elsewhere', global: true } } }), 200);
+    expectStatus(
+      await t.post(`/api/v2/organizations/${other}/varsets`, {
+        data: { type: 'varsets', attributes: { name: 'elsewhere', global: true } },
+      }),
+      200,
+    );
     assert.deepEqual((await countsOf(t.store, other)).kept, { all: 1, global: 1 });
     const before = await countsOf(t.store, org);
     expectStatus(await t.delete(`/api/v2/organizations/${other}`), 204);

@@ -5,7 +5,15 @@ import { grantProject, teamWithToken } from './support/factories/access.js';
 import { createVarset, varResource, varsetBody } from './support/factories/varsets.js';
 import { expectStatus, type ApiResponse } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { errorsOf, expectedImpacts, knownIds, previewAll, readEffective, storedState, withNewIdsNamed } from './support/varset-preview.js';
+import {
+  errorsOf,
+  expectedImpacts,
+  knownIds,
+  previewAll,
+  readEffective,
+  storedState,
+  withNewIdsNamed,
+} from './support/varset-preview.js';
 
 const MARKER = 'SECRET-MARKER-7f3a';
 
@@ -37,7 +45,10 @@ describe(`previewing a write to a set (${storeKind})`, () => {
       d: await t.createWorkspace(org, { name: 'd-ws' }),
     };
     const names = new Map(Object.entries(ws).map(([name, id]) => [id, `${name}-ws`]));
-    expectStatus(await t.post(`/api/v2/workspaces/${ws.b}/vars`, { data: varResource({ key: 'FOO', value: 'from-b' }) }), 201);
+    expectStatus(
+      await t.post(`/api/v2/workspaces/${ws.b}/vars`, { data: varResource({ key: 'FOO', value: 'from-b' }) }),
+      201,
+    );
     const global = await createVarset(t, org, {
       attributes: { name: 'global-set', global: true },
       vars: [
@@ -53,7 +64,11 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         { key: 'TOKEN', value: `${MARKER}-1`, sensitive: true },
       ],
     });
-    const onD = await createVarset(t, org, { attributes: { name: 'd-set' }, workspaces: [ws.d], vars: [{ key: 'REGION', value: 'us', category: 'env' }] });
+    const onD = await createVarset(t, org, {
+      attributes: { name: 'd-set' },
+      workspaces: [ws.d],
+      vars: [{ key: 'REGION', value: 'us', category: 'env' }],
+    });
     const spare = await createVarset(t, org, {
       attributes: { name: 'spare-set' },
       vars: [
@@ -61,7 +76,8 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         { key: 'REGION', value: 'ap', category: 'env' },
       ],
     });
-    const variable = (set: any, key: string) => set.relationships.vars.data.find((v: any) => v.attributes.key === key).id as string;
+    const variable = (set: any, key: string) =>
+      set.relationships.vars.data.find((v: any) => v.attributes.key === key).id as string;
     return { org, p1, p2, ws, names, global, onP1, onD, spare, variable };
   }
   type World = Awaited<ReturnType<typeof world>>;
@@ -91,7 +107,9 @@ describe(`previewing a write to a set (${storeKind})`, () => {
   it("a variable's new value reaches the workspaces where it wins, not where it is overridden", async () => {
     const w = await world();
     const body = { data: { type: 'vars', id: w.variable(w.onP1, 'FOO'), attributes: { value: 'p1-new' } } };
-    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body }, () => t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${body.data.id}`, body));
+    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body }, () =>
+      t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${body.data.id}`, body),
+    );
     assert.deepEqual(
       answer.impacts.map((i) => i.name),
       ['a-ws'],
@@ -106,58 +124,83 @@ describe(`previewing a write to a set (${storeKind})`, () => {
   it('a priority flip makes the set win over the workspace variables it did not', async () => {
     const w = await world();
     const body = varsetBody({ attributes: { priority: true } });
-    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body }, () => t.patch(`/api/v2/varsets/${w.onP1.id}`, body));
+    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body }, () =>
+      t.patch(`/api/v2/varsets/${w.onP1.id}`, body),
+    );
     const change = answer.impacts.find((i) => i.name === 'b-ws')!.changes.find((c: any) => c.key === 'FOO');
     assert.deepEqual(change.fields, ['value', 'source']);
-    assert.deepEqual([change.before.source.type, change.after.source.varset.id, change.after.source.precedence], ['workspace', w.onP1.id, 2]);
+    assert.deepEqual(
+      [change.before.source.type, change.after.source.varset.id, change.after.source.precedence],
+      ['workspace', w.onP1.id, 2],
+    );
   });
 
   it('switching global on reaches every workspace, and off leaves them', async () => {
     const w = await world();
     const on = varsetBody({ attributes: { global: true, name: 'spare-set' } });
-    const answer = await expectPreviewOf(w, { path: setPath(w.spare.id), body: on }, () => t.patch(`/api/v2/varsets/${w.spare.id}`, on));
+    const answer = await expectPreviewOf(w, { path: setPath(w.spare.id), body: on }, () =>
+      t.patch(`/api/v2/varsets/${w.spare.id}`, on),
+    );
     assert.equal(answer.impacts.length, 4);
     assert.deepEqual([answer.meta['workspaces-reached-before'], answer.meta['workspaces-reached-after']], [0, 4]);
     const off = varsetBody({ attributes: { global: false } });
-    const offAnswer = await expectPreviewOf(w, { path: setPath(w.global.id), body: off }, () => t.patch(`/api/v2/varsets/${w.global.id}`, off));
+    const offAnswer = await expectPreviewOf(w, { path: setPath(w.global.id), body: off }, () =>
+      t.patch(`/api/v2/varsets/${w.global.id}`, off),
+    );
     assert.deepEqual([offAnswer.meta['workspaces-reached-before'], offAnswer.meta['workspaces-reached-after']], [4, 0]);
   });
 
   it('assigning a set to a project and to a workspace', async () => {
     const w = await world();
     const toProject = varsetBody({ projects: [w.p2] });
-    await expectPreviewOf(w, { path: setPath(w.spare.id), body: toProject }, () => t.patch(`/api/v2/varsets/${w.spare.id}`, toProject));
+    await expectPreviewOf(w, { path: setPath(w.spare.id), body: toProject }, () =>
+      t.patch(`/api/v2/varsets/${w.spare.id}`, toProject),
+    );
     const toWorkspaces = varsetBody({ workspaces: [w.ws.a, w.ws.d] });
-    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: toWorkspaces }, () => t.patch(`/api/v2/varsets/${w.onP1.id}`, toWorkspaces));
+    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: toWorkspaces }, () =>
+      t.patch(`/api/v2/varsets/${w.onP1.id}`, toWorkspaces),
+    );
     assert.deepEqual([answer.meta['workspaces-reached-before'], answer.meta['workspaces-reached-after']], [2, 3]);
   });
 
   it('adding, changing (a sensitive value, hcl, the category) and deleting variables', async () => {
     const w = await world();
     const add = { data: varResource({ key: 'NEW', value: 'n', category: 'env' }) };
-    await expectPreviewOf(w, { path: setPath(w.global.id), body: add }, () => t.post(`/api/v2/varsets/${w.global.id}/relationships/vars`, add));
+    await expectPreviewOf(w, { path: setPath(w.global.id), body: add }, () =>
+      t.post(`/api/v2/varsets/${w.global.id}/relationships/vars`, add),
+    );
     const token = w.variable(w.onP1, 'TOKEN');
     const secret = { data: { type: 'vars', id: token, attributes: { value: `${MARKER}-2` } } };
-    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: secret }, () => t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${token}`, secret));
+    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: secret }, () =>
+      t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${token}`, secret),
+    );
     assert.deepEqual(
       answer.impacts[0]!.changes.map((c: any) => [c.key, c.fields, c.before.value, c.after.value, c.after.sensitive]),
       [['TOKEN', ['value'], null, null, true]],
     );
     const region = w.variable(w.global, 'REGION');
     const hcl = { data: { type: 'vars', id: region, attributes: { hcl: true, category: 'env' } } };
-    await expectPreviewOf(w, { path: setPath(w.global.id), body: hcl }, () => t.patch(`/api/v2/varsets/${w.global.id}/relationships/vars/${region}`, hcl));
+    await expectPreviewOf(w, { path: setPath(w.global.id), body: hcl }, () =>
+      t.patch(`/api/v2/varsets/${w.global.id}/relationships/vars/${region}`, hcl),
+    );
     const foo = w.variable(w.onP1, 'FOO');
     const remove = { data: { type: 'vars', id: foo }, meta: { action: 'delete' } };
-    await expectPreviewOf(w, { path: setPath(w.onP1.id), body: remove }, () => t.delete(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${foo}`));
+    await expectPreviewOf(w, { path: setPath(w.onP1.id), body: remove }, () =>
+      t.delete(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${foo}`),
+    );
   });
 
   it("deleting a set, and a rename that changes no workspace's values", async () => {
     const w = await world();
     const rename = varsetBody({ attributes: { name: 'renamed' } });
-    const renamed = await expectPreviewOf(w, { path: setPath(w.onD.id), body: rename }, () => t.patch(`/api/v2/varsets/${w.onD.id}`, rename));
+    const renamed = await expectPreviewOf(w, { path: setPath(w.onD.id), body: rename }, () =>
+      t.patch(`/api/v2/varsets/${w.onD.id}`, rename),
+    );
     assert.equal(renamed.impacts.length, 0);
     const remove = { data: { type: 'varsets', id: w.onP1.id }, meta: { action: 'delete' } };
-    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: remove }, () => t.delete(`/api/v2/varsets/${w.onP1.id}`));
+    const answer = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: remove }, () =>
+      t.delete(`/api/v2/varsets/${w.onP1.id}`),
+    );
     assert.deepEqual([answer.meta['workspaces-reached-before'], answer.meta['workspaces-reached-after']], [2, 0]);
   });
 
@@ -172,8 +215,10 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         { key: 'S', value: MARKER, sensitive: true },
       ],
     });
-    const answer = await expectPreviewOf(w, { path: `/api/v2/organizations/${w.org}/varsets/actions/preview`, body: create }, () =>
-      t.post(`/api/v2/organizations/${w.org}/varsets`, create),
+    const answer = await expectPreviewOf(
+      w,
+      { path: `/api/v2/organizations/${w.org}/varsets/actions/preview`, body: create },
+      () => t.post(`/api/v2/organizations/${w.org}/varsets`, create),
     );
     assert.deepEqual(
       answer.impacts.map((i) => i.name),
@@ -207,7 +252,10 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         () => t.post(setPath(w.onP1.id), taken),
         () => t.patch(`/api/v2/varsets/${w.onP1.id}`, taken),
       );
-      const newGlobal = varsetBody({ attributes: { name: 'another', global: true }, vars: [{ key: 'REGION', value: 'x' }] });
+      const newGlobal = varsetBody({
+        attributes: { name: 'another', global: true },
+        vars: [{ key: 'REGION', value: 'x' }],
+      });
       await expectSameRefusal(
         w,
         () => t.post(`/api/v2/organizations/${w.org}/varsets/actions/preview`, newGlobal),
@@ -260,7 +308,9 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     it('a token that may read the set but not change it, and a stranger', async () => {
       const w = await world();
       const reader = await teamWithToken(t, w.org, { 'organization-access': { 'read-workspaces': true } });
-      const stranger = await teamWithToken(t, await t.createOrganization(), { 'organization-access': { 'manage-workspaces': true } });
+      const stranger = await teamWithToken(t, await t.createOrganization(), {
+        'organization-access': { 'manage-workspaces': true },
+      });
       const body = varsetBody({ attributes: { priority: true } });
       for (const { token } of [reader, stranger]) {
         expectStatus(await t.get(`/api/v2/varsets/${w.onP1.id}`, { token }), token === reader.token ? 200 : 404);
@@ -289,7 +339,11 @@ describe(`previewing a write to a set (${storeKind})`, () => {
       vars: [{ key: 'REGION', value: 'p1-owned', category: 'env' }],
     });
     const { teamId, token } = await teamWithToken(t, w.org);
-    await grantProject(t, teamId, w.p1, { access: 'custom', 'project-access': { 'variable-sets': 'write' }, 'workspace-access': { variables: 'none' } });
+    await grantProject(t, teamId, w.p1, {
+      access: 'custom',
+      'project-access': { 'variable-sets': 'write' },
+      'workspace-access': { variables: 'none' },
+    });
     const region = w.variable(owned, 'REGION');
     const body = { data: { type: 'vars', id: region, attributes: { value: 'changed' } } };
     const byOwner = await previewAll(t, setPath(owned.id), body);
@@ -300,7 +354,14 @@ describe(`previewing a write to a set (${storeKind})`, () => {
       [false, false],
     );
     const hidden = (impacts: any[]) =>
-      impacts.map((i) => ({ ...i, changes: i.changes.map((c: any) => ({ ...c, before: { ...c.before, value: null }, after: { ...c.after, value: null } })) }));
+      impacts.map((i) => ({
+        ...i,
+        changes: i.changes.map((c: any) => ({
+          ...c,
+          before: { ...c.before, value: null },
+          after: { ...c.after, value: null },
+        })),
+      }));
     assert.deepEqual(byTeam.impacts, hidden(byOwner.impacts));
     assert.deepEqual(
       byOwner.impacts.map((i) => i.changes[0].after.value),
@@ -309,20 +370,51 @@ describe(`previewing a write to a set (${storeKind})`, () => {
   });
 
   describe('refuses a preview body that names no write', () => {
-    const pointerOf = (res: ApiResponse) => [res.status, res.body.errors[0].source?.pointer ?? res.body.errors[0].source?.parameter];
+    const pointerOf = (res: ApiResponse) => [
+      res.status,
+      res.body.errors[0].source?.pointer ?? res.body.errors[0].source?.parameter,
+    ];
 
     it('a deletion names what it deletes, and nothing else', async () => {
       const w = await world();
-      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'vars' }, meta: { action: 'delete' } })), [422, '/data/id']);
-      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'varsets', id: w.global.id }, meta: { action: 'delete' } })), [422, '/data/id']);
-      const withAttributes = { data: { type: 'varsets', id: w.onP1.id, attributes: { name: 'x' } }, meta: { action: 'delete' } };
+      assert.deepEqual(
+        pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'vars' }, meta: { action: 'delete' } })),
+        [422, '/data/id'],
+      );
+      assert.deepEqual(
+        pointerOf(
+          await t.post(setPath(w.onP1.id), { data: { type: 'varsets', id: w.global.id }, meta: { action: 'delete' } }),
+        ),
+        [422, '/data/id'],
+      );
+      const withAttributes = {
+        data: { type: 'varsets', id: w.onP1.id, attributes: { name: 'x' } },
+        meta: { action: 'delete' },
+      };
       assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), withAttributes)), [422, '/data/attributes']);
-      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'vars', id: 'var-x' }, meta: { action: 'remove' } })), [422, '/meta/action']);
-      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'workspaces', id: 'x' } })), [422, '/data/type']);
-      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'varsets' }, meta: {} })), [422, '/meta/action']);
+      assert.deepEqual(
+        pointerOf(
+          await t.post(setPath(w.onP1.id), { data: { type: 'vars', id: 'var-x' }, meta: { action: 'remove' } }),
+        ),
+        [422, '/meta/action'],
+      );
+      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'workspaces', id: 'x' } })), [
+        422,
+        '/data/type',
+      ]);
+      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'varsets' }, meta: {} })), [
+        422,
+        '/meta/action',
+      ]);
       assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), undefined)), [422, '/data']);
-      assert.deepEqual(pointerOf(await t.post(`${setPath(w.onP1.id)}?action=delete`, { data: { type: 'varsets' } })), [400, 'action']);
-      assert.deepEqual(pointerOf(await t.post(`${setPath(w.onP1.id)}?page%5Bsize%5D=1000`, { data: { type: 'varsets' } })), [400, 'page[size]']);
+      assert.deepEqual(pointerOf(await t.post(`${setPath(w.onP1.id)}?action=delete`, { data: { type: 'varsets' } })), [
+        400,
+        'action',
+      ]);
+      assert.deepEqual(
+        pointerOf(await t.post(`${setPath(w.onP1.id)}?page%5Bsize%5D=1000`, { data: { type: 'varsets' } })),
+        [400, 'page[size]'],
+      );
     });
   });
 });

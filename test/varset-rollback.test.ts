@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { TestApp } from './support/app.js';
 import { ownersTeam, teamToken, teamWithToken, grantWorkspace } from './support/factories/access.js';
 import { createUploadedConfigurationVersion } from './support/factories/runs.js';
-import { createVar, createVarset, expectRejected, identifiers, listVersions, snapshot, varsPath } from './support/factories/varsets.js';
+import {
+  createVar,
+  createVarset,
+  expectRejected,
+  identifiers,
+  listVersions,
+  snapshot,
+  varsPath,
+} from './support/factories/varsets.js';
 import { expectStatus, type ApiResponse, errorOf } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -20,23 +28,37 @@ describe(`rolling a set back (${storeKind})`, () => {
   after(async () => t.close());
 
   const versions = (setId: string) => listVersions(t, setId);
-  const versionNumbered = async (setId: string, number: number) => (await versions(setId)).find((v) => v.attributes.number === number)!;
-  const rollback = async (setId: string, versionId: string, options: { token?: string; query?: string } = {}): Promise<ApiResponse> =>
-    t.post(`/api/v2/varsets/${setId}/actions/rollback${options.query ?? ''}`, { data: { type: 'varset-versions', id: versionId } }, { token: options.token ?? owners });
+  const versionNumbered = async (setId: string, number: number) =>
+    (await versions(setId)).find((v) => v.attributes.number === number)!;
+  const rollback = async (
+    setId: string,
+    versionId: string,
+    options: { token?: string; query?: string } = {},
+  ): Promise<ApiResponse> =>
+    t.post(
+      `/api/v2/varsets/${setId}/actions/rollback${options.query ?? ''}`,
+      { data: { type: 'varset-versions', id: versionId } },
+      { token: options.token ?? owners },
+    );
   const show = async (setId: string) => {
     const res = await t.get(`/api/v2/varsets/${setId}?include=vars`);
     expectStatus(res, 200);
     return res.body;
   };
   const variables = (doc: any) =>
-    (doc.included ?? []).map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive]).sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1));
+    (doc.included ?? [])
+      .map((v: any) => [v.attributes.key, v.attributes.value, v.attributes.sensitive])
+      .sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1));
   /** The values a run of the workspace is given, as `varsetd exec` reads them. */
   async function valuesOfARun(workspaceId: string): Promise<Record<string, string>> {
     const cv = await createUploadedConfigurationVersion(t, workspaceId);
     const run = await t.post('/api/v2/runs', {
       data: {
         type: 'runs',
-        relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } },
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: workspaceId } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
       },
     });
     expectStatus(run, 201);
@@ -48,16 +70,27 @@ describe(`rolling a set back (${storeKind})`, () => {
   it('puts attributes back as a new version that names the one restored', async () => {
     const set = await createVarset(t, org, { attributes: { description: 'first' } });
     expectStatus(
-      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { name: `${set.attributes.name}-renamed`, description: 'second', priority: true } } }),
+      await t.patch(`/api/v2/varsets/${set.id}`, {
+        data: {
+          type: 'varsets',
+          attributes: { name: `${set.attributes.name}-renamed`, description: 'second', priority: true },
+        },
+      }),
       200,
     );
     const first = await versionNumbered(set.id, 1);
     const res = await rollback(set.id, first.id);
     expectStatus(res, 200);
     assert.equal(res.body.data.id, set.id);
-    assert.deepEqual([res.body.data.attributes.name, res.body.data.attributes.description, res.body.data.attributes.priority], [set.attributes.name, 'first', false]);
+    assert.deepEqual(
+      [res.body.data.attributes.name, res.body.data.attributes.description, res.body.data.attributes.priority],
+      [set.attributes.name, 'first', false],
+    );
     const [made] = await versions(set.id);
-    assert.deepEqual([made.attributes.number, made.attributes.action, made.attributes['rolled-back-to']], [3, 'rollback', 1]);
+    assert.deepEqual(
+      [made.attributes.number, made.attributes.action, made.attributes['rolled-back-to']],
+      [3, 'rollback', 1],
+    );
     assert.deepEqual(res.body.meta.version, { id: made.id, number: 3 });
     assert.deepEqual(made.relationships.organization.data, { id: org, type: 'organizations' });
     assert.deepEqual(
@@ -80,8 +113,16 @@ describe(`rolling a set back (${storeKind})`, () => {
     const set = await createVarset(t, org, { vars: [{ key: 'token', value: 'dry-secret', sensitive: true }] });
     const first = await versionNumbered(set.id, 1);
     const [variable] = (await show(set.id)).included;
-    expectStatus(await t.patch(`${varsPath(set.id)}/${variable.id}`, { data: { type: 'vars', attributes: { value: 'wet-secret' } } }), 200);
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'later' } } }), 200);
+    expectStatus(
+      await t.patch(`${varsPath(set.id)}/${variable.id}`, {
+        data: { type: 'vars', attributes: { value: 'wet-secret' } },
+      }),
+      200,
+    );
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'later' } } }),
+      200,
+    );
     const before = await show(set.id);
     const everything = await snapshot(t, org);
     const dry = await rollback(set.id, first.id, { query: '?dry-run=true' });
@@ -118,7 +159,12 @@ describe(`rolling a set back (${storeKind})`, () => {
     const at = await versionNumbered(set.id, 1);
     const doc = await show(set.id);
     const byKey = Object.fromEntries(doc.included.map((v: any) => [v.attributes.key, v.id]));
-    expectStatus(await t.patch(`${varsPath(set.id)}/${byKey.password}`, { data: { type: 'vars', attributes: { value: 'rotated-secret' } } }), 200);
+    expectStatus(
+      await t.patch(`${varsPath(set.id)}/${byKey.password}`, {
+        data: { type: 'vars', attributes: { value: 'rotated-secret' } },
+      }),
+      200,
+    );
     expectStatus(await t.delete(`${varsPath(set.id)}/${byKey.region}`), 204);
     await createVar(t, set.id, { key: 'added_later', value: 'x' });
     assert.equal((await valuesOfARun(ws)).password, 'rotated-secret');
@@ -135,7 +181,10 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.equal(values.region, 'eu');
     assert.equal(values.added_later, undefined);
     // The restored variables keep their ids.
-    assert.deepEqual(new Set((await show(set.id)).included.map((v: any) => v.id)), new Set([byKey.password, byKey.region]));
+    assert.deepEqual(
+      new Set((await show(set.id)).included.map((v: any) => v.id)),
+      new Set([byKey.password, byKey.region]),
+    );
     assert.ok(!JSON.stringify(await versions(set.id)).includes('original-secret'));
   });
 
@@ -143,7 +192,12 @@ describe(`rolling a set back (${storeKind})`, () => {
     const set = await createVarset(t, org, { vars: [{ key: 'api_key', value: 'was-public' }] });
     const at = await versionNumbered(set.id, 1);
     const [variable] = (await show(set.id)).included;
-    expectStatus(await t.patch(`${varsPath(set.id)}/${variable.id}`, { data: { type: 'vars', attributes: { value: 'now-secret', sensitive: true } } }), 200);
+    expectStatus(
+      await t.patch(`${varsPath(set.id)}/${variable.id}`, {
+        data: { type: 'vars', attributes: { value: 'now-secret', sensitive: true } },
+      }),
+      200,
+    );
     expectStatus(await rollback(set.id, at.id), 200);
     assert.deepEqual(variables(await show(set.id)), [['api_key', null, true]]);
   });
@@ -154,12 +208,20 @@ describe(`rolling a set back (${storeKind})`, () => {
     const prj = await t.createProject(org);
     const set = await createVarset(t, org, { workspaces: [kept, doomed], projects: [prj] });
     const at = await versionNumbered(set.id, 1);
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', relationships: { workspaces: { data: [] }, projects: { data: [] } } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, {
+        data: { type: 'varsets', relationships: { workspaces: { data: [] }, projects: { data: [] } } },
+      }),
+      200,
+    );
     expectStatus(await t.delete(`/api/v2/workspaces/${doomed}`), 204);
 
     const refused = await expectRejected(t, org, 422, () => rollback(set.id, at.id));
     assert.match(errorOf(refused).detail!, new RegExp(`${doomed}.*skip-missing=true`));
-    assert.deepEqual([refused.body.errors[0].code, refused.body.errors[0].meta], ['missing-assignments', { missing: [doomed] }]);
+    assert.deepEqual(
+      [refused.body.errors[0].code, refused.body.errors[0].meta],
+      ['missing-assignments', { missing: [doomed] }],
+    );
     assert.equal(errorOf(refused).source?.pointer, '/data/id');
     expectStatus(await rollback(set.id, at.id, { query: '?skip-missing=false' }), 422);
 
@@ -171,7 +233,10 @@ describe(`rolling a set back (${storeKind})`, () => {
 
   it('restores a deleted set under its id, as the owners may; its deletion itself cannot be restored', async () => {
     const ws = await t.createWorkspace(org);
-    const set = await createVarset(t, org, { workspaces: [ws], vars: [{ key: 'db_password', value: 'before-deletion', sensitive: true }] });
+    const set = await createVarset(t, org, {
+      workspaces: [ws],
+      vars: [{ key: 'db_password', value: 'before-deletion', sensitive: true }],
+    });
     expectStatus(await t.delete(`/api/v2/varsets/${set.id}`), 204);
     const [deletion, created] = await versions(set.id);
     assert.equal(deletion.attributes.action, 'delete');
@@ -188,7 +253,10 @@ describe(`rolling a set back (${storeKind})`, () => {
     assert.deepEqual(res.body.data.relationships.workspaces.data, [{ id: ws, type: 'workspaces' }]);
     assert.equal((await valuesOfARun(ws)).db_password, 'before-deletion');
     const [restored] = await versions(set.id);
-    assert.deepEqual([restored.attributes.number, restored.attributes.action, restored.attributes['rolled-back-to']], [3, 'rollback', 1]);
+    assert.deepEqual(
+      [restored.attributes.number, restored.attributes.action, restored.attributes['rolled-back-to']],
+      [3, 'rollback', 1],
+    );
   });
 
   it('obeys the global rule: a 422 naming the variable and the set it would clash with, and nothing changes', async () => {
@@ -205,7 +273,12 @@ describe(`rolling a set back (${storeKind})`, () => {
   it('obeys the name rule: a name another set took since is a 422', async () => {
     const a = await createVarset(t, org);
     const at = await versionNumbered(a.id, 1);
-    expectStatus(await t.patch(`/api/v2/varsets/${a.id}`, { data: { type: 'varsets', attributes: { name: `${a.attributes.name}-moved` } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${a.id}`, {
+        data: { type: 'varsets', attributes: { name: `${a.attributes.name}-moved` } },
+      }),
+      200,
+    );
     await createVarset(t, org, { attributes: { name: a.attributes.name } });
     await expectRejected(t, org, 422, () => rollback(a.id, at.id));
   });
@@ -213,11 +286,18 @@ describe(`rolling a set back (${storeKind})`, () => {
   it('takes the permissions of a write, the 404 rule, a 400 for a bad query and a 422 for a bad body', async () => {
     const ws = await t.createWorkspace(org);
     const set = await createVarset(t, org, { workspaces: [ws] });
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }),
+      200,
+    );
     const at = await versionNumbered(set.id, 1);
     const reader = await teamWithToken(t, org);
     await grantWorkspace(t, reader.teamId, ws, { access: 'read' });
-    assert.equal((await t.get(`/api/v2/varsets/${set.id}/versions`, { token: reader.token })).status, 200, 'the reader reads the history');
+    assert.equal(
+      (await t.get(`/api/v2/varsets/${set.id}/versions`, { token: reader.token })).status,
+      200,
+      'the reader reads the history',
+    );
     await expectRejected(t, org, 404, () => rollback(set.id, at.id, { token: reader.token }));
     const stranger = await teamWithToken(t, org);
     await expectRejected(t, org, 404, () => rollback(set.id, at.id, { token: stranger.token }));
@@ -227,10 +307,24 @@ describe(`rolling a set back (${storeKind})`, () => {
     expectStatus(await rollback(set.id, at.id, { query: '?skip-missing=yes' }), 400);
     expectStatus(await rollback(set.id, at.id, { query: '?force=true' }), 400);
     // A body of the wrong shape is a 422 at its member, as every body of the API.
-    assert.equal(errorOf(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varsets', id: at.id } })).source?.pointer, '/data/type');
-    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions' } }), 422);
+    assert.equal(
+      errorOf(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varsets', id: at.id } }))
+        .source?.pointer,
+      '/data/type',
+    );
+    expectStatus(
+      await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions' } }),
+      422,
+    );
     assert.equal((await versions(set.id)).length, 2);
-    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: at.id } }, { token: owners }), 200);
+    expectStatus(
+      await t.post(
+        `/api/v2/varsets/${set.id}/actions/rollback`,
+        { data: { type: 'varset-versions', id: at.id } },
+        { token: owners },
+      ),
+      200,
+    );
     assert.deepEqual(identifiers('workspaces', [ws]).data, (await show(set.id)).data.relationships.workspaces.data);
   });
 });

@@ -25,7 +25,10 @@ describe(`versions of a set (${storeKind})`, () => {
 
   const versions = (setId: string, token?: string) => listVersions(t, setId, token);
   /** Runs a write and returns the one version it made (failing when it made none, or more). */
-  async function versionOf(setId: string, write: () => Promise<ApiResponse>): Promise<{ version: any; response: ApiResponse }> {
+  async function versionOf(
+    setId: string,
+    write: () => Promise<ApiResponse>,
+  ): Promise<{ version: any; response: ApiResponse }> {
     const known = (await versions(setId)).length;
     const response = await write();
     assert.ok(response.status < 300, `the write failed: ${JSON.stringify(response.body)}`);
@@ -126,21 +129,30 @@ describe(`versions of a set (${storeKind})`, () => {
 
   it('updating attributes records exactly the fields that changed; the same values again record nothing', async () => {
     const set = await createVarset(t, org);
-    const { version } = await versionOf(set.id, () => patchSet(set.id, { description: 'now described', priority: true }));
+    const { version } = await versionOf(set.id, () =>
+      patchSet(set.id, { description: 'now described', priority: true }),
+    );
     assert.equal(version.attributes.action, 'update');
     assert.deepEqual(version.attributes.changes, [
       { target: 'varset', action: 'changed', field: 'description', before: '', after: 'now described' },
       { target: 'varset', action: 'changed', field: 'priority', before: false, after: true },
     ]);
     await expectNoVersion(set.id, () => patchSet(set.id, { description: 'now described', priority: true }));
-    await expectNoVersion(set.id, () => t.put(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: {} } }));
+    await expectNoVersion(set.id, () =>
+      t.put(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: {} } }),
+    );
   });
 
   it("a variable's addition, change and removal each make one version; a sensitive value shows only that it changed", async () => {
     const set = await createVarset(t, org);
     const vars = `/api/v2/varsets/${set.id}/relationships/vars`;
     const { version: added } = await versionOf(set.id, () =>
-      t.post(vars, { data: { type: 'vars', attributes: { key: 'password', value: 'first-secret', category: 'terraform', sensitive: true } } }),
+      t.post(vars, {
+        data: {
+          type: 'vars',
+          attributes: { key: 'password', value: 'first-secret', category: 'terraform', sensitive: true },
+        },
+      }),
     );
     const variableId = added.attributes.changes[0].id;
     assert.deepEqual(added.attributes.changes, [
@@ -155,14 +167,38 @@ describe(`versions of a set (${storeKind})`, () => {
       },
     ]);
     const { version: changed } = await versionOf(set.id, () =>
-      t.patch(`${vars}/${variableId}`, { data: { type: 'vars', attributes: { value: 'second-secret', description: 'rotated' } } }),
+      t.patch(`${vars}/${variableId}`, {
+        data: { type: 'vars', attributes: { value: 'second-secret', description: 'rotated' } },
+      }),
     );
     assert.deepEqual(changed.attributes.changes, [
-      { target: 'variable', id: variableId, key: 'password', category: 'terraform', action: 'changed', field: 'value', before: null, after: null, sensitive: true },
-      { target: 'variable', id: variableId, key: 'password', category: 'terraform', action: 'changed', field: 'description', before: '', after: 'rotated', sensitive: false },
+      {
+        target: 'variable',
+        id: variableId,
+        key: 'password',
+        category: 'terraform',
+        action: 'changed',
+        field: 'value',
+        before: null,
+        after: null,
+        sensitive: true,
+      },
+      {
+        target: 'variable',
+        id: variableId,
+        key: 'password',
+        category: 'terraform',
+        action: 'changed',
+        field: 'description',
+        before: '',
+        after: 'rotated',
+        sensitive: false,
+      },
     ]);
     // The same secret again is sealed anew, yet is no change.
-    await expectNoVersion(set.id, () => t.patch(`${vars}/${variableId}`, { data: { type: 'vars', attributes: { value: 'second-secret' } } }));
+    await expectNoVersion(set.id, () =>
+      t.patch(`${vars}/${variableId}`, { data: { type: 'vars', attributes: { value: 'second-secret' } } }),
+    );
     const { version: removed } = await versionOf(set.id, () => t.delete(`${vars}/${variableId}`));
     assert.equal(removed.attributes.changes[0].action, 'removed');
     assert.equal(removed.attributes.changes[0].before.value, null);
@@ -170,12 +206,26 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.ok(!all.includes('first-secret') && !all.includes('second-secret'), 'no sensitive value in any version');
 
     const plain = await createVar(t, set.id, { key: 'region', value: 'eu' });
-    const { version: plainChange } = await versionOf(set.id, () => t.patch(`${vars}/${plain.id}`, { data: { type: 'vars', attributes: { value: 'us' } } }));
+    const { version: plainChange } = await versionOf(set.id, () =>
+      t.patch(`${vars}/${plain.id}`, { data: { type: 'vars', attributes: { value: 'us' } } }),
+    );
     assert.deepEqual(plainChange.attributes.changes, [
-      { target: 'variable', id: plain.id, key: 'region', category: 'terraform', action: 'changed', field: 'value', before: 'eu', after: 'us', sensitive: false },
+      {
+        target: 'variable',
+        id: plain.id,
+        key: 'region',
+        category: 'terraform',
+        action: 'changed',
+        field: 'value',
+        before: 'eu',
+        after: 'us',
+        sensitive: false,
+      },
     ]);
     // Made sensitive: the value it had is not shown from then on, in the version that hides it.
-    const { version: hidden } = await versionOf(set.id, () => t.patch(`${vars}/${plain.id}`, { data: { type: 'vars', attributes: { value: 'now-secret', sensitive: true } } }));
+    const { version: hidden } = await versionOf(set.id, () =>
+      t.patch(`${vars}/${plain.id}`, { data: { type: 'vars', attributes: { value: 'now-secret', sensitive: true } } }),
+    );
     assert.deepEqual(
       hidden.attributes.changes.map((c: any) => [c.field, c.before, c.after, c.sensitive]),
       [
@@ -187,15 +237,28 @@ describe(`versions of a set (${storeKind})`, () => {
 
   it('applying to and removing from workspaces and projects make a version each; applying twice makes one', async () => {
     const set = await createVarset(t, org);
-    const { version: applied } = await versionOf(set.id, () => t.post(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])));
+    const { version: applied } = await versionOf(set.id, () =>
+      t.post(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])),
+    );
     assert.deepEqual(applied.attributes.changes, [{ target: 'workspace', id: ws, action: 'added' }]);
-    await expectNoVersion(set.id, () => t.post(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])));
-    const { version: onProject } = await versionOf(set.id, () => t.post(`/api/v2/varsets/${set.id}/relationships/projects`, identifiers('projects', [prj])));
+    await expectNoVersion(set.id, () =>
+      t.post(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])),
+    );
+    const { version: onProject } = await versionOf(set.id, () =>
+      t.post(`/api/v2/varsets/${set.id}/relationships/projects`, identifiers('projects', [prj])),
+    );
     assert.deepEqual(onProject.attributes.changes, [{ target: 'project', id: prj, action: 'added' }]);
-    const { version: removed } = await versionOf(set.id, () => t.delete(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])));
+    const { version: removed } = await versionOf(set.id, () =>
+      t.delete(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws])),
+    );
     assert.deepEqual(removed.attributes.changes, [{ target: 'workspace', id: ws, action: 'removed' }]);
     const { version: replaced } = await versionOf(set.id, () =>
-      t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', relationships: { workspaces: identifiers('workspaces', [ws]), projects: { data: [] } } } }),
+      t.patch(`/api/v2/varsets/${set.id}`, {
+        data: {
+          type: 'varsets',
+          relationships: { workspaces: identifiers('workspaces', [ws]), projects: { data: [] } },
+        },
+      }),
     );
     assert.deepEqual(replaced.attributes.changes, [
       { target: 'workspace', id: ws, action: 'added' },
@@ -205,7 +268,9 @@ describe(`versions of a set (${storeKind})`, () => {
 
   it('deleting a set makes a last version that removes everything; the owners still read its history, others get a 404', async () => {
     const set = await createVarset(t, org, { vars: [{ key: 'kept', value: 'v' }], workspaces: [ws] });
-    const { version } = await versionOf(set.id, () => t.delete(`/api/v2/varsets/${set.id}`, undefined, { token: owners }));
+    const { version } = await versionOf(set.id, () =>
+      t.delete(`/api/v2/varsets/${set.id}`, undefined, { token: owners }),
+    );
     assert.equal(version.attributes.action, 'delete');
     assert.equal(version.attributes['varset-name'], set.attributes.name);
     assert.deepEqual(
@@ -234,15 +299,21 @@ describe(`versions of a set (${storeKind})`, () => {
     const doomedWorkspace = await t.createWorkspace(org);
     const doomedProject = await t.createProject(org);
     const assigned = await createVarset(t, org, { workspaces: [ws, doomedWorkspace], projects: [prj, doomedProject] });
-    const owned = await createVarset(t, org, { parent: { type: 'projects', id: doomedProject }, vars: [{ key: 'secret', value: 'hunter2', sensitive: true }] });
+    const owned = await createVarset(t, org, {
+      parent: { type: 'projects', id: doomedProject },
+      vars: [{ key: 'secret', value: 'hunter2', sensitive: true }],
+    });
     const untouched = await createVarset(t, org, { workspaces: [ws] });
-    const counts = async () => Promise.all([assigned.id, owned.id, untouched.id].map(async (id) => (await versions(id, owners)).length));
+    const counts = async () =>
+      Promise.all([assigned.id, owned.id, untouched.id].map(async (id) => (await versions(id, owners)).length));
     assert.deepEqual(await counts(), [1, 1, 1]);
 
     expectStatus(await t.delete(`/api/v2/workspaces/${doomedWorkspace}`, undefined, { token: owners }), 204);
     assert.deepEqual(await counts(), [2, 1, 1]);
     const [afterWorkspace] = await versions(assigned.id, owners);
-    assert.deepEqual(afterWorkspace.attributes.changes, [{ target: 'workspace', id: doomedWorkspace, action: 'removed' }]);
+    assert.deepEqual(afterWorkspace.attributes.changes, [
+      { target: 'workspace', id: doomedWorkspace, action: 'removed' },
+    ]);
     assert.equal(afterWorkspace.attributes.action, 'update');
     assert.equal(afterWorkspace.attributes.actor.description, 'team owners (token "release pipeline")');
 
@@ -268,21 +339,40 @@ describe(`versions of a set (${storeKind})`, () => {
     );
     expectStatus(await t.get(`/api/v2/varsets/${owned.id}`), 404);
     // The deletion keeps the sensitive value sealed, as every deletion does.
-    const kept = await t.store.db.selectFrom('varset_versions').select('sealed').where('id', '=', deletion.id).executeTakeFirstOrThrow();
+    const kept = await t.store.db
+      .selectFrom('varset_versions')
+      .select('sealed')
+      .where('id', '=', deletion.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(Object.keys(JSON.parse(kept.sealed!)), [owned.relationships.vars.data[0].id]);
     assert.doesNotMatch(kept.sealed!, /hunter2/);
 
     // The deleted set's history says what it was; restoring it needs its project, which is gone.
     const [created] = (await versions(owned.id, owners)).slice(-1);
-    const refused = await t.post(`/api/v2/varsets/${owned.id}/actions/rollback`, { data: { type: 'varset-versions', id: created.id } }, { token: owners });
+    const refused = await t.post(
+      `/api/v2/varsets/${owned.id}/actions/rollback`,
+      { data: { type: 'varset-versions', id: created.id } },
+      { token: owners },
+    );
     expectStatus(refused, 422);
-    assert.match(JSON.stringify(refused.body), new RegExp(`the project that owned the set \\(${doomedProject}\\) no longer exists`));
+    assert.match(
+      JSON.stringify(refused.body),
+      new RegExp(`the project that owned the set \\(${doomedProject}\\) no longer exists`),
+    );
     // Rolled back to its first version, the set still assigned finds what is gone missing, and keeps the rest as it is.
     const [first] = (await versions(assigned.id, owners)).slice(-1);
-    const missing = await t.post(`/api/v2/varsets/${assigned.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }, { token: owners });
+    const missing = await t.post(
+      `/api/v2/varsets/${assigned.id}/actions/rollback`,
+      { data: { type: 'varset-versions', id: first.id } },
+      { token: owners },
+    );
     expectStatus(missing, 422);
     assert.deepEqual([...missing.body.errors[0].meta.missing].sort(), [doomedWorkspace, doomedProject].sort());
-    const restored = await t.post(`/api/v2/varsets/${assigned.id}/actions/rollback?skip-missing=true`, { data: { type: 'varset-versions', id: first.id } }, { token: owners });
+    const restored = await t.post(
+      `/api/v2/varsets/${assigned.id}/actions/rollback?skip-missing=true`,
+      { data: { type: 'varset-versions', id: first.id } },
+      { token: owners },
+    );
     expectStatus(restored, 200);
     assert.equal(restored.body.meta.version, null, 'nothing left to change');
     assert.deepEqual(
@@ -299,7 +389,9 @@ describe(`versions of a set (${storeKind})`, () => {
     const set = await createVarset(t, org);
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        t.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `raced_${i}`, category: 'terraform' } } }),
+        t.post(`/api/v2/varsets/${set.id}/relationships/vars`, {
+          data: { type: 'vars', attributes: { key: `raced_${i}`, category: 'terraform' } },
+        }),
       ),
     );
     for (const res of responses) expectStatus(res, 200);
@@ -317,7 +409,9 @@ describe(`versions of a set (${storeKind})`, () => {
     try {
       const set = await createVarset(t, org);
       const write = (app: TestApp, i: number) =>
-        app.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key: `two_processes_${i}`, category: 'env' } } });
+        app.post(`/api/v2/varsets/${set.id}/relationships/vars`, {
+          data: { type: 'vars', attributes: { key: `two_processes_${i}`, category: 'env' } },
+        });
       const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => write(i % 2 ? other : t, i)));
       for (const res of responses) expectStatus(res, 200);
       const all = await versions(set.id);
@@ -325,7 +419,9 @@ describe(`versions of a set (${storeKind})`, () => {
         all.map((v) => v.attributes.number),
         Array.from({ length: 13 }, (_, i) => 13 - i),
       );
-      const added = all.flatMap((v) => v.attributes.changes.filter((c: any) => c.action === 'added').map((c: any) => c.key));
+      const added = all.flatMap((v) =>
+        v.attributes.changes.filter((c: any) => c.action === 'added').map((c: any) => c.key),
+      );
       assert.equal(new Set(added).size, 12, 'each version holds its own write');
     } finally {
       await other.close();
@@ -372,7 +468,13 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.equal(await versionIn(`/api/v2/workspaces/${w}/effective-variables`), 2);
     const cv = await createUploadedConfigurationVersion(t, w);
     const run = await t.post('/api/v2/runs', {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: w } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: w } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      },
     });
     expectStatus(run, 201);
     expectStatus(await patchSet(set.id, { description: 'third version' }), 200);

@@ -47,7 +47,11 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
         data: {
           type: 'varsets',
           attributes: { name: `created-${randomUUID()}` },
-          relationships: { vars: { data: [varResource({ key: 'k', value: 'v' })] }, workspaces: identifiers('workspaces', [ws]), projects: identifiers('projects', [prj]) },
+          relationships: {
+            vars: { data: [varResource({ key: 'k', value: 'v' })] },
+            workspaces: identifiers('workspaces', [ws]),
+            projects: identifiers('projects', [prj]),
+          },
         },
       }),
     expected: (res) => ({ version: 'create', event: setEvent(res.body.data.id, 'create') }),
@@ -56,7 +60,10 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
     const set = await createVarset(t, org);
     return {
       setId: set.id,
-      send: () => t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'changed', priority: true } } }),
+      send: () =>
+        t.patch(`/api/v2/varsets/${set.id}`, {
+          data: { type: 'varsets', attributes: { description: 'changed', priority: true } },
+        }),
       expected: () => ({ version: 'update', event: setEvent(set.id, 'update') }),
     };
   },
@@ -69,7 +76,11 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
           data: {
             type: 'varsets',
             attributes: { name: `renamed-${randomUUID()}` },
-            relationships: { vars: { data: [varResource({ key: 'added', value: 'v' })] }, workspaces: identifiers('workspaces', []), projects: identifiers('projects', [prj]) },
+            relationships: {
+              vars: { data: [varResource({ key: 'added', value: 'v' })] },
+              workspaces: identifiers('workspaces', []),
+              projects: identifiers('projects', [prj]),
+            },
           },
         }),
       expected: () => ({ version: 'update', event: setEvent(set.id, 'update') }),
@@ -77,13 +88,18 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
   },
   'deleting a set': async ({ t, org }) => {
     const set = await createVarset(t, org, { vars: [{ key: 'k', value: 'v' }] });
-    return { setId: set.id, send: () => t.delete(`/api/v2/varsets/${set.id}`), expected: () => ({ version: 'delete', event: setEvent(set.id, 'destroy') }) };
+    return {
+      setId: set.id,
+      send: () => t.delete(`/api/v2/varsets/${set.id}`),
+      expected: () => ({ version: 'delete', event: setEvent(set.id, 'destroy') }),
+    };
   },
   'adding a variable': async ({ t, org }) => {
     const set = await createVarset(t, org);
     return {
       setId: set.id,
-      send: () => t.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: varResource({ key: 'added', value: 'v' }) }),
+      send: () =>
+        t.post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: varResource({ key: 'added', value: 'v' }) }),
       expected: (res) => ({ version: 'update', event: { type: 'var', id: res.body.data.id, action: 'create' } }),
     };
   },
@@ -92,7 +108,10 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
     const variable = await createVar(t, set.id, { key: 'k', value: 'before' });
     return {
       setId: set.id,
-      send: () => t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${variable.id}`, { data: { type: 'vars', attributes: { value: 'after' } } }),
+      send: () =>
+        t.patch(`/api/v2/varsets/${set.id}/relationships/vars/${variable.id}`, {
+          data: { type: 'vars', attributes: { value: 'after' } },
+        }),
       expected: () => ({ version: 'update', event: { type: 'var', id: variable.id, action: 'update' } }),
     };
   },
@@ -139,11 +158,15 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
   },
   'rolling a set back': async ({ t, org }) => {
     const set = await createVarset(t, org, { attributes: { description: 'first' } });
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'second' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'second' } } }),
+      200,
+    );
     const [, first] = await listVersions(t, set.id);
     return {
       setId: set.id,
-      send: () => t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }),
+      send: () =>
+        t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: first.id } }),
       expected: () => ({ version: 'rollback', event: setEvent(set.id, 'rollback') }),
     };
   },
@@ -153,7 +176,8 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
     const [, created] = await listVersions(t, set.id);
     return {
       setId: set.id,
-      send: () => t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: created.id } }),
+      send: () =>
+        t.post(`/api/v2/varsets/${set.id}/actions/rollback`, { data: { type: 'varset-versions', id: created.id } }),
       expected: () => ({ version: 'rollback', event: setEvent(set.id, 'rollback') }),
     };
   },
@@ -181,7 +205,12 @@ describe(`every write of a set records one version and one audit event (${storeK
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const events = () => t.store.db.selectFrom('audit_events').select(['id', 'resource_type', 'resource_id', 'action']).where('organization_id', '=', orgId).execute();
+  const events = () =>
+    t.store.db
+      .selectFrom('audit_events')
+      .select(['id', 'resource_type', 'resource_id', 'action'])
+      .where('organization_id', '=', orgId)
+      .execute();
 
   for (const [name, prepare] of Object.entries(WRITES)) {
     it(name, async () => {
@@ -193,7 +222,13 @@ describe(`every write of a set records one version and one audit event (${storeK
       const expected = write.expected(res);
       const setId = write.setId || expected.event.id;
       assert.equal(await versionCount(setId), versionsBefore + 1, 'one version');
-      const [newest] = await t.store.db.selectFrom('varset_versions').select(['action', 'request_id']).where('varset_id', '=', setId).orderBy('number', 'desc').limit(1).execute();
+      const [newest] = await t.store.db
+        .selectFrom('varset_versions')
+        .select(['action', 'request_id'])
+        .where('varset_id', '=', setId)
+        .orderBy('number', 'desc')
+        .limit(1)
+        .execute();
       assert.equal(newest!.action, expected.version);
       assert.equal(newest!.request_id, String(res.headers['x-request-id']));
       const made = (await events()).filter((e) => !known.has(e.id));
@@ -207,11 +242,24 @@ describe(`every write of a set records one version and one audit event (${storeK
 
   it('a rollback dry run and a preview are taken back: no version, no event', async () => {
     const set = await createVarset(t, scene.org, { attributes: { description: 'first' } });
-    expectStatus(await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'second' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${set.id}`, { data: { type: 'varsets', attributes: { description: 'second' } } }),
+      200,
+    );
     const [, first] = await listVersions(t, set.id);
     const eventsBefore = (await events()).length;
-    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/rollback?dry-run=true`, { data: { type: 'varset-versions', id: first.id } }), 200);
-    expectStatus(await t.post(`/api/v2/varsets/${set.id}/actions/preview`, { data: { type: 'varsets', attributes: { description: 'third' } } }), 200);
+    expectStatus(
+      await t.post(`/api/v2/varsets/${set.id}/actions/rollback?dry-run=true`, {
+        data: { type: 'varset-versions', id: first.id },
+      }),
+      200,
+    );
+    expectStatus(
+      await t.post(`/api/v2/varsets/${set.id}/actions/preview`, {
+        data: { type: 'varsets', attributes: { description: 'third' } },
+      }),
+      200,
+    );
     assert.equal(await versionCount(set.id), 2);
     assert.equal((await events()).length, eventsBefore);
     const shown = await t.get(`/api/v2/varsets/${set.id}`);
@@ -223,7 +271,13 @@ describe(`every write of a set records one version and one audit event (${storeK
     const user = 'importer';
     const ctx: Context = {
       store: t.store,
-      subject: { kind: 'site-admin', tokenId: 'command-line', description: `command line (user ${user})`, refusedBy: new Set(), commandLine: { user } },
+      subject: {
+        kind: 'site-admin',
+        tokenId: 'command-line',
+        description: `command line (user ${user})`,
+        refusedBy: new Set(),
+        commandLine: { user },
+      },
       sealer: t.app.sealer,
       requestId: randomUUID(),
       cause: 'import from https://example.test/sets.json',
@@ -236,7 +290,10 @@ describe(`every write of a set records one version and one audit event (${storeK
       .where('action', '=', 'update')
       .execute();
     assert.deepEqual([event!.auth_type, event!.accessor_id], ['CommandLine', user]);
-    assert.deepEqual(JSON.parse(event!.meta!), { name: set.attributes.name, cause: 'import from https://example.test/sets.json' });
+    assert.deepEqual(JSON.parse(event!.meta!), {
+      name: set.attributes.name,
+      cause: 'import from https://example.test/sets.json',
+    });
     assert.equal(await versionCount(set.id), 2);
   });
 
@@ -247,18 +304,31 @@ describe(`every write of a set records one version and one audit event (${storeK
         { key: 'removed', value: 'v' },
       ],
     });
-    const vars = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data as { id: string; attributes: { key: string } }[];
+    const vars = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data as {
+      id: string;
+      attributes: { key: string };
+    }[];
     const idOf = (key: string) => vars.find((v) => v.attributes.key === key)!.id;
     const ctx: Context = {
       store: t.store,
-      subject: { kind: 'site-admin', tokenId: 'command-line', description: 'command line (user importer)', refusedBy: new Set(), commandLine: { user: 'importer' } },
+      subject: {
+        kind: 'site-admin',
+        tokenId: 'command-line',
+        description: 'command line (user importer)',
+        refusedBy: new Set(),
+        commandLine: { user: 'importer' },
+      },
       sealer: t.app.sealer,
       requestId: randomUUID(),
       cause: 'import from /tmp/export',
     };
     const known = new Set((await events()).map((e) => e.id));
     await replaceVarset(ctx, set.id, {
-      command: { description: 'replaced', workspaceIds: [scene.ws], variables: [{ changes: { key: 'added', category: 'env', value: 's', sensitive: true }, at: 'vars[0]' }] },
+      command: {
+        description: 'replaced',
+        workspaceIds: [scene.ws],
+        variables: [{ changes: { key: 'added', category: 'env', value: 's', sensitive: true }, at: 'vars[0]' }],
+      },
       updates: [{ id: idOf('changed'), changes: { value: 'w' } }],
       deletions: [idOf('removed')],
     });
@@ -271,7 +341,10 @@ describe(`every write of a set records one version and one audit event (${storeK
     );
     const [event] = await t.store.db.selectFrom('audit_events').select('meta').where('id', '=', made[0]!.id).execute();
     assert.equal(JSON.parse(event!.meta!).cause, 'import from /tmp/export');
-    const after = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.map((v: any) => [v.attributes.key, v.attributes.value]);
+    const after = (await t.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.map((v: any) => [
+      v.attributes.key,
+      v.attributes.value,
+    ]);
     assert.deepEqual(after.sort(), [
       ['added', null],
       ['changed', 'w'],
@@ -291,7 +364,10 @@ describe(`every write of a set records one version and one audit event (${storeK
       return (await trx.selectFrom('varsets').select('id').where('description', '=', name).execute()).length;
     });
     assert.ok(result > 0);
-    assert.equal((await t.store.db.selectFrom('varsets').select('id').where('description', '=', name).execute()).length, 0);
+    assert.equal(
+      (await t.store.db.selectFrom('varsets').select('id').where('description', '=', name).execute()).length,
+      0,
+    );
     await assert.rejects(
       takenBack(t.store, async () => {
         throw new Error('refused');
@@ -307,7 +383,9 @@ describe('the one write path of sets', () => {
 
   it('is the only code of sets that locks, records versions and audit events, and calls the preview hooks', () => {
     const recording = /\b(withOrganizationLocked|recordVersion|recordAuditEvent|recordVariableEvent|writeWatcher)\b/;
-    const outside = files.filter((file) => file !== 'write-path.ts' && recording.test(fs.readFileSync(path.join(varsets, file), 'utf8')));
+    const outside = files.filter(
+      (file) => file !== 'write-path.ts' && recording.test(fs.readFileSync(path.join(varsets, file), 'utf8')),
+    );
     // A workspace's or project's deletion records the versions of the sets it changes, in its own transaction.
     assert.deepEqual(outside, ['cascades.ts', path.join('versions', 'record.ts')]);
     const cascades = fs.readFileSync(path.join(varsets, 'cascades.ts'), 'utf8');

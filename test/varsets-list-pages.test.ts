@@ -26,22 +26,23 @@ describe(`pages of project and workspace variable set lists (${storeKind})`, () 
     workspaceId = await t.createWorkspace(org, { projectId });
     const otherWorkspace = await t.createWorkspace(org, { projectId });
     // Names interleave the kinds, so pages mix global and assigned sets; case differs for the search.
-    const sets: Array<{ name: string; global?: boolean; projects?: string[]; workspaces?: string[]; owned?: boolean }> = [
-      { name: 'a-global', global: true },
-      { name: 'B-project', projects: [projectId] },
-      { name: 'c-global-also-assigned', global: true, workspaces: [workspaceId], projects: [projectId] },
-      { name: 'd-workspace', workspaces: [workspaceId, otherWorkspace] },
-      { name: 'e-other-project', projects: [otherProject] },
-      { name: 'f-global', global: true },
-      { name: 'g-other-workspace', workspaces: [otherWorkspace] },
-      { name: 'H-project-and-workspace', projects: [projectId], workspaces: [workspaceId] },
-      { name: 'i-global', global: true },
-      { name: 'j-unassigned' },
-      { name: 'k-owned', owned: true },
-      { name: 'l-owned-assigned', owned: true, workspaces: [workspaceId] },
-      { name: 'm-global', global: true },
-      { name: 'n-workspace', workspaces: [workspaceId] },
-    ];
+    const sets: Array<{ name: string; global?: boolean; projects?: string[]; workspaces?: string[]; owned?: boolean }> =
+      [
+        { name: 'a-global', global: true },
+        { name: 'B-project', projects: [projectId] },
+        { name: 'c-global-also-assigned', global: true, workspaces: [workspaceId], projects: [projectId] },
+        { name: 'd-workspace', workspaces: [workspaceId, otherWorkspace] },
+        { name: 'e-other-project', projects: [otherProject] },
+        { name: 'f-global', global: true },
+        { name: 'g-other-workspace', workspaces: [otherWorkspace] },
+        { name: 'H-project-and-workspace', projects: [projectId], workspaces: [workspaceId] },
+        { name: 'i-global', global: true },
+        { name: 'j-unassigned' },
+        { name: 'k-owned', owned: true },
+        { name: 'l-owned-assigned', owned: true, workspaces: [workspaceId] },
+        { name: 'm-global', global: true },
+        { name: 'n-workspace', workspaces: [workspaceId] },
+      ];
     for (const set of sets) {
       const created = await createVarset(t, org, {
         attributes: { name: set.name, global: set.global ?? false },
@@ -74,7 +75,8 @@ describe(`pages of project and workspace variable set lists (${storeKind})`, () 
   }
 
   for (const kind of ['project', 'workspace'] as const) {
-    const path = () => (kind === 'project' ? `/api/v2/projects/${projectId}/varsets` : `/api/v2/workspaces/${workspaceId}/varsets`);
+    const path = () =>
+      kind === 'project' ? `/api/v2/projects/${projectId}/varsets` : `/api/v2/workspaces/${workspaceId}/varsets`;
 
     it(`${kind}: every page size gives the full list in name order, each set once, with its total`, async () => {
       for (let size = 1; size <= expected[kind].length + 1; size++) {
@@ -90,7 +92,8 @@ describe(`pages of project and workspace variable set lists (${storeKind})`, () 
     it(`${kind}: a search narrows both the pages and the total`, async () => {
       const all = await walk(path(), 100);
       const names = new Map<string, string>();
-      for (const page of [await t.get(`${path()}?page%5Bsize%5D=100`)]) for (const s of page.body.data) names.set(s.id, s.attributes.name);
+      for (const page of [await t.get(`${path()}?page%5Bsize%5D=100`)])
+        for (const s of page.body.data) names.set(s.id, s.attributes.name);
       const matching = all.ids.filter((id) => names.get(id)!.toLowerCase().includes('project'));
       assert.ok(matching.length >= 2);
       for (const size of [1, 2, 100]) {

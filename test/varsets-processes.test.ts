@@ -8,7 +8,12 @@ import { assign, createVar, createVarset } from './support/factories/varsets.js'
 import { startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, expectStatus, httpClient, injectClient, type Client } from './support/requests.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
-import { raceAddSameKey, raceCreateGlobalSets, raceFlipGlobal, raceRenameIntoSameKey } from './support/varsets-races.js';
+import {
+  raceAddSameKey,
+  raceCreateGlobalSets,
+  raceFlipGlobal,
+  raceRenameIntoSameKey,
+} from './support/varsets-races.js';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -120,19 +125,30 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
 
   it('never serves a response that a write in the other process has changed', async () => {
     let org = await createOrganization(writer);
-    const projectRes = await writer.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'payments' } } });
+    const projectRes = await writer.post(`/api/v2/organizations/${org}/projects`, {
+      data: { type: 'projects', attributes: { name: 'payments' } },
+    });
     const projectId = projectRes.body.data.id as string;
-    const otherProjectRes = await writer.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'billing' } } });
+    const otherProjectRes = await writer.post(`/api/v2/organizations/${org}/projects`, {
+      data: { type: 'projects', attributes: { name: 'billing' } },
+    });
     const otherProjectId = otherProjectRes.body.data.id as string;
     const workspace = async (name: string, project: string) =>
       (
         await writer.post(`/api/v2/organizations/${org}/workspaces`, {
-          data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: project } } } },
+          data: {
+            type: 'workspaces',
+            attributes: { name },
+            relationships: { project: { data: { type: 'projects', id: project } } },
+          },
         })
       ).body.data.id as string;
     const w1 = await workspace('api', projectId);
     const w2 = await workspace('worker', projectId);
-    const shown = await createVarset(writer, org, { attributes: { name: 'shared', description: 'first' }, vars: [{ key: 'region' }, { key: 'TOKEN', category: 'env' }] });
+    const shown = await createVarset(writer, org, {
+      attributes: { name: 'shared', description: 'first' },
+      vars: [{ key: 'region' }, { key: 'TOKEN', category: 'env' }],
+    });
     const other = await createVarset(writer, org, { attributes: { name: 'other' }, vars: [{ key: 'size' }] });
     await createVarset(writer, org, { attributes: { name: 'everywhere', global: true }, vars: [{ key: 'owner' }] });
     await assign(writer, shown.id, 'workspaces', [w1]);
@@ -153,21 +169,63 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
     const varsPath = `/api/v2/varsets/${shown.id}/relationships/vars`;
     let added = '';
     const writes: Array<[string, () => Promise<unknown>]> = [
-      ['renaming a set', () => writer.patch(`/api/v2/varsets/${shown.id}`, { data: { type: 'varsets', attributes: { name: 'shared-renamed', description: 'second' } } })],
+      [
+        'renaming a set',
+        () =>
+          writer.patch(`/api/v2/varsets/${shown.id}`, {
+            data: { type: 'varsets', attributes: { name: 'shared-renamed', description: 'second' } },
+          }),
+      ],
       ['adding a variable', async () => (added = (await createVar(writer, shown.id, { key: 'zone' })).id)],
-      ['changing a variable', () => writer.patch(`${varsPath}/${added}`, { data: { type: 'vars', attributes: { value: 'eu-west-1' } } })],
+      [
+        'changing a variable',
+        () => writer.patch(`${varsPath}/${added}`, { data: { type: 'vars', attributes: { value: 'eu-west-1' } } }),
+      ],
       ['deleting a variable', () => writer.delete(`${varsPath}/${added}`)],
       ['assigning a set to a workspace', () => assign(writer, shown.id, 'workspaces', [w2])],
-      ['removing a set from a workspace', () => writer.delete(`/api/v2/varsets/${shown.id}/relationships/workspaces`, { data: [{ type: 'workspaces', id: w1 }] })],
+      [
+        'removing a set from a workspace',
+        () =>
+          writer.delete(`/api/v2/varsets/${shown.id}/relationships/workspaces`, {
+            data: [{ type: 'workspaces', id: w1 }],
+          }),
+      ],
       ['assigning a set to a project', () => assign(writer, shown.id, 'projects', [projectId])],
-      ['removing a set from a project', () => writer.delete(`/api/v2/varsets/${shown.id}/relationships/projects`, { data: [{ type: 'projects', id: projectId }] })],
-      ['renaming a workspace', () => writer.patch(`/api/v2/workspaces/${w2}`, { data: { type: 'workspaces', attributes: { name: 'worker-renamed' } } })],
+      [
+        'removing a set from a project',
+        () =>
+          writer.delete(`/api/v2/varsets/${shown.id}/relationships/projects`, {
+            data: [{ type: 'projects', id: projectId }],
+          }),
+      ],
+      [
+        'renaming a workspace',
+        () =>
+          writer.patch(`/api/v2/workspaces/${w2}`, {
+            data: { type: 'workspaces', attributes: { name: 'worker-renamed' } },
+          }),
+      ],
       [
         'moving a workspace to another project',
-        () => writer.patch(`/api/v2/workspaces/${w1}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: otherProjectId } } } } }),
+        () =>
+          writer.patch(`/api/v2/workspaces/${w1}`, {
+            data: {
+              type: 'workspaces',
+              relationships: { project: { data: { type: 'projects', id: otherProjectId } } },
+            },
+          }),
       ],
-      ['renaming a project', () => writer.patch(`/api/v2/projects/${projectId}`, { data: { type: 'projects', attributes: { name: 'payments-renamed' } } })],
-      ['making a set global', () => writer.patch(`/api/v2/varsets/${other.id}`, { data: { type: 'varsets', attributes: { global: true } } })],
+      [
+        'renaming a project',
+        () =>
+          writer.patch(`/api/v2/projects/${projectId}`, {
+            data: { type: 'projects', attributes: { name: 'payments-renamed' } },
+          }),
+      ],
+      [
+        'making a set global',
+        () => writer.patch(`/api/v2/varsets/${other.id}`, { data: { type: 'varsets', attributes: { global: true } } }),
+      ],
       ['creating a set', () => createVarset(writer, org, { attributes: { name: 'shiny', global: true } })],
       ['deleting a workspace a set is assigned to', () => writer.delete(`/api/v2/workspaces/${w2}`)],
       ['deleting a set', () => writer.delete(`/api/v2/varsets/${other.id}`)],
@@ -175,14 +233,20 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
         'renaming the organization',
         async () => {
           const renamed = `${org}-renamed`;
-          expectStatus(await writer.patch(`/api/v2/organizations/${org}`, { data: { type: 'organizations', attributes: { name: renamed } } }), 200);
+          expectStatus(
+            await writer.patch(`/api/v2/organizations/${org}`, {
+              data: { type: 'organizations', attributes: { name: renamed } },
+            }),
+            200,
+          );
           org = renamed;
         },
       ],
     ];
     for (const [name, write] of writes) {
       const result = await write();
-      if (result && typeof result === 'object' && 'status' in result) assert.ok((result as { status: number }).status < 300, `${name}: ${JSON.stringify(result)}`);
+      if (result && typeof result === 'object' && 'status' in result)
+        assert.ok((result as { status: number }).status < 300, `${name}: ${JSON.stringify(result)}`);
       await expectSameAsUncached(urls(), name);
     }
     await writer.delete(`/api/v2/organizations/${org}`);
@@ -191,8 +255,16 @@ describe(`cached responses across two server processes (${storeKind})`, () => {
 
   it('decides on every request who may read, whatever it has kept', async () => {
     const org = await createOrganization(writer);
-    const w1 = (await writer.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'granted' } } })).body.data.id as string;
-    const w2 = (await writer.post(`/api/v2/organizations/${org}/workspaces`, { data: { type: 'workspaces', attributes: { name: 'not-granted' } } })).body.data.id as string;
+    const w1 = (
+      await writer.post(`/api/v2/organizations/${org}/workspaces`, {
+        data: { type: 'workspaces', attributes: { name: 'granted' } },
+      })
+    ).body.data.id as string;
+    const w2 = (
+      await writer.post(`/api/v2/organizations/${org}/workspaces`, {
+        data: { type: 'workspaces', attributes: { name: 'not-granted' } },
+      })
+    ).body.data.id as string;
     const readable = await createVarset(writer, org, { attributes: { name: 'readable' }, vars: [{ key: 'a' }] });
     const hidden = await createVarset(writer, org, { attributes: { name: 'hidden' }, vars: [{ key: 'b' }] });
     await assign(writer, readable.id, 'workspaces', [w1]);

@@ -19,14 +19,23 @@ describe(`queries per variable set request (${storeKind})`, () => {
     app = await TestApp.start({}, (store) => ({ ...store, db: store.db.withPlugin(counter) }));
     c = app;
     org = await createOrganization(c);
-    const projectRes = await c.post(`/api/v2/organizations/${org}/projects`, { data: { type: 'projects', attributes: { name: 'counted' } } });
+    const projectRes = await c.post(`/api/v2/organizations/${org}/projects`, {
+      data: { type: 'projects', attributes: { name: 'counted' } },
+    });
     projectId = projectRes.body.data.id;
     const workspaceRes = await c.post(`/api/v2/organizations/${org}/workspaces`, {
-      data: { type: 'workspaces', attributes: { name: 'counted' }, relationships: { project: { data: { type: 'projects', id: projectId } } } },
+      data: {
+        type: 'workspaces',
+        attributes: { name: 'counted' },
+        relationships: { project: { data: { type: 'projects', id: projectId } } },
+      },
     });
     workspaceId = workspaceRes.body.data.id;
     for (let i = 0; i < 100; i++) {
-      const set = await createVarset(c, org, { attributes: { name: `set-${String(i).padStart(3, '0')}` }, vars: [{ key: `a${i}` }, { key: `b${i}`, category: 'env' }] });
+      const set = await createVarset(c, org, {
+        attributes: { name: `set-${String(i).padStart(3, '0')}` },
+        vars: [{ key: `a${i}` }, { key: `b${i}`, category: 'env' }],
+      });
       await assign(c, set.id, 'projects', [projectId]);
       if (i % 2 === 0) await assign(c, set.id, 'workspaces', [workspaceId]);
     }
@@ -105,7 +114,12 @@ describe(`queries per variable set request (${storeKind})`, () => {
     const added = await createVar(c, set.id, { key: 'counted_second' });
     assert.equal(counter.count, 8 + differs, `add: ${counter.count} statements`);
     counter.count = 0;
-    expectStatus(await c.patch(`/api/v2/varsets/${set.id}/relationships/vars/${added.id}`, { data: { type: 'vars', attributes: { value: 'changed' } } }), 200);
+    expectStatus(
+      await c.patch(`/api/v2/varsets/${set.id}/relationships/vars/${added.id}`, {
+        data: { type: 'vars', attributes: { value: 'changed' } },
+      }),
+      200,
+    );
     assert.equal(counter.count, 9 + differs, `update: ${counter.count} statements`);
     counter.count = 0;
     // The audit event names the variable's key, returned by its deletion.

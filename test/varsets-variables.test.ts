@@ -1,7 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestApp } from './support/app.js';
-import { createVar, createVarset, expectRejected, postVar, varResource, varsPath } from './support/factories/varsets.js';
+import {
+  createVar,
+  createVarset,
+  expectRejected,
+  postVar,
+  varResource,
+  varsPath,
+} from './support/factories/varsets.js';
 import { expectStatus, errorOf } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -18,7 +25,9 @@ describe(`variables of a set (${storeKind})`, () => {
 
   it('adds a variable with defaults: 200 with every attribute, the varset relationship and a self link', async () => {
     const set = await createVarset(t, org);
-    const res = await t.post(varsPath(set.id), { data: { type: 'vars', attributes: { key: 'region', category: 'terraform' } } });
+    const res = await t.post(varsPath(set.id), {
+      data: { type: 'vars', attributes: { key: 'region', category: 'terraform' } },
+    });
     expectStatus(res, 200);
     const v = res.body.data;
     assert.match(v.id, /^var-[A-Za-z0-9]{16}$/);
@@ -26,15 +35,33 @@ describe(`variables of a set (${storeKind})`, () => {
     const { 'created-at': createdAt, 'version-id': versionId, ...attributes } = v.attributes;
     assert.match(createdAt, TIMESTAMP);
     assert.ok(typeof versionId === 'string' && versionId.length > 0);
-    assert.deepEqual(attributes, { key: 'region', value: '', description: '', category: 'terraform', hcl: false, sensitive: false });
-    assert.deepEqual(v.relationships, { varset: { data: { id: set.id, type: 'varsets' }, links: { related: `/api/v2/varsets/${set.id}` } } });
+    assert.deepEqual(attributes, {
+      key: 'region',
+      value: '',
+      description: '',
+      category: 'terraform',
+      hcl: false,
+      sensitive: false,
+    });
+    assert.deepEqual(v.relationships, {
+      varset: { data: { id: set.id, type: 'varsets' }, links: { related: `/api/v2/varsets/${set.id}` } },
+    });
     assert.deepEqual(v.links, { self: `/api/v2/vars/${v.id}` });
   });
 
   it('stores every attribute given', async () => {
     const set = await createVarset(t, org);
-    const v = await createVar(t, set.id, { key: 'AWS_REGION', value: 'eu-west-1', category: 'env', description: 'where', hcl: true });
-    assert.deepEqual([v.attributes.key, v.attributes.value, v.attributes.category, v.attributes.description, v.attributes.hcl], ['AWS_REGION', 'eu-west-1', 'env', 'where', true]);
+    const v = await createVar(t, set.id, {
+      key: 'AWS_REGION',
+      value: 'eu-west-1',
+      category: 'env',
+      description: 'where',
+      hcl: true,
+    });
+    assert.deepEqual(
+      [v.attributes.key, v.attributes.value, v.attributes.category, v.attributes.description, v.attributes.hcl],
+      ['AWS_REGION', 'eu-west-1', 'env', 'where', true],
+    );
   });
 
   it('takes keys as clients send them (UUIDs, hyphens, dots), up to 128 characters', async () => {
@@ -73,8 +100,14 @@ describe(`variables of a set (${storeKind})`, () => {
       [{ data: { type: 'vars', attributes: { key: 7, category: 'env' } } }, '/data/attributes/key'],
       [{ data: { type: 'vars', attributes: { key: 'k', category: 'env', value: 42 } } }, '/data/attributes/value'],
       [{ data: { type: 'vars', attributes: { key: 'k', category: 'env', hcl: 'false' } } }, '/data/attributes/hcl'],
-      [{ data: { type: 'vars', attributes: { key: 'k', category: 'env', sensitive: 0 } } }, '/data/attributes/sensitive'],
-      [{ data: { type: 'vars', attributes: { key: 'k', category: 'env', description: false } } }, '/data/attributes/description'],
+      [
+        { data: { type: 'vars', attributes: { key: 'k', category: 'env', sensitive: 0 } } },
+        '/data/attributes/sensitive',
+      ],
+      [
+        { data: { type: 'vars', attributes: { key: 'k', category: 'env', description: false } } },
+        '/data/attributes/description',
+      ],
       [{ data: { type: 'varsets', attributes: { key: 'k', category: 'env' } } }, '/data/type'],
       [{ data: [] }, '/data'],
       [{}, '/data'],
@@ -130,7 +163,14 @@ describe(`variables of a set (${storeKind})`, () => {
         res.body.data.find((l: any) => l.id === v.id),
         v,
       );
-    assert.deepEqual(res.body.meta.pagination, { 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': 4 });
+    assert.deepEqual(res.body.meta.pagination, {
+      'current-page': 1,
+      'page-size': 20,
+      'prev-page': null,
+      'next-page': null,
+      'total-pages': 1,
+      'total-count': 4,
+    });
     const page = await t.get(`${varsPath(set.id)}?page%5Bnumber%5D=2&page%5Bsize%5D=3`);
     assert.deepEqual(
       page.body.data.map((v: any) => v.attributes.key),
@@ -155,17 +195,28 @@ describe(`variables of a set (${storeKind})`, () => {
   it('updates the attributes given, with a fresh version-id every time, even for no change', async () => {
     const set = await createVarset(t, org);
     const v = await createVar(t, set.id, { key: 'orig', value: 'one', description: 'd' });
-    const res = await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { key: 'newname', value: 'newvalue', hcl: true } } });
+    const res = await t.patch(varsPath(set.id, v.id), {
+      data: { type: 'vars', attributes: { key: 'newname', value: 'newvalue', hcl: true } },
+    });
     expectStatus(res, 200);
     const updated = res.body.data;
     assert.deepEqual(
-      [updated.attributes.key, updated.attributes.value, updated.attributes.hcl, updated.attributes.description, updated.attributes.category],
+      [
+        updated.attributes.key,
+        updated.attributes.value,
+        updated.attributes.hcl,
+        updated.attributes.description,
+        updated.attributes.category,
+      ],
       ['newname', 'newvalue', true, 'd', 'terraform'],
     );
     assert.notEqual(updated.attributes['version-id'], v.attributes['version-id']);
     assert.equal(updated.attributes['created-at'], v.attributes['created-at']);
     const same = await t.patch(varsPath(set.id, v.id), {
-      data: { type: 'vars', attributes: { key: 'newname', value: 'newvalue', description: 'd', hcl: true, sensitive: false } },
+      data: {
+        type: 'vars',
+        attributes: { key: 'newname', value: 'newvalue', description: 'd', hcl: true, sensitive: false },
+      },
     });
     expectStatus(same, 200);
     assert.notEqual(same.body.data.attributes['version-id'], updated.attributes['version-id']);
@@ -174,7 +225,9 @@ describe(`variables of a set (${storeKind})`, () => {
     assert.deepEqual(sameRest, updatedRest);
     const shown = await t.get(varsPath(set.id, v.id));
     assert.deepEqual(shown.body.data, same.body.data, 'reading does not change the version');
-    const recategorized = await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { category: 'env' } } });
+    const recategorized = await t.patch(varsPath(set.id, v.id), {
+      data: { type: 'vars', attributes: { category: 'env' } },
+    });
     assert.equal(recategorized.body.data.attributes.category, 'env');
   });
 
@@ -182,15 +235,32 @@ describe(`variables of a set (${storeKind})`, () => {
     const set = await createVarset(t, org);
     await createVar(t, set.id, { key: 'taken', category: 'env' });
     const v = await createVar(t, set.id, { key: 'mine', category: 'env' });
-    const taken = await expectRejected(t, org, 422, () => t.patch(varsPath(set.id, v.id), { data: varResource({ key: 'taken', category: 'env' }) }));
+    const taken = await expectRejected(t, org, 422, () =>
+      t.patch(varsPath(set.id, v.id), { data: varResource({ key: 'taken', category: 'env' }) }),
+    );
     assert.equal(errorOf(taken).detail, 'Key has already been taken');
-    for (const attributes of [{ key: '' }, { category: 'nope' }, { description: 'd'.repeat(513) }, { hcl: 'yes' }, { value: {} }]) {
+    for (const attributes of [
+      { key: '' },
+      { category: 'nope' },
+      { description: 'd'.repeat(513) },
+      { hcl: 'yes' },
+      { value: {} },
+    ]) {
       await expectRejected(t, org, 422, () => t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes } }));
     }
-    await expectRejected(t, org, 422, () => t.patch(varsPath(set.id, v.id), { data: { type: 'varsets', attributes: { value: 'x' } } }));
-    await expectRejected(t, org, 404, () => t.patch(varsPath(set.id, 'nonexisting'), { data: varResource({ value: 'x' }) }));
+    await expectRejected(t, org, 422, () =>
+      t.patch(varsPath(set.id, v.id), { data: { type: 'varsets', attributes: { value: 'x' } } }),
+    );
+    await expectRejected(t, org, 404, () =>
+      t.patch(varsPath(set.id, 'nonexisting'), { data: varResource({ value: 'x' }) }),
+    );
     // Moving to the other category, where the key is free, is fine.
-    expectStatus(await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { key: 'taken', category: 'terraform' } } }), 200);
+    expectStatus(
+      await t.patch(varsPath(set.id, v.id), {
+        data: { type: 'vars', attributes: { key: 'taken', category: 'terraform' } },
+      }),
+      200,
+    );
   });
 
   describe('sensitive variables', () => {
@@ -201,7 +271,9 @@ describe(`variables of a set (${storeKind})`, () => {
       assert.equal(v.attributes.sensitive, true);
       assert.equal((await t.get(varsPath(set.id, v.id))).body.data.attributes.value, null);
       assert.equal((await t.get(varsPath(set.id))).body.data[0].attributes.value, null);
-      const updated = await t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes: { value: 'new-secret' } } });
+      const updated = await t.patch(varsPath(set.id, v.id), {
+        data: { type: 'vars', attributes: { value: 'new-secret' } },
+      });
       expectStatus(updated, 200);
       assert.equal(updated.body.data.attributes.value, null);
       const included = await t.get(`/api/v2/varsets/${set.id}?include=vars`);
@@ -222,11 +294,16 @@ describe(`variables of a set (${storeKind})`, () => {
         [{ key: 'renamed' }, 'key'],
         [{ hcl: true }, 'hcl'],
       ] as const) {
-        const res = await expectRejected(t, org, 422, () => t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes } }));
+        const res = await expectRejected(t, org, 422, () =>
+          t.patch(varsPath(set.id, v.id), { data: { type: 'vars', attributes } }),
+        );
         assert.equal(errorOf(res).source?.pointer, `/data/attributes/${name}`);
       }
       const res = await t.patch(varsPath(set.id, v.id), {
-        data: { type: 'vars', attributes: { key: 'locked', hcl: false, sensitive: true, value: 'y', description: 'now described' } },
+        data: {
+          type: 'vars',
+          attributes: { key: 'locked', hcl: false, sensitive: true, value: 'y', description: 'now described' },
+        },
       });
       expectStatus(res, 200);
       assert.equal(res.body.data.attributes.description, 'now described');

@@ -1,7 +1,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestApp } from './support/app.js';
-import { assign, createVar, createVarset, expectRejected, identifiers, ids, postVarset, uniqueName, varsetBody } from './support/factories/varsets.js';
+import {
+  assign,
+  createVar,
+  createVarset,
+  expectRejected,
+  identifiers,
+  ids,
+  postVarset,
+  uniqueName,
+  varsetBody,
+} from './support/factories/varsets.js';
 import { expectStatus, errorOf } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -18,7 +28,9 @@ describe(`variable sets (${storeKind})`, () => {
 
   describe('create', () => {
     it('answers 200 with defaults and every relationship, without included', async () => {
-      const res = await t.post(`/api/v2/organizations/${org}/varsets`, { data: { type: 'varsets', attributes: { name: 'defaults' } } });
+      const res = await t.post(`/api/v2/organizations/${org}/varsets`, {
+        data: { type: 'varsets', attributes: { name: 'defaults' } },
+      });
       expectStatus(res, 200);
       const set = res.body.data;
       assert.match(set.id, /^varset-[A-Za-z0-9]{16}$/);
@@ -75,7 +87,10 @@ describe(`variable sets (${storeKind})`, () => {
       assert.equal(token.attributes.sensitive, true);
       assert.equal(token.attributes.category, 'env');
       const region = vars.find((v: any) => v.attributes.key === 'region');
-      assert.deepEqual([region.attributes.value, region.attributes.category, region.attributes.description], ['eu', 'terraform', 'where']);
+      assert.deepEqual(
+        [region.attributes.value, region.attributes.category, region.attributes.description],
+        ['eu', 'terraform', 'where'],
+      );
     });
 
     it('accepts a parent naming its own organization', async () => {
@@ -98,7 +113,9 @@ describe(`variable sets (${storeKind})`, () => {
         [{ name: 'x'.repeat(129) }, 'name is too long (maximum is 128 characters)'],
         [{ name: taken }, 'Name has already been taken'],
       ] as const) {
-        const res = await expectRejected(t, org, 422, () => t.post(`/api/v2/organizations/${org}/varsets`, varsetBody({ attributes })));
+        const res = await expectRejected(t, org, 422, () =>
+          t.post(`/api/v2/organizations/${org}/varsets`, varsetBody({ attributes })),
+        );
         assert.deepEqual(errorOf(res).source, { pointer: '/data/attributes/name' });
         assert.equal(errorOf(res).detail, detail);
       }
@@ -116,28 +133,73 @@ describe(`variable sets (${storeKind})`, () => {
         [{ data: { type: 'varsets', attributes: { name: 'x', global: 'true' } } }, '/data/attributes/global'],
         [{ data: { type: 'varsets', attributes: { name: 'x', priority: 1 } } }, '/data/attributes/priority'],
         [{ data: { type: 'varsets', attributes: { name: 'x', description: ['a'] } } }, '/data/attributes/description'],
-        [{ data: { type: 'varsets', attributes: { name: 'x', description: 'd'.repeat(513) } } }, '/data/attributes/description'],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x', description: 'd'.repeat(513) } } },
+          '/data/attributes/description',
+        ],
         [{ data: { type: 'varsets', attributes: 'x' } }, '/data/attributes'],
         [
-          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { workspaces: { data: [{ type: 'projects', id: 'prj-1' }] } } } },
+          {
+            data: {
+              type: 'varsets',
+              attributes: { name: 'x' },
+              relationships: { workspaces: { data: [{ type: 'projects', id: 'prj-1' }] } },
+            },
+          },
           '/data/relationships/workspaces/data/0/type',
         ],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { workspaces: [] } } }, '/data/relationships/workspaces'],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { projects: { data: {} } } } }, '/data/relationships/projects/data'],
         [
-          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'variables', attributes: { key: 'k', category: 'env' } }] } } } },
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { workspaces: [] } } },
+          '/data/relationships/workspaces',
+        ],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { projects: { data: {} } } } },
+          '/data/relationships/projects/data',
+        ],
+        [
+          {
+            data: {
+              type: 'varsets',
+              attributes: { name: 'x' },
+              relationships: { vars: { data: [{ type: 'variables', attributes: { key: 'k', category: 'env' } }] } },
+            },
+          },
           '/data/relationships/vars/data/0/type',
         ],
         [
-          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'vars', attributes: { category: 'env' } }] } } } },
+          {
+            data: {
+              type: 'varsets',
+              attributes: { name: 'x' },
+              relationships: { vars: { data: [{ type: 'vars', attributes: { category: 'env' } }] } },
+            },
+          },
           '/data/relationships/vars/data/0/attributes/key',
         ],
         [
-          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'k' } }] } } } },
+          {
+            data: {
+              type: 'varsets',
+              attributes: { name: 'x' },
+              relationships: { vars: { data: [{ type: 'vars', attributes: { key: 'k' } }] } },
+            },
+          },
           '/data/relationships/vars/data/0/attributes/category',
         ],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: { type: 'vars' } } } } }, '/data/relationships/vars/data'],
-        [{ data: { type: 'varsets', attributes: { name: 'x' }, relationships: { parent: { data: { type: 'workspaces', id: 'ws-1' } } } } }, '/data/relationships/parent/data/type'],
+        [
+          { data: { type: 'varsets', attributes: { name: 'x' }, relationships: { vars: { data: { type: 'vars' } } } } },
+          '/data/relationships/vars/data',
+        ],
+        [
+          {
+            data: {
+              type: 'varsets',
+              attributes: { name: 'x' },
+              relationships: { parent: { data: { type: 'workspaces', id: 'ws-1' } } },
+            },
+          },
+          '/data/relationships/parent/data/type',
+        ],
       ];
       for (const [body, pointer] of cases) {
         const res = await expectRejected(t, org, 422, () => t.post(`/api/v2/organizations/${org}/varsets`, body));
@@ -146,7 +208,11 @@ describe(`variable sets (${storeKind})`, () => {
     });
 
     it('refuses two variables with the same key and category in the body', async () => {
-      const res = await expectRejected(t, org, 422, () => postVarset(t, org, { vars: [{ key: 'dup', category: 'env' }, { key: 'other' }, { key: 'dup', category: 'env' }] }));
+      const res = await expectRejected(t, org, 422, () =>
+        postVarset(t, org, {
+          vars: [{ key: 'dup', category: 'env' }, { key: 'other' }, { key: 'dup', category: 'env' }],
+        }),
+      );
       assert.equal(errorOf(res).detail, 'Key has already been taken');
       assert.equal(errorOf(res).source?.pointer, '/data/relationships/vars/data/2/attributes/key');
       await createVarset(t, org, {
@@ -183,14 +249,18 @@ describe(`variable sets (${storeKind})`, () => {
       const shown = await t.get(`/api/v2/varsets/${created.id}`);
       expectStatus(shown, 200);
       assert.deepEqual(shown.body, { data: created });
-      const listed = await t.get(`/api/v2/organizations/${org}/varsets?q=${encodeURIComponent(created.attributes.name)}`);
+      const listed = await t.get(
+        `/api/v2/organizations/${org}/varsets?q=${encodeURIComponent(created.attributes.name)}`,
+      );
       assert.deepEqual(listed.body.data, [created]);
     });
 
     it('shows variables as identifiers outside create and update responses', async () => {
       const created = await createVarset(t, org, { vars: [{ key: 'a' }] });
       const shown = await t.get(`/api/v2/varsets/${created.id}`);
-      assert.deepEqual(shown.body.data.relationships.vars.data, [{ id: created.relationships.vars.data[0].id, type: 'vars' }]);
+      assert.deepEqual(shown.body.data.relationships.vars.data, [
+        { id: created.relationships.vars.data[0].id, type: 'vars' },
+      ]);
       assert.equal(shown.body.data.attributes['var-count'], 1);
     });
 
@@ -213,24 +283,41 @@ describe(`variable sets (${storeKind})`, () => {
       assert.equal(res.body.data.attributes.priority, true);
       assert.equal(res.body.data.attributes.name, created.attributes.name);
       assert.ok(res.body.data.attributes['updated-at'] > created.attributes['updated-at']);
-      const renamed = await t.put(`/api/v2/varsets/${created.id}`, varsetBody({ attributes: { name: 'Renamed by PUT', priority: false, global: true } }));
+      const renamed = await t.put(
+        `/api/v2/varsets/${created.id}`,
+        varsetBody({ attributes: { name: 'Renamed by PUT', priority: false, global: true } }),
+      );
       expectStatus(renamed, 200);
       assert.deepEqual(
-        [renamed.body.data.attributes.name, renamed.body.data.attributes.priority, renamed.body.data.attributes.global, renamed.body.data.attributes.description],
+        [
+          renamed.body.data.attributes.name,
+          renamed.body.data.attributes.priority,
+          renamed.body.data.attributes.global,
+          renamed.body.data.attributes.description,
+        ],
         ['Renamed by PUT', false, true, 'after'],
       );
       const shown = await t.get(`/api/v2/varsets/${created.id}`);
       assert.deepEqual(shown.body.data.attributes, renamed.body.data.attributes);
-      const posted = await t.post(`/api/v2/varsets/${created.id}`, varsetBody({ attributes: { description: 'by POST' } }));
+      const posted = await t.post(
+        `/api/v2/varsets/${created.id}`,
+        varsetBody({ attributes: { description: 'by POST' } }),
+      );
       expectStatus(posted, 200);
-      assert.deepEqual([posted.body.data.attributes.description, posted.body.data.attributes.name], ['by POST', 'Renamed by PUT']);
+      assert.deepEqual(
+        [posted.body.data.attributes.description, posted.body.data.attributes.name],
+        ['by POST', 'Renamed by PUT'],
+      );
     });
 
     it('refuses a taken name, bad attributes and a wrong type on update, changing nothing', async () => {
       const first = await createVarset(t, org);
       const second = await createVarset(t, org);
       const res = await expectRejected(t, org, 422, () =>
-        t.patch(`/api/v2/varsets/${second.id}`, varsetBody({ attributes: { name: first.attributes.name, description: 'changed' } })),
+        t.patch(
+          `/api/v2/varsets/${second.id}`,
+          varsetBody({ attributes: { name: first.attributes.name, description: 'changed' } }),
+        ),
       );
       assert.equal(errorOf(res).detail, 'Name has already been taken');
       for (const [body, status] of [
@@ -246,14 +333,24 @@ describe(`variable sets (${storeKind})`, () => {
       const shown = await t.get(`/api/v2/varsets/${second.id}`);
       assert.deepEqual(shown.body.data, second);
       // Renaming to its own name is no conflict.
-      expectStatus(await t.patch(`/api/v2/varsets/${second.id}`, varsetBody({ attributes: { name: second.attributes.name } })), 200);
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${second.id}`, varsetBody({ attributes: { name: second.attributes.name } })),
+        200,
+      );
     });
 
     it('replaces assignments given in the body, clears them with an empty array, keeps them when absent', async () => {
-      const [ws1, ws2, ws3] = [await t.createWorkspace(org), await t.createWorkspace(org), await t.createWorkspace(org)];
+      const [ws1, ws2, ws3] = [
+        await t.createWorkspace(org),
+        await t.createWorkspace(org),
+        await t.createWorkspace(org),
+      ];
       const [prj1, prj2] = [await t.createProject(org), await t.createProject(org)];
       const created = await createVarset(t, org, { workspaces: [ws1, ws2], projects: [prj1] });
-      let res = await t.patch(`/api/v2/varsets/${created.id}?include=workspaces`, varsetBody({ attributes: { global: false }, workspaces: [ws2, ws3] }));
+      let res = await t.patch(
+        `/api/v2/varsets/${created.id}?include=workspaces`,
+        varsetBody({ attributes: { global: false }, workspaces: [ws2, ws3] }),
+      );
       expectStatus(res, 200);
       assert.deepEqual(ids(res.body.data.relationships.workspaces.data), [ws2, ws3].sort());
       assert.deepEqual(ids(res.body.data.relationships.projects.data), [prj1]);
@@ -276,7 +373,9 @@ describe(`variable sets (${storeKind})`, () => {
       assert.equal(res.body.data.attributes['var-count'], 2);
       const two = res.body.data.relationships.vars.data.find((v: any) => v.attributes.key === 'two');
       assert.equal(two.attributes.value, '2');
-      const dup = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${created.id}`, varsetBody({ vars: [{ key: 'one' }] })));
+      const dup = await expectRejected(t, org, 422, () =>
+        t.patch(`/api/v2/varsets/${created.id}`, varsetBody({ vars: [{ key: 'one' }] })),
+      );
       assert.equal(errorOf(dup).detail, 'Key has already been taken');
     });
 
@@ -310,12 +409,18 @@ describe(`variable sets (${storeKind})`, () => {
       expectStatus(all, 200);
       assert.deepEqual(
         all.body.included.map((r: any) => `${r.type}/${r.id}`).sort(),
-        [...created.relationships.vars.data.map((v: any) => `vars/${v.id}`), `workspaces/${ws}`, `projects/${prj}`].sort(),
+        [
+          ...created.relationships.vars.data.map((v: any) => `vars/${v.id}`),
+          `workspaces/${ws}`,
+          `projects/${prj}`,
+        ].sort(),
       );
       const hidden = all.body.included.find((r: any) => r.type === 'vars' && r.attributes.key === 'hidden');
       assert.equal(hidden.attributes.value, null);
       assert.deepEqual(all.body.data, plain.body.data, 'include does not change the primary data');
-      const onlyVars = await t.get(`/api/v2/organizations/${org}/varsets?include=vars&q=${encodeURIComponent(created.attributes.name)}`);
+      const onlyVars = await t.get(
+        `/api/v2/organizations/${org}/varsets?include=vars&q=${encodeURIComponent(created.attributes.name)}`,
+      );
       assert.deepEqual(
         onlyVars.body.included.map((r: any) => r.type),
         ['vars', 'vars'],
@@ -329,9 +434,19 @@ describe(`variable sets (${storeKind})`, () => {
         assert.equal(res.status, 400, url);
         assert.equal(errorOf(res).source?.parameter, 'include');
       }
-      await expectRejected(t, org, 400, () => t.post(`/api/v2/organizations/${org}/varsets?include=owner`, varsetBody({ attributes: { name: uniqueName() } })));
-      await expectRejected(t, org, 400, () => t.patch(`/api/v2/varsets/${created.id}?include=owner`, varsetBody({ attributes: { name: uniqueName() } })));
-      const createdWithInclude = await t.post(`/api/v2/organizations/${org}/varsets?include=projects`, varsetBody({ attributes: { name: uniqueName() }, projects: [prj] }));
+      await expectRejected(t, org, 400, () =>
+        t.post(
+          `/api/v2/organizations/${org}/varsets?include=owner`,
+          varsetBody({ attributes: { name: uniqueName() } }),
+        ),
+      );
+      await expectRejected(t, org, 400, () =>
+        t.patch(`/api/v2/varsets/${created.id}?include=owner`, varsetBody({ attributes: { name: uniqueName() } })),
+      );
+      const createdWithInclude = await t.post(
+        `/api/v2/organizations/${org}/varsets?include=projects`,
+        varsetBody({ attributes: { name: uniqueName() }, projects: [prj] }),
+      );
       assert.deepEqual(
         createdWithInclude.body.included.map((r: any) => r.id),
         [prj],
@@ -359,7 +474,14 @@ describe(`variable sets (${storeKind})`, () => {
         res.body.data.map((s: any) => s.attributes.name),
         ['bravo', 'charlie'],
       );
-      assert.deepEqual(res.body.meta.pagination, { 'current-page': 2, 'page-size': 2, 'prev-page': 1, 'next-page': 3, 'total-pages': 3, 'total-count': 6 });
+      assert.deepEqual(res.body.meta.pagination, {
+        'current-page': 2,
+        'page-size': 2,
+        'prev-page': 1,
+        'next-page': 3,
+        'total-pages': 3,
+        'total-count': 6,
+      });
       const base = `/api/v2/organizations/${listOrg}/varsets`;
       assert.deepEqual(res.body.links, {
         self: `${base}?page%5Bnumber%5D=2&page%5Bsize%5D=2`,
@@ -368,13 +490,22 @@ describe(`variable sets (${storeKind})`, () => {
         next: `${base}?page%5Bnumber%5D=3&page%5Bsize%5D=2`,
         last: `${base}?page%5Bnumber%5D=3&page%5Bsize%5D=2`,
       });
-      assert.deepEqual(all.body.meta.pagination, { 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': 6 });
+      assert.deepEqual(all.body.meta.pagination, {
+        'current-page': 1,
+        'page-size': 20,
+        'prev-page': null,
+        'next-page': null,
+        'total-pages': 1,
+        'total-count': 6,
+      });
       assert.equal(all.body.links.prev, null);
       assert.equal(all.body.links.next, null);
     });
 
     it('answers a page past the end with no data and the real total', async () => {
-      const res = await t.get(`/api/v2/organizations/${listOrg}/varsets?include=&page%5Bnumber%5D=999&page%5Bsize%5D=100`);
+      const res = await t.get(
+        `/api/v2/organizations/${listOrg}/varsets?include=&page%5Bnumber%5D=999&page%5Bsize%5D=100`,
+      );
       expectStatus(res, 200);
       assert.deepEqual(res.body.data, []);
       assert.equal(res.body.included, undefined);
@@ -385,10 +516,18 @@ describe(`variable sets (${storeKind})`, () => {
 
     it('refuses bad page parameters with 400', async () => {
       for (const query of ['page%5Bnumber%5D=0', 'page%5Bnumber%5D=x', 'page%5Bsize%5D=101', 'page%5Bsize%5D=-1']) {
-        for (const path of [`/organizations/${listOrg}/varsets`, `/projects/prj-any/varsets`, `/workspaces/ws-any/varsets`, `/varsets/nonexisting/relationships/vars`]) {
+        for (const path of [
+          `/organizations/${listOrg}/varsets`,
+          `/projects/prj-any/varsets`,
+          `/workspaces/ws-any/varsets`,
+          `/varsets/nonexisting/relationships/vars`,
+        ]) {
           const res = await t.get(`/api/v2${path}?${query}`);
           assert.equal(res.status, 400, `${path}?${query}`);
-          assert.equal(errorOf(res).source?.parameter, query.startsWith('page%5Bnumber') ? 'page[number]' : 'page[size]');
+          assert.equal(
+            errorOf(res).source?.parameter,
+            query.startsWith('page%5Bnumber') ? 'page[number]' : 'page[size]',
+          );
         }
       }
       const repeated = await t.get(`/api/v2/organizations/${listOrg}/varsets?q=a&q=b`);
@@ -398,7 +537,10 @@ describe(`variable sets (${storeKind})`, () => {
     it('folds case beyond ASCII the same way on both stores', async () => {
       const org = await t.createOrganization();
       for (const name of ['Straße', 'ÉCOLE', 'Σοφία']) await createVarset(t, org, { attributes: { name } });
-      const names = async (q: string) => (await t.get(`/api/v2/organizations/${org}/varsets?q=${encodeURIComponent(q)}`)).body.data.map((s: any) => s.attributes.name);
+      const names = async (q: string) =>
+        (await t.get(`/api/v2/organizations/${org}/varsets?q=${encodeURIComponent(q)}`)).body.data.map(
+          (s: any) => s.attributes.name,
+        );
       assert.deepEqual(await names('STRASSE'), ['Straße']);
       assert.deepEqual(await names('école'), ['ÉCOLE']);
       assert.deepEqual(await names('ΣΟΦΊΑ'), ['Σοφία']);
@@ -453,8 +595,16 @@ describe(`variable sets (${storeKind})`, () => {
       const onProject = await createVarset(t, o, { attributes: { name: 'on-project' }, projects: [prj] });
       const onWorkspace = await createVarset(t, o, { attributes: { name: 'on-workspace' }, workspaces: [ws] });
       const owned = await createVarset(t, o, { attributes: { name: 'owned' }, parent: { type: 'projects', id: prj } });
-      const ownedAndApplied = await createVarset(t, o, { attributes: { name: 'owned-applied' }, parent: { type: 'projects', id: prj }, workspaces: [ws] });
-      const elsewhere = await createVarset(t, o, { attributes: { name: 'elsewhere' }, projects: [prj2], workspaces: [wsElsewhere] });
+      const ownedAndApplied = await createVarset(t, o, {
+        attributes: { name: 'owned-applied' },
+        parent: { type: 'projects', id: prj },
+        workspaces: [ws],
+      });
+      const elsewhere = await createVarset(t, o, {
+        attributes: { name: 'elsewhere' },
+        projects: [prj2],
+        workspaces: [wsElsewhere],
+      });
       await createVarset(t, o, { attributes: { name: 'unassigned' } });
 
       const projectList = await t.get(`/api/v2/projects/${prj}/varsets`);
@@ -472,7 +622,10 @@ describe(`variable sets (${storeKind})`, () => {
       assert.deepEqual(page.body.data, []);
       assert.equal(page.body.meta.pagination['total-count'], 4);
       assert.equal(page.body.meta.pagination['current-page'], 999);
-      assert.equal(page.body.links.first, `/api/v2/workspaces/${ws}/varsets?include=&page%5Bnumber%5D=1&page%5Bsize%5D=100`);
+      assert.equal(
+        page.body.links.first,
+        `/api/v2/workspaces/${ws}/varsets?include=&page%5Bnumber%5D=1&page%5Bsize%5D=100`,
+      );
     });
   });
 
@@ -489,49 +642,86 @@ describe(`variable sets (${storeKind})`, () => {
     });
 
     it('shows its project as parent on create, show and list', async () => {
-      const created = await createVarset(t, org, { attributes: { global: false }, parent: { type: 'projects', id: prj } });
+      const created = await createVarset(t, org, {
+        attributes: { global: false },
+        parent: { type: 'projects', id: prj },
+      });
       assert.deepEqual(created.relationships.parent.data, { type: 'projects', id: prj });
       assert.equal(created.attributes.priority, false);
       assert.deepEqual((await t.get(`/api/v2/varsets/${created.id}`)).body.data, created);
     });
 
     it('cannot be global', async () => {
-      const res = await expectRejected(t, org, 422, () => postVarset(t, org, { attributes: { global: true }, parent: { type: 'projects', id: prj } }));
+      const res = await expectRejected(t, org, 422, () =>
+        postVarset(t, org, { attributes: { global: true }, parent: { type: 'projects', id: prj } }),
+      );
       assert.equal(errorOf(res).source?.pointer, '/data/attributes/global');
       const owned = await createVarset(t, org, { parent: { type: 'projects', id: prj } });
-      await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ attributes: { global: true } })));
+      await expectRejected(t, org, 422, () =>
+        t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ attributes: { global: true } })),
+      );
     });
 
     it('applies only to its project and the workspaces in it', async () => {
-      await expectRejected(t, org, 422, () => postVarset(t, org, { parent: { type: 'projects', id: prj }, workspaces: [wsIn, wsOut] }));
-      await expectRejected(t, org, 422, () => postVarset(t, org, { parent: { type: 'projects', id: prj }, projects: [otherPrj] }));
-      const owned = await createVarset(t, org, { parent: { type: 'projects', id: prj }, workspaces: [wsIn], projects: [prj] });
+      await expectRejected(t, org, 422, () =>
+        postVarset(t, org, { parent: { type: 'projects', id: prj }, workspaces: [wsIn, wsOut] }),
+      );
+      await expectRejected(t, org, 422, () =>
+        postVarset(t, org, { parent: { type: 'projects', id: prj }, projects: [otherPrj] }),
+      );
+      const owned = await createVarset(t, org, {
+        parent: { type: 'projects', id: prj },
+        workspaces: [wsIn],
+        projects: [prj],
+      });
       assert.equal(owned.attributes['workspace-count'], 1);
       assert.equal(owned.attributes['project-count'], 1);
-      await expectRejected(t, org, 422, () => t.post(`/api/v2/varsets/${owned.id}/relationships/workspaces`, identifiers('workspaces', [wsOut])));
-      await expectRejected(t, org, 422, () => t.post(`/api/v2/varsets/${owned.id}/relationships/projects`, identifiers('projects', [otherPrj])));
-      await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ workspaces: [wsOut] })));
-      await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ projects: [otherPrj] })));
+      await expectRejected(t, org, 422, () =>
+        t.post(`/api/v2/varsets/${owned.id}/relationships/workspaces`, identifiers('workspaces', [wsOut])),
+      );
+      await expectRejected(t, org, 422, () =>
+        t.post(`/api/v2/varsets/${owned.id}/relationships/projects`, identifiers('projects', [otherPrj])),
+      );
+      await expectRejected(t, org, 422, () =>
+        t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ workspaces: [wsOut] })),
+      );
+      await expectRejected(t, org, 422, () =>
+        t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ projects: [otherPrj] })),
+      );
     });
 
     it('keeps its parent: naming the same one is fine, another one is a 422', async () => {
       const owned = await createVarset(t, org, { parent: { type: 'projects', id: prj } });
-      expectStatus(await t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ attributes: { description: 'x' }, parent: { type: 'projects', id: prj } })), 200);
+      expectStatus(
+        await t.patch(
+          `/api/v2/varsets/${owned.id}`,
+          varsetBody({ attributes: { description: 'x' }, parent: { type: 'projects', id: prj } }),
+        ),
+        200,
+      );
       for (const parent of [
         { type: 'projects', id: otherPrj },
         { type: 'organizations', id: org },
       ]) {
-        const res = await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ parent })));
+        const res = await expectRejected(t, org, 422, () =>
+          t.patch(`/api/v2/varsets/${owned.id}`, varsetBody({ parent })),
+        );
         assert.equal(errorOf(res).source?.pointer, '/data/relationships/parent/data');
       }
       const orgOwned = await createVarset(t, org);
-      await expectRejected(t, org, 422, () => t.patch(`/api/v2/varsets/${orgOwned.id}`, varsetBody({ parent: { type: 'projects', id: prj } })));
+      await expectRejected(t, org, 422, () =>
+        t.patch(`/api/v2/varsets/${orgOwned.id}`, varsetBody({ parent: { type: 'projects', id: prj } })),
+      );
     });
   });
 
   describe('assignment', () => {
     it('applies cumulatively and idempotently, and removes only the listed ones', async () => {
-      const [ws1, ws2, ws3] = [await t.createWorkspace(org), await t.createWorkspace(org), await t.createWorkspace(org)];
+      const [ws1, ws2, ws3] = [
+        await t.createWorkspace(org),
+        await t.createWorkspace(org),
+        await t.createWorkspace(org),
+      ];
       const set = await createVarset(t, org);
       await assign(t, set.id, 'workspaces', [ws1]);
       await assign(t, set.id, 'workspaces', [ws2, ws1]);
@@ -539,7 +729,10 @@ describe(`variable sets (${storeKind})`, () => {
       let shown = await t.get(`/api/v2/varsets/${set.id}`);
       assert.deepEqual(ids(shown.body.data.relationships.workspaces.data), [ws1, ws2, ws3].sort());
       assert.equal(shown.body.data.attributes['workspace-count'], 3);
-      const removed = await t.delete(`/api/v2/varsets/${set.id}/relationships/workspaces`, identifiers('workspaces', [ws1, ws3]));
+      const removed = await t.delete(
+        `/api/v2/varsets/${set.id}/relationships/workspaces`,
+        identifiers('workspaces', [ws1, ws3]),
+      );
       assert.equal(removed.status, 204);
       assert.equal(removed.body, undefined);
       shown = await t.get(`/api/v2/varsets/${set.id}`);
@@ -549,7 +742,10 @@ describe(`variable sets (${storeKind})`, () => {
       await assign(t, set.id, 'projects', [prj1]);
       await assign(t, set.id, 'projects', [prj2]);
       await assign(t, set.id, 'projects', [prj2]);
-      expectStatus(await t.delete(`/api/v2/varsets/${set.id}/relationships/projects`, identifiers('projects', [prj1])), 204);
+      expectStatus(
+        await t.delete(`/api/v2/varsets/${set.id}/relationships/projects`, identifiers('projects', [prj1])),
+        204,
+      );
       shown = await t.get(`/api/v2/varsets/${set.id}`);
       assert.deepEqual(ids(shown.body.data.relationships.projects.data), [prj2]);
       assert.equal(shown.body.data.attributes['project-count'], 1);
@@ -562,11 +758,23 @@ describe(`variable sets (${storeKind})`, () => {
       const before = await updatedAt();
       await new Promise((resolve) => setTimeout(resolve, 5));
       for (const method of ['POST', 'DELETE'] as const) {
-        expectStatus(await t.request(method, `/api/v2/varsets/${set.id}/relationships/workspaces`, { body: { data: [] } }), 204);
-        expectStatus(await t.request(method, `/api/v2/varsets/${set.id}/relationships/projects`, { body: { data: [] } }), 204);
+        expectStatus(
+          await t.request(method, `/api/v2/varsets/${set.id}/relationships/workspaces`, { body: { data: [] } }),
+          204,
+        );
+        expectStatus(
+          await t.request(method, `/api/v2/varsets/${set.id}/relationships/projects`, { body: { data: [] } }),
+          204,
+        );
       }
       await assign(t, set.id, 'workspaces', [ws]);
-      expectStatus(await t.delete(`/api/v2/varsets/${set.id}/relationships/projects`, identifiers('projects', [await t.createProject(org)])), 204);
+      expectStatus(
+        await t.delete(
+          `/api/v2/varsets/${set.id}/relationships/projects`,
+          identifiers('projects', [await t.createProject(org)]),
+        ),
+        204,
+      );
       assert.equal(await updatedAt(), before);
       await assign(t, set.id, 'workspaces', [await t.createWorkspace(org)]);
       assert.ok((await updatedAt()) > before);
@@ -577,7 +785,13 @@ describe(`variable sets (${storeKind})`, () => {
       const wsResource = (await t.get(`/api/v2/workspaces/${ws}`)).body.data;
       const set = await createVarset(t, org);
       const body = {
-        data: [{ ...wsResource, attributes: { ...wsResource.attributes, name: '', 'created-at': '0001-01-01T00:00:00Z' }, relationships: { organization: { data: null } } }],
+        data: [
+          {
+            ...wsResource,
+            attributes: { ...wsResource.attributes, name: '', 'created-at': '0001-01-01T00:00:00Z' },
+            relationships: { organization: { data: null } },
+          },
+        ],
       };
       expectStatus(await t.post(`/api/v2/varsets/${set.id}/relationships/workspaces`, body), 204);
       expectStatus(await t.delete(`/api/v2/varsets/${set.id}/relationships/workspaces`, body), 204);
@@ -590,7 +804,8 @@ describe(`variable sets (${storeKind})`, () => {
       const ws = await t.createWorkspace(org);
       const set = await createVarset(t, org, { workspaces: [ws] });
       for (const method of ['POST', 'DELETE'] as const) {
-        const send = (kind: string, body: unknown) => t.request(method, `/api/v2/varsets/${set.id}/relationships/${kind}`, { body });
+        const send = (kind: string, body: unknown) =>
+          t.request(method, `/api/v2/varsets/${set.id}/relationships/${kind}`, { body });
         await expectRejected(t, org, 404, () => send('workspaces', identifiers('workspaces', [ws, 'ws-unknown'])));
         await expectRejected(t, org, 404, () => send('workspaces', identifiers('workspaces', [foreignWs])));
         await expectRejected(t, org, 404, () => send('projects', identifiers('projects', [foreignPrj])));
@@ -598,8 +813,19 @@ describe(`variable sets (${storeKind})`, () => {
         await expectRejected(t, org, 422, () => send('workspaces', identifiers('projects', [ws])));
         await expectRejected(t, org, 422, () => send('workspaces', { data: { type: 'workspaces', id: ws } }));
         await expectRejected(t, org, 422, () => send('workspaces', { data: [{ type: 'workspaces' }] }));
-        await expectRejected(t, org, 422, () => t.request(method, `/api/v2/varsets/${set.id}/relationships/projects`, { contentType: 'application/vnd.api+json' }));
-        assert.equal((await t.request(method, `/api/v2/varsets/nonexisting/relationships/workspaces`, { body: identifiers('workspaces', [ws]) })).status, 404);
+        await expectRejected(t, org, 422, () =>
+          t.request(method, `/api/v2/varsets/${set.id}/relationships/projects`, {
+            contentType: 'application/vnd.api+json',
+          }),
+        );
+        assert.equal(
+          (
+            await t.request(method, `/api/v2/varsets/nonexisting/relationships/workspaces`, {
+              body: identifiers('workspaces', [ws]),
+            })
+          ).status,
+          404,
+        );
       }
     });
   });
@@ -617,7 +843,14 @@ describe(`variable sets (${storeKind})`, () => {
       const shown = await t.get(`/api/v2/varsets/${set.id}`);
       assert.deepEqual(shown.body.data.relationships.workspaces.data, []);
       assert.deepEqual(shown.body.data.relationships.projects.data, []);
-      assert.deepEqual([shown.body.data.attributes['workspace-count'], shown.body.data.attributes['project-count'], shown.body.data.attributes['var-count']], [0, 0, 1]);
+      assert.deepEqual(
+        [
+          shown.body.data.attributes['workspace-count'],
+          shown.body.data.attributes['project-count'],
+          shown.body.data.attributes['var-count'],
+        ],
+        [0, 0, 1],
+      );
       expectStatus(await t.delete(`/api/v2/projects/${ownerPrj}`), 204);
       assert.equal((await t.get(`/api/v2/varsets/${owned.id}`)).status, 404);
       expectStatus(await t.delete(`/api/v2/varsets/${set.id}`), 204);
@@ -637,7 +870,11 @@ describe(`variable sets (${storeKind})`, () => {
 
   describe('responses to unauthenticated requests', () => {
     it('answers 401 without a token and does not write', async () => {
-      const res = await expectRejected(t, org, 401, () => t.post(`/api/v2/organizations/${org}/varsets`, varsetBody({ attributes: { name: uniqueName() } }), { token: null }));
+      const res = await expectRejected(t, org, 401, () =>
+        t.post(`/api/v2/organizations/${org}/varsets`, varsetBody({ attributes: { name: uniqueName() } }), {
+          token: null,
+        }),
+      );
       assert.equal(errorOf(res).title, 'unauthorized');
     });
   });

@@ -16,7 +16,9 @@ import { ROOT, runVarsetd, varsetdEnv } from './support/processes.js';
 const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 const CHANGELOG = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
 /** The released versions of CHANGELOG.md, newest first (`## [0.2.0] - 2026-11-25`). */
-const RELEASES = [...CHANGELOG.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(([, version, date]) => ({ version: version!, date: date! }));
+const RELEASES = [...CHANGELOG.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map(
+  ([, version, date]) => ({ version: version!, date: date! }),
+);
 
 describe("varsetd's version", () => {
   it('is the same in package.json, CHANGELOG.md, --version, the start-up summary, the OpenAPI document and /metrics', async () => {
@@ -24,7 +26,10 @@ describe("varsetd's version", () => {
     // This tree's build: package.json's version on the release's own commit, with the commit after it.
     assert.equal(VERSION, versionOf(PACKAGE_VERSION, buildInfoFromGit(ROOT)));
     assert.ok(VERSION === PACKAGE_VERSION || VERSION.startsWith(`${PACKAGE_VERSION}+`), VERSION);
-    const printed = await runVarsetd(['--version'], varsetdEnv({ dataDir: '/nonexistent/varsetd-data', databaseUrl: undefined }));
+    const printed = await runVarsetd(
+      ['--version'],
+      varsetdEnv({ dataDir: '/nonexistent/varsetd-data', databaseUrl: undefined }),
+    );
     assert.equal(printed.stdout, `varsetd ${VERSION}\n`);
     const key = generateKey();
     const summary = startSummary(
@@ -32,7 +37,12 @@ describe("varsetd's version", () => {
       {
         appliedMigrations: [],
         adminToken: { source: 'existing', file: undefined },
-        key: { keyring: createKeyring([keyringKey(key)]), source: 'file', file: '/srv/varsetd/encryption-key', generated: false },
+        key: {
+          keyring: createKeyring([keyringKey(key)]),
+          source: 'file',
+          file: '/srv/varsetd/encryption-key',
+          generated: false,
+        },
       },
       { address: '127.0.0.1', family: 'IPv4', port: 8080 },
     );
@@ -42,7 +52,10 @@ describe("varsetd's version", () => {
       const document = await t.request('GET', '/api/v2/openapi.json', { token: null });
       assert.equal(document.body.info.version, VERSION);
       const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-      assert.match(metrics.body, new RegExp(`^varsetd_build_info\\{[^}]*version="${VERSION.replace(/[.+]/g, '\\$&')}"[^}]*\\} 1$`, 'm'));
+      assert.match(
+        metrics.body,
+        new RegExp(`^varsetd_build_info\\{[^}]*version="${VERSION.replace(/[.+]/g, '\\$&')}"[^}]*\\} 1$`, 'm'),
+      );
     } finally {
       await t.close();
     }
@@ -58,16 +71,25 @@ describe("varsetd's version", () => {
     // A clone: the commit that set the version is a release until a commit follows it or a file changes.
     const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-release-'));
     try {
-      const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: clone, encoding: 'utf8' });
+      const git = (...args: string[]) =>
+        spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: clone, encoding: 'utf8' });
       git('init', '-q');
       fs.writeFileSync(path.join(clone, 'package.json'), '{\n  "version": "0.3.0"\n}\n');
       git('add', '.');
       git('commit', '-q', '-m', 'release');
-      assert.deepEqual(buildInfoFromGit(clone), { commit: git('rev-parse', 'HEAD').stdout.trim(), dirty: false, release: true });
+      assert.deepEqual(buildInfoFromGit(clone), {
+        commit: git('rev-parse', 'HEAD').stdout.trim(),
+        dirty: false,
+        release: true,
+      });
       fs.writeFileSync(path.join(clone, 'package.json'), '{\n  "version": "0.3.0"\n}\n\n');
       assert.equal(buildInfoFromGit(clone).release, false, 'a changed tree');
       git('commit', '-q', '-am', 'after the release');
-      assert.deepEqual(buildInfoFromGit(clone), { commit: git('rev-parse', 'HEAD').stdout.trim(), dirty: false, release: false });
+      assert.deepEqual(buildInfoFromGit(clone), {
+        commit: git('rev-parse', 'HEAD').stdout.trim(),
+        dirty: false,
+        release: false,
+      });
     } finally {
       fs.rmSync(clone, { recursive: true, force: true });
     }
@@ -80,8 +102,14 @@ describe("varsetd's version", () => {
     for (let i = 1; i < numbers.length; i++) {
       const [newer, older] = [numbers[i - 1]!, numbers[i]!];
       const order = newer.findIndex((part, at) => part !== older[at]);
-      assert.ok(order >= 0 && newer[order]! > older[order]!, `${RELEASES[i - 1]!.version} comes before ${RELEASES[i]!.version}`);
-      assert.ok(RELEASES[i - 1]!.date >= RELEASES[i]!.date, `${RELEASES[i - 1]!.version} is not dated before ${RELEASES[i]!.version}`);
+      assert.ok(
+        order >= 0 && newer[order]! > older[order]!,
+        `${RELEASES[i - 1]!.version} comes before ${RELEASES[i]!.version}`,
+      );
+      assert.ok(
+        RELEASES[i - 1]!.date >= RELEASES[i]!.date,
+        `${RELEASES[i - 1]!.version} is not dated before ${RELEASES[i]!.version}`,
+      );
     }
   });
 });
@@ -91,7 +119,8 @@ function unsupportedNodeOnThisMachine(): { node: string; version: string } | und
   const onPath = (process.env.PATH ?? '').split(path.delimiter).map((folder) => path.join(folder, 'node'));
   for (const candidate of [...onPath, '/usr/bin/node', '/usr/local/bin/node']) {
     const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' });
-    if (version.status === 0 && unsupportedNode(version.stdout.trim())) return { node: candidate, version: version.stdout.trim() };
+    if (version.status === 0 && unsupportedNode(version.stdout.trim()))
+      return { node: candidate, version: version.stdout.trim() };
   }
   return undefined;
 }
@@ -103,22 +132,36 @@ describe('the Node.js varsetd runs on', () => {
     { skip: !oldNode && 'no unsupported Node.js on this machine' },
     () => {
       const dataDir = path.join(ROOT, 'node_modules', '.cache', 'varsetd-never-made');
-      const run = spawnSync(oldNode!.node, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: varsetdEnv({ dataDir, databaseUrl: undefined }), encoding: 'utf8' });
+      const run = spawnSync(oldNode!.node, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+        cwd: ROOT,
+        env: varsetdEnv({ dataDir, databaseUrl: undefined }),
+        encoding: 'utf8',
+      });
       assert.equal(run.status, 2, run.stderr);
       assert.equal(run.stdout, '');
-      assert.equal(run.stderr, `varsetd: Node.js ${oldNode!.version} is not supported: varsetd needs Node.js 22.14 or later, 24 or 26\n`);
+      assert.equal(
+        run.stderr,
+        `varsetd: Node.js ${oldNode!.version} is not supported: varsetd needs Node.js 22.14 or later, 24 or 26\n`,
+      );
       assert.ok(!fs.existsSync(dataDir));
     },
   );
 
   it('is 22.14 or later: older ones are refused with the versions it needs', () => {
     for (const old of ['20.20.2', '22.13.1', '18.20.0', '23.11.1'])
-      assert.match(unsupportedNode(old) ?? '', new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`));
-    for (const supported of ['22.14.0', '22.23.3', '24.21.0', '25.2.1', '26.10.0', process.versions.node]) assert.equal(unsupportedNode(supported), undefined, supported);
+      assert.match(
+        unsupportedNode(old) ?? '',
+        new RegExp(`^Node\\.js ${old} is not supported: varsetd needs Node\\.js 22\\.14 or later, 24 or 26$`),
+      );
+    for (const supported of ['22.14.0', '22.23.3', '24.21.0', '25.2.1', '26.10.0', process.versions.node])
+      assert.equal(unsupportedNode(supported), undefined, supported);
   });
 
   it("is what package.json's engines tell npm, which .npmrc makes refuse any other", () => {
-    assert.equal(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node, '>=22.14 <23 || >=24');
+    assert.equal(
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).engines.node,
+      '>=22.14 <23 || >=24',
+    );
     assert.match(fs.readFileSync(path.join(ROOT, '.npmrc'), 'utf8'), /^engine-strict=true$/m);
   });
 
@@ -129,11 +172,21 @@ describe('the Node.js varsetd runs on', () => {
     () => {
       const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-old-node-'));
       try {
-        for (const file of ['package.json', 'package-lock.json', '.npmrc', 'scripts/check-node.mjs', 'src/node-support.js']) {
+        for (const file of [
+          'package.json',
+          'package-lock.json',
+          '.npmrc',
+          'scripts/check-node.mjs',
+          'src/node-support.js',
+        ]) {
           fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
           fs.copyFileSync(path.join(ROOT, file), path.join(folder, file));
         }
-        const env = { ...process.env, PATH: `${path.dirname(oldNode!.node)}:${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
+        const env = {
+          ...process.env,
+          PATH: `${path.dirname(oldNode!.node)}:${process.env.PATH ?? ''}`,
+          npm_config_update_notifier: 'false',
+        };
         const started = Date.now();
         const install = spawnSync('npm', ['ci'], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
         assert.notEqual(install.status, 0, install.stdout);

@@ -30,29 +30,54 @@ const alive = (pid: number) => {
 };
 
 /** An admin's request on a connection of its own, its JSON answer parsed. */
-async function request(url: string, method: string, path: string, body?: unknown, timeoutMs = 5_000): Promise<{ status: number; body: any }> {
-  const res = await requestOnOwnConnection(url, method, path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body, timeoutMs });
+async function request(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 5_000,
+): Promise<{ status: number; body: any }> {
+  const res = await requestOnOwnConnection(url, method, path, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    body,
+    timeoutMs,
+  });
   return { status: res.status, body: res.text ? JSON.parse(res.text) : undefined };
 }
 
-const organization = (name: string) => ({ data: { type: 'organizations', attributes: { name, email: 'ops@example.com' } } });
+const organization = (name: string) => ({
+  data: { type: 'organizations', attributes: { name, email: 'ops@example.com' } },
+});
 
 describe(`varsetd serve with several workers (${storeKind})`, () => {
   it('waits longer before replacing a worker after each quick death, up to 4 s', () => {
     assert.equal(LONGEST_PAUSE_MS, 4_000);
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 20, 1_000_000].map(replacementPause), [0, 250, 500, 1000, 2000, 4000, 4000, 4000, 4000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6, 20, 1_000_000].map(replacementPause),
+      [0, 250, 500, 1000, 2000, 4000, 4000, 4000, 4000],
+    );
   });
 
   it('keeps serving when every worker is killed, and every replacement as soon as it answers, twice in a row', async (t) => {
     const store = await createTestStore();
     // A port of its own rather than 0: a port that changed when the workers were gone would not be the same server.
-    const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }), { port: await freePort() });
+    const server = await startServerProcess(
+      varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }),
+      { port: await freePort() },
+    );
     let load: Load | undefined;
     try {
-      assert.equal((await request(server.url, 'POST', '/api/v2/organizations', organization('survives-its-workers'))).status, 201);
+      assert.equal(
+        (await request(server.url, 'POST', '/api/v2/organizations', organization('survives-its-workers'))).status,
+        201,
+      );
       const read = '/api/v2/organizations/survives-its-workers';
       load = startLoad(server.url, read, 4);
-      await eventually('the load was not answered', async () => (load!.outcomes.some((o) => o.status === 200) ? true : undefined), server.output);
+      await eventually(
+        'the load was not answered',
+        async () => (load!.outcomes.some((o) => o.status === 200) ? true : undefined),
+        server.output,
+      );
 
       const killed = new Set<number>();
       const probeFailures: string[] = [];
@@ -80,7 +105,9 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
         // Within 5 s; a machine so loaded that a worker takes longer than 3 s to start gets that time on top.
         const started = listeningSince(server.output(), killedAt);
         const budget = 5_000 + Math.max(0, Math.min(...started.map((w) => w.startedInMs)) - 3_000);
-        t.diagnostic(`round ${round}: answered ${answeredInMs} ms after the kill; replacements started in ${started.map((w) => w.startedInMs).join(', ')} ms`);
+        t.diagnostic(
+          `round ${round}: answered ${answeredInMs} ms after the kill; replacements started in ${started.map((w) => w.startedInMs).join(', ')} ms`,
+        );
         assert.ok(
           answeredInMs <= budget,
           `round ${round}: answered ${answeredInMs} ms after every worker was killed (budget ${budget} ms, replacements started in ${started.map((w) => w.startedInMs).join(', ')} ms):\n${server.output()}`,
@@ -122,7 +149,9 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       // the worker that had taken it as that worker was killed.
       const outcomes = await load.stop();
       const failed = outcomes.filter((o) => o.status !== 200);
-      t.diagnostic(`load: ${outcomes.length - failed.length} reads answered, ${failed.length} failed (${failed.map((o) => o.error).join(', ')})`);
+      t.diagnostic(
+        `load: ${outcomes.length - failed.length} reads answered, ${failed.length} failed (${failed.map((o) => o.error).join(', ')})`,
+      );
       assert.ok(outcomes.length - failed.length >= 20, `only ${outcomes.length - failed.length} reads answered`);
       assert.deepEqual(
         failed.filter((o) => o.error !== 'ECONNRESET' && o.error !== 'EPIPE'),
@@ -148,7 +177,10 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       const settings = { VARSETD_WORKERS: '2', HOST: '127.0.0.1', PORT: '0' };
       const postgres = await runVarsetd(
         ['serve'],
-        varsetdEnv({ dataDir: path.join(dir, 'data'), databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` }, settings),
+        varsetdEnv(
+          { dataDir: path.join(dir, 'data'), databaseUrl: `postgres://varsetd:s3cret@127.0.0.1:${closedPort}/varsetd` },
+          settings,
+        ),
       );
       assert.equal(postgres.code, 1, postgres.stdout + postgres.stderr);
       assert.equal(postgres.stdout, '');
@@ -166,7 +198,10 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       const sqlite = await runVarsetd(['serve'], varsetdEnv({ dataDir, databaseUrl: undefined }, settings));
       assert.equal(sqlite.code, 1, sqlite.stdout + sqlite.stderr);
       assert.equal(sqlite.stdout, '');
-      assert.equal(sqlite.stderr, `varsetd: failed to start: cannot open the SQLite store in ${dataDir} (VARSETD_DATA_DIR): ENOTDIR: not a directory, mkdir '${dataDir}'\n`);
+      assert.equal(
+        sqlite.stderr,
+        `varsetd: failed to start: cannot open the SQLite store in ${dataDir} (VARSETD_DATA_DIR): ENOTDIR: not a directory, mkdir '${dataDir}'\n`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -174,7 +209,9 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
 
   it('serves from every worker, replaces a killed one, and drains all of them on SIGTERM', async () => {
     const store = await createTestStore();
-    const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }));
+    const server = await startServerProcess(
+      varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }),
+    );
     try {
       assert.equal(server.summary.workers, 2);
       const first = workerPids(server);
@@ -183,26 +220,39 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       // Each worker serves, and every one of them sees what another wrote.
       const created = await request(server.url, 'POST', '/api/v2/organizations', organization('shared-by-workers'));
       assert.equal(created.status, 201);
-      const reads = await Promise.all(Array.from({ length: 12 }, () => request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')));
+      const reads = await Promise.all(
+        Array.from({ length: 12 }, () => request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')),
+      );
       assert.deepEqual(
         reads.map((r) => r.status),
         Array(12).fill(200),
       );
-      await eventually('not every worker answered', async () => (logPids(server.output(), 'request completed').size === 2 ? true : undefined), server.output);
+      await eventually(
+        'not every worker answered',
+        async () => (logPids(server.output(), 'request completed').size === 2 ? true : undefined),
+        server.output,
+      );
       assert.deepEqual([...logPids(server.output(), 'request completed')].sort(), [...first].sort());
 
       // A worker killed without warning is replaced; the other serves meanwhile.
       process.kill(first[0]!, 'SIGKILL');
       await eventually(
         'the other worker did not serve',
-        async () => ((await request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')).status === 200 ? true : undefined),
+        async () =>
+          (await request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')).status === 200
+            ? true
+            : undefined,
         server.output,
       );
       const replaced = await eventually(
         'the killed worker was not replaced',
         async () => {
           const now = workerPids(server);
-          return now.length === 2 && !now.includes(first[0]!) && server.output().split('"msg":"worker listening"').length === 4 ? now : undefined;
+          return now.length === 2 &&
+            !now.includes(first[0]!) &&
+            server.output().split('"msg":"worker listening"').length === 4
+            ? now
+            : undefined;
         },
         server.output,
       );
@@ -211,7 +261,9 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
       await eventually(
         'the new worker did not serve',
         async () => {
-          await Promise.all(Array.from({ length: 4 }, () => request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')));
+          await Promise.all(
+            Array.from({ length: 4 }, () => request(server.url, 'GET', '/api/v2/organizations/shared-by-workers')),
+          );
           return logPids(server.output(), 'request completed').size === 3 ? true : undefined;
         },
         server.output,
@@ -229,16 +281,28 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
   it('once a worker serves, replaces a worker killed while still starting instead of failing the start', async () => {
     const store = await createTestStore();
     let held: number | undefined;
-    const server = await startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }), {
-      // One worker is held back (stopped) as soon as it is forked, and killed once the other serves.
-      whileStarting: async (pid, output) => {
-        const forked = await eventually('the workers were not forked', async () => (workerPidsOf(pid).length === 2 ? workerPidsOf(pid) : undefined), output, 5);
-        held = forked[1]!;
-        process.kill(held, 'SIGSTOP');
-        await eventually('no worker served', async () => (output().includes('"msg":"worker listening"') ? true : undefined), output);
-        process.kill(held, 'SIGKILL');
+    const server = await startServerProcess(
+      varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, VARSETD_WORKERS: '2', LOG_LEVEL: 'info' }),
+      {
+        // One worker is held back (stopped) as soon as it is forked, and killed once the other serves.
+        whileStarting: async (pid, output) => {
+          const forked = await eventually(
+            'the workers were not forked',
+            async () => (workerPidsOf(pid).length === 2 ? workerPidsOf(pid) : undefined),
+            output,
+            5,
+          );
+          held = forked[1]!;
+          process.kill(held, 'SIGSTOP');
+          await eventually(
+            'no worker served',
+            async () => (output().includes('"msg":"worker listening"') ? true : undefined),
+            output,
+          );
+          process.kill(held, 'SIGKILL');
+        },
       },
-    }).catch(async (error: unknown) => {
+    ).catch(async (error: unknown) => {
       // A stopped worker would outlive its primary and hold this test's output open.
       if (held !== undefined && alive(held)) process.kill(held, 'SIGKILL');
       await store.dispose();
@@ -254,11 +318,18 @@ describe(`varsetd serve with several workers (${storeKind})`, () => {
         server.output(),
       );
       assert.equal(server.summary.workers, 2);
-      await eventually('the replacement did not serve', async () => (listeningSince(server.output(), 0).length === 2 ? true : undefined), server.output);
+      await eventually(
+        'the replacement did not serve',
+        async () => (listeningSince(server.output(), 0).length === 2 ? true : undefined),
+        server.output,
+      );
       const now = workerPids(server);
       assert.equal(now.length, 2, server.output());
       assert.ok(!now.includes(held));
-      assert.equal((await request(server.url, 'POST', '/api/v2/organizations', organization('outlived-a-start'))).status, 201);
+      assert.equal(
+        (await request(server.url, 'POST', '/api/v2/organizations', organization('outlived-a-start'))).status,
+        201,
+      );
       await drainsOnSigterm(server, 'created-after-a-start');
     } finally {
       await server.stop();
@@ -275,7 +346,11 @@ function slowRequest(url: string, body: unknown) {
   const req = http.request(`${url}/api/v2/organizations`, {
     method: 'POST',
     agent: false,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/vnd.api+json', 'content-length': Buffer.byteLength(text) },
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      'content-type': 'application/vnd.api+json',
+      'content-length': Buffer.byteLength(text),
+    },
   });
   const response = new Promise<{ status: number }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -305,7 +380,10 @@ function logEntries(output: string): Array<Record<string, any>> {
 
 /** The workers that began serving at or after `since` (ms since the epoch), as their primary logged them. */
 function listeningSince(output: string, since: number): Array<{ workerPid: number; startedInMs: number }> {
-  return logEntries(output).filter((e) => e.msg === 'worker listening' && e.time >= since) as Array<{ workerPid: number; startedInMs: number }>;
+  return logEntries(output).filter((e) => e.msg === 'worker listening' && e.time >= since) as Array<{
+    workerPid: number;
+    startedInMs: number;
+  }>;
 }
 
 interface Outcome {

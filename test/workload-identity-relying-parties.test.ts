@@ -32,7 +32,11 @@ function run(
   options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += String(c)));
@@ -43,7 +47,10 @@ function run(
 }
 
 /** The verifier is built with Go; without it these tests cannot run, and say why. */
-const GO_MISSING = spawnSync('go', ['version']).status === 0 ? false : 'Go is not on PATH: scripts/oidc-verifier.sh needs it to build the go-oidc verifier';
+const GO_MISSING =
+  spawnSync('go', ['version']).status === 0
+    ? false
+    : 'Go is not on PATH: scripts/oidc-verifier.sh needs it to build the go-oidc verifier';
 
 describe(`workload identity with real relying parties (${storeKind})`, { skip: GO_MISSING }, () => {
   let verifier: string;
@@ -83,14 +90,24 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
   async function newRun(): Promise<string> {
     const cv = await createUploadedConfigurationVersion(t, ws);
     const body = {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: ws } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      },
     };
     const res = await t.post('/api/v2/runs', body, { token: runner.token });
     expectStatus(res, 201);
     return res.body.data.id;
   }
   async function mint(runId: string, phase = 'plan'): Promise<string> {
-    const res = await t.post(`/api/v2/runs/${runId}/actions/workload-identity-token`, { phase, target: 'aws' }, { token: runner.token });
+    const res = await t.post(
+      `/api/v2/runs/${runId}/actions/workload-identity-token`,
+      { phase, target: 'aws' },
+      { token: runner.token },
+    );
     expectStatus(res, 200);
     return res.body.data.attributes.token;
   }
@@ -117,7 +134,10 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
     const token = await mint(runId);
     const [other] = await verify([token], 'sts.amazonaws.com');
     assert.match(other!, /^refused .*audience/);
-    expectStatus(await t.post(`/api/v2/runs/${runId}/actions/finish`, { 'exit-code': 0 }, { token: runner.token }), 200);
+    expectStatus(
+      await t.post(`/api/v2/runs/${runId}/actions/finish`, { 'exit-code': 0 }, { token: runner.token }),
+      200,
+    );
     const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp * 1000;
     await sleep(Math.max(0, exp - Date.now()) + 1100);
     const [expired] = await verify([token]);
@@ -127,9 +147,13 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
   it('under load, tokens signed before a rotation verify until they expire, and a retired key verifies none', async () => {
     const runId = await newRun();
     const before = await Promise.all(Array.from({ length: 10 }, () => mint(runId)));
-    const during = await Promise.all([rotateSigningKey(t.store, t.app.sealer, 0, TTL_MS).then(() => mint(runId)), ...Array.from({ length: 20 }, () => mint(runId))]);
+    const during = await Promise.all([
+      rotateSigningKey(t.store, t.app.sealer, 0, TTL_MS).then(() => mint(runId)),
+      ...Array.from({ length: 20 }, () => mint(runId)),
+    ]);
     const minted = [...before, ...during];
-    const kidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid as string;
+    const kidOf = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid as string;
     assert.equal(new Set(minted.map(kidOf)).size, 2, 'tokens of the key before the rotation and of the one after');
     assert.deepEqual(
       (await verify(minted)).filter((line) => !line.startsWith('ok ')),
@@ -150,7 +174,9 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
 
   it("boto3 inside varsetd exec exchanges the run's token at STS for TFC_AWS_RUN_ROLE_ARN's credentials, with no AWS key stored", async () => {
     const motoPort = await freePort();
-    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], { stdio: 'ignore' });
+    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], {
+      stdio: 'ignore',
+    });
     try {
       const sts = `http://127.0.0.1:${motoPort}`;
       for (let i = 0; ; i++) {
@@ -182,7 +208,17 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
       };
       const result = await run(
         process.execPath,
-        ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/main.ts'), 'exec', '--workspace', `${org}/network`, '--', path.join(motoBin, 'python'), 'whoami.py'],
+        [
+          '--import',
+          import.meta.resolve('tsx'),
+          path.join(ROOT, 'src/main.ts'),
+          'exec',
+          '--workspace',
+          `${org}/network`,
+          '--',
+          path.join(motoBin, 'python'),
+          'whoami.py',
+        ],
         { env, cwd: configDir },
       );
       assert.equal(result.code, 0, result.stderr + result.stdout);
@@ -239,11 +275,29 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
       });
       const script = `fetch(process.env.VAULT_ADDR + '/v1/auth/token/lookup-self', { headers: { 'X-Vault-Token': process.env.VAULT_TOKEN } })
         .then((r) => r.json()).then((j) => console.log('RESULT ' + JSON.stringify({ ...j.data.meta, namespace: process.env.VAULT_NAMESPACE })))`;
-      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: configDir, VARSETD_ADDRESS: issuer, VARSETD_TOKEN: runner.token };
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: configDir,
+        VARSETD_ADDRESS: issuer,
+        VARSETD_TOKEN: runner.token,
+      };
       const exec = (phase: string) =>
         run(
           process.execPath,
-          ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/main.ts'), 'exec', '--workspace', `${org}/vaulted`, '--phase', phase, '--', process.execPath, '-e', script],
+          [
+            '--import',
+            import.meta.resolve('tsx'),
+            path.join(ROOT, 'src/main.ts'),
+            'exec',
+            '--workspace',
+            `${org}/vaulted`,
+            '--phase',
+            phase,
+            '--',
+            process.execPath,
+            '-e',
+            script,
+          ],
           {
             env,
             cwd: configDir,
@@ -258,7 +312,10 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
           .slice('RESULT '.length),
       );
       const runId = (await t.get(`/api/v2/workspaces/${vaulted}/runs`)).body.data[0].id;
-      assert.deepEqual({ ...seen, sub: undefined }, { role: 'network-plan', run: runId, namespace: 'team-a', sub: undefined });
+      assert.deepEqual(
+        { ...seen, sub: undefined },
+        { role: 'network-plan', run: runId, namespace: 'team-a', sub: undefined },
+      );
       assert.match(seen.sub, /:workspace:vaulted:run_phase:plan$/);
       assert.doesNotMatch(planned.stdout + planned.stderr, /hvs\.|eyJ[\w-]+\.eyJ/, 'varsetd exec prints no token');
 
@@ -275,7 +332,9 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
     const runId = await newRun();
     const token = await mint(runId);
     const signature = token.split('.')[2]!;
-    const trail = await t.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}&page%5Bsize%5D=100`);
+    const trail = await t.get(
+      `/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}&page%5Bsize%5D=100`,
+    );
     const metrics = await t.getRaw('/metrics');
     const comments = await t.get(`/api/v2/runs/${runId}/comments`);
     for (const [where, text] of [

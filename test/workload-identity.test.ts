@@ -38,7 +38,13 @@ describe(`workload identity tokens (${storeKind})`, () => {
   async function runBy(token: string, speculative = false): Promise<string> {
     const cv = await createUploadedConfigurationVersion(t, ws, { speculative });
     const body = {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: ws } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      },
     };
     const res = await t.post('/api/v2/runs', body, { token });
     expectStatus(res, 201);
@@ -139,7 +145,8 @@ describe(`workload identity tokens (${storeKind})`, () => {
     const azure = await mint(run, runner.token, { phase: 'plan', target: 'azure' });
     expectStatus(azure, 422);
     assert.match(azure.body.errors[0].detail, /TFC_AZURE_PROVIDER_AUTH=true/);
-    for (const body of [{ phase: 'destroy', target: 'aws' }, { phase: 'plan', target: 'gcp' }, { phase: 'plan' }, {}]) expectStatus(await mint(run, runner.token, body), 422);
+    for (const body of [{ phase: 'destroy', target: 'aws' }, { phase: 'plan', target: 'gcp' }, { phase: 'plan' }, {}])
+      expectStatus(await mint(run, runner.token, body), 422);
   });
 
   it("mints Google Cloud and Azure tokens with HCP Terraform's default audiences and the same claims, and refuses Google Cloud without an audience", async () => {
@@ -148,7 +155,10 @@ describe(`workload identity tokens (${storeKind})`, () => {
     const provider = 'projects/123/locations/global/workloadIdentityPools/tfc/providers/varsetd';
     const bare = await t.createWorkspace(org, { name: 'no-provider' });
     await grantWorkspace(t, runner.teamId, bare, { access: 'plan' });
-    await createVarset(t, org, { workspaces: [bare], vars: [{ key: 'TFC_GCP_PROVIDER_AUTH', category: 'env', value: 'true' }] });
+    await createVarset(t, org, {
+      workspaces: [bare],
+      vars: [{ key: 'TFC_GCP_PROVIDER_AUTH', category: 'env', value: 'true' }],
+    });
     await createVarset(t, org, {
       workspaces: [other],
       vars: [
@@ -162,7 +172,10 @@ describe(`workload identity tokens (${storeKind})`, () => {
       const body = {
         data: {
           type: 'runs',
-          relationships: { workspace: { data: { type: 'workspaces', id: workspace } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } },
+          relationships: {
+            workspace: { data: { type: 'workspaces', id: workspace } },
+            'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+          },
         },
       };
       const res = await t.post('/api/v2/runs', body, { token: runner.token });
@@ -200,8 +213,12 @@ describe(`workload identity tokens (${storeKind})`, () => {
     const run = await runBy(runner.token);
     const other = await teamWithToken(t, org);
     await grantWorkspace(t, other.teamId, ws, { access: 'admin' });
-    for (const token of [await teamToken(t, await ownersTeam(t, org)), other.token, await organizationToken(t, org)]) expectStatus(await mint(run, token), 404);
-    expectStatus(await t.post(`/api/v2/runs/${run}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' }), 404);
+    for (const token of [await teamToken(t, await ownersTeam(t, org)), other.token, await organizationToken(t, org)])
+      expectStatus(await mint(run, token), 404);
+    expectStatus(
+      await t.post(`/api/v2/runs/${run}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' }),
+      404,
+    );
     expectStatus(await t.post(`/api/v2/runs/${run}/actions/finish`, { 'exit-code': 0 }, { token: runner.token }), 200);
     const refused = await mint(run, runner.token);
     expectStatus(refused, 409);
@@ -213,36 +230,62 @@ describe(`workload identity tokens (${storeKind})`, () => {
     const next = await rotateSigningKey(t.store, t.app.sealer, 60_000, TTL_MS);
     const published = (await jwks()).keys.map((k: any) => k.kid);
     assert.ok(published.includes(first) && published.includes(next.id));
-    assert.equal(decodeToken((await mint(run, runner.token)).body.data.attributes.token, await jwks()).header.kid, first, 'the next key does not sign before its time');
+    assert.equal(
+      decodeToken((await mint(run, runner.token)).body.data.attributes.token, await jwks()).header.kid,
+      first,
+      'the next key does not sign before its time',
+    );
     const now = await rotateSigningKey(t.store, t.app.sealer, 0, TTL_MS);
     const { header, claims } = decodeToken((await mint(run, runner.token)).body.data.attributes.token, await jwks());
     assert.equal(header.kid, now.id);
     assert.ok(claims.exp - claims.iat <= TTL_MS / 1000);
-    assert.deepEqual((await jwks()).keys.map((k: any) => k.kid).sort(), [first, next.id, now.id].sort(), 'keys that signed tokens still valid stay published');
+    assert.deepEqual(
+      (await jwks()).keys.map((k: any) => k.kid).sort(),
+      [first, next.id, now.id].sort(),
+      'keys that signed tokens still valid stay published',
+    );
   });
 });
 
 describe(`workload identity: a first token after a rotation was published (${storeKind})`, () => {
   let t: TestApp;
-  before(async () => (t = await TestApp.start({ workloadIdentity: { issuer: ISSUER, tokenTtlMs: TTL_MS, runLifetimeMs: 3_600_000 } })));
+  before(
+    async () =>
+      (t = await TestApp.start({ workloadIdentity: { issuer: ISSUER, tokenTtlMs: TTL_MS, runLifetimeMs: 3_600_000 } })),
+  );
   after(async () => t.close());
 
   it('signs with a key of its own until the published next key takes over, then unpublishes it', async () => {
     const next = await rotateSigningKey(t.store, t.app.sealer, 60_000, TTL_MS);
     const org = await t.createOrganization();
     const ws = await t.createWorkspace(org);
-    await createVarset(t, org, { attributes: { global: true }, vars: [{ key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' }] });
+    await createVarset(t, org, {
+      attributes: { global: true },
+      vars: [{ key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' }],
+    });
     const cv = await createUploadedConfigurationVersion(t, ws);
     const body = {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: ws } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      },
     };
     const run = (await t.post('/api/v2/runs', body)).body.data.id;
     // The site administrator created the run, so it is the run's own token here.
-    const minted = await t.post(`/api/v2/runs/${run}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' });
+    const minted = await t.post(`/api/v2/runs/${run}/actions/workload-identity-token`, {
+      phase: 'plan',
+      target: 'aws',
+    });
     expectStatus(minted, 200);
     const keys = await listSigningKeys(t.store.db);
     const first = keys.find((k) => k.id !== next.id)!;
-    assert.equal(decodeToken(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json()).header.kid, first.id);
+    assert.equal(
+      decodeToken(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json()).header.kid,
+      first.id,
+    );
     assert.equal(first.signsUntil, next.signsFrom);
     assert.equal(Date.parse(first.publishedUntil!) - Date.parse(next.signsFrom), TTL_MS);
   });
@@ -250,22 +293,38 @@ describe(`workload identity: a first token after a rotation was published (${sto
 
 describe(`workload identity: a run's lifetime (${storeKind})`, () => {
   let t: TestApp;
-  before(async () => (t = await TestApp.start({ workloadIdentity: { issuer: ISSUER, tokenTtlMs: TTL_MS, runLifetimeMs: 3000 } })));
+  before(
+    async () =>
+      (t = await TestApp.start({ workloadIdentity: { issuer: ISSUER, tokenTtlMs: TTL_MS, runLifetimeMs: 3000 } })),
+  );
   after(async () => t.close());
 
   it('bounds every token of a run by the run lifetime, and mints none once it has passed', async () => {
     const org = await t.createOrganization();
     const ws = await t.createWorkspace(org);
-    await createVarset(t, org, { attributes: { global: true }, vars: [{ key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' }] });
+    await createVarset(t, org, {
+      attributes: { global: true },
+      vars: [{ key: 'TFC_AWS_PROVIDER_AUTH', category: 'env', value: 'true' }],
+    });
     const cv = await createUploadedConfigurationVersion(t, ws);
     const body = {
-      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: ws } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } } },
+      data: {
+        type: 'runs',
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: ws } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      },
     };
     const created = (await t.post('/api/v2/runs', body)).body.data;
-    const mint = () => t.post(`/api/v2/runs/${created.id}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' });
+    const mint = () =>
+      t.post(`/api/v2/runs/${created.id}/actions/workload-identity-token`, { phase: 'plan', target: 'aws' });
     const minted = await mint();
     expectStatus(minted, 200);
-    const { claims } = decodeToken(minted.body.data.attributes.token, await (await t.getRaw('/.well-known/jwks')).json());
+    const { claims } = decodeToken(
+      minted.body.data.attributes.token,
+      await (await t.getRaw('/.well-known/jwks')).json(),
+    );
     assert.ok(claims.exp * 1000 <= Date.parse(created.attributes['created-at']) + 3000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const late = await mint();
@@ -281,6 +340,9 @@ describe(`workload identity off (${storeKind})`, () => {
 
   it('has no issuer documents and no token route', async () => {
     assert.equal((await t.getRaw('/.well-known/openid-configuration')).statusCode, 404);
-    expectStatus(await t.post('/api/v2/runs/run-x/actions/workload-identity-token', { phase: 'plan', target: 'aws' }), 404);
+    expectStatus(
+      await t.post('/api/v2/runs/run-x/actions/workload-identity-token', { phase: 'plan', target: 'aws' }),
+      404,
+    );
   });
 });

@@ -5,7 +5,8 @@ import { grantWorkspace, organizationToken, teamWithToken } from './support/fact
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
-const lockPath = (id: string, action: 'lock' | 'unlock' | 'force-unlock' | 'safe-delete') => `/api/v2/workspaces/${id}/actions/${action}`;
+const lockPath = (id: string, action: 'lock' | 'unlock' | 'force-unlock' | 'safe-delete') =>
+  `/api/v2/workspaces/${id}/actions/${action}`;
 
 describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => {
   let t: TestApp;
@@ -25,7 +26,13 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
     const admin = await teamWithToken(t, org);
     await grantWorkspace(t, admin.teamId, id, { access: 'admin' });
     const custom = await teamWithToken(t, org);
-    await grantWorkspace(t, custom.teamId, id, { access: 'custom', runs: 'plan', variables: 'none', 'workspace-locking': true, 'run-tasks': true });
+    await grantWorkspace(t, custom.teamId, id, {
+      access: 'custom',
+      runs: 'plan',
+      variables: 'none',
+      'workspace-locking': true,
+      'run-tasks': true,
+    });
     const organization = await organizationToken(t, org);
 
     const permissions = async (token?: string) => {
@@ -52,12 +59,28 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
 
     const r = await permissions(reader.token);
     assert.deepEqual(
-      [r['can-update'], r['can-destroy'], r['can-queue-run'], r['can-read-variable'], r['can-update-variable'], r['can-lock'], r['can-force-unlock']],
+      [
+        r['can-update'],
+        r['can-destroy'],
+        r['can-queue-run'],
+        r['can-read-variable'],
+        r['can-update-variable'],
+        r['can-lock'],
+        r['can-force-unlock'],
+      ],
       [false, false, false, true, false, false, false],
     );
     const w = await permissions(writer.token);
     assert.deepEqual(
-      [w['can-update'], w['can-destroy'], w['can-queue-run'], w['can-queue-apply'], w['can-update-variable'], w['can-lock'], w['can-force-unlock']],
+      [
+        w['can-update'],
+        w['can-destroy'],
+        w['can-queue-run'],
+        w['can-queue-apply'],
+        w['can-update-variable'],
+        w['can-lock'],
+        w['can-force-unlock'],
+      ],
       [false, false, true, true, true, true, false],
     );
     const a = await permissions(admin.token);
@@ -67,7 +90,10 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
       'admins force-delete only where the organization allows it',
     );
     const c = await permissions(custom.token);
-    assert.deepEqual([c['can-queue-run'], c['can-queue-apply'], c['can-read-variable'], c['can-lock'], c['can-manage-run-tasks']], [true, false, false, true, true]);
+    assert.deepEqual(
+      [c['can-queue-run'], c['can-queue-apply'], c['can-read-variable'], c['can-lock'], c['can-manage-run-tasks']],
+      [true, false, false, true, true],
+    );
     const o = await permissions(organization);
     assert.deepEqual([o['can-update'], o['can-queue-run'], o['can-force-delete']], [true, false, true]);
   });
@@ -75,12 +101,17 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
   it('never shares one rendering of a set with included workspaces between callers with different permissions', async () => {
     const id = await t.createWorkspace(org);
     const set = await t.post(`/api/v2/organizations/${org}/varsets`, {
-      data: { type: 'varsets', attributes: { name: `shared-${id}` }, relationships: { workspaces: { data: [{ type: 'workspaces', id }] } } },
+      data: {
+        type: 'varsets',
+        attributes: { name: `shared-${id}` },
+        relationships: { workspaces: { data: [{ type: 'workspaces', id }] } },
+      },
     });
     expectStatus(set, 200);
     const reader = await teamWithToken(t, org, { 'organization-access': { 'read-workspaces': true } });
     const url = `/api/v2/varsets/${set.body.data.id}?include=workspaces`;
-    const included = async (token?: string) => (await t.get(url, token ? { token } : {})).body.included.find((r: any) => r.id === id).attributes.permissions;
+    const included = async (token?: string) =>
+      (await t.get(url, token ? { token } : {})).body.included.find((r: any) => r.id === id).attributes.permissions;
     assert.equal((await included())['can-update'], true);
     assert.equal((await included(reader.token))['can-update'], false);
     assert.equal((await included())['can-update'], true);
@@ -102,7 +133,11 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
     const byOther = await t.post(lockPath(id, 'unlock'));
     assert.equal(byOther.status, 409);
     assert.match(byOther.body.errors[0].detail, /is locked by Team/);
-    assert.equal((await t.post(lockPath(id, 'force-unlock'), undefined, { token: team.token })).status, 404, 'a write team may not force-unlock');
+    assert.equal(
+      (await t.post(lockPath(id, 'force-unlock'), undefined, { token: team.token })).status,
+      404,
+      'a write team may not force-unlock',
+    );
 
     const unlocked = await t.post(lockPath(id, 'unlock'), undefined, { token: team.token });
     expectStatus(unlocked, 200);
@@ -112,7 +147,11 @@ describe(`workspace permissions, locks and safe deletion (${storeKind})`, () => 
     assert.equal((await t.post(lockPath(id, 'force-unlock'))).status, 409);
 
     const mine = await t.post(lockPath(id, 'lock'));
-    assert.equal(mine.body.data.relationships['locked-by'].data.type, 'users', 'the site administrator locks as a user named by its token');
+    assert.equal(
+      mine.body.data.relationships['locked-by'].data.type,
+      'users',
+      'the site administrator locks as a user named by its token',
+    );
     const forced = await t.post(lockPath(id, 'force-unlock'));
     assert.equal(forced.body.data.attributes.locked, false);
 

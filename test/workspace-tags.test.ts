@@ -5,7 +5,10 @@ import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
-const binding = (key: string, value?: string) => ({ type: 'tag-bindings', attributes: { key, ...(value === undefined ? {} : { value }) } });
+const binding = (key: string, value?: string) => ({
+  type: 'tag-bindings',
+  attributes: { key, ...(value === undefined ? {} : { value }) },
+});
 const keyValues = (data: any[]) => data.map((b) => [b.attributes.key, b.attributes.value]);
 
 describe(`workspace tags, tag bindings and remote state consumers (${storeKind})`, () => {
@@ -19,7 +22,11 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
 
   it('tags a workspace by name on create and later, by name or id, lists and removes its tags', async () => {
     const res = await t.post(`/api/v2/organizations/${org}/workspaces`, {
-      data: { type: 'workspaces', attributes: { name: 'tagged' }, relationships: { tags: { data: [{ type: 'tags', attributes: { name: 'web' } }] } } },
+      data: {
+        type: 'workspaces',
+        attributes: { name: 'tagged' },
+        relationships: { tags: { data: [{ type: 'tags', attributes: { name: 'web' } }] } },
+      },
     });
     expectStatus(res, 201);
     const id = res.body.data.id;
@@ -40,7 +47,10 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       ['prod', 'web'],
     );
     const prod = tags.body.data[0].id;
-    expectStatus(await t.post(`/api/v2/workspaces/${other}/relationships/tags`, { data: [{ type: 'tags', id: prod }] }), 204);
+    expectStatus(
+      await t.post(`/api/v2/workspaces/${other}/relationships/tags`, { data: [{ type: 'tags', id: prod }] }),
+      204,
+    );
     assert.deepEqual((await t.get(`/api/v2/workspaces/${other}`)).body.data.attributes['tag-names'], ['prod']);
 
     const organizationTags = await t.get(`/api/v2/organizations/${org}/tags`);
@@ -52,21 +62,34 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       ],
     );
 
-    expectStatus(await t.delete(`/api/v2/workspaces/${id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'web' } }] }), 204);
+    expectStatus(
+      await t.delete(`/api/v2/workspaces/${id}/relationships/tags`, {
+        data: [{ type: 'tags', attributes: { name: 'web' } }],
+      }),
+      204,
+    );
     assert.deepEqual((await t.get(`/api/v2/workspaces/${id}`)).body.data.attributes['tag-names'], ['prod']);
 
-    const bad = await t.post(`/api/v2/workspaces/${id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'Not Valid' } }] });
+    const bad = await t.post(`/api/v2/workspaces/${id}/relationships/tags`, {
+      data: [{ type: 'tags', attributes: { name: 'Not Valid' } }],
+    });
     assert.equal(bad.status, 422);
     assert.equal(bad.body.errors[0].source.pointer, '/data/0/attributes/name');
 
-    const updated = await t.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', relationships: { tags: { data: [{ type: 'tags', attributes: { name: 'api' } }] } } } });
+    const updated = await t.patch(`/api/v2/workspaces/${id}`, {
+      data: { type: 'workspaces', relationships: { tags: { data: [{ type: 'tags', attributes: { name: 'api' } }] } } },
+    });
     assert.deepEqual(updated.body.data.attributes['tag-names'], ['api', 'prod'], 'an update adds the tags it names');
   });
 
   it('keeps key/value bindings of workspaces and projects: replaced on create and update, added by PATCH, at most 10', async () => {
     const project = await t.createProject(org, 'tagged-project');
     const created = await t.post(`/api/v2/organizations/${org}/projects`, {
-      data: { type: 'projects', attributes: { name: 'bound' }, relationships: { 'tag-bindings': { data: [binding('team', 'platform'), binding('env', 'prod')] } } },
+      data: {
+        type: 'projects',
+        attributes: { name: 'bound' },
+        relationships: { 'tag-bindings': { data: [binding('team', 'platform'), binding('env', 'prod')] } },
+      },
     });
     expectStatus(created, 201);
     assert.deepEqual(keyValues((await t.get(`/api/v2/projects/${created.body.data.id}/tag-bindings`)).body.data), [
@@ -78,7 +101,10 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       data: {
         type: 'workspaces',
         attributes: { name: 'bound' },
-        relationships: { project: { data: { type: 'projects', id: created.body.data.id } }, 'tag-bindings': { data: [binding('env', 'dev'), binding('tier')] } },
+        relationships: {
+          project: { data: { type: 'projects', id: created.body.data.id } },
+          'tag-bindings': { data: [binding('env', 'dev'), binding('tier')] },
+        },
       },
     });
     expectStatus(ws, 201);
@@ -99,7 +125,9 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       'the workspace’s own value wins over its project’s',
     );
 
-    const added = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('tier', 'gold'), binding('owner', 'ops')] });
+    const added = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, {
+      data: [binding('tier', 'gold'), binding('owner', 'ops')],
+    });
     expectStatus(added, 200);
     assert.deepEqual(keyValues(added.body.data), [
       ['tier', 'gold'],
@@ -111,7 +139,9 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       ['owner', 'ops'],
     ]);
     const idsBefore = (await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data.map((b: { id: string }) => b.id);
-    const changedTwo = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('owner', 'sre'), binding('env', 'stage')] });
+    const changedTwo = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, {
+      data: [binding('owner', 'sre'), binding('env', 'stage')],
+    });
     expectStatus(changedTwo, 200);
     assert.deepEqual(keyValues(changedTwo.body.data), [
       ['owner', 'sre'],
@@ -137,17 +167,35 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
       [idsBefore[2], idsBefore[0]],
     );
 
-    const tooMany = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: Array.from({ length: 8 }, (_, i) => binding(`k${i}`, 'v')) });
+    const tooMany = await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, {
+      data: Array.from({ length: 8 }, (_, i) => binding(`k${i}`, 'v')),
+    });
     assert.equal(tooMany.status, 422);
-    assert.equal((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data.length, 3, 'nothing of a refused request is kept');
-    const badKey = await t.patch(`/api/v2/projects/${project}/tag-bindings`, { data: [binding('ok', 'v'), binding('no!', 'v')] });
+    assert.equal(
+      (await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data.length,
+      3,
+      'nothing of a refused request is kept',
+    );
+    const badKey = await t.patch(`/api/v2/projects/${project}/tag-bindings`, {
+      data: [binding('ok', 'v'), binding('no!', 'v')],
+    });
     assert.equal(badKey.status, 422);
     assert.equal(badKey.body.errors[0].source.pointer, '/data/1/attributes/key');
 
     // DELETE all: an update with an empty list, as go-tfe sends it.
-    expectStatus(await t.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', relationships: { 'tag-bindings': { data: [] } } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/workspaces/${id}`, {
+        data: { type: 'workspaces', relationships: { 'tag-bindings': { data: [] } } },
+      }),
+      200,
+    );
     assert.deepEqual((await t.get(`/api/v2/workspaces/${id}/tag-bindings`)).body.data, []);
-    expectStatus(await t.patch(`/api/v2/projects/${created.body.data.id}`, { data: { type: 'projects', relationships: { 'tag-bindings': { data: [] } } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/projects/${created.body.data.id}`, {
+        data: { type: 'projects', relationships: { 'tag-bindings': { data: [] } } },
+      }),
+      200,
+    );
     assert.deepEqual((await t.get(`/api/v2/projects/${created.body.data.id}/effective-tag-bindings`)).body.data, []);
     assert.deepEqual((await t.get(`/api/v2/workspaces/${id}/effective-tag-bindings`)).body.data, []);
   });
@@ -155,15 +203,23 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
   it('includes a project’s effective tag bindings on a read and a list, and refuses any other include', async () => {
     const o = await t.createOrganization();
     const created = await t.post(`/api/v2/organizations/${o}/projects`, {
-      data: { type: 'projects', attributes: { name: 'bound' }, relationships: { 'tag-bindings': { data: [binding('team', 'platform'), binding('env', 'prod')] } } },
+      data: {
+        type: 'projects',
+        attributes: { name: 'bound' },
+        relationships: { 'tag-bindings': { data: [binding('team', 'platform'), binding('env', 'prod')] } },
+      },
     });
     expectStatus(created, 201);
     const id = created.body.data.id;
     const plain = await t.get(`/api/v2/projects/${id}`);
     expectStatus(plain, 200);
     assert.equal(plain.body.included, undefined);
-    assert.deepEqual(plain.body.data.relationships['tag-bindings'], { links: { related: `/api/v2/projects/${id}/tag-bindings` } });
-    assert.deepEqual(plain.body.data.relationships['effective-tag-bindings'], { links: { related: `/api/v2/projects/${id}/effective-tag-bindings` } });
+    assert.deepEqual(plain.body.data.relationships['tag-bindings'], {
+      links: { related: `/api/v2/projects/${id}/tag-bindings` },
+    });
+    assert.deepEqual(plain.body.data.relationships['effective-tag-bindings'], {
+      links: { related: `/api/v2/projects/${id}/effective-tag-bindings` },
+    });
 
     const read = await t.get(`/api/v2/projects/${id}?include=effective_tag_bindings`);
     expectStatus(read, 200);
@@ -183,10 +239,16 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     expectStatus(listed, 200);
     const byName = new Map(listed.body.data.map((p: any) => [p.attributes.name, p]));
     assert.deepEqual((byName.get('Default Project') as any).relationships['effective-tag-bindings'].data, []);
-    assert.deepEqual((byName.get('bound') as any).relationships['effective-tag-bindings'].data, read.body.data.relationships['effective-tag-bindings'].data);
+    assert.deepEqual(
+      (byName.get('bound') as any).relationships['effective-tag-bindings'].data,
+      read.body.data.relationships['effective-tag-bindings'].data,
+    );
     assert.deepEqual(listed.body.included, effective);
 
-    for (const url of [`/api/v2/projects/${id}?include=organization`, `/api/v2/organizations/${o}/projects?include=effective_tag_bindings,workspaces`]) {
+    for (const url of [
+      `/api/v2/projects/${id}?include=organization`,
+      `/api/v2/organizations/${o}/projects?include=effective_tag_bindings,workspaces`,
+    ]) {
       const refused = await t.get(url);
       assert.equal(refused.status, 400, url);
       assert.equal(refused.body.errors[0].source.parameter, 'include');
@@ -199,9 +261,16 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     const reader = await teamWithToken(t, org);
     await grantWorkspace(t, reader.teamId, id, { access: 'read' });
     expectStatus(await t.get(`/api/v2/workspaces/${id}/tag-bindings`, { token: reader.token }), 200);
-    assert.equal((await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('a', 'b')] }, { token: reader.token })).status, 404);
+    assert.equal(
+      (await t.patch(`/api/v2/workspaces/${id}/tag-bindings`, { data: [binding('a', 'b')] }, { token: reader.token }))
+        .status,
+      404,
+    );
     const stranger = await teamWithToken(t, org);
-    assert.equal((await t.get(`/api/v2/workspaces/${id}/effective-tag-bindings`, { token: stranger.token })).status, 404);
+    assert.equal(
+      (await t.get(`/api/v2/workspaces/${id}/effective-tag-bindings`, { token: stranger.token })).status,
+      404,
+    );
   });
 
   it('keeps the remote state consumers of a workspace: add, remove, replace and list', async () => {
@@ -229,7 +298,12 @@ describe(`workspace tags, tag bindings and remote state consumers (${storeKind})
     assert.deepEqual(await list(), ['consumer-c']);
 
     // The list is kept whatever global-remote-state says.
-    expectStatus(await t.patch(`/api/v2/workspaces/${producer}`, { data: { type: 'workspaces', attributes: { 'global-remote-state': true } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/workspaces/${producer}`, {
+        data: { type: 'workspaces', attributes: { 'global-remote-state': true } },
+      }),
+      200,
+    );
     assert.deepEqual(await list(), ['consumer-c']);
     // A deleted consumer leaves the list.
     expectStatus(await t.delete(`/api/v2/workspaces/${c}`), 204);

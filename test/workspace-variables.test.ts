@@ -17,8 +17,10 @@ describe(`workspace variables (${storeKind})`, () => {
   });
   after(async () => t.close());
 
-  const post = (ws: string, attributes: Record<string, unknown>) => t.post(`/api/v2/workspaces/${ws}/vars`, varBody(attributes));
-  const patch = (ws: string, id: string, attributes: Record<string, unknown>) => t.patch(`/api/v2/workspaces/${ws}/vars/${id}`, varBody(attributes));
+  const post = (ws: string, attributes: Record<string, unknown>) =>
+    t.post(`/api/v2/workspaces/${ws}/vars`, varBody(attributes));
+  const patch = (ws: string, id: string, attributes: Record<string, unknown>) =>
+    t.patch(`/api/v2/workspaces/${ws}/vars/${id}`, varBody(attributes));
   async function create(ws: string, attributes: Record<string, unknown>): Promise<any> {
     const res = await post(ws, { category: 'terraform', ...attributes });
     expectStatus(res, 201);
@@ -50,16 +52,39 @@ describe(`workspace variables (${storeKind})`, () => {
       const { 'created-at': createdAt, 'version-id': versionId, ...attributes } = v.attributes;
       assert.match(createdAt, TIMESTAMP);
       assert.ok(typeof versionId === 'string' && versionId.length > 0);
-      assert.deepEqual(attributes, { key: 'region', value: '', description: '', category: 'terraform', hcl: false, sensitive: false });
-      assert.deepEqual(v.relationships, { configurable: { data: { id: ws, type: 'workspaces' }, links: { related: `/api/v2/workspaces/${ws}` } } });
+      assert.deepEqual(attributes, {
+        key: 'region',
+        value: '',
+        description: '',
+        category: 'terraform',
+        hcl: false,
+        sensitive: false,
+      });
+      assert.deepEqual(v.relationships, {
+        configurable: { data: { id: ws, type: 'workspaces' }, links: { related: `/api/v2/workspaces/${ws}` } },
+      });
       assert.deepEqual(v.links, { self: `/api/v2/workspaces/${ws}/vars/${v.id}` });
     });
 
     it('takes every attribute; a sensitive value is never returned', async () => {
       const ws = await t.createWorkspace(org);
-      const v = await create(ws, { key: 'TOKEN', value: 's3cret', description: 'api token', category: 'env', hcl: true, sensitive: true });
+      const v = await create(ws, {
+        key: 'TOKEN',
+        value: 's3cret',
+        description: 'api token',
+        category: 'env',
+        hcl: true,
+        sensitive: true,
+      });
       assert.deepEqual(
-        [v.attributes.key, v.attributes.value, v.attributes.description, v.attributes.category, v.attributes.hcl, v.attributes.sensitive],
+        [
+          v.attributes.key,
+          v.attributes.value,
+          v.attributes.description,
+          v.attributes.category,
+          v.attributes.hcl,
+          v.attributes.sensitive,
+        ],
         ['TOKEN', null, 'api token', 'env', true, true],
       );
       const shown = await t.get(`/api/v2/workspaces/${ws}/vars/${v.id}`);
@@ -71,7 +96,14 @@ describe(`workspace variables (${storeKind})`, () => {
 
     it('seals a sensitive value at rest; an update without a value keeps it, one making a variable sensitive seals it', async () => {
       const ws = await t.createWorkspace(org);
-      const stored = async (id: string) => (await t.store.db.selectFrom('workspace_variables').select('value').where('id', '=', id).executeTakeFirstOrThrow()).value;
+      const stored = async (id: string) =>
+        (
+          await t.store.db
+            .selectFrom('workspace_variables')
+            .select('value')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).value;
       const secret = await create(ws, { key: 'pw', value: 'hunter2', sensitive: true });
       assert.ok(!(await stored(secret.id)).includes('hunter2'));
       assert.equal(t.app.sealer.open(await stored(secret.id)), 'hunter2');
@@ -115,7 +147,11 @@ describe(`workspace variables (${storeKind})`, () => {
         const error = await expectRejected(ws, 422, () => post(ws, attributes));
         assert.equal(error.source.pointer, pointer, JSON.stringify(attributes).slice(0, 80));
       }
-      await expectRejected(ws, 422, () => t.post(`/api/v2/workspaces/${ws}/vars`, { data: { type: 'varsets', attributes: { key: 'k', category: 'env' } } }));
+      await expectRejected(ws, 422, () =>
+        t.post(`/api/v2/workspaces/${ws}/vars`, {
+          data: { type: 'varsets', attributes: { key: 'k', category: 'env' } },
+        }),
+      );
       await expectRejected(ws, 422, () => t.post(`/api/v2/workspaces/${ws}/vars`, {}));
       await create(ws, { key: 'k'.repeat(128), description: 'd'.repeat(512), value: 'v'.repeat(256 * 1024) });
     });
@@ -128,7 +164,9 @@ describe(`workspace variables (${storeKind})`, () => {
 
     it('lets exactly one of concurrent creates of one key win; the others get 422, never 500', async () => {
       const ws = await t.createWorkspace(org);
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(ws, { key: 'race', category: 'terraform', value: String(i) })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => post(ws, { key: 'race', category: 'terraform', value: String(i) })),
+      );
       assert.deepEqual(results.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422]);
       assert.equal((await list(ws)).length, 1);
     });
@@ -203,14 +241,19 @@ describe(`workspace variables (${storeKind})`, () => {
       const noop = await patch(ws, created.id, { value: 'two' });
       expectStatus(noop, 200);
       assert.notEqual(noop.body.data.attributes['version-id'], updated.attributes['version-id']);
-      const empty = await t.patch(`/api/v2/workspaces/${ws}/vars/${created.id}`, { data: { type: 'vars', id: created.id } });
+      const empty = await t.patch(`/api/v2/workspaces/${ws}/vars/${created.id}`, {
+        data: { type: 'vars', id: created.id },
+      });
       expectStatus(empty, 200);
       assert.notEqual(empty.body.data.attributes['version-id'], noop.body.data.attributes['version-id']);
       const shown = await t.get(`/api/v2/workspaces/${ws}/vars/${created.id}`);
       assert.deepEqual(shown.body.data, empty.body.data);
       const renamed = await patch(ws, created.id, { key: 'k2', category: 'env', hcl: true, description: '' });
       expectStatus(renamed, 200);
-      assert.deepEqual([renamed.body.data.attributes.key, renamed.body.data.attributes.category, renamed.body.data.attributes.hcl], ['k2', 'env', true]);
+      assert.deepEqual(
+        [renamed.body.data.attributes.key, renamed.body.data.attributes.category, renamed.body.data.attributes.hcl],
+        ['k2', 'env', true],
+      );
     });
 
     it('keeps sensitive variables write-only: a new value is accepted, the rest is refused', async () => {
@@ -260,7 +303,9 @@ describe(`workspace variables (${storeKind})`, () => {
       const ws = await t.createWorkspace(org);
       const v = await create(ws, { key: 'gone' });
       const keep = await create(ws, { key: 'kept' });
-      const res = await t.request('DELETE', `/api/v2/workspaces/${ws}/vars/${v.id}`, { contentType: 'application/vnd.api+json' });
+      const res = await t.request('DELETE', `/api/v2/workspaces/${ws}/vars/${v.id}`, {
+        contentType: 'application/vnd.api+json',
+      });
       assert.equal(res.status, 204);
       assert.equal((await t.get(`/api/v2/workspaces/${ws}/vars/${v.id}`)).status, 404);
       assert.equal((await t.delete(`/api/v2/workspaces/${ws}/vars/${v.id}`)).status, 404);

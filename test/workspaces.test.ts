@@ -122,19 +122,31 @@ describe(`workspace settings (${storeKind})`, () => {
     assert.equal(u['auto-destroy-at'], null);
     assert.equal(u['working-directory'], 'infra/', 'what the update leaves out is kept');
 
-    const inherit = await t.patch(`/api/v2/workspaces/${res.body.data.id}`, body({ 'setting-overwrites': { 'execution-mode': false, 'agent-pool': false } }));
-    assert.deepEqual(inherit.body.data.attributes['setting-overwrites'], { 'execution-mode': false, 'agent-pool': false });
+    const inherit = await t.patch(
+      `/api/v2/workspaces/${res.body.data.id}`,
+      body({ 'setting-overwrites': { 'execution-mode': false, 'agent-pool': false } }),
+    );
+    assert.deepEqual(inherit.body.data.attributes['setting-overwrites'], {
+      'execution-mode': false,
+      'agent-pool': false,
+    });
     assert.equal(inherit.body.data.attributes['execution-mode'], 'remote');
   });
 
   it('counts an inactivity duration from the last change', async () => {
-    const res = await t.post(`/api/v2/organizations/${org}/workspaces`, body({ name: 'ephemeral', 'auto-destroy-activity-duration': '2d' }));
+    const res = await t.post(
+      `/api/v2/organizations/${org}/workspaces`,
+      body({ name: 'ephemeral', 'auto-destroy-activity-duration': '2d' }),
+    );
     expectStatus(res, 201);
     const a = res.body.data.attributes;
     assert.equal(a['auto-destroy-activity-duration'], '2d');
     const due = Date.parse(a['auto-destroy-at']) - Date.parse(a['updated-at']);
     assert.ok(Math.abs(due - 2 * 86_400_000) < 2000, `${due}`);
-    const off = await t.patch(`/api/v2/workspaces/${res.body.data.id}`, body({ 'auto-destroy-activity-duration': null }));
+    const off = await t.patch(
+      `/api/v2/workspaces/${res.body.data.id}`,
+      body({ 'auto-destroy-activity-duration': null }),
+    );
     assert.equal(off.body.data.attributes['auto-destroy-at'], null);
   });
 
@@ -160,19 +172,32 @@ describe(`workspace settings (${storeKind})`, () => {
     }
     assert.equal((await t.get(`/api/v2/organizations/${org}/workspaces/refused`)).status, 404);
     // An empty agent pool and a null VCS repository say "none": accepted.
-    expectStatus(await t.post(`/api/v2/organizations/${org}/workspaces`, body({ name: 'no-pool', 'agent-pool-id': '', 'vcs-repo': null })), 201);
+    expectStatus(
+      await t.post(
+        `/api/v2/organizations/${org}/workspaces`,
+        body({ name: 'no-pool', 'agent-pool-id': '', 'vcs-repo': null }),
+      ),
+      201,
+    );
   });
 
   it('links the workspace’s variables and its newest configuration version', async () => {
     const id = await t.createWorkspace(org, { name: 'linked' });
-    const variable = await t.post(`/api/v2/workspaces/${id}/vars`, { data: { type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } } });
+    const variable = await t.post(`/api/v2/workspaces/${id}/vars`, {
+      data: { type: 'vars', attributes: { key: 'region', value: 'eu', category: 'terraform' } },
+    });
     expectStatus(variable, 201);
     await t.post(`/api/v2/workspaces/${id}/configuration-versions`, { data: { type: 'configuration-versions' } });
-    const cv = await t.post(`/api/v2/workspaces/${id}/configuration-versions`, { data: { type: 'configuration-versions' } });
+    const cv = await t.post(`/api/v2/workspaces/${id}/configuration-versions`, {
+      data: { type: 'configuration-versions' },
+    });
     expectStatus(cv, 201);
     const res = await t.get(`/api/v2/workspaces/${id}`);
     assert.deepEqual(res.body.data.relationships.vars.data, [{ id: variable.body.data.id, type: 'vars' }]);
-    assert.deepEqual(res.body.data.relationships['current-configuration-version'].data, { id: cv.body.data.id, type: 'configuration-versions' });
+    assert.deepEqual(res.body.data.relationships['current-configuration-version'].data, {
+      id: cv.body.data.id,
+      type: 'configuration-versions',
+    });
     assert.deepEqual(res.body.data.relationships['current-run'].data, null);
     assert.equal(res.body.data.attributes['workspace-kpis-runs-count'], 0);
   });

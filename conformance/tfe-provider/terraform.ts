@@ -11,7 +11,12 @@ export interface Tools {
 }
 
 export function prepareTools(): Tools {
-  return JSON.parse(execFileSync('bash', [path.join(ROOT, 'scripts/tfe-provider.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  return JSON.parse(
+    execFileSync('bash', [path.join(ROOT, 'scripts/tfe-provider.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
 }
 
 /** A CLI configuration that takes the tfe provider from the mirror only: the registry is never asked. */
@@ -36,9 +41,19 @@ export interface TerraformResult {
 }
 
 /** Runs `terraform ARGS -no-color` in `cwd`, with nothing of the caller's environment but PATH; stops it after `timeoutMs`. */
-export function runTerraform(tools: Tools, cwd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<TerraformResult> {
+export function runTerraform(
+  tools: Tools,
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<TerraformResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tools.terraform, [...args, '-no-color'], { cwd, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tools.terraform, [...args, '-no-color'], {
+      cwd,
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));
@@ -54,7 +69,9 @@ export function runTerraform(tools: Tools, cwd: string, args: string[], env: Nod
 
 /** What a plan would change: the part of its output between its header and its summary. */
 export function planText(result: TerraformResult): string {
-  return /^Terraform will perform the following actions:\n([\s\S]*?^Plan: .*$)/m.exec(result.stdout)?.[1]?.trimEnd() ?? '';
+  return (
+    /^Terraform will perform the following actions:\n([\s\S]*?^Plan: .*$)/m.exec(result.stdout)?.[1]?.trimEnd() ?? ''
+  );
 }
 
 /** The part of `terraform show -json PLAN` read here. */
@@ -63,7 +80,12 @@ export interface PlanJson {
     address: string;
     type: string;
     mode: string;
-    change: { actions: string[]; before: Record<string, unknown> | null; after: Record<string, unknown> | null; after_unknown?: Record<string, unknown> };
+    change: {
+      actions: string[];
+      before: Record<string, unknown> | null;
+      after: Record<string, unknown> | null;
+      after_unknown?: Record<string, unknown>;
+    };
   }[];
 }
 
@@ -84,7 +106,11 @@ export function plannedChanges(plan: PlanJson): PlannedChange[] {
     const unknown = change.after_unknown ?? {};
     const names = [...new Set([...Object.keys(before), ...Object.keys(after), ...Object.keys(unknown)])].sort();
     const attributes = names
-      .map((name) => ({ name, before: JSON.stringify(before[name] ?? null), after: unknown[name] === true ? '(known after apply)' : JSON.stringify(after[name] ?? null) }))
+      .map((name) => ({
+        name,
+        before: JSON.stringify(before[name] ?? null),
+        after: unknown[name] === true ? '(known after apply)' : JSON.stringify(after[name] ?? null),
+      }))
       .filter((attribute) => attribute.before !== attribute.after);
     changes.push({ address, type, actions: change.actions.join(', '), attributes });
   }
@@ -92,7 +118,12 @@ export function plannedChanges(plan: PlanJson): PlannedChange[] {
 }
 
 export function describeChanges(changes: PlannedChange[]): string {
-  return changes.flatMap((change) => [`${change.address}: ${change.actions}`, ...change.attributes.map((a) => `    ${a.name}: ${a.before} -> ${a.after}`)]).join('\n');
+  return changes
+    .flatMap((change) => [
+      `${change.address}: ${change.actions}`,
+      ...change.attributes.map((a) => `    ${a.name}: ${a.before} -> ${a.after}`),
+    ])
+    .join('\n');
 }
 
 /** varsetd's JSON log as one line per request ("POST /api/v2/teams 422", with its status last), and any other line as is. */
@@ -105,8 +136,10 @@ export function requestLines(log: string): string[] {
       continue;
     }
     const entry = JSON.parse(line);
-    if (entry.msg === 'incoming request') started.set(entry.reqId, `${entry.req.method} ${decodeURIComponent(entry.req.url)}`);
-    else if (entry.msg === 'request completed') lines.push(`${started.get(entry.reqId) ?? entry.reqId} ${entry.res.statusCode}`);
+    if (entry.msg === 'incoming request')
+      started.set(entry.reqId, `${entry.req.method} ${decodeURIComponent(entry.req.url)}`);
+    else if (entry.msg === 'request completed')
+      lines.push(`${started.get(entry.reqId) ?? entry.reqId} ${entry.res.statusCode}`);
     else lines.push(line);
   }
   return lines;

@@ -74,7 +74,9 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
     logs = path.join(work, 'logs');
     fs.mkdirSync(logs);
     fs.mkdirSync(path.join(work, 'home'));
-    execFileSync('bash', [path.join(ROOT, 'scripts/make-test-certificate.sh'), path.join(work, 'tls')], { stdio: 'pipe' });
+    execFileSync('bash', [path.join(ROOT, 'scripts/make-test-certificate.sh'), path.join(work, 'tls')], {
+      stdio: 'pipe',
+    });
     ca = fs.readFileSync(path.join(work, 'tls/ca.pem'), 'utf8');
     fs.writeFileSync(path.join(work, 'terraform.tfrc'), cliConfiguration(tools));
     for (const folder of ['main', 'imported']) {
@@ -83,7 +85,11 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
     }
     store = await createTestStore();
     server = await startServerProcess(
-      varsetdEnv(store, { VARSETD_TLS_CERT: path.join(work, 'tls/cert.pem'), VARSETD_TLS_KEY: path.join(work, 'tls/key.pem'), VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }),
+      varsetdEnv(store, {
+        VARSETD_TLS_CERT: path.join(work, 'tls/cert.pem'),
+        VARSETD_TLS_KEY: path.join(work, 'tls/key.pem'),
+        VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
+      }),
     );
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
   });
@@ -97,7 +103,11 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
 
   let commandCount = 0;
   /** Terraform in `folder` of the work area, talking to varsetd, whose authority it trusts, through the provider from the mirror. */
-  async function terraform(folder: string, args: string[], variables: Record<string, string> = variablesInForce): Promise<TerraformResult> {
+  async function terraform(
+    folder: string,
+    args: string[],
+    variables: Record<string, string> = variablesInForce,
+  ): Promise<TerraformResult> {
     commandCount += 1;
     const name = path.join(logs, `${String(commandCount).padStart(2, '0')}-${folder}-${args[0]}`);
     const env: NodeJS.ProcessEnv = {
@@ -122,15 +132,27 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
   /** Fails with what Terraform said (its plan too with `withPlan`), every request varsetd refused, and its last requests. */
   function failWith(message: string, result?: TerraformResult, withPlan = false): never {
     const sections = [message];
-    if (result) sections.push(`terraform exited with ${result.code}`, ...(withPlan ? [planText(result)] : []), result.stderr.trim());
+    if (result)
+      sections.push(
+        `terraform exited with ${result.code}`,
+        ...(withPlan ? [planText(result)] : []),
+        result.stderr.trim(),
+      );
     const requests = requestLines(server.output());
     const refused = requests.filter((line) => / [45]\d\d$/.test(line));
     sections.push(`--- requests varsetd refused (${refused.length}) ---\n${refused.join('\n')}`);
-    sections.push(`--- varsetd's last requests ---\n${requests.slice(-20).join('\n')}`, `(output and debug log of every Terraform command: ${logs})`);
+    sections.push(
+      `--- varsetd's last requests ---\n${requests.slice(-20).join('\n')}`,
+      `(output and debug log of every Terraform command: ${logs})`,
+    );
     assert.fail(sections.filter((section) => section !== '').join('\n\n'));
   }
 
-  async function expectSuccess(folder: string, args: string[], variables?: Record<string, string>): Promise<TerraformResult> {
+  async function expectSuccess(
+    folder: string,
+    args: string[],
+    variables?: Record<string, string>,
+  ): Promise<TerraformResult> {
     const result = await terraform(folder, args, variables);
     if (result.code !== 0) failWith(`terraform ${args.join(' ')} failed`, result);
     return result;
@@ -141,17 +163,31 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
    * state. `tolerated` names, by resource type, attributes a plan may still change: those the
    * provider never reads back, which an import therefore cannot know.
    */
-  async function expectNoChanges(folder: string, options: { extraArgs?: string[]; tolerated?: Record<string, string[]> } = {}): Promise<void> {
+  async function expectNoChanges(
+    folder: string,
+    options: { extraArgs?: string[]; tolerated?: Record<string, string[]> } = {},
+  ): Promise<void> {
     const planFile = path.join(work, folder, 'check.tfplan');
-    const result = await terraform(folder, ['plan', '-detailed-exitcode', '-input=false', `-out=${planFile}`, ...(options.extraArgs ?? [])]);
+    const result = await terraform(folder, [
+      'plan',
+      '-detailed-exitcode',
+      '-input=false',
+      `-out=${planFile}`,
+      ...(options.extraArgs ?? []),
+    ]);
     if (result.code === 0) return;
     if (result.code !== 2) failWith('terraform plan failed', result);
     const plan: PlanJson = JSON.parse((await expectSuccess(folder, ['show', '-json', planFile])).stdout);
     const isTolerated = (change: PlannedChange) =>
-      change.actions === 'update' && change.attributes.length > 0 && change.attributes.every((attribute) => options.tolerated?.[change.type]?.includes(attribute.name));
+      change.actions === 'update' &&
+      change.attributes.length > 0 &&
+      change.attributes.every((attribute) => options.tolerated?.[change.type]?.includes(attribute.name));
     const changes = plannedChanges(plan).filter((change) => !isTolerated(change));
     if (changes.length > 0 || !options.tolerated) {
-      failWith(`the plan has changes: the provider reads back something other than what it wrote\n${describeChanges(changes) || '(outputs only)'}`, result);
+      failWith(
+        `the plan has changes: the provider reads back something other than what it wrote\n${describeChanges(changes) || '(outputs only)'}`,
+        result,
+      );
     }
   }
 
@@ -168,15 +204,19 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
 
   function api(method: string, urlPath: string, token = ADMIN_TOKEN): Promise<{ status: number; body: any }> {
     return new Promise((resolve, reject) => {
-      const request = https.request(`${server.url}${urlPath}`, { method, ca, agent: false, headers: { authorization: `Bearer ${token}` } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text) });
-        });
-        response.on('error', reject);
-      });
+      const request = https.request(
+        `${server.url}${urlPath}`,
+        { method, ca, agent: false, headers: { authorization: `Bearer ${token}` } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: response.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text) });
+          });
+          response.on('error', reject);
+        },
+      );
       request.on('error', reject);
       request.end();
     });
@@ -194,91 +234,125 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
     await expectSuccess('imported', ['init', '-input=false']);
   });
 
-  step('apply', 'applies the whole configuration at once, and the API and the data sources show what it wrote', ['init'], async () => {
-    const result = await expectSuccess('main', ['apply', '-auto-approve', '-input=false']);
-    assert.match(result.stdout, /Apply complete! Resources: \d+ added, 0 changed, 0 destroyed\./);
-    const outputs = JSON.parse((await expectSuccess('main', ['output', '-json'])).stdout);
-    created = outputs.created.value as Created;
-    try {
-      await checkWhatWasWritten(created, outputs.read_back.value);
-    } catch (error) {
-      failWith(`after the apply: ${(error as Error).message}`);
-    }
-  });
+  step(
+    'apply',
+    'applies the whole configuration at once, and the API and the data sources show what it wrote',
+    ['init'],
+    async () => {
+      const result = await expectSuccess('main', ['apply', '-auto-approve', '-input=false']);
+      assert.match(result.stdout, /Apply complete! Resources: \d+ added, 0 changed, 0 destroyed\./);
+      const outputs = JSON.parse((await expectSuccess('main', ['output', '-json'])).stdout);
+      created = outputs.created.value as Created;
+      try {
+        await checkWhatWasWritten(created, outputs.read_back.value);
+      } catch (error) {
+        failWith(`after the apply: ${(error as Error).message}`);
+      }
+    },
+  );
 
   step('plan', 'plans no changes right after the apply', ['apply'], async () => {
     await expectNoChanges('main');
   });
 
-  step('change', 'applies a renamed set and a flipped auto-apply as two in-place updates, then plans no changes again', ['plan'], async () => {
-    const result = await expectSuccess('main', ['apply', '-auto-approve', '-input=false'], CHANGED);
-    variablesInForce = CHANGED;
-    if (!/Apply complete! Resources: 0 added, 2 changed, 0 destroyed\./.test(result.stdout)) failWith('the change was not exactly two in-place updates', result, true);
-    assert.equal((await read(`/api/v2/varsets/${created!.shared_set_id}`)).attributes.name, CHANGED.shared_set_name);
-    assert.equal((await read(`/api/v2/workspaces/${created!.network_id}`)).attributes['auto-apply'], false);
-    await expectNoChanges('main');
-  });
+  step(
+    'change',
+    'applies a renamed set and a flipped auto-apply as two in-place updates, then plans no changes again',
+    ['plan'],
+    async () => {
+      const result = await expectSuccess('main', ['apply', '-auto-approve', '-input=false'], CHANGED);
+      variablesInForce = CHANGED;
+      if (!/Apply complete! Resources: 0 added, 2 changed, 0 destroyed\./.test(result.stdout))
+        failWith('the change was not exactly two in-place updates', result, true);
+      assert.equal((await read(`/api/v2/varsets/${created!.shared_set_id}`)).attributes.name, CHANGED.shared_set_name);
+      assert.equal((await read(`/api/v2/workspaces/${created!.network_id}`)).attributes['auto-apply'], false);
+      await expectNoChanges('main');
+    },
+  );
 
-  step('import', 'imports one resource of each importable kind into a fresh state, and plans no changes for them', ['apply'], async () => {
-    const c = created!;
-    const state = JSON.parse(fs.readFileSync(path.join(work, 'main/terraform.tfstate'), 'utf8'));
-    const idOf = (address: string): string => {
-      const resource = state.resources.find((r: any) => r.mode === 'managed' && `${r.type}.${r.name}` === address);
-      assert.ok(resource, `${address} is not in the state`);
-      return resource.instances[0].attributes.id;
-    };
-    // Sensitive variables are left out: their values cannot be read back, so an import cannot know them.
-    const imports: Record<string, string> = {
-      'tfe_organization.org': ORGANIZATION,
-      'tfe_project.platform': c.project_id,
-      'tfe_workspace.network': c.network_id,
-      'tfe_workspace.tools': `${ORGANIZATION}/tools`,
-      'tfe_workspace.billing': c.billing_id,
-      'tfe_workspace_settings.billing': c.billing_id,
-      // By id, then by name: the provider tells them apart by the id's form.
-      'tfe_team.deployers': `${ORGANIZATION}/${c.deployers_id}`,
-      'tfe_team.auditors': `${ORGANIZATION}/auditors`,
-      'tfe_team_access.auditors_network': `${ORGANIZATION}/network-prod/${idOf('tfe_team_access.auditors_network')}`,
-      'tfe_team_access.deployers_network': `${ORGANIZATION}/network-prod/${idOf('tfe_team_access.deployers_network')}`,
-      'tfe_team_project_access.deployers_platform': idOf('tfe_team_project_access.deployers_platform'),
-      'tfe_team_project_access.auditors_platform': idOf('tfe_team_project_access.auditors_platform'),
-      'tfe_variable_set.shared': c.shared_set_id,
-      'tfe_variable_set.platform': c.platform_set_id,
-      'tfe_variable.shared_region': `${ORGANIZATION}/${c.shared_set_id}/${idOf('tfe_variable.shared_region')}`,
-      'tfe_variable.shared_tags': `${ORGANIZATION}/${c.shared_set_id}/${idOf('tfe_variable.shared_tags')}`,
-      'tfe_variable.network_cidr': `${ORGANIZATION}/network-prod/${idOf('tfe_variable.network_cidr')}`,
-      'tfe_workspace_variable_set.platform_network': `${ORGANIZATION}/network-prod/platform credentials`,
-      'tfe_project_variable_set.platform_platform': `${ORGANIZATION}/${c.project_id}/platform credentials`,
-    };
-    for (const [address, id] of Object.entries(imports)) await expectSuccess('imported', ['import', '-input=false', address, id]);
-    // The provider never reads a workspace's force_delete back: an imported workspace always plans it.
-    await expectNoChanges('imported', { extraArgs: Object.keys(imports).map((address) => `-target=${address}`), tolerated: { tfe_workspace: ['force_delete'] } });
-  });
+  step(
+    'import',
+    'imports one resource of each importable kind into a fresh state, and plans no changes for them',
+    ['apply'],
+    async () => {
+      const c = created!;
+      const state = JSON.parse(fs.readFileSync(path.join(work, 'main/terraform.tfstate'), 'utf8'));
+      const idOf = (address: string): string => {
+        const resource = state.resources.find((r: any) => r.mode === 'managed' && `${r.type}.${r.name}` === address);
+        assert.ok(resource, `${address} is not in the state`);
+        return resource.instances[0].attributes.id;
+      };
+      // Sensitive variables are left out: their values cannot be read back, so an import cannot know them.
+      const imports: Record<string, string> = {
+        'tfe_organization.org': ORGANIZATION,
+        'tfe_project.platform': c.project_id,
+        'tfe_workspace.network': c.network_id,
+        'tfe_workspace.tools': `${ORGANIZATION}/tools`,
+        'tfe_workspace.billing': c.billing_id,
+        'tfe_workspace_settings.billing': c.billing_id,
+        // By id, then by name: the provider tells them apart by the id's form.
+        'tfe_team.deployers': `${ORGANIZATION}/${c.deployers_id}`,
+        'tfe_team.auditors': `${ORGANIZATION}/auditors`,
+        'tfe_team_access.auditors_network': `${ORGANIZATION}/network-prod/${idOf('tfe_team_access.auditors_network')}`,
+        'tfe_team_access.deployers_network': `${ORGANIZATION}/network-prod/${idOf('tfe_team_access.deployers_network')}`,
+        'tfe_team_project_access.deployers_platform': idOf('tfe_team_project_access.deployers_platform'),
+        'tfe_team_project_access.auditors_platform': idOf('tfe_team_project_access.auditors_platform'),
+        'tfe_variable_set.shared': c.shared_set_id,
+        'tfe_variable_set.platform': c.platform_set_id,
+        'tfe_variable.shared_region': `${ORGANIZATION}/${c.shared_set_id}/${idOf('tfe_variable.shared_region')}`,
+        'tfe_variable.shared_tags': `${ORGANIZATION}/${c.shared_set_id}/${idOf('tfe_variable.shared_tags')}`,
+        'tfe_variable.network_cidr': `${ORGANIZATION}/network-prod/${idOf('tfe_variable.network_cidr')}`,
+        'tfe_workspace_variable_set.platform_network': `${ORGANIZATION}/network-prod/platform credentials`,
+        'tfe_project_variable_set.platform_platform': `${ORGANIZATION}/${c.project_id}/platform credentials`,
+      };
+      for (const [address, id] of Object.entries(imports))
+        await expectSuccess('imported', ['import', '-input=false', address, id]);
+      // The provider never reads a workspace's force_delete back: an imported workspace always plans it.
+      await expectNoChanges('imported', {
+        extraArgs: Object.keys(imports).map((address) => `-target=${address}`),
+        tolerated: { tfe_workspace: ['force_delete'] },
+      });
+    },
+  );
 
   // After init alone: whatever an apply left, a destroy removes.
-  step('destroy', 'destroys everything, after which the API finds none of it and its tokens are refused', ['init'], async () => {
-    const result = await expectSuccess('main', ['destroy', '-auto-approve', '-input=false']);
-    assert.match(result.stdout, /Destroy complete! Resources: \d+ destroyed\./);
-    const c = created;
-    const gone = [`/api/v2/organizations/${ORGANIZATION}`];
-    if (c) {
-      gone.push(`/api/v2/projects/${c.project_id}`, `/api/v2/teams/${c.deployers_id}`, `/api/v2/teams/${c.auditors_id}`);
-      gone.push(...[c.network_id, c.tools_id, c.billing_id].map((id) => `/api/v2/workspaces/${id}`));
-      gone.push(...[c.shared_set_id, c.platform_set_id].map((id) => `/api/v2/varsets/${id}`));
-    }
-    for (const urlPath of gone) {
-      const res = await api('GET', urlPath);
-      if (res.status !== 404) failWith(`GET ${urlPath} answers ${res.status} after the destroy: ${JSON.stringify(res.body)}`);
-    }
-    assert.deepEqual(
-      (await read('/api/v2/organizations')).map((org: any) => org.id),
-      [],
-      'organizations left after the destroy',
-    );
-    for (const token of c ? [c.team_token, c.organization_token] : []) {
-      assert.equal((await api('GET', '/api/v2/organizations', token)).status, 401, 'a token the destroy revoked is still accepted');
-    }
-  });
+  step(
+    'destroy',
+    'destroys everything, after which the API finds none of it and its tokens are refused',
+    ['init'],
+    async () => {
+      const result = await expectSuccess('main', ['destroy', '-auto-approve', '-input=false']);
+      assert.match(result.stdout, /Destroy complete! Resources: \d+ destroyed\./);
+      const c = created;
+      const gone = [`/api/v2/organizations/${ORGANIZATION}`];
+      if (c) {
+        gone.push(
+          `/api/v2/projects/${c.project_id}`,
+          `/api/v2/teams/${c.deployers_id}`,
+          `/api/v2/teams/${c.auditors_id}`,
+        );
+        gone.push(...[c.network_id, c.tools_id, c.billing_id].map((id) => `/api/v2/workspaces/${id}`));
+        gone.push(...[c.shared_set_id, c.platform_set_id].map((id) => `/api/v2/varsets/${id}`));
+      }
+      for (const urlPath of gone) {
+        const res = await api('GET', urlPath);
+        if (res.status !== 404)
+          failWith(`GET ${urlPath} answers ${res.status} after the destroy: ${JSON.stringify(res.body)}`);
+      }
+      assert.deepEqual(
+        (await read('/api/v2/organizations')).map((org: any) => org.id),
+        [],
+        'organizations left after the destroy',
+      );
+      for (const token of c ? [c.team_token, c.organization_token] : []) {
+        assert.equal(
+          (await api('GET', '/api/v2/organizations', token)).status,
+          401,
+          'a token the destroy revoked is still accepted',
+        );
+      }
+    },
+  );
 
   /** What the first apply should have written, read through the API and through the data sources (`read_back`). */
   async function checkWhatWasWritten(c: Created, readBack: Record<string, any>): Promise<void> {
@@ -305,7 +379,9 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
 
     assert.equal((await read(`/api/v2/teams/${c.deployers_id}`)).attributes.name, 'Platform Deployers');
     const access = await read(`/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${c.network_id}`);
-    const byTeam = new Map<string, any>(access.map((entry: any) => [entry.relationships.team.data.id, entry.attributes]));
+    const byTeam = new Map<string, any>(
+      access.map((entry: any) => [entry.relationships.team.data.id, entry.attributes]),
+    );
     assert.equal(byTeam.get(c.auditors_id)?.access, 'read');
     assert.deepEqual(byTeam.get(c.deployers_id), {
       access: 'custom',
@@ -358,7 +434,12 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
       },
       shared_variables: {
         region: { category: 'terraform', hcl: false, sensitive: false, value: 'eu-west-1' },
-        default_tags: { category: 'terraform', hcl: true, sensitive: false, value: '{ team = "platform", cost_center = 42 }' },
+        default_tags: {
+          category: 'terraform',
+          hcl: true,
+          sensitive: false,
+          value: '{ team = "platform", cost_center = 42 }',
+        },
       },
       workspace_ids: { billing: c.billing_id, 'network-prod': c.network_id, tools: c.tools_id },
     });

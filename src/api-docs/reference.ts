@@ -60,8 +60,12 @@ export async function apiReference(app: FastifyInstance, options: { documentUrl:
   const html = page(options.documentUrl);
   const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' };
 
-  app.get(API_REFERENCE_PATH, { schema: { hide: true } }, async (_request, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(html));
-  app.get(`${ASSETS}/reference.js`, { schema: { hide: true } }, async (_request, reply) => reply.headers(headers).type('text/javascript; charset=utf-8').send(START));
+  app.get(API_REFERENCE_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.headers(headers).type('text/html; charset=utf-8').send(html),
+  );
+  app.get(`${ASSETS}/reference.js`, { schema: { hide: true } }, async (_request, reply) =>
+    reply.headers(headers).type('text/javascript; charset=utf-8').send(START),
+  );
   await app.register(fastifyStatic, {
     root: SWAGGER_UI_ROOT,
     prefix: `${ASSETS}/`,

@@ -16,7 +16,12 @@ interface PruneLog {
  * store unreachable) is logged and tried again at the next turn; it never ends the process.
  * Returns the function that stops it.
  */
-export function pruneAuditTrailPeriodically(store: Store, retentionDays: number, log: PruneLog, intervalMs = PRUNE_INTERVAL_MS): () => void {
+export function pruneAuditTrailPeriodically(
+  store: Store,
+  retentionDays: number,
+  log: PruneLog,
+  intervalMs = PRUNE_INTERVAL_MS,
+): () => void {
   if (retentionDays <= 0) return () => {};
   let running: Promise<void> | undefined;
   const prune = () => {

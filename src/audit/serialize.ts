@@ -16,12 +16,21 @@ export function serializeAuditEvent(event: AuditEvent): Static<typeof AuditEvent
       organization_id: event.organizationId,
     },
     request: { id: event.requestId },
-    resource: { id: event.resource.id, type: event.resource.type, action: event.resource.action, meta: event.resource.meta },
+    resource: {
+      id: event.resource.id,
+      type: event.resource.type,
+      action: event.resource.action,
+      meta: event.resource.meta,
+    },
   };
 }
 
 /** A page of events with HCP Terraform's pagination (snake case, as the rest of the document). */
-export function auditTrailDocument(events: AuditEvent[], total: number, page: { number: number; size: number }): Static<typeof AuditTrailDocument> {
+export function auditTrailDocument(
+  events: AuditEvent[],
+  total: number,
+  page: { number: number; size: number },
+): Static<typeof AuditTrailDocument> {
   const totalPages = Math.max(1, Math.ceil(total / page.size));
   return {
     data: events.map(serializeAuditEvent),

@@ -12,7 +12,8 @@ export type { AuditActor, AuditRecord };
 /** The token and request of an authenticated call, as the trail names them; or the command line and its user. */
 export function actorOf(ctx: Pick<Context, 'subject' | 'requestId'>): AuditActor {
   const commandLine = ctx.subject.commandLine;
-  if (commandLine) return { type: 'CommandLine', accessorId: commandLine.user, description: ctx.subject.description, requestId: null };
+  if (commandLine)
+    return { type: 'CommandLine', accessorId: commandLine.user, description: ctx.subject.description, requestId: null };
   return { accessorId: ctx.subject.tokenId, description: ctx.subject.description, requestId: ctx.requestId };
 }
 
@@ -21,7 +22,11 @@ export function actorOf(ctx: Pick<Context, 'subject' | 'requestId'>): AuditActor
  * transaction, which sends the event before it commits (`appendAtCommit`), so the event
  * exists exactly when the write committed.
  */
-export function recordAuditEvent(trx: Trx, by: Pick<Context, 'subject' | 'requestId'> | AuditActor, record: AuditRecord): void {
+export function recordAuditEvent(
+  trx: Trx,
+  by: Pick<Context, 'subject' | 'requestId'> | AuditActor,
+  record: AuditRecord,
+): void {
   const actor = 'subject' in by ? actorOf(by) : by;
   const event: AuditEvent = {
     id: randomUUID(),
@@ -39,7 +44,11 @@ export function recordAuditEvent(trx: Trx, by: Pick<Context, 'subject' | 'reques
  * organization's; the site administrator names the organization (`organizationName`). A team
  * token never reads one (the 404 of the 404 rule), nor any token another organization's.
  */
-export async function readAuditTrail(ctx: Context, organizationName: string | undefined, query: TrailQuery): Promise<{ events: AuditEvent[]; total: number }> {
+export async function readAuditTrail(
+  ctx: Context,
+  organizationName: string | undefined,
+  query: TrailQuery,
+): Promise<{ events: AuditEvent[]; total: number }> {
   const organizationId = await trailOrganization(ctx, organizationName);
   ensure(ctx.subject, 'audit-trail:read', { organizationId });
   const { rows, total } = await store.listAuditEvents(ctx.store.db, organizationId, query);
@@ -50,7 +59,10 @@ async function trailOrganization(ctx: Context, organizationName: string | undefi
   const subject = ctx.subject;
   if (organizationName === undefined) {
     if (subject.kind === 'site-admin') {
-      throw new InvalidFilter('organization.name', "is required with the site administrator's token: name the organization whose audit trail to read");
+      throw new InvalidFilter(
+        'organization.name',
+        "is required with the site administrator's token: name the organization whose audit trail to read",
+      );
     }
     return subject.organizationId;
   }
@@ -67,7 +79,12 @@ export const PRUNE_BATCH = 1000;
  * `batch` at a time, each batch a statement of its own with a turn of the event loop in
  * between, so requests keep being answered while a large backlog goes. Returns how many it deleted.
  */
-export async function pruneAuditEvents(database: Store, retentionDays: number, at = Date.now(), batch = PRUNE_BATCH): Promise<number> {
+export async function pruneAuditEvents(
+  database: Store,
+  retentionDays: number,
+  at = Date.now(),
+  batch = PRUNE_BATCH,
+): Promise<number> {
   if (retentionDays <= 0) return 0;
   const before = new Date(at - retentionDays * 86_400_000).toISOString();
   let deleted = 0;

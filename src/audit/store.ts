@@ -10,7 +10,23 @@ import type { AuditAuthType, AuditEvent, TrailQuery } from './model.js';
 export function insertAuditEvent(trx: Trx, event: AuditEvent): void {
   const { id, organizationId, timestamp, auth, requestId, resource } = event;
   const meta = resource.meta === null ? null : JSON.stringify(resource.meta);
-  appendAtCommit(trx, INSERT_EVENT(trx, id, organizationId, timestamp, auth.type, auth.accessorId, auth.description, requestId, resource.id, resource.type, resource.action, meta));
+  appendAtCommit(
+    trx,
+    INSERT_EVENT(
+      trx,
+      id,
+      organizationId,
+      timestamp,
+      auth.type,
+      auth.accessorId,
+      auth.description,
+      requestId,
+      resource.id,
+      resource.type,
+      resource.action,
+      meta,
+    ),
+  );
 }
 
 /** Every write sends it: built and compiled once. */
@@ -51,7 +67,11 @@ export async function findOrganizationId(db: Db, name: string): Promise<string |
 }
 
 /** One page of an organization's events at or after `since`, newest first, and how many there are in all (one statement). */
-export async function listAuditEvents(db: Db, organizationId: string, query: TrailQuery): Promise<{ rows: AuditEvent[]; total: number }> {
+export async function listAuditEvents(
+  db: Db,
+  organizationId: string,
+  query: TrailQuery,
+): Promise<{ rows: AuditEvent[]; total: number }> {
   const matching = (from: Pick<Db, 'selectFrom'>) => {
     let events = from.selectFrom('audit_events').where('organization_id', '=', organizationId);
     if (query.since !== undefined) events = events.where('timestamp', '>=', query.since);
@@ -64,7 +84,10 @@ export async function listAuditEvents(db: Db, organizationId: string, query: Tra
   const filtered = query.filters !== undefined && Object.keys(query.filters).length > 0;
   const page = limitToPage(matching(db).selectAll().orderBy('timestamp', 'desc').orderBy('id', 'desc'), query.page);
   // The hours the triggers count hold every event: a filtered trail is counted by its rows.
-  const total = () => (filtered ? sql<number>`(${matching(db).select((eb) => eb.fn.countAll<number>().as('n'))})` : countOf(organizationId, query.since));
+  const total = () =>
+    filtered
+      ? sql<number>`(${matching(db).select((eb) => eb.fn.countAll<number>().as('n'))})`
+      : countOf(organizationId, query.since);
   const { rows, total: count } = await pageWithTotal(db, page, total);
   return {
     total: count,
@@ -74,7 +97,12 @@ export async function listAuditEvents(db: Db, organizationId: string, query: Tra
       timestamp: row.timestamp,
       auth: { type: row.auth_type as AuditAuthType, accessorId: row.accessor_id, description: row.auth_description },
       requestId: row.request_id,
-      resource: { id: row.resource_id, type: row.resource_type, action: row.action, meta: row.meta === null ? null : JSON.parse(row.meta) },
+      resource: {
+        id: row.resource_id,
+        type: row.resource_type,
+        action: row.action,
+        meta: row.meta === null ? null : JSON.parse(row.meta),
+      },
     })),
   };
 }
@@ -93,12 +121,23 @@ function countOf(organizationId: string, since: string | undefined) {
 
 /** The organizations that have events older than `before`, by the hours counted (the hour of `before` included). */
 export async function findOrganizationsWithEventsBefore(db: Db, before: string): Promise<string[]> {
-  const rows = await db.selectFrom('audit_event_hours').select('organization_id').distinct().where('hour', '<=', before.slice(0, 13)).where('events', '>', 0).execute();
+  const rows = await db
+    .selectFrom('audit_event_hours')
+    .select('organization_id')
+    .distinct()
+    .where('hour', '<=', before.slice(0, 13))
+    .where('events', '>', 0)
+    .execute();
   return rows.map((row) => row.organization_id);
 }
 
 /** Deletes at most `limit` of the organization's events older than `before`, the oldest first; returns how many it deleted. */
-export async function deleteEventsBefore(db: Db, organizationId: string, before: string, limit: number): Promise<number> {
+export async function deleteEventsBefore(
+  db: Db,
+  organizationId: string,
+  before: string,
+  limit: number,
+): Promise<number> {
   const result = await db
     .deleteFrom('audit_events')
     .where('organization_id', '=', organizationId)

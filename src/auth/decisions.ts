@@ -1,7 +1,15 @@
 import { NotFound, TokenRefused } from '../common/errors.js';
 import type { Action, Target } from './actions.js';
 import type { Subject, TeamRights } from './subject.js';
-import { organizationWideVariableRead, otherTeamThanOwners, projectVisible, teamVisible, varsetReadable, varsetWritable, workspaceRights } from './team-rights.js';
+import {
+  organizationWideVariableRead,
+  otherTeamThanOwners,
+  projectVisible,
+  teamVisible,
+  varsetReadable,
+  varsetWritable,
+  workspaceRights,
+} from './team-rights.js';
 
 /**
  * Every permission decision of varsetd is made here. Services ask "may this subject do
@@ -55,7 +63,8 @@ export function userTokenRefused(subject: Subject, organizationId: string | unde
 }
 
 function teamCan(teamId: string, team: TeamRights, action: Action, target: Target): boolean {
-  const workspace = () => (target.workspaceId === undefined ? null : workspaceRights(team, target.workspaceId, target.projectId ?? null));
+  const workspace = () =>
+    target.workspaceId === undefined ? null : workspaceRights(team, target.workspaceId, target.projectId ?? null);
   const project = () => (target.projectId ? team.projects.get(target.projectId) : undefined);
   const ownTeam = target.team?.id === teamId;
   switch (action) {
@@ -76,11 +85,16 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'team-token:manage':
       return team.owners || (team.manageTeams && otherTeamThanOwners(target) && teamVisible(teamId, team, target));
     case 'team:update-organization-access':
-      return team.owners || (team.manageOrganizationAccess && otherTeamThanOwners(target) && teamVisible(teamId, team, target));
+      return (
+        team.owners ||
+        (team.manageOrganizationAccess && otherTeamThanOwners(target) && teamVisible(teamId, team, target))
+      );
     case 'team:read':
       return teamVisible(teamId, team, target);
     case 'team-token:read':
-      return team.owners || ownTeam || (team.manageTeams && otherTeamThanOwners(target) && teamVisible(teamId, team, target));
+      return (
+        team.owners || ownTeam || (team.manageTeams && otherTeamThanOwners(target) && teamVisible(teamId, team, target))
+      );
     case 'team:read-access':
       return team.owners || ownTeam;
     case 'team-workspace:read':

@@ -1,4 +1,13 @@
-import type { ProjectAccess, ProjectSettings, ProjectTeams, ProjectVariableSets, ProjectWorkspacePermissionSet, Runs, Variables, WorkspaceAccess } from './levels.js';
+import type {
+  ProjectAccess,
+  ProjectSettings,
+  ProjectTeams,
+  ProjectVariableSets,
+  ProjectWorkspacePermissionSet,
+  Runs,
+  Variables,
+  WorkspaceAccess,
+} from './levels.js';
 import type { ProjectRights, WorkspaceRights } from './subject.js';
 
 // What a stored grant means: the rights a team-workspace or team-project row gives.
@@ -7,9 +16,22 @@ const RUNS_LEVEL = { read: 1, plan: 2, apply: 3 } as const;
 const LEVEL = { none: 0, read: 1, write: 2 } as const;
 
 /** The rights of one team-workspace row. Admin is the one level that carries settings, team access and deletion. */
-export function workspaceGrantRights(grant: { access: WorkspaceAccess; runs: Runs; variables: Variables; locking: boolean; runTasks: boolean }): WorkspaceRights {
+export function workspaceGrantRights(grant: {
+  access: WorkspaceAccess;
+  runs: Runs;
+  variables: Variables;
+  locking: boolean;
+  runTasks: boolean;
+}): WorkspaceRights {
   const admin = grant.access === 'admin';
-  return { runs: RUNS_LEVEL[grant.runs], variables: LEVEL[grant.variables], admin, delete: admin, lock: grant.locking, runTasks: grant.runTasks };
+  return {
+    runs: RUNS_LEVEL[grant.runs],
+    variables: LEVEL[grant.variables],
+    admin,
+    delete: admin,
+    lock: grant.locking,
+    runTasks: grant.runTasks,
+  };
 }
 
 /** The rights of one team-project row. Maintain and admin make the team admin of every workspace in the project. */
@@ -18,7 +40,10 @@ export function projectGrantRights(grant: {
   settings: ProjectSettings;
   teams: ProjectTeams;
   variableSets: ProjectVariableSets;
-  workspace: Pick<ProjectWorkspacePermissionSet, 'create' | 'move' | 'delete' | 'runs' | 'variables' | 'locking' | 'run-tasks'>;
+  workspace: Pick<
+    ProjectWorkspacePermissionSet,
+    'create' | 'move' | 'delete' | 'runs' | 'variables' | 'locking' | 'run-tasks'
+  >;
 }): ProjectRights {
   const w = grant.workspace;
   return {

@@ -31,12 +31,52 @@ export interface WorkspacePermissionSet {
 }
 
 export const WORKSPACE_LEVELS: Record<WorkspaceAccess, WorkspacePermissionSet> = {
-  read: { runs: 'read', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false, 'policy-overrides': false },
-  plan: { runs: 'plan', variables: 'read', 'state-versions': 'read', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false, 'policy-overrides': false },
-  write: { runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': false, 'policy-overrides': false },
-  admin: { runs: 'apply', variables: 'write', 'state-versions': 'write', 'sentinel-mocks': 'read', 'workspace-locking': true, 'run-tasks': true, 'policy-overrides': false },
+  read: {
+    runs: 'read',
+    variables: 'read',
+    'state-versions': 'read',
+    'sentinel-mocks': 'none',
+    'workspace-locking': false,
+    'run-tasks': false,
+    'policy-overrides': false,
+  },
+  plan: {
+    runs: 'plan',
+    variables: 'read',
+    'state-versions': 'read',
+    'sentinel-mocks': 'none',
+    'workspace-locking': false,
+    'run-tasks': false,
+    'policy-overrides': false,
+  },
+  write: {
+    runs: 'apply',
+    variables: 'write',
+    'state-versions': 'write',
+    'sentinel-mocks': 'read',
+    'workspace-locking': true,
+    'run-tasks': false,
+    'policy-overrides': false,
+  },
+  admin: {
+    runs: 'apply',
+    variables: 'write',
+    'state-versions': 'write',
+    'sentinel-mocks': 'read',
+    'workspace-locking': true,
+    'run-tasks': true,
+    'policy-overrides': false,
+  },
   // Where a custom grant starts before its attributes are applied.
-  custom: { runs: 'read', variables: 'none', 'state-versions': 'none', 'sentinel-mocks': 'none', 'workspace-locking': false, 'run-tasks': false, 'policy-overrides': false },
+  custom: {
+    runs: 'read',
+    variables: 'none',
+    'state-versions': 'none',
+    'sentinel-mocks': 'none',
+    'workspace-locking': false,
+    'run-tasks': false,
+    'policy-overrides': false,
+  },
 };
 
 export const PROJECT_ACCESS = ['read', 'write', 'maintain', 'admin', 'custom'] as const;
@@ -92,7 +132,10 @@ const writeWorkspaces: ProjectWorkspacePermissionSet = {
   'sentinel-mocks': 'read',
 };
 
-export const PROJECT_LEVELS: Record<ProjectAccess, { project: ProjectPermissionSet; workspace: ProjectWorkspacePermissionSet }> = {
+export const PROJECT_LEVELS: Record<
+  ProjectAccess,
+  { project: ProjectPermissionSet; workspace: ProjectWorkspacePermissionSet }
+> = {
   read: { project: { settings: 'read', teams: 'none', 'variable-sets': 'read' }, workspace: readWorkspaces },
   write: { project: { settings: 'read', teams: 'none', 'variable-sets': 'write' }, workspace: writeWorkspaces },
   // Maintain: admin of every workspace of the project, and may create workspaces in it.
@@ -102,7 +145,14 @@ export const PROJECT_LEVELS: Record<ProjectAccess, { project: ProjectPermissionS
   },
   admin: {
     project: { settings: 'delete', teams: 'manage', 'variable-sets': 'write' },
-    workspace: { ...writeWorkspaces, create: true, move: true, delete: true, 'run-tasks': true, 'policy-overrides': false },
+    workspace: {
+      ...writeWorkspaces,
+      create: true,
+      move: true,
+      delete: true,
+      'run-tasks': true,
+      'policy-overrides': false,
+    },
   },
   custom: {
     project: { settings: 'read', teams: 'none', 'variable-sets': 'none' },
@@ -111,7 +161,12 @@ export const PROJECT_LEVELS: Record<ProjectAccess, { project: ProjectPermissionS
 };
 
 /** Organization-level permissions of a team that varsetd enforces. */
-export const ENFORCED_ORGANIZATION_ACCESS = ['manage-workspaces', 'manage-projects', 'read-workspaces', 'read-projects'] as const;
+export const ENFORCED_ORGANIZATION_ACCESS = [
+  'manage-workspaces',
+  'manage-projects',
+  'read-workspaces',
+  'read-projects',
+] as const;
 
 /**
  * The other organization-level permissions HCP Terraform knows. varsetd has nothing they
@@ -138,5 +193,9 @@ export const OTHER_ORGANIZATION_ACCESS = [
   'manage-registry-artifact-version-tags',
 ] as const;
 
-export type OrganizationAccessFlag = (typeof ENFORCED_ORGANIZATION_ACCESS)[number] | (typeof OTHER_ORGANIZATION_ACCESS)[number];
-export const ORGANIZATION_ACCESS: readonly OrganizationAccessFlag[] = [...ENFORCED_ORGANIZATION_ACCESS, ...OTHER_ORGANIZATION_ACCESS];
+export type OrganizationAccessFlag =
+  (typeof ENFORCED_ORGANIZATION_ACCESS)[number] | (typeof OTHER_ORGANIZATION_ACCESS)[number];
+export const ORGANIZATION_ACCESS: readonly OrganizationAccessFlag[] = [
+  ...ENFORCED_ORGANIZATION_ACCESS,
+  ...OTHER_ORGANIZATION_ACCESS,
+];

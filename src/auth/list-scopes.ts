@@ -21,7 +21,10 @@ function siteAdminScope(subject: Subject & { kind: 'site-admin' }, organizationI
 export type Scope<T> = 'all' | 'none' | T;
 
 /** Workspaces: those granted directly, and every workspace of the granted projects. */
-export function workspaceListScope(subject: Subject, organizationId: string): Scope<{ workspaceIds: string[]; projectIds: string[] }> {
+export function workspaceListScope(
+  subject: Subject,
+  organizationId: string,
+): Scope<{ workspaceIds: string[]; projectIds: string[] }> {
   if (subject.kind === 'site-admin') return siteAdminScope(subject, organizationId);
   if (subject.organizationId !== organizationId) return 'none';
   if (subject.kind === 'organization') return 'all';
@@ -43,11 +46,19 @@ export function projectListScope(subject: Subject, organizationId: string): Scop
 }
 
 /** Projects on which the subject may do `action`: all of the organization's, or those listed. */
-export function projectActionScope(subject: Subject, organizationId: string, action: 'project:update' | 'workspaces:create'): Scope<{ projectIds: string[] }> {
+export function projectActionScope(
+  subject: Subject,
+  organizationId: string,
+  action: 'project:update' | 'workspaces:create',
+): Scope<{ projectIds: string[] }> {
   // An organization-wide grant (manage projects, manage workspaces) covers every project.
   if (can(subject, action, { organizationId })) return 'all';
   if (subject.kind !== 'team' || subject.organizationId !== organizationId) return 'none';
-  return { projectIds: [...subject.rights.projects.keys()].filter((projectId) => can(subject, action, { organizationId, projectId })) };
+  return {
+    projectIds: [...subject.rights.projects.keys()].filter((projectId) =>
+      can(subject, action, { organizationId, projectId }),
+    ),
+  };
 }
 
 /** Teams: every team for owners and the organization token; otherwise the visible ones and the caller's own. */
@@ -62,7 +73,11 @@ export function teamListScope(subject: Subject, organizationId: string): Scope<{
  * Team access rows of one workspace (`team-workspace:read`) or project (`team-project:read`):
  * all of them for those who manage its team access, otherwise only the caller's own team's.
  */
-export function teamAccessListScope(subject: Subject, action: 'team-workspace:read' | 'team-project:read', target: Target): Scope<{ teamId: string }> {
+export function teamAccessListScope(
+  subject: Subject,
+  action: 'team-workspace:read' | 'team-project:read',
+  target: Target,
+): Scope<{ teamId: string }> {
   if (can(subject, action, { ...target, team: undefined })) return 'all';
   if (subject.kind === 'team' && subject.organizationId === target.organizationId) return { teamId: subject.teamId };
   return 'none';

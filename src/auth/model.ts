@@ -1,5 +1,6 @@
 /** Whose token it is: a team's or an organization's. */
-export type TokenOwner = { kind: 'team'; organizationId: string; teamId: string } | { kind: 'organization'; organizationId: string };
+export type TokenOwner =
+  { kind: 'team'; organizationId: string; teamId: string } | { kind: 'organization'; organizationId: string };
 
 /** The kind of subject that issued a token, and its team or organization id (null for the site administrator). */
 export interface TokenCreator {

@@ -55,7 +55,10 @@ export const ORGANIZATION_PERMISSIONS = [...DECIDED_ORGANIZATION_PERMISSIONS, ..
 export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
 
 /** An organization's `permissions` attribute, as the caller sees it. */
-export function organizationPermissions(subject: Subject, organizationId: string): Record<OrganizationPermission, boolean> {
+export function organizationPermissions(
+  subject: Subject,
+  organizationId: string,
+): Record<OrganizationPermission, boolean> {
   const target = { organizationId };
   const decided: Record<(typeof DECIDED_ORGANIZATION_PERMISSIONS)[number], boolean> = {
     'can-update': can(subject, 'organization:update', target),
@@ -69,7 +72,10 @@ export function organizationPermissions(subject: Subject, organizationId: string
     'can-read-varsets': varsetListScope(subject, organizationId) === 'all',
     'can-update-api-token': can(subject, 'organization-token:manage', target),
   };
-  const absent = Object.fromEntries(ABSENT_ORGANIZATION_FEATURES.map((feature) => [feature, false])) as Record<(typeof ABSENT_ORGANIZATION_FEATURES)[number], false>;
+  const absent = Object.fromEntries(ABSENT_ORGANIZATION_FEATURES.map((feature) => [feature, false])) as Record<
+    (typeof ABSENT_ORGANIZATION_FEATURES)[number],
+    false
+  >;
   return { ...decided, ...absent };
 }
 
@@ -94,7 +100,10 @@ export const PROJECT_PERMISSIONS = [
 export type ProjectPermission = (typeof PROJECT_PERMISSIONS)[number];
 
 /** A project's `permissions` attribute, as the caller sees it. Stacks and no-code modules are not in varsetd. */
-export function projectPermissions(subject: Subject, project: { organizationId: string; projectId: string; isDefault: boolean }): Record<ProjectPermission, boolean> {
+export function projectPermissions(
+  subject: Subject,
+  project: { organizationId: string; projectId: string; isDefault: boolean },
+): Record<ProjectPermission, boolean> {
   const target = { organizationId: project.organizationId, projectId: project.projectId };
   // Team access is decided for a team everyone in the organization sees; a secret team may be refused on its own.
   const anyVisibleTeam = { ...target, team: { id: '', visibility: 'organization' as const } };
@@ -120,8 +129,16 @@ export function projectPermissions(subject: Subject, project: { organizationId: 
 }
 
 /** A variable set's `permissions` attribute, as the caller sees it. */
-export function varsetPermissions(subject: Subject, set: { organizationId: string; ownerProjectId: string | null }): { 'can-update': boolean } {
-  return { 'can-update': can(subject, 'varset:update', { organizationId: set.organizationId, varset: { ownerProjectId: set.ownerProjectId } }) };
+export function varsetPermissions(
+  subject: Subject,
+  set: { organizationId: string; ownerProjectId: string | null },
+): { 'can-update': boolean } {
+  return {
+    'can-update': can(subject, 'varset:update', {
+      organizationId: set.organizationId,
+      varset: { ownerProjectId: set.ownerProjectId },
+    }),
+  };
 }
 
 /**
@@ -158,7 +175,11 @@ export function teamPermissions(subject: Subject, target: Target): Record<string
  * it to admins, and otherwise for owners, the organization token and the site administrator.
  * varsetd serves no state versions and no HYOK keys: nobody may read or manage them.
  */
-export function workspacePermissions(subject: Subject, target: Target, options: { adminsMayForceDelete: boolean }): Record<string, boolean> {
+export function workspacePermissions(
+  subject: Subject,
+  target: Target,
+  options: { adminsMayForceDelete: boolean },
+): Record<string, boolean> {
   const may = (action: Action) => can(subject, action, target);
   const owner = subject.kind !== 'team' || subject.rights.owners;
   const destroy = may('workspace:delete');

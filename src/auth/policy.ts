@@ -7,7 +7,16 @@
 export type { Action, Target, VarsetApplicability } from './actions.js';
 export { can, ensure } from './decisions.js';
 export { workspaceRights, type VarsetReadScope } from './team-rights.js';
-export { organizationListScope, projectActionScope, projectListScope, teamAccessListScope, teamListScope, varsetListScope, workspaceListScope, type Scope } from './list-scopes.js';
+export {
+  organizationListScope,
+  projectActionScope,
+  projectListScope,
+  teamAccessListScope,
+  teamListScope,
+  varsetListScope,
+  workspaceListScope,
+  type Scope,
+} from './list-scopes.js';
 export {
   ORGANIZATION_PERMISSIONS,
   PROJECT_PERMISSIONS,

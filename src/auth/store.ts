@@ -1,6 +1,14 @@
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Db, Trx } from '../db/transaction.js';
-import type { ProjectAccess, ProjectSettings, ProjectTeams, ProjectVariableSets, Runs, Variables, WorkspaceAccess } from './levels.js';
+import type {
+  ProjectAccess,
+  ProjectSettings,
+  ProjectTeams,
+  ProjectVariableSets,
+  Runs,
+  Variables,
+  WorkspaceAccess,
+} from './levels.js';
 import { fetchPage } from '../db/page.js';
 import { contains } from '../db/search.js';
 import type { Page } from '../common/page.js';
@@ -41,7 +49,9 @@ export const findTokenByHash = compiledOnce((db, tokenHash: string) =>
     .selectFrom('tokens')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
     .leftJoin('organizations as owner', 'owner.id', 'tokens.organization_id')
-    .leftJoin('organizations', (join) => join.on('tokens.kind', '=', 'site-admin').on('organizations.user_tokens_enabled', '=', false))
+    .leftJoin('organizations', (join) =>
+      join.on('tokens.kind', '=', 'site-admin').on('organizations.user_tokens_enabled', '=', false),
+    )
     .innerJoin('credentials_version', (join) => join.onTrue())
     .select([
       'credentials_version.version as credentials_version',
@@ -92,7 +102,10 @@ export interface ProjectGrant {
 }
 
 /** A team's workspace and project grants: two statements, run together. */
-export async function findTeamGrants(db: Db, teamId: string): Promise<{ workspaces: WorkspaceGrant[]; projects: ProjectGrant[] }> {
+export async function findTeamGrants(
+  db: Db,
+  teamId: string,
+): Promise<{ workspaces: WorkspaceGrant[]; projects: ProjectGrant[] }> {
   const [workspaces, projects] = await Promise.all([
     db
       .selectFrom('team_workspaces')
@@ -132,15 +145,25 @@ export async function findTeamGrants(db: Db, teamId: string): Promise<{ workspac
 
 /** The legacy token of a team or an organization: the one the singular endpoints manage. */
 export function findOwnedToken(db: Db, owner: TokenOwner): Promise<Token | undefined> {
-  const query = db.selectFrom('tokens').select(COLUMNS).where('tokens.kind', '=', owner.kind).where('tokens.legacy', '=', true);
-  return (owner.kind === 'team' ? query.where('tokens.team_id', '=', owner.teamId) : query.where('tokens.organization_id', '=', owner.organizationId)).executeTakeFirst();
+  const query = db
+    .selectFrom('tokens')
+    .select(COLUMNS)
+    .where('tokens.kind', '=', owner.kind)
+    .where('tokens.legacy', '=', true);
+  return (
+    owner.kind === 'team'
+      ? query.where('tokens.team_id', '=', owner.teamId)
+      : query.where('tokens.organization_id', '=', owner.organizationId)
+  ).executeTakeFirst();
 }
 
 /** Deletes the owner's legacy token; answers whether there was one. */
 export async function deleteOwnedToken(db: Db, owner: TokenOwner): Promise<boolean> {
   const query = db.deleteFrom('tokens').where('kind', '=', owner.kind).where('legacy', '=', true);
   const { numDeletedRows } = await (
-    owner.kind === 'team' ? query.where('team_id', '=', owner.teamId) : query.where('organization_id', '=', owner.organizationId)
+    owner.kind === 'team'
+      ? query.where('team_id', '=', owner.teamId)
+      : query.where('organization_id', '=', owner.organizationId)
   ).executeTakeFirstOrThrow();
   return Number(numDeletedRows) > 0;
 }
@@ -167,7 +190,12 @@ export async function listTokens(db: Db, organizationId: string | undefined): Pr
 
 /** A team token by its id, or undefined (another kind of token is not one). */
 export function findTeamTokenById(db: Db, id: string): Promise<Token | undefined> {
-  return db.selectFrom('tokens').select(COLUMNS).where('tokens.id', '=', id).where('tokens.kind', '=', 'team').executeTakeFirst();
+  return db
+    .selectFrom('tokens')
+    .select(COLUMNS)
+    .where('tokens.id', '=', id)
+    .where('tokens.kind', '=', 'team')
+    .executeTakeFirst();
 }
 
 export async function deleteTokenById(db: Db, id: string): Promise<boolean> {
@@ -177,7 +205,13 @@ export async function deleteTokenById(db: Db, id: string): Promise<boolean> {
 
 /** Whether the team has a described token with this description. */
 export async function teamTokenDescriptionTaken(db: Db, teamId: string, description: string): Promise<boolean> {
-  const row = await db.selectFrom('tokens').select('id').where('team_id', '=', teamId).where('legacy', '=', false).where('description', '=', description).executeTakeFirst();
+  const row = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('legacy', '=', false)
+    .where('description', '=', description)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -193,8 +227,17 @@ export interface TeamTokenQuery {
 }
 
 /** The team tokens of an organization, one page, with how many there are. */
-export async function listTeamTokens(db: Db, organizationId: string, query: TeamTokenQuery, page: Page): Promise<{ rows: Token[]; total: number }> {
-  let base = db.selectFrom('tokens').innerJoin('teams', 'teams.id', 'tokens.team_id').where('tokens.kind', '=', 'team').where('tokens.organization_id', '=', organizationId);
+export async function listTeamTokens(
+  db: Db,
+  organizationId: string,
+  query: TeamTokenQuery,
+  page: Page,
+): Promise<{ rows: Token[]; total: number }> {
+  let base = db
+    .selectFrom('tokens')
+    .innerJoin('teams', 'teams.id', 'tokens.team_id')
+    .where('tokens.kind', '=', 'team')
+    .where('tokens.organization_id', '=', organizationId);
   if (query.teamId !== undefined) base = base.where('tokens.team_id', '=', query.teamId);
   if (query.teamName !== undefined) base = base.where((eb) => contains(eb.ref('teams.search_name'), query.teamName!));
   const column = (
@@ -223,7 +266,9 @@ export async function insertToken(trx: Trx, token: Token, tokenHash: string): Pr
 }
 
 export async function tokenHashExists(db: Db, tokenHash: string): Promise<boolean> {
-  return (await db.selectFrom('tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst()) !== undefined
+  );
 }
 
 export async function siteAdminTokenExists(db: Db): Promise<boolean> {

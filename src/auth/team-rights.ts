@@ -3,8 +3,22 @@ import type { Level, TeamRights, WorkspaceRights } from './subject.js';
 
 // What a team's organization access and grants add up to: the rights `teamCan` (decisions.ts) decides by.
 
-const FULL_WORKSPACE: WorkspaceRights = { runs: 3, variables: 2, admin: true, delete: true, lock: true, runTasks: true };
-const READ_WORKSPACE: WorkspaceRights = { runs: 1, variables: 1, admin: false, delete: false, lock: false, runTasks: false };
+const FULL_WORKSPACE: WorkspaceRights = {
+  runs: 3,
+  variables: 2,
+  admin: true,
+  delete: true,
+  lock: true,
+  runTasks: true,
+};
+const READ_WORKSPACE: WorkspaceRights = {
+  runs: 1,
+  variables: 1,
+  admin: false,
+  delete: false,
+  lock: false,
+  runTasks: false,
+};
 
 function greatest(a: WorkspaceRights | null, b: WorkspaceRights | undefined): WorkspaceRights | null {
   if (!b) return a;
@@ -20,7 +34,11 @@ function greatest(a: WorkspaceRights | null, b: WorkspaceRights | undefined): Wo
 }
 
 /** What a team may do on a workspace, or null when it may not even see it. */
-export function workspaceRights(team: TeamRights, workspaceId: string, projectId: string | null): WorkspaceRights | null {
+export function workspaceRights(
+  team: TeamRights,
+  workspaceId: string,
+  projectId: string | null,
+): WorkspaceRights | null {
   if (team.manageWorkspaces) return FULL_WORKSPACE;
   let rights: WorkspaceRights | null = team.readWorkspaces ? READ_WORKSPACE : null;
   rights = greatest(rights, team.workspaces.get(workspaceId)?.rights);
@@ -36,7 +54,10 @@ export function projectVisible(team: TeamRights, projectId: string): boolean {
 
 /** Every team sees a team whose visibility is `organization`; a secret team is seen by itself, owners and access-secret-teams. */
 export function teamVisible(teamId: string, team: TeamRights, target: Target): boolean {
-  return target.team !== undefined && (team.owners || team.accessSecretTeams || target.team.visibility === 'organization' || target.team.id === teamId);
+  return (
+    target.team !== undefined &&
+    (team.owners || team.accessSecretTeams || target.team.visibility === 'organization' || target.team.id === teamId)
+  );
 }
 
 /** Only owners manage the owners team: a team managing teams cannot give itself the owners' token. */
@@ -64,7 +85,8 @@ export function varsetReadable(team: TeamRights, set: VarsetApplicability): bool
   const scope = teamVarsetScope(team);
   if (set.ownerProjectId !== null && scope.ownerProjectIds.includes(set.ownerProjectId)) return true;
   if (set.global && scope.global) return true;
-  if (set.workspaces?.some((w) => scope.workspaceIds.includes(w.id) || scope.workspaceProjectIds.includes(w.projectId))) return true;
+  if (set.workspaces?.some((w) => scope.workspaceIds.includes(w.id) || scope.workspaceProjectIds.includes(w.projectId)))
+    return true;
   return set.projectIds?.some((p) => scope.projectIds.includes(p)) ?? false;
 }
 
@@ -108,7 +130,13 @@ export function teamVarsetScope(team: TeamRights): VarsetReadScope {
     }
     if (projectVarsetRead(team, id)) ownerProjectIds.push(id);
   }
-  scope = { global: workspaceIds.length > 0 || workspaceProjectIds.length > 0, workspaceIds, workspaceProjectIds, projectIds: [...projectIds], ownerProjectIds };
+  scope = {
+    global: workspaceIds.length > 0 || workspaceProjectIds.length > 0,
+    workspaceIds,
+    workspaceProjectIds,
+    projectIds: [...projectIds],
+    ownerProjectIds,
+  };
   varsetScopes.set(team, scope);
   return scope;
 }

@@ -6,7 +6,16 @@ import { transaction, type Db, type Trx } from '../db/transaction.js';
 import { newId, now, randomAlphanumeric } from '../common/ids.js';
 import type { Token, TokenCreator, TokenOwner } from './model.js';
 import { projectGrantRights, workspaceGrantRights } from './grants.js';
-import { deleteSiteAdminTokens, deleteOwnedToken, findTeamGrants, findTokenByHash, insertToken, siteAdminTokenExists, tokenHashExists, touchToken } from './store.js';
+import {
+  deleteSiteAdminTokens,
+  deleteOwnedToken,
+  findTeamGrants,
+  findTokenByHash,
+  insertToken,
+  siteAdminTokenExists,
+  tokenHashExists,
+  touchToken,
+} from './store.js';
 import type { Subject, TeamRights } from './subject.js';
 import type { OrganizationAccessFlag } from './levels.js';
 import { makePrivateFolder } from '../common/private-folder.js';
@@ -48,7 +57,14 @@ export async function loadSubject(db: Db, tokenHash: string): Promise<StoredSubj
   const [row] = rows;
   if (!row) return null;
   const subject = await subjectOf(db, row, rows);
-  return subject && { subject, expiresAt: timeOf(row.expired_at), lastUsedAt: timeOf(row.last_used_at), credentialsVersion: Number(row.credentials_version) };
+  return (
+    subject && {
+      subject,
+      expiresAt: timeOf(row.expired_at),
+      lastUsedAt: timeOf(row.last_used_at),
+      credentialsVersion: Number(row.credentials_version),
+    }
+  );
 }
 
 type TokenRow = Awaited<ReturnType<typeof findTokenByHash>>[number];
@@ -60,16 +76,22 @@ async function subjectOf(db: Db, row: TokenRow, rows: TokenRow[]): Promise<Subje
         kind: 'site-admin',
         tokenId: row.id,
         description: describe(row),
-        refusedBy: new Set(rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id]))),
+        refusedBy: new Set(
+          rows.flatMap((r) => (r.refusing_organization_id === null ? [] : [r.refusing_organization_id])),
+        ),
       };
     case 'organization':
-      return row.organization_id ? { kind: 'organization', tokenId: row.id, description: describe(row), organizationId: row.organization_id } : null;
+      return row.organization_id
+        ? { kind: 'organization', tokenId: row.id, description: describe(row), organizationId: row.organization_id }
+        : null;
     case 'team': {
       if (!row.organization_id || !row.team_id) return null;
       const owners = row.is_owners;
       if (owners === null) return null;
       const manageProjects = owners || row.manage_projects === true;
-      const grants = manageProjects ? { workspaces: new Map(), projects: new Map() } : await teamGrants(db, row.team_id);
+      const grants = manageProjects
+        ? { workspaces: new Map(), projects: new Map() }
+        : await teamGrants(db, row.team_id);
       const rights: TeamRights = {
         owners,
         manageProjects,
@@ -79,7 +101,14 @@ async function subjectOf(db: Db, row: TokenRow, rows: TokenRow[]): Promise<Subje
         ...teamManagementRights(owners, row.other_access),
         ...grants,
       };
-      return { kind: 'team', tokenId: row.id, description: describe(row), teamId: row.team_id, organizationId: row.organization_id, rights };
+      return {
+        kind: 'team',
+        tokenId: row.id,
+        description: describe(row),
+        teamId: row.team_id,
+        organizationId: row.organization_id,
+        rights,
+      };
     }
     default:
       return null;
@@ -110,7 +139,10 @@ export async function admit(store: Store, stored: StoredSubject, at: number): Pr
 }
 
 /** What the team may do to other teams, from the flags kept with its other organization access. */
-function teamManagementRights(owners: boolean, otherAccess: string | null): Pick<TeamRights, 'manageTeams' | 'manageOrganizationAccess' | 'accessSecretTeams'> {
+function teamManagementRights(
+  owners: boolean,
+  otherAccess: string | null,
+): Pick<TeamRights, 'manageTeams' | 'manageOrganizationAccess' | 'accessSecretTeams'> {
   const flags = JSON.parse(otherAccess ?? '{}') as Partial<Record<OrganizationAccessFlag, boolean>>;
   const manageOrganizationAccess = owners || flags['manage-organization-access'] === true;
   return {
@@ -124,7 +156,13 @@ async function teamGrants(db: Db, teamId: string): Promise<Pick<TeamRights, 'wor
   const grants = await findTeamGrants(db, teamId);
   return {
     workspaces: new Map(
-      grants.workspaces.map((g) => [g.workspace_id, { projectId: g.project_id, rights: workspaceGrantRights({ ...g, locking: g.workspace_locking, runTasks: g.run_tasks }) }]),
+      grants.workspaces.map((g) => [
+        g.workspace_id,
+        {
+          projectId: g.project_id,
+          rights: workspaceGrantRights({ ...g, locking: g.workspace_locking, runTasks: g.run_tasks }),
+        },
+      ]),
     ),
     projects: new Map(
       grants.projects.map((g) => [
@@ -262,7 +300,11 @@ export type AdminTokenOutcome =
  * one's file is removed. Without it, a token is generated the first time and written to
  * `<dataDir>/admin-token` (mode 0600), the only place it can be read.
  */
-export async function ensureAdminToken(store: Store, configured: string | undefined, dataDir: string): Promise<AdminTokenOutcome> {
+export async function ensureAdminToken(
+  store: Store,
+  configured: string | undefined,
+  dataDir: string,
+): Promise<AdminTokenOutcome> {
   const file = path.join(dataDir, ADMIN_TOKEN_FILE);
   if (configured !== undefined) {
     const hash = hashToken(configured);

@@ -62,7 +62,8 @@ export class BackupWriter {
     try {
       fd = fs.openSync(partial, force ? 'w' : 'wx', 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${partial} exists: an earlier backup did not finish (remove it, or use --force)`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new Error(`${partial} exists: an earlier backup did not finish (remove it, or use --force)`);
       throw error;
     }
     fs.fchmodSync(fd, 0o600);
@@ -114,17 +115,22 @@ export class BackupWriter {
 
 function encodeValue(value: StoredValue): unknown {
   if (Buffer.isBuffer(value)) return { base64: value.toString('base64') };
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : { integer: value.toString() };
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : { integer: value.toString() };
   // A column of another kind (a date, JSON, an array) fails the backup rather than write one that cannot be restored.
   const read: unknown = value;
-  if (typeof read === 'object' && read !== null) throw new Error(`a column holds a value of a kind backups do not keep: ${Object.prototype.toString.call(read)}`);
+  if (typeof read === 'object' && read !== null)
+    throw new Error(`a column holds a value of a kind backups do not keep: ${Object.prototype.toString.call(read)}`);
   return value;
 }
 
 function decodeValue(value: unknown): StoredValue {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'object' && typeof (value as { base64?: unknown }).base64 === 'string') return Buffer.from((value as { base64: string }).base64, 'base64');
-  if (typeof value === 'object' && typeof (value as { integer?: unknown }).integer === 'string') return BigInt((value as { integer: string }).integer);
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  if (typeof value === 'object' && typeof (value as { base64?: unknown }).base64 === 'string')
+    return Buffer.from((value as { base64: string }).base64, 'base64');
+  if (typeof value === 'object' && typeof (value as { integer?: unknown }).integer === 'string')
+    return BigInt((value as { integer: string }).integer);
   throw new DamagedBackupError(`a row holds a value of no known kind: ${JSON.stringify(value).slice(0, 80)}`);
 }
 
@@ -162,7 +168,10 @@ export async function* readBackup(file: string): AsyncGenerator<Entry> {
       }
       if (Array.isArray(value)) {
         if (!table) throw new DamagedBackupError('a row comes before any table');
-        if (value.length !== table.columns.length) throw new DamagedBackupError(`a row of ${table.name} has ${value.length} values, not ${table.columns.length}`);
+        if (value.length !== table.columns.length)
+          throw new DamagedBackupError(
+            `a row of ${table.name} has ${value.length} values, not ${table.columns.length}`,
+          );
         hash.update(`${text}\n`);
         batch.push(value.map(decodeValue));
         counts[table.name]! += 1;
@@ -174,11 +183,13 @@ export async function* readBackup(file: string): AsyncGenerator<Entry> {
       }
       if (table && batch.length) yield { table, rows: batch };
       batch = [];
-      if (typeof value !== 'object' || value === null) throw new DamagedBackupError('a line is neither a row, a table nor the trailer');
+      if (typeof value !== 'object' || value === null)
+        throw new DamagedBackupError('a line is neither a row, a table nor the trailer');
       const object = value as { table?: unknown; end?: unknown };
       if (typeof object.table === 'string') {
         table = header.tables[++tableIndex];
-        if (table?.name !== object.table) throw new DamagedBackupError(`table ${object.table} is not the one the header names next`);
+        if (table?.name !== object.table)
+          throw new DamagedBackupError(`table ${object.table} is not the one the header names next`);
         counts[table.name] = 0;
         hash.update(`${text}\n`);
       } else if (object.end === true) {
@@ -210,8 +221,15 @@ function parse(text: string): unknown {
 function checkHeader(value: unknown): Header {
   const header = value as Partial<Header>;
   if (header.format !== FORMAT) throw new DamagedBackupError('not a varsetd backup');
-  if (header.formatVersion !== FORMAT_VERSION) throw new DamagedBackupError(`backup format ${String(header.formatVersion)} is not one this varsetd reads (${FORMAT_VERSION})`);
-  if (!Array.isArray(header.migrations) || !Array.isArray(header.tables) || (header.store !== 'sqlite' && header.store !== 'postgres')) {
+  if (header.formatVersion !== FORMAT_VERSION)
+    throw new DamagedBackupError(
+      `backup format ${String(header.formatVersion)} is not one this varsetd reads (${FORMAT_VERSION})`,
+    );
+  if (
+    !Array.isArray(header.migrations) ||
+    !Array.isArray(header.tables) ||
+    (header.store !== 'sqlite' && header.store !== 'postgres')
+  ) {
     throw new DamagedBackupError('the header is incomplete');
   }
   return header as Header;
@@ -219,11 +237,13 @@ function checkHeader(value: unknown): Header {
 
 function checkTrailer(value: unknown, header: Header, counts: Record<string, number>, sha256: string): Trailer {
   const trailer = value as Partial<Trailer> & { end: true };
-  if (trailer.sha256 !== sha256) throw new DamagedBackupError('the checksum does not match the contents: the file was altered');
+  if (trailer.sha256 !== sha256)
+    throw new DamagedBackupError('the checksum does not match the contents: the file was altered');
   const missing = header.tables.find((t) => counts[t.name] === undefined);
   if (missing) throw new DamagedBackupError(`table ${missing.name} is missing`);
   for (const [name, rows] of Object.entries(counts)) {
-    if (trailer.rows?.[name] !== rows) throw new DamagedBackupError(`table ${name} has ${rows} rows, the trailer says ${String(trailer.rows?.[name])}`);
+    if (trailer.rows?.[name] !== rows)
+      throw new DamagedBackupError(`table ${name} has ${rows} rows, the trailer says ${String(trailer.rows?.[name])}`);
   }
   if (!Array.isArray(trailer.keys)) throw new DamagedBackupError('the trailer is incomplete');
   return trailer as Trailer;

@@ -22,11 +22,17 @@ export interface RestoreResult {
  * backup's values and store use, the backup is of a schema this varsetd knows, and the store is empty (or
  * `force`). A backup of either store kind restores into either: the rows are the same values.
  */
-export async function restoreBackup(options: StoreOptions, file: string, { force, keyring }: { force: boolean; keyring: Keyring | undefined }): Promise<RestoreResult> {
+export async function restoreBackup(
+  options: StoreOptions,
+  file: string,
+  { force, keyring }: { force: boolean; keyring: Keyring | undefined },
+): Promise<RestoreResult> {
   const verification = await verifyBackup(file, keyring);
   const { header } = verification;
   if (verification.missing.length) {
-    const what = keyring ? 'the keyring lacks keys the backup needs' : 'no encryption key is configured (VARSETD_ENCRYPTION_KEY, or the key file in the data folder)';
+    const what = keyring
+      ? 'the keyring lacks keys the backup needs'
+      : 'no encryption key is configured (VARSETD_ENCRYPTION_KEY, or the key file in the data folder)';
     throw new RestoreRefusedError(`${what}; missing: ${verification.missing.map(keyName).join(', ')}`);
   }
   const known = Object.keys(migrations);
@@ -41,7 +47,8 @@ export async function restoreBackup(options: StoreOptions, file: string, { force
     migration: header.migrations.at(-1)!,
     tables: header.tables,
     async *batches() {
-      for await (const entry of readBackup(file)) if ('rows' in entry) yield { table: entry.table.name, rows: entry.rows };
+      for await (const entry of readBackup(file))
+        if ('rows' in entry) yield { table: entry.table.name, rows: entry.rows };
     },
   });
   return { verification, migrated };
@@ -50,16 +57,24 @@ export async function restoreBackup(options: StoreOptions, file: string, { force
 async function checkStore(options: StoreOptions, backupMigrations: string[], force: boolean): Promise<void> {
   if (!options.databaseUrl) {
     const users = processesUsingSqlite(options.dataDir);
-    if (users.length) throw new RestoreRefusedError(`the SQLite store is in use by process ${users.join(', ')}: stop every varsetd serving it first`);
+    if (users.length)
+      throw new RestoreRefusedError(
+        `the SQLite store is in use by process ${users.join(', ')}: stop every varsetd serving it first`,
+      );
     if (!fs.existsSync(sqliteFile(options.dataDir))) return;
   }
   const store = await openStore({ ...options, dbPoolSize: 1 });
   try {
     const contents = await storeContents(store);
-    if (!contents.empty && !force) throw new RestoreRefusedError('the store holds data: restore into an empty one, or give --force to replace what it holds');
+    if (!contents.empty && !force)
+      throw new RestoreRefusedError(
+        'the store holds data: restore into an empty one, or give --force to replace what it holds',
+      );
     const newer = contents.migrations.filter((name) => !backupMigrations.includes(name));
     if (options.databaseUrl && newer.length) {
-      throw new RestoreRefusedError(`the database's schema (${contents.migrations.at(-1)}) is newer than the backup's: restore into a new, empty database`);
+      throw new RestoreRefusedError(
+        `the database's schema (${contents.migrations.at(-1)}) is newer than the backup's: restore into a new, empty database`,
+      );
     }
   } finally {
     await store.close();

@@ -37,7 +37,11 @@ export function sealedPlaces(tables: TableShape[]): Map<string, SealedPlace[]> {
 }
 
 /** Calls `visit` with each sealed value of `row`; the value it answers replaces the sealed one. */
-export function replaceSealed(places: SealedPlace[] | undefined, row: StoredValue[], visit: (sealed: string) => string): void {
+export function replaceSealed(
+  places: SealedPlace[] | undefined,
+  row: StoredValue[],
+  visit: (sealed: string) => string,
+): void {
   for (const place of places ?? []) {
     const value = row[place.column];
     if (typeof value !== 'string') continue;
@@ -75,7 +79,9 @@ export class KeyCounter {
     this.counts.set(id, this.counts.get(id) ?? 0);
   }
   uses(): KeyUse[] {
-    return [...this.counts].map(([id, values]) => ({ id, values })).sort((a, b) => String(a.id).localeCompare(String(b.id)));
+    return [...this.counts]
+      .map(([id, values]) => ({ id, values }))
+      .sort((a, b) => String(a.id).localeCompare(String(b.id)));
   }
 }
 

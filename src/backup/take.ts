@@ -9,7 +9,11 @@ import { KeyCounter, keyInUse, replaceSealed, sealedPlaces } from './sealed.js';
  * writing, into FILE.partial (mode 0600), renamed to FILE once complete. Without `force`, an
  * existing FILE is left alone and the backup refused.
  */
-export async function takeBackup(store: Store, file: string, force: boolean): Promise<{ header: Header; trailer: Omit<Trailer, 'end' | 'sha256'> }> {
+export async function takeBackup(
+  store: Store,
+  file: string,
+  force: boolean,
+): Promise<{ header: Header; trailer: Omit<Trailer, 'end' | 'sha256'> }> {
   const writer = BackupWriter.create(file, force);
   try {
     const result = await readSnapshot(store, async (snapshot) => {

@@ -49,7 +49,8 @@ export async function verifyBackup(file: string, keyring: Keyring | undefined): 
     } else trailer = entry.trailer;
   }
   const uses = found.uses();
-  if (JSON.stringify(uses) !== JSON.stringify(trailer!.keys)) throw new DamagedBackupError('the sealed values do not match the key ids the trailer records');
+  if (JSON.stringify(uses) !== JSON.stringify(trailer!.keys))
+    throw new DamagedBackupError('the sealed values do not match the key ids the trailer records');
   const openedBy = new Map(opened.uses().map((use) => [use.id, use.values]));
   const report = uses.map((use) => ({ id: use.id, values: use.values, opened: openedBy.get(use.id) ?? 0 }));
   const lacking = (r: KeyReport) => r.opened < r.values || (r.id !== null && !keyring?.has(r.id));

@@ -20,7 +20,12 @@ declare module 'fastify' {
 }
 
 function sendCachedFrom(cache: ResponseCache) {
-  return async function sendCached<T>(this: FastifyReply, variant: string, start: Start<T>, render: (value: T) => unknown): Promise<FastifyReply> {
+  return async function sendCached<T>(
+    this: FastifyReply,
+    variant: string,
+    start: Start<T>,
+    render: (value: T) => unknown,
+  ): Promise<FastifyReply> {
     const key = `${this.request.url}\n${variant}`;
     const versioned = await start(cache.versionHeld(key));
     const serialize = (document: unknown) => this.serialize(document) as string;

@@ -34,7 +34,12 @@ export class ResponseCache {
    * body by `serialize` (a route's response serializer) and kept. `version` undefined: not
    * cacheable, always rendered.
    */
-  async through(key: string, version: number | undefined, render: () => Promise<unknown>, serialize: (document: unknown) => string = JSON.stringify): Promise<string> {
+  async through(
+    key: string,
+    version: number | undefined,
+    render: () => Promise<unknown>,
+    serialize: (document: unknown) => string = JSON.stringify,
+  ): Promise<string> {
     if (version !== undefined) {
       const entry = this.entries.get(key);
       if (entry?.version === version) {

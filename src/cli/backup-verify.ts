@@ -19,9 +19,12 @@ export async function runBackupVerify(args: string[]): Promise<number> {
       throw error;
     }
     const { header } = result;
-    console.log(`${file}: a backup of a ${header.store} store by varsetd ${header.varsetdVersion}, taken ${header.takenAt}, schema ${header.migrations.at(-1)!}`);
+    console.log(
+      `${file}: a backup of a ${header.store} store by varsetd ${header.varsetdVersion}, taken ${header.takenAt}, schema ${header.migrations.at(-1)!}`,
+    );
     console.log(`  intact: ${result.rows} rows of ${header.tables.length} tables, counts and checksum match`);
-    for (const key of result.keys) console.log(`  ${keyName(key.id)}: opened ${key.opened} of ${key.values} sealed values`);
+    for (const key of result.keys)
+      console.log(`  ${keyName(key.id)}: opened ${key.opened} of ${key.values} sealed values`);
     if (result.missing.length) throw new Error(`the keyring lacks ${result.missing.map(keyName).join(', ')}`);
     console.log('  every sealed value opens');
   });

@@ -36,15 +36,19 @@ export async function run(args: string[]): Promise<number> {
   return finish('backup', async () => {
     const { options, flags, positionals, settings } = readArgs(args, { to: 'string', force: 'boolean' });
     const file = options.to;
-    if (file === undefined || positionals.length) throw new UsageError('backup takes --to FILE (or verify FILE), and no other argument');
+    if (file === undefined || positionals.length)
+      throw new UsageError('backup takes --to FILE (or verify FILE), and no other argument');
     const config = loadConfig(process.env, settings);
-    if (!config.databaseUrl && !fs.existsSync(sqliteFile(config.dataDir))) throw new Error(`there is no SQLite store in ${config.dataDir} (VARSETD_DATA_DIR)`);
+    if (!config.databaseUrl && !fs.existsSync(sqliteFile(config.dataDir)))
+      throw new Error(`there is no SQLite store in ${config.dataDir} (VARSETD_DATA_DIR)`);
     const store = await openReachableStore(config);
     try {
       const { header, trailer } = await takeBackup(store, path.resolve(file), flags.has('force'));
       const rows = Object.values(trailer.rows).reduce((a, b) => a + b, 0);
       const keys = trailer.keys.map((k) => `${keyName(k.id)} (${k.values})`).join(', ') || 'none';
-      console.log(`varsetd: backed up ${rows} rows of ${header.tables.length} tables (schema ${header.migrations.at(-1)!}) to ${file}; sealed values need: ${keys}`);
+      console.log(
+        `varsetd: backed up ${rows} rows of ${header.tables.length} tables (schema ${header.migrations.at(-1)!}) to ${file}; sealed values need: ${keys}`,
+      );
     } finally {
       await store.close();
     }

@@ -83,7 +83,11 @@ export class Handout {
     this.leave(worker);
     const untaken = [...this.handed].filter(([, handing]) => handing.worker === worker);
     for (const [seq] of untaken) this.handed.delete(seq);
-    if (untaken.length > 0) this.log.warn({ worker: worker.id, connections: untaken.length }, 'a worker went before taking connections handed to it: handing them to another');
+    if (untaken.length > 0)
+      this.log.warn(
+        { worker: worker.id, connections: untaken.length },
+        'a worker went before taking connections handed to it: handing them to another',
+      );
     for (const [, { socket }] of untaken.reverse()) this.requeue(socket);
   }
 
@@ -122,7 +126,12 @@ export class Handout {
  * The primary's sockets on HOST:PORT (for `localhost`, each of its addresses, as Fastify does when
  * one process serves). They accept connections without reading them: a worker does.
  */
-export async function listenOn(host: string, port: number, log: Logger, onConnection: (socket: net.Socket) => void): Promise<net.Server[]> {
+export async function listenOn(
+  host: string,
+  port: number,
+  log: Logger,
+  onConnection: (socket: net.Socket) => void,
+): Promise<net.Server[]> {
   const listen = (address: string, at: number) => listening(address, at, log, onConnection);
   const first = await listen(host, port);
   if (host !== 'localhost') return [first];
@@ -140,7 +149,12 @@ export async function listenOn(host: string, port: number, log: Logger, onConnec
 }
 
 /** A socket on HOST:PORT whose connections go to `onConnection` from the first one it accepts. */
-function listening(host: string, port: number, log: Logger, onConnection: (socket: net.Socket) => void): Promise<net.Server> {
+function listening(
+  host: string,
+  port: number,
+  log: Logger,
+  onConnection: (socket: net.Socket) => void,
+): Promise<net.Server> {
   // The worker's HTTP server would set no delay on a connection it accepted; these it is handed.
   const server = net.createServer({ pauseOnConnect: true, noDelay: true }, onConnection);
   return new Promise((resolve, reject) => {

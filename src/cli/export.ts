@@ -31,7 +31,10 @@ export const HELP = [
 const OPTIONS = { organization: 'string', format: 'string', out: 'string' } as const;
 
 /** Every set of the organization, whole, and the names of its projects by id. */
-async function readSets(ctx: Context, organization: string): Promise<{ views: VarsetView[]; projectNames: Map<string, string> }> {
+async function readSets(
+  ctx: Context,
+  organization: string,
+): Promise<{ views: VarsetView[]; projectNames: Map<string, string> }> {
   const views = await orNotFound(
     everyPage(async (page) => {
       const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page);
@@ -39,7 +42,9 @@ async function readSets(ctx: Context, organization: string): Promise<{ views: Va
     }),
     `organization ${organization}`,
   );
-  const projects = await everyPage((page) => listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page));
+  const projects = await everyPage((page) =>
+    listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page),
+  );
   return { views, projectNames: new Map(projects.map((project) => [project.id, project.name])) };
 }
 

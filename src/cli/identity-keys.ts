@@ -22,7 +22,11 @@ const DEFAULT_LEAD_S = 3600;
 export async function run(args: string[]): Promise<number> {
   const [action, ...rest] = args;
   if (action !== 'list' && action !== 'rotate')
-    throw new ConfigError(action === undefined ? 'varsetd identity-keys needs list or rotate' : `unknown identity-keys command ${action}: list or rotate`);
+    throw new ConfigError(
+      action === undefined
+        ? 'varsetd identity-keys needs list or rotate'
+        : `unknown identity-keys command ${action}: list or rotate`,
+    );
   const { leadS, settings } = action === 'rotate' ? takeLead(rest) : { leadS: DEFAULT_LEAD_S, settings: rest };
   const config = loadConfig(process.env, settings);
   const store = await openReachableStore(config);
@@ -40,7 +44,8 @@ export async function run(args: string[]): Promise<number> {
       [
         'KEY ID'.padEnd(45) + 'STATE'.padEnd(10) + 'SIGNS FROM'.padEnd(26) + 'PUBLISHED UNTIL',
         ...keys.map((k) => {
-          const state = k.signsFrom > at ? 'next' : k.signsUntil !== null && k.signsUntil <= at ? 'previous' : 'signing';
+          const state =
+            k.signsFrom > at ? 'next' : k.signsUntil !== null && k.signsUntil <= at ? 'previous' : 'signing';
           return `${k.id.padEnd(45)}${state.padEnd(10)}${k.signsFrom.padEnd(26)}${k.publishedUntil ?? '-'}`;
         }),
       ].join('\n'),
@@ -59,6 +64,7 @@ function takeLead(args: string[]): { leadS: number; settings: string[] } {
   const inline = settings[at]!.startsWith('--lead=');
   const text = inline ? settings[at]!.slice('--lead='.length) : settings[at + 1];
   settings.splice(at, inline ? 1 : 2);
-  if (text === undefined || !/^\d+$/.test(text)) throw new ConfigError(`--lead takes a whole number of seconds, got ${text ?? 'nothing'}`);
+  if (text === undefined || !/^\d+$/.test(text))
+    throw new ConfigError(`--lead takes a whole number of seconds, got ${text ?? 'nothing'}`);
   return { leadS: Number(text), settings };
 }

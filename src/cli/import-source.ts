@@ -90,8 +90,11 @@ class ApiReader {
     const all: Resource[] = [];
     for (let number = 1; ; number++) {
       const separator = listPath.includes('?') ? '&' : '?';
-      const document = await this.get(`${listPath}${separator}page%5Bnumber%5D=${number}&page%5Bsize%5D=${this.source.pageSize}`);
-      if (!Array.isArray(document?.data)) throw new SourceError(`the source answered GET ${listPath.split('?')[0]} without a list`);
+      const document = await this.get(
+        `${listPath}${separator}page%5Bnumber%5D=${number}&page%5Bsize%5D=${this.source.pageSize}`,
+      );
+      if (!Array.isArray(document?.data))
+        throw new SourceError(`the source answered GET ${listPath.split('?')[0]} without a list`);
       all.push(...(document.data as Resource[]));
       const next = document.meta?.pagination?.['next-page'];
       if (typeof next !== 'number' || next <= number || document.data.length === 0) return all;
@@ -105,7 +108,8 @@ function one(relationship: { data?: unknown } | undefined): { type?: unknown; id
   return typeof data === 'object' && data !== null ? data : undefined;
 }
 
-const ids = (relationship: { data?: unknown } | undefined): string[] => (Array.isArray(relationship?.data) ? (relationship.data as { id: string }[]).map((r) => r.id) : []);
+const ids = (relationship: { data?: unknown } | undefined): string[] =>
+  Array.isArray(relationship?.data) ? (relationship.data as { id: string }[]).map((r) => r.id) : [];
 
 function variableOf(resource: Resource): VariableDocument {
   const a = resource.attributes ?? {};
@@ -124,17 +128,29 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
   const api = new ApiReader(source);
   const org = encodeURIComponent(source.organization);
   const skipped: SourceOrganization['skipped'] = [];
-  const projects = new Map<string, string>((await api.all(`/organizations/${org}/projects`)).map((p) => [p.id, String(p.attributes?.name)]));
+  const projects = new Map<string, string>(
+    (await api.all(`/organizations/${org}/projects`)).map((p) => [p.id, String(p.attributes?.name)]),
+  );
   const workspaceRows = await api.all(`/organizations/${org}/workspaces`);
   const workspaces = new Map<string, { name: string; project: string | null }>(
     workspaceRows.map((w) => {
       const projectId = one(w.relationships?.project)?.id;
-      return [w.id, { name: String(w.attributes?.name), project: projectId === undefined ? null : (projects.get(projectId) ?? null) }];
+      return [
+        w.id,
+        {
+          name: String(w.attributes?.name),
+          project: projectId === undefined ? null : (projects.get(projectId) ?? null),
+        },
+      ];
     }),
   );
   const named = (kind: 'workspace' | 'project', id: string, setName: string): string | undefined => {
     const name = kind === 'workspace' ? workspaces.get(id)?.name : projects.get(id);
-    if (name === undefined) skipped.push({ what: `the assignment of set ${setName} to ${kind} ${id}`, why: `the source lists no such ${kind} of the organization` });
+    if (name === undefined)
+      skipped.push({
+        what: `the assignment of set ${setName} to ${kind} ${id}`,
+        why: `the source lists no such ${kind} of the organization`,
+      });
     return name;
   };
 
@@ -150,7 +166,8 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
         description: typeof a.description === 'string' ? a.description : '',
         global: a.global === true,
         priority: a.priority === true,
-        project: parent?.type === 'projects' && parent.id !== undefined ? (named('project', parent.id, name) ?? null) : null,
+        project:
+          parent?.type === 'projects' && parent.id !== undefined ? (named('project', parent.id, name) ?? null) : null,
         workspaces: ids(resource.relationships?.workspaces).flatMap((id) => named('workspace', id, name) ?? []),
         projects: ids(resource.relationships?.projects).flatMap((id) => named('project', id, name) ?? []),
         variables,
@@ -162,7 +179,8 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
   for (const [id, workspace] of workspaces) {
     // HCP Terraform lists a workspace's variables on one page, without page parameters.
     const listed = await api.get(`/workspaces/${encodeURIComponent(id)}/vars`);
-    if (!Array.isArray(listed?.data)) throw new SourceError('the source answered GET /workspaces/:id/vars without a list');
+    if (!Array.isArray(listed?.data))
+      throw new SourceError('the source answered GET /workspaces/:id/vars without a list');
     const variables = (listed.data as Resource[]).map(variableOf);
     if (variables.length > 0) workspaceVariables.push({ workspace: workspace.name, variables });
   }

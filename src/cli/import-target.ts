@@ -15,7 +15,9 @@ export interface TargetOrganization {
 }
 
 export async function readTarget(ctx: Context, organization: string): Promise<TargetOrganization> {
-  const projects = await everyPage((page) => listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page));
+  const projects = await everyPage((page) =>
+    listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page),
+  );
   const workspaces = await everyPage((page) => listOrganizationWorkspaces(ctx, organization, { sort: 'name' }, page));
   const sets = await everyPage(async (page) => {
     const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page);

@@ -16,7 +16,12 @@ export async function importProject(ctx: Context, organization: string, name: st
   return (await createProject(ctx, organization, { name, overwrites: {} })).project.id;
 }
 
-export async function importWorkspace(ctx: Context, organization: string, name: string, projectId: string | undefined): Promise<string> {
+export async function importWorkspace(
+  ctx: Context,
+  organization: string,
+  name: string,
+  projectId: string | undefined,
+): Promise<string> {
   return (await createWorkspace(ctx, organization, { name, projectId, settings: {} })).workspace.id;
 }
 
@@ -34,10 +39,19 @@ export interface SetChange {
 
 /** The change of an existing set, in one write: one version, and nothing of it written if any part is refused. */
 export async function importSetChange(ctx: Context, id: string, change: SetChange): Promise<void> {
-  await replaceVarset(ctx, id, { command: change.command ?? { variables: [] }, updates: change.updates, deletions: change.deletions });
+  await replaceVarset(ctx, id, {
+    command: change.command ?? { variables: [] },
+    updates: change.updates,
+    deletions: change.deletions,
+  });
 }
 
-export async function importWorkspaceVariable(ctx: Context, workspaceId: string, existingId: string | null, changes: VariableChanges): Promise<void> {
+export async function importWorkspaceVariable(
+  ctx: Context,
+  workspaceId: string,
+  existingId: string | null,
+  changes: VariableChanges,
+): Promise<void> {
   if (existingId === null) await createWorkspaceVariable(ctx, workspaceId, changes);
   else await updateWorkspaceVariable(ctx, workspaceId, existingId, changes);
 }

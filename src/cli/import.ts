@@ -6,7 +6,13 @@ import { changedVariable, newVariable, planSet, type ItemReport, type SetReport,
 import { readApiSource, readExportSource, SourceError, type SourceOrganization } from './import-source.js';
 import { readTarget, workspaceVariables } from './import-target.js';
 import { readValues } from './import-values.js';
-import { importNewSet, importProject, importSetChange, importWorkspace, importWorkspaceVariable } from './import-writes.js';
+import {
+  importNewSet,
+  importProject,
+  importSetChange,
+  importWorkspace,
+  importWorkspaceVariable,
+} from './import-writes.js';
 import { finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
 import { row, storeOptions } from './usage.js';
 
@@ -70,7 +76,11 @@ function shownSource(from: string): string {
   return url.toString().replace(/\/$/, '');
 }
 
-async function readSource(from: string, options: Record<string, string | undefined>, organization: string): Promise<SourceOrganization> {
+async function readSource(
+  from: string,
+  options: Record<string, string | undefined>,
+  organization: string,
+): Promise<SourceOrganization> {
   if (!isUrl(from)) return readExportSource(from);
   const tokenFile = options['token-file'];
   if (tokenFile === undefined) throw new UsageError('--from URL needs --token-file FILE');
@@ -80,7 +90,8 @@ async function readSource(from: string, options: Record<string, string | undefin
     })
   ).trim();
   const pageSize = Number(options['page-size'] ?? 100);
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new UsageError('--page-size takes a whole number from 1 to 100');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
+    throw new UsageError('--page-size takes a whole number from 1 to 100');
   return readApiSource({ url: from, token, organization, pageSize });
 }
 
@@ -98,28 +109,50 @@ async function attempt(write: () => Promise<void>): Promise<string | undefined> 
   }
 }
 
-async function runImport(base: Context, source: SourceOrganization, report: Report, values: Map<string, string>, create: boolean, dryRun: boolean): Promise<void> {
+async function runImport(
+  base: Context,
+  source: SourceOrganization,
+  report: Report,
+  values: Map<string, string>,
+  create: boolean,
+  dryRun: boolean,
+): Promise<void> {
   const ctx = importing(base, report.source);
   const into = report.organization;
   await orNotFound(getOrganization(ctx, into), `organization ${into}`);
   const target = await readTarget(ctx, into);
-  const made = async (kind: 'project' | 'workspace', name: string, ids: Map<string, string>, write: () => Promise<string>) => {
+  const made = async (
+    kind: 'project' | 'workspace',
+    name: string,
+    ids: Map<string, string>,
+    write: () => Promise<string>,
+  ) => {
     const list = kind === 'project' ? report.projects : report.workspaces;
     if (ids.has(name)) return list.push({ name, result: 'unchanged' });
     if (!create) return list.push({ name, result: 'skipped', why: `not in the target organization, and --no-create` });
     ids.set(name, dryRun ? `(new ${kind} ${name})` : await write());
     return list.push({ name, result: 'created' });
   };
-  for (const name of source.projects) await made('project', name, target.projectIds, () => importProject(ctx, into, name));
+  for (const name of source.projects)
+    await made('project', name, target.projectIds, () => importProject(ctx, into, name));
   for (const { name, project } of source.workspaces) {
-    await made('workspace', name, target.workspaceIds, () => importWorkspace(ctx, into, name, project === null ? undefined : target.projectIds.get(project)));
+    await made('workspace', name, target.workspaceIds, () =>
+      importWorkspace(ctx, into, name, project === null ? undefined : target.projectIds.get(project)),
+    );
   }
 
-  const plan: Target = { workspaceIds: target.workspaceIds, projectIds: target.projectIds, values, open: (sealed) => ctx.sealer.open(sealed) };
+  const plan: Target = {
+    workspaceIds: target.workspaceIds,
+    projectIds: target.projectIds,
+    values,
+    open: (sealed) => ctx.sealer.open(sealed),
+  };
   for (const set of source.sets) {
     const { report: setReport, write } = planSet(set, target.sets.get(set.name), plan);
     if (!dryRun && write.kind !== 'none') {
-      const refused = await attempt(() => (write.kind === 'create' ? importNewSet(ctx, into, write.command) : importSetChange(ctx, write.id, write.change)));
+      const refused = await attempt(() =>
+        write.kind === 'create' ? importNewSet(ctx, into, write.command) : importSetChange(ctx, write.id, write.change),
+      );
       if (refused !== undefined) Object.assign(setReport, { result: 'skipped', why: refused });
     }
     report.sets.push(setReport);
@@ -131,11 +164,17 @@ async function runImport(base: Context, source: SourceOrganization, report: Repo
     for (const variable of variables) {
       const item = { workspace, key: variable.key, category: variable.category };
       if (id === undefined) {
-        report['workspace-variables'].push({ ...item, result: 'skipped', why: 'the workspace is not in the target organization (--no-create)' });
+        report['workspace-variables'].push({
+          ...item,
+          result: 'skipped',
+          why: 'the workspace is not in the target organization (--no-create)',
+        });
         continue;
       }
       const existing = held.find((v) => v.key === variable.key && v.category === variable.category);
-      const planned = existing ? changedVariable(workspace, variable, existing, plan) : newVariable(workspace, variable, plan, 0);
+      const planned = existing
+        ? changedVariable(workspace, variable, existing, plan)
+        : newVariable(workspace, variable, plan, 0);
       const changes = 'changes' in planned ? planned.changes : planned.definition.changes;
       let result: ItemReport = planned.report;
       if (!dryRun && (result.result === 'created' || result.result === 'updated')) {
@@ -154,21 +193,35 @@ function humanReport(report: Report): string {
     for (const item of items) by.set(item.result, (by.get(item.result) ?? 0) + 1);
     return items.length === 0 ? 'none' : [...by].map(([result, n]) => `${n} ${result}`).join(', ');
   };
-  const detail = (item: ItemReport) => `${item.result}${item.why ? ` (${item.why})` : ''}${item['value-needed'] ? ' (needs a value)' : ''}`;
-  const lines = [`import from ${report.source} into ${report.organization}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`];
-  lines.push(`projects: ${counts(report.projects)}`, `workspaces: ${counts(report.workspaces)}`, `sets: ${counts(report.sets)}`);
+  const detail = (item: ItemReport) =>
+    `${item.result}${item.why ? ` (${item.why})` : ''}${item['value-needed'] ? ' (needs a value)' : ''}`;
+  const lines = [
+    `import from ${report.source} into ${report.organization}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`,
+  ];
+  lines.push(
+    `projects: ${counts(report.projects)}`,
+    `workspaces: ${counts(report.workspaces)}`,
+    `sets: ${counts(report.sets)}`,
+  );
   lines.push(`workspace variables: ${counts(report['workspace-variables'])}`);
-  for (const item of [...report.projects.map((p) => ({ ...p, label: `project ${p.name}` })), ...report.workspaces.map((w) => ({ ...w, label: `workspace ${w.name}` }))]) {
+  for (const item of [
+    ...report.projects.map((p) => ({ ...p, label: `project ${p.name}` })),
+    ...report.workspaces.map((w) => ({ ...w, label: `workspace ${w.name}` })),
+  ]) {
     if (item.result !== 'unchanged') lines.push(`  ${item.label}: ${detail(item)}`);
   }
   for (const set of report.sets) {
-    const changed = [...set.variables.map((v) => ({ ...v, label: `variable ${v.category} ${v.key}` })), ...set.assignments.map((a) => ({ ...a, label: `${a.kind} ${a.name}` }))];
+    const changed = [
+      ...set.variables.map((v) => ({ ...v, label: `variable ${v.category} ${v.key}` })),
+      ...set.assignments.map((a) => ({ ...a, label: `${a.kind} ${a.name}` })),
+    ];
     const shown = changed.filter((item) => item.result !== 'unchanged' || item['value-needed']);
     if (set.result !== 'unchanged' || shown.length > 0) lines.push(`  set ${set.name}: ${detail(set)}`);
     for (const item of shown) lines.push(`    ${item.label}: ${detail(item)}`);
   }
   for (const v of report['workspace-variables'])
-    if (v.result !== 'unchanged' || v['value-needed']) lines.push(`  workspace ${v.workspace} variable ${v.category} ${v.key}: ${detail(v)}`);
+    if (v.result !== 'unchanged' || v['value-needed'])
+      lines.push(`  workspace ${v.workspace} variable ${v.category} ${v.key}: ${detail(v)}`);
   for (const s of report.skipped) lines.push(`  skipped ${s.what}: ${s.why}`);
   return lines.join('\n');
 }
@@ -198,7 +251,9 @@ export async function run(args: string[]): Promise<number> {
       'workspace-variables': [],
       skipped: source.skipped,
     };
-    await onStore(settings, (ctx) => runImport(ctx, source, report, values, !flags.has('no-create'), dryRun), { sealing: true });
+    await onStore(settings, (ctx) => runImport(ctx, source, report, values, !flags.has('no-create'), dryRun), {
+      sealing: true,
+    });
     console.log(flags.has('json') ? JSON.stringify(report) : humanReport(report));
   });
 }

@@ -11,7 +11,11 @@ import { KEY_FILE, parseKeyring } from '../secrets/keyring-file.js';
  * made active. A keyring that lacks a key the store uses is not taken; the active key is recorded
  * as used before anything is sealed with it. Returns whether the keyring was replaced.
  */
-export async function reloadKeyring(loaded: LoadedKeyring, store: Store, log: Pick<Logger, 'info' | 'error'>): Promise<boolean> {
+export async function reloadKeyring(
+  loaded: LoadedKeyring,
+  store: Store,
+  log: Pick<Logger, 'info' | 'error'>,
+): Promise<boolean> {
   if (loaded.source === 'configured') {
     log.info('SIGHUP: the keyring comes from VARSETD_ENCRYPTION_KEY, which only a restart changes');
     return false;
@@ -26,7 +30,10 @@ export async function reloadKeyring(loaded: LoadedKeyring, store: Store, log: Pi
     log.info({ file: loaded.file, active: keys[0]!.id, keys: keys.length }, 'reloaded the keyring');
     return true;
   } catch (error) {
-    log.error({ file: loaded.file, reason: error instanceof Error ? error.message : String(error) }, 'kept the current keyring: reloading it failed');
+    log.error(
+      { file: loaded.file, reason: error instanceof Error ? error.message : String(error) },
+      'kept the current keyring: reloading it failed',
+    );
     return false;
   }
 }
@@ -34,5 +41,8 @@ export async function reloadKeyring(loaded: LoadedKeyring, store: Store, log: Pi
 /** In a worker: the keyring its primary sent; with a key file, a value naming a key it lacks has it read the file again. */
 export function workerKeyring(config: Pick<Config, 'dataDir' | 'encryptionKeys'>, text: string): ReloadableKeyring {
   const file = path.join(config.dataDir, KEY_FILE);
-  return createKeyring(parseKeyring(text, '\n', 'the keyring from the primary'), config.encryptionKeys ? undefined : () => rereadKeyringFile(file));
+  return createKeyring(
+    parseKeyring(text, '\n', 'the keyring from the primary'),
+    config.encryptionKeys ? undefined : () => rereadKeyringFile(file),
+  );
 }

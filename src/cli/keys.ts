@@ -22,13 +22,19 @@ export async function runKeys(args: string[], env: NodeJS.ProcessEnv): Promise<n
   if (action === 'list') return withKeyring(loadConfig(env, rest), listKeys);
   if (action === 'retire') {
     const [id, ...settings] = rest;
-    if (id === undefined || id.startsWith('-')) throw new ConfigError('varsetd keys retire needs the id of the key to retire (varsetd keys list shows them)');
+    if (id === undefined || id.startsWith('-'))
+      throw new ConfigError('varsetd keys retire needs the id of the key to retire (varsetd keys list shows them)');
     return withKeyring(loadConfig(env, settings), (store, loaded) => retireKey(store, loaded, id));
   }
-  throw new ConfigError(action === undefined ? 'varsetd keys needs list or retire' : `unknown keys command ${action}: list or retire`);
+  throw new ConfigError(
+    action === undefined ? 'varsetd keys needs list or retire' : `unknown keys command ${action}: list or retire`,
+  );
 }
 
-async function withKeyring(config: ReturnType<typeof loadConfig>, work: (store: Store, loaded: LoadedKeyring) => Promise<number>): Promise<number> {
+async function withKeyring(
+  config: ReturnType<typeof loadConfig>,
+  work: (store: Store, loaded: LoadedKeyring) => Promise<number>,
+): Promise<number> {
   const store = await openReachableStore(config);
   try {
     await migrate(store);
@@ -41,8 +47,17 @@ async function withKeyring(config: ReturnType<typeof loadConfig>, work: (store: 
 
 async function listKeys(store: Store, { keyring }: LoadedKeyring): Promise<number> {
   const counts = await countSealedValues(store.db, keyring);
-  const rows = keyring.keys.map((k) => [k.id, k === keyring.active ? 'active' : k.retired ? 'retired' : 'open', String(counts.get(k.id) ?? 0)]);
-  console.log(['KEY ID'.padEnd(19) + 'STATE'.padEnd(9) + 'VALUES', ...rows.map(([id, state, count]) => `${id!.padEnd(19)}${state!.padEnd(9)}${count}`)].join('\n'));
+  const rows = keyring.keys.map((k) => [
+    k.id,
+    k === keyring.active ? 'active' : k.retired ? 'retired' : 'open',
+    String(counts.get(k.id) ?? 0),
+  ]);
+  console.log(
+    [
+      'KEY ID'.padEnd(19) + 'STATE'.padEnd(9) + 'VALUES',
+      ...rows.map(([id, state, count]) => `${id!.padEnd(19)}${state!.padEnd(9)}${count}`),
+    ].join('\n'),
+  );
   for (const retired of keyring.keys.filter((k) => k.retired && (counts.get(k.id) ?? 0) > 0)) {
     console.error(
       `varsetd: the retired key ${retired.id} seals values again (a varsetd not reloaded since it was retired): send SIGHUP to every varsetd, then run varsetd rotate-key --reseal`,
@@ -57,15 +72,20 @@ async function retireKey(store: Store, loaded: LoadedKeyring, id: string): Promi
   const { keyring } = loaded;
   const key = keyring.keys.find((k) => k.id === id);
   if (!key) return refuse(`the keyring holds no key ${id} (varsetd keys list shows them)`);
-  if (key === keyring.active) return refuse(`${id} is the active key, which seals new values: add another first (varsetd rotate-key)`);
+  if (key === keyring.active)
+    return refuse(`${id} is the active key, which seals new values: add another first (varsetd rotate-key)`);
   const uses = (await countSealedValues(store.db, keyring)).get(id) ?? 0;
   if (uses > 0) {
-    return refuse(`${id} still seals ${uses} stored value${uses === 1 ? '' : 's'}: send SIGHUP to every varsetd (or restart it), run varsetd rotate-key --reseal, then retire it`);
+    return refuse(
+      `${id} still seals ${uses} stored value${uses === 1 ? '' : 's'}: send SIGHUP to every varsetd (or restart it), run varsetd rotate-key --reseal, then retire it`,
+    );
   }
   await forgetKeyInUse(store, keyring, id);
   const keys = keyring.keys.map((k) => (k.id === id ? { ...k, retired: true } : k));
   if (loaded.source === 'configured') {
-    console.log(`varsetd: no stored value uses ${id}; set VARSETD_ENCRYPTION_KEY on every varsetd to the keyring with it marked retired:`);
+    console.log(
+      `varsetd: no stored value uses ${id}; set VARSETD_ENCRYPTION_KEY on every varsetd to the keyring with it marked retired:`,
+    );
     console.log(formatKeyring(keys, ','));
     return 0;
   }

@@ -46,7 +46,10 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     const message = error instanceof Error ? error.message : String(error);
-    const hint = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (another program listens there: choose another port with PORT or --port)' : '';
+    const hint =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? ' (another program listens there: choose another port with PORT or --port)'
+        : '';
     console.error(`varsetd: failed to start: ${message}${hint}`);
     process.exit(1);
   },

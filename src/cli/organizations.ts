@@ -29,7 +29,11 @@ export const HELP = [
 
 const OPTIONS = { email: 'string', json: 'boolean' } as const;
 
-const described = (organization: OrganizationRecord) => ({ name: organization.name, email: organization.email, 'created-at': organization.created_at });
+const described = (organization: OrganizationRecord) => ({
+  name: organization.name,
+  email: organization.email,
+  'created-at': organization.created_at,
+});
 
 /** `varsetd organizations SUBCOMMAND`. */
 export async function run(args: string[]): Promise<number> {
@@ -38,10 +42,13 @@ export async function run(args: string[]): Promise<number> {
     const [subcommand, ...operands] = positionals;
     const json = flags.has('json');
     if (subcommand === 'create') {
-      if (operands.length !== 1) throw new UsageError('create takes one NAME: varsetd organizations create NAME --email EMAIL');
+      if (operands.length !== 1)
+        throw new UsageError('create takes one NAME: varsetd organizations create NAME --email EMAIL');
       const attributes = { name: operands[0], email: options.email };
       checkBody(OrganizationBody, { data: { type: 'organizations', attributes } });
-      const organization = await onStore(settings, (ctx) => createOrganization(ctx, ORGANIZATION_PARTS, { ...attributes, settings: {} }));
+      const organization = await onStore(settings, (ctx) =>
+        createOrganization(ctx, ORGANIZATION_PARTS, { ...attributes, settings: {} }),
+      );
       console.log(json ? JSON.stringify(described(organization)) : organization.name);
       return;
     }
@@ -56,9 +63,16 @@ export async function run(args: string[]): Promise<number> {
         }
       });
       if (json) console.log(JSON.stringify(organizations.map(described)));
-      else if (organizations.length > 0) console.log(table([['NAME', 'EMAIL', 'CREATED'], ...organizations.map((o) => [o.name, o.email, o.created_at])]));
+      else if (organizations.length > 0)
+        console.log(
+          table([['NAME', 'EMAIL', 'CREATED'], ...organizations.map((o) => [o.name, o.email, o.created_at])]),
+        );
       return;
     }
-    throw new UsageError(subcommand === undefined ? 'name a subcommand: create or list (varsetd organizations --help)' : `unknown subcommand ${subcommand}: create or list`);
+    throw new UsageError(
+      subcommand === undefined
+        ? 'name a subcommand: create or list (varsetd organizations --help)'
+        : `unknown subcommand ${subcommand}: create or list`,
+    );
   });
 }

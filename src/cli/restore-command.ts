@@ -30,17 +30,21 @@ export async function run(args: string[]): Promise<number> {
   return finish('restore', async () => {
     const read = readArgs(args, { from: 'string', force: 'boolean' });
     const file = read.options.from;
-    if (file === undefined || read.positionals.length) throw new UsageError('restore takes --from FILE, and no other argument');
+    if (file === undefined || read.positionals.length)
+      throw new UsageError('restore takes --from FILE, and no other argument');
     const config = loadConfig(process.env, read.settings);
     const keyring = configuredKeyring(config);
     try {
       const result = await restoreBackup(config, path.resolve(file), { force: read.flags.has('force'), keyring });
       const { header } = result.verification;
-      console.log(`varsetd: restored ${result.verification.rows} rows from ${file} (taken ${header.takenAt} by varsetd ${header.varsetdVersion})`);
+      console.log(
+        `varsetd: restored ${result.verification.rows} rows from ${file} (taken ${header.takenAt} by varsetd ${header.varsetdVersion})`,
+      );
       if (result.migrated.length) console.log(`varsetd: applied migrations: ${result.migrated.join(', ')}`);
     } catch (error) {
       if (error instanceof RestoreRefusedError) throw new Error(`refused, nothing changed: ${error.message}`);
-      if (error instanceof DamagedBackupError) throw new Error(`refused, nothing changed: ${file} is not a good backup: ${error.message}`);
+      if (error instanceof DamagedBackupError)
+        throw new Error(`refused, nothing changed: ${file} is not a good backup: ${error.message}`);
       throw new Error(`failed, nothing changed: ${(error as Error).message}`);
     }
   });

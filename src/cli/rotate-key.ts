@@ -44,11 +44,18 @@ export function takeRotateKeyOptions(args: string[]): RotateKeyOptions {
   const last = (flag: string) => flags.filter((f) => f.flag === flag).at(-1)?.value;
   const newKey = last('--new-key');
   const reseal = last('--reseal') !== undefined;
-  if (reseal && newKey !== undefined) throw new ConfigError('--reseal adds no key: give --reseal or --new-key, not both');
+  if (reseal && newKey !== undefined)
+    throw new ConfigError('--reseal adds no key: give --reseal or --new-key, not both');
   const batchText = last('--batch-size') ?? String(DEFAULT_BATCH);
   const batchSize = Number(batchText);
-  if (!/^\d+$/.test(batchText) || batchSize < 1) throw new ConfigError(`--batch-size must be a whole number above 0, got ${batchText}`);
-  return { newKey, reseal, batchSize, rest: flags.filter((f) => !OWN.includes(f.flag)).map((f) => `${f.flag}=${f.value}`) };
+  if (!/^\d+$/.test(batchText) || batchSize < 1)
+    throw new ConfigError(`--batch-size must be a whole number above 0, got ${batchText}`);
+  return {
+    newKey,
+    reseal,
+    batchSize,
+    rest: flags.filter((f) => !OWN.includes(f.flag)).map((f) => `${f.flag}=${f.value}`),
+  };
 }
 
 /** `varsetd rotate-key`. */
@@ -66,7 +73,9 @@ export async function runRotateKey(args: string[], env: NodeJS.ProcessEnv): Prom
       const added = keyringKey(parsed);
       const keys = [added, ...keyring.keys.filter((k) => k.id !== added.id)];
       if (loaded.source === 'configured') {
-        console.log(`varsetd: set VARSETD_ENCRYPTION_KEY on every varsetd to the keyring with the new key ${added.id} first:`);
+        console.log(
+          `varsetd: set VARSETD_ENCRYPTION_KEY on every varsetd to the keyring with the new key ${added.id} first:`,
+        );
         console.log(formatKeyring(keys, ','));
         console.log('then restart them, and run varsetd rotate-key --reseal with the new setting');
         return 0;

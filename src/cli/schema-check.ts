@@ -9,7 +9,10 @@ import { UsageError } from './store-command.js';
  * wording, whichever way the input came.
  */
 export function checkBody(schema: TSchema, body: unknown): void {
-  const errors = [...Value.Errors(schema, body)].map((error) => ({ ...error, parentSchema: schemaAt(schema, error.schemaPath) }));
+  const errors = [...Value.Errors(schema, body)].map((error) => ({
+    ...error,
+    parentSchema: schemaAt(schema, error.schemaPath),
+  }));
   if (errors.length === 0) return;
   throw new UsageError(validationError(errors, 'body').message);
 }

@@ -50,7 +50,10 @@ async function serve(config: Config): Promise<number> {
     const untilServing = ['SIGTERM', 'SIGINT', 'disconnect'] as const;
     for (const event of untilServing) process.on(event, stopAtOnce);
     // Keyrings the primary sends after the first (on SIGHUP) come once this one is made.
-    const keyring: ReloadableKeyring = workerKeyring(config, await keyringFromPrimary((text) => keyring.replace(workerKeyring(config, text).keys)));
+    const keyring: ReloadableKeyring = workerKeyring(
+      config,
+      await keyringFromPrimary((text) => keyring.replace(workerKeyring(config, text).keys)),
+    );
     await serveRequests(config, keyring, undefined, () => {
       for (const event of untilServing) process.removeListener(event, stopAtOnce);
     });
@@ -72,7 +75,9 @@ async function serve(config: Config): Promise<number> {
     logSummary(app.log, startSummary(config, prepared, app.server.address() as AddressInfo));
     return -1;
   }
-  const log = process.stdout.isTTY ? pino({ level: config.logLevel }, await prettyLog()) : pino({ level: config.logLevel });
+  const log = process.stdout.isTTY
+    ? pino({ level: config.logLevel }, await prettyLog())
+    : pino({ level: config.logLevel });
   // The primary serves no request: it keeps the store only to prune the audit trail, once for all the workers.
   pruneAuditTrailPeriodically(store, config.auditRetentionDays, log);
   serveMetricsToWorkers(config.workers);
@@ -120,7 +125,11 @@ async function serveRequests(
     metrics: { token: config.metricsToken, inCluster: isWorker() },
     notifications: { allowPrivateAddresses: config.notificationsAllowPrivate, deliver: {} },
     workloadIdentity: config.workloadIdentity
-      ? { issuer: config.publicUrl!, tokenTtlMs: config.workloadIdentityTokenTtlMs, runLifetimeMs: config.workloadIdentityRunLifetimeMs }
+      ? {
+          issuer: config.publicUrl!,
+          tokenTtlMs: config.workloadIdentityTokenTtlMs,
+          runLifetimeMs: config.workloadIdentityRunLifetimeMs,
+        }
       : undefined,
   });
 
@@ -172,7 +181,8 @@ async function serveRequests(
   // SIGHUP reloads the keyring (a worker's comes from its primary) and the certificate; it must not end the process.
   process.on('SIGHUP', () => {
     if (opened) void reloadKeyring(opened.keyring, store, app.log);
-    if (!tlsFiles || !(server instanceof https.Server)) return app.log.info('SIGHUP: no certificate to reload (serving HTTP)');
+    if (!tlsFiles || !(server instanceof https.Server))
+      return app.log.info('SIGHUP: no certificate to reload (serving HTTP)');
     const result = reloadCertificate(server, tlsFiles);
     if (result.reloaded) app.log.info({ cert: tlsFiles.certFile }, 'reloaded the TLS certificate');
     else app.log.error({ reason: result.reason }, 'kept the current TLS certificate: reloading it failed');
@@ -180,7 +190,11 @@ async function serveRequests(
 
   if (isWorker()) {
     // The primary listens on the port and hands each connection to a worker in turn.
-    await app.listen({ path: privateSocketPath(), exclusive: true, listenTextResolver: () => 'Serving the connections the primary hands over' });
+    await app.listen({
+      path: privateSocketPath(),
+      exclusive: true,
+      listenTextResolver: () => 'Serving the connections the primary hands over',
+    });
     fromPrimary = takeConnectionsFromPrimary(app.server);
     return app;
   }

@@ -71,7 +71,14 @@ export function documentOfView(view: VarsetView, projectNames: ReadonlyMap<strin
     projects: view.projects.map((p) => p.row?.name ?? nameOf(p.id)),
     variables: view.variables.map(({ row }) => {
       const v = row!;
-      return { key: v.key, category: v.category, hcl: v.hcl, sensitive: v.sensitive, description: v.description, value: v.value };
+      return {
+        key: v.key,
+        category: v.category,
+        hcl: v.hcl,
+        sensitive: v.sensitive,
+        description: v.description,
+        value: v.value,
+      };
     }),
   });
 }

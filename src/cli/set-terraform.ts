@@ -42,7 +42,9 @@ export function renderTerraform(organization: string, sets: readonly ExportedSet
     if (!projects.has(name)) {
       const ref = names.of('p', name);
       projects.set(name, ref);
-      out.push(block(`data "tfe_project" "${ref}"`, [`name         = ${q(name)}`, `organization = ${q(organization)}`]));
+      out.push(
+        block(`data "tfe_project" "${ref}"`, [`name         = ${q(name)}`, `organization = ${q(organization)}`]),
+      );
     }
     return `data.tfe_project.${projects.get(name)!}.id`;
   };
@@ -50,14 +52,21 @@ export function renderTerraform(organization: string, sets: readonly ExportedSet
     if (!workspaces.has(name)) {
       const ref = names.of('w', name);
       workspaces.set(name, ref);
-      out.push(block(`data "tfe_workspace" "${ref}"`, [`name         = ${q(name)}`, `organization = ${q(organization)}`]));
+      out.push(
+        block(`data "tfe_workspace" "${ref}"`, [`name         = ${q(name)}`, `organization = ${q(organization)}`]),
+      );
     }
     return `data.tfe_workspace.${workspaces.get(name)!}.id`;
   };
 
   for (const { document: set, id, variableIds, projectIds } of sets) {
     const ref = names.of('s', set.name);
-    const attributes = [`name         = ${q(set.name)}`, `description  = ${q(set.description)}`, `global       = ${set.global}`, `priority     = ${set.priority}`];
+    const attributes = [
+      `name         = ${q(set.name)}`,
+      `description  = ${q(set.description)}`,
+      `global       = ${set.global}`,
+      `priority     = ${set.priority}`,
+    ];
     attributes.push(`organization = ${q(organization)}`);
     if (set.project !== null) attributes.push(`parent_project_id = ${projectRef(set.project)}`);
     out.push(block(`resource "tfe_variable_set" "${ref}"`, attributes));
@@ -68,29 +77,65 @@ export function renderTerraform(organization: string, sets: readonly ExportedSet
       let value: string;
       if (variable.sensitive) {
         const input = names.of('sensitive', `${set.name}_${variable.key}`);
-        out.push(block(`variable "${input}"`, ['type      = string', 'sensitive = true', `description = ${q(`the value of ${variable.key} in the variable set ${set.name}`)}`]));
+        out.push(
+          block(`variable "${input}"`, [
+            'type      = string',
+            'sensitive = true',
+            `description = ${q(`the value of ${variable.key} in the variable set ${set.name}`)}`,
+          ]),
+        );
         value = `var.${input}`;
       } else {
         value = q(variable.value ?? '');
       }
-      const lines = [`key             = ${q(variable.key)}`, `value           = ${value}`, `category        = ${q(variable.category)}`];
-      lines.push(`description     = ${q(variable.description)}`, `hcl             = ${variable.hcl}`, `sensitive       = ${variable.sensitive}`);
+      const lines = [
+        `key             = ${q(variable.key)}`,
+        `value           = ${value}`,
+        `category        = ${q(variable.category)}`,
+      ];
+      lines.push(
+        `description     = ${q(variable.description)}`,
+        `hcl             = ${variable.hcl}`,
+        `sensitive       = ${variable.sensitive}`,
+      );
       lines.push(`variable_set_id = tfe_variable_set.${ref}.id`);
       out.push(block(`resource "tfe_variable" "${vref}"`, lines));
       const variableId = variableIds.get(`${variable.category}/${variable.key}`);
-      if (variableId !== undefined) out.push(block('import', [`to = tfe_variable.${vref}`, `id = ${q(`${organization}/${id}/${variableId}`)}`]));
+      if (variableId !== undefined)
+        out.push(block('import', [`to = tfe_variable.${vref}`, `id = ${q(`${organization}/${id}/${variableId}`)}`]));
     }
 
     for (const workspace of set.workspaces) {
       const aref = names.of('ws', `${set.name}_${workspace}`);
-      out.push(block(`resource "tfe_workspace_variable_set" "${aref}"`, [`variable_set_id = tfe_variable_set.${ref}.id`, `workspace_id    = ${workspaceRef(workspace)}`]));
-      out.push(block('import', [`to = tfe_workspace_variable_set.${aref}`, `id = ${q(`${organization}/${workspace}/${set.name}`)}`]));
+      out.push(
+        block(`resource "tfe_workspace_variable_set" "${aref}"`, [
+          `variable_set_id = tfe_variable_set.${ref}.id`,
+          `workspace_id    = ${workspaceRef(workspace)}`,
+        ]),
+      );
+      out.push(
+        block('import', [
+          `to = tfe_workspace_variable_set.${aref}`,
+          `id = ${q(`${organization}/${workspace}/${set.name}`)}`,
+        ]),
+      );
     }
     for (const project of set.projects) {
       const aref = names.of('pr', `${set.name}_${project}`);
-      out.push(block(`resource "tfe_project_variable_set" "${aref}"`, [`variable_set_id = tfe_variable_set.${ref}.id`, `project_id      = ${projectRef(project)}`]));
+      out.push(
+        block(`resource "tfe_project_variable_set" "${aref}"`, [
+          `variable_set_id = tfe_variable_set.${ref}.id`,
+          `project_id      = ${projectRef(project)}`,
+        ]),
+      );
       const projectId = projectIds.get(project);
-      if (projectId !== undefined) out.push(block('import', [`to = tfe_project_variable_set.${aref}`, `id = ${q(`${organization}/${projectId}/${set.name}`)}`]));
+      if (projectId !== undefined)
+        out.push(
+          block('import', [
+            `to = tfe_project_variable_set.${aref}`,
+            `id = ${q(`${organization}/${projectId}/${set.name}`)}`,
+          ]),
+        );
     }
   }
   return out.join('\n');

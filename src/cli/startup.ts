@@ -15,7 +15,10 @@ export interface PreparedStore {
  * Readies a store for serving: runs the migrations, settles the admin token and loads the
  * keyring. Several processes may start at once on one store: they take turns.
  */
-export async function prepareStore(store: Store, config: Pick<Config, 'adminToken' | 'dataDir' | 'encryptionKeys'>): Promise<PreparedStore> {
+export async function prepareStore(
+  store: Store,
+  config: Pick<Config, 'adminToken' | 'dataDir' | 'encryptionKeys'>,
+): Promise<PreparedStore> {
   return store.exclusively(async () => {
     const appliedMigrations = await migrate(store);
     const adminToken = await ensureAdminToken(store, config.adminToken, config.dataDir);

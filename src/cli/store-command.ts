@@ -86,7 +86,11 @@ const NO_SEALER: Sealer = {
  * `sealing`, the context seals and opens values with the store's keyring, checked as `serve`
  * checks it.
  */
-export async function onStore<T>(settings: string[], work: (ctx: Context) => Promise<T>, { sealing = false } = {}): Promise<T> {
+export async function onStore<T>(
+  settings: string[],
+  work: (ctx: Context) => Promise<T>,
+  { sealing = false } = {},
+): Promise<T> {
   const config = loadConfig(process.env, settings);
   const store = await openReachableStore(config);
   try {
@@ -95,7 +99,13 @@ export async function onStore<T>(settings: string[], work: (ctx: Context) => Pro
     const user = osUser();
     const ctx: Context = {
       store,
-      subject: { kind: 'site-admin', tokenId: 'command-line', description: `command line (user ${user})`, refusedBy: new Set(), commandLine: { user } },
+      subject: {
+        kind: 'site-admin',
+        tokenId: 'command-line',
+        description: `command line (user ${user})`,
+        refusedBy: new Set(),
+        commandLine: { user },
+      },
       sealer,
       requestId: randomUUID(),
     };
@@ -145,5 +155,9 @@ export async function finish(command: string, run: () => Promise<void>): Promise
 /** Rows as columns padded to their widest cell, the first row the heading. */
 export function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+    )
+    .join('\n');
 }

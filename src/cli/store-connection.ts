@@ -29,11 +29,15 @@ function describeStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string 
 export function postgresLocation(databaseUrl: string): { host: string; database: string } {
   const url = new URL(databaseUrl);
   const host = url.hostname || url.searchParams.get('host') || 'localhost';
-  return { host: `${host}:${url.port || '5432'}`, database: decodeURIComponent(url.pathname.slice(1)) || '(the user name)' };
+  return {
+    host: `${host}:${url.port || '5432'}`,
+    database: decodeURIComponent(url.pathname.slice(1)) || '(the user name)',
+  };
 }
 
 /** An error's message; for one naming several (a host with two addresses refusing both), each of theirs. */
 function describeError(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return [...new Set(error.errors.map(describeError))].join('; ');
+  if (error instanceof AggregateError && error.errors.length > 0)
+    return [...new Set(error.errors.map(describeError))].join('; ');
   return error instanceof Error ? error.message : String(error);
 }

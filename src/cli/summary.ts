@@ -35,10 +35,15 @@ export function startSummary(config: Config, prepared: PreparedStore, address: A
     url: `${config.tls ? 'https' : 'http'}://${host}:${address.port}`,
     allAddresses,
     publicUrl: config.publicUrl,
-    store: config.databaseUrl ? { type: 'postgres', ...postgresLocation(config.databaseUrl) } : { type: 'sqlite', file: sqliteFile(config.dataDir) },
+    store: config.databaseUrl
+      ? { type: 'postgres', ...postgresLocation(config.databaseUrl) }
+      : { type: 'sqlite', file: sqliteFile(config.dataDir) },
     dataDir: config.dataDir,
     appliedMigrations: prepared.appliedMigrations,
-    encryptionKey: key.source === 'configured' ? { source: 'configured' } : { source: 'file', file: key.file, generated: key.generated },
+    encryptionKey:
+      key.source === 'configured'
+        ? { source: 'configured' }
+        : { source: 'file', file: key.file, generated: key.generated },
     adminToken,
     workers: config.workers,
   };
@@ -48,19 +53,31 @@ export function startSummary(config: Config, prepared: PreparedStore, address: A
 export function formatSummary(summary: StartSummary): string {
   const { store, encryptionKey: key, adminToken: token } = summary;
   const lines: [string, string][] = [
-    ['store', store.type === 'sqlite' ? `SQLite, ${store.file}` : `PostgreSQL, database ${store.database} on ${store.host}`],
+    [
+      'store',
+      store.type === 'sqlite' ? `SQLite, ${store.file}` : `PostgreSQL, database ${store.database} on ${store.host}`,
+    ],
     ['schema', describeMigrations(summary.appliedMigrations.length)],
     ['data folder', summary.dataDir],
     [
       'encryption key',
-      key.source === 'configured' ? 'from VARSETD_ENCRYPTION_KEY' : key.generated ? `generated, in ${key.file}: keep a copy apart from database backups` : key.file,
+      key.source === 'configured'
+        ? 'from VARSETD_ENCRYPTION_KEY'
+        : key.generated
+          ? `generated, in ${key.file}: keep a copy apart from database backups`
+          : key.file,
     ],
     ['admin token', describeAdminToken(token)],
     ['workers', summary.workers === 1 ? '1 process' : `${summary.workers} processes`],
   ];
   if (summary.publicUrl) lines.splice(1, 0, ['public URL', summary.publicUrl]);
   const where = summary.allAddresses ? `${summary.url} (and every address of this machine)` : summary.url;
-  return [`varsetd ${summary.version} is listening on ${where}`, ...lines.map(([name, text]) => `  ${name.padEnd(16)}${text}`)].join('\n') + '\n';
+  return (
+    [
+      `varsetd ${summary.version} is listening on ${where}`,
+      ...lines.map(([name, text]) => `  ${name.padEnd(16)}${text}`),
+    ].join('\n') + '\n'
+  );
 }
 
 function describeMigrations(count: number): string {

@@ -1,7 +1,15 @@
 import type { Context } from '../auth/context.js';
 import { listOrganizationTeams } from '../teams/service.js';
 import { TokenBody } from '../tokens/schemas.js';
-import { createDescribedTeamToken, createOrganizationToken, createSiteAdminToken, createTeamToken, listAllTokens, revokeTokenById, type TokenOptions } from '../tokens/service.js';
+import {
+  createDescribedTeamToken,
+  createOrganizationToken,
+  createSiteAdminToken,
+  createTeamToken,
+  listAllTokens,
+  revokeTokenById,
+  type TokenOptions,
+} from '../tokens/service.js';
 import { finish, onStore, orNotFound, readArgs, table, UsageError } from './store-command.js';
 import { checkBody } from './schema-check.js';
 import { row, storeOptions } from './usage.js';
@@ -38,7 +46,14 @@ export const HELP = [
   'Exit code 0 on success, 2 for input varsetd refuses (one line on stderr, nothing changed), 1 otherwise.',
 ].join('\n');
 
-const OPTIONS = { organization: 'string', team: 'string', 'site-admin': 'boolean', description: 'string', 'expires-at': 'string', json: 'boolean' } as const;
+const OPTIONS = {
+  organization: 'string',
+  team: 'string',
+  'site-admin': 'boolean',
+  description: 'string',
+  'expires-at': 'string',
+  json: 'boolean',
+} as const;
 
 /** `varsetd tokens SUBCOMMAND`. */
 export async function run(args: string[]): Promise<number> {
@@ -53,13 +68,22 @@ export async function run(args: string[]): Promise<number> {
     if (subcommand === 'create') {
       if (operands.length > 0) throw new UsageError(`create takes no TOKEN_ID or other argument, got ${operands[0]}`);
       const owners = given(['organization', 'team', 'site-admin']);
-      if (owners.length !== 1) throw new UsageError('create takes exactly one of --organization ORG, --team ORG/TEAM and --site-admin');
+      if (owners.length !== 1)
+        throw new UsageError('create takes exactly one of --organization ORG, --team ORG/TEAM and --site-admin');
       const tokenOptions: TokenOptions = { description: options.description, expiredAt: options['expires-at'] };
-      checkBody(TokenBody, { data: { type: 'authentication-tokens', attributes: { description: tokenOptions.description, 'expired-at': tokenOptions.expiredAt } } });
+      checkBody(TokenBody, {
+        data: {
+          type: 'authentication-tokens',
+          attributes: { description: tokenOptions.description, 'expired-at': tokenOptions.expiredAt },
+        },
+      });
       const team = options.team === undefined ? undefined : teamPath(options.team);
       const created = await onStore(settings, async (ctx) => {
         if (options.organization !== undefined) {
-          const { row: token, secret } = await orNotFound(createOrganizationToken(ctx, options.organization, tokenOptions), `organization ${options.organization}`);
+          const { row: token, secret } = await orNotFound(
+            createOrganizationToken(ctx, options.organization, tokenOptions),
+            `organization ${options.organization}`,
+          );
           return { token, secret, organization: options.organization, team: null };
         }
         if (team !== undefined) {
@@ -91,7 +115,9 @@ export async function run(args: string[]): Promise<number> {
       if (operands.length > 0) throw new UsageError(`list takes no argument, got ${operands[0]}`);
       refuseOthers(['organization', 'json']);
       const organization = options.organization;
-      const tokens = await onStore(settings, (ctx) => orNotFound(listAllTokens(ctx, organization), `organization ${organization}`));
+      const tokens = await onStore(settings, (ctx) =>
+        orNotFound(listAllTokens(ctx, organization), `organization ${organization}`),
+      );
       const listed = tokens.map((t) => ({
         id: t.id,
         kind: t.kind,
@@ -103,9 +129,19 @@ export async function run(args: string[]): Promise<number> {
         'expired-at': t.expired_at,
       }));
       if (flags.has('json')) return console.log(JSON.stringify(listed));
-      const owner = (t: (typeof listed)[number]) => (t.team !== null ? `${t.organization}/${t.team}` : (t.organization ?? '-'));
-      const rows = listed.map((t) => [t.id, t.kind, owner(t), t.description || '-', t['created-at'], t['last-used-at'] ?? 'never', t['expired-at'] ?? 'never']);
-      if (rows.length > 0) console.log(table([['ID', 'KIND', 'OWNER', 'DESCRIPTION', 'CREATED', 'LAST USED', 'EXPIRES'], ...rows]));
+      const owner = (t: (typeof listed)[number]) =>
+        t.team !== null ? `${t.organization}/${t.team}` : (t.organization ?? '-');
+      const rows = listed.map((t) => [
+        t.id,
+        t.kind,
+        owner(t),
+        t.description || '-',
+        t['created-at'],
+        t['last-used-at'] ?? 'never',
+        t['expired-at'] ?? 'never',
+      ]);
+      if (rows.length > 0)
+        console.log(table([['ID', 'KIND', 'OWNER', 'DESCRIPTION', 'CREATED', 'LAST USED', 'EXPIRES'], ...rows]));
       return;
     }
     if (subcommand === 'revoke') {
@@ -117,7 +153,9 @@ export async function run(args: string[]): Promise<number> {
       return;
     }
     throw new UsageError(
-      subcommand === undefined ? 'name a subcommand: create, list or revoke (varsetd tokens --help)' : `unknown subcommand ${subcommand}: create, list or revoke`,
+      subcommand === undefined
+        ? 'name a subcommand: create, list or revoke (varsetd tokens --help)'
+        : `unknown subcommand ${subcommand}: create, list or revoke`,
     );
   });
 }
@@ -131,7 +169,10 @@ function teamPath(text: string): { organization: string; name: string } {
 
 /** The id of the team of this name in the organization, as the API's team list by name finds it. */
 async function findTeam(ctx: Context, organization: string, name: string): Promise<string> {
-  const { rows } = await orNotFound(listOrganizationTeams(ctx, organization, { names: [name] }, { number: 1, size: 1 }), `organization ${organization}`);
+  const { rows } = await orNotFound(
+    listOrganizationTeams(ctx, organization, { names: [name] }, { number: 1, size: 1 }),
+    `organization ${organization}`,
+  );
   if (!rows[0]) throw new UsageError(`team ${organization}/${name} not found`);
   return rows[0].id;
 }

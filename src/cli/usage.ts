@@ -9,7 +9,13 @@ export function settingRows(settings: readonly Setting[]): string[] {
 }
 
 /** The settings that say which store a command works on and how it reaches it. */
-const STORE_KEYS: readonly Setting['key'][] = ['dataDir', 'databaseUrl', 'dbStatementTimeoutMs', 'dbConnectTimeoutMs', 'dbPoolSize'];
+const STORE_KEYS: readonly Setting['key'][] = [
+  'dataDir',
+  'databaseUrl',
+  'dbStatementTimeoutMs',
+  'dbConnectTimeoutMs',
+  'dbPoolSize',
+];
 export const STORE_SETTINGS: readonly Setting[] = SETTINGS.filter((s) => STORE_KEYS.includes(s.key));
 
 /** The options part of a command's help that works on the store directly. */

@@ -19,7 +19,8 @@ export type WorkerMessage =
  * `stopping`: the primary was told to stop; the worker answers not ready while it still serves,
  * until its SIGTERM.
  */
-export type PrimaryMessage = { type: 'key'; keyring: string } | { type: 'connection'; seq: number } | { type: 'stopping' };
+export type PrimaryMessage =
+  { type: 'key'; keyring: string } | { type: 'connection'; seq: number } | { type: 'stopping' };
 
 /** Tells a worker, if it is still there. */
 export function toWorker(worker: Worker, message: PrimaryMessage): void {

@@ -64,7 +64,13 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
   const handout = new Handout(log);
   const listeners = await listenOn(options.host, options.port, log, (socket) => handout.add(socket));
 
-  const slots: Slot[] = Array.from({ length: options.workers }, (_, index) => ({ index, worker: undefined, startedAt: 0, quickDeaths: 0, replacing: undefined }));
+  const slots: Slot[] = Array.from({ length: options.workers }, (_, index) => ({
+    index,
+    worker: undefined,
+    startedAt: 0,
+    quickDeaths: 0,
+    replacing: undefined,
+  }));
   const slotOf = new Map<Worker, Slot>();
   const live = () => slots.filter((slot) => slot.worker !== undefined).map((slot) => slot.worker!);
   let closing = false;
@@ -91,7 +97,10 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
             toWorker(worker, { type: 'key', keyring: options.keyring() });
             break;
           case 'serving':
-            log.info({ worker: worker.id, workerPid: worker.process.pid, startedInMs: Date.now() - slot.startedAt }, 'worker listening');
+            log.info(
+              { worker: worker.id, workerPid: worker.process.pid, startedInMs: Date.now() - slot.startedAt },
+              'worker listening',
+            );
             if (closing) break;
             if (stopping) toWorker(worker, { type: 'stopping' });
             handout.serve(worker);
@@ -145,7 +154,17 @@ export async function superviseWorkers(options: SuperviseOptions): Promise<Addre
       }
       slot.quickDeaths = Date.now() - slot.startedAt < STABLE_MS ? slot.quickDeaths + 1 : 0;
       const pause = replacementPause(slot.quickDeaths);
-      log.error({ worker: worker.id, workerPid: worker.process.pid, code, signal, replacingInMs: pause, waiting: handout.waitingCount() }, 'a worker died: starting another');
+      log.error(
+        {
+          worker: worker.id,
+          workerPid: worker.process.pid,
+          code,
+          signal,
+          replacingInMs: pause,
+          waiting: handout.waitingCount(),
+        },
+        'a worker died: starting another',
+      );
       replaceLater(slot, pause);
     };
     cluster.on('exit', (worker, code, signal) => died(worker, code, signal));
@@ -224,7 +243,12 @@ export function keyringFromPrimary(reloaded: (keyring: string) => void): Promise
  * stops sending; then the drain. SIGINT (a person at a terminal: Ctrl-C reaches the workers too)
  * drains at once, and so does a second signal during that time. Neither ever cuts a request off.
  */
-export function onStopSignals(options: { drainDelayMs: number; closing: () => boolean; notReady: (signal: NodeJS.Signals) => void; stop: (signal: NodeJS.Signals) => void }): void {
+export function onStopSignals(options: {
+  drainDelayMs: number;
+  closing: () => boolean;
+  notReady: (signal: NodeJS.Signals) => void;
+  stop: (signal: NodeJS.Signals) => void;
+}): void {
   let delaying = false;
   let delayed: NodeJS.Timeout | undefined;
   const signalled = (signal: NodeJS.Signals) => {

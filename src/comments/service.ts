@@ -37,9 +37,21 @@ export async function createComment(ctx: Context, runId: string, body: string | 
   if ([...text].length > BODY_MAX) throw new Invalid(field, `body is too long (maximum is ${BODY_MAX} characters)`);
   return transaction(ctx.store, async (trx) => {
     const event = await recordRunEvent(trx, run.id, 'commented', 'Comment added', ctx.subject);
-    const comment: Comment = { id: newId('wsc'), run_id: run.id, run_event_id: event.id, body: text, created_at: event.created_at };
+    const comment: Comment = {
+      id: newId('wsc'),
+      run_id: run.id,
+      run_event_id: event.id,
+      body: text,
+      created_at: event.created_at,
+    };
     await store.insertComment(trx, comment);
-    recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'workspace_comment', id: comment.id, action: 'create', meta: { run_id: run.id } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: location.organizationId,
+      type: 'workspace_comment',
+      id: comment.id,
+      action: 'create',
+      meta: { run_id: run.id },
+    });
     return comment;
   });
 }

@@ -5,10 +5,19 @@ import type { Db } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
 import type { Comment } from './model.js';
 
-const COLUMNS = ['comments.id', 'comments.run_id', 'comments.run_event_id', 'comments.body', 'comments.created_at'] as const;
+const COLUMNS = [
+  'comments.id',
+  'comments.run_id',
+  'comments.run_event_id',
+  'comments.body',
+  'comments.created_at',
+] as const;
 
 /** The comment and where it is, or undefined. */
-export async function findComment(db: Db, id: string): Promise<{ comment: Comment; location: WorkspaceLocation } | undefined> {
+export async function findComment(
+  db: Db,
+  id: string,
+): Promise<{ comment: Comment; location: WorkspaceLocation } | undefined> {
   const row = await db
     .selectFrom('comments')
     .innerJoin('runs', 'runs.id', 'comments.run_id')

@@ -14,10 +14,26 @@ const fixed = (audience: string) => () => audience;
  * without TFC_GCP_WORKLOAD_PROVIDER_NAME there is none.
  */
 export const TARGETS = {
-  aws: { auth: 'TFC_AWS_PROVIDER_AUTH', audience: 'TFC_AWS_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: fixed('aws.workload.identity') },
-  azure: { auth: 'TFC_AZURE_PROVIDER_AUTH', audience: 'TFC_AZURE_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: fixed('api://AzureADTokenExchange') },
-  gcp: { auth: 'TFC_GCP_PROVIDER_AUTH', audience: 'TFC_GCP_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: gcpAudienceOf },
-  vault: { auth: 'TFC_VAULT_PROVIDER_AUTH', audience: 'TFC_VAULT_WORKLOAD_IDENTITY_AUDIENCE', defaultAudience: fixed('vault.workload.identity') },
+  aws: {
+    auth: 'TFC_AWS_PROVIDER_AUTH',
+    audience: 'TFC_AWS_WORKLOAD_IDENTITY_AUDIENCE',
+    defaultAudience: fixed('aws.workload.identity'),
+  },
+  azure: {
+    auth: 'TFC_AZURE_PROVIDER_AUTH',
+    audience: 'TFC_AZURE_WORKLOAD_IDENTITY_AUDIENCE',
+    defaultAudience: fixed('api://AzureADTokenExchange'),
+  },
+  gcp: {
+    auth: 'TFC_GCP_PROVIDER_AUTH',
+    audience: 'TFC_GCP_WORKLOAD_IDENTITY_AUDIENCE',
+    defaultAudience: gcpAudienceOf,
+  },
+  vault: {
+    auth: 'TFC_VAULT_PROVIDER_AUTH',
+    audience: 'TFC_VAULT_WORKLOAD_IDENTITY_AUDIENCE',
+    defaultAudience: fixed('vault.workload.identity'),
+  },
 } as const;
 export type Target = keyof typeof TARGETS;
 export const TARGET_NAMES = Object.keys(TARGETS) as Target[];

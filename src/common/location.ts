@@ -9,11 +9,19 @@ export interface WorkspaceLocation {
 export const WORKSPACE_LOCATION_COLUMNS = ['workspaces.organization_id', 'workspaces.project_id'] as const;
 
 /** The location of a row joined with its workspace. */
-export function locationOf(row: { organization_id: string; project_id: string; workspace_id: string }): WorkspaceLocation {
+export function locationOf(row: {
+  organization_id: string;
+  project_id: string;
+  workspace_id: string;
+}): WorkspaceLocation {
   return { organizationId: row.organization_id, projectId: row.project_id, workspaceId: row.workspace_id };
 }
 
 /** The location of a workspace itself. */
-export function locationOfWorkspace(workspace: { id: string; organization_id: string; project_id: string }): WorkspaceLocation {
+export function locationOfWorkspace(workspace: {
+  id: string;
+  organization_id: string;
+  project_id: string;
+}): WorkspaceLocation {
   return { organizationId: workspace.organization_id, projectId: workspace.project_id, workspaceId: workspace.id };
 }

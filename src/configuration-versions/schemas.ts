@@ -19,7 +19,12 @@ export const ConfigurationVersionResource = Resource(
     provisional: Type.Boolean(),
     source: Type.Literal('tfe-api'),
     speculative: Type.Boolean(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('uploaded'), Type.Literal('errored'), Type.Literal('archived')]),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('uploaded'),
+      Type.Literal('errored'),
+      Type.Literal('archived'),
+    ]),
     'status-timestamps': Type.Object({
       'uploaded-at': Type.Optional(Type.String()),
       'errored-at': Type.Optional(Type.String()),

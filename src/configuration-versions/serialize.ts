@@ -7,7 +7,10 @@ import type { ConfigurationVersionResource } from './schemas.js';
  * A configuration version. `uploadUrl` is only known when the version is created: the
  * server keeps a hash of the upload credential, never the credential itself.
  */
-export function serializeConfigurationVersion(cv: ConfigurationVersion, uploadUrl: string | null = null): Static<typeof ConfigurationVersionResource> {
+export function serializeConfigurationVersion(
+  cv: ConfigurationVersion,
+  uploadUrl: string | null = null,
+): Static<typeof ConfigurationVersionResource> {
   const timestamps: { 'uploaded-at'?: string; 'errored-at'?: string; 'archived-at'?: string } = {};
   if (cv.uploaded_at !== null) timestamps['uploaded-at'] = cv.uploaded_at;
   if (cv.errored_at !== null) timestamps['errored-at'] = cv.errored_at;

@@ -23,7 +23,11 @@ export interface NewConfigurationVersion {
  * Creates a pending configuration version in a workspace, with a fresh upload credential. Only the credential's hash is stored; the secret is returned once, for the upload URL.
  * Creating one needs the permission to queue runs, as in HCP Terraform.
  */
-export async function createConfigurationVersion(ctx: Context, workspaceId: string, command: NewConfigurationVersion): Promise<{ cv: ConfigurationVersion; uploadSecret: string }> {
+export async function createConfigurationVersion(
+  ctx: Context,
+  workspaceId: string,
+  command: NewConfigurationVersion,
+): Promise<{ cv: ConfigurationVersion; uploadSecret: string }> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'run:create');
   const uploadSecret = generateSecret();
   const cv: ConfigurationVersion = {
@@ -40,7 +44,10 @@ export async function createConfigurationVersion(ctx: Context, workspaceId: stri
     errored_at: null,
     archived_at: null,
   };
-  const upload = { secretHash: hashToken(uploadSecret), expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString() };
+  const upload = {
+    secretHash: hashToken(uploadSecret),
+    expiresAt: new Date(Date.now() + UPLOAD_LIFETIME_MS).toISOString(),
+  };
   await transaction(ctx.store, async (trx) => {
     await store.insertConfigurationVersion(trx, cv, upload);
     recordAuditEvent(trx, ctx, {
@@ -92,7 +99,12 @@ export async function openUpload(database: Store, secret: string): Promise<Pendi
  * that archive and status are kept. The upload URL is the credential, so the audit trail
  * names the configuration version's upload as the actor.
  */
-export async function completeUpload(database: Store, upload: PendingUpload, archive: Buffer, requestId: string): Promise<void> {
+export async function completeUpload(
+  database: Store,
+  upload: PendingUpload,
+  archive: Buffer,
+  requestId: string,
+): Promise<void> {
   const problem = await archiveProblem(archive);
   if (problem !== null) {
     await failUpload(database, upload, 'invalid_archive', problem);
@@ -105,7 +117,13 @@ export async function completeUpload(database: Store, upload: PendingUpload, arc
     const found = await store.findConfigurationVersion(trx, id);
     if (!found) throw new NotFound();
     const actor = { accessorId: id, description: `upload URL of configuration version ${id}`, requestId };
-    recordAuditEvent(trx, actor, { organizationId: found.location.organizationId, type: 'configuration_version', id, action: 'upload', meta: { bytes: archive.length } });
+    recordAuditEvent(trx, actor, {
+      organizationId: found.location.organizationId,
+      type: 'configuration_version',
+      id,
+      action: 'upload',
+      meta: { bytes: archive.length },
+    });
   });
 }
 
@@ -134,9 +152,14 @@ export async function archiveConfigurationVersion(ctx: Context, id: string): Pro
   await transaction(ctx.store, async (trx) => {
     const cv = await store.lockConfigurationVersion(trx, id);
     if (!cv) throw new NotFound();
-    if (cv.status !== 'uploaded') throw transitionNotAllowed(`configuration could not be archived because it is ${cv.status}; only an uploaded one can be`);
-    if (workspace.current_configuration_version_id === cv.id) throw transitionNotAllowed('configuration could not be archived because it is current');
-    if (await store.hasUnfinishedRun(trx, cv.id)) throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
+    if (cv.status !== 'uploaded')
+      throw transitionNotAllowed(
+        `configuration could not be archived because it is ${cv.status}; only an uploaded one can be`,
+      );
+    if (workspace.current_configuration_version_id === cv.id)
+      throw transitionNotAllowed('configuration could not be archived because it is current');
+    if (await store.hasUnfinishedRun(trx, cv.id))
+      throw transitionNotAllowed('configuration could not be archived because a run that has not finished uses it');
     await store.markArchived(trx, cv.id);
     recordAuditEvent(trx, ctx, {
       organizationId: workspace.organization_id,
@@ -159,5 +182,7 @@ export function findRunnableConfigurationVersion(trx: Trx, workspaceId: string, 
 
 /** The configuration versions by id that the subject may read (for another resource's `include`): one statement. */
 export async function readableConfigurationVersions(ctx: Context, ids: string[]): Promise<ConfigurationVersion[]> {
-  return (await store.findConfigurationVersions(ctx.store.db, ids)).filter((found) => can(ctx.subject, 'run:read', found.location)).map((found) => found.cv);
+  return (await store.findConfigurationVersions(ctx.store.db, ids))
+    .filter((found) => can(ctx.subject, 'run:read', found.location))
+    .map((found) => found.cv);
 }

@@ -24,7 +24,11 @@ const COLUMNS = [
 ] as const;
 
 /** Inserts a pending version with its upload credential: only the credential's hash is kept, while the version can still take an upload. */
-export async function insertConfigurationVersion(db: Db, cv: ConfigurationVersion, upload: { secretHash: string; expiresAt: string }): Promise<void> {
+export async function insertConfigurationVersion(
+  db: Db,
+  cv: ConfigurationVersion,
+  upload: { secretHash: string; expiresAt: string },
+): Promise<void> {
   await db
     .insertInto('configuration_versions')
     .values({ ...cv, upload_secret_hash: upload.secretHash, upload_expires_at: upload.expiresAt })
@@ -32,24 +36,42 @@ export async function insertConfigurationVersion(db: Db, cv: ConfigurationVersio
 }
 
 /** A workspace's configuration versions, newest first. */
-export async function listConfigurationVersions(db: Db, workspaceId: string, page: Page): Promise<{ rows: ConfigurationVersion[]; total: number }> {
+export async function listConfigurationVersions(
+  db: Db,
+  workspaceId: string,
+  page: Page,
+): Promise<{ rows: ConfigurationVersion[]; total: number }> {
   const base = db.selectFrom('configuration_versions').where('workspace_id', '=', workspaceId);
   return fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('seq', 'desc'));
 }
 
 /** The configuration version and where it is, or undefined. */
-export async function findConfigurationVersion(db: Db, id: string): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation } | undefined> {
+export async function findConfigurationVersion(
+  db: Db,
+  id: string,
+): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation } | undefined> {
   return (await findConfigurationVersions(db, [id]))[0];
 }
 
 export async function findArchive(db: Db, configurationVersionId: string): Promise<Buffer | undefined> {
-  const row = await db.selectFrom('configuration_version_archives').select('data').where('configuration_version_id', '=', configurationVersionId).executeTakeFirst();
+  const row = await db
+    .selectFrom('configuration_version_archives')
+    .select('data')
+    .where('configuration_version_id', '=', configurationVersionId)
+    .executeTakeFirst();
   return row?.data;
 }
 
 /** No run uses the version yet: its archive may still be replaced. */
 const unused = (eb: ExpressionBuilder<Database, 'configuration_versions'>) =>
-  eb.not(eb.exists(eb.selectFrom('runs').select('runs.id').whereRef('runs.configuration_version_id', '=', 'configuration_versions.id')));
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('runs')
+        .select('runs.id')
+        .whereRef('runs.configuration_version_id', '=', 'configuration_versions.id'),
+    ),
+  );
 
 /** The id of the unexpired, pending or uploaded version, used by no run, whose upload credential has this hash. */
 export async function findOpenUpload(db: Db, secretHash: string): Promise<string | undefined> {
@@ -92,7 +114,14 @@ export async function storeUploadedArchive(trx: Trx, upload: PendingUpload, data
 export async function markErrored(db: Db, upload: PendingUpload, error: string, message: string): Promise<boolean> {
   const result = await db
     .updateTable('configuration_versions')
-    .set({ status: 'errored', error, error_message: message, errored_at: now(), upload_secret_hash: null, upload_expires_at: null })
+    .set({
+      status: 'errored',
+      error,
+      error_message: message,
+      errored_at: now(),
+      upload_secret_hash: null,
+      upload_expires_at: null,
+    })
     .where('id', '=', upload.configurationVersionId)
     .where('upload_secret_hash', '=', upload.secretHash)
     .where('status', '=', 'pending')
@@ -120,7 +149,11 @@ export async function hasUnfinishedRun(db: Db, configurationVersionId: string): 
 
 /** Archives the version: its archive is deleted and no upload can happen any more. */
 export async function markArchived(trx: Trx, id: string): Promise<void> {
-  await trx.updateTable('configuration_versions').set({ status: 'archived', archived_at: now(), upload_secret_hash: null, upload_expires_at: null }).where('id', '=', id).execute();
+  await trx
+    .updateTable('configuration_versions')
+    .set({ status: 'archived', archived_at: now(), upload_secret_hash: null, upload_expires_at: null })
+    .where('id', '=', id)
+    .execute();
   await trx.deleteFrom('configuration_version_archives').where('configuration_version_id', '=', id).execute();
 }
 
@@ -128,16 +161,30 @@ const RUNNABLE_COLUMNS = ['id', 'status', 'speculative'] as const;
 
 /** The configuration version a run is to use: the one named (if it is in the workspace), or the workspace's latest uploaded one. */
 export async function findRunnableConfigurationVersion(trx: Trx, workspaceId: string, id: string | undefined) {
-  const query = trx.selectFrom('configuration_versions').select(RUNNABLE_COLUMNS).where('workspace_id', '=', workspaceId);
-  const found = await (id === undefined ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1) : query.where('id', '=', id)).executeTakeFirst();
+  const query = trx
+    .selectFrom('configuration_versions')
+    .select(RUNNABLE_COLUMNS)
+    .where('workspace_id', '=', workspaceId);
+  const found = await (
+    id === undefined
+      ? query.where('status', '=', 'uploaded').orderBy('seq', 'desc').limit(1)
+      : query.where('id', '=', id)
+  ).executeTakeFirst();
   if (!found) return undefined;
   // Read again under the lock: an upload replacing the archive or an archiving waits for this run, or this run for it.
   await lockConfigurationVersionRow(trx, found.id, 'share');
-  return trx.selectFrom('configuration_versions').select(RUNNABLE_COLUMNS).where('id', '=', found.id).executeTakeFirst();
+  return trx
+    .selectFrom('configuration_versions')
+    .select(RUNNABLE_COLUMNS)
+    .where('id', '=', found.id)
+    .executeTakeFirst();
 }
 
 /** Configuration versions by id with where they are, those that exist. */
-export async function findConfigurationVersions(db: Db, ids: string[]): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation }[]> {
+export async function findConfigurationVersions(
+  db: Db,
+  ids: string[],
+): Promise<{ cv: ConfigurationVersion; location: WorkspaceLocation }[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('configuration_versions')

@@ -37,7 +37,10 @@ export interface Checkpointer {
 /** Moves the checkpoints of `connection` (open on `file`) to a thread of their own. */
 export function startCheckpointer(connection: BetterSqlite3.Database, file: string): Checkpointer {
   connection.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(CHECKPOINTS, { eval: true, workerData: { module: sqliteModule().path, file, intervalMs: CHECKPOINT_INTERVAL_MS } });
+  const worker = new Worker(CHECKPOINTS, {
+    eval: true,
+    workerData: { module: sqliteModule().path, file, intervalMs: CHECKPOINT_INTERVAL_MS },
+  });
   worker.unref();
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -30,13 +30,17 @@ const MAX_TEMPLATES = 64;
  * compiling refuses a query that does otherwise. A query taking lists is compiled once for
  * each combination of their lengths.
  */
-export function compiledOnce<Args extends Argument[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
+export function compiledOnce<Args extends Argument[], Row>(
+  build: (db: Db, ...args: Args) => Compilable<Row>,
+): (db: Db, ...args: Args) => Promise<Row[]> {
   const bind = boundOnce(build);
   return async (db, ...args) => (await db.executeQuery<Row>(bind(db, ...args))).rows;
 }
 
 /** `compiledOnce`'s statement with a call's arguments, for the caller to send when it will (see `appendAtCommit`). */
-export function boundOnce<Args extends Argument[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => CompiledQuery<Row> {
+export function boundOnce<Args extends Argument[], Row>(
+  build: (db: Db, ...args: Args) => Compilable<Row>,
+): (db: Db, ...args: Args) => CompiledQuery<Row> {
   // Kept per dialect adapter, which a database handle shares with its transactions and its
   // handles with other plugins: all of them compile a query to the same statement.
   const templates = new WeakMap<DialectAdapter, Map<string, Template>>();
@@ -80,11 +84,13 @@ function compile<Args extends Argument[]>(db: Db, build: (db: Db, ...args: Args)
       used.add(value as string);
       return source;
     }
-    if (typeof value === 'string' && value.includes(marker)) throw new Error(`compiledOnce: an argument is used inside a value (${compiled.sql})`);
+    if (typeof value === 'string' && value.includes(marker))
+      throw new Error(`compiledOnce: an argument is used inside a value (${compiled.sql})`);
     return { value };
   });
   for (const [placeholder, source] of sources) {
-    if (!used.has(placeholder)) throw new Error(`compiledOnce: argument ${source.argument} is not a parameter of ${compiled.sql}`);
+    if (!used.has(placeholder))
+      throw new Error(`compiledOnce: argument ${source.argument} is not a parameter of ${compiled.sql}`);
   }
   return { compiled, parameters };
 }

@@ -176,7 +176,9 @@ function openSqlite(file: string, checkpointInBackground: boolean, onStatement?:
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({
-    dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement))),
+    dialect: bindingFlagsAsIntegers(
+      announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement)),
+    ),
     plugins: [new FlagsPlugin()],
   });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
@@ -332,14 +334,21 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({
-    dialect: bindingFlagsAsIntegers(announcingStatementFailures(recording(new PostgresDialect({ pool: withNamedStatements(pool) }), limits.onStatement))),
+    dialect: bindingFlagsAsIntegers(
+      announcingStatementFailures(
+        recording(new PostgresDialect({ pool: withNamedStatements(pool) }), limits.onStatement),
+      ),
+    ),
     plugins: [new FlagsPlugin()],
   });
   return {
     db,
     dialect: 'postgres',
     lockOrganization: async (trx, organization) => {
-      const organizationId = typeof organization === 'string' ? sql`${organization}` : sql`(select organization_id from varsets where id = ${organization.varsetId})`;
+      const organizationId =
+        typeof organization === 'string'
+          ? sql`${organization}`
+          : sql`(select organization_id from varsets where id = ${organization.varsetId})`;
       await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
     },
     exclusively: (work) =>
@@ -355,11 +364,19 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
         }
       }),
     probe: async () => {
-      const { rows } = await sql<{ readOnly: string }>`select current_setting('transaction_read_only') as "readOnly"`.execute(db);
-      if (rows[0]?.readOnly === 'on') throw Object.assign(new Error('the database accepts no writes'), { code: READ_ONLY_TRANSACTION });
+      const { rows } = await sql<{
+        readOnly: string;
+      }>`select current_setting('transaction_read_only') as "readOnly"`.execute(db);
+      if (rows[0]?.readOnly === 'on')
+        throw Object.assign(new Error('the database accepts no writes'), { code: READ_ONLY_TRANSACTION });
     },
     close: () => db.destroy(),
-    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
+    poolUse: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    }),
   };
 }
 
@@ -434,7 +451,17 @@ const READ_ONLY_TRANSACTION = '25006';
 const POSTGRES_UNAVAILABLE = /^(08...|53...|57014|57P0[1-3]|25006|58030)$/;
 
 /** The errors of the network and of pg itself when no connection can be had or the one in use is lost. */
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const PG_CONNECTION_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Connection terminated',
@@ -458,6 +485,10 @@ export function isStoreUnavailable(error: unknown): boolean {
   // Node reports a refused connection to every address of a host name as one AggregateError.
   if (error instanceof AggregateError && error.errors.some(isStoreUnavailable)) return true;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (POSTGRES_UNAVAILABLE.test(code) || SQLITE_UNAVAILABLE.test(code) || CONNECTION_FAILURES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (POSTGRES_UNAVAILABLE.test(code) || SQLITE_UNAVAILABLE.test(code) || CONNECTION_FAILURES.has(code))
+  )
+    return true;
   return PG_CONNECTION_MESSAGES.some((message) => error.message.startsWith(message));
 }

@@ -1,10 +1,21 @@
-import type { CompiledQuery, Dialect, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  CompiledQuery,
+  Dialect,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { withConnectionsWrapped } from './wrapped-connections.js';
 import type { Database } from './schema.js';
 
 /** Every column that holds a boolean, whatever its table. */
 type FlagColumn = {
-  [T in keyof Database]: { [C in keyof Database[T]]-?: Database[T][C] extends boolean | null ? C : never }[keyof Database[T]];
+  [T in keyof Database]: {
+    [C in keyof Database[T]]-?: Database[T][C] extends boolean | null ? C : never;
+  }[keyof Database[T]];
 }[keyof Database];
 
 /**
@@ -65,7 +76,10 @@ const FLAGS = new Set<string>([...Object.keys(FLAG_COLUMNS), ...COMPUTED_FLAGS])
 /** Booleans bound to a statement become 1 and 0, the values both stores keep in flag columns. */
 function withIntegerFlags(query: CompiledQuery): CompiledQuery {
   if (!query.parameters.some((value) => typeof value === 'boolean')) return query;
-  return { ...query, parameters: query.parameters.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)) };
+  return {
+    ...query,
+    parameters: query.parameters.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)),
+  };
 }
 
 /**

@@ -8,7 +8,11 @@ import { isPostgres } from './order.js';
  */
 
 /** A JSON array of `value` over the rows of the enclosing query, in `order` (none: any order, which costs no sort); `[]` when there are none. */
-export function jsonArrayOf(db: Kysely<any>, value: Expression<unknown>, order: Expression<unknown>[]): RawBuilder<unknown> {
+export function jsonArrayOf(
+  db: Kysely<any>,
+  value: Expression<unknown>,
+  order: Expression<unknown>[],
+): RawBuilder<unknown> {
   const by = order.length ? sql` order by ${sql.join(order)}` : sql``;
   return isPostgres(db) ? sql`coalesce(json_agg(${value}${by}), '[]'::json)` : sql`json_group_array(${value}${by})`;
 }

@@ -44,7 +44,9 @@ function migratorOf(db: Kysely<Database>, disableTransactions: boolean): Migrato
   return new Migrator({ db, provider: { getMigrations: async () => migrations }, disableTransactions });
 }
 
-async function migrated(result: Promise<{ error?: unknown; results?: { status: string; migrationName: string }[] }>): Promise<string[]> {
+async function migrated(
+  result: Promise<{ error?: unknown; results?: { status: string; migrationName: string }[] }>,
+): Promise<string[]> {
   const { error, results } = await result;
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -55,7 +57,12 @@ function rowsPerInsert(columns: number): number {
   return Math.max(1, Math.min(500, Math.floor(30_000 / columns)));
 }
 
-async function insertRows(db: Kysely<unknown>, dialect: Dialect, table: TableShape, rows: StoredValue[][]): Promise<void> {
+async function insertRows(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  table: TableShape,
+  rows: StoredValue[][],
+): Promise<void> {
   const columns = sql.join(table.columns.map((column) => sql.ref(column)));
   // Numbered columns (PostgreSQL's identity columns) take the numbers the backup holds.
   const overriding = dialect === 'postgres' ? sql`overriding system value` : sql``;
@@ -76,10 +83,12 @@ function checkShapes(store: TableShape[], load: RowsToLoad): void {
       .map((t) => t.name)
       .sort()
       .join(', ');
-  if (names(store) !== names(load.tables)) throw new Error(`the backup's tables (${names(load.tables)}) are not the store's (${names(store)})`);
+  if (names(store) !== names(load.tables))
+    throw new Error(`the backup's tables (${names(load.tables)}) are not the store's (${names(store)})`);
   for (const table of load.tables) {
     const columns = store.find((t) => t.name === table.name)!.columns;
-    if ([...columns].sort().join() !== [...table.columns].sort().join()) throw new Error(`the backup's columns of ${table.name} are not the store's`);
+    if ([...columns].sort().join() !== [...table.columns].sort().join())
+      throw new Error(`the backup's columns of ${table.name} are not the store's`);
   }
 }
 
@@ -126,10 +135,14 @@ async function loadPostgres(options: StoreOptions, load: RowsToLoad): Promise<st
 async function resetSequences(db: Kysely<unknown>, tables: TableShape[]): Promise<void> {
   for (const table of tables) {
     for (const column of table.columns) {
-      const { rows } = await sql<{ sequence: string | null }>`select pg_get_serial_sequence(${table.name}, ${column}) as sequence`.execute(db);
+      const { rows } = await sql<{
+        sequence: string | null;
+      }>`select pg_get_serial_sequence(${table.name}, ${column}) as sequence`.execute(db);
       const sequence = rows[0]?.sequence;
       if (!sequence) continue;
-      await sql`select setval(${sequence}, coalesce((select max(${sql.ref(column)}) from ${sql.table(table.name)}), 0) + 1, false)`.execute(db);
+      await sql`select setval(${sequence}, coalesce((select max(${sql.ref(column)}) from ${sql.table(table.name)}), 0) + 1, false)`.execute(
+        db,
+      );
     }
   }
 }
@@ -157,7 +170,10 @@ async function loadSqlite(dataDir: string, load: RowsToLoad): Promise<string[]> 
 
 /** SQLite cannot turn triggers off: they are dropped while the rows go in, and made again from their own SQL. */
 async function loadSqliteRows(db: Kysely<unknown>, load: RowsToLoad): Promise<void> {
-  const { rows: triggers } = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger'`.execute(db);
+  const { rows: triggers } = await sql<{
+    name: string;
+    sql: string;
+  }>`select name, sql from sqlite_master where type = 'trigger'`.execute(db);
   await sql`pragma foreign_keys = off`.execute(db);
   await sql`begin`.execute(db);
   try {
@@ -168,8 +184,14 @@ async function loadSqliteRows(db: Kysely<unknown>, load: RowsToLoad): Promise<vo
     for (const table of tables) await sql`delete from ${sql.table(table.name)}`.execute(db);
     await insertAll(db, 'sqlite', load);
     for (const trigger of triggers) await sql.raw(trigger.sql).execute(db);
-    const { rows: broken } = await sql<{ table: string; parent: string }>`select "table", parent from pragma_foreign_key_check`.execute(db);
-    if (broken.length) throw new Error(`the backup's rows of ${broken[0]!.table} refer to rows of ${broken[0]!.parent} it does not hold`);
+    const { rows: broken } = await sql<{
+      table: string;
+      parent: string;
+    }>`select "table", parent from pragma_foreign_key_check`.execute(db);
+    if (broken.length)
+      throw new Error(
+        `the backup's rows of ${broken[0]!.table} refer to rows of ${broken[0]!.parent} it does not hold`,
+      );
     await sql`commit`.execute(db);
   } catch (error) {
     await sql`rollback`.execute(db).catch(() => {});
@@ -205,7 +227,8 @@ export function processesUsingSqlite(dataDir: string): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (fs.readdirSync(`/proc/${entry}/fd`).some((fd) => fs.readlinkSync(`/proc/${entry}/fd/${fd}`) === file)) pids.push(Number(entry));
+      if (fs.readdirSync(`/proc/${entry}/fd`).some((fd) => fs.readlinkSync(`/proc/${entry}/fd/${fd}`) === file))
+        pids.push(Number(entry));
     } catch {
       // Gone, or another user's: not readable.
     }

@@ -11,7 +11,11 @@ export async function fetchPage<DB, TB extends keyof DB, O>(
   page: Page,
   select: (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
 ): Promise<{ rows: O[]; total: number }> {
-  return pageWithTotal(db, limitToPage(select(base), page), () => sql<number>`${base.select((eb) => eb.fn.countAll<number>().as('n'))}`);
+  return pageWithTotal(
+    db,
+    limitToPage(select(base), page),
+    () => sql<number>`${base.select((eb) => eb.fn.countAll<number>().as('n'))}`,
+  );
 }
 
 export function limitToPage<Q extends { limit: (n: number) => Q; offset: (n: number) => Q }>(query: Q, page: Page): Q {

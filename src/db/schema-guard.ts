@@ -12,7 +12,9 @@ export const KNOWN_SCHEMA = KNOWN.at(-1)!;
  */
 export class NewerSchemaError extends Error {
   constructor(readonly schema: string) {
-    super(`the store's schema is ${schema}, newer than this varsetd knows (${KNOWN_SCHEMA}): start a varsetd that knows it (see docs/deployment.md#upgrading)`);
+    super(
+      `the store's schema is ${schema}, newer than this varsetd knows (${KNOWN_SCHEMA}): start a varsetd that knows it (see docs/deployment.md#upgrading)`,
+    );
   }
 }
 
@@ -43,6 +45,8 @@ export function assertWritable(newer: readonly string[]): void {
  * run, so this reads the migrations table's primary key from that name on: normally no row.
  */
 export async function newerMigrations(db: Kysely<any>): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration where name > ${KNOWN_SCHEMA} order by name`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from kysely_migration where name > ${KNOWN_SCHEMA} order by name`.execute(db);
   return rows.map((row) => row.name);
 }

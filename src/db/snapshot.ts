@@ -35,7 +35,9 @@ export async function readSnapshot<T>(store: Store, work: (snapshot: Snapshot) =
   return store.db.connection().execute(async (connection) => {
     // Raw values: flags as the integers stored, not the booleans the rest of varsetd reads.
     const db = connection.withoutPlugins() as Kysely<unknown>;
-    await sql.raw(store.dialect === 'postgres' ? 'begin isolation level repeatable read read only' : 'begin').execute(db);
+    await sql
+      .raw(store.dialect === 'postgres' ? 'begin isolation level repeatable read read only' : 'begin')
+      .execute(db);
     try {
       if (store.dialect === 'postgres') await sql`set local statement_timeout = 0`.execute(db);
       const migrations = await appliedMigrations(db);
@@ -68,7 +70,9 @@ async function* pagedRows(db: Kysely<unknown>, table: TableShape): AsyncIterable
   let after: StoredValue[] | undefined;
   for (;;) {
     const where = after ? sql`where (${key}) > (${sql.join(after)})` : sql``;
-    const { rows } = await sql<Record<string, StoredValue>>`select ${columns} from ${sql.table(table.name)} ${where} order by ${key} limit ${PAGE}`.execute(db);
+    const { rows } = await sql<
+      Record<string, StoredValue>
+    >`select ${columns} from ${sql.table(table.name)} ${where} order by ${key} limit ${PAGE}`.execute(db);
     const values = rows.map((row) => table.columns.map((column) => row[column] ?? null));
     if (values.length) yield values;
     if (values.length < PAGE) return;
@@ -90,7 +94,9 @@ export async function tableShapes(db: Kysely<unknown>, dialect: Dialect): Promis
   const ordered: TableShape[] = [];
   const placed = new Set<string>();
   while (ordered.length < shapes.size) {
-    const next = [...shapes.values()].find((t) => !placed.has(t.name) && t.refers.every((r) => r === t.name || placed.has(r) || !shapes.has(r)));
+    const next = [...shapes.values()].find(
+      (t) => !placed.has(t.name) && t.refers.every((r) => r === t.name || placed.has(r) || !shapes.has(r)),
+    );
     if (!next) throw new Error('the tables refer to each other in a circle');
     placed.add(next.name);
     ordered.push({ name: next.name, columns: next.columns, primaryKey: next.primaryKey });
@@ -106,9 +112,16 @@ interface Catalog {
 
 const sqliteCatalog: Catalog = {
   tables: async (db) =>
-    (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite!_%' escape '!'`.execute(db)).rows.map((r) => r.name),
+    (
+      await sql<{
+        name: string;
+      }>`select name from sqlite_master where type = 'table' and name not like 'sqlite!_%' escape '!'`.execute(db)
+    ).rows.map((r) => r.name),
   columns: async (db, table) => {
-    const { rows } = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table}) order by cid`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+      pk: number;
+    }>`select name, pk from pragma_table_info(${table}) order by cid`.execute(db);
     return {
       columns: rows.map((r) => r.name),
       primaryKey: rows
@@ -117,13 +130,20 @@ const sqliteCatalog: Catalog = {
         .map((r) => r.name),
     };
   },
-  refers: async (db, table) => (await sql<{ table: string }>`select distinct "table" from pragma_foreign_key_list(${table})`.execute(db)).rows.map((r) => r.table),
+  refers: async (db, table) =>
+    (await sql<{ table: string }>`select distinct "table" from pragma_foreign_key_list(${table})`.execute(db)).rows.map(
+      (r) => r.table,
+    ),
 };
 
 const postgresCatalog: Catalog = {
   tables: async (db) =>
     (
-      await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+      await sql<{
+        name: string;
+      }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
+        db,
+      )
     ).rows.map((r) => r.name),
   columns: async (db, table) => {
     const columns = await sql<{ name: string }>`
@@ -131,11 +151,17 @@ const postgresCatalog: Catalog = {
       where table_schema = current_schema() and table_name = ${table} order by ordinal_position`.execute(db);
     const primaryKey = await sql<{ name: string }>`
       select a.attname as name from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-      where i.indrelid = to_regclass(${table}) and i.indisprimary order by array_position(i.indkey::int2[], a.attnum)`.execute(db);
+      where i.indrelid = to_regclass(${table}) and i.indisprimary order by array_position(i.indkey::int2[], a.attnum)`.execute(
+      db,
+    );
     return { columns: columns.rows.map((r) => r.name), primaryKey: primaryKey.rows.map((r) => r.name) };
   },
   refers: async (db, table) =>
     (
-      await sql<{ table: string }>`select distinct confrelid::regclass::text as "table" from pg_constraint where contype = 'f' and conrelid = to_regclass(${table})`.execute(db)
+      await sql<{
+        table: string;
+      }>`select distinct confrelid::regclass::text as "table" from pg_constraint where contype = 'f' and conrelid = to_regclass(${table})`.execute(
+        db,
+      )
     ).rows.map((r) => r.table),
 };

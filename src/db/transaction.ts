@@ -1,5 +1,11 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { isForeignKeyViolation, isUniqueViolation, type Dialect, type OrganizationOfWrite, type Store } from './connect.js';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  type Dialect,
+  type OrganizationOfWrite,
+  type Store,
+} from './connect.js';
 import type { Database } from './schema.js';
 import { assertWritable, newerMigrations } from './schema-guard.js';
 
@@ -124,7 +130,8 @@ export function appendAtCommit(trx: Trx, write: CompiledQuery): void {
 }
 
 /** An INSERT or UPDATE of parameters alone: no literal, nothing returned, one statement. */
-const PLAIN_WRITE = /^(insert into "[a-z_]+" \([^'$;]*\) values \([^';]*\)|update "[a-z_]+" set (?:(?! returning )[^';])*)$/;
+const PLAIN_WRITE =
+  /^(insert into "[a-z_]+" \([^'$;]*\) values \([^';]*\)|update "[a-z_]+" set (?:(?! returning )[^';])*)$/;
 
 /** The most parameters a PostgreSQL statement may have (the protocol counts them in 16 bits). */
 const MAX_PARAMETERS = 65_535;
@@ -164,5 +171,8 @@ function inOneStatement(writes: CompiledQuery[]): CompiledQuery {
     return offset ? write.sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + offset)}`) : write.sql;
   });
   const last = statements.pop()!;
-  return CompiledQuery.raw(`with ${statements.map((statement, i) => `appended_${String(i)} as (${statement})`).join(', ')} ${last}`, parameters);
+  return CompiledQuery.raw(
+    `with ${statements.map((statement, i) => `appended_${String(i)} as (${statement})`).join(', ')} ${last}`,
+    parameters,
+  );
 }

@@ -1,5 +1,12 @@
 import type { EffectiveValue, EffectiveVariable } from './model.js';
-import { RUN_LEVEL, varsetLevel, WORKSPACE_LEVEL, type PrecedenceLevel, type VarsetOwner, type VarsetScope } from './resolve.js';
+import {
+  RUN_LEVEL,
+  varsetLevel,
+  WORKSPACE_LEVEL,
+  type PrecedenceLevel,
+  type VarsetOwner,
+  type VarsetScope,
+} from './resolve.js';
 
 /**
  * Precedence in words, for the explain view of effective variables: the name of each level and
@@ -49,7 +56,8 @@ const quoted = (name: string) => `'${name}'`;
 export function explainWinner(variable: EffectiveVariable): Explanation {
   const { winner } = variable;
   const runnerUp: EffectiveValue | undefined = variable.overridden[0];
-  if (!runnerUp) return { decidedBy: 'only-value', reason: 'The only value of this variable that reaches the workspace.' };
+  if (!runnerUp)
+    return { decidedBy: 'only-value', reason: 'The only value of this variable that reaches the workspace.' };
   if (runnerUp.level !== winner.level) {
     return {
       decidedBy: 'precedence',

@@ -94,7 +94,8 @@ export interface Reach {
 export async function loadCandidatesOfReach(db: Db, varsetId: string): Promise<Reach> {
   const found = await findWorkspacesReachedBy(db, varsetId);
   const workspaces = new Map(found.map((w) => [w.id, w]));
-  if (!found.length) return { workspaces, variablesOf: () => [], candidates: () => () => ({ workspaceVariables: [], varsets: [] }) };
+  if (!found.length)
+    return { workspaces, variablesOf: () => [], candidates: () => () => ({ workspaceVariables: [], varsets: [] }) };
   const organizationId = found[0]!.organization_id;
   const workspaceVariables = groupBy(await findVariablesOfWorkspacesReachedBy(db, varsetId), (v) => v.owner.id);
   const assignments = await findAssignmentsOfWorkspacesReachedBy(db, varsetId);
@@ -120,14 +121,18 @@ export async function loadCandidatesOfReach(db: Db, varsetId: string): Promise<R
         }),
       );
       const globals = [...holding.keys()].filter((id) => holding.get(id)!.set.global);
-      const holdingOf = (assigned: { varsetId: string }[] = []) => new Set(assigned.map((a) => a.varsetId).filter((id) => holding.has(id)));
+      const holdingOf = (assigned: { varsetId: string }[] = []) =>
+        new Set(assigned.map((a) => a.varsetId).filter((id) => holding.has(id)));
       return (workspaceId) => {
         const workspace = workspaces.get(workspaceId)!;
         const assignedHere = holdingOf(onWorkspace.get(workspace.id));
         const assignedToProject = holdingOf(onProject.get(workspace.project_id));
         const varsets = [...new Set([...globals, ...assignedHere, ...assignedToProject])].map((id) => {
           const { set, variables } = holding.get(id)!;
-          return applicableVarset({ ...set, onProject: assignedToProject.has(id), onWorkspace: assignedHere.has(id), version: null }, variables);
+          return applicableVarset(
+            { ...set, onProject: assignedToProject.has(id), onWorkspace: assignedHere.has(id), version: null },
+            variables,
+          );
         });
         return { workspaceVariables: kept(workspaceVariables.get(workspace.id)), varsets };
       };

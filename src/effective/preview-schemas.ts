@@ -7,7 +7,10 @@ import { IMPACT_FIELDS } from './model.js';
 import { SOURCE_SET } from './schemas.js';
 
 /** `meta.action` of a preview body: the resource in `data` is to be deleted. */
-const DeleteMeta = Type.Object({ action: Type.Literal('delete', { description: 'preview the deletion of the resource named in data' }) }, { additionalProperties: false });
+const DeleteMeta = Type.Object(
+  { action: Type.Literal('delete', { description: 'preview the deletion of the resource named in data' }) },
+  { additionalProperties: false },
+);
 
 /** A set's update (PATCH /varsets/:id's body), or with `meta.action` "delete" and `data` `{"type": "varsets", "id"}`, its deletion. */
 const SetPreviewBody = Type.Object({ ...VarsetBody.properties, meta: Type.Optional(DeleteMeta) });
@@ -60,7 +63,9 @@ export const WorkspaceImpactResource = Resource(
   'workspace-impacts',
   {
     'workspace-name': Type.String(),
-    'variables-readable': Type.Boolean({ description: "false when the caller may not read the workspace's variables: no value is shown" }),
+    'variables-readable': Type.Boolean({
+      description: "false when the caller may not read the workspace's variables: no value is shown",
+    }),
     changes: Type.Array(VariableImpact),
   },
   { workspace: ToOne('workspaces') },

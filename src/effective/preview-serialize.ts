@@ -17,7 +17,17 @@ function valueAttributes(value: ImpactValue | null): ShownValue {
       // A preview resolves no run: every value is a workspace's or a set's.
       type: source.kind === 'varset' ? 'varset' : 'workspace',
       precedence: value.level,
-      ...(source.kind === 'varset' ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority } } : {}),
+      ...(source.kind === 'varset'
+        ? {
+            varset: {
+              id: source.id,
+              name: source.name,
+              scope: source.scope,
+              owner: source.owner,
+              priority: source.priority,
+            },
+          }
+        : {}),
     },
   };
 }

@@ -9,7 +9,13 @@ import type { Category, Variable } from '../variables/model.js';
 import type { ImpactField } from './model.js';
 import { loadCandidatesOfReach, variableIdentity, type Candidates, type Reach } from './load.js';
 import type { ReachedWorkspace } from './reach-store.js';
-import { resolveVariables, type PrecedenceLevel, type ResolvedVariable, type SourcedValue, type ValueSource } from './resolve.js';
+import {
+  resolveVariables,
+  type PrecedenceLevel,
+  type ResolvedVariable,
+  type SourcedValue,
+  type ValueSource,
+} from './resolve.js';
 
 /**
  * The impact of a write to a set before it is made: which workspaces would get which other
@@ -82,18 +88,31 @@ interface Seen {
  * the write would, or the workspaces whose effective variables it would change (one page of
  * them, ordered by name then id) with the number the set reaches before and after.
  */
-export async function previewWrite(ctx: Context, write: (ctx: Context) => Promise<unknown>, page: Page): Promise<Preview> {
+export async function previewWrite(
+  ctx: Context,
+  write: (ctx: Context) => Promise<unknown>,
+  page: Page,
+): Promise<Preview> {
   const watcher = new ReachWatcher();
   await write({ ...ctx, writeWatcher: watcher });
   const { varsetId, before, after } = watcher;
-  if (varsetId === undefined || !before || !after) throw new Error('a previewed write did not go through the write path of sets');
+  if (varsetId === undefined || !before || !after)
+    throw new Error('a previewed write did not go through the write path of sets');
   const impacts = impactsOf(ctx, { varsetId, before, after });
   const start = (page.number - 1) * page.size;
-  return { reachedBefore: before.workspaces.size, reachedAfter: after.workspaces.size, total: impacts.length, impacts: impacts.slice(start, start + page.size) };
+  return {
+    reachedBefore: before.workspaces.size,
+    reachedAfter: after.workspaces.size,
+    total: impacts.length,
+    impacts: impacts.slice(start, start + page.size),
+  };
 }
 
 /** Candidates without a set: what a workspace had before a set reached it, or has once it no longer does. */
-const without = (candidates: Candidates, varsetId: string): Candidates => ({ ...candidates, varsets: candidates.varsets.filter((set) => set.id !== varsetId) });
+const without = (candidates: Candidates, varsetId: string): Candidates => ({
+  ...candidates,
+  varsets: candidates.varsets.filter((set) => set.id !== varsetId),
+});
 
 const resolve = (candidates: Candidates) => resolveVariables<Variable>({ ...candidates, runVariables: [] });
 
@@ -121,7 +140,10 @@ function impactsOf(ctx: Context, { varsetId, before, after }: Seen): WorkspaceIm
     );
     if (changes.length) impacts.push({ workspace, variablesReadable, changes });
   }
-  return impacts.sort((a, b) => compareCodePoints(a.workspace.name, b.workspace.name) || compareCodePoints(a.workspace.id, b.workspace.id));
+  return impacts.sort(
+    (a, b) =>
+      compareCodePoints(a.workspace.name, b.workspace.name) || compareCodePoints(a.workspace.id, b.workspace.id),
+  );
 }
 
 /** A value's plain text: sensitive values are opened, once each, to be compared and never shown. */
@@ -141,11 +163,23 @@ function sameSource(a: SourcedValue<Variable>, b: SourcedValue<Variable>): boole
 }
 
 /** The winners that differ between two resolutions of one workspace, in the resolver's order (key, then category). */
-function compareResolutions(was: ResolvedVariable<Variable>[], will: ResolvedVariable<Variable>[], plain: (v: Variable) => string, readable: boolean): VariableImpact[] {
+function compareResolutions(
+  was: ResolvedVariable<Variable>[],
+  will: ResolvedVariable<Variable>[],
+  plain: (v: Variable) => string,
+  readable: boolean,
+): VariableImpact[] {
   const shown = (winner: SourcedValue<Variable> | undefined): ImpactValue | null => {
     if (!winner) return null;
     const { variable, source, level } = winner;
-    return { variableId: variable.id, value: variable.sensitive || !readable ? null : variable.value, hcl: variable.hcl, sensitive: variable.sensitive, source, level };
+    return {
+      variableId: variable.id,
+      value: variable.sensitive || !readable ? null : variable.value,
+      hcl: variable.hcl,
+      sensitive: variable.sensitive,
+      source,
+      level,
+    };
   };
   const before = new Map(was.map((r) => [variableIdentity(r), r]));
   const after = new Map(will.map((r) => [variableIdentity(r), r]));
@@ -161,7 +195,14 @@ function compareResolutions(was: ResolvedVariable<Variable>[], will: ResolvedVar
       if (b.variable.hcl !== a.variable.hcl) fields.push('hcl');
       if (!fields.length) continue;
     }
-    impacts.push({ key: resolved.key, category: resolved.category, action: !b ? 'added' : !a ? 'removed' : 'changed', fields, before: shown(b), after: shown(a) });
+    impacts.push({
+      key: resolved.key,
+      category: resolved.category,
+      action: !b ? 'added' : !a ? 'removed' : 'changed',
+      fields,
+      before: shown(b),
+      after: shown(a),
+    });
   }
   return impacts.sort((x, y) => compareCodePoints(x.key, y.key) || compareCodePoints(x.category, y.category));
 }

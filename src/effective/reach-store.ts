@@ -34,12 +34,21 @@ export interface Assignment {
 
 /** The ids of the workspaces a set reaches: its organization's when it is global, those of the projects it is assigned to, those it is assigned to. */
 function reachedIds(eb: Eb, varsetId: string) {
-  const global = eb.selectFrom('varsets').select('varsets.organization_id').where('varsets.id', '=', varsetId).where('varsets.global', '=', true);
+  const global = eb
+    .selectFrom('varsets')
+    .select('varsets.organization_id')
+    .where('varsets.id', '=', varsetId)
+    .where('varsets.global', '=', true);
   return eb
     .selectFrom('workspaces')
     .select('workspaces.id')
     .where('workspaces.organization_id', 'in', global)
-    .unionAll(eb.selectFrom('varset_workspaces').select('varset_workspaces.workspace_id as id').where('varset_workspaces.varset_id', '=', varsetId))
+    .unionAll(
+      eb
+        .selectFrom('varset_workspaces')
+        .select('varset_workspaces.workspace_id as id')
+        .where('varset_workspaces.varset_id', '=', varsetId),
+    )
     .unionAll(
       eb
         .selectFrom('varset_projects')
@@ -49,7 +58,8 @@ function reachedIds(eb: Eb, varsetId: string) {
     );
 }
 
-const reachedProjectIds = (eb: Eb, varsetId: string) => eb.selectFrom('workspaces').select('workspaces.project_id').where('workspaces.id', 'in', reachedIds(eb, varsetId));
+const reachedProjectIds = (eb: Eb, varsetId: string) =>
+  eb.selectFrom('workspaces').select('workspaces.project_id').where('workspaces.id', 'in', reachedIds(eb, varsetId));
 
 /** The ids of the sets that reach any of the workspaces the set reaches: the organization's global sets, and those assigned to the workspaces or their projects. */
 function reachingSetIds(eb: Eb, organizationId: string, varsetId: string) {
@@ -58,8 +68,18 @@ function reachingSetIds(eb: Eb, organizationId: string, varsetId: string) {
     .select('varsets.id')
     .where('varsets.organization_id', '=', organizationId)
     .where('varsets.global', '=', true)
-    .unionAll(eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id as id').where('varset_workspaces.workspace_id', 'in', reachedIds(eb, varsetId)))
-    .unionAll(eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', 'in', reachedProjectIds(eb, varsetId)));
+    .unionAll(
+      eb
+        .selectFrom('varset_workspaces')
+        .select('varset_workspaces.varset_id as id')
+        .where('varset_workspaces.workspace_id', 'in', reachedIds(eb, varsetId)),
+    )
+    .unionAll(
+      eb
+        .selectFrom('varset_projects')
+        .select('varset_projects.varset_id as id')
+        .where('varset_projects.project_id', 'in', reachedProjectIds(eb, varsetId)),
+    );
 }
 
 export async function findWorkspacesReachedBy(db: Db, varsetId: string): Promise<ReachedWorkspace[]> {
@@ -81,7 +101,10 @@ export async function findVariablesOfWorkspacesReachedBy(db: Db, varsetId: strin
 }
 
 /** Which sets are assigned to the workspaces the set reaches, and to their projects. */
-export async function findAssignmentsOfWorkspacesReachedBy(db: Db, varsetId: string): Promise<{ workspaces: Assignment[]; projects: Assignment[] }> {
+export async function findAssignmentsOfWorkspacesReachedBy(
+  db: Db,
+  varsetId: string,
+): Promise<{ workspaces: Assignment[]; projects: Assignment[] }> {
   const workspaces = await db
     .selectFrom('varset_workspaces')
     .select(['varset_id as varsetId', 'workspace_id as targetId'])
@@ -96,17 +119,33 @@ export async function findAssignmentsOfWorkspacesReachedBy(db: Db, varsetId: str
 }
 
 /** The variables of the sets that reach any workspace the set reaches (see `reachingSetIds`), each with its set; a set without variables is left out. */
-export async function findVariablesOfSetsReachingWorkspacesReachedBy(db: Db, organizationId: string, varsetId: string): Promise<{ set: ReachingSetRow; variable: Variable }[]> {
+export async function findVariablesOfSetsReachingWorkspacesReachedBy(
+  db: Db,
+  organizationId: string,
+  varsetId: string,
+): Promise<{ set: ReachingSetRow; variable: Variable }[]> {
   const rows = await db
     .selectFrom('varset_variables')
     .innerJoin('varsets', 'varsets.id', 'varset_variables.varset_id')
     .select(VARIABLE_COLUMNS.map((column) => `varset_variables.${column}` as const))
     // The flags keep their column names, by which they are read as booleans (src/db/flags.ts).
-    .select(['varsets.id as set_id', 'varsets.name as set_name', 'varsets.project_id as set_project_id', 'varsets.global', 'varsets.priority'])
+    .select([
+      'varsets.id as set_id',
+      'varsets.name as set_name',
+      'varsets.project_id as set_project_id',
+      'varsets.global',
+      'varsets.priority',
+    ])
     .where('varset_variables.varset_id', 'in', (eb) => reachingSetIds(eb, organizationId, varsetId))
     .execute();
   return rows.map((row) => ({
-    set: { id: row.set_id, name: row.set_name, ownerProjectId: row.set_project_id, global: row.global, priority: row.priority },
+    set: {
+      id: row.set_id,
+      name: row.set_name,
+      ownerProjectId: row.set_project_id,
+      global: row.global,
+      priority: row.priority,
+    },
     variable: variableFromRow({ kind: 'varset', id: row.set_id }, row),
   }));
 }

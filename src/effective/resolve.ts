@@ -105,7 +105,10 @@ export const WORKSPACE_LEVEL: PrecedenceLevel = 8;
  * sets that is the most specific way (workspace over project over global); for priority
  * sets, which are meant to enforce values from above, it is the broadest.
  */
-export function varsetLevel(set: Pick<ApplicableVarset<CandidateVariable>, 'owner' | 'priority' | 'scopes'>): { level: PrecedenceLevel; scope: VarsetScope } {
+export function varsetLevel(set: Pick<ApplicableVarset<CandidateVariable>, 'owner' | 'priority' | 'scopes'>): {
+  level: PrecedenceLevel;
+  scope: VarsetScope;
+} {
   const levels = set.priority ? PRIORITY_LEVELS[set.owner] : REGULAR_LEVELS[set.owner];
   let best: { level: PrecedenceLevel; scope: VarsetScope } | undefined;
   for (const scope of set.scopes) {
@@ -139,10 +142,19 @@ export function resolveVariables<V extends CandidateVariable>(input: ResolveInpu
   }
   const seenSets = new Set<string>();
   for (const set of input.varsets) {
-    if (seenSets.has(set.id)) throw new Error(`variable set ${set.id} is given more than once; list its scopes instead`);
+    if (seenSets.has(set.id))
+      throw new Error(`variable set ${set.id} is given more than once; list its scopes instead`);
     seenSets.add(set.id);
     const { level, scope } = varsetLevel(set);
-    const source: VarsetSource = { kind: 'varset', id: set.id, name: set.name, scope, owner: set.owner, priority: set.priority, version: set.version };
+    const source: VarsetSource = {
+      kind: 'varset',
+      id: set.id,
+      name: set.name,
+      scope,
+      owner: set.owner,
+      priority: set.priority,
+      version: set.version,
+    };
     for (const variable of set.variables) contenders.push({ variable, source, level, rank: 0 });
   }
 

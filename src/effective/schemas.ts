@@ -22,7 +22,8 @@ const Source = Type.Object({
       ...SOURCE_SET,
       version: Nullable(
         Type.Integer({
-          description: "the number of the set's version the value is of (GET /varsets/:id/versions); null when no write has changed the set since versions were kept",
+          description:
+            "the number of the set's version the value is of (GET /varsets/:id/versions); null when no write has changed the set since versions were kept",
         }),
       ),
     }),
@@ -64,7 +65,11 @@ export const EffectiveVariableResource = Resource(
 
 /** `explain=true` adds every level's name, the reason of each winner, and the table of levels in `meta`. */
 export const ExplainQuery = Query({
-  explain: Type.Optional(Type.Literal('true', { description: "adds each level's name, why each winner won, and the precedence levels in meta" })),
+  explain: Type.Optional(
+    Type.Literal('true', {
+      description: "adds each level's name, why each winner won, and the precedence levels in meta",
+    }),
+  ),
 });
 
 export const EffectiveVariablesDocument = Type.Object({
@@ -73,7 +78,8 @@ export const EffectiveVariablesDocument = Type.Object({
     Type.Object({
       precedence: Type.Array(Type.Object({ level: Type.Integer(), name: Type.String() })),
       'dynamic-credentials': Type.Array(Type.Object({ target: Type.String(), audience: Type.String() }), {
-        description: "the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md)",
+        description:
+          "the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md)",
       }),
     }),
   ),

@@ -18,7 +18,10 @@ export function serializeWinningVariable(variable: Variable) {
   return variable.owner.kind === 'varset' ? serializeVarsetVariable(variable) : serializeWorkspaceVariable(variable);
 }
 
-function valueAttributes(value: EffectiveValue, explain: boolean): EffectiveResource['attributes']['overridden'][number] {
+function valueAttributes(
+  value: EffectiveValue,
+  explain: boolean,
+): EffectiveResource['attributes']['overridden'][number] {
   const { source } = value;
   return {
     'variable-id': value.variableId,
@@ -34,7 +37,16 @@ function valueAttributes(value: EffectiveValue, explain: boolean): EffectiveReso
       precedence: value.level,
       ...(explain ? { 'level-name': levelName(value.level) } : {}),
       ...(source.kind === 'varset'
-        ? { varset: { id: source.id, name: source.name, scope: source.scope, owner: source.owner, priority: source.priority, version: source.version } }
+        ? {
+            varset: {
+              id: source.id,
+              name: source.name,
+              scope: source.scope,
+              owner: source.owner,
+              priority: source.priority,
+              version: source.version,
+            },
+          }
         : {}),
     },
   };
@@ -68,12 +80,20 @@ export function serializeEffectiveVariable(variable: EffectiveVariable, explain 
  * highest first, and `meta.dynamic-credentials` the clouds the winning env variables turn on
  * (a configuration, never a secret: a sensitive switch is not read).
  */
-export function serializeEffectiveVariables(variables: EffectiveVariable[], explain: boolean): Static<typeof EffectiveVariablesDocument> {
+export function serializeEffectiveVariables(
+  variables: EffectiveVariable[],
+  explain: boolean,
+): Static<typeof EffectiveVariablesDocument> {
   const data = variables.map((variable) => serializeEffectiveVariable(variable, explain));
   if (!explain) return { data };
-  const env = new Map(variables.filter((v) => v.category === 'env' && !v.winner.sensitive).map((v) => [v.key, v.winner.value]));
+  const env = new Map(
+    variables.filter((v) => v.category === 'env' && !v.winner.sensitive).map((v) => [v.key, v.winner.value]),
+  );
   return {
     data,
-    meta: { precedence: [...PRECEDENCE_LEVELS].map(([level, name]) => ({ level, name })), 'dynamic-credentials': dynamicCredentialsOf(env) },
+    meta: {
+      precedence: [...PRECEDENCE_LEVELS].map(([level, name]) => ({ level, name })),
+      'dynamic-credentials': dynamicCredentialsOf(env),
+    },
   };
 }

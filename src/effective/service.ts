@@ -36,7 +36,16 @@ function effectiveValue(value: SourcedValue<Variable | RunCandidate>): Effective
   const { variable, source, level } = value;
   if (!('id' in variable)) {
     // Run variables are HCL expressions, never sensitive.
-    return { variableId: null, versionId: null, value: variable.value, description: '', hcl: true, sensitive: false, source, level };
+    return {
+      variableId: null,
+      versionId: null,
+      value: variable.value,
+      description: '',
+      hcl: true,
+      sensitive: false,
+      source,
+      level,
+    };
   }
   return {
     variableId: variable.id,
@@ -52,7 +61,12 @@ function effectiveValue(value: SourcedValue<Variable | RunCandidate>): Effective
 }
 
 function toEffective(resolved: ResolvedVariable<Variable | RunCandidate>[]): EffectiveVariable[] {
-  return resolved.map((r) => ({ key: r.key, category: r.category, winner: effectiveValue(r.winner), overridden: r.overridden.map(effectiveValue) }));
+  return resolved.map((r) => ({
+    key: r.key,
+    category: r.category,
+    winner: effectiveValue(r.winner),
+    overridden: r.overridden.map(effectiveValue),
+  }));
 }
 
 /** HCP Terraform's all-vars: the winning workspace or set variable of each key and category. */
@@ -72,7 +86,12 @@ export async function showWorkspaceEffectiveVariables(ctx: Context, workspaceId:
  * in the transaction that creates it: the run keeps the values it was created with, whatever
  * happens to the workspace and its sets afterwards. Sensitive values are copied sealed.
  */
-export async function snapshotEffectiveVariables(trx: Db, workspace: WorkspacePlace, runId: string, runVariables: readonly RunVariableInput[]): Promise<void> {
+export async function snapshotEffectiveVariables(
+  trx: Db,
+  workspace: WorkspacePlace,
+  runId: string,
+  runVariables: readonly RunVariableInput[],
+): Promise<void> {
   await insertRunEffectiveVariables(trx, runId, toEffective(await resolveWorkspace(trx, workspace, runVariables)));
 }
 

@@ -11,7 +11,10 @@ import type { Db } from '../db/transaction.js';
 type Row = Selectable<RunEffectiveValueTable>;
 
 /** The workspace a run belongs to, located in its organization and project; undefined when there is no such run. */
-export async function findRunWorkspace(db: Db, runId: string): Promise<{ runId: string; workspace: WorkspacePlace } | undefined> {
+export async function findRunWorkspace(
+  db: Db,
+  runId: string,
+): Promise<{ runId: string; workspace: WorkspacePlace } | undefined> {
   const row = await db
     .selectFrom('runs')
     .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
@@ -23,7 +26,13 @@ export async function findRunWorkspace(db: Db, runId: string): Promise<{ runId: 
   return { runId: run_id, workspace };
 }
 
-function toRow(runId: string, position: number, rank: number, variable: EffectiveVariable, value: EffectiveValue): Insertable<RunEffectiveValueTable> {
+function toRow(
+  runId: string,
+  position: number,
+  rank: number,
+  variable: EffectiveVariable,
+  value: EffectiveValue,
+): Insertable<RunEffectiveValueTable> {
   const { source } = value;
   const set = source.kind === 'varset' ? source : undefined;
   return {
@@ -50,8 +59,14 @@ function toRow(runId: string, position: number, rank: number, variable: Effectiv
   };
 }
 
-export async function insertRunEffectiveVariables(db: Db, runId: string, variables: EffectiveVariable[]): Promise<void> {
-  const rows = variables.flatMap((variable, position) => [variable.winner, ...variable.overridden].map((value, rank) => toRow(runId, position, rank, variable, value)));
+export async function insertRunEffectiveVariables(
+  db: Db,
+  runId: string,
+  variables: EffectiveVariable[],
+): Promise<void> {
+  const rows = variables.flatMap((variable, position) =>
+    [variable.winner, ...variable.overridden].map((value, rank) => toRow(runId, position, rank, variable, value)),
+  );
   // 20 columns a row: a slice stays far below both stores' limits on bound parameters.
   await inSlices(rows, async (slice) => {
     await db.insertInto('run_effective_values').values(slice).execute();
@@ -73,7 +88,13 @@ function sourceOf(row: Row): ValueSource {
 
 /** A run's effective variables, in the order they were resolved in: one query. */
 export async function findRunEffectiveVariables(db: Db, runId: string): Promise<EffectiveVariable[]> {
-  const rows = await db.selectFrom('run_effective_values').selectAll().where('run_id', '=', runId).orderBy('position').orderBy('rank').execute();
+  const rows = await db
+    .selectFrom('run_effective_values')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .orderBy('position')
+    .orderBy('rank')
+    .execute();
   const variables: EffectiveVariable[] = [];
   for (const row of rows) {
     const value: EffectiveValue = {

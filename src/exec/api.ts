@@ -30,20 +30,32 @@ export class VarsetdApi {
 
   private async call(method: string, path: string, body?: unknown): Promise<any> {
     const url = `${this.server.address}${API_PREFIX}${path}`;
-    const headers: Record<string, string> = { authorization: `Bearer ${this.server.token}`, accept: 'application/vnd.api+json' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.server.token}`,
+      accept: 'application/vnd.api+json',
+    };
     if (body !== undefined) headers['content-type'] = 'application/vnd.api+json';
     let response;
     try {
-      response = await this.request(method, url, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+      response = await this.request(
+        method,
+        url,
+        headers,
+        body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+      );
     } catch (error) {
       throw new ApiCallError(`${method} ${url} failed: ${(error as Error).message}`);
     }
-    if (response.status !== 200 && response.status !== 201) throw new ApiCallError(`${method} ${url} answered ${response.status}${describeErrors(response.body)}`);
+    if (response.status !== 200 && response.status !== 201)
+      throw new ApiCallError(`${method} ${url} answered ${response.status}${describeErrors(response.body)}`);
     return response.body ? JSON.parse(response.body) : undefined;
   }
 
   async workspaceId(organization: string, workspace: string): Promise<string> {
-    const doc = await this.call('GET', `/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspace)}`);
+    const doc = await this.call(
+      'GET',
+      `/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspace)}`,
+    );
     return doc.data.id;
   }
 
@@ -65,7 +77,10 @@ export class VarsetdApi {
     });
     const uploadUrl: string = doc.data.attributes['upload-url'];
     const response = await this.request('PUT', uploadUrl, { 'content-type': 'application/octet-stream' }, archive);
-    if (response.status !== 200) throw new ApiCallError(`the upload of the configuration answered ${response.status}${describeErrors(response.body)}`);
+    if (response.status !== 200)
+      throw new ApiCallError(
+        `the upload of the configuration answered ${response.status}${describeErrors(response.body)}`,
+      );
     return doc.data.id;
   }
 
@@ -116,7 +131,9 @@ function describeErrors(body: string): string {
 }
 
 /** The variables of an effective-variables document, as they are injected. */
-function variablesOf(doc: { data: { attributes: Omit<InjectedVariable, 'valueNeeded'> & { 'value-needed'?: boolean } }[] }): InjectedVariable[] {
+function variablesOf(doc: {
+  data: { attributes: Omit<InjectedVariable, 'valueNeeded'> & { 'value-needed'?: boolean } }[];
+}): InjectedVariable[] {
   return doc.data.map(({ attributes: a }) => ({
     key: a.key,
     category: a.category,
@@ -127,7 +144,9 @@ function variablesOf(doc: { data: { attributes: Omit<InjectedVariable, 'valueNee
   }));
 }
 
-type EffectiveDocument = { data: { attributes: { source: { varset?: { id: string; name: string; version?: number | null } } } }[] };
+type EffectiveDocument = {
+  data: { attributes: { source: { varset?: { id: string; name: string; version?: number | null } } } }[];
+};
 
 /** The sets the winning values of an effective-variables document come from, by name. */
 function setsOf(doc: EffectiveDocument): SetUsed[] {

@@ -20,8 +20,16 @@ export function packDirectory(root: string, alsoIgnore: (relativePath: string) =
 
 const BLOCK = 512;
 
-function walk(root: string, relativeDir: string, rules: readonly IgnoreRule[], alsoIgnore: (p: string) => boolean, blocks: Buffer[]): void {
-  const entries = fs.readdirSync(path.join(root, relativeDir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function walk(
+  root: string,
+  relativeDir: string,
+  rules: readonly IgnoreRule[],
+  alsoIgnore: (p: string) => boolean,
+  blocks: Buffer[],
+): void {
+  const entries = fs
+    .readdirSync(path.join(root, relativeDir), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const relative = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
     const full = path.join(root, relative);
@@ -35,7 +43,11 @@ function walk(root: string, relativeDir: string, rules: readonly IgnoreRule[], a
       blocks.push(header(relative, '2', 0, stat.mode, stat.mtimeMs, fs.readlinkSync(full)));
     } else if (entry.isFile()) {
       const content = fs.readFileSync(full);
-      blocks.push(header(relative, '0', content.length, stat.mode, stat.mtimeMs), content, Buffer.alloc(padding(content.length)));
+      blocks.push(
+        header(relative, '0', content.length, stat.mode, stat.mtimeMs),
+        content,
+        Buffer.alloc(padding(content.length)),
+      );
     }
   }
 }
@@ -43,7 +55,14 @@ function walk(root: string, relativeDir: string, rules: readonly IgnoreRule[], a
 const padding = (size: number) => (BLOCK - (size % BLOCK)) % BLOCK;
 
 /** The header block(s) of one entry: a PAX header first when the name or link target does not fit ustar. */
-function header(name: string, type: '0' | '2' | '5', size: number, mode: number, mtimeMs: number, linkName = ''): Buffer {
+function header(
+  name: string,
+  type: '0' | '2' | '5',
+  size: number,
+  mode: number,
+  mtimeMs: number,
+  linkName = '',
+): Buffer {
   const fits = (text: string) => /^[\x20-\x7e]*$/.test(text) && text.length <= 100;
   const parts: Buffer[] = [];
   const pax: Record<string, string> = {};
@@ -56,7 +75,11 @@ function header(name: string, type: '0' | '2' | '5', size: number, mode: number,
         .join(''),
       'utf8',
     );
-    parts.push(ustarHeader('PaxHeader', 'x', body.length, 0o644, mtimeMs, ''), body, Buffer.alloc(padding(body.length)));
+    parts.push(
+      ustarHeader('PaxHeader', 'x', body.length, 0o644, mtimeMs, ''),
+      body,
+      Buffer.alloc(padding(body.length)),
+    );
   }
   const asciiOnly = (text: string) => text.replace(/[^\x20-\x7e]/g, '_').slice(0, 100);
   parts.push(ustarHeader(asciiOnly(name), type, size, mode & 0o7777, mtimeMs, asciiOnly(linkName)));
@@ -73,7 +96,14 @@ function paxRecord(key: string, value: string): string {
   return `${length}${rest}`;
 }
 
-function ustarHeader(name: string, type: string, size: number, mode: number, mtimeMs: number, linkName: string): Buffer {
+function ustarHeader(
+  name: string,
+  type: string,
+  size: number,
+  mode: number,
+  mtimeMs: number,
+  linkName: string,
+): Buffer {
   const block = Buffer.alloc(BLOCK);
   const octal = (value: number, width: number) => `${value.toString(8).padStart(width - 1, '0')}\0`;
   block.write(name, 0, 100, 'ascii');

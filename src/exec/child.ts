@@ -22,7 +22,13 @@ const PLAN_SUMMARY = /^(Plan: \d+ to add, \d+ to change, \d+ to destroy\.|No cha
 
 export const exitCodeOfSignal = (signal: NodeJS.Signals) => 128 + constants.signals[signal];
 
-export function startChild(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): RunningChild {
+export function startChild(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  stdout: NodeJS.WritableStream,
+): RunningChild {
   const child = spawn(command, args, { cwd, env, stdio: ['inherit', 'pipe', 'inherit'] });
   let planSummary: string | null = null;
   let partial = '';
@@ -47,7 +53,9 @@ export function startChild(command: string, args: readonly string[], cwd: string
       resolve({ exitCode, planSummary });
     };
     child.on('error', (error: NodeJS.ErrnoException) => {
-      process.stderr.write(`varsetd exec: cannot run ${command}: ${error.code === 'ENOENT' ? 'command not found' : error.message}\n`);
+      process.stderr.write(
+        `varsetd exec: cannot run ${command}: ${error.code === 'ENOENT' ? 'command not found' : error.message}\n`,
+      );
       done(error.code === 'ENOENT' ? 127 : 126);
     });
     child.on('close', (code, signal) => done(code ?? (signal ? exitCodeOfSignal(signal) : 1)));

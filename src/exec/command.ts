@@ -5,7 +5,13 @@ import { ApiCallError, VarsetdApi, type InjectedVariable, type SetUsed } from '.
 import { packDirectory } from './archive.js';
 import { exitCodeOfSignal, startChild, type ChildResult, type RunningChild } from './child.js';
 import { CredentialsError, discoverServer } from './credentials.js';
-import { describeDynamicCredentials, DynamicCredentialsError, prepareDynamicCredentials, type DynamicCredentials, type Phase } from './dynamic-credentials.js';
+import {
+  describeDynamicCredentials,
+  DynamicCredentialsError,
+  prepareDynamicCredentials,
+  type DynamicCredentials,
+  type Phase,
+} from './dynamic-credentials.js';
 import { createRequester } from './http.js';
 import { isIdentifier, renderTfvars } from './tfvars.js';
 
@@ -55,10 +61,17 @@ export function parseExecArguments(argv: readonly string[], cwd: string): ExecOp
   let dryRun = false;
   let phase: Phase = 'plan';
   // Not strict: parseArgs's own errors would name options differently; these are varsetd's.
-  const { tokens } = parseArgs({ args: flags, options: EXEC_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: flags,
+    options: EXEC_OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   for (const token of tokens) {
     const written = flags[token.index]!;
-    if (token.kind !== 'option' || !Object.hasOwn(EXEC_OPTIONS, token.name) || token.rawName !== `--${token.name}`) throw new UsageError(`unknown option ${written}`);
+    if (token.kind !== 'option' || !Object.hasOwn(EXEC_OPTIONS, token.name) || token.rawName !== `--${token.name}`)
+      throw new UsageError(`unknown option ${written}`);
     if (token.name === 'dry-run') {
       if (token.value !== undefined) throw new UsageError(`unknown option ${written}`);
       dryRun = true;
@@ -68,14 +81,16 @@ export function parseExecArguments(argv: readonly string[], cwd: string): ExecOp
     if (token.name === 'workspace') target = token.value;
     else if (token.name === 'message') message = token.value;
     else if (token.name === 'phase') {
-      if (token.value !== 'plan' && token.value !== 'apply') throw new UsageError(`--phase is plan or apply, got ${token.value}`);
+      if (token.value !== 'plan' && token.value !== 'apply')
+        throw new UsageError(`--phase is plan or apply, got ${token.value}`);
       phase = token.value;
     } else dir = path.resolve(cwd, token.value);
   }
   const [organization, workspace, ...extra] = target?.split('/') ?? [];
   if (!organization || !workspace || extra.length) throw new UsageError('--workspace ORG/WORKSPACE is required');
   if (!command) throw new UsageError('COMMAND is missing: give it after --');
-  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir ${dir} is not a directory`);
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--dir ${dir} is not a directory`);
   return { organization, workspace, message, dir, dryRun, phase, command, args };
 }
 
@@ -128,7 +143,9 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
   // A run with a value missing would give COMMAND an empty secret: nothing is created.
   const needed = effective.variables.filter((v) => v.valueNeeded);
   if (needed.length) {
-    process.stderr.write(`varsetd exec: these variables need a value before a run can use them: ${needed.map((v) => `${v.category} ${v.key}`).join(', ')}\n`);
+    process.stderr.write(
+      `varsetd exec: these variables need a value before a run can use them: ${needed.map((v) => `${v.category} ${v.key}`).join(', ')}\n`,
+    );
     return 1;
   }
   const archive = packDirectory(options.dir, (relative) => TFVARS_PATTERN.test(relative));
@@ -191,7 +208,13 @@ async function runCommand(
   try {
     result = await withTfvarsFile(path.join(options.dir, tfvarsName(runId)), variables, (signals) => {
       if (signals.received) return Promise.resolve({ exitCode: exitCodeOfSignal(signals.received), planSummary: null });
-      const child = startChild(options.command, options.args, options.dir, { ...childEnvironment(env, variables), ...credentialEnv }, process.stdout);
+      const child = startChild(
+        options.command,
+        options.args,
+        options.dir,
+        { ...childEnvironment(env, variables), ...credentialEnv },
+        process.stdout,
+      );
       signals.forwardTo(child);
       return child.result;
     });
@@ -218,7 +241,11 @@ const RELAYED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * passed on to COMMAND while it runs (it decides how to stop) instead of ending varsetd exec
  * before it could clean up. An exit handler removes the file even on an unexpected exit.
  */
-async function withTfvarsFile(file: string, variables: InjectedVariable[], use: (signals: SignalRelay) => Promise<ChildResult>): Promise<ChildResult> {
+async function withTfvarsFile(
+  file: string,
+  variables: InjectedVariable[],
+  use: (signals: SignalRelay) => Promise<ChildResult>,
+): Promise<ChildResult> {
   let child: RunningChild | undefined;
   const relay: SignalRelay = { received: null, forwardTo: (c) => (child = c) };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -231,7 +258,9 @@ async function withTfvarsFile(file: string, variables: InjectedVariable[], use: 
   for (const signal of RELAYED) process.on(signal, onSignal);
   process.on('exit', removeFile);
   try {
-    const terraform = variables.filter((v) => v.category === 'terraform').map((v) => ({ key: v.key, value: v.value ?? '', hcl: v.hcl }));
+    const terraform = variables
+      .filter((v) => v.category === 'terraform')
+      .map((v) => ({ key: v.key, value: v.value ?? '', hcl: v.hcl }));
     fs.writeFileSync(file, renderTfvars(terraform), { mode: 0o600, flag: 'wx' });
     written = true;
     return await use(relay);
@@ -259,8 +288,17 @@ async function abandon(api: VarsetdApi, runId: string): Promise<void> {
 }
 
 /** Moves the run to planned or errored and comments on it; a failure here is reported but does not change the exit code. */
-async function report(api: VarsetdApi, runId: string, options: ExecOptions, result: ChildResult, durationMs: number, sets: SetUsed[]): Promise<void> {
-  const lines = [`\`${displayCommand(options)}\` exited with ${result.exitCode} after ${(durationMs / 1000).toFixed(1)} s.`];
+async function report(
+  api: VarsetdApi,
+  runId: string,
+  options: ExecOptions,
+  result: ChildResult,
+  durationMs: number,
+  sets: SetUsed[],
+): Promise<void> {
+  const lines = [
+    `\`${displayCommand(options)}\` exited with ${result.exitCode} after ${(durationMs / 1000).toFixed(1)} s.`,
+  ];
   if (sets.length) lines.push('', `Values from ${describeSets(sets)}.`);
   if (result.planSummary) lines.push('', result.planSummary);
   for (const [what, call] of [
@@ -277,7 +315,9 @@ async function report(api: VarsetdApi, runId: string, options: ExecOptions, resu
 }
 
 function displayCommand({ command, args }: ExecOptions): string {
-  return [command, ...args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return [command, ...args]
+    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
 }
 
 /** `variable sets prod (version 7), shared (version 3)`. */
@@ -286,11 +326,13 @@ function describeSets(sets: SetUsed[]): string {
 }
 
 function printDryRun(variables: InjectedVariable[], sets: SetUsed[], options: ExecOptions): void {
-  const shown = (v: InjectedVariable) => (v.valueNeeded ? '(sensitive, needs a value)' : v.sensitive ? '(sensitive)' : (v.value ?? ''));
+  const shown = (v: InjectedVariable) =>
+    v.valueNeeded ? '(sensitive, needs a value)' : v.sensitive ? '(sensitive)' : (v.value ?? '');
   const lines = [`would run in ${options.dir}: ${displayCommand(options)}`, 'environment:'];
   for (const v of variables.filter((v) => v.category === 'env')) lines.push(`  ${v.key}=${shown(v)}`);
   lines.push(`terraform variables (a zzz_varsetd_<run>.auto.tfvars file):`);
-  for (const v of variables.filter((v) => v.category === 'terraform')) lines.push(`  ${v.key} = ${v.sensitive ? shown(v) : v.hcl ? v.value : JSON.stringify(v.value)}`);
+  for (const v of variables.filter((v) => v.category === 'terraform'))
+    lines.push(`  ${v.key} = ${v.sensitive ? shown(v) : v.hcl ? v.value : JSON.stringify(v.value)}`);
   const credentials = describeDynamicCredentials(variables, options.phase);
   if (credentials.length) lines.push('dynamic credentials:', ...credentials.map((line) => `  ${line}`));
   if (sets.length) lines.push(`values from ${describeSets(sets)}`);

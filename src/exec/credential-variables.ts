@@ -13,13 +13,17 @@ export class DynamicCredentialsError extends Error {}
 
 const isOn = (env: Env, name: string) => env.get(name)?.trim().toLowerCase() === 'true';
 const value = (env: Env, name: string) => env.get(name)?.trim() || undefined;
-export const envOf = (variables: readonly InjectedVariable[]): Env => new Map(variables.filter((v) => v.category === 'env').map((v) => [v.key, v.value ?? '']));
+export const envOf = (variables: readonly InjectedVariable[]): Env =>
+  new Map(variables.filter((v) => v.category === 'env').map((v) => [v.key, v.value ?? '']));
 
 /** TFC_<TARGET>_<PHASE>_<WHAT>, else TFC_<TARGET>_RUN_<WHAT>; throws when neither is set. */
 function byPhase(env: Env, target: string, what: string, phase: Phase): string {
   const phased = `TFC_${target}_${phase.toUpperCase()}_${what}`;
   const found = value(env, phased) ?? value(env, `TFC_${target}_RUN_${what}`);
-  if (!found) throw new DynamicCredentialsError(`TFC_${target}_PROVIDER_AUTH is true, but neither ${phased} nor TFC_${target}_RUN_${what} is set`);
+  if (!found)
+    throw new DynamicCredentialsError(
+      `TFC_${target}_PROVIDER_AUTH is true, but neither ${phased} nor TFC_${target}_RUN_${what} is set`,
+    );
   return found;
 }
 
@@ -40,7 +44,8 @@ export interface VaultLogin {
 export function vaultLoginOf(env: Env, phase: Phase): VaultLogin | undefined {
   if (!isOn(env, 'TFC_VAULT_PROVIDER_AUTH')) return undefined;
   const address = value(env, 'TFC_VAULT_ADDR');
-  if (!address || !/^https?:\/\//.test(address)) throw new DynamicCredentialsError('TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL');
+  if (!address || !/^https?:\/\//.test(address))
+    throw new DynamicCredentialsError('TFC_VAULT_PROVIDER_AUTH is true, but TFC_VAULT_ADDR is not an http(s) URL');
   const encoded = value(env, 'TFC_VAULT_ENCODED_CACERT');
   return {
     address: address.replace(/\/+$/, ''),
@@ -61,7 +66,8 @@ export interface GcpFederation {
 export function gcpFederationOf(env: Env, phase: Phase): GcpFederation | undefined {
   if (!isOn(env, 'TFC_GCP_PROVIDER_AUTH')) return undefined;
   const provider = value(env, 'TFC_GCP_WORKLOAD_PROVIDER_NAME')?.replace(/^\/+/, '');
-  if (!provider) throw new DynamicCredentialsError('TFC_GCP_PROVIDER_AUTH is true, but TFC_GCP_WORKLOAD_PROVIDER_NAME is not set');
+  if (!provider)
+    throw new DynamicCredentialsError('TFC_GCP_PROVIDER_AUTH is true, but TFC_GCP_WORKLOAD_PROVIDER_NAME is not set');
   return { provider, serviceAccount: byPhase(env, 'GCP', 'SERVICE_ACCOUNT_EMAIL', phase) };
 }
 

@@ -19,19 +19,23 @@ export class CredentialsError extends Error {}
 
 export function discoverServer(env: NodeJS.ProcessEnv, home = os.homedir()): Server {
   const raw = env.VARSETD_ADDRESS;
-  if (!raw) throw new CredentialsError('VARSETD_ADDRESS is not set: give the server address, e.g. https://varsetd.example.com');
+  if (!raw)
+    throw new CredentialsError('VARSETD_ADDRESS is not set: give the server address, e.g. https://varsetd.example.com');
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new CredentialsError(`VARSETD_ADDRESS is not a URL: ${raw}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new CredentialsError(`VARSETD_ADDRESS must be an http(s) URL, got ${raw}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new CredentialsError(`VARSETD_ADDRESS must be an http(s) URL, got ${raw}`);
   const address = url.toString().replace(/\/+$/, '');
   const host = comparableHost(url.host);
   const token = env.VARSETD_TOKEN || tokenFromEnvironment(env, host) || tokenFromCredentialsFile(home, host);
   if (!token) {
-    throw new CredentialsError(`no token for ${url.host}: set VARSETD_TOKEN or ${environmentName(url.hostname)}, or run terraform login ${url.host}`);
+    throw new CredentialsError(
+      `no token for ${url.host}: set VARSETD_TOKEN or ${environmentName(url.hostname)}, or run terraform login ${url.host}`,
+    );
   }
   return { address, token };
 }

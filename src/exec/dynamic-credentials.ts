@@ -44,7 +44,10 @@ export function describeDynamicCredentials(variables: readonly InjectedVariable[
   });
   tell(() => {
     const login = vaultLoginOf(env, phase);
-    return login && `Vault: a JWT login with the run's ${phase} token at ${login.address}/v1/auth/${login.authPath}/login as role ${login.role}, as VAULT_ADDR and VAULT_TOKEN`;
+    return (
+      login &&
+      `Vault: a JWT login with the run's ${phase} token at ${login.address}/v1/auth/${login.authPath}/login as role ${login.role}, as VAULT_ADDR and VAULT_TOKEN`
+    );
   });
   tell(() => {
     const gcp = gcpFederationOf(env, phase);
@@ -55,7 +58,10 @@ export function describeDynamicCredentials(variables: readonly InjectedVariable[
   });
   tell(() => {
     const clientId = azureClientIdOf(env, phase);
-    return clientId && `Azure: the run's ${phase} token as ARM_OIDC_TOKEN_FILE_PATH and AZURE_FEDERATED_TOKEN_FILE, ARM_CLIENT_ID=AZURE_CLIENT_ID=${clientId}, ARM_USE_OIDC=true`;
+    return (
+      clientId &&
+      `Azure: the run's ${phase} token as ARM_OIDC_TOKEN_FILE_PATH and AZURE_FEDERATED_TOKEN_FILE, ARM_CLIENT_ID=AZURE_CLIENT_ID=${clientId}, ARM_USE_OIDC=true`
+    );
   });
   return lines;
 }
@@ -79,7 +85,8 @@ export async function prepareDynamicCredentials(
   const vault = vaultLoginOf(env, phase);
   const gcp = gcpFederationOf(env, phase);
   const azureClientId = azureClientIdOf(env, phase);
-  if (role === undefined && vault === undefined && gcp === undefined && azureClientId === undefined) return { env: {}, remove: () => {} };
+  if (role === undefined && vault === undefined && gcp === undefined && azureClientId === undefined)
+    return { env: {}, remove: () => {} };
 
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-identity-'));
   const remove = () => fs.rmSync(folder, { recursive: true, force: true });
@@ -90,16 +97,28 @@ export async function prepareDynamicCredentials(
   };
   try {
     const given: Record<string, string> = {};
-    if (role !== undefined) Object.assign(given, { AWS_WEB_IDENTITY_TOKEN_FILE: write('aws.jwt', await mint('aws')), AWS_ROLE_ARN: role, AWS_ROLE_SESSION_NAME: runId });
+    if (role !== undefined)
+      Object.assign(given, {
+        AWS_WEB_IDENTITY_TOKEN_FILE: write('aws.jwt', await mint('aws')),
+        AWS_ROLE_ARN: role,
+        AWS_ROLE_SESSION_NAME: runId,
+      });
     if (vault !== undefined) {
-      const token = await vaultLogin(vault, await mint('vault'), requester(vault.caCertificate === undefined ? [] : [vault.caCertificate]));
+      const token = await vaultLogin(
+        vault,
+        await mint('vault'),
+        requester(vault.caCertificate === undefined ? [] : [vault.caCertificate]),
+      );
       Object.assign(given, { VAULT_ADDR: vault.address, VAULT_TOKEN: token });
       if (vault.namespace !== undefined) given.VAULT_NAMESPACE = vault.namespace;
       if (vault.caCertificate !== undefined) given.VAULT_CACERT = write('vault-ca.pem', vault.caCertificate);
     }
     if (gcp !== undefined) {
       const tokenFile = write('gcp.jwt', await mint('gcp'));
-      given.GOOGLE_APPLICATION_CREDENTIALS = write('gcp-credentials.json', `${JSON.stringify(gcpCredentialsOf(gcp, tokenFile), null, 2)}\n`);
+      given.GOOGLE_APPLICATION_CREDENTIALS = write(
+        'gcp-credentials.json',
+        `${JSON.stringify(gcpCredentialsOf(gcp, tokenFile), null, 2)}\n`,
+      );
     }
     if (azureClientId !== undefined) {
       const tokenFile = write('azure.jwt', await mint('azure'));
@@ -121,7 +140,10 @@ export async function prepareDynamicCredentials(
 /** Vault's JWT login: the run's token for a Vault token of the role. */
 async function vaultLogin(login: VaultLogin, jwt: string, request: Requester): Promise<string> {
   const url = `${login.address}/v1/auth/${login.authPath}/login`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(login.namespace === undefined ? {} : { 'x-vault-namespace': login.namespace }) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(login.namespace === undefined ? {} : { 'x-vault-namespace': login.namespace }),
+  };
   let response;
   try {
     response = await request('POST', url, headers, Buffer.from(JSON.stringify({ role: login.role, jwt })));
@@ -130,10 +152,14 @@ async function vaultLogin(login: VaultLogin, jwt: string, request: Requester): P
   }
   let token: unknown;
   try {
-    token = response.status === 200 ? (JSON.parse(response.body) as { auth?: { client_token?: unknown } }).auth?.client_token : undefined;
+    token =
+      response.status === 200
+        ? (JSON.parse(response.body) as { auth?: { client_token?: unknown } }).auth?.client_token
+        : undefined;
   } catch {
     token = undefined;
   }
-  if (typeof token !== 'string' || token === '') throw new DynamicCredentialsError(`Vault refused the login at ${url} as role ${login.role} (${response.status})`);
+  if (typeof token !== 'string' || token === '')
+    throw new DynamicCredentialsError(`Vault refused the login at ${url} as role ${login.role} (${response.status})`);
   return token;
 }

@@ -11,7 +11,12 @@ import { CredentialsError } from './credentials.js';
  * `NODE_EXTRA_CA_CERTS` and `SSL_CERT_FILE` (each a PEM file). Giving an agent its own `ca`
  * replaces Node's defaults, which is why all of them are collected here.
  */
-const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
+const SYSTEM_BUNDLES = [
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+  '/etc/ssl/ca-bundle.pem',
+  '/etc/ssl/cert.pem',
+];
 
 type CaSource = 'default' | 'system' | 'bundled' | 'extra';
 const readStore = (tls as unknown as { getCACertificates?: (type: CaSource) => string[] }).getCACertificates;
@@ -40,7 +45,12 @@ export interface HttpResponse {
   body: string;
 }
 
-export type Requester = (method: string, url: string, headers: Record<string, string>, body?: Buffer) => Promise<HttpResponse>;
+export type Requester = (
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+) => Promise<HttpResponse>;
 
 /** `extraCa`: PEM certificates trusted besides those of `trustedCertificates` (a Vault server's own CA). */
 export function createRequester(env: NodeJS.ProcessEnv, extraCa: readonly string[] = []): Requester {
@@ -49,11 +59,17 @@ export function createRequester(env: NodeJS.ProcessEnv, extraCa: readonly string
     new Promise((resolve, reject) => {
       const target = new URL(url);
       const client = target.protocol === 'https:' ? https : http;
-      const options = { method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) }, ...(target.protocol === 'https:' ? { agent } : {}) };
+      const options = {
+        method,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        ...(target.protocol === 'https:' ? { agent } : {}),
+      };
       const request = client.request(target, options, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         response.on('error', reject);
       });
       request.on('error', reject);

@@ -29,7 +29,11 @@ export function parseIgnoreFile(text: string): IgnoreRule[] {
     const anchored = line.includes('/');
     line = line.replace(/^\/+/, '');
     if (line === '') continue;
-    rules.push({ negated, directoryOnly, pattern: new RegExp(`^${anchored ? '' : '(?:.*/)?'}${globToRegExp(line)}$`, 'u') });
+    rules.push({
+      negated,
+      directoryOnly,
+      pattern: new RegExp(`^${anchored ? '' : '(?:.*/)?'}${globToRegExp(line)}$`, 'u'),
+    });
   }
   return rules;
 }

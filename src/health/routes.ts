@@ -16,6 +16,9 @@ export async function healthRoutes(app: FastifyInstance, options: { readiness: R
     const report = await options.readiness.check();
     reply.header('Cache-Control', 'no-store').type('application/json');
     if (report.ready) return reply.send({ status: 'ok' });
-    return reply.code(503).header('Retry-After', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable', checks: report.checks });
+    return reply
+      .code(503)
+      .header('Retry-After', String(RETRY_AFTER_SECONDS))
+      .send({ status: 'unavailable', checks: report.checks });
   });
 }

@@ -5,5 +5,10 @@ import { unauthorized } from '../jsonapi/errors.js';
 /** The context of an authenticated request's service calls. */
 export function contextOf(request: FastifyRequest): Context {
   if (!request.subject) throw unauthorized();
-  return { store: request.server.store, subject: request.subject, sealer: request.server.sealer, requestId: request.id };
+  return {
+    store: request.server.store,
+    subject: request.subject,
+    sealer: request.server.sealer,
+    requestId: request.id,
+  };
 }

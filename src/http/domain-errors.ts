@@ -23,7 +23,10 @@ export type FieldPointers = Readonly<Record<string, string>>;
 
 /** Relationships of a create or update body that hold a resource's `data` (one or a list). */
 const RELATIONSHIP_DATA: FieldPointers = Object.fromEntries(
-  ['parent', 'vars', 'workspaces', 'projects', 'tags', 'tag-bindings'].map((name) => [name, `/data/relationships/${name}/data`]),
+  ['parent', 'vars', 'workspaces', 'projects', 'tags', 'tag-bindings'].map((name) => [
+    name,
+    `/data/relationships/${name}/data`,
+  ]),
 );
 
 /** Relationships a body must name, pointed at as a whole. */
@@ -41,7 +44,12 @@ export function pointerOf(field: string, route: FieldPointers = {}): string {
   const base = route[head] ?? RELATIONSHIP_DATA[head];
   if (base !== undefined) {
     const [index, ...member] = rest;
-    const tail = member.length === 0 ? '' : member[0] === 'id' || member[0] === 'type' ? `/${member.join('/')}` : `/attributes/${member.join('/')}`;
+    const tail =
+      member.length === 0
+        ? ''
+        : member[0] === 'id' || member[0] === 'type'
+          ? `/${member.join('/')}`
+          : `/attributes/${member.join('/')}`;
     return `${base}${index === undefined ? '' : `/${index}`}${tail}`;
   }
   if (RELATIONSHIPS.has(head) && rest.length === 0) return `/data/relationships/${head}`;
@@ -58,19 +66,35 @@ function filterParameter(field: string): string {
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 function errorObject(error: DomainError, route: FieldPointers): ErrorObject {
-  const at = (field: string | undefined) => (field === undefined ? {} : { source: { pointer: pointerOf(field, route) } });
+  const at = (field: string | undefined) =>
+    field === undefined ? {} : { source: { pointer: pointerOf(field, route) } };
   if (error instanceof NotFound) return { status: '404', title: 'not found' };
   if (error instanceof TokenRefused) return { status: '401', title: 'unauthorized' };
-  if (error instanceof Forbidden) return { status: '403', title: 'forbidden', detail: error.reason, ...at(error.field) };
-  if (error instanceof Invalid) return { status: '422', title: 'invalid attribute', detail: error.reason, ...at(error.field) };
+  if (error instanceof Forbidden)
+    return { status: '403', title: 'forbidden', detail: error.reason, ...at(error.field) };
+  if (error instanceof Invalid)
+    return { status: '422', title: 'invalid attribute', detail: error.reason, ...at(error.field) };
   if (error instanceof Taken) {
     // A token's description is refused in HCP Terraform's own (Rails') words, which go-tfe compares.
-    if (error.what === 'description') return { status: '422', title: 'invalid attributes', detail: 'Validation failed: Description has already been taken', ...at(error.field) };
-    return { status: '422', title: 'invalid attribute', detail: `${capitalized(error.what)} has already been taken`, ...at(error.field) };
+    if (error.what === 'description')
+      return {
+        status: '422',
+        title: 'invalid attributes',
+        detail: 'Validation failed: Description has already been taken',
+        ...at(error.field),
+      };
+    return {
+      status: '422',
+      title: 'invalid attribute',
+      detail: `${capitalized(error.what)} has already been taken`,
+      ...at(error.field),
+    };
   }
-  if (error instanceof Unprocessable) return { status: '422', title: 'unprocessable entity', detail: error.reason, ...at(error.field) };
+  if (error instanceof Unprocessable)
+    return { status: '422', title: 'unprocessable entity', detail: error.reason, ...at(error.field) };
   if (error instanceof Conflict) return { status: '409', title: 'conflict', detail: error.reason };
-  if (error instanceof TransitionRefused) return { status: '409', title: 'transition not allowed', detail: error.reason };
+  if (error instanceof TransitionRefused)
+    return { status: '409', title: 'transition not allowed', detail: error.reason };
   if (error instanceof TooLarge) return { status: '413', title: 'payload too large', detail: error.reason };
   if (error instanceof InvalidFilter) {
     const parameter = filterParameter(error.field);

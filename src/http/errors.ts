@@ -26,7 +26,11 @@ export function sendUnavailable(reply: FastifyReply): FastifyReply {
  * and it never shows internals. A store that cannot serve (down, read-only, too slow) is a 503,
  * logged once per outage (`StoreOutage`).
  */
-export function handleError(error: FastifyError | ApiError | DomainError | ConcurrentChangeError | NewerSchemaError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleError(
+  error: FastifyError | ApiError | DomainError | ConcurrentChangeError | NewerSchemaError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   if (error instanceof ApiError) return sendError(reply, error);
   if (error instanceof DomainError) return sendError(reply, apiErrorOf(error, request.routeOptions.config.fields));
   if (error instanceof NewerSchemaError) {
@@ -46,13 +50,26 @@ export function handleError(error: FastifyError | ApiError | DomainError | Concu
   if (error.validation) return sendError(reply, validationError(error.validation, error.validationContext));
   const status = error.statusCode ?? 500;
   if (status === 415) {
-    return sendError(reply, new ApiError(415, [{ status: '415', title: 'unsupported media type', detail: `send the request body as ${MEDIA_TYPE}` }]));
+    return sendError(
+      reply,
+      new ApiError(415, [
+        { status: '415', title: 'unsupported media type', detail: `send the request body as ${MEDIA_TYPE}` },
+      ]),
+    );
   }
   if (status === 413) {
-    return sendError(reply, new ApiError(413, [{ status: '413', title: 'payload too large', detail: `the request body may be at most ${BODY_LIMIT} bytes` }]));
+    return sendError(
+      reply,
+      new ApiError(413, [
+        { status: '413', title: 'payload too large', detail: `the request body may be at most ${BODY_LIMIT} bytes` },
+      ]),
+    );
   }
   if (status >= 400 && status < 500) {
-    return sendError(reply, new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]));
+    return sendError(
+      reply,
+      new ApiError(status, [{ status: String(status), title: 'bad request', detail: error.message }]),
+    );
   }
   request.log.error({ err: error }, 'request failed');
   return sendError(reply, new ApiError(500, [{ status: '500', title: 'internal server error' }]));
@@ -64,7 +81,8 @@ export function handleError(error: FastifyError | ApiError | DomainError | Concu
  */
 export function handleFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, notFound());
-  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, badRequest('the URL is not valid percent-encoded UTF-8'));
+  if (error.code === 'FST_ERR_BAD_URL')
+    return sendError(reply, badRequest('the URL is not valid percent-encoded UTF-8'));
   return sendError(reply, new ApiError(400, [{ status: '400', title: 'bad request', detail: error.message }]));
 }
 
@@ -81,7 +99,11 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, `the request line and headers may be at most ${HEADERS_LIMIT / 1024} KiB`]
         : [400, 'the request is not valid HTTP'];
-  const body = JSON.stringify(new ApiError(status, [{ status: String(status), title: http.STATUS_CODES[status]!.toLowerCase(), detail }]).toDocument());
+  const body = JSON.stringify(
+    new ApiError(status, [
+      { status: String(status), title: http.STATUS_CODES[status]!.toLowerCase(), detail },
+    ]).toDocument(),
+  );
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

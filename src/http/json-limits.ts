@@ -1,5 +1,12 @@
 import { type ApiError, badRequest, invalidAttribute } from '../jsonapi/errors.js';
-import { ARRAY_ELEMENTS_LIMIT, DEPTH_LIMIT, NAME_LENGTH_LIMIT, OBJECT_MEMBERS_LIMIT, STRING_LENGTH_LIMIT, VALUES_LIMIT } from './limits.js';
+import {
+  ARRAY_ELEMENTS_LIMIT,
+  DEPTH_LIMIT,
+  NAME_LENGTH_LIMIT,
+  OBJECT_MEMBERS_LIMIT,
+  STRING_LENGTH_LIMIT,
+  VALUES_LIMIT,
+} from './limits.js';
 
 /** An open array or object: how many elements or members it has so far, and, for an object, where its last member name is. */
 interface Level {
@@ -75,19 +82,28 @@ export function assertWithinLimits(text: string): void {
   }
 
   function countValue(): void {
-    if (++values > VALUES_LIMIT) throw badRequest(`the request body may hold at most ${VALUES_LIMIT} values (objects, arrays, strings, numbers, booleans and nulls)`);
+    if (++values > VALUES_LIMIT)
+      throw badRequest(
+        `the request body may hold at most ${VALUES_LIMIT} values (objects, arrays, strings, numbers, booleans and nulls)`,
+      );
     const parent = levels[levels.length - 1];
-    if (parent && !parent.object && ++parent.count > ARRAY_ELEMENTS_LIMIT) throw badRequest(`an array in the request body may have at most ${ARRAY_ELEMENTS_LIMIT} elements`);
+    if (parent && !parent.object && ++parent.count > ARRAY_ELEMENTS_LIMIT)
+      throw badRequest(`an array in the request body may have at most ${ARRAY_ELEMENTS_LIMIT} elements`);
   }
 
   /** The string value being read is too long: a 422 at its pointer (each open object's last member name, each open array's index being read). */
   function tooLong(): ApiError {
-    const segments = levels.map((level) => (level.object ? decodeName(text.slice(level.nameStart, level.nameEnd)) : String(level.count - 1)));
+    const segments = levels.map((level) =>
+      level.object ? decodeName(text.slice(level.nameStart, level.nameEnd)) : String(level.count - 1),
+    );
     const pointer = segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
     const inArray = levels.length > 0 && !levels[levels.length - 1]!.object;
     const last = segments[segments.length - 1] ?? 'the body';
     const label = inArray ? `element ${last} of ${segments[segments.length - 2] ?? 'the body'}` : last;
-    return invalidAttribute(`${label} is too long (a string in the request body may be at most ${STRING_LENGTH_LIMIT} characters)`, pointer);
+    return invalidAttribute(
+      `${label} is too long (a string in the request body may be at most ${STRING_LENGTH_LIMIT} characters)`,
+      pointer,
+    );
   }
 
   let i = 0;
@@ -106,8 +122,10 @@ export function assertWithinLimits(text: string): void {
       const { end, length } = readString(i);
       const parent = levels[levels.length - 1];
       if (expectName && parent) {
-        if (length > NAME_LENGTH_LIMIT) throw badRequest(`a member name in the request body may be at most ${NAME_LENGTH_LIMIT} characters long`);
-        if (++parent.count > OBJECT_MEMBERS_LIMIT) throw badRequest(`an object in the request body may have at most ${OBJECT_MEMBERS_LIMIT} members`);
+        if (length > NAME_LENGTH_LIMIT)
+          throw badRequest(`a member name in the request body may be at most ${NAME_LENGTH_LIMIT} characters long`);
+        if (++parent.count > OBJECT_MEMBERS_LIMIT)
+          throw badRequest(`an object in the request body may have at most ${OBJECT_MEMBERS_LIMIT} members`);
         parent.nameStart = i;
         parent.nameEnd = end;
         expectName = false;
@@ -119,7 +137,8 @@ export function assertWithinLimits(text: string): void {
     } else if (code === 0x7b || code === 0x5b) {
       countValue();
       levels.push({ object: code === 0x7b, count: 0, nameStart: 0, nameEnd: 0 });
-      if (levels.length > DEPTH_LIMIT) throw badRequest(`arrays and objects in the request body may be nested at most ${DEPTH_LIMIT} deep`);
+      if (levels.length > DEPTH_LIMIT)
+        throw badRequest(`arrays and objects in the request body may be nested at most ${DEPTH_LIMIT} deep`);
       expectName = code === 0x7b;
       i++;
     } else {

@@ -32,7 +32,9 @@ export function createServerFactory(timeouts: Timeouts = DEFAULT_TIMEOUTS, tls?:
       maxHeaderSize: HEADERS_LIMIT,
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, timeouts.headersMs / 4)),
     };
-    const server = tls ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout }, handler) : http.createServer(options, handler);
+    const server = tls
+      ? https.createServer({ ...options, cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout }, handler)
+      : http.createServer(options, handler);
     server.keepAliveTimeout = timeouts.keepAliveMs;
     return server;
   };

@@ -12,7 +12,9 @@ const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
 function problem(text: string): string | undefined {
   const found = UNSAFE.exec(text);
   if (!found) return undefined;
-  return found[0] === '\u0000' ? 'may not contain the NUL character (U+0000)' : 'may not contain a lone UTF-16 surrogate (not valid Unicode)';
+  return found[0] === '\u0000'
+    ? 'may not contain the NUL character (U+0000)'
+    : 'may not contain a lone UTF-16 surrogate (not valid Unicode)';
 }
 
 /** A value still to look at, with how it was reached: its member name (or index) in its parent. */
@@ -49,10 +51,12 @@ function findUnsafe(body: unknown): { pointer: string; detail: string } | undefi
       const wrong = problem(value);
       if (wrong) return { pointer: pointerOf(pending), detail: wrong };
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: pending, segment: String(i), member: false });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], parent: pending, segment: String(i), member: false });
     } else if (typeof value === 'object' && value !== null) {
       const members = Object.entries(value);
-      for (let i = members.length - 1; i >= 0; i--) stack.push({ value: members[i]![1], parent: pending, segment: members[i]![0], member: true });
+      for (let i = members.length - 1; i >= 0; i--)
+        stack.push({ value: members[i]![1], parent: pending, segment: members[i]![0], member: true });
     }
   }
   return undefined;
@@ -74,7 +78,11 @@ export function assertSafeUrl(request: FastifyRequest): void {
   for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
     for (const text of [name, ...(Array.isArray(value) ? value : [value])]) {
       const wrong = typeof text === 'string' ? problem(text) : undefined;
-      if (wrong) throw badQueryParameter(problem(name) ? 'query' : name, `${problem(name) ? 'a parameter name' : name} ${wrong}`);
+      if (wrong)
+        throw badQueryParameter(
+          problem(name) ? 'query' : name,
+          `${problem(name) ? 'a parameter name' : name} ${wrong}`,
+        );
     }
   }
 }

@@ -27,7 +27,9 @@ export function readCertificate(files: TlsFiles): TlsCredentials {
     tls.createSecureContext({ cert, key });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CertificateError(`the TLS certificate ${files.certFile} and key ${files.keyFile} cannot be used together: ${reason}`);
+    throw new CertificateError(
+      `the TLS certificate ${files.certFile} and key ${files.keyFile} cannot be used together: ${reason}`,
+    );
   }
   return { cert, key };
 }

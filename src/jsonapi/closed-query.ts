@@ -12,7 +12,10 @@ const NO_PARAMETERS = Query({});
  */
 export function closeQuerystring(route: RouteOptions): void {
   const schema = (route.schema ??= {});
-  const declared = (schema.querystring ?? NO_PARAMETERS) as { properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> };
+  const declared = (schema.querystring ?? NO_PARAMETERS) as {
+    properties?: Record<string, unknown>;
+    patternProperties?: Record<string, unknown>;
+  };
   schema.querystring = { ...declared, additionalProperties: false };
   const supported = new Set(Object.keys(declared.properties ?? {}));
   // Indexed families such as filter[tagged][N][key] are declared as patterns.
@@ -20,11 +23,13 @@ export function closeQuerystring(route: RouteOptions): void {
   const matchers = patterns.map((pattern) => new RegExp(pattern, 'u'));
   const refuseUnknown = async (request: FastifyRequest) => {
     for (const name of Object.keys(request.query as Record<string, unknown>)) {
-      if (!supported.has(name) && !matchers.some((matcher) => matcher.test(name))) throw unknownParameter(name, [...supported, ...patterns]);
+      if (!supported.has(name) && !matchers.some((matcher) => matcher.test(name)))
+        throw unknownParameter(name, [...supported, ...patterns]);
     }
   };
   const hooks = route.preValidation;
-  route.preValidation = hooks === undefined ? [refuseUnknown] : [refuseUnknown, ...(Array.isArray(hooks) ? hooks : [hooks])];
+  route.preValidation =
+    hooks === undefined ? [refuseUnknown] : [refuseUnknown, ...(Array.isArray(hooks) ? hooks : [hooks])];
 }
 
 function unknownParameter(name: string, supported: readonly string[]) {

@@ -40,7 +40,14 @@ export function toOne(type: string, id: string | null): { data: ResourceIdentifi
  * A paginated list document. `path` is the request path without query; the links keep
  * every other query parameter of the request and set `page[number]`/`page[size]`.
  */
-export function listDocument<R extends Resource>(path: string, query: Query, page: Page, totalCount: number, data: R[], included?: Resource[]): ListDocument<R> {
+export function listDocument<R extends Resource>(
+  path: string,
+  query: Query,
+  page: Page,
+  totalCount: number,
+  data: R[],
+  included?: Resource[],
+): ListDocument<R> {
   const totalPages = Math.max(1, Math.ceil(totalCount / page.size));
   const link = (n: number) => pageLink(path, query, n, page.size);
   const prev = page.number > 1 ? Math.min(page.number - 1, totalPages) : null;

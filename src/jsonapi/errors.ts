@@ -31,12 +31,20 @@ export function notFound(): ApiError {
 
 /** The store cannot serve now (see `isStoreUnavailable`); sent with Retry-After. */
 export function serviceUnavailable(): ApiError {
-  return new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'the store is unavailable; try again later' }]);
+  return new ApiError(503, [
+    { status: '503', title: 'service unavailable', detail: 'the store is unavailable; try again later' },
+  ]);
 }
 
 /** A write refused because the store's schema is newer than this server knows: another server, or this one upgraded, can make it. */
 export function newerSchema(): ApiError {
-  return new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'the store was upgraded by a newer varsetd; try again later' }]);
+  return new ApiError(503, [
+    {
+      status: '503',
+      title: 'service unavailable',
+      detail: 'the store was upgraded by a newer varsetd; try again later',
+    },
+  ]);
 }
 
 export function unauthorized(): ApiError {

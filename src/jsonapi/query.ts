@@ -14,7 +14,10 @@ export function single(query: Query, name: string): string | undefined {
 }
 
 /** `page[number]` (default 1) and `page[size]` (default 20, at most 100, unless the endpoint says otherwise). */
-export function parsePage(query: Query, sizes: { default: number; max: number } = { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE }): Page {
+export function parsePage(
+  query: Query,
+  sizes: { default: number; max: number } = { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE },
+): Page {
   return {
     number: positiveInteger(query, 'page[number]', 1, Number.MAX_SAFE_INTEGER),
     size: positiveInteger(query, 'page[size]', sizes.default, sizes.max),

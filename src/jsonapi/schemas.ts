@@ -14,7 +14,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 /** `{type, id}`: other members are ignored. */
-export const Identifier = <T extends string>(type: T) => Type.Object({ type: Type.Literal(type), id: Type.String({ minLength: 1 }) });
+export const Identifier = <T extends string>(type: T) =>
+  Type.Object({ type: Type.Literal(type), id: Type.String({ minLength: 1 }) });
 
 /** `{data: {type, id} | null}`; other members are ignored. */
 export const ToOneInput = <T extends string>(type: T) => Type.Object({ data: Nullable(Identifier(type)) });
@@ -27,7 +28,11 @@ export const ToManyInput = <T extends string>(type: T) => Type.Object({ data: Ty
  * named are ignored, as HCP Terraform ignores them; `attributes` and `relationships` may be
  * left out (or null) altogether. With several types, any of them is accepted.
  */
-export function ResourceBody<A extends TProperties, R extends TProperties = {}>(type: string | readonly string[], attributes: A, relationships?: R) {
+export function ResourceBody<A extends TProperties, R extends TProperties = {}>(
+  type: string | readonly string[],
+  attributes: A,
+  relationships?: R,
+) {
   return Type.Object({
     data: Type.Object({
       type: typeof type === 'string' ? Type.Literal(type) : Type.Union(type.map((t) => Type.Literal(t))),
@@ -50,7 +55,13 @@ export const PageQuery = {
 };
 
 export const IncludeQuery = (names: readonly string[]) => ({
-  include: Type.Optional(Type.String({ description: names.length ? `comma-separated: ${names.join(', ')}` : 'nothing can be included; only an empty value is accepted' })),
+  include: Type.Optional(
+    Type.String({
+      description: names.length
+        ? `comma-separated: ${names.join(', ')}`
+        : 'nothing can be included; only an empty value is accepted',
+    }),
+  ),
 });
 
 /**
@@ -66,14 +77,25 @@ export const ResourceLinks = Type.Object({ self: Type.String() });
 
 /** A relationship of a response: its linkage, and links where there are any. */
 export const ToOne = (type: string) =>
-  Type.Object({ data: Nullable(Type.Object({ id: Type.String(), type: Type.Literal(type) })), links: Type.Optional(Type.Object({ related: Type.String() })) });
+  Type.Object({
+    data: Nullable(Type.Object({ id: Type.String(), type: Type.Literal(type) })),
+    links: Type.Optional(Type.Object({ related: Type.String() })),
+  });
 export const ToMany = (type: string) =>
-  Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), type: Type.Literal(type) })), links: Type.Optional(Type.Object({ related: Type.String() })) });
+  Type.Object({
+    data: Type.Array(Type.Object({ id: Type.String(), type: Type.Literal(type) })),
+    links: Type.Optional(Type.Object({ related: Type.String() })),
+  });
 /** A relationship given by a link only. */
 export const Related = Type.Object({ links: Type.Object({ related: Type.String() }) });
 
 /** The members of a resource: `relationships` and `links` only where the resource has them. */
-type ResourceMembers<T extends string, A extends TProperties, R extends TProperties | undefined, L extends TSchema | null> = {
+type ResourceMembers<
+  T extends string,
+  A extends TProperties,
+  R extends TProperties | undefined,
+  L extends TSchema | null,
+> = {
   id: TString;
   type: TLiteral<T>;
   attributes: TObject<A>;
@@ -81,7 +103,12 @@ type ResourceMembers<T extends string, A extends TProperties, R extends TPropert
   (L extends TSchema ? { links: L } : {});
 
 /** A resource of a response: every attribute and relationship is declared, so nothing is left out by the serializer. */
-export function Resource<T extends string, A extends TProperties, R extends TProperties | undefined = undefined, L extends TSchema | null = typeof ResourceLinks>(
+export function Resource<
+  T extends string,
+  A extends TProperties,
+  R extends TProperties | undefined = undefined,
+  L extends TSchema | null = typeof ResourceLinks,
+>(
   type: T,
   attributes: A,
   relationships?: R,
@@ -114,12 +141,19 @@ export const ListDocument = <T extends TSchema>(resource: T) =>
   Type.Object({
     data: Type.Array(resource),
     included: Included,
-    links: Type.Object({ self: Type.String(), first: Type.String(), prev: Nullable(Type.String()), next: Nullable(Type.String()), last: Type.String() }),
+    links: Type.Object({
+      self: Type.String(),
+      first: Type.String(),
+      prev: Nullable(Type.String()),
+      next: Nullable(Type.String()),
+      last: Type.String(),
+    }),
     meta: Type.Object({ pagination: Pagination }),
   });
 
 /** A document of all the resources at once, unpaginated. */
-export const CollectionDocument = <T extends TSchema>(resource: T) => Type.Object({ data: Type.Array(resource), included: Included });
+export const CollectionDocument = <T extends TSchema>(resource: T) =>
+  Type.Object({ data: Type.Array(resource), included: Included });
 
 export const ErrorDocument = Type.Object({
   errors: Type.Array(
@@ -127,7 +161,9 @@ export const ErrorDocument = Type.Object({
       status: Type.String(),
       title: Type.String(),
       detail: Type.Optional(Type.String()),
-      source: Type.Optional(Type.Object({ pointer: Type.Optional(Type.String()), parameter: Type.Optional(Type.String()) })),
+      source: Type.Optional(
+        Type.Object({ pointer: Type.Optional(Type.String()), parameter: Type.Optional(Type.String()) }),
+      ),
       code: Type.Optional(Type.String()),
       meta: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     }),

@@ -10,10 +10,14 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
   if (part === 'params') return notFound();
   const first = errors[0]!;
   if (part === 'querystring') {
-    const parameter = decodePointer(first.instancePath).join('.') || String(first.params.missingProperty ?? first.params.additionalProperty ?? '');
-    if (first.keyword === 'additionalProperties') return badQueryParameter(parameter, `${parameter} is not a parameter this endpoint supports`);
+    const parameter =
+      decodePointer(first.instancePath).join('.') ||
+      String(first.params.missingProperty ?? first.params.additionalProperty ?? '');
+    if (first.keyword === 'additionalProperties')
+      return badQueryParameter(parameter, `${parameter} is not a parameter this endpoint supports`);
     // Every parameter is declared a string: anything else is one given more than once.
-    if (first.keyword === 'type' && first.params.type === 'string') return badQueryParameter(parameter, `${parameter} may be given only once`);
+    if (first.keyword === 'type' && first.params.type === 'string')
+      return badQueryParameter(parameter, `${parameter} may be given only once`);
     return badQueryParameter(parameter, `${parameter} ${describe(first, errors) ?? first.message ?? 'is not valid'}`);
   }
   // A member that is missing, or that a closed object does not know, is pointed at itself.
@@ -21,12 +25,18 @@ export function validationError(errors: FastifySchemaValidationError[], part: st
   const unknown = first.keyword === 'additionalProperties' ? String(first.params.additionalProperty) : undefined;
   const member = missing ?? unknown;
   const pointer = member === undefined ? first.instancePath : `${first.instancePath}/${escape(member)}`;
-  if (pointer === '') return invalidAttribute('the request body must be a JSON:API document with a data member', '/data');
+  if (pointer === '')
+    return invalidAttribute('the request body must be a JSON:API document with a data member', '/data');
   const segments = decodePointer(pointer);
   const name = segments[segments.length - 1]!;
   const label = /^\d+$/.test(name) ? `element ${name} of ${segments[segments.length - 2]}` : name;
-  if (missing !== undefined) return invalidAttribute(segments[segments.length - 2] === 'attributes' ? `${label} can't be blank` : `${label} is required`, pointer);
-  if (unknown !== undefined) return invalidAttribute(`${label} is not one of the members ${segments[segments.length - 2]} may have`, pointer);
+  if (missing !== undefined)
+    return invalidAttribute(
+      segments[segments.length - 2] === 'attributes' ? `${label} can't be blank` : `${label} is required`,
+      pointer,
+    );
+  if (unknown !== undefined)
+    return invalidAttribute(`${label} is not one of the members ${segments[segments.length - 2]} may have`, pointer);
   return invalidAttribute(`${label} ${describe(first, errors) ?? first.message ?? 'is not valid'}`, pointer);
 }
 
@@ -52,7 +62,11 @@ function describe(error: FastifySchemaValidationError, all: FastifySchemaValidat
       // A union of constants reports each one: name them all.
       const allowed = all
         .filter((e) => e.instancePath === error.instancePath && (e.keyword === 'const' || e.keyword === 'enum'))
-        .flatMap((e) => (e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : ((e.params as { allowedValues?: unknown[] }).allowedValues ?? [])));
+        .flatMap((e) =>
+          e.keyword === 'const'
+            ? [(e.params as { allowedValue: unknown }).allowedValue]
+            : ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []),
+        );
       return `must be ${allowed.map((v) => JSON.stringify(v)).join(' or ')}`;
     }
     default:

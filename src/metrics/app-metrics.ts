@@ -89,8 +89,16 @@ export class AppMetrics {
             this.set(read(poolUse()));
           },
         });
-      gauge('varsetd_db_pool_clients', 'PostgreSQL connection pool: clients connected to the server, busy or idle.', (use) => use.total);
-      gauge('varsetd_db_pool_idle_clients', 'PostgreSQL connection pool: connected clients not running a statement.', (use) => use.idle);
+      gauge(
+        'varsetd_db_pool_clients',
+        'PostgreSQL connection pool: clients connected to the server, busy or idle.',
+        (use) => use.total,
+      );
+      gauge(
+        'varsetd_db_pool_idle_clients',
+        'PostgreSQL connection pool: connected clients not running a statement.',
+        (use) => use.idle,
+      );
       gauge(
         'varsetd_db_pool_waiting_requests',
         'PostgreSQL connection pool: requests for a client waiting because every client is busy and the pool is full.',
@@ -103,7 +111,12 @@ export class AppMetrics {
 
   /** A request the router refused before matching any route (a path that is not valid UTF-8, a segment longer than any name). */
   observeRefused(reply: FastifyReply): FastifyReply {
-    this.observe({ route: undefined, method: reply.request.method, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    this.observe({
+      route: undefined,
+      method: reply.request.method,
+      status: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
     return reply;
   }
 

@@ -10,7 +10,10 @@ import { ApiError } from '../jsonapi/errors.js';
  * IPC channel Node's cluster gives each worker.
  */
 type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
-type WorkerMessage = { type: 'metrics-answered' } | { type: 'metrics?'; id: number } | { type: 'metrics-of-worker'; id: number; metrics: MetricsJson };
+type WorkerMessage =
+  | { type: 'metrics-answered' }
+  | { type: 'metrics?'; id: number }
+  | { type: 'metrics-of-worker'; id: number; metrics: MetricsJson };
 type PrimaryMessage = { type: 'metrics'; id: number; text: string } | { type: 'metrics-of-worker?'; id: number };
 
 /** How long the primary waits for the workers' metrics: a worker that does not answer by then is left out of the scrape. */
@@ -27,7 +30,11 @@ const unlessGone = () => {};
 export function answerPrimary(registry: Registry): () => void {
   const listener = (message: PrimaryMessage | undefined) => {
     if (message?.type !== 'metrics-of-worker?') return;
-    void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'metrics-of-worker', id: message.id, metrics } satisfies WorkerMessage, unlessGone));
+    void registry
+      .getMetricsAsJSON()
+      .then((metrics) =>
+        process.send?.({ type: 'metrics-of-worker', id: message.id, metrics } satisfies WorkerMessage, unlessGone),
+      );
   };
   process.on('message', listener);
   process.send?.({ type: 'metrics-answered' } satisfies WorkerMessage, unlessGone);
@@ -51,7 +58,15 @@ export function metricsOfEveryWorker(): Promise<string> {
     const fail = () => {
       clearTimeout(timer);
       answers.delete(id);
-      reject(new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'the metrics of the other workers did not arrive in time' }]));
+      reject(
+        new ApiError(503, [
+          {
+            status: '503',
+            title: 'service unavailable',
+            detail: 'the metrics of the other workers did not arrive in time',
+          },
+        ]),
+      );
     };
     const timer = setTimeout(fail, ANSWER_MS);
     answers.set(id, (text) => {
@@ -66,15 +81,28 @@ export function metricsOfEveryWorker(): Promise<string> {
 // ---- In the primary ----
 
 /** Workers whose process has not exited (Node keeps an exited one in `cluster.workers` until its channel disconnects). */
-const runningWorkers = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined && !worker.isDead()).length;
+const runningWorkers = () =>
+  Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined && !worker.isDead()).length;
 
 /** Makes the primary answer its workers' requests for everyone's metrics; `workers` is how many it keeps running. */
 export function serveMetricsToWorkers(workers: number): void {
   const registry = new Registry();
   const live = new Gauge({ name: 'varsetd_workers', help: 'Worker processes running.', registers: [registry] });
-  new Gauge({ name: 'varsetd_workers_desired', help: 'Worker processes the primary keeps running (VARSETD_WORKERS).', registers: [registry] }).set(workers);
-  const exits = new Counter({ name: 'varsetd_worker_exits_total', help: 'Worker processes that exited (crashed, were killed, or stopped at shutdown).', registers: [registry] });
-  const restarts = new Counter({ name: 'varsetd_worker_restarts_total', help: 'Worker processes started to replace one that exited.', registers: [registry] });
+  new Gauge({
+    name: 'varsetd_workers_desired',
+    help: 'Worker processes the primary keeps running (VARSETD_WORKERS).',
+    registers: [registry],
+  }).set(workers);
+  const exits = new Counter({
+    name: 'varsetd_worker_exits_total',
+    help: 'Worker processes that exited (crashed, were killed, or stopped at shutdown).',
+    registers: [registry],
+  });
+  const restarts = new Counter({
+    name: 'varsetd_worker_restarts_total',
+    help: 'Worker processes started to replace one that exited.',
+    registers: [registry],
+  });
   let forks = 0;
   // Only a worker that said it answers has built its app; one starting up is not waited for.
   const serving = new Set<Worker>();
@@ -100,12 +128,18 @@ export function serveMetricsToWorkers(workers: number): void {
       gathering,
       nextGathering++,
     ).then((text) => {
-      if (worker.isConnected()) worker.send({ type: 'metrics', id: message.id, text } satisfies PrimaryMessage, unlessGone);
+      if (worker.isConnected())
+        worker.send({ type: 'metrics', id: message.id, text } satisfies PrimaryMessage, unlessGone);
     });
   });
 }
 
-async function gather(registry: Registry, asked: Worker[], gathering: Map<number, (worker: Worker, metrics: MetricsJson) => void>, id: number): Promise<string> {
+async function gather(
+  registry: Registry,
+  asked: Worker[],
+  gathering: Map<number, (worker: Worker, metrics: MetricsJson) => void>,
+  id: number,
+): Promise<string> {
   const received = new Map<Worker, MetricsJson>();
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, GATHER_MS);
@@ -128,7 +162,11 @@ async function gather(registry: Registry, asked: Worker[], gathering: Map<number
 function perWorker(received: Map<Worker, MetricsJson>): Promise<MetricsJson> {
   const registry = new Registry();
   const registers = [registry];
-  new Gauge({ name: 'varsetd_workers_reporting', help: 'Workers whose metrics this scrape holds (the others did not answer in time).', registers }).set(received.size);
+  new Gauge({
+    name: 'varsetd_workers_reporting',
+    help: 'Workers whose metrics this scrape holds (the others did not answer in time).',
+    registers,
+  }).set(received.size);
   const requests = new Counter({
     name: 'varsetd_worker_http_requests_total',
     help: 'Requests each running worker has answered, by its cluster id (a replacement takes a new one).',
@@ -136,7 +174,10 @@ function perWorker(received: Map<Worker, MetricsJson>): Promise<MetricsJson> {
     registers,
   });
   for (const [worker, metrics] of received) {
-    const answered = metrics.find((metric) => metric.name === 'varsetd_http_requests_total')?.values.reduce((sum, value) => sum + value.value, 0) ?? 0;
+    const answered =
+      metrics
+        .find((metric) => metric.name === 'varsetd_http_requests_total')
+        ?.values.reduce((sum, value) => sum + value.value, 0) ?? 0;
     requests.inc({ worker: String(worker.id) }, answered);
   }
   return registry.getMetricsAsJSON();

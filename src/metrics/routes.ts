@@ -22,7 +22,12 @@ export const METRICS_PATH = '/metrics';
  */
 export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, options: MetricsOptions): void {
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observe({ route: request.routeOptions.url, method: request.method, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    metrics.observe({
+      route: request.routeOptions.url,
+      method: request.method,
+      status: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
     done();
   });
 
@@ -32,11 +37,16 @@ export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, optio
     app.addHook('onClose', async () => stopAnswering());
   }
 
-  app.get(METRICS_PATH, { config: { public: true }, schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!allowed(request.headers.authorization)) return sendError(reply.header('WWW-Authenticate', 'Bearer'), unauthorized());
-    const text = options.inCluster ? await metricsOfEveryWorker() : await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
-  });
+  app.get(
+    METRICS_PATH,
+    { config: { public: true }, schema: { hide: true } },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!allowed(request.headers.authorization))
+        return sendError(reply.header('WWW-Authenticate', 'Bearer'), unauthorized());
+      const text = options.inCluster ? await metricsOfEveryWorker() : await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(text);
+    },
+  );
 }
 
 /** Whether an Authorization header bears `token`, compared in constant time (of digests, so the lengths never differ). */

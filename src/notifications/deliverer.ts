@@ -3,7 +3,14 @@ import type { BaseLogger } from 'pino';
 import { transaction, type Store } from '../db/transaction.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { changeBody } from './payload.js';
-import { anyDue, claimDue, completeDelivery, failDelivery, releaseDelivery, type ClaimedDelivery } from './queue-store.js';
+import {
+  anyDue,
+  claimDue,
+  completeDelivery,
+  failDelivery,
+  releaseDelivery,
+  type ClaimedDelivery,
+} from './queue-store.js';
 import { DEFAULT_TIMEOUT_MS, send } from './send.js';
 import { insertResponse } from './store.js';
 
@@ -92,7 +99,9 @@ export class Deliverer {
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run during the await
       if (this.stopping) {
         // Claimed as the stop came: handed back unsent, for the next process.
-        await Promise.all(claimed.map((delivery) => releaseDelivery(this.store.db, delivery.id, this.owner).catch(() => {})));
+        await Promise.all(
+          claimed.map((delivery) => releaseDelivery(this.store.db, delivery.id, this.owner).catch(() => {})),
+        );
         break;
       }
       await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
@@ -104,7 +113,9 @@ export class Deliverer {
       const now = new Date();
       if (!(await anyDue(this.store, now.toISOString()))) return this.storeAnswered([]);
       const leaseUntil = new Date(now.getTime() + this.leaseMs()).toISOString();
-      return this.storeAnswered(await claimDue(this.store, this.owner, now.toISOString(), leaseUntil, this.options.batch));
+      return this.storeAnswered(
+        await claimDue(this.store, this.owner, now.toISOString(), leaseUntil, this.options.batch),
+      );
     } catch (error) {
       this.storeFailed(error);
       return [];
@@ -125,18 +136,32 @@ export class Deliverer {
         await releaseDelivery(this.store.db, delivery.id, this.owner);
         return;
       }
-      const response = { ...sent.response, varsetId: change.version.varsetId, versionNumber: change.version.number, attempt };
+      const response = {
+        ...sent.response,
+        varsetId: change.version.varsetId,
+        versionNumber: change.version.number,
+        attempt,
+      };
       const retryAt =
         response.successful || attempt >= this.options.maxAttempts
           ? null
-          : new Date(Date.now() + retryPause(attempt, this.options.firstRetryMs, this.options.longestRetryMs)).toISOString();
+          : new Date(
+              Date.now() + retryPause(attempt, this.options.firstRetryMs, this.options.longestRetryMs),
+            ).toISOString();
       await transaction(this.store, async (trx) => {
         if (response.successful) await completeDelivery(trx, delivery.id, this.owner);
         else await failDelivery(trx, delivery.id, this.owner, attempt, retryAt);
         await insertResponse(trx, configuration.id, response);
       });
       if (!response.successful) {
-        const fields = { configuration: configuration.id, varset: change.version.varsetId, version: change.version.number, attempt, code: response.code, error: response.error };
+        const fields = {
+          configuration: configuration.id,
+          varset: change.version.varsetId,
+          version: change.version.number,
+          attempt,
+          code: response.code,
+          error: response.error,
+        };
         if (retryAt === null) this.log.error(fields, 'a notification failed for good: the next one goes');
         else this.log.warn({ ...fields, retryAt }, 'a notification failed: trying again later');
       }
@@ -149,7 +174,8 @@ export class Deliverer {
   private async sendChange({ configuration, change }: ClaimedDelivery) {
     let token: string | null = null;
     try {
-      if (configuration.destinationType === 'generic' && configuration.sealedToken !== null) token = this.sealer.open(configuration.sealedToken);
+      if (configuration.destinationType === 'generic' && configuration.sealedToken !== null)
+        token = this.sealer.open(configuration.sealedToken);
     } catch {
       // Never sent unsigned: the receiver would take it for a forgery, or worse, trust it.
       return {
@@ -165,7 +191,11 @@ export class Deliverer {
         aborted: false,
       };
     }
-    const options = { timeoutMs: this.options.timeoutMs, allowPrivateAddresses: this.options.allowPrivateAddresses, signal: this.inFlight.signal };
+    const options = {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivateAddresses: this.options.allowPrivateAddresses,
+      signal: this.inFlight.signal,
+    };
     return send(configuration.url, changeBody(configuration, change), token, options);
   }
 

@@ -84,7 +84,15 @@ export function toldChange(change: Change): ToldChange {
     case 'project':
       return { target: change.target, id: change.id, action: change.action };
     case 'variable':
-      if (change.action === 'changed') return { target: 'variable', id: change.id, key: change.key, category: change.category, action: 'changed', field: change.field };
+      if (change.action === 'changed')
+        return {
+          target: 'variable',
+          id: change.id,
+          key: change.key,
+          category: change.category,
+          action: 'changed',
+          field: change.field,
+        };
       return {
         target: 'variable',
         id: change.id,

@@ -18,7 +18,8 @@ interface Destination {
 export function changeBody(destination: Destination, { version, workspaceCount }: ChangeToSend): string {
   const changes = version.changes.map(toldChange);
   const message = summary(version.varsetName, version.action, version.rolledBackTo, changes);
-  if (destination.destinationType === 'slack') return JSON.stringify(slackMessage(message, version, changes, workspaceCount));
+  if (destination.destinationType === 'slack')
+    return JSON.stringify(slackMessage(message, version, changes, workspaceCount));
   return JSON.stringify({
     payload_version: PAYLOAD_VERSION,
     notification_configuration_id: destination.id,
@@ -26,9 +27,20 @@ export function changeBody(destination: Destination, { version, workspaceCount }
     trigger: TRIGGER_OF_ACTION[version.action],
     message,
     varset: { id: version.varsetId, name: version.varsetName, organization: version.organizationName },
-    version: { id: version.id, number: version.number, action: version.action, rolled_back_to: version.rolledBackTo, created_at: version.createdAt },
+    version: {
+      id: version.id,
+      number: version.number,
+      action: version.action,
+      rolled_back_to: version.rolledBackTo,
+      created_at: version.createdAt,
+    },
     changes,
-    actor: { description: version.actor.description, token_id: version.actor.tokenId, kind: version.actor.kind, team_id: version.actor.teamId },
+    actor: {
+      description: version.actor.description,
+      token_id: version.actor.tokenId,
+      kind: version.actor.kind,
+      team_id: version.actor.teamId,
+    },
     request_id: version.requestId,
     workspace_count: workspaceCount,
   });
@@ -51,7 +63,12 @@ export function verificationBody(destination: Destination, organization: string,
 
 const ACTION_WORDS = { create: 'created', update: 'changed', delete: 'deleted', rollback: 'rolled back' } as const;
 
-function summary(name: string, action: keyof typeof ACTION_WORDS, rolledBackTo: number | null, changes: ToldChange[]): string {
+function summary(
+  name: string,
+  action: keyof typeof ACTION_WORDS,
+  rolledBackTo: number | null,
+  changes: ToldChange[],
+): string {
   const what = action === 'rollback' ? `rolled back to version ${rolledBackTo}` : ACTION_WORDS[action];
   return `Variable set "${name}" ${what}: ${changes.length} ${changes.length === 1 ? 'change' : 'changes'}`;
 }
@@ -82,7 +99,12 @@ const SLACK_TEXT_LIMIT = 3000;
 
 const within = (text: string, limit: number) => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
 
-function slackMessage(message: string, version: ChangeToSend['version'], changes: ToldChange[], workspaceCount: number) {
+function slackMessage(
+  message: string,
+  version: ChangeToSend['version'],
+  changes: ToldChange[],
+  workspaceCount: number,
+) {
   const lines = changes.slice(0, SLACK_LINES).map((change) => `• ${slackEscape(describe(change))}`);
   if (changes.length > SLACK_LINES) lines.push(`… and ${changes.length - SLACK_LINES} more`);
   const context = `${slackEscape(version.organizationName)} · version ${version.number} · by ${slackEscape(version.actor.description)} · reaches ${workspaceCount} ${workspaceCount === 1 ? 'workspace' : 'workspaces'} · request ${version.requestId}`;
@@ -90,7 +112,9 @@ function slackMessage(message: string, version: ChangeToSend['version'], changes
     text: slackEscape(message),
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `*${slackEscape(message)}*` } },
-      ...(lines.length ? [{ type: 'section', text: { type: 'mrkdwn', text: within(lines.join('\n'), SLACK_TEXT_LIMIT) } }] : []),
+      ...(lines.length
+        ? [{ type: 'section', text: { type: 'mrkdwn', text: within(lines.join('\n'), SLACK_TEXT_LIMIT) } }]
+        : []),
       { type: 'context', elements: [{ type: 'mrkdwn', text: context }] },
     ],
   };

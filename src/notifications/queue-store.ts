@@ -14,7 +14,13 @@ export interface ClaimedDelivery {
   id: number;
   /** Attempts made before this one. */
   attempts: number;
-  configuration: { id: string; name: string; destinationType: DestinationType; url: string; sealedToken: string | null };
+  configuration: {
+    id: string;
+    name: string;
+    destinationType: DestinationType;
+    url: string;
+    sealedToken: string | null;
+  };
   change: ChangeToSend;
 }
 
@@ -36,7 +42,13 @@ export async function anyDue(store: Store, now: string): Promise<boolean> {
  * them takes. Due: pending, its time come, leased to no one (or the lease ran out), and no
  * earlier change of its set still pending for its configuration.
  */
-export async function claimDue(store: Store, owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  store: Store,
+  owner: string,
+  now: string,
+  leaseUntil: string,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
   return transaction(store, async (trx) => {
     const due = await skippingLockedRows(
       trx,
@@ -63,7 +75,11 @@ export async function claimDue(store: Store, owner: string, now: string, leaseUn
     ).execute();
     if (!due.length) return [];
     const ids = due.map((row) => Number(row.id));
-    await trx.updateTable('varset_notification_deliveries').set({ lease_owner: owner, lease_until: leaseUntil }).where('id', 'in', ids).execute();
+    await trx
+      .updateTable('varset_notification_deliveries')
+      .set({ lease_owner: owner, lease_until: leaseUntil })
+      .where('id', 'in', ids)
+      .execute();
     const rows = await trx
       .selectFrom('varset_notification_deliveries as d')
       .innerJoin('varset_notification_configurations as c', 'c.id', 'd.configuration_id')
@@ -101,7 +117,13 @@ export async function claimDue(store: Store, owner: string, now: string, leaseUn
     return rows.map((row) => ({
       id: Number(row.id),
       attempts: Number(row.attempts),
-      configuration: { id: row.configuration_id, name: row.name, destinationType: row.destination_type, url: row.url, sealedToken: row.token },
+      configuration: {
+        id: row.configuration_id,
+        name: row.name,
+        destinationType: row.destination_type,
+        url: row.url,
+        sealedToken: row.token,
+      },
       change: {
         version: versionFromRow({ ...row, id: row.version_id }),
         workspaceCount: Number(row.workspace_count),
@@ -116,7 +138,13 @@ export async function completeDelivery(db: Db, id: number, owner: string): Promi
 }
 
 /** An attempt that failed: tried again at `nextAttemptAt`, or, with none, marked failed for good. */
-export async function failDelivery(db: Db, id: number, owner: string, attempts: number, nextAttemptAt: string | null): Promise<void> {
+export async function failDelivery(
+  db: Db,
+  id: number,
+  owner: string,
+  attempts: number,
+  nextAttemptAt: string | null,
+): Promise<void> {
   await db
     .updateTable('varset_notification_deliveries')
     .set(
@@ -131,5 +159,10 @@ export async function failDelivery(db: Db, id: number, owner: string, attempts: 
 
 /** A delivery given back unsent (a shutdown interrupted it): due again at once, no attempt counted. */
 export async function releaseDelivery(db: Db, id: number, owner: string): Promise<void> {
-  await db.updateTable('varset_notification_deliveries').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+  await db
+    .updateTable('varset_notification_deliveries')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
 }

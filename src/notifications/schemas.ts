@@ -6,11 +6,22 @@ export const CONFIGURATION_TYPE = 'varset-notification-configurations';
 
 const attributes = {
   name: Maybe(Type.String({ maxLength: MAX_NAME_LENGTH })),
-  'destination-type': Maybe(Type.Enum([...DESTINATION_TYPES], { description: 'generic: JSON signed with the token; slack: a Slack incoming-webhook message' })),
+  'destination-type': Maybe(
+    Type.Enum([...DESTINATION_TYPES], {
+      description: 'generic: JSON signed with the token; slack: a Slack incoming-webhook message',
+    }),
+  ),
   url: Maybe(Type.String({ maxLength: MAX_URL_LENGTH, description: 'an http or https URL' })),
-  token: Maybe(Type.String({ maxLength: MAX_TOKEN_LENGTH, description: 'write-only: the HMAC-SHA512 key of X-TFE-Notification-Signature; an empty string removes it' })),
+  token: Maybe(
+    Type.String({
+      maxLength: MAX_TOKEN_LENGTH,
+      description: 'write-only: the HMAC-SHA512 key of X-TFE-Notification-Signature; an empty string removes it',
+    }),
+  ),
   enabled: Maybe(Type.Boolean()),
-  triggers: Maybe(Type.Array(Type.String(), { description: 'varset:created, varset:changed, varset:deleted, varset:rolled-back' })),
+  triggers: Maybe(
+    Type.Array(Type.String(), { description: 'varset:created, varset:changed, varset:deleted, varset:rolled-back' }),
+  ),
 };
 
 export const ConfigurationBody = ResourceBody(CONFIGURATION_TYPE, attributes);
@@ -39,7 +50,9 @@ export const ConfigurationResource = Resource(
     triggers: Type.Array(Type.String()),
     'created-at': Type.String(),
     'updated-at': Type.String(),
-    'delivery-responses': Type.Array(DeliveryResponseSchema, { description: 'the newest attempts, newest first (at most 10)' }),
+    'delivery-responses': Type.Array(DeliveryResponseSchema, {
+      description: 'the newest attempts, newest first (at most 10)',
+    }),
   },
   { organization: ToOne('organizations') },
 );

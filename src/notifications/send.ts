@@ -42,7 +42,10 @@ export function signature(token: string, body: string): string {
 
 export function send(url: string, body: string, token: string | null, options: SendOptions): Promise<Sent> {
   const sentAt = new Date().toISOString();
-  const failed = (error: string, aborted = false): Sent => ({ response: { url, code: null, body: '', headers: {}, error, successful: false, sentAt }, aborted });
+  const failed = (error: string, aborted = false): Sent => ({
+    response: { url, code: null, body: '', headers: {}, error, successful: false, sentAt },
+    aborted,
+  });
   let target: URL;
   try {
     target = new URL(url);
@@ -54,7 +57,11 @@ export function send(url: string, body: string, token: string | null, options: S
     if (isLocalName(target.hostname) || (literal !== undefined && isPrivateAddress(literal)))
       return Promise.resolve(failed(`refused: ${target.hostname} is a private, loopback or link-local address`));
   }
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `varsetd/${VERSION}`, 'content-length': String(Buffer.byteLength(body)) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': `varsetd/${VERSION}`,
+    'content-length': String(Buffer.byteLength(body)),
+  };
   if (token !== null) headers['x-tfe-notification-signature'] = signature(token, body);
   const client = target.protocol === 'https:' ? https : http;
 
@@ -67,7 +74,12 @@ export function send(url: string, body: string, token: string | null, options: S
       options.signal?.removeEventListener('abort', onAbort);
       resolve(sent);
     };
-    const request = client.request(target, { method: 'POST', headers, lookup: options.allowPrivateAddresses ? undefined : publicOnlyLookup, agent: false });
+    const request = client.request(target, {
+      method: 'POST',
+      headers,
+      lookup: options.allowPrivateAddresses ? undefined : publicOnlyLookup,
+      agent: false,
+    });
     const timer = setTimeout(() => {
       request.destroy();
       settle(failed(`no response within ${options.timeoutMs} ms`));
@@ -78,7 +90,9 @@ export function send(url: string, body: string, token: string | null, options: S
     };
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (error: NodeJS.ErrnoException) => settle(failed(error.code === 'EPRIVATEADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`)));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle(failed(error.code === 'EPRIVATEADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`)),
+    );
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let length = 0;
@@ -125,9 +139,14 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '', 0);
     const refused = addresses.find((entry) => isPrivateAddress(entry.address));
     if (refused || addresses.length === 0) {
-      const reason = Object.assign(new Error(`refused: ${hostname} resolves to ${refused?.address ?? 'no address'}, a private, loopback or link-local address`), {
-        code: 'EPRIVATEADDRESS',
-      });
+      const reason = Object.assign(
+        new Error(
+          `refused: ${hostname} resolves to ${refused?.address ?? 'no address'}, a private, loopback or link-local address`,
+        ),
+        {
+          code: 'EPRIVATEADDRESS',
+        },
+      );
       return callback(reason, '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);

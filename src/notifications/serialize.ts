@@ -3,7 +3,10 @@ import { API_PREFIX } from '../jsonapi/document.js';
 import type { ShownConfiguration } from './service.js';
 import { CONFIGURATION_TYPE, type ConfigurationResource } from './schemas.js';
 
-export function serializeConfiguration({ configuration, responses }: ShownConfiguration): Static<typeof ConfigurationResource> {
+export function serializeConfiguration({
+  configuration,
+  responses,
+}: ShownConfiguration): Static<typeof ConfigurationResource> {
   return {
     id: configuration.id,
     type: CONFIGURATION_TYPE,
@@ -30,7 +33,10 @@ export function serializeConfiguration({ configuration, responses }: ShownConfig
       })),
     },
     relationships: {
-      organization: { data: { id: configuration.organizationName, type: 'organizations' }, links: { related: `${API_PREFIX}/organizations/${configuration.organizationName}` } },
+      organization: {
+        data: { id: configuration.organizationName, type: 'organizations' },
+        links: { related: `${API_PREFIX}/organizations/${configuration.organizationName}` },
+      },
     },
     links: { self: `${API_PREFIX}/${CONFIGURATION_TYPE}/${configuration.id}` },
   };

@@ -77,7 +77,11 @@ async function shown(ctx: Context, configuration: NotificationConfiguration): Pr
   return { configuration, responses: (await findResponses(ctx.store.db, [configuration.id])).get(configuration.id)! };
 }
 
-export async function listConfigurations(ctx: Context, organizationName: string, page: Page): Promise<{ rows: ShownConfiguration[]; total: number }> {
+export async function listConfigurations(
+  ctx: Context,
+  organizationName: string,
+  page: Page,
+): Promise<{ rows: ShownConfiguration[]; total: number }> {
   const organization = await getOrganization(ctx, organizationName, 'varset-notifications:manage');
   const { rows, total } = await pageOfConfigurations(ctx.store.db, organization.id, page);
   const responses = await findResponses(
@@ -91,7 +95,12 @@ export async function showConfiguration(ctx: Context, id: string): Promise<Shown
   return shown(ctx, await managedConfiguration(ctx, id));
 }
 
-export async function createConfiguration(ctx: Context, organizationName: string, command: ConfigurationCommand, policy: DestinationPolicy): Promise<ShownConfiguration> {
+export async function createConfiguration(
+  ctx: Context,
+  organizationName: string,
+  command: ConfigurationCommand,
+  policy: DestinationPolicy,
+): Promise<ShownConfiguration> {
   const organization = await getOrganization(ctx, organizationName, 'varset-notifications:manage');
   const organizationId = organization.id;
   if (command.name === undefined) throw blank('name');
@@ -122,12 +131,23 @@ export async function createConfiguration(ctx: Context, organizationName: string
       throw new Unprocessable(`an organization has at most ${MAX_CONFIGURATIONS} notification configurations`);
     }
     await insertConfiguration(trx, configuration);
-    recordAuditEvent(trx, ctx, { organizationId, type: 'notification_configuration', id: configuration.id, action: 'create', meta: { name: configuration.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId,
+      type: 'notification_configuration',
+      id: configuration.id,
+      action: 'create',
+      meta: { name: configuration.name },
+    });
   });
   return { configuration, responses: [] };
 }
 
-export async function updateConfigurationOf(ctx: Context, id: string, command: ConfigurationCommand, policy: DestinationPolicy): Promise<ShownConfiguration> {
+export async function updateConfigurationOf(
+  ctx: Context,
+  id: string,
+  command: ConfigurationCommand,
+  policy: DestinationPolicy,
+): Promise<ShownConfiguration> {
   const updated = await transaction(ctx.store, async (trx) => {
     const current = await findConfiguration(trx, id);
     if (!current) throw new NotFound();
@@ -154,18 +174,38 @@ export async function deleteConfigurationOf(ctx: Context, id: string): Promise<v
     if (!current) throw new NotFound();
     ensureManaging(ctx, current.organizationId);
     await deleteConfiguration(trx, id);
-    recordAuditEvent(trx, ctx, { organizationId: current.organizationId, type: 'notification_configuration', id, action: 'destroy', meta: { name: current.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: current.organizationId,
+      type: 'notification_configuration',
+      id,
+      action: 'destroy',
+      meta: { name: current.name },
+    });
   });
 }
 
 /** Sends a verification to the configuration's URL, records the response and answers the configuration with it. */
-export async function verifyConfiguration(ctx: Context, id: string, policy: DestinationPolicy): Promise<ShownConfiguration> {
+export async function verifyConfiguration(
+  ctx: Context,
+  id: string,
+  policy: DestinationPolicy,
+): Promise<ShownConfiguration> {
   const configuration = await managedConfiguration(ctx, id);
   const sentAt = now();
   const token = openedToken(ctx, configuration);
   const sent =
     token === undefined
-      ? { response: { url: configuration.url, code: null, body: '', headers: {}, error: 'the token cannot be opened with this encryption key', successful: false, sentAt } }
+      ? {
+          response: {
+            url: configuration.url,
+            code: null,
+            body: '',
+            headers: {},
+            error: 'the token cannot be opened with this encryption key',
+            successful: false,
+            sentAt,
+          },
+        }
       : await send(configuration.url, verificationBody(configuration, configuration.organizationName, sentAt), token, {
           timeoutMs: policy.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           allowPrivateAddresses: policy.allowPrivateAddresses,
@@ -196,18 +236,25 @@ function openedToken(ctx: Context, configuration: NotificationConfiguration): st
 }
 
 /** The configuration with the command applied, once every attribute is checked; a 422 at the first that is wrong. */
-function checked(base: NotificationConfiguration, command: ConfigurationCommand, ctx: Context, policy: DestinationPolicy): NotificationConfiguration {
+function checked(
+  base: NotificationConfiguration,
+  command: ConfigurationCommand,
+  ctx: Context,
+  policy: DestinationPolicy,
+): NotificationConfiguration {
   const next = { ...base };
   if (command.name !== undefined) {
     const name = command.name.trim();
     if (!name) throw blank('name');
-    if (name.length > MAX_NAME_LENGTH) throw new Invalid('name', `name is too long (at most ${MAX_NAME_LENGTH} characters)`);
+    if (name.length > MAX_NAME_LENGTH)
+      throw new Invalid('name', `name is too long (at most ${MAX_NAME_LENGTH} characters)`);
     next.name = name;
   }
   if (command.destinationType !== undefined) next.destinationType = command.destinationType;
   if (command.url !== undefined) next.url = checkedUrl(command.url, policy);
   if (command.token !== undefined) {
-    if (command.token.length > MAX_TOKEN_LENGTH) throw new Invalid('token', `token is too long (at most ${MAX_TOKEN_LENGTH} characters)`);
+    if (command.token.length > MAX_TOKEN_LENGTH)
+      throw new Invalid('token', `token is too long (at most ${MAX_TOKEN_LENGTH} characters)`);
     next.sealedToken = command.token === '' ? null : ctx.sealer.seal(command.token);
   }
   if (command.enabled !== undefined) next.enabled = command.enabled;
@@ -224,11 +271,15 @@ function checkedUrl(text: string, policy: DestinationPolicy): string {
   } catch {
     throw new Invalid(field, 'url must be an absolute http or https URL');
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw new Invalid(field, 'url must be an absolute http or https URL');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname)
+    throw new Invalid(field, 'url must be an absolute http or https URL');
   if (!policy.allowPrivateAddresses) {
     const literal = literalAddress(url.hostname);
     if (isLocalName(url.hostname) || (literal !== undefined && isPrivateAddress(literal))) {
-      throw new Invalid(field, 'url must not be a private, loopback or link-local address (VARSETD_NOTIFICATIONS_ALLOW_PRIVATE allows them)');
+      throw new Invalid(
+        field,
+        'url must not be a private, loopback or link-local address (VARSETD_NOTIFICATIONS_ALLOW_PRIVATE allows them)',
+      );
     }
   }
   return text;
@@ -237,7 +288,10 @@ function checkedUrl(text: string, policy: DestinationPolicy): string {
 function checkedTriggers(triggers: string[]): Trigger[] {
   triggers.forEach((trigger, index) => {
     if (!(TRIGGERS as readonly string[]).includes(trigger)) {
-      throw new Invalid(`triggers[${index}]`, `${JSON.stringify(trigger)} is not a trigger; triggers are ${TRIGGERS.join(', ')}`);
+      throw new Invalid(
+        `triggers[${index}]`,
+        `${JSON.stringify(trigger)} is not a trigger; triggers are ${TRIGGERS.join(', ')}`,
+      );
     }
   });
   return TRIGGERS.filter((trigger) => triggers.includes(trigger));

@@ -6,7 +6,9 @@ import { KEPT_RESPONSES, type DeliveryResponse, type NotificationConfiguration, 
 
 /** The SQL of notification configurations and of the responses their deliveries got. */
 
-function configurationOf(row: Selectable<VarsetNotificationConfigurationTable> & { organization_name: string }): NotificationConfiguration {
+function configurationOf(
+  row: Selectable<VarsetNotificationConfigurationTable> & { organization_name: string },
+): NotificationConfiguration {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -30,7 +32,10 @@ const withOrganizationName = (db: Db) =>
     .select('organizations.name as organization_name');
 
 export async function organizationExists(db: Db, organizationId: string): Promise<boolean> {
-  return (await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export async function findConfiguration(db: Db, id: string): Promise<NotificationConfiguration | undefined> {
@@ -48,7 +53,11 @@ export async function countConfigurations(db: Db, organizationId: string): Promi
 }
 
 /** A page of the organization's configurations, oldest first, and how many it has. */
-export async function pageOfConfigurations(db: Db, organizationId: string, page: Page): Promise<{ rows: NotificationConfiguration[]; total: number }> {
+export async function pageOfConfigurations(
+  db: Db,
+  organizationId: string,
+  page: Page,
+): Promise<{ rows: NotificationConfiguration[]; total: number }> {
   const rows = await withOrganizationName(db)
     .where('varset_notification_configurations.organization_id', '=', organizationId)
     .orderBy('varset_notification_configurations.seq')
@@ -88,7 +97,11 @@ export async function deleteConfiguration(db: Db, id: string): Promise<void> {
 
 /** Drops what is queued for a configuration and not yet sent (it was disabled). */
 export async function dropQueuedDeliveries(db: Db, configurationId: string): Promise<void> {
-  await db.deleteFrom('varset_notification_deliveries').where('configuration_id', '=', configurationId).where('status', '=', 'pending').execute();
+  await db
+    .deleteFrom('varset_notification_deliveries')
+    .where('configuration_id', '=', configurationId)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 function responseOf(row: Selectable<VarsetNotificationResponseTable>): DeliveryResponse {
@@ -110,7 +123,12 @@ function responseOf(row: Selectable<VarsetNotificationResponseTable>): DeliveryR
 export async function findResponses(db: Db, configurationIds: string[]): Promise<Map<string, DeliveryResponse[]>> {
   const byConfiguration = new Map<string, DeliveryResponse[]>(configurationIds.map((id) => [id, []]));
   if (!configurationIds.length) return byConfiguration;
-  const rows = await db.selectFrom('varset_notification_responses').selectAll().where('configuration_id', 'in', configurationIds).orderBy('id', 'desc').execute();
+  const rows = await db
+    .selectFrom('varset_notification_responses')
+    .selectAll()
+    .where('configuration_id', 'in', configurationIds)
+    .orderBy('id', 'desc')
+    .execute();
   for (const row of rows) {
     const responses = byConfiguration.get(row.configuration_id)!;
     if (responses.length < KEPT_RESPONSES) responses.push(responseOf(row));
@@ -143,5 +161,9 @@ export async function insertResponse(db: Db, configurationId: string, response: 
     .orderBy('id', 'desc')
     .limit(1)
     .offset(KEPT_RESPONSES - 1);
-  await db.deleteFrom('varset_notification_responses').where('configuration_id', '=', configurationId).where('id', '<', oldestKept).execute();
+  await db
+    .deleteFrom('varset_notification_responses')
+    .where('configuration_id', '=', configurationId)
+    .where('id', '<', oldestKept)
+    .execute();
 }

@@ -75,9 +75,24 @@ export const ORGANIZATION_COLUMNS = [
   'organizations.created_at as organization_created_at',
 ] as const;
 
-type WithOrganization = { organization_id: string; organization_name: string; organization_email: string; organization_created_at: string };
+type WithOrganization = {
+  organization_id: string;
+  organization_name: string;
+  organization_email: string;
+  organization_created_at: string;
+};
 
-export function splitOrganization<R extends WithOrganization>(joined: R): { row: Omit<R, Exclude<keyof WithOrganization, 'organization_id'>>; organization: Organization } {
+export function splitOrganization<R extends WithOrganization>(
+  joined: R,
+): { row: Omit<R, Exclude<keyof WithOrganization, 'organization_id'>>; organization: Organization } {
   const { organization_name, organization_email, organization_created_at, ...row } = joined;
-  return { row, organization: { id: row.organization_id, name: organization_name, email: organization_email, created_at: organization_created_at } };
+  return {
+    row,
+    organization: {
+      id: row.organization_id,
+      name: organization_name,
+      email: organization_email,
+      created_at: organization_created_at,
+    },
+  };
 }

@@ -11,7 +11,14 @@ const Minutes = Type.Integer({ minimum: 5, maximum: 20160 });
 export const OrganizationBody = ResourceBody(
   'organizations',
   {
-    name: Maybe(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'letters, numbers, "-" and "_"; the organization\'s id' })),
+    name: Maybe(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'letters, numbers, "-" and "_"; the organization\'s id',
+      }),
+    ),
     email: Maybe(Type.String({ minLength: 1, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' })),
     'session-timeout': Maybe(Minutes),
     'session-remember': Maybe(Minutes),
@@ -73,6 +80,9 @@ export const OrganizationResource = Resource(
 
 const entitlement = (value: boolean | null) => (value === null ? Type.Null() : Type.Boolean());
 
-export const EntitlementSetResource = Resource('entitlement-sets', Object.fromEntries(Object.entries(ENTITLEMENTS).map(([name, value]) => [name, entitlement(value)])));
+export const EntitlementSetResource = Resource(
+  'entitlement-sets',
+  Object.fromEntries(Object.entries(ENTITLEMENTS).map(([name, value]) => [name, entitlement(value)])),
+);
 
 export const OrganizationParams = Type.Object({ name: Type.String() });

@@ -10,7 +10,10 @@ import type { EntitlementSetResource, OrganizationResource } from './schemas.js'
  * `permissions` are the caller's (`organizationPermissions` in auth/permissions.ts). varsetd has no
  * plans, trials, SAML, HYOK, stacks or users: what describes them says so.
  */
-export function serializeOrganization(org: OrganizationRecord, permissions: Record<OrganizationPermission, boolean>): Static<typeof OrganizationResource> {
+export function serializeOrganization(
+  org: OrganizationRecord,
+  permissions: Record<OrganizationPermission, boolean>,
+): Static<typeof OrganizationResource> {
   return {
     id: org.name,
     type: 'organizations',

@@ -7,17 +7,32 @@ import { transaction, withOrganizationLocked, type Trx } from '../db/transaction
 import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, blank } from '../common/errors.js';
 import type { Page } from '../common/page.js';
-import { DEFAULT_ORGANIZATION_SETTINGS, type ExecutionMode, type Organization, type OrganizationChanges, type OrganizationRecord, type OrganizationSettings } from './model.js';
+import {
+  DEFAULT_ORGANIZATION_SETTINGS,
+  type ExecutionMode,
+  type Organization,
+  type OrganizationChanges,
+  type OrganizationRecord,
+  type OrganizationSettings,
+} from './model.js';
 import { checkSettings } from './settings.js';
 import * as store from './store.js';
 
 /** The organization named `name`, if the subject may do `action` on it; otherwise the 404 of a missing one. */
-export async function getOrganization(ctx: Context, name: string, action: Action = 'organization:read'): Promise<Organization> {
+export async function getOrganization(
+  ctx: Context,
+  name: string,
+  action: Action = 'organization:read',
+): Promise<Organization> {
   return (await getVersionedOrganization(ctx, name, action)).organization;
 }
 
 /** `getOrganization` with the organization's version, read in the same statement. */
-export async function getVersionedOrganization(ctx: Context, name: string, action: Action = 'organization:read'): Promise<{ organization: Organization; version: number }> {
+export async function getVersionedOrganization(
+  ctx: Context,
+  name: string,
+  action: Action = 'organization:read',
+): Promise<{ organization: Organization; version: number }> {
   const found = await store.findOrganizationByName(ctx.store.db, name);
   if (!found) throw new NotFound();
   ensure(ctx.subject, action, { organizationId: found.organization.id });
@@ -25,7 +40,11 @@ export async function getVersionedOrganization(ctx: Context, name: string, actio
 }
 
 /** An organization with its settings and default project, as its own responses show it. */
-export async function getOrganizationRecord(ctx: Context, name: string, action: Action = 'organization:read'): Promise<OrganizationRecord> {
+export async function getOrganizationRecord(
+  ctx: Context,
+  name: string,
+  action: Action = 'organization:read',
+): Promise<OrganizationRecord> {
   const organization = await store.findOrganizationRecord(ctx.store.db, name);
   if (!organization) throw new NotFound();
   ensure(ctx.subject, action, { organizationId: organization.id });
@@ -56,22 +75,44 @@ export interface OrganizationPart {
 }
 
 /** Creates an organization with its default project and its owners team. */
-export async function createOrganization(ctx: Context, parts: readonly OrganizationPart[], changes: OrganizationChanges): Promise<OrganizationRecord> {
+export async function createOrganization(
+  ctx: Context,
+  parts: readonly OrganizationPart[],
+  changes: OrganizationChanges,
+): Promise<OrganizationRecord> {
   ensure(ctx.subject, 'organizations:create');
   if (changes.name === undefined) throw blank('name');
   if (changes.email === undefined) throw blank('email');
   const settings = checkSettings({ ...DEFAULT_ORGANIZATION_SETTINGS, ...changes.settings }, changes);
-  const organization: OrganizationRecord = { id: newId('org'), name: changes.name, email: changes.email, created_at: now(), settings, default_project_id: newId('prj') };
+  const organization: OrganizationRecord = {
+    id: newId('org'),
+    name: changes.name,
+    email: changes.email,
+    created_at: now(),
+    settings,
+    default_project_id: newId('prj'),
+  };
   await transaction(ctx.store, async (trx) => {
     if (await store.findOrganizationByName(trx, organization.name)) throw new Taken('name');
     await store.insertOrganization(trx, organization);
     for (const part of parts) await part.created?.(trx, organization);
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'create', meta: { name: organization.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'organization',
+      id: organization.id,
+      action: 'create',
+      meta: { name: organization.name },
+    });
   });
   return organization;
 }
 
-export async function updateOrganization(ctx: Context, parts: readonly OrganizationPart[], name: string, changes: OrganizationChanges): Promise<OrganizationRecord> {
+export async function updateOrganization(
+  ctx: Context,
+  parts: readonly OrganizationPart[],
+  name: string,
+  changes: OrganizationChanges,
+): Promise<OrganizationRecord> {
   const found = await getOrganizationRecord(ctx, name, 'organization:update');
   const organization: OrganizationRecord = {
     ...found,
@@ -80,10 +121,17 @@ export async function updateOrganization(ctx: Context, parts: readonly Organizat
     settings: checkSettings({ ...found.settings, ...changes.settings }, changes),
   };
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
-    if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name))) throw new Taken('name');
+    if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name)))
+      throw new Taken('name');
     await store.updateOrganization(trx, organization);
     for (const part of parts) await part.updated?.(trx, organization);
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'update', meta: { name: organization.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'organization',
+      id: organization.id,
+      action: 'update',
+      meta: { name: organization.name },
+    });
   });
   return organization;
 }
@@ -102,12 +150,22 @@ export function organizationSettings(ctx: Context, organizationId: string): Prom
 }
 
 /** Deletes an organization and everything in it. */
-export async function deleteOrganization(ctx: Context, parts: readonly OrganizationPart[], name: string): Promise<void> {
+export async function deleteOrganization(
+  ctx: Context,
+  parts: readonly OrganizationPart[],
+  name: string,
+): Promise<void> {
   const organization = await getOrganization(ctx, name, 'organization:delete');
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     for (const part of parts) await part.deleting?.(trx, organization.id);
     await store.deleteOrganization(trx, organization.id);
     // Kept after the organization is gone, until retention removes it (migration 0018).
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'organization', id: organization.id, action: 'destroy', meta: { name: organization.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'organization',
+      id: organization.id,
+      action: 'destroy',
+      meta: { name: organization.name },
+    });
   });
 }

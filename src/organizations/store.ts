@@ -4,20 +4,35 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
-import { DEFAULT_ORGANIZATION_SETTINGS, type Organization, type OrganizationRecord, type OrganizationSettings } from './model.js';
+import {
+  DEFAULT_ORGANIZATION_SETTINGS,
+  type Organization,
+  type OrganizationRecord,
+  type OrganizationSettings,
+} from './model.js';
 
 const COLUMNS = ['organizations.id', 'organizations.name', 'organizations.email', 'organizations.created_at'] as const;
 const RECORD_COLUMNS = [...COLUMNS, 'organizations.settings', 'projects.id as default_project_id'] as const;
 
 /** Organizations joined with their default project, which every organization has. */
 function withDefaultProject(db: Db) {
-  return db.selectFrom('organizations').innerJoin('projects', (join) => join.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', true));
+  return db
+    .selectFrom('organizations')
+    .innerJoin('projects', (join) =>
+      join.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', true),
+    );
 }
 
 /** Settings as stored, with HCP Terraform's defaults for what they do not hold. */
-const settingsOf = (stored: string): OrganizationSettings => ({ ...DEFAULT_ORGANIZATION_SETTINGS, ...(JSON.parse(stored) as Partial<OrganizationSettings>) });
+const settingsOf = (stored: string): OrganizationSettings => ({
+  ...DEFAULT_ORGANIZATION_SETTINGS,
+  ...(JSON.parse(stored) as Partial<OrganizationSettings>),
+});
 
-function toRecord({ settings, ...row }: Organization & { settings: string; default_project_id: string }): OrganizationRecord {
+function toRecord({
+  settings,
+  ...row
+}: Organization & { settings: string; default_project_id: string }): OrganizationRecord {
   return { ...row, settings: settingsOf(settings) };
 }
 
@@ -31,7 +46,10 @@ const organizationByName = compiledOnce((db, name: string) =>
 );
 
 /** An organization with its version (migration 0007, which the response cache reads), in one statement. */
-export async function findOrganizationByName(db: Db, name: string): Promise<{ organization: Organization; version: number } | undefined> {
+export async function findOrganizationByName(
+  db: Db,
+  name: string,
+): Promise<{ organization: Organization; version: number } | undefined> {
   const [row] = await organizationByName(db, name);
   if (!row) return undefined;
   const { version, ...organization } = row;
@@ -40,13 +58,20 @@ export async function findOrganizationByName(db: Db, name: string): Promise<{ or
 
 /** An organization with its settings and default project, in one statement. */
 export async function findOrganizationRecord(db: Db, name: string): Promise<OrganizationRecord | undefined> {
-  const row = await withDefaultProject(db).select(RECORD_COLUMNS).where('organizations.name', '=', name).executeTakeFirst();
+  const row = await withDefaultProject(db)
+    .select(RECORD_COLUMNS)
+    .where('organizations.name', '=', name)
+    .executeTakeFirst();
   return row && toRecord(row);
 }
 
 /** An organization's settings, by its internal id. */
 export async function findSettings(db: Db, organizationId: string): Promise<OrganizationSettings> {
-  const row = await db.selectFrom('organizations').select('settings').where('id', '=', organizationId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('organizations')
+    .select('settings')
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   return settingsOf(row.settings);
 }
 
@@ -61,15 +86,27 @@ export interface OrganizationFilter {
   except?: string[] | undefined;
 }
 
-export async function listOrganizations(db: Db, filter: OrganizationFilter, page: Page): Promise<{ rows: OrganizationRecord[]; total: number }> {
+export async function listOrganizations(
+  db: Db,
+  filter: OrganizationFilter,
+  page: Page,
+): Promise<{ rows: OrganizationRecord[]; total: number }> {
   let base = withDefaultProject(db);
   if (filter.only) base = base.where('organizations.id', 'in', filter.only.length ? filter.only : ['']);
   if (filter.except?.length) base = base.where('organizations.id', 'not in', filter.except);
   const { search, name, email } = filter;
-  if (search !== undefined) base = base.where((eb) => eb.or([contains(sql.ref('organizations.search_name'), search), contains(sql.ref('organizations.search_email'), search)]));
+  if (search !== undefined)
+    base = base.where((eb) =>
+      eb.or([
+        contains(sql.ref('organizations.search_name'), search),
+        contains(sql.ref('organizations.search_email'), search),
+      ]),
+    );
   if (name !== undefined) base = base.where(contains(sql.ref('organizations.search_name'), name));
   if (email !== undefined) base = base.where(contains(sql.ref('organizations.search_email'), email));
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(RECORD_COLUMNS).orderBy('organizations.name'));
+  const { rows, total } = await fetchPage(db, base, page, (q) =>
+    q.select(RECORD_COLUMNS).orderBy('organizations.name'),
+  );
   return { rows: rows.map(toRecord), total };
 }
 

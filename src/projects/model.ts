@@ -49,7 +49,8 @@ export const PROJECT_COLUMNS = [
 ] as const;
 
 /** A project row as read through `PROJECT_COLUMNS`: its stored mode is one varsetd wrote. */
-export const toProject = <R extends { default_execution_mode: string }>(row: R) => row as R & { default_execution_mode: ExecutionMode };
+export const toProject = <R extends { default_execution_mode: string }>(row: R) =>
+  row as R & { default_execution_mode: ExecutionMode };
 
 /** How a list of projects is ordered: by name (code point order) either way, or newest first. */
 export type ProjectOrder = 'name' | '-name' | 'newest';

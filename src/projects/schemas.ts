@@ -8,16 +8,30 @@ import { EffectiveTagBindingsRelationship, TagBindingsLink, TagBindingsRelations
 export const ProjectBody = ResourceBody(
   'projects',
   {
-    name: Maybe(Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9 _-]+$', description: 'letters, numbers, spaces, "-" and "_"' })),
+    name: Maybe(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        pattern: '^[A-Za-z0-9 _-]+$',
+        description: 'letters, numbers, spaces, "-" and "_"',
+      }),
+    ),
     description: Maybe(Type.String({ maxLength: 512 })),
     'auto-destroy-activity-duration': Type.Optional(
-      Nullable(Type.String({ pattern: AUTO_DESTROY_DURATION_PATTERN, description: "up to 4 digits and a unit, 'd' or 'h'; null for never" })),
+      Nullable(
+        Type.String({
+          pattern: AUTO_DESTROY_DURATION_PATTERN,
+          description: "up to 4 digits and a unit, 'd' or 'h'; null for never",
+        }),
+      ),
     ),
     'default-execution-mode': Maybe(Type.Union(EXECUTION_MODES.map((mode) => Type.Literal(mode)))),
     'default-agent-pool-id': Maybe(Type.String({ minLength: 1 })),
     'setting-overwrites': Maybe(
       Type.Object({
-        'default-execution-mode': Maybe(Type.Boolean({ description: "false follows the organization's default execution mode" })),
+        'default-execution-mode': Maybe(
+          Type.Boolean({ description: "false follows the organization's default execution mode" }),
+        ),
         'default-agent-pool': Maybe(Type.Boolean()),
       }),
     ),
@@ -26,7 +40,9 @@ export const ProjectBody = ResourceBody(
 );
 
 /** The caller's permissions on a project (`projectPermissions` in auth/permissions.ts); null where a response does not tell them. */
-const ProjectPermissions = Nullable(Type.Object(Object.fromEntries(PROJECT_PERMISSIONS.map((name) => [name, Type.Boolean()]))));
+const ProjectPermissions = Nullable(
+  Type.Object(Object.fromEntries(PROJECT_PERMISSIONS.map((name) => [name, Type.Boolean()]))),
+);
 
 export const ProjectResource = Resource(
   'projects',
@@ -37,7 +53,10 @@ export const ProjectResource = Resource(
     'is-default': Type.Boolean(),
     'auto-destroy-activity-duration': Nullable(Type.String()),
     'default-execution-mode': Type.String(),
-    'setting-overwrites': Type.Object({ 'default-execution-mode': Type.Boolean(), 'default-agent-pool': Type.Boolean() }),
+    'setting-overwrites': Type.Object({
+      'default-execution-mode': Type.Boolean(),
+      'default-agent-pool': Type.Boolean(),
+    }),
     permissions: ProjectPermissions,
   },
   {

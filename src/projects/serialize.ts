@@ -27,7 +27,10 @@ export function serializeProject(
       'auto-destroy-activity-duration': project.auto_destroy_activity_duration,
       'default-execution-mode': project.default_execution_mode,
       // varsetd has no agent pools: a project's pool is always its organization's, none.
-      'setting-overwrites': { 'default-execution-mode': project.execution_mode_overwritten, 'default-agent-pool': project.execution_mode_overwritten },
+      'setting-overwrites': {
+        'default-execution-mode': project.execution_mode_overwritten,
+        'default-agent-pool': project.execution_mode_overwritten,
+      },
       permissions,
     },
     relationships: {
@@ -35,7 +38,9 @@ export function serializeProject(
       'default-agent-pool': { data: null },
       'tag-bindings': { links: { related: `${self}/tag-bindings` } },
       'effective-tag-bindings': {
-        ...(effectiveTagBindingIds ? { data: effectiveTagBindingIds.map((id) => ({ id, type: 'effective-tag-bindings' as const })) } : {}),
+        ...(effectiveTagBindingIds
+          ? { data: effectiveTagBindingIds.map((id) => ({ id, type: 'effective-tag-bindings' as const })) }
+          : {}),
         links: { related: `${self}/effective-tag-bindings` },
       },
     },

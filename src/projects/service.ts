@@ -23,7 +23,11 @@ export interface ProjectWithOrganization {
  * A project with its organization (and the organization's version, read in the same statement),
  * if the subject may do `action` on it; otherwise the 404 of a missing one.
  */
-export async function getProject(ctx: Context, id: string, action: Action = 'project:read'): Promise<ProjectWithOrganization & { organizationVersion: number }> {
+export async function getProject(
+  ctx: Context,
+  id: string,
+  action: Action = 'project:read',
+): Promise<ProjectWithOrganization & { organizationVersion: number }> {
   const found = await store.findProjectWithOrganization(ctx.store.db, id);
   if (!found) throw new NotFound();
   ensure(ctx.subject, action, { organizationId: found.project.organization_id, projectId: found.project.id });
@@ -48,10 +52,17 @@ export async function listOrganizationProjects(
     const scope = projectActionScope(ctx.subject, organization.id, action);
     if (scope !== 'all') within.push(scope === 'none' ? [] : scope.projectIds);
   }
-  return { organization, ...(await store.listProjects(ctx.store.db, organization.id, { ...filter, visible, within }, page)) };
+  return {
+    organization,
+    ...(await store.listProjects(ctx.store.db, organization.id, { ...filter, visible, within }, page)),
+  };
 }
 
-export async function createProject(ctx: Context, organizationName: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
+export async function createProject(
+  ctx: Context,
+  organizationName: string,
+  changes: ProjectChanges,
+): Promise<ProjectWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'projects:create', { organizationId: organization.id });
   if (changes.name === undefined) throw blank('name');
@@ -69,8 +80,19 @@ export async function createProject(ctx: Context, organizationName: string, chan
     if (await store.projectNameTaken(trx, organization.id, project.name)) throw new Taken('name');
     await followOrganization(trx, project);
     await store.insertProject(trx, project);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: organization.id }, changes.tagBindings);
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'project', id: project.id, action: 'create', meta: { name: project.name } });
+    if (changes.tagBindings)
+      await replaceBindings(
+        trx,
+        { kind: 'project', id: project.id, organizationId: organization.id },
+        changes.tagBindings,
+      );
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'project',
+      id: project.id,
+      action: 'create',
+      meta: { name: project.name },
+    });
   });
   return { project, organization };
 }
@@ -100,35 +122,63 @@ const FOLLOWING = { default_execution_mode: 'remote', execution_mode_overwritten
 
 /** A project that follows its organization takes its mode, read under the organization's lock. */
 async function followOrganization(trx: Trx, project: Project): Promise<void> {
-  if (!project.execution_mode_overwritten) project.default_execution_mode = await organizationExecutionMode(trx, project.organization_id);
+  if (!project.execution_mode_overwritten)
+    project.default_execution_mode = await organizationExecutionMode(trx, project.organization_id);
 }
 
-export async function updateProject(ctx: Context, id: string, changes: ProjectChanges): Promise<ProjectWithOrganization> {
+export async function updateProject(
+  ctx: Context,
+  id: string,
+  changes: ProjectChanges,
+): Promise<ProjectWithOrganization> {
   const found = await getProject(ctx, id, 'project:update');
   const project: Project = {
     ...found.project,
     name: changes.name ?? found.project.name,
     description: changes.description ?? found.project.description,
-    auto_destroy_activity_duration: changes.autoDestroyActivityDuration === undefined ? found.project.auto_destroy_activity_duration : changes.autoDestroyActivityDuration,
+    auto_destroy_activity_duration:
+      changes.autoDestroyActivityDuration === undefined
+        ? found.project.auto_destroy_activity_duration
+        : changes.autoDestroyActivityDuration,
     ...executionModeAfter(found.project, changes),
   };
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
-    if (project.name !== found.project.name && (await store.projectNameTaken(trx, project.organization_id, project.name))) throw new Taken('name');
+    if (
+      project.name !== found.project.name &&
+      (await store.projectNameTaken(trx, project.organization_id, project.name))
+    )
+      throw new Taken('name');
     await followOrganization(trx, project);
     await store.updateProject(trx, project);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'project', id: project.id, organizationId: project.organization_id }, changes.tagBindings);
-    recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id: project.id, action: 'update', meta: { name: project.name } });
+    if (changes.tagBindings)
+      await replaceBindings(
+        trx,
+        { kind: 'project', id: project.id, organizationId: project.organization_id },
+        changes.tagBindings,
+      );
+    recordAuditEvent(trx, ctx, {
+      organizationId: project.organization_id,
+      type: 'project',
+      id: project.id,
+      action: 'update',
+      meta: { name: project.name },
+    });
   });
   return { project, organization: found.organization };
 }
 
 /** The default projects of organizations the caller reads, for `include=default-project`: those it may read, in one statement. */
-export async function readableDefaultProjects(ctx: Context, organizations: { default_project_id: string }[]): Promise<Project[]> {
+export async function readableDefaultProjects(
+  ctx: Context,
+  organizations: { default_project_id: string }[],
+): Promise<Project[]> {
   const projects = await store.findProjectsById(
     ctx.store.db,
     organizations.map((o) => o.default_project_id),
   );
-  return projects.filter((p) => can(ctx.subject, 'project:read', { organizationId: p.organization_id, projectId: p.id }));
+  return projects.filter((p) =>
+    can(ctx.subject, 'project:read', { organizationId: p.organization_id, projectId: p.id }),
+  );
 }
 
 /** What another feature does in a project's deletion, in its transaction, before the project goes (src/deletion-steps.ts). */
@@ -142,15 +192,26 @@ export async function deleteProject(ctx: Context, steps: readonly ProjectDeletio
   const { project } = await getProject(ctx, id, 'project:delete');
   if (project.is_default) throw new Unprocessable('the default project of an organization cannot be deleted');
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
-    if (await store.hasWorkspaces(trx, id)) throw new Conflict('the project still contains workspaces: move or delete them first');
+    if (await store.hasWorkspaces(trx, id))
+      throw new Conflict('the project still contains workspaces: move or delete them first');
     for (const step of steps) await step(trx, ctx, id);
     await store.deleteProject(trx, id);
-    recordAuditEvent(trx, ctx, { organizationId: project.organization_id, type: 'project', id, action: 'destroy', meta: { name: project.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: project.organization_id,
+      type: 'project',
+      id,
+      action: 'destroy',
+      meta: { name: project.name },
+    });
   });
 }
 
 /** The execution mode a project's workspaces take when they do not set their own, read in the caller's transaction. */
-export async function projectExecutionMode(trx: Trx, organizationId: string, projectId: string): Promise<ExecutionMode> {
+export async function projectExecutionMode(
+  trx: Trx,
+  organizationId: string,
+  projectId: string,
+): Promise<ExecutionMode> {
   const [project] = await store.findProjects(trx, organizationId, [projectId]);
   if (!project) throw new NotFound();
   return project.default_execution_mode;
@@ -163,5 +224,7 @@ export function projectsOfOrganization(ctx: Context, organizationId: string, ids
 
 /** The projects of an organization by id that the subject may read (for another resource's `include`): one statement. */
 export async function readableProjects(ctx: Context, organizationId: string, ids: string[]): Promise<Project[]> {
-  return (await store.findProjects(ctx.store.db, organizationId, ids)).filter((p) => can(ctx.subject, 'project:read', { organizationId, projectId: p.id }));
+  return (await store.findProjects(ctx.store.db, organizationId, ids)).filter((p) =>
+    can(ctx.subject, 'project:read', { organizationId, projectId: p.id }),
+  );
 }

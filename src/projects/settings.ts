@@ -14,25 +14,39 @@ export function executionModeAfter(
 ): Pick<Project, 'default_execution_mode' | 'execution_mode_overwritten'> {
   const { executionMode, agentPool } = changes.overwrites;
   if (executionMode !== undefined && agentPool !== undefined && executionMode !== agentPool) {
-    throw new Invalid('setting-overwrites', 'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.');
+    throw new Invalid(
+      'setting-overwrites',
+      'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.',
+    );
   }
   const mode = changes.defaultExecutionMode;
   if (changes.defaultAgentPoolId !== undefined) {
     const field = 'default-agent-pool-id';
-    if (mode !== 'agent') throw new Invalid(field, "Default agent pool must not be specified unless using 'agent' execution mode");
+    if (mode !== 'agent')
+      throw new Invalid(field, "Default agent pool must not be specified unless using 'agent' execution mode");
     throw new Invalid(field, 'Default agent pool not found: varsetd has no agent pools');
   }
   if (mode === 'agent') {
-    throw new Invalid('default-execution-mode', "Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools");
+    throw new Invalid(
+      'default-execution-mode',
+      "Default agent pool must be specified when using 'agent' execution mode, and varsetd has no agent pools",
+    );
   }
   const overwrite = executionMode ?? agentPool;
   if (overwrite === false) {
-    if (mode !== undefined) throw new Invalid('default-execution-mode', 'default-execution-mode cannot be given with setting-overwrites false');
+    if (mode !== undefined)
+      throw new Invalid(
+        'default-execution-mode',
+        'default-execution-mode cannot be given with setting-overwrites false',
+      );
     return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: false };
   }
   if (mode !== undefined) return { default_execution_mode: mode, execution_mode_overwritten: true };
   if (overwrite === true && !current.execution_mode_overwritten) {
     throw new Invalid('default-execution-mode', 'default-execution-mode must be given with setting-overwrites true');
   }
-  return { default_execution_mode: current.default_execution_mode, execution_mode_overwritten: current.execution_mode_overwritten };
+  return {
+    default_execution_mode: current.default_execution_mode,
+    execution_mode_overwritten: current.execution_mode_overwritten,
+  };
 }

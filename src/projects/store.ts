@@ -6,7 +6,12 @@ import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
-import { ORGANIZATION_COLUMNS, splitOrganization, type ExecutionMode, type Organization } from '../organizations/model.js';
+import {
+  ORGANIZATION_COLUMNS,
+  splitOrganization,
+  type ExecutionMode,
+  type Organization,
+} from '../organizations/model.js';
 import { PROJECT_COLUMNS, toProject, type Project, type ProjectOrder } from './model.js';
 
 const projectWithOrganization = compiledOnce((db, id: string) =>
@@ -21,7 +26,10 @@ const projectWithOrganization = compiledOnce((db, id: string) =>
 );
 
 /** A project with its organization and the organization's version (migration 0007, which the response cache reads), in one statement. */
-export async function findProjectWithOrganization(db: Db, id: string): Promise<{ project: Project; organization: Organization; organizationVersion: number } | undefined> {
+export async function findProjectWithOrganization(
+  db: Db,
+  id: string,
+): Promise<{ project: Project; organization: Organization; organizationVersion: number } | undefined> {
   const [row] = await projectWithOrganization(db, id);
   if (!row) return undefined;
   const { row: project, organization } = splitOrganization(row);
@@ -30,11 +38,21 @@ export async function findProjectWithOrganization(db: Db, id: string): Promise<{
 }
 
 export async function projectNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
-  return (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('projects')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function hasWorkspaces(db: Db, projectId: string): Promise<boolean> {
-  return (await db.selectFrom('workspaces').select('id').where('project_id', '=', projectId).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('workspaces').select('id').where('project_id', '=', projectId).limit(1).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export interface ProjectFilter {
@@ -49,13 +67,21 @@ export interface ProjectFilter {
   order: ProjectOrder;
 }
 
-export async function listProjects(db: Db, organizationId: string, filter: ProjectFilter, page: Page): Promise<{ rows: Project[]; total: number }> {
+export async function listProjects(
+  db: Db,
+  organizationId: string,
+  filter: ProjectFilter,
+  page: Page,
+): Promise<{ rows: Project[]; total: number }> {
   let base = db.selectFrom('projects').where('organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   for (const { key, value } of filter.tagged ?? []) {
     base = base.where(({ exists, selectFrom }) => {
-      let bound = selectFrom('tag_bindings').select('tag_bindings.id').whereRef('tag_bindings.project_id', '=', 'projects.id').where('tag_bindings.key', '=', key);
+      let bound = selectFrom('tag_bindings')
+        .select('tag_bindings.id')
+        .whereRef('tag_bindings.project_id', '=', 'projects.id')
+        .where('tag_bindings.key', '=', key);
       if (value !== '') bound = bound.where('tag_bindings.value', '=', value);
       return exists(bound);
     });
@@ -118,5 +144,13 @@ export async function deleteProject(trx: Trx, id: string): Promise<void> {
 /** Projects of an organization by id, those that exist. */
 export async function findProjects(db: Db, organizationId: string, ids: string[]): Promise<Project[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('projects').select(PROJECT_COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).orderBy('id').execute()).map(toProject);
+  return (
+    await db
+      .selectFrom('projects')
+      .select(PROJECT_COLUMNS)
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute()
+  ).map(toProject);
 }

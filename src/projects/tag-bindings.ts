@@ -7,7 +7,11 @@ import { getProject } from './service.js';
 
 /** A project's key/value tag bindings: read with the project, changed by those who may update it. */
 
-const ownerOf = (project: { id: string; organization_id: string }): TagBindingOwner => ({ kind: 'project', id: project.id, organizationId: project.organization_id });
+const ownerOf = (project: { id: string; organization_id: string }): TagBindingOwner => ({
+  kind: 'project',
+  id: project.id,
+  organizationId: project.organization_id,
+});
 
 export async function listProjectTagBindings(ctx: Context, id: string): Promise<TagBinding[]> {
   const { project } = await getProject(ctx, id);
@@ -15,19 +19,27 @@ export async function listProjectTagBindings(ctx: Context, id: string): Promise<
 }
 
 /** A project inherits no bindings: the ones in force on it are its own. */
-const inForce = (bindings: TagBinding[]): EffectiveTagBinding[] => bindings.map((binding) => ({ ...binding, inheritedFrom: null }));
+const inForce = (bindings: TagBinding[]): EffectiveTagBinding[] =>
+  bindings.map((binding) => ({ ...binding, inheritedFrom: null }));
 
 export async function listProjectEffectiveTagBindings(ctx: Context, id: string): Promise<EffectiveTagBinding[]> {
   return inForce(await listProjectTagBindings(ctx, id));
 }
 
 /** The bindings in force on projects the caller was given (for `include=effective_tag_bindings`): one statement for a page. */
-export async function effectiveTagBindingsOfProjects(ctx: Context, projectIds: string[]): Promise<Map<string, EffectiveTagBinding[]>> {
+export async function effectiveTagBindingsOfProjects(
+  ctx: Context,
+  projectIds: string[],
+): Promise<Map<string, EffectiveTagBinding[]>> {
   const own = await listBindingsOfMany(ctx.store.db, 'project', projectIds);
   return new Map(projectIds.map((id) => [id, inForce(own.get(id) ?? [])]));
 }
 
-export async function addProjectTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
+export async function addProjectTagBindings(
+  ctx: Context,
+  id: string,
+  bindings: { key: string; value: string }[],
+): Promise<TagBinding[]> {
   const { project } = await getProject(ctx, id, 'project:update');
   return withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     const result = await addBindings(trx, ownerOf(project), bindings);

@@ -14,7 +14,13 @@ const NO_INCLUDES: readonly string[] = [];
 export const commentRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get(
     '/runs/:id/comments',
-    { schema: { params: IdParams, querystring: Query({ ...PageQuery, ...IncludeQuery(NO_INCLUDES) }), response: Responses({ 200: ListDocument(CommentResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query({ ...PageQuery, ...IncludeQuery(NO_INCLUDES) }),
+        response: Responses({ 200: ListDocument(CommentResource) }),
+      },
+    },
     async (request) => {
       parseInclude(request.query, NO_INCLUDES);
       const page = parsePage(request.query);
@@ -24,14 +30,28 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
-  api.post('/runs/:id/comments', { schema: { params: IdParams, body: CommentBody, response: Responses({ 201: Document(CommentResource) }) } }, async (request, reply) => {
-    const comment = await createComment(contextOf(request), request.params.id, request.body.data.attributes?.body ?? undefined);
-    return reply.code(201).send({ data: serializeComment(comment) });
-  });
+  api.post(
+    '/runs/:id/comments',
+    { schema: { params: IdParams, body: CommentBody, response: Responses({ 201: Document(CommentResource) }) } },
+    async (request, reply) => {
+      const comment = await createComment(
+        contextOf(request),
+        request.params.id,
+        request.body.data.attributes?.body ?? undefined,
+      );
+      return reply.code(201).send({ data: serializeComment(comment) });
+    },
+  );
 
   api.get(
     '/comments/:id',
-    { schema: { params: IdParams, querystring: Query(IncludeQuery(NO_INCLUDES)), response: Responses({ 200: Document(CommentResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query(IncludeQuery(NO_INCLUDES)),
+        response: Responses({ 200: Document(CommentResource) }),
+      },
+    },
     async (request) => {
       parseInclude(request.query, NO_INCLUDES);
       return { data: serializeComment(await getComment(contextOf(request), request.params.id)) };

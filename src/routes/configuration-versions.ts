@@ -34,12 +34,22 @@ const IdParams = Type.Object({ id: Type.String() });
  */
 const CV_INCLUDES = ['ingress_attributes'] as const;
 
-export const configurationVersionRoutes: FastifyPluginAsyncTypebox<ConfigurationVersionRoutesOptions> = async (api, options) => {
-  const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
+export const configurationVersionRoutes: FastifyPluginAsyncTypebox<ConfigurationVersionRoutesOptions> = async (
+  api,
+  options,
+) => {
+  const baseUrl = (request: FastifyRequest) =>
+    options.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
 
   api.post(
     '/workspaces/:id/configuration-versions',
-    { schema: { params: IdParams, body: ConfigurationVersionBody, response: Responses({ 201: Document(ConfigurationVersionResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: ConfigurationVersionBody,
+        response: Responses({ 201: Document(ConfigurationVersionResource) }),
+      },
+    },
     async (request, reply) => {
       const attributes = request.body?.data.attributes;
       const { cv, uploadSecret } = await createConfigurationVersion(contextOf(request), request.params.id, {
@@ -54,7 +64,13 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
 
   api.get(
     '/workspaces/:id/configuration-versions',
-    { schema: { params: IdParams, querystring: Query({ ...PageQuery, ...IncludeQuery(CV_INCLUDES) }), response: Responses({ 200: ListDocument(ConfigurationVersionResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query({ ...PageQuery, ...IncludeQuery(CV_INCLUDES) }),
+        response: Responses({ 200: ListDocument(ConfigurationVersionResource) }),
+      },
+    },
     async (request) => {
       parseInclude(request.query, CV_INCLUDES);
       const page = parsePage(request.query);
@@ -72,10 +88,18 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
 
   api.get(
     '/configuration-versions/:id',
-    { schema: { params: IdParams, querystring: Query(IncludeQuery(CV_INCLUDES)), response: Responses({ 200: Document(ConfigurationVersionResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query(IncludeQuery(CV_INCLUDES)),
+        response: Responses({ 200: Document(ConfigurationVersionResource) }),
+      },
+    },
     async (request) => {
       parseInclude(request.query, CV_INCLUDES);
-      return { data: serializeConfigurationVersion(await getConfigurationVersion(contextOf(request), request.params.id)) };
+      return {
+        data: serializeConfigurationVersion(await getConfigurationVersion(contextOf(request), request.params.id)),
+      };
     },
   );
 
@@ -84,7 +108,9 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
     {
       schema: {
         params: IdParams,
-        response: Responses({ 200: Type.Unknown({ description: 'the archive as uploaded (application/octet-stream)' }) }),
+        response: Responses({
+          200: Type.Unknown({ description: 'the archive as uploaded (application/octet-stream)' }),
+        }),
       },
     },
     async (request, reply) => {
@@ -93,14 +119,18 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
     },
   );
 
-  api.post('/configuration-versions/:id/actions/archive', { schema: { params: IdParams, response: Responses({ 202: NoContent }) } }, async (request, reply) => {
-    await archiveConfigurationVersion(contextOf(request), request.params.id);
-    // No body, as HCP Terraform answers (null would be sent as the text "null").
-    return reply
-      .code(202)
-      .removeHeader('content-type')
-      .send(undefined as unknown as null);
-  });
+  api.post(
+    '/configuration-versions/:id/actions/archive',
+    { schema: { params: IdParams, response: Responses({ 202: NoContent }) } },
+    async (request, reply) => {
+      await archiveConfigurationVersion(contextOf(request), request.params.id);
+      // No body, as HCP Terraform answers (null would be sent as the text "null").
+      return reply
+        .code(202)
+        .removeHeader('content-type')
+        .send(undefined as unknown as null);
+    },
+  );
 
   await api.register(uploadRoutes);
 };

@@ -10,7 +10,14 @@ import { parsePage, type Query as QueryValues } from '../jsonapi/query.js';
 import { PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { validationError } from '../jsonapi/validation.js';
 import { variableChanges } from '../variables/schemas.js';
-import { addVarsetVariable, createVarset, deleteVarset, deleteVarsetVariable, updateVarset, updateVarsetVariable } from '../varsets/service.js';
+import {
+  addVarsetVariable,
+  createVarset,
+  deleteVarset,
+  deleteVarsetVariable,
+  updateVarset,
+  updateVarsetVariable,
+} from '../varsets/service.js';
 import { varsetCommand } from '../varsets/schemas.js';
 import { previewWrite, type Preview } from '../effective/preview.js';
 import { CreatePreviewBody, PreviewBodies, PreviewBody, PreviewDocument } from '../effective/preview-schemas.js';
@@ -34,14 +41,21 @@ function checkedBody(request: FastifyRequest, body: unknown): SetBody | Variable
   if (!refused) return body as SetBody | VariableBody;
   if (refused.validationContext !== 'body') throw validationError(refused.validation, refused.validationContext);
   const type = (body as { data?: { type?: unknown } } | null)?.data?.type;
-  const validate = request.compileValidationSchema(type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets, 'body');
+  const validate = request.compileValidationSchema(
+    type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets,
+    'body',
+  );
   if (!validate(body)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
   throw validationError(refused.validation, 'body');
 }
 
 function assertNothingBesidesId(data: { attributes?: unknown; relationships?: unknown }): void {
   for (const member of ['attributes', 'relationships'] as const) {
-    if (data[member] != null) throw invalidAttribute(`a deletion takes only the type and id of what it deletes, not ${member}`, `/data/${member}`);
+    if (data[member] != null)
+      throw invalidAttribute(
+        `a deletion takes only the type and id of what it deletes, not ${member}`,
+        `/data/${member}`,
+      );
   }
 }
 
@@ -51,7 +65,8 @@ function writeOf(varsetId: string, body: SetBody | VariableBody): Write {
   if (body.data.type === 'varsets') {
     const set = body;
     if (!deleting) return (ctx) => updateVarset(ctx, varsetId, varsetCommand(set));
-    if (set.data.id !== varsetId) throw invalidAttribute(`must be the id of the set the preview is of (${varsetId})`, '/data/id');
+    if (set.data.id !== varsetId)
+      throw invalidAttribute(`must be the id of the set the preview is of (${varsetId})`, '/data/id');
     assertNothingBesidesId(set.data);
     return (ctx) => deleteVarset(ctx, varsetId);
   }
@@ -64,37 +79,71 @@ function writeOf(varsetId: string, body: SetBody | VariableBody): Write {
   }
   const changes = variableChanges(data.attributes);
   const variableId = data.id;
-  return variableId === undefined ? (ctx) => addVarsetVariable(ctx, varsetId, changes) : (ctx) => updateVarsetVariable(ctx, varsetId, variableId, changes);
+  return variableId === undefined
+    ? (ctx) => addVarsetVariable(ctx, varsetId, changes)
+    : (ctx) => updateVarsetVariable(ctx, varsetId, variableId, changes);
 }
 
-function previewDocument(path: string, query: QueryValues, page: Page, preview: Preview): Static<typeof PreviewDocument> {
+function previewDocument(
+  path: string,
+  query: QueryValues,
+  page: Page,
+  preview: Preview,
+): Static<typeof PreviewDocument> {
   const document = listDocument(path, query, page, preview.total, preview.impacts.map(serializeWorkspaceImpact));
-  return { ...document, meta: { ...document.meta, 'workspaces-reached-before': preview.reachedBefore, 'workspaces-reached-after': preview.reachedAfter } };
+  return {
+    ...document,
+    meta: {
+      ...document.meta,
+      'workspaces-reached-before': preview.reachedBefore,
+      'workspaces-reached-after': preview.reachedAfter,
+    },
+  };
 }
 
 /** varsetd's own: what a write to a set would change in the effective variables of the workspaces it reaches, without making it. */
 export const previewRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/varsets/:id/actions/preview',
-    { schema: { params: IdParams, querystring: PageOnly, body: PreviewBody, response: PreviewResponses }, attachValidation: true },
+    {
+      schema: { params: IdParams, querystring: PageOnly, body: PreviewBody, response: PreviewResponses },
+      attachValidation: true,
+    },
     async (request) => {
       const body = checkedBody(request, request.body);
       const page = parsePage(request.query);
       const { id } = request.params;
       const preview = await previewWrite(contextOf(request), writeOf(id, body), page);
-      return previewDocument(`${API_PREFIX}/varsets/${encodeURIComponent(id)}/actions/preview`, request.query, page, preview);
+      return previewDocument(
+        `${API_PREFIX}/varsets/${encodeURIComponent(id)}/actions/preview`,
+        request.query,
+        page,
+        preview,
+      );
     },
   );
 
   api.post(
     '/organizations/:organization/varsets/actions/preview',
-    { schema: { params: OrganizationParams, querystring: PageOnly, body: CreatePreviewBody, response: PreviewResponses } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: PageOnly,
+        body: CreatePreviewBody,
+        response: PreviewResponses,
+      },
+    },
     async (request) => {
       const page = parsePage(request.query);
       const { organization } = request.params;
       const command = varsetCommand(request.body);
       const preview = await previewWrite(contextOf(request), (ctx) => createVarset(ctx, organization, command), page);
-      return previewDocument(`${API_PREFIX}/organizations/${encodeURIComponent(organization)}/varsets/actions/preview`, request.query, page, preview);
+      return previewDocument(
+        `${API_PREFIX}/organizations/${encodeURIComponent(organization)}/varsets/actions/preview`,
+        request.query,
+        page,
+        preview,
+      );
     },
   );
 };

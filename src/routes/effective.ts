@@ -16,17 +16,39 @@ const EffectiveVariables = Responses({ 200: EffectiveVariablesDocument });
 export const effectiveVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get(
     '/workspaces/:id/all-vars',
-    { schema: { params: IdParams, querystring: NoQuery, response: Responses({ 200: CollectionDocument(Type.Union([VarsetVariableResource, WorkspaceVariableResource])) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: NoQuery,
+        response: Responses({
+          200: CollectionDocument(Type.Union([VarsetVariableResource, WorkspaceVariableResource])),
+        }),
+      },
+    },
     async (request) => {
       return { data: (await listAllVariables(contextOf(request), request.params.id)).map(serializeWinningVariable) };
     },
   );
 
-  api.get('/workspaces/:id/effective-variables', { schema: { params: IdParams, querystring: ExplainQuery, response: EffectiveVariables } }, async (request) => {
-    return serializeEffectiveVariables(await showWorkspaceEffectiveVariables(contextOf(request), request.params.id), request.query.explain === 'true');
-  });
+  api.get(
+    '/workspaces/:id/effective-variables',
+    { schema: { params: IdParams, querystring: ExplainQuery, response: EffectiveVariables } },
+    async (request) => {
+      return serializeEffectiveVariables(
+        await showWorkspaceEffectiveVariables(contextOf(request), request.params.id),
+        request.query.explain === 'true',
+      );
+    },
+  );
 
-  api.get('/runs/:id/effective-variables', { schema: { params: IdParams, querystring: ExplainQuery, response: EffectiveVariables } }, async (request) => {
-    return serializeEffectiveVariables(await showRunEffectiveVariables(contextOf(request), request.params.id), request.query.explain === 'true');
-  });
+  api.get(
+    '/runs/:id/effective-variables',
+    { schema: { params: IdParams, querystring: ExplainQuery, response: EffectiveVariables } },
+    async (request) => {
+      return serializeEffectiveVariables(
+        await showRunEffectiveVariables(contextOf(request), request.params.id),
+        request.query.explain === 'true',
+      );
+    },
+  );
 };

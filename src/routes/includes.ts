@@ -29,7 +29,11 @@ import { describeWorkspacesById } from '../workspaces/service.js';
 export async function includedDefaultProjects(ctx: Context, organizations: OrganizationRecord[]) {
   const names = new Map(organizations.map((o) => [o.id, o.name]));
   const serializeOne = (p: Project) =>
-    serializeProject(p, names.get(p.organization_id)!, projectPermissions(ctx.subject, { organizationId: p.organization_id, projectId: p.id, isDefault: p.is_default }));
+    serializeProject(
+      p,
+      names.get(p.organization_id)!,
+      projectPermissions(ctx.subject, { organizationId: p.organization_id, projectId: p.id, isDefault: p.is_default }),
+    );
   return (await readableDefaultProjects(ctx, organizations)).map(serializeOne);
 }
 
@@ -70,20 +74,30 @@ export function includedComments(comments: Comment[]) {
  * each once; present only when `include` asked for something. Workspaces carry the caller's
  * permissions on each, so they are described for each request.
  */
-export async function includedOfVarsets(ctx: Context, views: VarsetView[], include: Set<VarsetInclude>): Promise<Resource[] | undefined> {
+export async function includedOfVarsets(
+  ctx: Context,
+  views: VarsetView[],
+  include: Set<VarsetInclude>,
+): Promise<Resource[] | undefined> {
   if (!include.has('workspaces')) return varsetsIncluded(views, include);
   const ids = [...new Set(views.flatMap((view) => view.workspaces.flatMap((w) => (w.row ? [w.id] : []))))];
   return varsetsIncluded(views, include, await includedWorkspaces(ctx, ids));
 }
 
 /** `includedOfVarsets` with the workspaces already serialized. */
-export function varsetsIncluded(views: VarsetView[], include: Set<VarsetInclude>, workspaces: Resource[] = []): Resource[] | undefined {
+export function varsetsIncluded(
+  views: VarsetView[],
+  include: Set<VarsetInclude>,
+  workspaces: Resource[] = [],
+): Resource[] | undefined {
   if (!include.size) return undefined;
   const resources: Resource[] = [];
   for (const view of views) {
     const organizationName = view.varset.organization_name;
-    if (include.has('vars')) resources.push(...view.variables.flatMap((v) => (v.row ? [serializeVarsetVariable(v.row)] : [])));
-    if (include.has('projects')) resources.push(...view.projects.flatMap((p) => (p.row ? [serializeProject(p.row, organizationName)] : [])));
+    if (include.has('vars'))
+      resources.push(...view.variables.flatMap((v) => (v.row ? [serializeVarsetVariable(v.row)] : [])));
+    if (include.has('projects'))
+      resources.push(...view.projects.flatMap((p) => (p.row ? [serializeProject(p.row, organizationName)] : [])));
   }
   resources.push(...workspaces);
   return uniqueResources(resources);

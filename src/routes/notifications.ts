@@ -37,7 +37,13 @@ function commandOf(body: Static<typeof ConfigurationBody>): ConfigurationCommand
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ policy: DestinationPolicy }> = async (api, { policy }) => {
   api.get(
     '/organizations/:organization/varset-notification-configurations',
-    { schema: { params: OrganizationParams, querystring: Query(PageQuery), response: Responses({ 200: ListDocument(ConfigurationResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: Query(PageQuery),
+        response: Responses({ 200: ListDocument(ConfigurationResource) }),
+      },
+    },
     async (request) => {
       const page = parsePage(request.query);
       const { rows, total } = await listConfigurations(contextOf(request), request.params.organization, page);
@@ -48,16 +54,33 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ policy: Destination
 
   api.post(
     '/organizations/:organization/varset-notification-configurations',
-    { schema: { params: OrganizationParams, body: ConfigurationBody, response: Responses({ 201: Document(ConfigurationResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        body: ConfigurationBody,
+        response: Responses({ 201: Document(ConfigurationResource) }),
+      },
+    },
     async (request, reply) => {
-      const created = await createConfiguration(contextOf(request), request.params.organization, commandOf(request.body), policy);
+      const created = await createConfiguration(
+        contextOf(request),
+        request.params.organization,
+        commandOf(request.body),
+        policy,
+      );
       return reply.code(201).send({ data: serializeConfiguration(created) });
     },
   );
 
   api.get(
     '/varset-notification-configurations/:id',
-    { schema: { params: IdParams, querystring: Query({}), response: Responses({ 200: Document(ConfigurationResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query({}),
+        response: Responses({ 200: Document(ConfigurationResource) }),
+      },
+    },
     async (request) => {
       return { data: serializeConfiguration(await showConfiguration(contextOf(request), request.params.id)) };
     },
@@ -65,16 +88,30 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ policy: Destination
 
   api.patch(
     '/varset-notification-configurations/:id',
-    { schema: { params: IdParams, body: ConfigurationBody, response: Responses({ 200: Document(ConfigurationResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: ConfigurationBody,
+        response: Responses({ 200: Document(ConfigurationResource) }),
+      },
+    },
     async (request) => {
-      return { data: serializeConfiguration(await updateConfigurationOf(contextOf(request), request.params.id, commandOf(request.body), policy)) };
+      return {
+        data: serializeConfiguration(
+          await updateConfigurationOf(contextOf(request), request.params.id, commandOf(request.body), policy),
+        ),
+      };
     },
   );
 
-  api.delete('/varset-notification-configurations/:id', { schema: { params: IdParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteConfigurationOf(contextOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/varset-notification-configurations/:id',
+    { schema: { params: IdParams, response: Responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      await deleteConfigurationOf(contextOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   api.post(
     '/varset-notification-configurations/:id/actions/verify',

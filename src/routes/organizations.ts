@@ -9,7 +9,12 @@ import { parseInclude, parsePage, parseSearch } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
 import { includedDefaultProjects } from './includes.js';
 import type { OrganizationChanges, OrganizationRecord, OrganizationSettings } from '../organizations/model.js';
-import { EntitlementSetResource, OrganizationBody, OrganizationParams, OrganizationResource } from '../organizations/schemas.js';
+import {
+  EntitlementSetResource,
+  OrganizationBody,
+  OrganizationParams,
+  OrganizationResource,
+} from '../organizations/schemas.js';
 import { serializeEntitlementSet, serializeOrganization } from '../organizations/serialize.js';
 import {
   createOrganization,
@@ -39,36 +44,60 @@ const ListQuery = Type.Object(
 function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
   const { name, email, ...given } = body.data.attributes ?? {};
   // null counts as left out, as for every attribute.
-  const settings = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== null)) as Partial<OrganizationSettings>;
+  const settings = Object.fromEntries(
+    Object.entries(given).filter(([, value]) => value !== null),
+  ) as Partial<OrganizationSettings>;
   if (settings['owners-team-saml-role-id'] === '') settings['owners-team-saml-role-id'] = null;
   const pool = body.data.relationships?.['default-agent-pool']?.data;
   return { name: name ?? undefined, email: email ?? undefined, settings, defaultAgentPoolId: pool?.id };
 }
 
-const serialize = (ctx: Context) => (organization: OrganizationRecord) => serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
+const serialize = (ctx: Context) => (organization: OrganizationRecord) =>
+  serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
 
 /** `parts`: what every organization has of other features (src/organization-parts.ts). */
-export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly OrganizationPart[] }> = async (api, { parts }) => {
-  api.post('/organizations', { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } }, async (request, reply) => {
-    const ctx = contextOf(request);
-    const organization = await createOrganization(ctx, parts, changesOf(request.body));
-    return reply.code(201).send({ data: serialize(ctx)(organization) });
-  });
+export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly OrganizationPart[] }> = async (
+  api,
+  { parts },
+) => {
+  api.post(
+    '/organizations',
+    { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } },
+    async (request, reply) => {
+      const ctx = contextOf(request);
+      const organization = await createOrganization(ctx, parts, changesOf(request.body));
+      return reply.code(201).send({ data: serialize(ctx)(organization) });
+    },
+  );
 
-  api.get('/organizations', { schema: { querystring: ListQuery, response: Responses({ 200: ListDocument(OrganizationResource) }) } }, async (request) => {
-    const ctx = contextOf(request);
-    const query = request.query;
-    const page = parsePage(query);
-    const include = parseInclude(query, INCLUDES);
-    const filter = { search: parseSearch(query), name: parseSearch(query, 'q[name]'), email: parseSearch(query, 'q[email]') };
-    const { rows, total } = await listVisibleOrganizations(ctx, filter, page);
-    const included = include.has('default-project') ? await includedDefaultProjects(ctx, rows) : undefined;
-    return listDocument(`${API_PREFIX}/organizations`, query, page, total, rows.map(serialize(ctx)), included);
-  });
+  api.get(
+    '/organizations',
+    { schema: { querystring: ListQuery, response: Responses({ 200: ListDocument(OrganizationResource) }) } },
+    async (request) => {
+      const ctx = contextOf(request);
+      const query = request.query;
+      const page = parsePage(query);
+      const include = parseInclude(query, INCLUDES);
+      const filter = {
+        search: parseSearch(query),
+        name: parseSearch(query, 'q[name]'),
+        email: parseSearch(query, 'q[email]'),
+      };
+      const { rows, total } = await listVisibleOrganizations(ctx, filter, page);
+      const included = include.has('default-project') ? await includedDefaultProjects(ctx, rows) : undefined;
+      return listDocument(`${API_PREFIX}/organizations`, query, page, total, rows.map(serialize(ctx)), included);
+    },
+  );
 
   api.get(
     '/organizations/:name',
-    { schema: { params: OrganizationParams, querystring: ShowQuery, response: Responses({ 200: Document(OrganizationResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: ShowQuery,
+        response: Responses({ 200: Document(OrganizationResource) }),
+      },
+    },
     async (request) => {
       const ctx = contextOf(request);
       const include = parseInclude(request.query, SHOW_INCLUDES);
@@ -85,7 +114,13 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly Org
   for (const method of ['patch', 'put'] as const) {
     api[method](
       '/organizations/:name',
-      { schema: { params: OrganizationParams, body: OrganizationBody, response: Responses({ 200: Document(OrganizationResource) }) } },
+      {
+        schema: {
+          params: OrganizationParams,
+          body: OrganizationBody,
+          response: Responses({ 200: Document(OrganizationResource) }),
+        },
+      },
       async (request) => {
         const ctx = contextOf(request);
         const organization = await updateOrganization(ctx, parts, request.params.name, changesOf(request.body));
@@ -94,25 +129,49 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly Org
     );
   }
 
-  api.delete('/organizations/:name', { schema: { params: OrganizationParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteOrganization(contextOf(request), parts, request.params.name);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/organizations/:name',
+    { schema: { params: OrganizationParams, response: Responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      await deleteOrganization(contextOf(request), parts, request.params.name);
+      return reply.code(204).send(null);
+    },
+  );
 
   api.get(
     '/organizations/:name/entitlement-set',
-    { schema: { params: OrganizationParams, querystring: NoQuery, response: Responses({ 200: Document(EntitlementSetResource) }) } },
-    async (request) => ({ data: serializeEntitlementSet(await getOrganization(contextOf(request), request.params.name)) }),
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: NoQuery,
+        response: Responses({ 200: Document(EntitlementSetResource) }),
+      },
+    },
+    async (request) => ({
+      data: serializeEntitlementSet(await getOrganization(contextOf(request), request.params.name)),
+    }),
   );
 
   // Stacks are outside varsetd's scope; clients that look for them find none.
   api.get(
     '/organizations/:name/stacks',
-    { schema: { params: OrganizationParams, querystring: Query(PageQuery), response: Responses({ 200: ListDocument(Type.Unknown()) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: Query(PageQuery),
+        response: Responses({ 200: ListDocument(Type.Unknown()) }),
+      },
+    },
     async (request) => {
       const page = parsePage(request.query);
       await getOrganization(contextOf(request), request.params.name);
-      return listDocument(`${API_PREFIX}/organizations/${encodeURIComponent(request.params.name)}/stacks`, request.query, page, 0, []);
+      return listDocument(
+        `${API_PREFIX}/organizations/${encodeURIComponent(request.params.name)}/stacks`,
+        request.query,
+        page,
+        0,
+        [],
+      );
     },
   );
 };

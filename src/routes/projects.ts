@@ -14,7 +14,15 @@ import { includedEffectiveTagBindings } from './includes.js';
 import type { Project, ProjectChanges, ProjectOrder } from '../projects/model.js';
 import { ProjectBody, ProjectResource } from '../projects/schemas.js';
 import { serializeProject } from '../projects/serialize.js';
-import { createProject, deleteProject, getProject, listOrganizationProjects, updateProject, type ProjectDeletionStep, type ProjectPermissionFilter } from '../projects/service.js';
+import {
+  createProject,
+  deleteProject,
+  getProject,
+  listOrganizationProjects,
+  updateProject,
+  type ProjectDeletionStep,
+  type ProjectPermissionFilter,
+} from '../projects/service.js';
 import { effectiveTagBindingsOfProjects } from '../projects/tag-bindings.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
@@ -32,14 +40,20 @@ const ListQuery = Type.Object(
     ...IncludeQuery(PROJECT_INCLUDES),
     q: Type.Optional(Type.String({ description: 'projects whose name contains it, ignoring case' })),
     'filter[names]': Type.Optional(Type.String({ description: 'comma-separated names' })),
-    'filter[permissions][update]': Type.Optional(Type.String({ description: 'true: only projects the caller may update' })),
-    'filter[permissions][create-workspace]': Type.Optional(Type.String({ description: 'true: only projects the caller may create workspaces in' })),
+    'filter[permissions][update]': Type.Optional(
+      Type.String({ description: 'true: only projects the caller may update' }),
+    ),
+    'filter[permissions][create-workspace]': Type.Optional(
+      Type.String({ description: 'true: only projects the caller may create workspaces in' }),
+    ),
     sort: Type.Optional(Type.String({ description: 'name, or -name for the reverse order' })),
     ...GoTfeTagBindingsQuery,
   },
   {
     additionalProperties: false,
-    patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a project has' }) },
+    patternProperties: {
+      [TAGGED_FILTER.source]: Type.String({ description: 'a tag binding key (or value: empty for any) a project has' }),
+    },
   },
 );
 const ReadQuery = Query(IncludeQuery(PROJECT_INCLUDES));
@@ -56,7 +70,10 @@ function changesOf(body: Static<typeof ProjectBody>): ProjectChanges {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- null (left out) becomes undefined; tsc types it nullable
     defaultExecutionMode: attributes?.['default-execution-mode'] ?? undefined,
     defaultAgentPoolId: pool ?? undefined,
-    overwrites: { executionMode: overwrites?.['default-execution-mode'] ?? undefined, agentPool: overwrites?.['default-agent-pool'] ?? undefined },
+    overwrites: {
+      executionMode: overwrites?.['default-execution-mode'] ?? undefined,
+      agentPool: overwrites?.['default-agent-pool'] ?? undefined,
+    },
     tagBindings: bindings === undefined ? undefined : checkedBindings(bindings.map((b) => b.attributes)),
   };
 }
@@ -80,29 +97,51 @@ function parseSort(query: QueryValues): ProjectOrder {
   throw badQueryParameter('sort', 'sort must be name or -name');
 }
 
-const serialize = (ctx: Context, organizationName: string, bindings?: Map<string, EffectiveTagBinding[]>) => (project: Project) =>
-  serializeProject(
-    project,
-    organizationName,
-    projectPermissions(ctx.subject, { organizationId: project.organization_id, projectId: project.id, isDefault: project.is_default }),
-    bindings && (bindings.get(project.id) ?? []).map((b) => b.id),
-  );
+const serialize =
+  (ctx: Context, organizationName: string, bindings?: Map<string, EffectiveTagBinding[]>) => (project: Project) =>
+    serializeProject(
+      project,
+      organizationName,
+      projectPermissions(ctx.subject, {
+        organizationId: project.organization_id,
+        projectId: project.id,
+        isDefault: project.is_default,
+      }),
+      bindings && (bindings.get(project.id) ?? []).map((b) => b.id),
+    );
 
 /** Projects as `data`, with the effective tag bindings in `included` when `include` asks for them. */
-async function projectsDocument(ctx: Context, organizationName: string, projects: Project[], include: Set<ProjectInclude>) {
+async function projectsDocument(
+  ctx: Context,
+  organizationName: string,
+  projects: Project[],
+  include: Set<ProjectInclude>,
+) {
   if (!include.has('effective_tag_bindings')) return { data: projects.map(serialize(ctx, organizationName)) };
   const bindings = await effectiveTagBindingsOfProjects(
     ctx,
     projects.map((p) => p.id),
   );
-  return { data: projects.map(serialize(ctx, organizationName, bindings)), included: includedEffectiveTagBindings(bindings.values()) };
+  return {
+    data: projects.map(serialize(ctx, organizationName, bindings)),
+    included: includedEffectiveTagBindings(bindings.values()),
+  };
 }
 
 /** `deleting`: what other features do in a project's deletion (src/deletion-steps.ts). */
-export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly ProjectDeletionStep[] }> = async (api, { deleting }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly ProjectDeletionStep[] }> = async (
+  api,
+  { deleting },
+) => {
   api.post(
     '/organizations/:organization/projects',
-    { schema: { params: OrganizationParams, body: ProjectBody, response: Responses({ 201: Document(ProjectResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        body: ProjectBody,
+        response: Responses({ 201: Document(ProjectResource) }),
+      },
+    },
     async (request, reply) => {
       const ctx = contextOf(request);
       const { project, organization } = await createProject(ctx, request.params.organization, changesOf(request.body));
@@ -112,7 +151,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Proje
 
   api.get(
     '/organizations/:organization/projects',
-    { schema: { params: OrganizationParams, querystring: ListQuery, response: Responses({ 200: ListDocument(ProjectResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: ListQuery,
+        response: Responses({ 200: ListDocument(ProjectResource) }),
+      },
+    },
     async (request) => {
       const ctx = contextOf(request);
       const query = request.query;
@@ -126,29 +171,46 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Proje
         order: parseSort(query),
         tagged: parseTaggedFilter(query),
       };
-      const { organization, rows, total } = await listOrganizationProjects(ctx, request.params.organization, filter, page);
+      const { organization, rows, total } = await listOrganizationProjects(
+        ctx,
+        request.params.organization,
+        filter,
+        page,
+      );
       const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/projects`;
       const { data, included } = await projectsDocument(ctx, organization.name, rows, include);
       return { ...listDocument(path, query, page, total, data), ...(included ? { included } : {}) };
     },
   );
 
-  api.get('/projects/:id', { schema: { params: IdParams, querystring: ReadQuery, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
-    const ctx = contextOf(request);
-    const include = parseInclude(request.query, PROJECT_INCLUDES);
-    const { project, organization } = await getProject(ctx, request.params.id);
-    const { data, included } = await projectsDocument(ctx, organization.name, [project], include);
-    return { data: data[0]!, ...(included ? { included } : {}) };
-  });
+  api.get(
+    '/projects/:id',
+    { schema: { params: IdParams, querystring: ReadQuery, response: Responses({ 200: Document(ProjectResource) }) } },
+    async (request) => {
+      const ctx = contextOf(request);
+      const include = parseInclude(request.query, PROJECT_INCLUDES);
+      const { project, organization } = await getProject(ctx, request.params.id);
+      const { data, included } = await projectsDocument(ctx, organization.name, [project], include);
+      return { data: data[0]!, ...(included ? { included } : {}) };
+    },
+  );
 
-  api.patch('/projects/:id', { schema: { params: IdParams, body: ProjectBody, response: Responses({ 200: Document(ProjectResource) }) } }, async (request) => {
-    const ctx = contextOf(request);
-    const { project, organization } = await updateProject(ctx, request.params.id, changesOf(request.body));
-    return { data: serialize(ctx, organization.name)(project) };
-  });
+  api.patch(
+    '/projects/:id',
+    { schema: { params: IdParams, body: ProjectBody, response: Responses({ 200: Document(ProjectResource) }) } },
+    async (request) => {
+      const ctx = contextOf(request);
+      const { project, organization } = await updateProject(ctx, request.params.id, changesOf(request.body));
+      return { data: serialize(ctx, organization.name)(project) };
+    },
+  );
 
-  api.delete('/projects/:id', { schema: { params: IdParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteProject(contextOf(request), deleting, request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/projects/:id',
+    { schema: { params: IdParams, response: Responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      await deleteProject(contextOf(request), deleting, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -21,7 +21,13 @@ function included(events: RunEventWithComment[], include: Set<(typeof RUN_EVENT_
 export const runEventRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get(
     '/runs/:id/run-events',
-    { schema: { params: IdParams, querystring: Query({ ...PageQuery, ...IncludeQuery(RUN_EVENT_INCLUDES) }), response: Responses({ 200: ListDocument(RunEventResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query({ ...PageQuery, ...IncludeQuery(RUN_EVENT_INCLUDES) }),
+        response: Responses({ 200: ListDocument(RunEventResource) }),
+      },
+    },
     async (request) => {
       const include = parseInclude(request.query, RUN_EVENT_INCLUDES);
       const page = parsePage(request.query);
@@ -33,7 +39,13 @@ export const runEventRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.get(
     '/run-events/:id',
-    { schema: { params: IdParams, querystring: Query(IncludeQuery(RUN_EVENT_INCLUDES)), response: Responses({ 200: Document(RunEventResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query(IncludeQuery(RUN_EVENT_INCLUDES)),
+        response: Responses({ 200: Document(RunEventResource) }),
+      },
+    },
     async (request) => {
       const include = parseInclude(request.query, RUN_EVENT_INCLUDES);
       const event = await getRunEvent(contextOf(request), request.params.id);

@@ -37,22 +37,35 @@ function changesOf(body: Static<typeof TeamBody>): TeamChanges {
 
 export const teamRoutes: FastifyPluginAsyncTypebox = async (api) => {
   // HCP Terraform answers a created team with 200.
-  api.post('/organizations/:organization/teams', { schema: { params: OrganizationParams, body: TeamBody, response: One } }, async (request) => {
-    const ctx = contextOf(request);
-    const { team, organization } = await createTeam(ctx, request.params.organization, changesOf(request.body));
-    return { data: serializeTeam(team, organization.name, permissionsOn(ctx, team)) };
-  });
+  api.post(
+    '/organizations/:organization/teams',
+    { schema: { params: OrganizationParams, body: TeamBody, response: One } },
+    async (request) => {
+      const ctx = contextOf(request);
+      const { team, organization } = await createTeam(ctx, request.params.organization, changesOf(request.body));
+      return { data: serializeTeam(team, organization.name, permissionsOn(ctx, team)) };
+    },
+  );
 
   api.get(
     '/organizations/:organization/teams',
-    { schema: { params: OrganizationParams, querystring: ListQuery, response: Responses({ 200: ListDocument(TeamResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: ListQuery,
+        response: Responses({ 200: ListDocument(TeamResource) }),
+      },
+    },
     async (request) => {
       const ctx = contextOf(request);
       const query = request.query;
       const page = parsePage(query);
       parseInclude(query, INCLUDES);
       const names = single(query, 'filter[names]');
-      const filter = { search: parseSearch(query), names: names === undefined || names === '' ? undefined : names.split(',') };
+      const filter = {
+        search: parseSearch(query),
+        names: names === undefined || names === '' ? undefined : names.split(','),
+      };
       const { organization, rows, total } = await listOrganizationTeams(ctx, request.params.organization, filter, page);
       const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/teams`;
       return listDocument(
@@ -78,8 +91,12 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (api) => {
     return { data: serializeTeam(team, organization.name, permissionsOn(ctx, team)) };
   });
 
-  api.delete('/teams/:id', { schema: { params: IdParams, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteTeam(contextOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/teams/:id',
+    { schema: { params: IdParams, response: Responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      await deleteTeam(contextOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -30,14 +30,19 @@ const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const OrganizationTokenQuery = Query({
   token: Type.Optional(
-    Type.String({ description: "HCP Terraform's other kinds of organization token (audit-trails); varsetd has only the default one, so only an empty value is accepted" }),
+    Type.String({
+      description:
+        "HCP Terraform's other kinds of organization token (audit-trails); varsetd has only the default one, so only an empty value is accepted",
+    }),
   ),
 });
 const TEAM_TOKEN_SORTS = ['team-name', 'created-by', 'expired-at', 'last-used-at', 'created-at'] as const;
 const TeamTokenListQuery = Query({
   ...PageQuery,
   q: Type.Optional(Type.String({ description: "part of the team's name, ignoring case" })),
-  sort: Type.Optional(Type.String({ description: `${TEAM_TOKEN_SORTS.join(', ')}; a leading "-" sorts descending (default created-at)` })),
+  sort: Type.Optional(
+    Type.String({ description: `${TEAM_TOKEN_SORTS.join(', ')}; a leading "-" sorts descending (default created-at)` }),
+  ),
 });
 const Created = Responses({ 201: Document(TokenResource) });
 const Shown = Responses({ 200: Document(TokenResource) });
@@ -52,14 +57,16 @@ function optionsOf(body: Static<typeof TokenBody> | undefined): TokenOptions {
 /** `token=audit-trails` selects a kind of organization token varsetd does not have. */
 function defaultOrganizationTokenOnly(query: Static<typeof OrganizationTokenQuery>): void {
   const kind = single(query, 'token');
-  if (kind !== undefined && kind !== '') throw badQueryParameter('token', 'only the default organization token exists; omit the token parameter');
+  if (kind !== undefined && kind !== '')
+    throw badQueryParameter('token', 'only the default organization token exists; omit the token parameter');
 }
 
 function listOptionsOf(query: QueryValues): TeamTokenListOptions {
   const raw = single(query, 'sort') || 'created-at';
   const descending = raw.startsWith('-');
   const sort = descending ? raw.slice(1) : raw;
-  if (!(TEAM_TOKEN_SORTS as readonly string[]).includes(sort)) throw badQueryParameter('sort', `sort must be one of ${TEAM_TOKEN_SORTS.join(', ')}, optionally after "-"`);
+  if (!(TEAM_TOKEN_SORTS as readonly string[]).includes(sort))
+    throw badQueryParameter('sort', `sort must be one of ${TEAM_TOKEN_SORTS.join(', ')}, optionally after "-"`);
   return { teamName: parseSearch(query), sort: sort as TeamTokenListOptions['sort'], descending };
 }
 
@@ -83,62 +90,103 @@ const tokenList = (
   );
 
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
-  api.post('/teams/:id/authentication-token', { schema: { params: IdParams, body: TokenBody, response: Created } }, async (request, reply) => {
-    const { row, secret, organizationName } = await createTeamToken(contextOf(request), request.params.id, optionsOf(request.body));
-    return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
-  });
+  api.post(
+    '/teams/:id/authentication-token',
+    { schema: { params: IdParams, body: TokenBody, response: Created } },
+    async (request, reply) => {
+      const { row, secret, organizationName } = await createTeamToken(
+        contextOf(request),
+        request.params.id,
+        optionsOf(request.body),
+      );
+      return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
+    },
+  );
 
   api.get('/teams/:id/authentication-token', { schema: { params: IdParams, response: Shown } }, async (request) => {
     const { token, organizationName } = await getTeamToken(contextOf(request), request.params.id);
     return { data: serializeToken(token, organizationName) };
   });
 
-  api.delete('/teams/:id/authentication-token', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
-    await deleteTeamToken(contextOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/teams/:id/authentication-token',
+    { schema: { params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await deleteTeamToken(contextOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
-  api.post('/teams/:id/authentication-tokens', { schema: { params: IdParams, body: TokenBody, response: Created } }, async (request, reply) => {
-    const { row, secret, organizationName } = await createDescribedTeamToken(contextOf(request), request.params.id, optionsOf(request.body));
-    return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
-  });
+  api.post(
+    '/teams/:id/authentication-tokens',
+    { schema: { params: IdParams, body: TokenBody, response: Created } },
+    async (request, reply) => {
+      const { row, secret, organizationName } = await createDescribedTeamToken(
+        contextOf(request),
+        request.params.id,
+        optionsOf(request.body),
+      );
+      return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
+    },
+  );
 
-  api.get('/teams/:id/authentication-tokens', { schema: { params: IdParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
-    const page = parsePage(request.query);
-    return tokenList(
-      `${API_PREFIX}/teams/${encodeURIComponent(request.params.id)}/authentication-tokens`,
-      request.query,
-      page,
-      await listTeamTokensOfTeam(contextOf(request), request.params.id, listOptionsOf(request.query), page),
-    );
-  });
+  api.get(
+    '/teams/:id/authentication-tokens',
+    { schema: { params: IdParams, querystring: TeamTokenListQuery, response: Listed } },
+    async (request) => {
+      const page = parsePage(request.query);
+      return tokenList(
+        `${API_PREFIX}/teams/${encodeURIComponent(request.params.id)}/authentication-tokens`,
+        request.query,
+        page,
+        await listTeamTokensOfTeam(contextOf(request), request.params.id, listOptionsOf(request.query), page),
+      );
+    },
+  );
 
-  api.get('/organizations/:organization/team-tokens', { schema: { params: OrganizationParams, querystring: TeamTokenListQuery, response: Listed } }, async (request) => {
-    const page = parsePage(request.query);
-    return tokenList(
-      `${API_PREFIX}/organizations/${encodeURIComponent(request.params.organization)}/team-tokens`,
-      request.query,
-      page,
-      await listOrganizationTeamTokens(contextOf(request), request.params.organization, listOptionsOf(request.query), page),
-    );
-  });
+  api.get(
+    '/organizations/:organization/team-tokens',
+    { schema: { params: OrganizationParams, querystring: TeamTokenListQuery, response: Listed } },
+    async (request) => {
+      const page = parsePage(request.query);
+      return tokenList(
+        `${API_PREFIX}/organizations/${encodeURIComponent(request.params.organization)}/team-tokens`,
+        request.query,
+        page,
+        await listOrganizationTeamTokens(
+          contextOf(request),
+          request.params.organization,
+          listOptionsOf(request.query),
+          page,
+        ),
+      );
+    },
+  );
 
   api.get('/authentication-tokens/:id', { schema: { params: IdParams, response: Shown } }, async (request) => {
     const { token, organizationName } = await getTeamTokenById(contextOf(request), request.params.id);
     return { data: serializeToken(token, organizationName) };
   });
 
-  api.delete('/authentication-tokens/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
-    await deleteTeamTokenById(contextOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/authentication-tokens/:id',
+    { schema: { params: IdParams, response: Deleted } },
+    async (request, reply) => {
+      await deleteTeamTokenById(contextOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   api.post(
     '/organizations/:organization/authentication-token',
     { schema: { params: OrganizationParams, querystring: OrganizationTokenQuery, body: TokenBody, response: Created } },
     async (request, reply) => {
       defaultOrganizationTokenOnly(request.query);
-      const { row, secret, organizationName } = await createOrganizationToken(contextOf(request), request.params.organization, optionsOf(request.body));
+      const { row, secret, organizationName } = await createOrganizationToken(
+        contextOf(request),
+        request.params.organization,
+        optionsOf(request.body),
+      );
       return reply.code(201).send({ data: serializeToken(row, organizationName, secret) });
     },
   );

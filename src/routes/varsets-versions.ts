@@ -14,15 +14,37 @@ const IdParams = Type.Object({ id: Type.String() });
 export const varsetVersionRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.get(
     '/varsets/:id/versions',
-    { schema: { params: IdParams, querystring: Query(PageQuery), response: Responses({ 200: ListDocument(VarsetVersionResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query(PageQuery),
+        response: Responses({ 200: ListDocument(VarsetVersionResource) }),
+      },
+    },
     async (request) => {
       const page = parsePage(request.query);
       const { rows, total } = await listVarsetVersions(contextOf(request), request.params.id, page);
-      return listDocument(`${API_PREFIX}/varsets/${encodeURIComponent(request.params.id)}/versions`, request.query, page, total, rows.map(serializeVarsetVersion));
+      return listDocument(
+        `${API_PREFIX}/varsets/${encodeURIComponent(request.params.id)}/versions`,
+        request.query,
+        page,
+        total,
+        rows.map(serializeVarsetVersion),
+      );
     },
   );
 
-  api.get('/varset-versions/:id', { schema: { params: IdParams, querystring: Query({}), response: Responses({ 200: Document(VarsetVersionResource) }) } }, async (request) => {
-    return { data: serializeVarsetVersion(await showVarsetVersion(contextOf(request), request.params.id)) };
-  });
+  api.get(
+    '/varset-versions/:id',
+    {
+      schema: {
+        params: IdParams,
+        querystring: Query({}),
+        response: Responses({ 200: Document(VarsetVersionResource) }),
+      },
+    },
+    async (request) => {
+      return { data: serializeVarsetVersion(await showVarsetVersion(contextOf(request), request.params.id)) };
+    },
+  );
 };

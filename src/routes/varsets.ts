@@ -6,12 +6,43 @@ import { contextOf } from '../http/context.js';
 import { includedOfVarsets } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
-import { Document, IncludeQuery, ListDocument, NoContent, Nullable, PageQuery, Query, Responses, ToManyInput } from '../jsonapi/schemas.js';
+import {
+  Document,
+  IncludeQuery,
+  ListDocument,
+  NoContent,
+  Nullable,
+  PageQuery,
+  Query,
+  Responses,
+  ToManyInput,
+} from '../jsonapi/schemas.js';
 import { VariableBody, variableChanges } from '../variables/schemas.js';
-import { VARSET_INCLUDES, type AssignmentKind, type Varset, type VarsetInclude, type VarsetList, type VarsetView } from '../varsets/model.js';
-import { isArranged, parseArrangement, uniqueIds, VarsetArrangementQuery, VarsetBody, varsetCommand, VarsetResource, VarsetVariableResource } from '../varsets/schemas.js';
+import {
+  VARSET_INCLUDES,
+  type AssignmentKind,
+  type Varset,
+  type VarsetInclude,
+  type VarsetList,
+  type VarsetView,
+} from '../varsets/model.js';
+import {
+  isArranged,
+  parseArrangement,
+  uniqueIds,
+  VarsetArrangementQuery,
+  VarsetBody,
+  varsetCommand,
+  VarsetResource,
+  VarsetVariableResource,
+} from '../varsets/schemas.js';
 import { Change, RollbackBody } from '../varsets/versions/schemas.js';
-import { serializeVarset, serializeVarsetVariable, varsetDocument, type VarsetSerializeOptions } from '../varsets/serialize.js';
+import {
+  serializeVarset,
+  serializeVarsetVariable,
+  varsetDocument,
+  type VarsetSerializeOptions,
+} from '../varsets/serialize.js';
 import {
   addVarsetVariable,
   applyVarset,
@@ -37,7 +68,11 @@ const IdParams = Type.Object({ id: Type.String() });
 const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
 
 const IncludeOnly = Query(IncludeQuery(VARSET_INCLUDES));
-const ListProperties = { ...PageQuery, ...IncludeQuery(VARSET_INCLUDES), q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })) };
+const ListProperties = {
+  ...PageQuery,
+  ...IncludeQuery(VARSET_INCLUDES),
+  q: Type.Optional(Type.String({ description: 'part of the name, ignoring case' })),
+};
 const ListQuery = Query(ListProperties);
 const OrganizationListQuery = Query({ ...ListProperties, ...VarsetArrangementQuery });
 const PageOnly = Query(PageQuery);
@@ -50,18 +85,45 @@ const Deleted = Responses({ 204: NoContent });
 
 /** Query parameters are checked (400) before anything is read or written. */
 const includeOf = (query: QueryValues) => parseInclude(query, VARSET_INCLUDES);
-const listRequest = (query: QueryValues): VarsetListRequest => ({ include: includeOf(query), search: parseSearch(query), page: parsePage(query) });
+const listRequest = (query: QueryValues): VarsetListRequest => ({
+  include: includeOf(query),
+  search: parseSearch(query),
+  page: parsePage(query),
+});
 
 /** The caller's permissions on each set a response shows. */
-const permissionsOf = (ctx: Context) => (varset: Varset) => varsetPermissions(ctx.subject, { organizationId: varset.organization_id, ownerProjectId: varset.project_id });
+const permissionsOf = (ctx: Context) => (varset: Varset) =>
+  varsetPermissions(ctx.subject, { organizationId: varset.organization_id, ownerProjectId: varset.project_id });
 
-async function listResponse(ctx: Context, path: string, query: QueryValues, list: VarsetListRequest, result: VarsetList) {
+async function listResponse(
+  ctx: Context,
+  path: string,
+  query: QueryValues,
+  list: VarsetListRequest,
+  result: VarsetList,
+) {
   const data = result.views.map((view) => serializeVarset(view, { permissions: permissionsOf(ctx) }));
-  return listDocument(path, query, list.page, result.total, data, await includedOfVarsets(ctx, result.views, list.include));
+  return listDocument(
+    path,
+    query,
+    list.page,
+    result.total,
+    data,
+    await includedOfVarsets(ctx, result.views, list.include),
+  );
 }
 
-async function oneResponse(ctx: Context, view: VarsetView, include: Set<VarsetInclude>, options: Omit<VarsetSerializeOptions, 'permissions'> = {}) {
-  return varsetDocument(view, { ...options, permissions: permissionsOf(ctx) }, await includedOfVarsets(ctx, [view], include));
+async function oneResponse(
+  ctx: Context,
+  view: VarsetView,
+  include: Set<VarsetInclude>,
+  options: Omit<VarsetSerializeOptions, 'permissions'> = {},
+) {
+  return varsetDocument(
+    view,
+    { ...options, permissions: permissionsOf(ctx) },
+    await includedOfVarsets(ctx, [view], include),
+  );
 }
 
 export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
@@ -87,59 +149,108 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
       const list = listRequest(request.query);
       const arrangement = parseArrangement(request.query);
       if (isArranged(arrangement)) {
-        const { list: result, organization } = await listArrangedOrganizationVarsets(ctx, request.params.organization, list, arrangement);
-        return listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result);
+        const { list: result, organization } = await listArrangedOrganizationVarsets(
+          ctx,
+          request.params.organization,
+          list,
+          arrangement,
+        );
+        return listResponse(
+          ctx,
+          `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`,
+          request.query,
+          list,
+          result,
+        );
       }
       return reply.sendCached(
         varsetPermissionsKey(ctx.subject),
         () => listOrganizationVarsets(ctx, request.params.organization, list),
-        ({ list: result, organization }) => listResponse(ctx, `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`, request.query, list, result),
+        ({ list: result, organization }) =>
+          listResponse(
+            ctx,
+            `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/varsets`,
+            request.query,
+            list,
+            result,
+          ),
       );
     },
   );
 
-  api.get('/projects/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
-    const ctx = contextOf(request);
-    const list = listRequest(request.query);
-    return reply.sendCached(
-      varsetPermissionsKey(ctx.subject),
-      () => listProjectVarsets(ctx, request.params.id, list),
-      (result) => listResponse(ctx, `${API_PREFIX}/projects/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
-    );
-  });
+  api.get(
+    '/projects/:id/varsets',
+    { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } },
+    async (request, reply) => {
+      const ctx = contextOf(request);
+      const list = listRequest(request.query);
+      return reply.sendCached(
+        varsetPermissionsKey(ctx.subject),
+        () => listProjectVarsets(ctx, request.params.id, list),
+        (result) =>
+          listResponse(
+            ctx,
+            `${API_PREFIX}/projects/${encodeURIComponent(request.params.id)}/varsets`,
+            request.query,
+            list,
+            result,
+          ),
+      );
+    },
+  );
 
-  api.get('/workspaces/:id/varsets', { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } }, async (request, reply) => {
-    const ctx = contextOf(request);
-    const list = listRequest(request.query);
-    return reply.sendCached(
-      varsetPermissionsKey(ctx.subject),
-      () => listWorkspaceVarsets(ctx, request.params.id, list),
-      (result) => listResponse(ctx, `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`, request.query, list, result),
-    );
-  });
+  api.get(
+    '/workspaces/:id/varsets',
+    { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } },
+    async (request, reply) => {
+      const ctx = contextOf(request);
+      const list = listRequest(request.query);
+      return reply.sendCached(
+        varsetPermissionsKey(ctx.subject),
+        () => listWorkspaceVarsets(ctx, request.params.id, list),
+        (result) =>
+          listResponse(
+            ctx,
+            `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`,
+            request.query,
+            list,
+            result,
+          ),
+      );
+    },
+  );
 
-  api.get('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } }, async (request, reply) => {
-    const include = includeOf(request.query);
-    const ctx = contextOf(request);
-    return reply.sendCached(
-      varsetPermissionsKey(ctx.subject),
-      (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
-      (view) => oneResponse(ctx, view, include),
-    );
-  });
+  api.get(
+    '/varsets/:id',
+    { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } },
+    async (request, reply) => {
+      const include = includeOf(request.query);
+      const ctx = contextOf(request);
+      return reply.sendCached(
+        varsetPermissionsKey(ctx.subject),
+        (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
+        (view) => oneResponse(ctx, view, include),
+      );
+    },
+  );
 
   // PUT and PATCH are the same partial update; HashiCorp's OpenAPI document lists POST for it too.
   for (const method of ['patch', 'put', 'post'] as const) {
-    api[method]('/varsets/:id', { schema: { params: IdParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } }, async (request) => {
-      const include = includeOf(request.query);
-      const ctx = contextOf(request);
-      const view = await updateVarset(ctx, request.params.id, varsetCommand(request.body));
-      return oneResponse(ctx, view, include, { variableAttributes: true });
-    });
+    api[method](
+      '/varsets/:id',
+      { schema: { params: IdParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } },
+      async (request) => {
+        const include = includeOf(request.query);
+        const ctx = contextOf(request);
+        const view = await updateVarset(ctx, request.params.id, varsetCommand(request.body));
+        return oneResponse(ctx, view, include, { variableAttributes: true });
+      },
+    );
   }
 
   // varsetd's own: makes the set again what it was at one of its versions (versions/).
-  const Flag = (description: string) => Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }));
+  const Flag = (description: string) =>
+    Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }));
   const RollbackQuery = Query({
     'skip-missing': Flag('restore the rest when workspaces or projects the set was assigned to are gone'),
     'dry-run': Flag('answer the set as the rollback would make it and what it would change, and change nothing'),
@@ -147,15 +258,25 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   const MadeVersion = Nullable(
     Type.Object(
       { id: Type.String(), number: Type.Integer() },
-      { description: 'the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing' },
+      {
+        description:
+          'the version the rollback made (a dry run: would make, under an id never kept); null when it changes nothing',
+      },
     ),
   );
   const RollbackDocument = Responses({
-    200: Type.Object({ data: VarsetResource, included: Type.Optional(Type.Array(Type.Unknown())), meta: Type.Object({ changes: Type.Array(Change), version: MadeVersion }) }),
+    200: Type.Object({
+      data: VarsetResource,
+      included: Type.Optional(Type.Array(Type.Unknown())),
+      meta: Type.Object({ changes: Type.Array(Change), version: MadeVersion }),
+    }),
   });
   api.post(
     '/varsets/:id/actions/rollback',
-    { config: { fields: { version: '/data/id' } }, schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument } },
+    {
+      config: { fields: { version: '/data/id' } },
+      schema: { params: IdParams, querystring: RollbackQuery, body: RollbackBody, response: RollbackDocument },
+    },
     async (request) => {
       const ctx = contextOf(request);
       const { query } = request;
@@ -169,10 +290,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
-  api.delete('/varsets/:id', { schema: { params: IdParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {
-    await deleteVarset(contextOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/varsets/:id',
+    { schema: { params: IdParams, querystring: NoQuery, response: Deleted } },
+    async (request, reply) => {
+      await deleteVarset(contextOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   for (const kind of ['workspaces', 'projects'] as const satisfies readonly AssignmentKind[]) {
     const schema = { params: IdParams, querystring: NoQuery, body: ToManyInput(kind), response: Deleted };
@@ -190,34 +315,71 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.get(
     '/varsets/:id/relationships/vars',
-    { schema: { params: IdParams, querystring: PageOnly, response: Responses({ 200: ListDocument(VarsetVariableResource) }) } },
+    {
+      schema: {
+        params: IdParams,
+        querystring: PageOnly,
+        response: Responses({ 200: ListDocument(VarsetVariableResource) }),
+      },
+    },
     async (request) => {
       const page = parsePage(request.query);
       const { rows, total } = await listVarsetVariables(contextOf(request), request.params.id, page);
-      return listDocument(`${API_PREFIX}/varsets/${encodeURIComponent(request.params.id)}/relationships/vars`, request.query, page, total, rows.map(serializeVarsetVariable));
+      return listDocument(
+        `${API_PREFIX}/varsets/${encodeURIComponent(request.params.id)}/relationships/vars`,
+        request.query,
+        page,
+        total,
+        rows.map(serializeVarsetVariable),
+      );
     },
   );
 
-  api.post('/varsets/:id/relationships/vars', { schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } }, async (request) => {
-    const variable = await addVarsetVariable(contextOf(request), request.params.id, variableChanges(request.body.data.attributes));
-    return { data: serializeVarsetVariable(variable) };
-  });
+  api.post(
+    '/varsets/:id/relationships/vars',
+    { schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
+    async (request) => {
+      const variable = await addVarsetVariable(
+        contextOf(request),
+        request.params.id,
+        variableChanges(request.body.data.attributes),
+      );
+      return { data: serializeVarsetVariable(variable) };
+    },
+  );
 
-  api.get('/varsets/:id/relationships/vars/:varId', { schema: { params: VariableParams, querystring: NoQuery, response: VariableDocument } }, async (request) => {
-    return { data: serializeVarsetVariable(await showVarsetVariable(contextOf(request), request.params.id, request.params.varId)) };
-  });
+  api.get(
+    '/varsets/:id/relationships/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, response: VariableDocument } },
+    async (request) => {
+      return {
+        data: serializeVarsetVariable(
+          await showVarsetVariable(contextOf(request), request.params.id, request.params.varId),
+        ),
+      };
+    },
+  );
 
   api.patch(
     '/varsets/:id/relationships/vars/:varId',
     { schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
     async (request) => {
-      const variable = await updateVarsetVariable(contextOf(request), request.params.id, request.params.varId, variableChanges(request.body.data.attributes));
+      const variable = await updateVarsetVariable(
+        contextOf(request),
+        request.params.id,
+        request.params.varId,
+        variableChanges(request.body.data.attributes),
+      );
       return { data: serializeVarsetVariable(variable) };
     },
   );
 
-  api.delete('/varsets/:id/relationships/vars/:varId', { schema: { params: VariableParams, querystring: NoQuery, response: Deleted } }, async (request, reply) => {
-    await deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/varsets/:id/relationships/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, response: Deleted } },
+    async (request, reply) => {
+      await deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -2,7 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { contextOf } from '../http/context.js';
 import { Document, Responses } from '../jsonapi/schemas.js';
-import { DiscoveryDocument, JwksDocument, MintTokenBody, WorkloadIdentityTokenResource } from '../workload-identity/schemas.js';
+import {
+  DiscoveryDocument,
+  JwksDocument,
+  MintTokenBody,
+  WorkloadIdentityTokenResource,
+} from '../workload-identity/schemas.js';
 import { discoveryDocument, mintRunToken, publishedJwks, type IssuerOptions } from '../workload-identity/service.js';
 
 /** How long relying parties may keep the key set; a rotation's lead is longer (docs/workload-identity.md). */
@@ -12,14 +17,22 @@ const JWKS_MAX_AGE_S = 300;
 export const issuerRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerOptions }> = async (app, { issuer }) => {
   const document = discoveryDocument(issuer.issuer);
   const open = { config: { public: true }, schema: { security: [] } };
-  app.get('/.well-known/openid-configuration', { ...open, schema: { ...open.schema, response: { 200: DiscoveryDocument } } }, async (_request, reply) => {
-    void reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_S}`);
-    return document;
-  });
-  app.get('/.well-known/jwks', { ...open, schema: { ...open.schema, response: { 200: JwksDocument } } }, async (request, reply) => {
-    void reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_S}`);
-    return publishedJwks(request.server.store.db);
-  });
+  app.get(
+    '/.well-known/openid-configuration',
+    { ...open, schema: { ...open.schema, response: { 200: DiscoveryDocument } } },
+    async (_request, reply) => {
+      void reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_S}`);
+      return document;
+    },
+  );
+  app.get(
+    '/.well-known/jwks',
+    { ...open, schema: { ...open.schema, response: { 200: JwksDocument } } },
+    async (request, reply) => {
+      void reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_S}`);
+      return publishedJwks(request.server.store.db);
+    },
+  );
 };
 
 const IdParams = Type.Object({ id: Type.String() });
@@ -30,13 +43,27 @@ export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerO
     '/runs/:id/actions/workload-identity-token',
     {
       config: { fields: { phase: '/phase', target: '/target' } },
-      schema: { params: IdParams, body: MintTokenBody, response: Responses({ 200: Document(WorkloadIdentityTokenResource) }) },
+      schema: {
+        params: IdParams,
+        body: MintTokenBody,
+        response: Responses({ 200: Document(WorkloadIdentityTokenResource) }),
+      },
     },
     async (request, reply) => {
-      const minted = await mintRunToken(contextOf(request), issuer, request.params.id, request.body.phase, request.body.target);
+      const minted = await mintRunToken(
+        contextOf(request),
+        issuer,
+        request.params.id,
+        request.body.phase,
+        request.body.target,
+      );
       void reply.header('cache-control', 'no-store');
       return {
-        data: { id: minted.jti, type: 'workload-identity-tokens' as const, attributes: { token: minted.token, audience: minted.audience, 'expires-at': minted.expiresAt } },
+        data: {
+          id: minted.jti,
+          type: 'workload-identity-tokens' as const,
+          attributes: { token: minted.token, audience: minted.audience, 'expires-at': minted.expiresAt },
+        },
       };
     },
   );

@@ -5,7 +5,13 @@ import { CollectionDocument, Document, NoContent, Query, Responses } from '../js
 import { VariableBody, variableChanges } from '../variables/schemas.js';
 import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
 import { serializeWorkspaceVariable } from '../workspace-variables/serialize.js';
-import { createWorkspaceVariable, deleteWorkspaceVariable, listWorkspaceVariables, showWorkspaceVariable, updateWorkspaceVariable } from '../workspace-variables/service.js';
+import {
+  createWorkspaceVariable,
+  deleteWorkspaceVariable,
+  listWorkspaceVariables,
+  showWorkspaceVariable,
+  updateWorkspaceVariable,
+} from '../workspace-variables/service.js';
 
 const WorkspaceParams = Type.Object({ id: Type.String() });
 const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
@@ -14,9 +20,20 @@ const NoQuery = Query({});
 export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/workspaces/:id/vars',
-    { schema: { params: WorkspaceParams, querystring: NoQuery, body: VariableBody, response: Responses({ 201: Document(WorkspaceVariableResource) }) } },
+    {
+      schema: {
+        params: WorkspaceParams,
+        querystring: NoQuery,
+        body: VariableBody,
+        response: Responses({ 201: Document(WorkspaceVariableResource) }),
+      },
+    },
     async (request, reply) => {
-      const variable = await createWorkspaceVariable(contextOf(request), request.params.id, variableChanges(request.body.data.attributes));
+      const variable = await createWorkspaceVariable(
+        contextOf(request),
+        request.params.id,
+        variableChanges(request.body.data.attributes),
+      );
       return reply.code(201).send({ data: serializeWorkspaceVariable(variable) });
     },
   );
@@ -24,7 +41,13 @@ export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) =>
   // HCP Terraform answers with every variable of the workspace, unpaginated.
   api.get(
     '/workspaces/:id/vars',
-    { schema: { params: WorkspaceParams, querystring: NoQuery, response: Responses({ 200: CollectionDocument(WorkspaceVariableResource) }) } },
+    {
+      schema: {
+        params: WorkspaceParams,
+        querystring: NoQuery,
+        response: Responses({ 200: CollectionDocument(WorkspaceVariableResource) }),
+      },
+    },
     async (request) => {
       const variables = await listWorkspaceVariables(contextOf(request), request.params.id);
       return { data: variables.map(serializeWorkspaceVariable) };
@@ -33,23 +56,49 @@ export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) =>
 
   api.get(
     '/workspaces/:id/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 200: Document(WorkspaceVariableResource) }) } },
+    {
+      schema: {
+        params: VariableParams,
+        querystring: NoQuery,
+        response: Responses({ 200: Document(WorkspaceVariableResource) }),
+      },
+    },
     async (request) => {
-      return { data: serializeWorkspaceVariable(await showWorkspaceVariable(contextOf(request), request.params.id, request.params.varId)) };
+      return {
+        data: serializeWorkspaceVariable(
+          await showWorkspaceVariable(contextOf(request), request.params.id, request.params.varId),
+        ),
+      };
     },
   );
 
   api.patch(
     '/workspaces/:id/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: Responses({ 200: Document(WorkspaceVariableResource) }) } },
+    {
+      schema: {
+        params: VariableParams,
+        querystring: NoQuery,
+        body: VariableBody,
+        response: Responses({ 200: Document(WorkspaceVariableResource) }),
+      },
+    },
     async (request) => {
-      const variable = await updateWorkspaceVariable(contextOf(request), request.params.id, request.params.varId, variableChanges(request.body.data.attributes));
+      const variable = await updateWorkspaceVariable(
+        contextOf(request),
+        request.params.id,
+        request.params.varId,
+        variableChanges(request.body.data.attributes),
+      );
       return { data: serializeWorkspaceVariable(variable) };
     },
   );
 
-  api.delete('/workspaces/:id/vars/:varId', { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 204: NoContent }) } }, async (request, reply) => {
-    await deleteWorkspaceVariable(contextOf(request), request.params.id, request.params.varId);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/workspaces/:id/vars/:varId',
+    { schema: { params: VariableParams, querystring: NoQuery, response: Responses({ 204: NoContent }) } },
+    async (request, reply) => {
+      await deleteWorkspaceVariable(contextOf(request), request.params.id, request.params.varId);
+      return reply.code(204).send(null);
+    },
+  );
 };

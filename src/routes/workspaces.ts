@@ -7,10 +7,21 @@ import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parseInclude, parsePage, parseSearch, single, type Query as RawQuery } from '../jsonapi/query.js';
 import { Document, IncludeQuery, ListDocument, NoContent, PageQuery, Responses } from '../jsonapi/schemas.js';
-import { includedConfigurationVersions, includedEffectiveTagBindings, includedOrganization, includedProjectsOfWorkspaces } from './includes.js';
+import {
+  includedConfigurationVersions,
+  includedEffectiveTagBindings,
+  includedOrganization,
+  includedProjectsOfWorkspaces,
+} from './includes.js';
 import { checkedBindings } from '../tag-bindings/model.js';
 import { GoTfeTagBindingsQuery, TAGGED_FILTER, parseTaggedFilter } from '../tag-bindings/schemas.js';
-import { WORKSPACE_INCLUDES, WORKSPACE_SORTS, type WorkspaceChanges, type WorkspaceInclude, type WorkspaceSort } from '../workspaces/model.js';
+import {
+  WORKSPACE_INCLUDES,
+  WORKSPACE_SORTS,
+  type WorkspaceChanges,
+  type WorkspaceInclude,
+  type WorkspaceSort,
+} from '../workspaces/model.js';
 import { TagsBody, WorkspaceBody, WorkspaceResource } from '../workspaces/schemas.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
 import {
@@ -38,14 +49,24 @@ const ListQuery = Type.Object(
     ...PageQuery,
     ...IncludeQuery(WORKSPACE_INCLUDES),
     'search[name]': Type.Optional(Type.String({ description: 'workspaces whose name contains it, ignoring case' })),
-    'search[wildcard-name]': Type.Optional(Type.String({ description: 'a name pattern where "*" stands for any characters, ignoring case, e.g. "*-prod"' })),
+    'search[wildcard-name]': Type.Optional(
+      Type.String({ description: 'a name pattern where "*" stands for any characters, ignoring case, e.g. "*-prod"' }),
+    ),
     'search[tags]': Type.Optional(Type.String({ description: 'comma-separated tag names a workspace has all of' })),
-    'search[exclude-tags]': Type.Optional(Type.String({ description: 'comma-separated tag names a workspace has none of' })),
+    'search[exclude-tags]': Type.Optional(
+      Type.String({ description: 'comma-separated tag names a workspace has none of' }),
+    ),
     'filter[project][id]': Type.Optional(Type.String({ description: 'workspaces of this project' })),
     sort: Type.Optional(Type.String({ description: `one of ${WORKSPACE_SORTS.join(', ')}` })),
     ...GoTfeTagBindingsQuery,
   },
-  { patternProperties: { [TAGGED_FILTER.source]: Type.String({ description: "a tag binding key (or value: empty for any) a workspace has, its own or its project's" }) } },
+  {
+    patternProperties: {
+      [TAGGED_FILTER.source]: Type.String({
+        description: "a tag binding key (or value: empty for any) a workspace has, its own or its project's",
+      }),
+    },
+  },
 );
 const ReadQuery = Type.Object({ ...IncludeQuery(WORKSPACE_INCLUDES) });
 
@@ -87,7 +108,8 @@ function listFilterOf(query: RawQuery) {
           .filter((n) => n !== '');
   };
   const sort = single(query, 'sort') || 'name';
-  if (!(WORKSPACE_SORTS as readonly string[]).includes(sort)) throw badQueryParameter('sort', `sort must be one of ${WORKSPACE_SORTS.join(', ')}`);
+  if (!(WORKSPACE_SORTS as readonly string[]).includes(sort))
+    throw badQueryParameter('sort', `sort must be one of ${WORKSPACE_SORTS.join(', ')}`);
   const wildcard = parseSearch(query, 'search[wildcard-name]');
   return {
     search: parseSearch(query, 'search[name]'),
@@ -110,13 +132,22 @@ function wildcardPattern(wildcard: string): string {
 }
 
 /** The document of workspaces with what `include` asks for. */
-async function workspacesDocument(ctx: Context, organization: Organization, workspaces: Workspace[], include: Set<WorkspaceInclude>) {
-  const { views, effectiveTagBindings } = await describeWorkspaces(ctx, organization, workspaces, { effectiveTagBindings: include.has('effective_tag_bindings') });
+async function workspacesDocument(
+  ctx: Context,
+  organization: Organization,
+  workspaces: Workspace[],
+  include: Set<WorkspaceInclude>,
+) {
+  const { views, effectiveTagBindings } = await describeWorkspaces(ctx, organization, workspaces, {
+    effectiveTagBindings: include.has('effective_tag_bindings'),
+  });
   const included: unknown[] = [];
   if (include.has('organization') && workspaces.length) included.push(await includedOrganization(ctx, organization));
   if (include.has('project')) included.push(...(await includedProjectsOfWorkspaces(ctx, organization, workspaces)));
   if (include.has('current_configuration_version')) {
-    const ids = workspaces.flatMap((w) => (w.current_configuration_version_id ? [w.current_configuration_version_id] : []));
+    const ids = workspaces.flatMap((w) =>
+      w.current_configuration_version_id ? [w.current_configuration_version_id] : [],
+    );
     included.push(...(await includedConfigurationVersions(ctx, ids)));
   }
   included.push(...includedEffectiveTagBindings(effectiveTagBindings.values()));
@@ -130,10 +161,19 @@ async function oneDocument(ctx: Context, found: WorkspaceWithOrganization, inclu
 }
 
 /** `deleting`: what other features do in a workspace's deletion (src/deletion-steps.ts). */
-export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly WorkspaceDeletionStep[] }> = async (api, { deleting }) => {
+export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly WorkspaceDeletionStep[] }> = async (
+  api,
+  { deleting },
+) => {
   api.post(
     '/organizations/:organization/workspaces',
-    { schema: { params: OrganizationParams, body: WorkspaceBody, response: Responses({ 201: Document(WorkspaceResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        body: WorkspaceBody,
+        response: Responses({ 201: Document(WorkspaceResource) }),
+      },
+    },
     async (request, reply) => {
       const ctx = contextOf(request);
       const found = await createWorkspace(ctx, request.params.organization, changesOf(request.body));
@@ -143,43 +183,82 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Wor
 
   api.get(
     '/organizations/:organization/workspaces',
-    { schema: { params: OrganizationParams, querystring: ListQuery, response: Responses({ 200: ListDocument(WorkspaceResource) }) } },
+    {
+      schema: {
+        params: OrganizationParams,
+        querystring: ListQuery,
+        response: Responses({ 200: ListDocument(WorkspaceResource) }),
+      },
+    },
     async (request) => {
       const ctx = contextOf(request);
       const query = request.query as RawQuery;
       const page = parsePage(query);
       const include = parseInclude(query, WORKSPACE_INCLUDES);
-      const { organization, rows, total } = await listOrganizationWorkspaces(ctx, request.params.organization, listFilterOf(query), page);
+      const { organization, rows, total } = await listOrganizationWorkspaces(
+        ctx,
+        request.params.organization,
+        listFilterOf(query),
+        page,
+      );
       const { data, included } = await workspacesDocument(ctx, organization, rows, include);
       const path = `${API_PREFIX}/organizations/${encodeURIComponent(organization.name)}/workspaces`;
       return listDocument(path, query, page, total, data, included as never);
     },
   );
 
-  api.get('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, querystring: ReadQuery, response: One } }, async (request) => {
-    const ctx = contextOf(request);
-    return oneDocument(ctx, await getWorkspace(ctx, byName(request.params)), parseInclude(request.query, WORKSPACE_INCLUDES));
-  });
+  api.get(
+    '/organizations/:organization/workspaces/:name',
+    { schema: { params: NameParams, querystring: ReadQuery, response: One } },
+    async (request) => {
+      const ctx = contextOf(request);
+      return oneDocument(
+        ctx,
+        await getWorkspace(ctx, byName(request.params)),
+        parseInclude(request.query, WORKSPACE_INCLUDES),
+      );
+    },
+  );
 
-  api.patch('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, body: WorkspaceBody, response: One } }, async (request) => {
-    const ctx = contextOf(request);
-    return oneDocument(ctx, await updateWorkspace(ctx, byName(request.params), changesOf(request.body)));
-  });
+  api.patch(
+    '/organizations/:organization/workspaces/:name',
+    { schema: { params: NameParams, body: WorkspaceBody, response: One } },
+    async (request) => {
+      const ctx = contextOf(request);
+      return oneDocument(ctx, await updateWorkspace(ctx, byName(request.params), changesOf(request.body)));
+    },
+  );
 
-  api.delete('/organizations/:organization/workspaces/:name', { schema: { params: NameParams, response: Deleted } }, async (request, reply) => {
-    await deleteWorkspace(contextOf(request), deleting, byName(request.params));
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/organizations/:organization/workspaces/:name',
+    { schema: { params: NameParams, response: Deleted } },
+    async (request, reply) => {
+      await deleteWorkspace(contextOf(request), deleting, byName(request.params));
+      return reply.code(204).send(null);
+    },
+  );
 
-  api.get('/workspaces/:id', { schema: { params: IdParams, querystring: ReadQuery, response: One } }, async (request) => {
-    const ctx = contextOf(request);
-    return oneDocument(ctx, await getWorkspace(ctx, { id: request.params.id }), parseInclude(request.query, WORKSPACE_INCLUDES));
-  });
+  api.get(
+    '/workspaces/:id',
+    { schema: { params: IdParams, querystring: ReadQuery, response: One } },
+    async (request) => {
+      const ctx = contextOf(request);
+      return oneDocument(
+        ctx,
+        await getWorkspace(ctx, { id: request.params.id }),
+        parseInclude(request.query, WORKSPACE_INCLUDES),
+      );
+    },
+  );
 
-  api.patch('/workspaces/:id', { schema: { params: IdParams, body: WorkspaceBody, response: One } }, async (request) => {
-    const ctx = contextOf(request);
-    return oneDocument(ctx, await updateWorkspace(ctx, { id: request.params.id }, changesOf(request.body)));
-  });
+  api.patch(
+    '/workspaces/:id',
+    { schema: { params: IdParams, body: WorkspaceBody, response: One } },
+    async (request) => {
+      const ctx = contextOf(request);
+      return oneDocument(ctx, await updateWorkspace(ctx, { id: request.params.id }, changesOf(request.body)));
+    },
+  );
 
   api.delete('/workspaces/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
     await deleteWorkspace(contextOf(request), deleting, { id: request.params.id });

@@ -90,7 +90,14 @@ export const HCP_RUN_STATUSES = [
   'queuing',
   'queuing_apply',
 ] as const;
-export const RUN_OPERATIONS = ['plan_only', 'plan_and_apply', 'save_plan', 'refresh_only', 'destroy', 'empty_apply'] as const;
+export const RUN_OPERATIONS = [
+  'plan_only',
+  'plan_and_apply',
+  'save_plan',
+  'refresh_only',
+  'destroy',
+  'empty_apply',
+] as const;
 export const RUN_SOURCES = ['tfe-api', 'tfe-ui', 'tfe-configuration-version', 'terraform', 'terraform+cloud'] as const;
 export const RUN_STATUS_GROUPS = ['non_final', 'final', 'discardable'] as const;
 export type RunOperation = (typeof RUN_OPERATIONS)[number];

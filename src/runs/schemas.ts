@@ -28,7 +28,12 @@ const always = (value: boolean) => Type.Boolean({ description: value ? 'always t
 export const RunResource = Resource(
   'runs',
   {
-    status: Type.Union([Type.Literal('pending'), Type.Literal('planning'), Type.Literal('planned'), Type.Literal('errored')]),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('planning'),
+      Type.Literal('planned'),
+      Type.Literal('errored'),
+    ]),
     'status-timestamps': Type.Object({
       'planning-at': Type.Optional(Type.String()),
       'planned-at': Type.Optional(Type.String()),

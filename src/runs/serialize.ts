@@ -6,7 +6,11 @@ import type { Run, RunPermissions } from './model.js';
 import type { OpenedVariableResource } from './schemas.js';
 
 /** A run; `eventIds` are its events', oldest first. */
-export function serializeRun(run: Run, permissions: RunPermissions, eventIds: readonly string[]): Static<typeof RunResource> {
+export function serializeRun(
+  run: Run,
+  permissions: RunPermissions,
+  eventIds: readonly string[],
+): Static<typeof RunResource> {
   const self = `${API_PREFIX}/runs/${run.id}`;
   return {
     id: run.id,
@@ -31,7 +35,12 @@ export function serializeRun(run: Run, permissions: RunPermissions, eventIds: re
       'target-addrs': null,
       'replace-addrs': null,
       variables: run.variables,
-      actions: { 'is-cancelable': false, 'is-confirmable': false, 'is-discardable': false, 'is-force-cancelable': false },
+      actions: {
+        'is-cancelable': false,
+        'is-confirmable': false,
+        'is-discardable': false,
+        'is-force-cancelable': false,
+      },
       permissions: {
         'can-apply': false,
         'can-cancel': false,
@@ -45,7 +54,10 @@ export function serializeRun(run: Run, permissions: RunPermissions, eventIds: re
     relationships: {
       workspace: toOne('workspaces', run.workspace_id),
       'configuration-version': toOne('configuration-versions', run.configuration_version_id),
-      'run-events': { data: eventIds.map((id) => ({ id, type: 'run-events' as const })), links: { related: `${self}/run-events` } },
+      'run-events': {
+        data: eventIds.map((id) => ({ id, type: 'run-events' as const })),
+        links: { related: `${self}/run-events` },
+      },
       comments: { links: { related: `${self}/comments` } },
     },
     links: { self },
@@ -55,7 +67,8 @@ export function serializeRun(run: Run, permissions: RunPermissions, eventIds: re
 function statusTimestamps(run: Run): Static<typeof RunResource>['attributes']['status-timestamps'] {
   const timestamps: Static<typeof RunResource>['attributes']['status-timestamps'] = {};
   if (run.planning_at) timestamps['planning-at'] = run.planning_at;
-  if (run.finished_at && (run.status === 'planned' || run.status === 'errored')) timestamps[`${run.status}-at`] = run.finished_at;
+  if (run.finished_at && (run.status === 'planned' || run.status === 'errored'))
+    timestamps[`${run.status}-at`] = run.finished_at;
   return timestamps;
 }
 

@@ -11,13 +11,26 @@ import { newId, now } from '../common/ids.js';
 import { NotFound, Invalid, Unprocessable, Conflict } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { getWorkspace } from '../workspaces/service.js';
-import { DEFAULT_MESSAGE, isFinished, type Run, type RunEvent, type RunFilter, type RunPermissions, type RunStatus, type RunVariable } from './model.js';
+import {
+  DEFAULT_MESSAGE,
+  isFinished,
+  type Run,
+  type RunEvent,
+  type RunFilter,
+  type RunPermissions,
+  type RunStatus,
+  type RunVariable,
+} from './model.js';
 import * as store from './store.js';
 
 export type { Run, RunEvent, RunPermissions, RunVariable };
 
 /** A run and where it is, if the subject may do `action` on it; otherwise the 404 of a missing one. */
-export async function getRun(ctx: Context, id: string, action: Action = 'run:read'): Promise<{ run: Run; location: WorkspaceLocation }> {
+export async function getRun(
+  ctx: Context,
+  id: string,
+  action: Action = 'run:read',
+): Promise<{ run: Run; location: WorkspaceLocation }> {
   const found = await store.findRun(ctx.store.db, id);
   if (!found) throw new NotFound();
   ensure(ctx.subject, action, found.location);
@@ -30,7 +43,10 @@ export function runPermissions(ctx: Context, location: WorkspaceLocation): RunPe
 
 export async function listWorkspaceRuns(ctx: Context, workspaceId: string, filter: RunFilter, page: Page) {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'run:read');
-  return { ...(await store.listRuns(ctx.store.db, workspace.id, filter, page)), permissions: runPermissions(ctx, locationOfWorkspace(workspace)) };
+  return {
+    ...(await store.listRuns(ctx.store.db, workspace.id, filter, page)),
+    permissions: runPermissions(ctx, locationOfWorkspace(workspace)),
+  };
 }
 
 /** The ids of the runs' events, for their `run-events` relationship; the caller has read the runs. */
@@ -64,7 +80,8 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
     // A version of another workspace is as unknown here as a missing one.
     if (!cv && command.configurationVersionId !== undefined) throw new NotFound();
     if (!cv) throw new Unprocessable('the workspace has no uploaded configuration version to run', field);
-    if (cv.status !== 'uploaded') throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; a run needs an uploaded one`, field);
+    if (cv.status !== 'uploaded')
+      throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; a run needs an uploaded one`, field);
     const run: Run = {
       id: newId('run'),
       workspace_id: workspace.id,
@@ -83,7 +100,13 @@ export async function createRun(ctx: Context, command: NewRun): Promise<{ run: R
     await recordRunEvent(trx, run.id, 'created', 'Run created', ctx.subject, run.created_at);
     await snapshotEffectiveVariables(trx, workspace, run.id, command.variables);
     const meta = { workspace_id: workspace.id, configuration_version_id: cv.id, is_destroy: run.is_destroy };
-    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'run', id: run.id, action: 'create', meta });
+    recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'run',
+      id: run.id,
+      action: 'create',
+      meta,
+    });
     return run;
   });
   return { run, permissions: runPermissions(ctx, locationOfWorkspace(workspace)) };
@@ -111,7 +134,10 @@ async function getOwnRun(ctx: Context, id: string): Promise<{ run: Run; location
 }
 
 /** The run for its own token (as `getOwnRun`) while it has not finished: 409 afterwards. */
-export async function getOwnUnfinishedRun(ctx: Context, id: string): Promise<{ run: Run; location: WorkspaceLocation }> {
+export async function getOwnUnfinishedRun(
+  ctx: Context,
+  id: string,
+): Promise<{ run: Run; location: WorkspaceLocation }> {
   const found = await getOwnRun(ctx, id);
   if (isFinished(found.run)) throw new Conflict(`run ${id} has finished`);
   return found;
@@ -126,8 +152,15 @@ export async function openOwnRunVariables(ctx: Context, id: string): Promise<Ope
   return transaction(ctx.store, async (trx) => {
     const current = await store.findRun(trx, run.id);
     if (!current) throw new NotFound();
-    if (isFinished(current.run)) throw new Conflict(`run ${run.id} has finished; its variables are no longer available`);
-    await recordRunEvent(trx, run.id, 'variables-opened', 'Variables read with sensitive values by the token that created the run', ctx.subject);
+    if (isFinished(current.run))
+      throw new Conflict(`run ${run.id} has finished; its variables are no longer available`);
+    await recordRunEvent(
+      trx,
+      run.id,
+      'variables-opened',
+      'Variables read with sensitive values by the token that created the run',
+      ctx.subject,
+    );
     return openRunVariables(trx, ctx.sealer, run.id);
   });
 }
@@ -141,39 +174,65 @@ export async function startRun(ctx: Context, id: string): Promise<{ run: Run; pe
  * The run's own token reports that its command ended: planned when it exited with 0, errored
  * otherwise. A run that never started (its command could not be run) may finish too.
  */
-export async function finishRun(ctx: Context, id: string, exitCode: number): Promise<{ run: Run; permissions: RunPermissions }> {
+export async function finishRun(
+  ctx: Context,
+  id: string,
+  exitCode: number,
+): Promise<{ run: Run; permissions: RunPermissions }> {
   return exitCode === 0
     ? moveOwnRun(ctx, id, 'finish', ['pending', 'planning'], 'planned', 'Plan finished: the command exited with 0')
     : moveOwnRun(ctx, id, 'finish', ['pending', 'planning'], 'errored', `Errored: the command exited with ${exitCode}`);
 }
 
-async function moveOwnRun(ctx: Context, id: string, action: 'start' | 'finish', from: readonly RunStatus[], to: Exclude<RunStatus, 'pending'>, description: string) {
+async function moveOwnRun(
+  ctx: Context,
+  id: string,
+  action: 'start' | 'finish',
+  from: readonly RunStatus[],
+  to: Exclude<RunStatus, 'pending'>,
+  description: string,
+) {
   const { run, location } = await getOwnRun(ctx, id);
   const at = now();
   const moved = await transaction(ctx.store, async (trx) => {
     const current = await store.findRun(trx, run.id);
     if (!current) throw new NotFound();
-    const wrongStatus = () => new Conflict(`run ${run.id} is ${current.run.status}; it can become ${to} only when it is ${from.join(' or ')}`);
+    const wrongStatus = () =>
+      new Conflict(`run ${run.id} is ${current.run.status}; it can become ${to} only when it is ${from.join(' or ')}`);
     if (!from.includes(current.run.status)) throw wrongStatus();
     const timestamps = to === 'planning' ? { planning_at: at } : { finished_at: at };
     // The update is conditional too: a concurrent move may have committed since the read.
     if (!(await store.updateRunStatus(trx, run.id, from, to, timestamps))) throw wrongStatus();
     await recordRunEvent(trx, run.id, to, description, ctx.subject, at);
-    recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'run', id: run.id, action, meta: { status: to } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: location.organizationId,
+      type: 'run',
+      id: run.id,
+      action,
+      meta: { status: to },
+    });
     return (await store.findRun(trx, run.id))!.run;
   });
   return { run: moved, permissions: runPermissions(ctx, location) };
 }
 
 /** Records something that happened to a run (at `at`, by default now), and who did it, inside the caller's transaction. */
-export async function recordRunEvent(trx: Trx, runId: string, action: RunEvent['action'], description: string, subject: Subject, at = now()): Promise<RunEvent> {
+export async function recordRunEvent(
+  trx: Trx,
+  runId: string,
+  action: RunEvent['action'],
+  description: string,
+  subject: Subject,
+  at = now(),
+): Promise<RunEvent> {
   const event: RunEvent = {
     id: newId('re'),
     run_id: runId,
     action,
     description,
     actor_kind: subject.kind,
-    actor_id: subject.kind === 'team' ? subject.teamId : subject.kind === 'organization' ? subject.organizationId : null,
+    actor_id:
+      subject.kind === 'team' ? subject.teamId : subject.kind === 'organization' ? subject.organizationId : null,
     created_at: at,
   };
   await store.insertRunEvent(trx, event);

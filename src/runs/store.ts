@@ -33,7 +33,12 @@ function toRun(row: RunRow): Run {
 }
 
 const runWithLocation = compiledOnce((db, id: string) =>
-  db.selectFrom('runs').innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id').select(RUN_COLUMNS).select(WORKSPACE_LOCATION_COLUMNS).where('runs.id', '=', id),
+  db
+    .selectFrom('runs')
+    .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
+    .select(RUN_COLUMNS)
+    .select(WORKSPACE_LOCATION_COLUMNS)
+    .where('runs.id', '=', id),
 );
 
 /** The run and where it is, or undefined. */
@@ -49,15 +54,29 @@ const FINAL_STATUSES: RunStatus[] = ['planned', 'errored'];
 const NON_FINAL_STATUSES: RunStatus[] = ['pending', 'planning'];
 
 /** A workspace's runs that pass the filter, newest first. */
-export async function listRuns(db: Db, workspaceId: string, filter: RunFilter, page: Page): Promise<{ rows: Run[]; total: number }> {
+export async function listRuns(
+  db: Db,
+  workspaceId: string,
+  filter: RunFilter,
+  page: Page,
+): Promise<{ rows: Run[]; total: number }> {
   const base = db
     .selectFrom('runs')
     .where('workspace_id', '=', workspaceId)
     .where((eb) => {
       const conditions: Expression<SqlBool>[] = [];
-      const statusIn = (statuses: readonly string[]) => (statuses.length ? eb('runs.status', 'in', statuses as RunStatus[]) : NOTHING);
-      if (filter.statuses) conditions.push(statusIn(filter.statuses.filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s))));
-      if (filter.statusGroup) conditions.push(filter.statusGroup === 'discardable' ? NOTHING : statusIn(filter.statusGroup === 'final' ? FINAL_STATUSES : NON_FINAL_STATUSES));
+      const statusIn = (statuses: readonly string[]) =>
+        statuses.length ? eb('runs.status', 'in', statuses as RunStatus[]) : NOTHING;
+      if (filter.statuses)
+        conditions.push(
+          statusIn(filter.statuses.filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s))),
+        );
+      if (filter.statusGroup)
+        conditions.push(
+          filter.statusGroup === 'discardable'
+            ? NOTHING
+            : statusIn(filter.statusGroup === 'final' ? FINAL_STATUSES : NON_FINAL_STATUSES),
+        );
       if (filter.sources && !filter.sources.includes('tfe-api')) conditions.push(NOTHING);
       if (filter.operations) {
         const operations = filter.operations.map((operation) =>
@@ -71,7 +90,10 @@ export async function listRuns(db: Db, workspaceId: string, filter: RunFilter, p
         );
         conditions.push(eb.or(operations));
       }
-      if (filter.search !== undefined) conditions.push(eb.or([eb('runs.id', '=', filter.search), containsText(eb.ref('runs.message'), filter.search)]));
+      if (filter.search !== undefined)
+        conditions.push(
+          eb.or([eb('runs.id', '=', filter.search), containsText(eb.ref('runs.message'), filter.search)]),
+        );
       return eb.and(conditions);
     });
   const { rows, total } = await fetchPage(db, base, page, (q) => q.select(RUN_COLUMNS).orderBy('seq', 'desc'));
@@ -120,10 +142,36 @@ export async function updateRunStatus(
 }
 
 const insertEvent = compiledOnce(
-  (db, id: string, runId: string, action: RunEvent['action'], description: string, actorKind: RunEvent['actor_kind'], actorId: string | null, createdAt: string) =>
-    db.insertInto('run_events').values({ id, run_id: runId, action, description, actor_kind: actorKind, actor_id: actorId, created_at: createdAt }),
+  (
+    db,
+    id: string,
+    runId: string,
+    action: RunEvent['action'],
+    description: string,
+    actorKind: RunEvent['actor_kind'],
+    actorId: string | null,
+    createdAt: string,
+  ) =>
+    db.insertInto('run_events').values({
+      id,
+      run_id: runId,
+      action,
+      description,
+      actor_kind: actorKind,
+      actor_id: actorId,
+      created_at: createdAt,
+    }),
 );
 
 export async function insertRunEvent(db: Db, event: RunEvent): Promise<void> {
-  await insertEvent(db, event.id, event.run_id, event.action, event.description, event.actor_kind, event.actor_id, event.created_at);
+  await insertEvent(
+    db,
+    event.id,
+    event.run_id,
+    event.action,
+    event.description,
+    event.actor_kind,
+    event.actor_id,
+    event.created_at,
+  );
 }

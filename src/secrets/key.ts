@@ -2,8 +2,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../db/connect.js';
 import { transaction } from '../db/transaction.js';
-import { createKeyring, keyringKey, sealedKeyId, type Keyring, type KeyringKey, type ReloadableKeyring } from './keyring.js';
-import { KeyError, keyringPlace, parseKey, readKeyring, readKeyringFile, writeKeyringFile, type KeyringSettings } from './keyring-file.js';
+import {
+  createKeyring,
+  keyringKey,
+  sealedKeyId,
+  type Keyring,
+  type KeyringKey,
+  type ReloadableKeyring,
+} from './keyring.js';
+import {
+  KeyError,
+  keyringPlace,
+  parseKey,
+  readKeyring,
+  readKeyringFile,
+  writeKeyringFile,
+  type KeyringSettings,
+} from './keyring-file.js';
 import { SealError, generateKey } from './sealer.js';
 import { deleteSetting, findSetting, insertSettingOnce, settingsNamed, updateSetting } from './store.js';
 
@@ -36,24 +51,31 @@ export async function loadKeyring(store: Store, settings: KeyringSettings): Prom
   let generated = false;
   if (!found.keys) {
     if (check !== undefined) {
-      throw new KeyError(`this database holds values sealed with an encryption key, but none is configured: set VARSETD_ENCRYPTION_KEY or restore ${found.file}`);
+      throw new KeyError(
+        `this database holds values sealed with an encryption key, but none is configured: set VARSETD_ENCRYPTION_KEY or restore ${found.file}`,
+      );
     }
     generated = writeKeyringFile(found.file, [keyringKey(generateKey())], { exclusive: true });
     found.keys = readKeyringFile(found.file)!;
   }
-  if (found.source === 'file' && check !== undefined) found.keys = finishRotationBeforeKeyring(found.file, found.keys, check);
+  if (found.source === 'file' && check !== undefined)
+    found.keys = finishRotationBeforeKeyring(found.file, found.keys, check);
   const file = found.file;
   const keyring = createKeyring(found.keys, found.source === 'file' ? () => rereadKeyringFile(file) : undefined);
-  if (check === undefined) await transaction(store, (trx) => insertSettingOnce(trx, CHECK_NAME, keyring.seal(CHECK_TEXT)));
+  if (check === undefined)
+    await transaction(store, (trx) => insertSettingOnce(trx, CHECK_NAME, keyring.seal(CHECK_TEXT)));
   const current = (await findSetting(store.db, CHECK_NAME))!;
   const used = new Set(await keyIdsInUse(store));
   const checkKey = sealedKeyId(current); // undefined for a check sealed before the keyring
   if (checkKey) used.add(checkKey);
   const missing = [...used].filter((id) => !keyring.has(id));
   if (missing.length > 0) {
-    throw new KeyError(`the keyring in ${keyringPlace(found)} lacks ${missing.length === 1 ? 'the key' : 'keys'} this database uses: ${missing.join(', ')}`);
+    throw new KeyError(
+      `the keyring in ${keyringPlace(found)} lacks ${missing.length === 1 ? 'the key' : 'keys'} this database uses: ${missing.join(', ')}`,
+    );
   }
-  if (!opens(keyring, current)) throw new KeyError(`the encryption key in ${keyringPlace(found)} is not the key this database was sealed with`);
+  if (!opens(keyring, current))
+    throw new KeyError(`the encryption key in ${keyringPlace(found)} is not the key this database was sealed with`);
   // What seals from now on, and, in a database sealed before the keyring, the key that sealed it.
   for (const id of new Set([keyring.active.id, keyring.keyOf(current)!])) await recordKeyInUse(store, id);
   return { keyring, source: found.source, file: found.file, generated };
@@ -102,7 +124,8 @@ export async function forgetKeyInUse(store: Store, keyring: Keyring, id: string)
   await transaction(store, async (trx) => {
     await deleteSetting(trx, `${IN_USE}${id}`);
     const check = await findSetting(trx, CHECK_NAME);
-    if (check !== undefined && keyring.keyOf(check) === id) await updateSetting(trx, CHECK_NAME, keyring.seal(CHECK_TEXT));
+    if (check !== undefined && keyring.keyOf(check) === id)
+      await updateSetting(trx, CHECK_NAME, keyring.seal(CHECK_TEXT));
   });
 }
 

@@ -38,10 +38,13 @@ export function parseKeyring(text: string, separator: '\n' | ',', where: string)
     const key = parseKey(keyText);
     const place = separator === '\n' ? `line ${index + 1}` : `key ${index + 1}`;
     if (!key || extra.length > 0 || (marker !== undefined && marker !== RETIRED)) {
-      throw new KeyError(`${where}, ${place}: expected a ${KEY_BYTES}-byte key (base64 or 64 hex digits), optionally followed by "${RETIRED}"`);
+      throw new KeyError(
+        `${where}, ${place}: expected a ${KEY_BYTES}-byte key (base64 or 64 hex digits), optionally followed by "${RETIRED}"`,
+      );
     }
     const parsed = keyringKey(key, marker === RETIRED);
-    if (keys.some((k) => k.id === parsed.id)) throw new KeyError(`${where}, ${place}: the key ${parsed.id} is there twice`);
+    if (keys.some((k) => k.id === parsed.id))
+      throw new KeyError(`${where}, ${place}: the key ${parsed.id} is there twice`);
     keys.push(parsed);
   }
   if (keys.length === 0) throw new KeyError(`${where} holds no key`);
@@ -73,7 +76,11 @@ export function readKeyringFile(file: string): KeyringKey[] | undefined {
  * keyring the caller read: when the file no longer holds it (another command changed it
  * meanwhile), nothing is written and a KeyError says so, rather than drop the other's key.
  */
-export function writeKeyringFile(file: string, keys: readonly KeyringKey[], options: { exclusive?: boolean; replacing?: readonly KeyringKey[] } = {}): boolean {
+export function writeKeyringFile(
+  file: string,
+  keys: readonly KeyringKey[],
+  options: { exclusive?: boolean; replacing?: readonly KeyringKey[] } = {},
+): boolean {
   const folder = path.dirname(file);
   makePrivateFolder(folder);
   const text = `${formatKeyring(keys, '\n')}\n`;
@@ -93,7 +100,9 @@ export function writeKeyringFile(file: string, keys: readonly KeyringKey[], opti
     if (options.replacing) {
       const now = readKeyringFile(file);
       if (!now || formatKeyring(now, '\n') !== formatKeyring(options.replacing, '\n')) {
-        throw new KeyError(`${file} changed while this command ran (another varsetd command wrote it): nothing was written; run the command again`);
+        throw new KeyError(
+          `${file} changed while this command ran (another varsetd command wrote it): nothing was written; run the command again`,
+        );
       }
     }
     fs.renameSync(temporary, file);

@@ -51,7 +51,10 @@ export function sealedKeyId(sealed: string): string | undefined {
  * ring then opens with what it returns, but seals with the same key until `replace` (a reload
  * the process is told of, such as SIGHUP) says otherwise.
  */
-export function createKeyring(keys: readonly KeyringKey[], reload?: () => readonly KeyringKey[] | undefined): ReloadableKeyring {
+export function createKeyring(
+  keys: readonly KeyringKey[],
+  reload?: () => readonly KeyringKey[] | undefined,
+): ReloadableKeyring {
   let byId = index(keys);
   let ring = keys;
   const find = (id: string) => {
@@ -82,7 +85,8 @@ export function createKeyring(keys: readonly KeyringKey[], reload?: () => readon
       if (parts[0] === 'v1' && parts.length === 3) return openV1(ring, parts[1]!, parts[2]!).plaintext;
       if (parts[0] !== 'v2' || parts.length !== 4) throw new SealError('not a sealed value');
       const found = find(parts[1]!);
-      if (!found) throw new SealError(`a sealed value names the encryption key ${parts[1]}, which the keyring does not hold`);
+      if (!found)
+        throw new SealError(`a sealed value names the encryption key ${parts[1]}, which the keyring does not hold`);
       return decrypt(found.key, parts[2]!, parts[3]!);
     },
     keyOf(sealed) {

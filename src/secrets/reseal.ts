@@ -13,7 +13,11 @@ const BATCH = 500;
 /** Where `countSealedValues` counts `v1:` values that no key of the keyring opens. */
 export const UNOPENED_V1 = 'v1';
 
-async function eachBatch(db: Db, batch: number, visit: (column: SealedColumn, rows: SealedRow[]) => Promise<void>): Promise<void> {
+async function eachBatch(
+  db: Db,
+  batch: number,
+  visit: (column: SealedColumn, rows: SealedRow[]) => Promise<void>,
+): Promise<void> {
   for (const column of SEALED_COLUMNS) {
     let after = '';
     for (;;) {
@@ -25,7 +29,8 @@ async function eachBatch(db: Db, batch: number, visit: (column: SealedColumn, ro
   }
 }
 
-const valuesOf = (column: SealedColumn, stored: string): string[] => (column.map ? Object.values(JSON.parse(stored) as Record<string, string>) : [stored]);
+const valuesOf = (column: SealedColumn, stored: string): string[] =>
+  column.map ? Object.values(JSON.parse(stored) as Record<string, string>) : [stored];
 
 /** Where a sealed value is stored: the table, the column and the row's id. */
 export interface SealedPlace {
@@ -35,9 +40,15 @@ export interface SealedPlace {
 }
 
 /** Calls `visit` with every sealed value of the store (each value of a JSON map on its own), a batch of rows read at a time. */
-export async function forEachSealedValue(db: Db, visit: (sealed: string, place: SealedPlace) => void, batch = BATCH): Promise<void> {
+export async function forEachSealedValue(
+  db: Db,
+  visit: (sealed: string, place: SealedPlace) => void,
+  batch = BATCH,
+): Promise<void> {
   await eachBatch(db, batch, async (column, rows) => {
-    for (const row of rows) for (const value of valuesOf(column, row.value)) visit(value, { table: column.table, column: column.column, id: row.id });
+    for (const row of rows)
+      for (const value of valuesOf(column, row.value))
+        visit(value, { table: column.table, column: column.column, id: row.id });
   });
 }
 
@@ -89,10 +100,13 @@ export async function resealValues(store: Store, keyring: Keyring, batch = BATCH
       for (const [varset, group] of bySet) {
         const work = async (trx: Trx) => {
           let count = 0;
-          for (const { row, to, stale } of group) if (await replaceSealedValue(trx, column, row.id, row.value, to)) count += stale;
+          for (const { row, to, stale } of group)
+            if (await replaceSealedValue(trx, column, row.id, row.value, to)) count += stale;
           return count;
         };
-        resealed += await (varset === null ? transaction(store, work) : withOrganizationLocked(store, { varsetId: varset }, work));
+        resealed += await (varset === null
+          ? transaction(store, work)
+          : withOrganizationLocked(store, { varsetId: varset }, work));
       }
     });
     if (resealed === before) break;
@@ -109,7 +123,8 @@ function resealRow(column: SealedColumn, row: SealedRow, keyring: Keyring, activ
     try {
       return keyring.seal(keyring.open(value));
     } catch (error) {
-      if (error instanceof SealError) throw new SealError(`${column.table}.${column.column} of ${row.id}: ${error.message}`);
+      if (error instanceof SealError)
+        throw new SealError(`${column.table}.${column.column} of ${row.id}: ${error.message}`);
       throw error;
     }
   };

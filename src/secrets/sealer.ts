@@ -33,9 +33,13 @@ export function decrypt(key: Buffer, nonceText: string, bodyText: string): strin
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, nonce);
     decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
-    throw new SealError('a sealed value could not be opened: it was sealed with another encryption key, or it is damaged');
+    throw new SealError(
+      'a sealed value could not be opened: it was sealed with another encryption key, or it is damaged',
+    );
   }
 }
 

@@ -49,7 +49,13 @@ export async function sealedValues(db: Db, c: SealedColumn, after: string, limit
 }
 
 /** Replaces a row's sealed value only if it is still `expected` (no concurrent write replaced it); returns whether it did. */
-export async function replaceSealedValue(trx: Trx, c: SealedColumn, id: string, expected: string, value: string): Promise<boolean> {
+export async function replaceSealedValue(
+  trx: Trx,
+  c: SealedColumn,
+  id: string,
+  expected: string,
+  value: string,
+): Promise<boolean> {
   const result = await sql`update ${sql.table(c.table)} set ${sql.ref(c.column)} = ${value}
     where ${sql.ref(c.id)} = ${id} and ${sql.ref(c.column)} = ${expected}`.execute(trx);
   return Number(result.numAffectedRows ?? 0) > 0;
@@ -75,7 +81,12 @@ export async function updateSetting(trx: Trx, name: string, value: string): Prom
 
 /** The settings whose names start with `prefix` (which holds no `%` or `_`), in name order. */
 export async function settingsNamed(db: Db, prefix: string): Promise<{ name: string; value: string }[]> {
-  return db.selectFrom('settings').select(['name', 'value']).where('name', 'like', `${prefix}%`).orderBy('name').execute();
+  return db
+    .selectFrom('settings')
+    .select(['name', 'value'])
+    .where('name', 'like', `${prefix}%`)
+    .orderBy('name')
+    .execute();
 }
 
 export async function deleteSetting(trx: Trx, name: string): Promise<void> {

@@ -43,7 +43,11 @@ export const TAGGED_FILTER = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/;
  * these lists, which take it (and read only `filter[tagged]`) rather than answer 400.
  */
 export const GoTfeTagBindingsQuery = {
-  TagBindings: Type.Optional(Type.Unsafe<string | string[]>({ description: "go-tfe's second encoding of the filter[tagged] parameters it sends with it; never read" })),
+  TagBindings: Type.Optional(
+    Type.Unsafe<string | string[]>({
+      description: "go-tfe's second encoding of the filter[tagged] parameters it sends with it; never read",
+    }),
+  ),
 };
 
 /** The bindings a list's `filter[tagged]` parameters ask for (value '' for any value); each needs its key. */
@@ -58,7 +62,8 @@ export function parseTaggedFilter(query: Query): { key: string; value: string }[
     tagged.set(index, entry);
   }
   for (const [index, { key }] of tagged) {
-    if (key === '') throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
+    if (key === '')
+      throw badQueryParameter(`filter[tagged][${index}][key]`, `filter[tagged][${index}][key] is required`);
   }
   return [...tagged.values()];
 }

@@ -4,7 +4,12 @@ import type { EffectiveTagBinding, TagBinding } from './model.js';
 import type { EffectiveTagBindingResource, TagBindingResource } from './schemas.js';
 
 export function serializeTagBinding(binding: TagBinding): Static<typeof TagBindingResource> {
-  return { id: binding.id, type: 'tag-bindings', attributes: { key: binding.key, value: binding.value }, links: { self: `${API_PREFIX}/tag-bindings/${binding.id}` } };
+  return {
+    id: binding.id,
+    type: 'tag-bindings',
+    attributes: { key: binding.key, value: binding.value },
+    links: { self: `${API_PREFIX}/tag-bindings/${binding.id}` },
+  };
 }
 
 /** A binding in force; one inherited from the project says so in `links.inherited-from`, an own one has no links. */

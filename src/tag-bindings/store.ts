@@ -6,11 +6,20 @@ const ownerColumn = (owner: TagBindingOwner) => (owner.kind === 'workspace' ? 'w
 
 /** The bindings of one owner, in the order they were given. */
 export async function bindingsOf(db: Db, owner: TagBindingOwner): Promise<TagBinding[]> {
-  return db.selectFrom('tag_bindings').select(COLUMNS).where(ownerColumn(owner), '=', owner.id).orderBy('position').execute();
+  return db
+    .selectFrom('tag_bindings')
+    .select(COLUMNS)
+    .where(ownerColumn(owner), '=', owner.id)
+    .orderBy('position')
+    .execute();
 }
 
 /** The bindings of many workspaces, or of many projects, in one statement. */
-export async function bindingsOfMany(db: Db, kind: TagBindingOwner['kind'], ids: string[]): Promise<Map<string, TagBinding[]>> {
+export async function bindingsOfMany(
+  db: Db,
+  kind: TagBindingOwner['kind'],
+  ids: string[],
+): Promise<Map<string, TagBinding[]>> {
   const found = new Map<string, TagBinding[]>();
   if (ids.length === 0) return found;
   const column = kind === 'workspace' ? 'workspace_id' : 'project_id';
@@ -55,7 +64,11 @@ export async function updateValues(trx: Trx, changes: { id: string; value: strin
     .execute();
 }
 
-export async function insertBindings(trx: Trx, owner: TagBindingOwner, rows: { id: string; key: string; value: string; position: number; created_at: string }[]): Promise<void> {
+export async function insertBindings(
+  trx: Trx,
+  owner: TagBindingOwner,
+  rows: { id: string; key: string; value: string; position: number; created_at: string }[],
+): Promise<void> {
   if (rows.length === 0) return;
   await trx
     .insertInto('tag_bindings')

@@ -1,4 +1,10 @@
-import type { ProjectAccess, ProjectPermissionSet, ProjectWorkspacePermissionSet, WorkspaceAccess, WorkspacePermissionSet } from '../auth/levels.js';
+import type {
+  ProjectAccess,
+  ProjectPermissionSet,
+  ProjectWorkspacePermissionSet,
+  WorkspaceAccess,
+  WorkspacePermissionSet,
+} from '../auth/levels.js';
 
 /** A team's access to one workspace: its level, and the complete set of permissions it grants. */
 export interface TeamWorkspace {

@@ -1,5 +1,15 @@
 import Type from 'typebox';
-import { PROJECT_ACCESS, PROJECT_SETTINGS, PROJECT_TEAMS, PROJECT_VARIABLE_SETS, RUNS, SENTINEL_MOCKS, STATE_VERSIONS, VARIABLES, WORKSPACE_ACCESS } from '../auth/levels.js';
+import {
+  PROJECT_ACCESS,
+  PROJECT_SETTINGS,
+  PROJECT_TEAMS,
+  PROJECT_VARIABLE_SETS,
+  RUNS,
+  SENTINEL_MOCKS,
+  STATE_VERSIONS,
+  VARIABLES,
+  WORKSPACE_ACCESS,
+} from '../auth/levels.js';
 import { Maybe, Resource, ResourceBody, ToOne, ToOneInput } from '../jsonapi/schemas.js';
 
 /**

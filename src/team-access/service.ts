@@ -27,7 +27,10 @@ function resolve<T extends object>(access: string, fixed: T | undefined, start: 
     // HCP Terraform's words, which go-tfe's tests compare (the attribute humanized: `state-versions` is "State versions").
     const label = name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, ' ');
     if (fixed[name as keyof T] !== value)
-      throw new Invalid(at === '' ? name : `${at}.${name}`, `${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`);
+      throw new Invalid(
+        at === '' ? name : `${at}.${name}`,
+        `${label} is read-only when access level is '${access}'; use the 'custom' access level to set this attribute.`,
+      );
   }
   return fixed;
 }
@@ -43,7 +46,8 @@ function requiredAccess<A extends string>(access: A | undefined, allowed: readon
 }
 
 const alreadyGranted = (what: string) => new Invalid('team', `Team already has access to this ${what}`);
-const ownersHaveAll = () => new Unprocessable('the owners team has every permission already; its access cannot be changed', 'team');
+const ownersHaveAll = () =>
+  new Unprocessable('the owners team has every permission already; its access cannot be changed', 'team');
 
 /** A team of the resource's organization, visible to the caller; anything else is a 404. */
 async function teamOf(ctx: Context, teamId: string, organizationId: string): Promise<Team> {
@@ -62,7 +66,8 @@ function grantTarget(place: GrantPlace, teamId: string, workspaceId?: string): T
 }
 
 /** Which grants a list shows: those of a team, those on one workspace or project, or both. */
-export type GrantListFilter = { teamId: string; resourceId?: undefined } | { teamId?: string | undefined; resourceId: string };
+export type GrantListFilter =
+  { teamId: string; resourceId?: undefined } | { teamId?: string | undefined; resourceId: string };
 
 // ---------------------------------------------------------------------------------------
 // Team access to workspaces
@@ -77,11 +82,28 @@ export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspac
   const workspaceId = required(command.workspaceId, 'workspace');
   const { workspace } = await getWorkspace(ctx, { id: workspaceId });
   const team = await teamOf(ctx, teamId, workspace.organization_id);
-  ensure(ctx.subject, 'team-workspace:manage', grantTarget({ ...workspace, team_visibility: team.visibility }, team.id, workspace.id));
+  ensure(
+    ctx.subject,
+    'team-workspace:manage',
+    grantTarget({ ...workspace, team_visibility: team.visibility }, team.id, workspace.id),
+  );
   if (team.is_owners) throw ownersHaveAll();
   const access = requiredAccess(command.access, WORKSPACE_ACCESS);
-  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], WORKSPACE_LEVELS.custom, command.permissions, '');
-  const grant: TeamWorkspace = { id: newId('tws'), team_id: team.id, workspace_id: workspace.id, access, permissions, created_at: now() };
+  const permissions = resolve(
+    access,
+    access === 'custom' ? undefined : WORKSPACE_LEVELS[access],
+    WORKSPACE_LEVELS.custom,
+    command.permissions,
+    '',
+  );
+  const grant: TeamWorkspace = {
+    id: newId('tws'),
+    team_id: team.id,
+    workspace_id: workspace.id,
+    access,
+    permissions,
+    created_at: now(),
+  };
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasWorkspaceGrant(trx, team.id, workspace.id)) throw alreadyGranted('workspace');
     await store.insertTeamWorkspace(trx, grant);
@@ -90,25 +112,46 @@ export async function createTeamWorkspace(ctx: Context, command: NewTeamWorkspac
   return grant;
 }
 
-async function findTeamWorkspace(ctx: Context, id: string, action: 'team-workspace:read' | 'team-workspace:manage'): Promise<{ grant: TeamWorkspace; place: GrantPlace }> {
+async function findTeamWorkspace(
+  ctx: Context,
+  id: string,
+  action: 'team-workspace:read' | 'team-workspace:manage',
+): Promise<{ grant: TeamWorkspace; place: GrantPlace }> {
   const found = await store.findTeamWorkspace(ctx.store.db, id);
   if (!found) throw new NotFound();
   ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id, found.grant.workspace_id));
   return found;
 }
 
-export const getTeamWorkspace = async (ctx: Context, id: string): Promise<TeamWorkspace> => (await findTeamWorkspace(ctx, id, 'team-workspace:read')).grant;
+export const getTeamWorkspace = async (ctx: Context, id: string): Promise<TeamWorkspace> =>
+  (await findTeamWorkspace(ctx, id, 'team-workspace:read')).grant;
 
 /** HCP Terraform's words: a workspace gains a team, has its permissions changed, loses it. */
-function recordWorkspaceGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamWorkspace, action: 'add_team' | 'update_team_permissions' | 'remove_team'): void {
+function recordWorkspaceGrant(
+  trx: Trx,
+  ctx: Context,
+  organizationId: string,
+  grant: TeamWorkspace,
+  action: 'add_team' | 'update_team_permissions' | 'remove_team',
+): void {
   const meta = { team: grant.team_id, access: grant.access, team_workspace_id: grant.id };
   recordAuditEvent(trx, ctx, { organizationId, type: 'workspace', id: grant.workspace_id, action, meta });
 }
 
-export async function updateTeamWorkspace(ctx: Context, id: string, changes: TeamWorkspaceChanges): Promise<TeamWorkspace> {
+export async function updateTeamWorkspace(
+  ctx: Context,
+  id: string,
+  changes: TeamWorkspaceChanges,
+): Promise<TeamWorkspace> {
   const { grant: current, place } = await findTeamWorkspace(ctx, id, 'team-workspace:manage');
   const access = changes.access ?? current.access;
-  const permissions = resolve(access, access === 'custom' ? undefined : WORKSPACE_LEVELS[access], current.permissions, changes.permissions, '');
+  const permissions = resolve(
+    access,
+    access === 'custom' ? undefined : WORKSPACE_LEVELS[access],
+    current.permissions,
+    changes.permissions,
+    '',
+  );
   const grant: TeamWorkspace = { ...current, access, permissions };
   await transaction(ctx.store, async (trx) => {
     await store.updateTeamWorkspace(trx, grant);
@@ -146,7 +189,11 @@ export interface NewTeamProject extends TeamProjectChanges {
   projectId?: string | undefined;
 }
 
-function resolveProject(access: TeamProject['access'], start: Pick<TeamProject, 'project' | 'workspace'>, changes: TeamProjectChanges): Pick<TeamProject, 'project' | 'workspace'> {
+function resolveProject(
+  access: TeamProject['access'],
+  start: Pick<TeamProject, 'project' | 'workspace'>,
+  changes: TeamProjectChanges,
+): Pick<TeamProject, 'project' | 'workspace'> {
   const fixed = access === 'custom' ? undefined : PROJECT_LEVELS[access];
   return {
     project: resolve(access, fixed?.project, start.project, changes.project, 'project-access'),
@@ -159,10 +206,24 @@ export async function createTeamProject(ctx: Context, command: NewTeamProject): 
   const projectId = required(command.projectId, 'project');
   const { project } = await getProject(ctx, projectId);
   const team = await teamOf(ctx, teamId, project.organization_id);
-  ensure(ctx.subject, 'team-project:manage', grantTarget({ organization_id: project.organization_id, project_id: project.id, team_visibility: team.visibility }, team.id));
+  ensure(
+    ctx.subject,
+    'team-project:manage',
+    grantTarget(
+      { organization_id: project.organization_id, project_id: project.id, team_visibility: team.visibility },
+      team.id,
+    ),
+  );
   if (team.is_owners) throw ownersHaveAll();
   const access = requiredAccess(command.access, PROJECT_ACCESS);
-  const grant: TeamProject = { id: newId('tprj'), team_id: team.id, project_id: project.id, access, ...resolveProject(access, PROJECT_LEVELS.custom, command), created_at: now() };
+  const grant: TeamProject = {
+    id: newId('tprj'),
+    team_id: team.id,
+    project_id: project.id,
+    access,
+    ...resolveProject(access, PROJECT_LEVELS.custom, command),
+    created_at: now(),
+  };
   await transaction(ctx.store, async (trx) => {
     if (await store.teamHasProjectGrant(trx, team.id, project.id)) throw alreadyGranted('project');
     await store.insertTeamProject(trx, grant);
@@ -171,16 +232,27 @@ export async function createTeamProject(ctx: Context, command: NewTeamProject): 
   return grant;
 }
 
-async function findTeamProject(ctx: Context, id: string, action: 'team-project:read' | 'team-project:manage'): Promise<{ grant: TeamProject; place: GrantPlace }> {
+async function findTeamProject(
+  ctx: Context,
+  id: string,
+  action: 'team-project:read' | 'team-project:manage',
+): Promise<{ grant: TeamProject; place: GrantPlace }> {
   const found = await store.findTeamProject(ctx.store.db, id);
   if (!found) throw new NotFound();
   ensure(ctx.subject, action, grantTarget(found.place, found.grant.team_id));
   return found;
 }
 
-export const getTeamProject = async (ctx: Context, id: string): Promise<TeamProject> => (await findTeamProject(ctx, id, 'team-project:read')).grant;
+export const getTeamProject = async (ctx: Context, id: string): Promise<TeamProject> =>
+  (await findTeamProject(ctx, id, 'team-project:read')).grant;
 
-function recordProjectGrant(trx: Trx, ctx: Context, organizationId: string, grant: TeamProject, action: 'add_team' | 'update_team_permissions' | 'remove_team'): void {
+function recordProjectGrant(
+  trx: Trx,
+  ctx: Context,
+  organizationId: string,
+  grant: TeamProject,
+  action: 'add_team' | 'update_team_permissions' | 'remove_team',
+): void {
   const meta = { team: grant.team_id, access: grant.access, team_project_id: grant.id };
   recordAuditEvent(trx, ctx, { organizationId, type: 'project', id: grant.project_id, action, meta });
 }
@@ -208,7 +280,10 @@ export async function deleteTeamProject(ctx: Context, id: string): Promise<void>
 export async function listTeamProjectGrants(ctx: Context, filter: GrantListFilter, page: Page) {
   if (filter.resourceId !== undefined) {
     const { project } = await getProject(ctx, filter.resourceId);
-    const scope = teamAccessListScope(ctx.subject, 'team-project:read', { organizationId: project.organization_id, projectId: project.id });
+    const scope = teamAccessListScope(ctx.subject, 'team-project:read', {
+      organizationId: project.organization_id,
+      projectId: project.id,
+    });
     if (scope === 'none') throw new NotFound();
     return store.listTeamProjects(ctx.store.db, { teamId: filter.teamId, resourceId: project.id, scope }, page);
   }

@@ -55,7 +55,16 @@ function workspaceColumns(p: TeamWorkspace['permissions']) {
   };
 }
 
-function toTeamWorkspace({ runs, variables, state_versions, sentinel_mocks, workspace_locking, run_tasks, policy_overrides, ...grant }: WorkspaceGrantRow): TeamWorkspace {
+function toTeamWorkspace({
+  runs,
+  variables,
+  state_versions,
+  sentinel_mocks,
+  workspace_locking,
+  run_tasks,
+  policy_overrides,
+  ...grant
+}: WorkspaceGrantRow): TeamWorkspace {
   return {
     ...grant,
     permissions: {
@@ -114,7 +123,10 @@ function toTeamProject(row: ProjectGrantRow): TeamProject {
 // ---------------------------------------------------------------------------------------
 // Team access to workspaces
 
-export async function findTeamWorkspace(db: Db, id: string): Promise<{ grant: TeamWorkspace; place: GrantPlace } | undefined> {
+export async function findTeamWorkspace(
+  db: Db,
+  id: string,
+): Promise<{ grant: TeamWorkspace; place: GrantPlace } | undefined> {
   const row = await db
     .selectFrom('team_workspaces')
     .innerJoin('workspaces', 'workspaces.id', 'team_workspaces.workspace_id')
@@ -129,7 +141,14 @@ export async function findTeamWorkspace(db: Db, id: string): Promise<{ grant: Te
 }
 
 export async function teamHasWorkspaceGrant(db: Db, teamId: string, workspaceId: string): Promise<boolean> {
-  return (await db.selectFrom('team_workspaces').select('id').where('team_id', '=', teamId).where('workspace_id', '=', workspaceId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('team_workspaces')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function insertTeamWorkspace(trx: Trx, grant: TeamWorkspace): Promise<void> {
@@ -159,19 +178,28 @@ export interface GrantFilter {
   scope: Exclude<Scope<{ teamId: string }>, 'none'>;
 }
 
-export async function listTeamWorkspaces(db: Db, filter: GrantFilter, page: Page): Promise<{ rows: TeamWorkspace[]; total: number }> {
+export async function listTeamWorkspaces(
+  db: Db,
+  filter: GrantFilter,
+  page: Page,
+): Promise<{ rows: TeamWorkspace[]; total: number }> {
   let base = db.selectFrom('team_workspaces');
   if (filter.resourceId !== undefined) base = base.where('workspace_id', '=', filter.resourceId);
   if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
   if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(WORKSPACE_GRANT_COLUMNS).orderBy('created_at').orderBy('id'));
+  const { rows, total } = await fetchPage(db, base, page, (q) =>
+    q.select(WORKSPACE_GRANT_COLUMNS).orderBy('created_at').orderBy('id'),
+  );
   return { rows: rows.map(toTeamWorkspace), total };
 }
 
 // ---------------------------------------------------------------------------------------
 // Team access to projects
 
-export async function findTeamProject(db: Db, id: string): Promise<{ grant: TeamProject; place: GrantPlace } | undefined> {
+export async function findTeamProject(
+  db: Db,
+  id: string,
+): Promise<{ grant: TeamProject; place: GrantPlace } | undefined> {
   const row = await db
     .selectFrom('team_projects')
     .innerJoin('projects', 'projects.id', 'team_projects.project_id')
@@ -186,7 +214,14 @@ export async function findTeamProject(db: Db, id: string): Promise<{ grant: Team
 }
 
 export async function teamHasProjectGrant(db: Db, teamId: string, projectId: string): Promise<boolean> {
-  return (await db.selectFrom('team_projects').select('id').where('team_id', '=', teamId).where('project_id', '=', projectId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('team_projects')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function insertTeamProject(trx: Trx, grant: TeamProject): Promise<void> {
@@ -210,11 +245,17 @@ export async function deleteTeamProject(trx: Trx, id: string): Promise<void> {
 }
 
 /** The same as `listTeamWorkspaces`, for projects. */
-export async function listTeamProjects(db: Db, filter: GrantFilter, page: Page): Promise<{ rows: TeamProject[]; total: number }> {
+export async function listTeamProjects(
+  db: Db,
+  filter: GrantFilter,
+  page: Page,
+): Promise<{ rows: TeamProject[]; total: number }> {
   let base = db.selectFrom('team_projects');
   if (filter.resourceId !== undefined) base = base.where('project_id', '=', filter.resourceId);
   if (filter.teamId !== undefined) base = base.where('team_id', '=', filter.teamId);
   if (filter.scope !== 'all') base = base.where('team_id', '=', filter.scope.teamId);
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(PROJECT_GRANT_COLUMNS).orderBy('created_at').orderBy('id'));
+  const { rows, total } = await fetchPage(db, base, page, (q) =>
+    q.select(PROJECT_GRANT_COLUMNS).orderBy('created_at').orderBy('id'),
+  );
   return { rows: rows.map(toTeamProject), total };
 }

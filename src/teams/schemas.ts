@@ -8,11 +8,20 @@ const flags = <T extends TSchema>(names: readonly string[], schema: () => T, clo
   Type.Object(Object.fromEntries(names.map((name) => [name, schema()])), closed ? { additionalProperties: false } : {});
 
 export const TeamBody = ResourceBody('teams', {
-  name: Maybe(Type.String({ minLength: 1, maxLength: 90, pattern: '^(?=.*[A-Za-z0-9_-])[A-Za-z0-9 _-]+$', description: 'letters, numbers, spaces, "-" and "_", not only spaces' })),
+  name: Maybe(
+    Type.String({
+      minLength: 1,
+      maxLength: 90,
+      pattern: '^(?=.*[A-Za-z0-9_-])[A-Za-z0-9 _-]+$',
+      description: 'letters, numbers, spaces, "-" and "_", not only spaces',
+    }),
+  ),
   visibility: Maybe(Type.Enum(TEAM_VISIBILITIES)),
   'sso-team-id': Type.Optional(Nullable(Type.String({ description: 'null clears it' }))),
   'allow-member-token-management': Maybe(Type.Boolean()),
-  'organization-access': Maybe(flags(ORGANIZATION_ACCESS, () => Maybe(Type.Boolean({ description: 'null counts as false' })), true)),
+  'organization-access': Maybe(
+    flags(ORGANIZATION_ACCESS, () => Maybe(Type.Boolean({ description: 'null counts as false' })), true),
+  ),
 });
 
 /** The caller's permissions on a team (`teamPermissions` in auth/permissions.ts). */

@@ -4,7 +4,11 @@ import { organizationAccessOf, type Team } from './model.js';
 import type { TeamResource } from './schemas.js';
 
 /** A team. `permissions` are the caller's on this team, as the policy decides them. */
-export function serializeTeam(team: Team, organizationName: string, permissions: Record<string, boolean>): Static<typeof TeamResource> {
+export function serializeTeam(
+  team: Team,
+  organizationName: string,
+  permissions: Record<string, boolean>,
+): Static<typeof TeamResource> {
   return {
     id: team.id,
     type: 'teams',

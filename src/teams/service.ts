@@ -11,7 +11,14 @@ import { NotFound, Forbidden, Taken, Unprocessable, blank } from '../common/erro
 import type { Page } from '../common/page.js';
 import type { Organization, OrganizationRecord } from '../organizations/model.js';
 import { getOrganization } from '../organizations/service.js';
-import { OWNERS_TEAM_NAME, grantedOnly, organizationAccessOf, type OrganizationAccess, type Team, type TeamChanges } from './model.js';
+import {
+  OWNERS_TEAM_NAME,
+  grantedOnly,
+  organizationAccessOf,
+  type OrganizationAccess,
+  type Team,
+  type TeamChanges,
+} from './model.js';
 import * as store from './store.js';
 
 export interface TeamWithOrganization {
@@ -29,7 +36,10 @@ export async function getTeam(ctx: Context, id: string, action: Action = 'team:r
 }
 
 export function teamTarget(team: Team): Target {
-  return { organizationId: team.organization_id, team: { id: team.id, visibility: team.visibility, owners: team.is_owners } };
+  return {
+    organizationId: team.organization_id,
+    team: { id: team.id, visibility: team.visibility, owners: team.is_owners },
+  };
 }
 
 /** The caller's `permissions` on a team. */
@@ -37,7 +47,12 @@ export function permissionsOn(ctx: Context, team: Team): Record<string, boolean>
   return teamPermissions(ctx.subject, teamTarget(team));
 }
 
-export async function listOrganizationTeams(ctx: Context, organizationName: string, filter: Omit<store.TeamFilter, 'scope'>, page: Page) {
+export async function listOrganizationTeams(
+  ctx: Context,
+  organizationName: string,
+  filter: Omit<store.TeamFilter, 'scope'>,
+  page: Page,
+) {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'teams:list', { organizationId: organization.id });
   const scope = teamListScope(ctx.subject, organization.id);
@@ -55,13 +70,20 @@ function givenAccess(changes: TeamChanges): Partial<OrganizationAccess> | undefi
   return flags;
 }
 
-export async function createTeam(ctx: Context, organizationName: string, changes: TeamChanges): Promise<TeamWithOrganization> {
+export async function createTeam(
+  ctx: Context,
+  organizationName: string,
+  changes: TeamChanges,
+): Promise<TeamWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'teams:create', { organizationId: organization.id });
   if (changes.name === undefined) throw blank('name');
   const access = givenAccess(changes);
   if (access !== undefined && Object.values(access).some(Boolean))
-    ensureMayGrant(ctx, { organizationId: organization.id, team: { id: '', visibility: changes.visibility ?? 'secret' } });
+    ensureMayGrant(ctx, {
+      organizationId: organization.id,
+      team: { id: '', visibility: changes.visibility ?? 'secret' },
+    });
   const team: Team = {
     id: newId('team'),
     organization_id: organization.id,
@@ -76,7 +98,13 @@ export async function createTeam(ctx: Context, organizationName: string, changes
   await transaction(ctx.store, async (trx) => {
     if (await store.teamNameTaken(trx, organization.id, team.name)) throw new Taken('name');
     await store.insertTeam(trx, team);
-    recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'create', meta: { name: team.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: team.organization_id,
+      type: 'team',
+      id: team.id,
+      action: 'create',
+      meta: { name: team.name },
+    });
   });
   return { team, organization };
 }
@@ -85,9 +113,14 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
   const found = await getTeam(ctx, id, 'team:update');
   const access = givenAccess(changes);
   const current = organizationAccessOf(found.team);
-  if (access !== undefined && Object.entries(access).some(([flag, enabled]) => current[flag as OrganizationAccessFlag] !== enabled)) ensureMayGrant(ctx, teamTarget(found.team));
+  if (
+    access !== undefined &&
+    Object.entries(access).some(([flag, enabled]) => current[flag as OrganizationAccessFlag] !== enabled)
+  )
+    ensureMayGrant(ctx, teamTarget(found.team));
   if (found.team.is_owners) {
-    if (changes.name !== undefined && changes.name !== found.team.name) throw new Unprocessable('the owners team cannot be renamed', 'name');
+    if (changes.name !== undefined && changes.name !== found.team.name)
+      throw new Unprocessable('the owners team cannot be renamed', 'name');
     if (access !== undefined && Object.values(access).some((enabled) => !enabled)) {
       throw new Unprocessable('the owners team always has every organization permission', 'organization-access');
     }
@@ -98,12 +131,21 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
     visibility: changes.visibility ?? found.team.visibility,
     sso_team_id: changes.ssoTeamId === undefined ? found.team.sso_team_id : changes.ssoTeamId,
     allow_member_token_management: changes.allowMemberTokenManagement ?? found.team.allow_member_token_management,
-    organization_access: found.team.is_owners ? found.team.organization_access : { ...organizationAccessOf(found.team), ...access },
+    organization_access: found.team.is_owners
+      ? found.team.organization_access
+      : { ...organizationAccessOf(found.team), ...access },
   };
   await transaction(ctx.store, async (trx) => {
-    if (team.name !== found.team.name && (await store.teamNameTaken(trx, team.organization_id, team.name))) throw new Taken('name');
+    if (team.name !== found.team.name && (await store.teamNameTaken(trx, team.organization_id, team.name)))
+      throw new Taken('name');
     await store.updateTeam(trx, team);
-    recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'update', meta: { name: team.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: team.organization_id,
+      type: 'team',
+      id: team.id,
+      action: 'update',
+      meta: { name: team.name },
+    });
   });
   return { team, organization: found.organization };
 }
@@ -111,7 +153,10 @@ export async function updateTeam(ctx: Context, id: string, changes: TeamChanges)
 /** Changing organization access takes manage-organization-access: manage-teams alone cannot grant permissions. */
 function ensureMayGrant(ctx: Context, target: Target): void {
   if (!can(ctx.subject, 'team:update-organization-access', target)) {
-    throw new Forbidden("changing a team's organization access takes the manage-organization-access permission", 'organization-access');
+    throw new Forbidden(
+      "changing a team's organization access takes the manage-organization-access permission",
+      'organization-access',
+    );
   }
 }
 
@@ -121,7 +166,13 @@ export async function deleteTeam(ctx: Context, id: string): Promise<void> {
   if (team.is_owners) throw new Unprocessable('the owners team cannot be deleted');
   await transaction(ctx.store, async (trx) => {
     await store.deleteTeam(trx, team.id);
-    recordAuditEvent(trx, ctx, { organizationId: team.organization_id, type: 'team', id: team.id, action: 'destroy', meta: { name: team.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: team.organization_id,
+      type: 'team',
+      id: team.id,
+      action: 'destroy',
+      meta: { name: team.name },
+    });
   });
 }
 
@@ -135,7 +186,12 @@ export async function createOwnersTeam(trx: Trx, organization: OrganizationRecor
     visibility: 'organization',
     sso_team_id: null,
     allow_member_token_management: true,
-    organization_access: grantedOnly({ 'manage-workspaces': true, 'manage-projects': true, 'read-workspaces': true, 'read-projects': true }),
+    organization_access: grantedOnly({
+      'manage-workspaces': true,
+      'manage-projects': true,
+      'read-workspaces': true,
+      'read-projects': true,
+    }),
     created_at: organization.created_at,
   });
 }

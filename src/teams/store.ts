@@ -35,7 +35,14 @@ interface AccessColumns {
 
 type TeamRow = Omit<Team, 'organization_access'> & AccessColumns;
 
-function toTeam({ manage_workspaces, manage_projects, read_workspaces, read_projects, other_access, ...team }: TeamRow): Team {
+function toTeam({
+  manage_workspaces,
+  manage_projects,
+  read_workspaces,
+  read_projects,
+  other_access,
+  ...team
+}: TeamRow): Team {
   const enforced: Record<(typeof ENFORCED_ORGANIZATION_ACCESS)[number], boolean> = {
     'manage-workspaces': manage_workspaces,
     'manage-projects': manage_projects,
@@ -43,13 +50,20 @@ function toTeam({ manage_workspaces, manage_projects, read_workspaces, read_proj
     'read-projects': read_projects,
   };
   const others: Record<string, unknown> = JSON.parse(other_access);
-  const access = Object.fromEntries(ORGANIZATION_ACCESS.map((flag) => [flag, flag in enforced ? enforced[flag as keyof typeof enforced] : others[flag] === true]));
+  const access = Object.fromEntries(
+    ORGANIZATION_ACCESS.map((flag) => [
+      flag,
+      flag in enforced ? enforced[flag as keyof typeof enforced] : others[flag] === true,
+    ]),
+  );
   return { ...team, organization_access: access as OrganizationAccess };
 }
 
 function accessColumns(access: OrganizationAccess): AccessColumns {
   const enforced: readonly OrganizationAccessFlag[] = ENFORCED_ORGANIZATION_ACCESS;
-  const others = Object.fromEntries(ORGANIZATION_ACCESS.filter((flag) => !enforced.includes(flag) && access[flag]).map((flag) => [flag, true]));
+  const others = Object.fromEntries(
+    ORGANIZATION_ACCESS.filter((flag) => !enforced.includes(flag) && access[flag]).map((flag) => [flag, true]),
+  );
   return {
     manage_workspaces: access['manage-workspaces'],
     manage_projects: access['manage-projects'],
@@ -60,7 +74,10 @@ function accessColumns(access: OrganizationAccess): AccessColumns {
 }
 
 /** A team with its organization, in one statement. */
-export async function findTeamWithOrganization(db: Db, id: string): Promise<{ team: Team; organization: Organization } | undefined> {
+export async function findTeamWithOrganization(
+  db: Db,
+  id: string,
+): Promise<{ team: Team; organization: Organization } | undefined> {
   const row = await db
     .selectFrom('teams')
     .innerJoin('organizations', 'organizations.id', 'teams.organization_id')
@@ -74,7 +91,14 @@ export async function findTeamWithOrganization(db: Db, id: string): Promise<{ te
 }
 
 export async function teamNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
-  return (await db.selectFrom('teams').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('teams')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export interface TeamFilter {
@@ -83,12 +107,18 @@ export interface TeamFilter {
   scope: Exclude<Scope<{ ownTeamId: string }>, 'none'>;
 }
 
-export async function listTeams(db: Db, organizationId: string, filter: TeamFilter, page: Page): Promise<{ rows: Team[]; total: number }> {
+export async function listTeams(
+  db: Db,
+  organizationId: string,
+  filter: TeamFilter,
+  page: Page,
+): Promise<{ rows: Team[]; total: number }> {
   let base = db.selectFrom('teams').where('organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql.ref('search_name'), filter.search));
   if (filter.names !== undefined) base = base.where('name', 'in', filter.names.length ? filter.names : ['']);
   const scope = filter.scope;
-  if (scope !== 'all') base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
+  if (scope !== 'all')
+    base = base.where((eb) => eb.or([eb('visibility', '=', 'organization'), eb('id', '=', scope.ownTeamId)]));
   const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).orderBy('name').orderBy('id'));
   return { rows: rows.map(toTeam), total };
 }

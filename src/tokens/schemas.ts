@@ -11,7 +11,8 @@ export const TokenBody = OptionalBody(
     'expired-at': Maybe(
       Type.String({
         pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$',
-        description: 'when the token stops working: an ISO 8601 date and time in the future, e.g. 2030-01-31T12:00:00.000Z',
+        description:
+          'when the token stops working: an ISO 8601 date and time in the future, e.g. 2030-01-31T12:00:00.000Z',
       }),
     ),
   }),
@@ -30,7 +31,12 @@ export const TokenResource = Resource(
   {
     /** A team, an organization or a user (the site administrator); empty for tokens issued before varsetd kept it. */
     'created-by': Type.Object({
-      data: Nullable(Type.Object({ id: Type.String(), type: Type.Union([Type.Literal('teams'), Type.Literal('organizations'), Type.Literal('users')]) })),
+      data: Nullable(
+        Type.Object({
+          id: Type.String(),
+          type: Type.Union([Type.Literal('teams'), Type.Literal('organizations'), Type.Literal('users')]),
+        }),
+      ),
     }),
     team: Type.Optional(ToOne('teams')),
   },

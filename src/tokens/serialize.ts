@@ -8,7 +8,10 @@ import type { TokenResource } from './schemas.js';
  * its name, its id in the API) or a user. varsetd has no users: the site administrator is
  * the user `site-admin`. Tokens issued before varsetd kept their creator have none.
  */
-function createdBy(token: Token, organizationName: string): Static<typeof TokenResource>['relationships']['created-by'] {
+function createdBy(
+  token: Token,
+  organizationName: string,
+): Static<typeof TokenResource>['relationships']['created-by'] {
   switch (token.created_by_kind) {
     case 'team':
       return token.created_by_id === null ? { data: null } : { data: { type: 'teams', id: token.created_by_id } };

@@ -52,7 +52,8 @@ function expiry(text: string | undefined, createdAt: string): string {
   }
   const time = Date.parse(text);
   const field = 'expired-at';
-  if (Number.isNaN(time)) throw new Invalid(field, 'expired-at must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00.000Z');
+  if (Number.isNaN(time))
+    throw new Invalid(field, 'expired-at must be an ISO 8601 date and time, e.g. 2030-01-31T12:00:00.000Z');
   if (time <= Date.now()) throw new Invalid(field, 'expired-at must be in the future');
   return new Date(time).toISOString();
 }
@@ -64,9 +65,16 @@ function descriptionTaken(): Taken {
 
 async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions, legacy: boolean): Promise<IssuedToken> {
   const createdAt = now();
-  const settings = { description: options.description ?? '', createdAt, expiredAt: expiry(options.expiredAt, createdAt), legacy, createdBy: creatorOf(ctx.subject) };
+  const settings = {
+    description: options.description ?? '',
+    createdAt,
+    expiredAt: expiry(options.expiredAt, createdAt),
+    legacy,
+    createdBy: creatorOf(ctx.subject),
+  };
   return transaction(ctx.store, async (trx) => {
-    if (!legacy && owner.kind === 'team' && (await teamTokenDescriptionTaken(trx, owner.teamId, settings.description))) throw descriptionTaken();
+    if (!legacy && owner.kind === 'team' && (await teamTokenDescriptionTaken(trx, owner.teamId, settings.description)))
+      throw descriptionTaken();
     const issued = await issueToken(trx, owner, settings);
     recordToken(trx, ctx, owner, issued.row, 'create');
     return issued;
@@ -75,8 +83,18 @@ async function issue(ctx: Context, owner: TokenOwner, options: TokenOptions, leg
 
 /** A token's event: whose it is and its description, never its secret or hash. */
 function recordToken(trx: Trx, ctx: Context, owner: TokenOwner, token: Token, action: 'create' | 'destroy'): void {
-  const meta = { kind: owner.kind, team_id: owner.kind === 'team' ? owner.teamId : null, description: token.description };
-  recordAuditEvent(trx, ctx, { organizationId: owner.organizationId, type: 'authentication_token', id: token.id, action, meta });
+  const meta = {
+    kind: owner.kind,
+    team_id: owner.kind === 'team' ? owner.teamId : null,
+    description: token.description,
+  };
+  recordAuditEvent(trx, ctx, {
+    organizationId: owner.organizationId,
+    type: 'authentication_token',
+    id: token.id,
+    action,
+    meta,
+  });
 }
 
 async function shown(ctx: Context, owner: TokenOwner): Promise<Token> {
@@ -93,27 +111,48 @@ async function revoke(ctx: Context, owner: TokenOwner): Promise<void> {
   });
 }
 
-async function teamOwner(ctx: Context, teamId: string, action: 'team-token:read' | 'team-token:manage'): Promise<{ owner: TokenOwner; organizationName: string }> {
+async function teamOwner(
+  ctx: Context,
+  teamId: string,
+  action: 'team-token:read' | 'team-token:manage',
+): Promise<{ owner: TokenOwner; organizationName: string }> {
   const { team, organization } = await getTeam(ctx, teamId, action);
-  return { owner: { kind: 'team', organizationId: team.organization_id, teamId: team.id }, organizationName: organization.name };
+  return {
+    owner: { kind: 'team', organizationId: team.organization_id, teamId: team.id },
+    organizationName: organization.name,
+  };
 }
 
-async function organizationOwner(ctx: Context, organizationName: string): Promise<{ owner: TokenOwner; organization: Organization }> {
+async function organizationOwner(
+  ctx: Context,
+  organizationName: string,
+): Promise<{ owner: TokenOwner; organization: Organization }> {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'organization-token:manage', { organizationId: organization.id });
   return { owner: { kind: 'organization', organizationId: organization.id }, organization };
 }
 
 /** Creates the team's legacy token, replacing the one it had. */
-export async function createTeamToken(ctx: Context, teamId: string, options: TokenOptions): Promise<IssuedToken & { organizationName: string }> {
+export async function createTeamToken(
+  ctx: Context,
+  teamId: string,
+  options: TokenOptions,
+): Promise<IssuedToken & { organizationName: string }> {
   const { owner, organizationName } = await teamOwner(ctx, teamId, 'team-token:manage');
   return { ...(await issue(ctx, owner, options, true)), organizationName };
 }
 
 /** Creates one more token of the team, with a description no other of its tokens has. */
-export async function createDescribedTeamToken(ctx: Context, teamId: string, options: TokenOptions): Promise<IssuedToken & { organizationName: string }> {
+export async function createDescribedTeamToken(
+  ctx: Context,
+  teamId: string,
+  options: TokenOptions,
+): Promise<IssuedToken & { organizationName: string }> {
   const { owner, organizationName } = await teamOwner(ctx, teamId, 'team-token:manage');
-  return { ...(await issue(ctx, owner, { ...options, description: options.description ?? '' }, false)), organizationName };
+  return {
+    ...(await issue(ctx, owner, { ...options, description: options.description ?? '' }, false)),
+    organizationName,
+  };
 }
 
 export async function getTeamToken(ctx: Context, teamId: string): Promise<TokenWithOrganization> {
@@ -126,7 +165,11 @@ export async function deleteTeamToken(ctx: Context, teamId: string): Promise<voi
 }
 
 /** A team token by its id, if the subject may read its team's tokens. */
-export async function getTeamTokenById(ctx: Context, id: string, action: 'team-token:read' | 'team-token:manage' = 'team-token:read'): Promise<TokenWithOrganization> {
+export async function getTeamTokenById(
+  ctx: Context,
+  id: string,
+  action: 'team-token:read' | 'team-token:manage' = 'team-token:read',
+): Promise<TokenWithOrganization> {
   const token = await findTeamTokenById(ctx.store.db, id);
   if (!token || token.team_id === null) throw new NotFound();
   const { organizationName } = await teamOwner(ctx, token.team_id, action);
@@ -137,7 +180,13 @@ export async function deleteTeamTokenById(ctx: Context, id: string): Promise<voi
   const { token } = await getTeamTokenById(ctx, id, 'team-token:manage');
   await transaction(ctx.store, async (trx) => {
     if (!(await deleteTokenById(trx, token.id))) throw new NotFound();
-    recordToken(trx, ctx, { kind: 'team', organizationId: token.organization_id!, teamId: token.team_id! }, token, 'destroy');
+    recordToken(
+      trx,
+      ctx,
+      { kind: 'team', organizationId: token.organization_id!, teamId: token.team_id! },
+      token,
+      'destroy',
+    );
   });
 }
 
@@ -148,20 +197,35 @@ export interface TeamTokenListOptions {
 }
 
 /** The tokens of the organization's teams whose tokens the subject may read. */
-export async function listOrganizationTeamTokens(ctx: Context, organizationName: string, options: TeamTokenListOptions, page: Page) {
+export async function listOrganizationTeamTokens(
+  ctx: Context,
+  organizationName: string,
+  options: TeamTokenListOptions,
+  page: Page,
+) {
   const organization = await getOrganization(ctx, organizationName);
   ensure(ctx.subject, 'team-tokens:list', { organizationId: organization.id });
-  return { organizationName: organization.name, ...(await listTeamTokens(ctx.store.db, organization.id, { ...options, teamId: undefined }, page)) };
+  return {
+    organizationName: organization.name,
+    ...(await listTeamTokens(ctx.store.db, organization.id, { ...options, teamId: undefined }, page)),
+  };
 }
 
 /** One team's tokens, legacy and described. */
 export async function listTeamTokensOfTeam(ctx: Context, teamId: string, options: TeamTokenListOptions, page: Page) {
   const { team, organization } = await getTeam(ctx, teamId, 'team-token:read');
-  return { organizationName: organization.name, ...(await listTeamTokens(ctx.store.db, team.organization_id, { ...options, teamId: team.id }, page)) };
+  return {
+    organizationName: organization.name,
+    ...(await listTeamTokens(ctx.store.db, team.organization_id, { ...options, teamId: team.id }, page)),
+  };
 }
 
 /** Creates the organization's token, replacing the one it had. */
-export async function createOrganizationToken(ctx: Context, organizationName: string, options: TokenOptions): Promise<IssuedToken & { organizationName: string }> {
+export async function createOrganizationToken(
+  ctx: Context,
+  organizationName: string,
+  options: TokenOptions,
+): Promise<IssuedToken & { organizationName: string }> {
   const { owner, organization } = await organizationOwner(ctx, organizationName);
   return { ...(await issue(ctx, owner, options, true)), organizationName: organization.name };
 }
@@ -193,9 +257,15 @@ export async function listAllTokens(ctx: Context, organizationName: string | und
 export async function createSiteAdminToken(ctx: Context, options: TokenOptions): Promise<IssuedToken> {
   ensure(ctx.subject, 'site-admin-tokens:manage');
   const description = options.description ?? '';
-  if (SETTLED_ADMIN_DESCRIPTIONS.includes(description)) throw new Invalid('description', `"${description}" is kept for the token each start settles`);
+  if (SETTLED_ADMIN_DESCRIPTIONS.includes(description))
+    throw new Invalid('description', `"${description}" is kept for the token each start settles`);
   const createdAt = now();
-  const settings = { description, createdAt, expiredAt: expiry(options.expiredAt, createdAt), createdBy: creatorOf(ctx.subject) };
+  const settings = {
+    description,
+    createdAt,
+    expiredAt: expiry(options.expiredAt, createdAt),
+    createdBy: creatorOf(ctx.subject),
+  };
   return transaction(ctx.store, (trx) => issueSiteAdminToken(trx, settings));
 }
 
@@ -207,11 +277,13 @@ export async function revokeTokenById(ctx: Context, id: string): Promise<Token> 
     await deleteTeamTokenById(ctx, id);
     return token;
   }
-  if (token.kind === 'organization') ensure(ctx.subject, 'organization-token:manage', { organizationId: token.organization_id! });
+  if (token.kind === 'organization')
+    ensure(ctx.subject, 'organization-token:manage', { organizationId: token.organization_id! });
   else ensure(ctx.subject, 'site-admin-tokens:manage');
   await transaction(ctx.store, async (trx) => {
     if (!(await deleteTokenById(trx, token.id))) throw new NotFound();
-    if (token.kind === 'organization') recordToken(trx, ctx, { kind: 'organization', organizationId: token.organization_id! }, token, 'destroy');
+    if (token.kind === 'organization')
+      recordToken(trx, ctx, { kind: 'organization', organizationId: token.organization_id! }, token, 'destroy');
   });
   return token;
 }

@@ -48,7 +48,10 @@ function isPageRequest(request: FastifyRequest): boolean {
  * a page of the UI, or `null` when the request is not one (the caller answers its 404).
  * When the UI has not been built, varsetd serves the API alone and says so.
  */
-export async function serveUi(app: FastifyInstance, root: string): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply | null> {
+export async function serveUi(
+  app: FastifyInstance,
+  root: string,
+): Promise<(request: FastifyRequest, reply: FastifyReply) => FastifyReply | null> {
   if (!existsSync(path.join(root, 'index.html'))) {
     app.log.warn({ folder: root }, 'the web UI has not been built (run npm run build): serving the API only');
     return (request, reply) => {
@@ -58,7 +61,9 @@ export async function serveUi(app: FastifyInstance, root: string): Promise<(requ
         .headers(SECURITY_HEADERS)
         .header('Cache-Control', 'no-cache')
         .type('text/plain; charset=utf-8')
-        .send(`varsetd's web UI has not been built: run \`npm run build\`, then restart varsetd. The API is at ${API_PREFIX}.\n`);
+        .send(
+          `varsetd's web UI has not been built: run \`npm run build\`, then restart varsetd. The API is at ${API_PREFIX}.\n`,
+        );
     };
   }
   await app.register(fastifyStatic, {

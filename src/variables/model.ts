@@ -50,7 +50,11 @@ export interface Variable extends VariableFields {
 }
 
 /** A variable as a store reads it; flags may come as 1 and 0 (SQLite's JSON gives them so). */
-export type VariableRow = Omit<Variable, 'owner' | 'hcl' | 'sensitive' | 'value_needed'> & { hcl: boolean | number; sensitive: boolean | number; value_needed: boolean | number };
+export type VariableRow = Omit<Variable, 'owner' | 'hcl' | 'sensitive' | 'value_needed'> & {
+  hcl: boolean | number;
+  sensitive: boolean | number;
+  value_needed: boolean | number;
+};
 
 /** The columns of a `VariableRow`, the same in a set's and a workspace's table. */
 export const VARIABLE_COLUMNS = [
@@ -118,7 +122,11 @@ export function newVariableFields(changes: VariableChanges, at: VariablePlace): 
  * the variable cannot become readable again, and its key and hcl flag are fixed, so a
  * secret cannot be re-purposed under another name.
  */
-export function applyVariableChanges(current: VariableFields, changes: VariableChanges, at: VariablePlace): VariableFields {
+export function applyVariableChanges(
+  current: VariableFields,
+  changes: VariableChanges,
+  at: VariablePlace,
+): VariableFields {
   if (current.sensitive) {
     if (changes.sensitive === false) {
       throw new Invalid(fieldOf(at, 'sensitive'), 'a sensitive variable cannot be made non-sensitive');

@@ -4,7 +4,14 @@ import { CATEGORIES, DESCRIPTION_MAX_LENGTH, KEY_MAX_LENGTH, KEY_PATTERN, type V
 
 /** The attributes of a `vars` resource in a request, the same for every kind of variable; null counts as not given. */
 export const VariableInputAttributes = {
-  key: Maybe(Type.String({ minLength: 1, maxLength: KEY_MAX_LENGTH, pattern: KEY_PATTERN, description: 'no white space, control characters or "="' })),
+  key: Maybe(
+    Type.String({
+      minLength: 1,
+      maxLength: KEY_MAX_LENGTH,
+      pattern: KEY_PATTERN,
+      description: 'no white space, control characters or "="',
+    }),
+  ),
   value: Maybe(Type.String({ description: 'at most 256 KiB in UTF-8' })),
   description: Maybe(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH })),
   category: Maybe(Type.Enum([...CATEGORIES])),

@@ -27,7 +27,15 @@ import * as store from './store.js';
  * rule of sets).
  */
 
-export { deleteVariable, deleteVariables, findVariable, listVariableKeys, listVariables, pageOfVariables, variablesOfSets } from './store.js';
+export {
+  deleteVariable,
+  deleteVariables,
+  findVariable,
+  listVariableKeys,
+  listVariables,
+  pageOfVariables,
+  variablesOfSets,
+} from './store.js';
 
 /** A new variable of a request: its attributes (see `newVariableFields`) and where the request names it. */
 export interface NewVariable {
@@ -57,7 +65,12 @@ const keyTaken = (field: string) => new Taken('key', field);
  * Key and category together are unique in an owner: none of `candidates` may repeat another
  * of the request, nor a variable the owner has (but `exceptId`, the one being updated).
  */
-async function assertKeysFree(db: Db, owner: VariableOwner, candidates: KeyCandidate[], exceptId?: string): Promise<void> {
+async function assertKeysFree(
+  db: Db,
+  owner: VariableOwner,
+  candidates: KeyCandidate[],
+  exceptId?: string,
+): Promise<void> {
   const seen = new Set<string>();
   for (const c of candidates) {
     const id = `${c.category}\u0000${c.key}`;
@@ -66,14 +79,28 @@ async function assertKeysFree(db: Db, owner: VariableOwner, candidates: KeyCandi
   }
   const existing = await store.findVariablesByKey(db, owner, [...new Set(candidates.map((c) => c.key))]);
   for (const c of candidates) {
-    if (existing.some((e) => e.key === c.key && e.category === c.category && e.id !== exceptId)) throw keyTaken(c.field);
+    if (existing.some((e) => e.key === c.key && e.category === c.category && e.id !== exceptId))
+      throw keyTaken(c.field);
   }
 }
 
 /** New variables of `owner`, checked and ready for `insertVariables`: ids, sealed values, versions. */
-export async function prepareNewVariables(db: Db, sealer: Sealer, owner: VariableOwner, requested: NewVariable[], createdAt = now()): Promise<PreparedVariable[]> {
+export async function prepareNewVariables(
+  db: Db,
+  sealer: Sealer,
+  owner: VariableOwner,
+  requested: NewVariable[],
+  createdAt = now(),
+): Promise<PreparedVariable[]> {
   const prepared = requested.map(({ fields, at }) => ({
-    variable: { ...fields, id: newId('var'), owner, value: storedValue(sealer, fields), version_id: newVersionId(), created_at: createdAt },
+    variable: {
+      ...fields,
+      id: newId('var'),
+      owner,
+      value: storedValue(sealer, fields),
+      version_id: newVersionId(),
+      created_at: createdAt,
+    },
     candidate: { key: fields.key, category: fields.category, field: fieldOf(at, 'key') },
   }));
   await assertKeysFree(
@@ -84,7 +111,12 @@ export async function prepareNewVariables(db: Db, sealer: Sealer, owner: Variabl
   return prepared;
 }
 
-export async function insertVariables(db: Db, owner: VariableOwner, prepared: PreparedVariable[], globalOrganizationId: string | null = null): Promise<void> {
+export async function insertVariables(
+  db: Db,
+  owner: VariableOwner,
+  prepared: PreparedVariable[],
+  globalOrganizationId: string | null = null,
+): Promise<void> {
   await store.insertVariables(
     db,
     owner,
@@ -98,12 +130,23 @@ export async function insertVariables(db: Db, owner: VariableOwner, prepared: Pr
  * `saveVariable`: attributes absent from the request keep their value, a new value is sealed
  * when the variable is sensitive, and the version is new even when nothing changes.
  */
-export async function prepareVariableUpdate(db: Db, sealer: Sealer, owner: VariableOwner, id: string, changes: VariableChanges, at: VariablePlace): Promise<PreparedUpdate> {
+export async function prepareVariableUpdate(
+  db: Db,
+  sealer: Sealer,
+  owner: VariableOwner,
+  id: string,
+  changes: VariableChanges,
+  at: VariablePlace,
+): Promise<PreparedUpdate> {
   checkVariableChanges(changes, at);
   const current = await store.findVariable(db, owner, id);
   if (!current) throw new NotFound();
   const fields = applyVariableChanges(current, changes, at);
-  const candidate = { key: fields.key, category: fields.category, field: fieldOf(at, changes.key !== undefined ? 'key' : 'category') };
+  const candidate = {
+    key: fields.key,
+    category: fields.category,
+    field: fieldOf(at, changes.key !== undefined ? 'key' : 'category'),
+  };
   await assertKeysFree(db, owner, [candidate], current.id);
   const value = storedValue(sealer, fields, current, changes.value !== undefined);
   return { variable: { ...current, ...fields, value, version_id: newVersionId() }, candidate, previous: current };

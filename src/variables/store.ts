@@ -41,8 +41,14 @@ export async function listVariables(db: Db, owner: VariableOwner): Promise<Varia
 }
 
 /** One page of the owner's variables, in list order, and how many it has. */
-export async function pageOfVariables(db: Db, owner: VariableOwner, page: Page): Promise<{ rows: Variable[]; total: number }> {
-  const { rows, total } = await fetchPage(db, variablesOf(db, owner), page, (query) => ordered(db, query.select(VARIABLE_COLUMNS)));
+export async function pageOfVariables(
+  db: Db,
+  owner: VariableOwner,
+  page: Page,
+): Promise<{ rows: Variable[]; total: number }> {
+  const { rows, total } = await fetchPage(db, variablesOf(db, owner), page, (query) =>
+    ordered(db, query.select(VARIABLE_COLUMNS)),
+  );
   return { rows: rows.map((row) => variableFromRow(owner, row)), total };
 }
 
@@ -60,14 +66,23 @@ export async function variablesOfSets(db: Db, varsetIds: string[]): Promise<Vari
 }
 
 /** One compiled query for each kind of owner (their tables differ). */
-const perOwnerKind = <T>(make: (kind: VariableOwner['kind']) => T): Record<VariableOwner['kind'], T> => ({ varset: make('varset'), workspace: make('workspace') });
+const perOwnerKind = <T>(make: (kind: VariableOwner['kind']) => T): Record<VariableOwner['kind'], T> => ({
+  varset: make('varset'),
+  workspace: make('workspace'),
+});
 
 const VARIABLES_BY_KEY = perOwnerKind((kind) =>
-  compiledOnce((db, ownerId: string, keys: string[]) => variablesOf(db, { kind, id: ownerId }).select(['id', 'key', 'category']).where('key', 'in', keys)),
+  compiledOnce((db, ownerId: string, keys: string[]) =>
+    variablesOf(db, { kind, id: ownerId }).select(['id', 'key', 'category']).where('key', 'in', keys),
+  ),
 );
 
 /** The owner's variables among `keys` (any category), to find those a write would duplicate. */
-export function findVariablesByKey(db: Db, owner: VariableOwner, keys: string[]): Promise<{ id: string; key: string; category: Category }[]> {
+export function findVariablesByKey(
+  db: Db,
+  owner: VariableOwner,
+  keys: string[],
+): Promise<{ id: string; key: string; category: Category }[]> {
   return inSlices(keys, (slice) => VARIABLES_BY_KEY[owner.kind](db, owner.id, slice));
 }
 
@@ -79,9 +94,16 @@ export function listVariableKeys(db: Db, owner: VariableOwner): Promise<{ key: s
  * Inserts variables of one owner. A set's variables record the organization while the set is
  * global (`globalOrganizationId`): the unique index behind the global rule is on it.
  */
-export async function insertVariables(db: Db, owner: VariableOwner, variables: Variable[], globalOrganizationId: string | null = null): Promise<void> {
+export async function insertVariables(
+  db: Db,
+  owner: VariableOwner,
+  variables: Variable[],
+  globalOrganizationId: string | null = null,
+): Promise<void> {
   await inSlices(variables, async (slice) => {
-    const cells = slice.flatMap((v) => VARIABLE_COLUMNS.map((column) => (column === 'value_needed' ? v.value_needed === true : v[column])));
+    const cells = slice.flatMap((v) =>
+      VARIABLE_COLUMNS.map((column) => (column === 'value_needed' ? v.value_needed === true : v[column])),
+    );
     if (owner.kind === 'varset') await INSERT_VARSET_VARIABLES(db, owner.id, globalOrganizationId, cells);
     else await INSERT_WORKSPACE_VARIABLES(db, owner.id, cells);
   });
@@ -90,12 +112,18 @@ export async function insertVariables(db: Db, owner: VariableOwner, variables: V
 /** The rows of `cells`, the values of VARIABLE_COLUMNS of one variable after another. */
 function rowsOf(cells: readonly Row[keyof Row][]): Row[] {
   const rows: Row[] = [];
-  for (let at = 0; at < cells.length; at += VARIABLE_COLUMNS.length) rows.push(Object.fromEntries(VARIABLE_COLUMNS.map((column, i) => [column, cells[at + i]])) as unknown as Row);
+  for (let at = 0; at < cells.length; at += VARIABLE_COLUMNS.length)
+    rows.push(Object.fromEntries(VARIABLE_COLUMNS.map((column, i) => [column, cells[at + i]])) as unknown as Row);
   return rows;
 }
 
-const INSERT_VARSET_VARIABLES = compiledOnce((db, varsetId: string, globalOrganizationId: string | null, cells: Row[keyof Row][]) =>
-  db.insertInto('varset_variables').values(rowsOf(cells).map((row) => ({ ...row, varset_id: varsetId, global_organization_id: globalOrganizationId }))),
+const INSERT_VARSET_VARIABLES = compiledOnce(
+  (db, varsetId: string, globalOrganizationId: string | null, cells: Row[keyof Row][]) =>
+    db
+      .insertInto('varset_variables')
+      .values(
+        rowsOf(cells).map((row) => ({ ...row, varset_id: varsetId, global_organization_id: globalOrganizationId })),
+      ),
 );
 const INSERT_WORKSPACE_VARIABLES = compiledOnce((db, workspaceId: string, cells: Row[keyof Row][]) =>
   db.insertInto('workspace_variables').values(rowsOf(cells).map((row) => ({ ...row, workspace_id: workspaceId }))),
@@ -114,7 +142,11 @@ export async function updateVariable(db: Db, variable: Variable): Promise<void> 
 const DELETE_VARIABLE = perOwnerKind((kind) =>
   compiledOnce((db, ownerId: string, id: string) => {
     const owner = { kind, id: ownerId };
-    return db.deleteFrom(table(owner)).where(ownerColumn(owner), '=', owner.id).where('id', '=', id).returning(VARIABLE_COLUMNS);
+    return db
+      .deleteFrom(table(owner))
+      .where(ownerColumn(owner), '=', owner.id)
+      .where('id', '=', id)
+      .returning(VARIABLE_COLUMNS);
   }),
 );
 

@@ -25,7 +25,12 @@ async function ensureReadable(ctx: Context, varset: Varset): Promise<void> {
  * and its organization's version (for the response cache), all read in the statement that
  * reads the set.
  */
-export async function readableVarset(ctx: Context, id: string, variableRows: boolean, unlessAtVersion?: number): Promise<VarsetAtVersion> {
+export async function readableVarset(
+  ctx: Context,
+  id: string,
+  variableRows: boolean,
+  unlessAtVersion?: number,
+): Promise<VarsetAtVersion> {
   const found = await findVarsetAtVersion(ctx.store.db, id, variableRows, unlessAtVersion);
   if (!found) throw new NotFound();
   await ensureReadable(ctx, found.varset);

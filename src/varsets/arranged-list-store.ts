@@ -15,11 +15,13 @@ import { selectVarsets, toVarsetRead, withRelations } from './store.js';
  * sort, lists go through `listVarsets` (list-store.ts), whose statements are compiled once.
  */
 
-const countOf = (table: 'varset_variables' | 'varset_workspaces' | 'varset_projects') => (eb: ExpressionBuilder<Database, 'varsets'>) =>
-  eb
-    .selectFrom(table)
-    .select((e) => e.fn.countAll<number>().as('n'))
-    .whereRef(`${table}.varset_id`, '=', 'varsets.id');
+const countOf =
+  (table: 'varset_variables' | 'varset_workspaces' | 'varset_projects') =>
+  (eb: ExpressionBuilder<Database, 'varsets'>) =>
+    eb
+      .selectFrom(table)
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .whereRef(`${table}.varset_id`, '=', 'varsets.id');
 
 export async function listArrangedVarsets(
   db: Db,
@@ -39,13 +41,16 @@ export async function listArrangedVarsets(
     if (search !== undefined) query = query.where(contains(sql.ref('varsets.search_name'), search));
     if (filters.global !== undefined) query = query.where('varsets.global', '=', filters.global);
     if (filters.priority !== undefined) query = query.where('varsets.priority', '=', filters.priority);
-    if (filters.projectOwned !== undefined) query = query.where('varsets.project_id', filters.projectOwned ? 'is not' : 'is', null);
+    if (filters.projectOwned !== undefined)
+      query = query.where('varsets.project_id', filters.projectOwned ? 'is not' : 'is', null);
     return query;
   };
   let query = withRelations(db, selectVarsets(base(db)), variableRows);
   if (sort?.key === 'scope') {
     // Global sets first (the flag is stored as a number on one store, a boolean on the other: both order true last).
-    query = query.orderBy('varsets.global', sort.descending ? 'asc' : 'desc').orderBy(countOf('varset_projects'), sort.descending ? 'desc' : 'asc');
+    query = query
+      .orderBy('varsets.global', sort.descending ? 'asc' : 'desc')
+      .orderBy(countOf('varset_projects'), sort.descending ? 'desc' : 'asc');
   } else if (sort) query = query.orderBy(sortExpression(db, sort.key), sort.descending ? 'desc' : 'asc');
   query = query
     .orderBy(byCodePoint(db, 'varsets.name'))
@@ -54,7 +59,11 @@ export async function listArrangedVarsets(
     .offset((page.number - 1) * page.size);
   // Without a search or a filter but the global flag's true, the database keeps the count (migration 0016).
   const kept =
-    scope.readable === 'all' && search === undefined && filters.priority === undefined && filters.projectOwned === undefined && filters.global !== false
+    scope.readable === 'all' &&
+    search === undefined &&
+    filters.priority === undefined &&
+    filters.projectOwned === undefined &&
+    filters.global !== false
       ? filters.global
         ? 'global_varset_count'
         : 'varset_count'

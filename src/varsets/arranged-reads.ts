@@ -23,6 +23,16 @@ export async function listArrangedOrganizationVarsets(
   const readable = varsetListScope(ctx.subject, organization.id);
   if (readable === 'none') throw new NotFound();
   const scope = { kind: 'organization', organizationId: organization.id, readable } as const;
-  const { rows, total } = await listArrangedVarsets(ctx.store.db, scope, request.search, arrangement, request.page, request.include.has('vars'));
-  return { list: { views: readableBy(ctx.subject, await completeViews(ctx.store.db, rows, request.include)), total }, organization };
+  const { rows, total } = await listArrangedVarsets(
+    ctx.store.db,
+    scope,
+    request.search,
+    arrangement,
+    request.page,
+    request.include.has('vars'),
+  );
+  return {
+    list: { views: readableBy(ctx.subject, await completeViews(ctx.store.db, rows, request.include)), total },
+    organization,
+  };
 }

@@ -9,11 +9,15 @@ import type { Db } from '../db/transaction.js';
 
 /** Where workspaces are: to check that a set may be applied to them. */
 export function findWorkspacesById(db: Db, ids: string[]): Promise<WorkspacePlace[]> {
-  return inSlices(ids, (slice) => db.selectFrom('workspaces').select(['id', 'organization_id', 'project_id']).where('id', 'in', slice).execute());
+  return inSlices(ids, (slice) =>
+    db.selectFrom('workspaces').select(['id', 'organization_id', 'project_id']).where('id', 'in', slice).execute(),
+  );
 }
 
 export function findProjectsById(db: Db, ids: string[]): Promise<{ id: string; organization_id: string }[]> {
-  return inSlices(ids, (slice) => db.selectFrom('projects').select(['id', 'organization_id']).where('id', 'in', slice).execute());
+  return inSlices(ids, (slice) =>
+    db.selectFrom('projects').select(['id', 'organization_id']).where('id', 'in', slice).execute(),
+  );
 }
 
 const TABLE = { workspaces: 'varset_workspaces', projects: 'varset_projects' } as const;
@@ -24,7 +28,9 @@ export async function addAssignments(db: Db, kind: AssignmentKind, varsetId: str
   const added = await inSlices(ids, async (slice) => {
     const query =
       kind === 'workspaces'
-        ? db.insertInto('varset_workspaces').values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
+        ? db
+            .insertInto('varset_workspaces')
+            .values(slice.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
         : db.insertInto('varset_projects').values(slice.map((project_id) => ({ varset_id: varsetId, project_id })));
     const result = await query.onConflict((oc) => oc.doNothing()).executeTakeFirst();
     return [Number(result.numInsertedOrUpdatedRows ?? 0n)];
@@ -33,7 +39,12 @@ export async function addAssignments(db: Db, kind: AssignmentKind, varsetId: str
 }
 
 /** Removes the listed assignments, or all of them. Answers how many were removed. */
-export async function removeAssignments(db: Db, kind: AssignmentKind, varsetId: string, ids: string[] | 'all'): Promise<number> {
+export async function removeAssignments(
+  db: Db,
+  kind: AssignmentKind,
+  varsetId: string,
+  ids: string[] | 'all',
+): Promise<number> {
   // Both tables have the same shape; the query is typed through the workspaces' one.
   const table = TABLE[kind] as 'varset_workspaces';
   const column = COLUMN[kind] as 'workspace_id';
@@ -42,14 +53,21 @@ export async function removeAssignments(db: Db, kind: AssignmentKind, varsetId: 
     return Number(result.numDeletedRows);
   }
   const removed = await inSlices(ids, async (slice) => {
-    const result = await db.deleteFrom(table).where('varset_id', '=', varsetId).where(column, 'in', slice).executeTakeFirst();
+    const result = await db
+      .deleteFrom(table)
+      .where('varset_id', '=', varsetId)
+      .where(column, 'in', slice)
+      .executeTakeFirst();
     return [Number(result.numDeletedRows)];
   });
   return removed.reduce((a, b) => a + b, 0);
 }
 
 /** Where a set is assigned, with the project of each workspace: what deciding a read by a team needs. */
-export async function findAssignments(db: Db, varsetId: string): Promise<{ workspaces: { id: string; projectId: string }[]; projectIds: string[] }> {
+export async function findAssignments(
+  db: Db,
+  varsetId: string,
+): Promise<{ workspaces: { id: string; projectId: string }[]; projectIds: string[] }> {
   const [workspaces, projects] = await Promise.all([
     db
       .selectFrom('varset_workspaces')
@@ -59,7 +77,10 @@ export async function findAssignments(db: Db, varsetId: string): Promise<{ works
       .execute(),
     db.selectFrom('varset_projects').select('project_id').where('varset_id', '=', varsetId).execute(),
   ]);
-  return { workspaces: workspaces.map((w) => ({ id: w.id, projectId: w.project_id })), projectIds: projects.map((p) => p.project_id) };
+  return {
+    workspaces: workspaces.map((w) => ({ id: w.id, projectId: w.project_id })),
+    projectIds: projects.map((p) => p.project_id),
+  };
 }
 
 type ByVarset<T> = Map<string, AssignmentRef<T>[]>;

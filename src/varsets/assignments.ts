@@ -20,13 +20,24 @@ export async function removeVarset(ctx: Context, id: string, kind: AssignmentKin
 }
 
 /** `change` returns how many assignments it added or removed. */
-async function changeAssignments(ctx: Context, id: string, kind: AssignmentKind, ids: string[], action: 'apply' | 'remove', change: (trx: Trx) => Promise<number>) {
+async function changeAssignments(
+  ctx: Context,
+  id: string,
+  kind: AssignmentKind,
+  ids: string[],
+  action: 'apply' | 'remove',
+  change: (trx: Trx) => Promise<number>,
+) {
   await writeVarset(ctx, {
     ...existingSetWrite(ctx, id, 'update'),
     apply: async (trx, before) => {
       await assertAssignable(trx, before.varset, kind, ids);
       if ((await change(trx)) > 0) await updateVarset(trx, id, { updated_at: now() });
-      return { result: undefined, before, event: () => setEvent(before.varset, action, { [`${kind.slice(0, -1)}_ids`]: ids.join(',') }) };
+      return {
+        result: undefined,
+        before,
+        event: () => setEvent(before.varset, action, { [`${kind.slice(0, -1)}_ids`]: ids.join(',') }),
+      };
     },
   });
 }

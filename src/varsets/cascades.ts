@@ -22,12 +22,24 @@ export async function recordProjectDeletion(trx: Trx, ctx: Context, projectId: s
   await recordAssignmentRemovals(trx, ctx, 'projects', projectId, new Set(owned.map((found) => found.varset.id)));
 }
 
-async function recordAssignmentRemovals(trx: Trx, ctx: Context, kind: 'workspaces' | 'projects', id: string, deleted = new Set<string>()): Promise<void> {
+async function recordAssignmentRemovals(
+  trx: Trx,
+  ctx: Context,
+  kind: 'workspaces' | 'projects',
+  id: string,
+  deleted = new Set<string>(),
+): Promise<void> {
   for (const { varset, lastNumber } of await findVarsetsAssignedTo(trx, kind, id)) {
     if (deleted.has(varset.id)) continue;
     // The set narrowed to the assignment that goes: all else stays as it is.
     const after = narrowedTo(varset, null);
     const before: VarsetState = { ...after, [kind === 'workspaces' ? 'workspaceIds' : 'projectIds']: new Set([id]) };
-    recordVersion(trx, ctx, varset.id, { before: { varset, state: before, lastNumber }, after: { varset, state: after } }, 'update');
+    recordVersion(
+      trx,
+      ctx,
+      varset.id,
+      { before: { varset, state: before, lastNumber }, after: { varset, state: after } },
+      'update',
+    );
   }
 }

@@ -23,7 +23,11 @@ async function ensureHistoryReadable(ctx: Context, varsetId: string): Promise<vo
   ensure(ctx.subject, 'varset:read-deleted', { organizationId: newest.organizationId });
 }
 
-export async function listVarsetVersions(ctx: Context, varsetId: string, page: Page): Promise<{ rows: VarsetVersion[]; total: number }> {
+export async function listVarsetVersions(
+  ctx: Context,
+  varsetId: string,
+  page: Page,
+): Promise<{ rows: VarsetVersion[]; total: number }> {
   await ensureHistoryReadable(ctx, varsetId);
   return pageOfVersions(ctx.store.db, varsetId, page);
 }

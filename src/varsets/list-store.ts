@@ -25,12 +25,21 @@ import { newestVersionNumber } from './versions/store.js';
  * (see `listVarsets`), and the global ones are counted by the database as they are written
  * (migration 0016). So neither a page nor its count walks all of an organization's sets.
  */
-function reachingIds(eb: ExpressionBuilder<Database, any>, scope: { kind: 'project'; projectId: string } | { kind: 'workspace'; projectId: string; workspaceId: string }) {
-  const assignedToProject = eb.selectFrom('varset_projects').select('varset_projects.varset_id as id').where('varset_projects.project_id', '=', scope.projectId);
+function reachingIds(
+  eb: ExpressionBuilder<Database, any>,
+  scope: { kind: 'project'; projectId: string } | { kind: 'workspace'; projectId: string; workspaceId: string },
+) {
+  const assignedToProject = eb
+    .selectFrom('varset_projects')
+    .select('varset_projects.varset_id as id')
+    .where('varset_projects.project_id', '=', scope.projectId);
   return assignedToProject.unionAll(
     scope.kind === 'project'
       ? eb.selectFrom('varsets').select('varsets.id as id').where('varsets.project_id', '=', scope.projectId)
-      : eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id as id').where('varset_workspaces.workspace_id', '=', scope.workspaceId),
+      : eb
+          .selectFrom('varset_workspaces')
+          .select('varset_workspaces.varset_id as id')
+          .where('varset_workspaces.workspace_id', '=', scope.workspaceId),
   );
 }
 
@@ -40,7 +49,14 @@ export function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable:
   if (readable.global) conditions.push(eb('varsets.global', '=', true));
   if (readable.workspaceIds.length > 0) {
     conditions.push(
-      eb('varsets.id', 'in', eb.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', 'in', readable.workspaceIds)),
+      eb(
+        'varsets.id',
+        'in',
+        eb
+          .selectFrom('varset_workspaces')
+          .select('varset_workspaces.varset_id')
+          .where('varset_workspaces.workspace_id', 'in', readable.workspaceIds),
+      ),
     );
   }
   if (readable.workspaceProjectIds.length > 0) {
@@ -52,7 +68,16 @@ export function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable:
     conditions.push(eb('varsets.id', 'in', assignedInProjects));
   }
   if (readable.projectIds.length > 0) {
-    conditions.push(eb('varsets.id', 'in', eb.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', 'in', readable.projectIds)));
+    conditions.push(
+      eb(
+        'varsets.id',
+        'in',
+        eb
+          .selectFrom('varset_projects')
+          .select('varset_projects.varset_id')
+          .where('varset_projects.project_id', 'in', readable.projectIds),
+      ),
+    );
   }
   if (readable.ownerProjectIds.length > 0) conditions.push(eb('varsets.project_id', 'in', readable.ownerProjectIds));
   return conditions.length > 0 ? eb.or(conditions) : sql<boolean>`1 = 0`;
@@ -65,8 +90,19 @@ export function readableBy(eb: ExpressionBuilder<Database, 'varsets'>, readable:
  * `variableRows` (but for a caller who may read only some of an organization's sets), so it is
  * compiled once for each (see `compiledOnce`) and runs with the request's values.
  */
-export async function listVarsets(db: Db, scope: VarsetScope, search: string | undefined, page: Page, variableRows: boolean): Promise<{ rows: VarsetRead[]; total: number }> {
-  const shape: PageShape = { kind: scope.kind, searching: search !== undefined, variableRows, readable: scope.kind === 'organization' ? scope.readable : 'all' };
+export async function listVarsets(
+  db: Db,
+  scope: VarsetScope,
+  search: string | undefined,
+  page: Page,
+  variableRows: boolean,
+): Promise<{ rows: VarsetRead[]; total: number }> {
+  const shape: PageShape = {
+    kind: scope.kind,
+    searching: search !== undefined,
+    variableRows,
+    readable: scope.kind === 'organization' ? scope.readable : 'all',
+  };
   const values: PageValues = {
     organizationId: scope.organizationId,
     projectId: scope.kind === 'organization' ? '' : scope.projectId,
@@ -78,7 +114,10 @@ export async function listVarsets(db: Db, scope: VarsetScope, search: string | u
   };
   // Built only where it is run as built: without a compiled statement, or to count past the last page.
   const statement = () => pageStatement(db, shape, values);
-  const counted = shape.readable === 'all' ? await compiledPage(shape)(db, ...argumentsOf(shape).map((name) => values[name])) : await builtPage(statement());
+  const counted =
+    shape.readable === 'all'
+      ? await compiledPage(shape)(db, ...argumentsOf(shape).map((name) => values[name]))
+      : await builtPage(statement());
   const { rows, total } = await splitTotal(db, counted, (eb) => statement().total(eb));
   return { rows: rows.map((row) => toVarsetRead(row, variableRows)), total };
 }
@@ -114,7 +153,10 @@ const SCOPE_VALUES: Record<VarsetScope['kind'], (keyof PageValues)[]> = {
 };
 
 /** The values a shape's statement uses, in the order of its arguments. */
-const argumentsOf = (shape: PageShape): (keyof PageValues)[] => [...SCOPE_VALUES[shape.kind], ...(shape.searching ? (['pattern'] as const) : [])];
+const argumentsOf = (shape: PageShape): (keyof PageValues)[] => [
+  ...SCOPE_VALUES[shape.kind],
+  ...(shape.searching ? (['pattern'] as const) : []),
+];
 
 type PageRow = Awaited<ReturnType<ReturnType<typeof pageStatement>['page']['execute']>>[number];
 const compiledPages = new Map<string, (db: Db, ...args: (string | number)[]) => Promise<PageRow[]>>();
@@ -135,14 +177,24 @@ function compiledPage(shape: PageShape) {
 }
 
 /** An organization's count of its sets or of its global ones, kept by the database (migration 0016). */
-export const keptCount = (eb: ExpressionBuilder<Database, never>, organizationId: string, count: 'varset_count' | 'global_varset_count') =>
-  eb.selectFrom('organization_versions').where('organization_versions.organization_id', '=', organizationId).select(`organization_versions.${count} as n`);
+export const keptCount = (
+  eb: ExpressionBuilder<Database, never>,
+  organizationId: string,
+  count: 'varset_count' | 'global_varset_count',
+) =>
+  eb
+    .selectFrom('organization_versions')
+    .where('organization_versions.organization_id', '=', organizationId)
+    .select(`organization_versions.${count} as n`);
 
 /** The page query of `shape` with `values`, and the count of all the sets it pages through. */
 function pageStatement(db: Db, shape: PageShape, values: PageValues) {
-  const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => (shape.searching ? query.where(matches(sql.ref('varsets.search_name'), values.pattern)) : query);
-  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
-  const inPage = <Q extends { limit: (n: number) => Q; offset: (n: number) => Q }>(query: Q): Q => query.limit(values.size).offset(values.offset);
+  const matching = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q =>
+    shape.searching ? query.where(matches(sql.ref('varsets.search_name'), values.pattern)) : query;
+  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q =>
+    query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
+  const inPage = <Q extends { limit: (n: number) => Q; offset: (n: number) => Q }>(query: Q): Q =>
+    query.limit(values.size).offset(values.offset);
 
   if (shape.kind === 'organization') {
     const { readable } = shape;
@@ -151,7 +203,8 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
       // A caller without organization-wide Read variables lists only the sets it may read.
       return readable === 'all' ? organization : eb.and([organization, readableBy(eb, readable)]);
     };
-    const base = (from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>) => matching(from.selectFrom('varsets').where(inOrganization));
+    const base = (from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>) =>
+      matching(from.selectFrom('varsets').where(inOrganization));
     return {
       page: inPage(ordered(withRelations(db, selectVarsets(base(db)), shape.variableRows))),
       // All of an organization's sets, without a search, are counted by the database as they are written.
@@ -167,7 +220,12 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
   // The page is among the first page.number × page.size global sets and the few that reach the scope otherwise.
   // Those are all in the organization: filtering on it again would lead SQLite to walk the organization's sets.
   const globals = (eb: ExpressionBuilder<Database, any>) =>
-    matching(eb.selectFrom('varsets').where('varsets.organization_id', '=', values.organizationId).where('varsets.global', '=', true));
+    matching(
+      eb
+        .selectFrom('varsets')
+        .where('varsets.organization_id', '=', values.organizationId)
+        .where('varsets.global', '=', true),
+    );
   const candidates = (eb: ExpressionBuilder<Database, 'varsets'>) =>
     eb(
       'varsets.id',
@@ -178,10 +236,16 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
         .unionAll(reachingIds(eb, scope)),
     );
   return {
-    page: inPage(ordered(withRelations(db, selectVarsets(matching(db.selectFrom('varsets').where(candidates))), shape.variableRows))),
+    page: inPage(
+      ordered(
+        withRelations(db, selectVarsets(matching(db.selectFrom('varsets').where(candidates))), shape.variableRows),
+      ),
+    ),
     total: (eb: ExpressionBuilder<Database, never>) =>
       eb(
-        shape.searching ? globals(eb).select((e) => e.fn.countAll<number>().as('n')) : keptCount(eb, values.organizationId, 'global_varset_count'),
+        shape.searching
+          ? globals(eb).select((e) => e.fn.countAll<number>().as('n'))
+          : keptCount(eb, values.organizationId, 'global_varset_count'),
         '+',
         matching(eb.selectFrom('varsets'))
           .where('varsets.global', '=', false)
@@ -194,8 +258,14 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
 /** The sets that reach a workspace, each with every way it does: the same sets the workspace's list shows, in one query. */
 export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {
   const scope = { kind: 'workspace', ...locationOfWorkspace(workspace) } as const;
-  const assignedToWorkspace = db.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', workspace.id);
-  const assignedToProject = db.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', workspace.project_id);
+  const assignedToWorkspace = db
+    .selectFrom('varset_workspaces')
+    .select('varset_workspaces.varset_id')
+    .where('varset_workspaces.workspace_id', '=', workspace.id);
+  const assignedToProject = db
+    .selectFrom('varset_projects')
+    .select('varset_projects.varset_id')
+    .where('varset_projects.project_id', '=', workspace.project_id);
   const rows = await db
     .selectFrom('varsets')
     .select(['varsets.id', 'varsets.name', 'varsets.project_id', 'varsets.global', 'varsets.priority'])

@@ -65,7 +65,14 @@ export interface VarsetList {
   total: number;
 }
 
-export const VARSET_SORT_KEYS = ['name', 'scope', 'var-count', 'workspace-count', 'project-count', 'updated-at'] as const;
+export const VARSET_SORT_KEYS = [
+  'name',
+  'scope',
+  'var-count',
+  'workspace-count',
+  'project-count',
+  'updated-at',
+] as const;
 export type VarsetSortKey = (typeof VARSET_SORT_KEYS)[number];
 
 /** An organization's list filtered by the sets' flags (each given must hold) and sorted by one key, then by name. */
@@ -116,11 +123,16 @@ export interface VarsetCommand {
 
 /** What a permission decision on a set needs to know of it; reads may also need where it is assigned. */
 export function targetOf(varset: { organization_id: string; project_id: string | null; global: boolean }): Target {
-  return { organizationId: varset.organization_id, projectId: varset.project_id, varset: { ownerProjectId: varset.project_id, global: varset.global } };
+  return {
+    organizationId: varset.organization_id,
+    projectId: varset.project_id,
+    varset: { ownerProjectId: varset.project_id, global: varset.global },
+  };
 }
 
 /** The owner of a set's variables. */
 export const variablesOf = (varset: { id: string }): VariableOwner => ({ kind: 'varset', id: varset.id });
 
 /** What a set's variables record while it is global: its organization (the global rule's unique index is on it). */
-export const globalOrganizationOf = (varset: { organization_id: string; global: boolean }): string | null => (varset.global ? varset.organization_id : null);
+export const globalOrganizationOf = (varset: { organization_id: string; global: boolean }): string | null =>
+  varset.global ? varset.organization_id : null;

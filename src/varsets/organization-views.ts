@@ -14,10 +14,20 @@ const EVERYTHING = new Set(['vars', 'workspaces', 'projects'] as const);
  * workspaces and projects it is assigned to), outside the response cache: for the command
  * line's export and import, which read every set once.
  */
-export async function pageOfOrganizationVarsets(ctx: Context, organizationName: string, page: Page): Promise<VarsetList> {
+export async function pageOfOrganizationVarsets(
+  ctx: Context,
+  organizationName: string,
+  page: Page,
+): Promise<VarsetList> {
   const organization = await getOrganization(ctx, organizationName);
   const readable = varsetListScope(ctx.subject, organization.id);
   if (readable === 'none') throw new NotFound();
-  const { rows, total } = await listVarsets(ctx.store.db, { kind: 'organization', organizationId: organization.id, readable }, undefined, page, true);
+  const { rows, total } = await listVarsets(
+    ctx.store.db,
+    { kind: 'organization', organizationId: organization.id, readable },
+    undefined,
+    page,
+    true,
+  );
   return { views: readableBy(ctx.subject, await completeViews(ctx.store.db, rows, EVERYTHING)), total };
 }

@@ -11,7 +11,13 @@ import { assertNameFree, assertNoGlobalConflict } from './rules.js';
 import { findVarsetState, type FoundState } from './state-store.js';
 import { insertVarset, setVariablesGlobal, updateVarset } from './store.js';
 import { loadView, readableBy } from './views.js';
-import { undoVersions, type Change, type VariableState, type VarsetState, type VarsetVersion } from './versions/model.js';
+import {
+  undoVersions,
+  type Change,
+  type VariableState,
+  type VarsetState,
+  type VarsetVersion,
+} from './versions/model.js';
 import type { Before } from './versions/record.js';
 import { findLastVersionNumber, findVersion, findVersionsAfter } from './versions/store.js';
 import { setEvent, writeVarset, type Applied } from './write-path.js';
@@ -41,7 +47,11 @@ export interface RollbackResult {
  * them, unless the request asks to restore the rest. A dry run makes the rollback and takes it
  * back: it answers exactly what the rollback would, and leaves nothing behind.
  */
-export async function rollbackVarset(ctx: Context, varsetId: string, request: RollbackRequest): Promise<RollbackResult> {
+export async function rollbackVarset(
+  ctx: Context,
+  varsetId: string,
+  request: RollbackRequest,
+): Promise<RollbackResult> {
   const version = await findVersion(ctx.store.db, request.versionId);
   if (!version || version.varsetId !== varsetId) throw new NotFound();
   const { result, version: made } = await writeVarset(ctx, {
@@ -70,19 +80,42 @@ async function openForRollback(ctx: Context, trx: Trx, version: VarsetVersion): 
     return { current, before: current };
   }
   ensure(ctx.subject, 'varset:read-deleted', { organizationId: version.organizationId });
-  ensure(ctx.subject, 'varsets:create', targetOf({ organization_id: version.organizationId, project_id: version.projectId, global: false }));
-  return { current, before: { varset: null, state: null, lastNumber: await findLastVersionNumber(trx, version.varsetId) } };
+  ensure(
+    ctx.subject,
+    'varsets:create',
+    targetOf({ organization_id: version.organizationId, project_id: version.projectId, global: false }),
+  );
+  return {
+    current,
+    before: { varset: null, state: null, lastNumber: await findLastVersionNumber(trx, version.varsetId) },
+  };
 }
 
 /** Undoes the versions after `version` from the set as it is, checks the result as any write of a set, and writes what differs. */
-async function restore(ctx: Context, trx: Trx, version: VarsetVersion, { current, before }: Start, skipMissing: boolean): Promise<Applied<VarsetView>> {
+async function restore(
+  ctx: Context,
+  trx: Trx,
+  version: VarsetVersion,
+  { current, before }: Start,
+  skipMissing: boolean,
+): Promise<Applied<VarsetView>> {
   const target = undoVersions(current?.state ?? null, await findVersionsAfter(trx, version.varsetId, version.number));
-  if (!target) throw new Unprocessable(`version ${version.number} is the deletion of the set: there is nothing to restore from it`, AT);
+  if (!target)
+    throw new Unprocessable(
+      `version ${version.number} is the deletion of the set: there is nothing to restore from it`,
+      AT,
+    );
   if (!current && version.projectId !== null && !(await findProjectsById(trx, [version.projectId])).length) {
     throw new Unprocessable(`the project that owned the set (${version.projectId}) no longer exists`, AT);
   }
   const timestamp = now();
-  const attributes = { name: target.name, description: target.description, global: target.global, priority: target.priority, updated_at: timestamp };
+  const attributes = {
+    name: target.name,
+    description: target.description,
+    global: target.global,
+    priority: target.priority,
+    updated_at: timestamp,
+  };
   const varset: Varset = current
     ? { ...current.varset, ...attributes }
     : {
@@ -105,7 +138,11 @@ async function restore(ctx: Context, trx: Trx, version: VarsetVersion, { current
   return {
     result: readableBy(ctx.subject, [await loadView(trx, varset)])[0]!,
     before,
-    event: (made) => setEvent(varset, 'rollback', { 'rolled-back-to': String(version.number), ...(made ? { version: String(made.number) } : {}) }),
+    event: (made) =>
+      setEvent(varset, 'rollback', {
+        'rolled-back-to': String(version.number),
+        ...(made ? { version: String(made.number) } : {}),
+      }),
   };
 }
 
@@ -116,9 +153,16 @@ async function restore(ctx: Context, trx: Trx, version: VarsetVersion, { current
 async function keepReachable(trx: Trx, varset: Varset, target: VarsetState, skipMissing: boolean): Promise<void> {
   const inReach = (place: { organization_id: string; project_id?: string }, projectId: string) =>
     place.organization_id === varset.organization_id && (varset.project_id === null || projectId === varset.project_id);
-  const workspaces = new Set((await findWorkspacesById(trx, [...target.workspaceIds])).filter((w) => inReach(w, w.project_id)).map((w) => w.id));
-  const projects = new Set((await findProjectsById(trx, [...target.projectIds])).filter((p) => inReach(p, p.id)).map((p) => p.id));
-  const missing = [...[...target.workspaceIds].filter((id) => !workspaces.has(id)), ...[...target.projectIds].filter((id) => !projects.has(id))];
+  const workspaces = new Set(
+    (await findWorkspacesById(trx, [...target.workspaceIds])).filter((w) => inReach(w, w.project_id)).map((w) => w.id),
+  );
+  const projects = new Set(
+    (await findProjectsById(trx, [...target.projectIds])).filter((p) => inReach(p, p.id)).map((p) => p.id),
+  );
+  const missing = [
+    ...[...target.workspaceIds].filter((id) => !workspaces.has(id)),
+    ...[...target.projectIds].filter((id) => !projects.has(id)),
+  ];
   if (missing.length && !skipMissing) {
     const error = new Unprocessable(
       `the set was assigned to workspaces or projects it can no longer be assigned to: ${missing.join(', ')}; ask with skip-missing=true to restore the rest`,
@@ -133,17 +177,30 @@ async function keepReachable(trx: Trx, varset: Varset, target: VarsetState, skip
 }
 
 const sameVariable = (a: VariableState, b: VariableState) =>
-  a.key === b.key && a.value === b.value && a.description === b.description && a.category === b.category && a.hcl === b.hcl && a.sensitive === b.sensitive;
+  a.key === b.key &&
+  a.value === b.value &&
+  a.description === b.description &&
+  a.category === b.category &&
+  a.hcl === b.hcl &&
+  a.sensitive === b.sensitive;
 
 /** Writes `target` over the set's `current` state (null: the set is gone): only what differs. */
-async function writeState(trx: Trx, varset: Varset, current: VarsetState | null, target: VarsetState, timestamp: string): Promise<void> {
+async function writeState(
+  trx: Trx,
+  varset: Varset,
+  current: VarsetState | null,
+  target: VarsetState,
+  timestamp: string,
+): Promise<void> {
   const { name, description, global, priority, updated_at } = varset;
   if (current) await updateVarset(trx, varset.id, { name, description, global, priority, updated_at });
   else await insertVarset(trx, varset);
   const owner = variablesOf(varset);
   const currentVariables = current?.variables ?? new Map<string, VariableState>();
   // Replaced whole, removed first: two variables trading keys never meet in the unique index.
-  const replaced = [...currentVariables].filter(([id, v]) => !target.variables.has(id) || !sameVariable(v, target.variables.get(id)!)).map(([id]) => id);
+  const replaced = [...currentVariables]
+    .filter(([id, v]) => !target.variables.has(id) || !sameVariable(v, target.variables.get(id)!))
+    .map(([id]) => id);
   await deleteVariables(trx, owner, replaced);
   const restored: Variable[] = [...target.variables]
     .filter(([id, v]) => !currentVariables.has(id) || !sameVariable(currentVariables.get(id)!, v))
@@ -151,7 +208,10 @@ async function writeState(trx: Trx, varset: Varset, current: VarsetState | null,
   await insertVariables(
     trx,
     owner,
-    restored.map((variable) => ({ variable, candidate: { key: variable.key, category: variable.category, field: AT } })),
+    restored.map((variable) => ({
+      variable,
+      candidate: { key: variable.key, category: variable.category, field: AT },
+    })),
     globalOrganizationOf(varset),
   );
   if (current && current.global !== global) await setVariablesGlobal(trx, varset);

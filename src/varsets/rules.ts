@@ -18,9 +18,15 @@ import { findGlobalVariablesByKey, isVarsetNameTaken } from './store.js';
  * it; nothing happens unless the set is, or is becoming, global. One query however many
  * global sets there are.
  */
-export async function assertNoGlobalConflict(trx: Trx, varset: { id: string; organization_id: string; global: boolean }, candidates: KeyCandidate[]): Promise<void> {
+export async function assertNoGlobalConflict(
+  trx: Trx,
+  varset: { id: string; organization_id: string; global: boolean },
+  candidates: KeyCandidate[],
+): Promise<void> {
   if (!varset.global || !candidates.length) return;
-  const others = await findGlobalVariablesByKey(trx, varset.organization_id, varset.id, [...new Set(candidates.map((c) => c.key))]);
+  const others = await findGlobalVariablesByKey(trx, varset.organization_id, varset.id, [
+    ...new Set(candidates.map((c) => c.key)),
+  ]);
   for (const candidate of candidates) {
     const clash = others.find((o) => o.key === candidate.key && o.category === candidate.category);
     if (clash) {
@@ -34,43 +40,66 @@ export async function assertNoGlobalConflict(trx: Trx, varset: { id: string; org
 }
 
 /** A set's name is unique in its organization. */
-export async function assertNameFree(trx: Trx, varset: { id: string; organization_id: string; name: string }): Promise<void> {
+export async function assertNameFree(
+  trx: Trx,
+  varset: { id: string; organization_id: string; name: string },
+): Promise<void> {
   if (await isVarsetNameTaken(trx, varset.organization_id, varset.name, varset.id)) throw new Taken('name');
 }
 
 export function assertNotGlobalWhenProjectOwned(varset: { project_id: string | null; global: boolean }): void {
-  if (varset.project_id !== null && varset.global) throw new Invalid('global', 'a variable set owned by a project cannot be global');
+  if (varset.project_id !== null && varset.global)
+    throw new Invalid('global', 'a variable set owned by a project cannot be global');
 }
 
 /**
  * Workspaces a set is to be applied to: each must exist in the set's organization (404
  * otherwise), and a set owned by a project reaches only that project's workspaces (422).
  */
-async function assertWorkspacesAllowed(trx: Trx, varset: { organization_id: string; project_id: string | null }, ids: string[]): Promise<void> {
+async function assertWorkspacesAllowed(
+  trx: Trx,
+  varset: { organization_id: string; project_id: string | null },
+  ids: string[],
+): Promise<void> {
   const found = new Map((await findWorkspacesById(trx, ids)).map((w) => [w.id, w]));
   for (const id of ids) {
     const workspace = found.get(id);
     if (!workspace || workspace.organization_id !== varset.organization_id) throw new NotFound();
     if (varset.project_id !== null && workspace.project_id !== varset.project_id) {
-      throw new Invalid('workspaces', `a variable set owned by a project can only be applied to workspaces of that project (${id} is not)`);
+      throw new Invalid(
+        'workspaces',
+        `a variable set owned by a project can only be applied to workspaces of that project (${id} is not)`,
+      );
     }
   }
 }
 
 /** Projects a set is to be applied to: each must exist in the set's organization (404), and a project-owned set reaches only its own project (422). */
-async function assertProjectsAllowed(trx: Trx, varset: { organization_id: string; project_id: string | null }, ids: string[]): Promise<void> {
+async function assertProjectsAllowed(
+  trx: Trx,
+  varset: { organization_id: string; project_id: string | null },
+  ids: string[],
+): Promise<void> {
   const found = new Map((await findProjectsById(trx, ids)).map((p) => [p.id, p]));
   for (const id of ids) {
     const project = found.get(id);
     if (!project || project.organization_id !== varset.organization_id) throw new NotFound();
     if (varset.project_id !== null && id !== varset.project_id) {
-      throw new Invalid('projects', `a variable set owned by a project can only be applied to that project (${id} is not)`);
+      throw new Invalid(
+        'projects',
+        `a variable set owned by a project can only be applied to that project (${id} is not)`,
+      );
     }
   }
 }
 
 /** Workspaces or projects a set is to be applied to (see `assertWorkspacesAllowed`, `assertProjectsAllowed`). */
-export function assertAssignable(trx: Trx, varset: { organization_id: string; project_id: string | null }, kind: AssignmentKind, ids: string[]): Promise<void> {
+export function assertAssignable(
+  trx: Trx,
+  varset: { organization_id: string; project_id: string | null },
+  kind: AssignmentKind,
+  ids: string[],
+): Promise<void> {
   return kind === 'workspaces' ? assertWorkspacesAllowed(trx, varset, ids) : assertProjectsAllowed(trx, varset, ids);
 }
 

@@ -2,11 +2,26 @@ import Type, { type Static } from 'typebox';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToManyInput, ToOne } from '../jsonapi/schemas.js';
-import { VariableAttributeProperties, VariableAttributes, VariableInput, variableChanges } from '../variables/schemas.js';
-import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, VARSET_SORT_KEYS, type VarsetArrangement, type VarsetCommand, type VarsetSortKey } from './model.js';
+import {
+  VariableAttributeProperties,
+  VariableAttributes,
+  VariableInput,
+  variableChanges,
+} from '../variables/schemas.js';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  VARSET_SORT_KEYS,
+  type VarsetArrangement,
+  type VarsetCommand,
+  type VarsetSortKey,
+} from './model.js';
 
 /** The owner of a set: its organization, or one of its projects. */
-const ParentIdentifier = Type.Object({ type: Type.Enum(['organizations', 'projects']), id: Type.String({ minLength: 1 }) });
+const ParentIdentifier = Type.Object({
+  type: Type.Enum(['organizations', 'projects']),
+  id: Type.String({ minLength: 1 }),
+});
 
 /**
  * A set in a create or update body. `name` is required on create (checked by the service: a
@@ -16,7 +31,13 @@ const ParentIdentifier = Type.Object({ type: Type.Enum(['organizations', 'projec
 export const VarsetBody = ResourceBody(
   'varsets',
   {
-    name: Maybe(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'required on create; unique in the organization' })),
+    name: Maybe(
+      Type.String({
+        minLength: 1,
+        maxLength: NAME_MAX_LENGTH,
+        description: 'required on create; unique in the organization',
+      }),
+    ),
     description: Maybe(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH })),
     global: Maybe(Type.Boolean()),
     priority: Maybe(Type.Boolean()),
@@ -34,13 +55,17 @@ export function varsetCommand(body: Static<typeof VarsetBody>): VarsetCommand {
   const attributes = body.data.attributes ?? {};
   const relationships = body.data.relationships ?? {};
   const command: VarsetCommand = {
-    variables: (relationships.vars?.data ?? []).map((variable, i) => ({ changes: variableChanges(variable.attributes), at: `vars[${i}]` })),
+    variables: (relationships.vars?.data ?? []).map((variable, i) => ({
+      changes: variableChanges(variable.attributes),
+      at: `vars[${i}]`,
+    })),
   };
   if (attributes.name != null) command.name = attributes.name;
   if (attributes.description != null) command.description = attributes.description;
   if (attributes.global != null) command.global = attributes.global;
   if (attributes.priority != null) command.priority = attributes.priority;
-  if (relationships.parent?.data) command.parent = { type: relationships.parent.data.type, id: relationships.parent.data.id };
+  if (relationships.parent?.data)
+    command.parent = { type: relationships.parent.data.type, id: relationships.parent.data.id };
   if (relationships.workspaces) command.workspaceIds = uniqueIds(relationships.workspaces.data);
   if (relationships.projects) command.projectIds = uniqueIds(relationships.projects.data);
   return command;
@@ -72,18 +97,38 @@ export const VarsetResource = Resource(
     parent: Type.Object({ data: Type.Object({ id: Type.String(), type: Type.Enum(['organizations', 'projects']) }) }),
     workspaces: ToMany('workspaces'),
     projects: ToMany('projects'),
-    vars: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), type: Type.Literal('vars'), attributes: Type.Optional(VariableAttributes) })) }),
+    vars: Type.Object({
+      data: Type.Array(
+        Type.Object({ id: Type.String(), type: Type.Literal('vars'), attributes: Type.Optional(VariableAttributes) }),
+      ),
+    }),
   },
 );
 
 // The organization's list: filters by flag and a sort, beside HCP Terraform's q and page[…].
-const FLAG_FILTERS = { 'filter[global]': 'global', 'filter[priority]': 'priority', 'filter[project-owned]': 'projectOwned' } as const;
+const FLAG_FILTERS = {
+  'filter[global]': 'global',
+  'filter[priority]': 'priority',
+  'filter[project-owned]': 'projectOwned',
+} as const;
 
 export const VarsetArrangementQuery = {
-  'filter[global]': Type.Optional(Type.String({ description: 'varsetd: true for global sets only, false for the others' })),
-  'filter[priority]': Type.Optional(Type.String({ description: 'varsetd: true for priority sets only, false for the others' })),
-  'filter[project-owned]': Type.Optional(Type.String({ description: 'varsetd: true for sets owned by a project only, false for those the organization owns' })),
-  sort: Type.Optional(Type.String({ description: `varsetd: one of ${VARSET_SORT_KEYS.join(', ')}; a leading - sorts descending; ties in name order (default: name)` })),
+  'filter[global]': Type.Optional(
+    Type.String({ description: 'varsetd: true for global sets only, false for the others' }),
+  ),
+  'filter[priority]': Type.Optional(
+    Type.String({ description: 'varsetd: true for priority sets only, false for the others' }),
+  ),
+  'filter[project-owned]': Type.Optional(
+    Type.String({
+      description: 'varsetd: true for sets owned by a project only, false for those the organization owns',
+    }),
+  ),
+  sort: Type.Optional(
+    Type.String({
+      description: `varsetd: one of ${VARSET_SORT_KEYS.join(', ')}; a leading - sorts descending; ties in name order (default: name)`,
+    }),
+  ),
 };
 
 /** The filters and sort of an organization's list; a value outside their words is a 400. */
@@ -99,9 +144,13 @@ export function parseArrangement(query: QueryValues): VarsetArrangement {
   if (raw === undefined || raw === '') return { filters, sort: undefined };
   const key = raw.replace(/^-/, '');
   if (!(VARSET_SORT_KEYS as readonly string[]).includes(key))
-    throw badQueryParameter('sort', `sort must be one of ${VARSET_SORT_KEYS.join(', ')}, with - before it to sort descending`);
+    throw badQueryParameter(
+      'sort',
+      `sort must be one of ${VARSET_SORT_KEYS.join(', ')}, with - before it to sort descending`,
+    );
   return { filters, sort: { key: key as VarsetSortKey, descending: raw.startsWith('-') } };
 }
 
 /** Whether an organization's list is asked for with a filter or a sort (it then bypasses the compiled plain list). */
-export const isArranged = (arrangement: VarsetArrangement) => arrangement.sort !== undefined || Object.keys(arrangement.filters).length > 0;
+export const isArranged = (arrangement: VarsetArrangement) =>
+  arrangement.sort !== undefined || Object.keys(arrangement.filters).length > 0;

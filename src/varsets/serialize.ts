@@ -37,7 +37,9 @@ export function serializeVarset(view: VarsetView, options: VarsetSerializeOption
       projects: { data: view.projects.map((p) => ({ id: p.id, type: 'projects' as const })) },
       vars: {
         data: view.variables.map((v) =>
-          options.variableAttributes && v.row ? { id: v.id, type: 'vars' as const, attributes: variableAttributes(v.row) } : { id: v.id, type: 'vars' as const },
+          options.variableAttributes && v.row
+            ? { id: v.id, type: 'vars' as const, attributes: variableAttributes(v.row) }
+            : { id: v.id, type: 'vars' as const },
         ),
       },
     },

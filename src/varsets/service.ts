@@ -23,12 +23,24 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   versions/           what a version is, the difference of two states and its undoing, its rows
  */
 
-export { listOrganizationVarsets, listProjectVarsets, listWorkspaceVarsets, showVarset, type VarsetListRequest } from './versioned-reads.js';
+export {
+  listOrganizationVarsets,
+  listProjectVarsets,
+  listWorkspaceVarsets,
+  showVarset,
+  type VarsetListRequest,
+} from './versioned-reads.js';
 export { listArrangedOrganizationVarsets } from './arranged-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
 export { replaceVarset, type VarsetReplacement } from './set-replace.js';
 export { applyVarset, removeVarset } from './assignments.js';
-export { addVarsetVariable, deleteVarsetVariable, listVarsetVariables, showVarsetVariable, updateVarsetVariable } from './set-variables.js';
+export {
+  addVarsetVariable,
+  deleteVarsetVariable,
+  listVarsetVariables,
+  showVarsetVariable,
+  updateVarsetVariable,
+} from './set-variables.js';
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
 export { listVarsetVersions, showVarsetVersion } from './history.js';
 export { recordProjectDeletion, recordWorkspaceDeletion } from './cascades.js';

@@ -3,7 +3,16 @@ import { now } from '../common/ids.js';
 import { NotFound } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import { newVariableFields, type Variable, type VariableChanges } from '../variables/model.js';
-import { deleteVariable, findVariable, insertVariables, pageOfVariables, prepareNewVariables, prepareVariableUpdate, variableEvent, saveVariable } from '../variables/service.js';
+import {
+  deleteVariable,
+  findVariable,
+  insertVariables,
+  pageOfVariables,
+  prepareNewVariables,
+  prepareVariableUpdate,
+  variableEvent,
+  saveVariable,
+} from '../variables/service.js';
 import type { Trx } from '../db/transaction.js';
 import { readableVarset } from './access.js';
 import { globalOrganizationOf, variablesOf, type Varset } from './model.js';
@@ -20,7 +29,11 @@ import { existingSetAlone, writeVarset } from './write-path.js';
 /** The variable is the request's primary resource. */
 const AT = '';
 
-export async function listVarsetVariables(ctx: Context, varsetId: string, page: Page): Promise<{ rows: Variable[]; total: number }> {
+export async function listVarsetVariables(
+  ctx: Context,
+  varsetId: string,
+  page: Page,
+): Promise<{ rows: Variable[]; total: number }> {
   const { varset } = await readableVarset(ctx, varsetId, false);
   return pageOfVariables(ctx.store.db, variablesOf(varset), page);
 }
@@ -45,7 +58,12 @@ export async function addVarsetVariable(ctx: Context, varsetId: string, changes:
   });
 }
 
-export async function updateVarsetVariable(ctx: Context, varsetId: string, id: string, changes: VariableChanges): Promise<Variable> {
+export async function updateVarsetVariable(
+  ctx: Context,
+  varsetId: string,
+  id: string,
+  changes: VariableChanges,
+): Promise<Variable> {
   return writeVariable(ctx, varsetId, async (trx, varset) => {
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, variablesOf(varset), id, changes, AT);
     await assertNoGlobalConflict(trx, varset, [prepared.candidate]);
@@ -77,7 +95,11 @@ interface VariableWrite<T> {
  * and after, as the write says they are: neither the set's other variables nor its
  * assignments are read.
  */
-async function writeVariable<T>(ctx: Context, varsetId: string, work: (trx: Trx, varset: Varset) => Promise<VariableWrite<T>>): Promise<T> {
+async function writeVariable<T>(
+  ctx: Context,
+  varsetId: string,
+  work: (trx: Trx, varset: Varset) => Promise<VariableWrite<T>>,
+): Promise<T> {
   const { result } = await writeVarset(ctx, {
     varsetId,
     organization: { varsetId },

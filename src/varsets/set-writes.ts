@@ -7,9 +7,27 @@ import { newVariableFields, type KeyCandidate } from '../variables/model.js';
 import type { Trx } from '../db/transaction.js';
 import { insertVariables, listVariableKeys, prepareNewVariables, type NewVariable } from '../variables/service.js';
 import { addAssignments, removeAssignments } from './assignment-store.js';
-import { globalOrganizationOf, targetOf, variablesOf, type Varset, type VarsetCommand, type VarsetView } from './model.js';
-import { assertAssignable, assertNameFree, assertNoGlobalConflict, assertNotGlobalWhenProjectOwned, assertOwnerProject } from './rules.js';
-import { deleteVarset as deleteVarsetRow, insertVarset, setVariablesGlobal, updateVarset as updateVarsetRow } from './store.js';
+import {
+  globalOrganizationOf,
+  targetOf,
+  variablesOf,
+  type Varset,
+  type VarsetCommand,
+  type VarsetView,
+} from './model.js';
+import {
+  assertAssignable,
+  assertNameFree,
+  assertNoGlobalConflict,
+  assertNotGlobalWhenProjectOwned,
+  assertOwnerProject,
+} from './rules.js';
+import {
+  deleteVarset as deleteVarsetRow,
+  insertVarset,
+  setVariablesGlobal,
+  updateVarset as updateVarsetRow,
+} from './store.js';
 import { loadView, readableBy } from './views.js';
 import { NEW_SET } from './versions/record.js';
 import { existingSetWrite, setEvent, writeVarset } from './write-path.js';
@@ -21,7 +39,11 @@ export function newVariables(command: VarsetCommand): NewVariable[] {
   return command.variables.map(({ changes, at }) => ({ fields: newVariableFields(changes, at), at }));
 }
 
-export async function createVarset(ctx: Context, organizationName: string, command: VarsetCommand): Promise<VarsetView> {
+export async function createVarset(
+  ctx: Context,
+  organizationName: string,
+  command: VarsetCommand,
+): Promise<VarsetView> {
   if (command.name === undefined) throw blank('name');
   const name = command.name;
   const variables = newVariables(command);
@@ -100,9 +122,19 @@ export async function updateVarset(ctx: Context, id: string, command: VarsetComm
  * the new variables and the assignments given. `held` are the variables of the set the write
  * changes besides (already saved), which the global rule checks too.
  */
-export async function changeVarset(ctx: Context, trx: Trx, current: Varset, command: VarsetCommand, variables: NewVariable[], held: KeyCandidate[] = []): Promise<Varset> {
+export async function changeVarset(
+  ctx: Context,
+  trx: Trx,
+  current: Varset,
+  command: VarsetCommand,
+  variables: NewVariable[],
+  held: KeyCandidate[] = [],
+): Promise<Varset> {
   if (command.parent) {
-    const currentParent = current.project_id === null ? { type: 'organizations', id: current.organization_name } : { type: 'projects', id: current.project_id };
+    const currentParent =
+      current.project_id === null
+        ? { type: 'organizations', id: current.organization_name }
+        : { type: 'projects', id: current.project_id };
     if (command.parent.type !== currentParent.type || command.parent.id !== currentParent.id) {
       throw new Invalid('parent', 'the parent of a variable set cannot be changed');
     }
@@ -121,7 +153,10 @@ export async function changeVarset(ctx: Context, trx: Trx, current: Varset, comm
   if (command.projectIds) await assertAssignable(trx, varset, 'projects', command.projectIds);
   const prepared = await prepareNewVariables(trx, ctx.sealer, variablesOf(varset), variables, varset.updated_at);
   // A set becoming global brings every variable it has under the global rule.
-  const all = varset.global && !current.global ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, field: 'global' })) : held;
+  const all =
+    varset.global && !current.global
+      ? (await listVariableKeys(trx, variablesOf(varset))).map((v) => ({ ...v, field: 'global' }))
+      : held;
   await assertNoGlobalConflict(trx, varset, [...all, ...prepared.map((p) => p.candidate)]);
 
   const { name, description, global, priority, updated_at } = varset;

@@ -14,7 +14,8 @@ import { newestVersionNumber } from './versions/store.js';
 const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive'] as const;
 
 /** Sets, each with the number of its newest version (`last_number`). */
-const withNewestNumber = (sets: SelectQueryBuilder<Database, 'varsets', {}>) => selectVarsets(sets).select((eb) => [newestVersionNumber(eb).as('last_number')]);
+const withNewestNumber = (sets: SelectQueryBuilder<Database, 'varsets', {}>) =>
+  selectVarsets(sets).select((eb) => [newestVersionNumber(eb).as('last_number')]);
 
 /**
  * Sets with all a version compares (their variables' stored values, their assignments' ids)
@@ -35,15 +36,30 @@ const withStates = (db: Db, sets: SelectQueryBuilder<Database, 'varsets', {}>) =
       .as('project_ids'),
     eb
       .selectFrom('varset_variables')
-      .select(jsonArrayOf(db, jsonObjectOf(db, Object.fromEntries(STATE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)]))), []).as('variables'))
+      .select(
+        jsonArrayOf(
+          db,
+          jsonObjectOf(
+            db,
+            Object.fromEntries(STATE_FIELDS.map((field) => [field, sql.ref(`varset_variables.${field}`)])),
+          ),
+          [],
+        ).as('variables'),
+      )
       .whereRef('varset_variables.varset_id', '=', 'varsets.id')
       .as('variables'),
   ]);
 
-const stateOfVarset = compiledOnce((db, id: string) => withStates(db, db.selectFrom('varsets').where('varsets.id', '=', id)));
-const statesOwnedBy = compiledOnce((db, projectId: string) => withStates(db, db.selectFrom('varsets').where('varsets.project_id', '=', projectId)));
+const stateOfVarset = compiledOnce((db, id: string) =>
+  withStates(db, db.selectFrom('varsets').where('varsets.id', '=', id)),
+);
+const statesOwnedBy = compiledOnce((db, projectId: string) =>
+  withStates(db, db.selectFrom('varsets').where('varsets.project_id', '=', projectId)),
+);
 
-const varsetAndNewestNumber = compiledOnce((db, id: string) => withNewestNumber(db.selectFrom('varsets').where('varsets.id', '=', id)));
+const varsetAndNewestNumber = compiledOnce((db, id: string) =>
+  withNewestNumber(db.selectFrom('varsets').where('varsets.id', '=', id)),
+);
 
 /** A set and the number of its newest version (0: none). */
 export interface VarsetAtNumber {
@@ -58,16 +74,28 @@ export async function findVarsetAndNewestNumber(db: Db, id: string): Promise<Var
 }
 
 /** The sets assigned to a workspace or project, each with the number of its newest version: one statement. */
-export async function findVarsetsAssignedTo(db: Db, kind: 'workspaces' | 'projects', id: string): Promise<VarsetAtNumber[]> {
+export async function findVarsetsAssignedTo(
+  db: Db,
+  kind: 'workspaces' | 'projects',
+  id: string,
+): Promise<VarsetAtNumber[]> {
   const assigned =
     kind === 'workspaces'
-      ? db.selectFrom('varset_workspaces').select('varset_workspaces.varset_id').where('varset_workspaces.workspace_id', '=', id)
-      : db.selectFrom('varset_projects').select('varset_projects.varset_id').where('varset_projects.project_id', '=', id);
+      ? db
+          .selectFrom('varset_workspaces')
+          .select('varset_workspaces.varset_id')
+          .where('varset_workspaces.workspace_id', '=', id)
+      : db
+          .selectFrom('varset_projects')
+          .select('varset_projects.varset_id')
+          .where('varset_projects.project_id', '=', id);
   const rows = await withNewestNumber(db.selectFrom('varsets').where('varsets.id', 'in', assigned)).execute();
   return rows.map(splitNewestNumber);
 }
 
-function splitNewestNumber<R extends { last_number: unknown }>(row: R): { varset: Omit<R, 'last_number'>; lastNumber: number } {
+function splitNewestNumber<R extends { last_number: unknown }>(
+  row: R,
+): { varset: Omit<R, 'last_number'>; lastNumber: number } {
   const { last_number, ...varset } = row;
   return { varset, lastNumber: Number(last_number ?? 0) };
 }
@@ -102,7 +130,14 @@ function stateFromRow(row: StateRow): FoundState {
       variables: new Map(
         fromJson<StateVariable[]>(variables).map((v) => [
           v.id,
-          { key: v.key, value: v.value, description: v.description, category: v.category, hcl: Boolean(v.hcl), sensitive: Boolean(v.sensitive) },
+          {
+            key: v.key,
+            value: v.value,
+            description: v.description,
+            category: v.category,
+            hcl: Boolean(v.hcl),
+            sensitive: Boolean(v.sensitive),
+          },
         ]),
       ),
       workspaceIds: new Set(fromJson<string[]>(workspace_ids)),

@@ -40,31 +40,49 @@ interface RelationColumns {
   variables: unknown;
 }
 
-const idsOf = (db: Db, table: 'varset_workspaces' | 'varset_projects', column: 'workspace_id' | 'project_id') => (eb: ExpressionBuilder<Database, 'varsets'>) =>
-  eb
-    .selectFrom(table)
-    .select(jsonArrayOf(db, sql.ref(`${table}.${column}`), [byCodePoint(db, `${table}.${column}`)]).as('ids'))
-    .whereRef(`${table}.varset_id`, '=', 'varsets.id');
+const idsOf =
+  (db: Db, table: 'varset_workspaces' | 'varset_projects', column: 'workspace_id' | 'project_id') =>
+  (eb: ExpressionBuilder<Database, 'varsets'>) =>
+    eb
+      .selectFrom(table)
+      .select(jsonArrayOf(db, sql.ref(`${table}.${column}`), [byCodePoint(db, `${table}.${column}`)]).as('ids'))
+      .whereRef(`${table}.varset_id`, '=', 'varsets.id');
 
 /**
  * Adds to a query on sets their workspaces' and projects' ids and their variables (ids, or
  * whole rows when `variableRows`), each as one JSON column read from the tables' indexes, in
  * the order responses list them: a set and all it holds in one statement.
  */
-export function withRelations<O>(db: Db, query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>, variableRows: boolean, unlessAtVersion?: number) {
+export function withRelations<O>(
+  db: Db,
+  query: SelectQueryBuilder<Database, 'varsets' | 'organizations', O>,
+  variableRows: boolean,
+  unlessAtVersion?: number,
+) {
   const variable = variableRows
-    ? jsonObjectOf(db, Object.fromEntries(VARIABLE_COLUMNS.map((field) => [field, sql.ref(`varset_variables.${field}`)])))
+    ? jsonObjectOf(
+        db,
+        Object.fromEntries(VARIABLE_COLUMNS.map((field) => [field, sql.ref(`varset_variables.${field}`)])),
+      )
     : sql.ref('varset_variables.id');
   // With `unlessAtVersion` (the query then joins organization_versions), a row at that version carries null instead.
   const unlessAt = (relation: Expression<unknown>) =>
-    unlessAtVersion === undefined ? sql`${relation}` : sql`case when ${sql.ref('organization_versions.version')} = ${unlessAtVersion} then null else ${relation} end`;
+    unlessAtVersion === undefined
+      ? sql`${relation}`
+      : sql`case when ${sql.ref('organization_versions.version')} = ${unlessAtVersion} then null else ${relation} end`;
   return query.select((eb) => [
     unlessAt(idsOf(db, 'varset_workspaces', 'workspace_id')(eb)).as('workspace_ids'),
     unlessAt(idsOf(db, 'varset_projects', 'project_id')(eb)).as('project_ids'),
     unlessAt(
       eb
         .selectFrom('varset_variables')
-        .select(jsonArrayOf(db, variable, [byCodePoint(db, 'varset_variables.key'), sql.ref('varset_variables.category'), sql.ref('varset_variables.id')]).as('variables'))
+        .select(
+          jsonArrayOf(db, variable, [
+            byCodePoint(db, 'varset_variables.key'),
+            sql.ref('varset_variables.category'),
+            sql.ref('varset_variables.id'),
+          ]).as('variables'),
+        )
         .whereRef('varset_variables.varset_id', '=', 'varsets.id'),
     ).as('variables'),
   ]);
@@ -100,7 +118,12 @@ export function toVarsetRead<R extends Varset & RelationColumns>(row: R, variabl
 
 const findWithVersion = (variableRows: boolean) =>
   compiledOnce((db, id: string, unlessAtVersion: number) =>
-    withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)), variableRows, unlessAtVersion)
+    withRelations(
+      db,
+      selectVarsets(db.selectFrom('varsets').where('varsets.id', '=', id)),
+      variableRows,
+      unlessAtVersion,
+    )
       .innerJoin('organization_versions', 'organization_versions.organization_id', 'varsets.organization_id')
       .select('organization_versions.version as organization_version'),
   );
@@ -114,7 +137,12 @@ export type VarsetAtVersion = { varset: Varset; version: number; relations: Vars
  * `ResponseCache`), all read by one statement. At `unlessAtVersion` (the version of a response
  * the caller already holds) the relationships are left unread: that response needs none.
  */
-export async function findVarsetAtVersion(db: Db, id: string, variableRows: boolean, unlessAtVersion?: number): Promise<VarsetAtVersion | undefined> {
+export async function findVarsetAtVersion(
+  db: Db,
+  id: string,
+  variableRows: boolean,
+  unlessAtVersion?: number,
+): Promise<VarsetAtVersion | undefined> {
   // No organization is at version -1: versions start at 0 and only grow.
   const [found] = await FIND_WITH_VERSION[variableRows ? 'rows' : 'ids'](db, id, unlessAtVersion ?? -1);
   if (!found) return undefined;
@@ -123,14 +151,27 @@ export async function findVarsetAtVersion(db: Db, id: string, variableRows: bool
   return { varset: read.varset, version, relations: found.workspace_ids === null ? undefined : read.relations };
 }
 
-const organizationIdOfVarset = compiledOnce((db, id: string) => db.selectFrom('varsets').select('organization_id').where('id', '=', id));
+const organizationIdOfVarset = compiledOnce((db, id: string) =>
+  db.selectFrom('varsets').select('organization_id').where('id', '=', id),
+);
 
 export async function findVarsetOrganizationId(db: Db, id: string): Promise<string | undefined> {
   return (await organizationIdOfVarset(db, id))[0]?.organization_id;
 }
 
-export async function isVarsetNameTaken(db: Db, organizationId: string, name: string, exceptId: string): Promise<boolean> {
-  const row = await db.selectFrom('varsets').select('id').where('organization_id', '=', organizationId).where('name', '=', name).where('id', '<>', exceptId).executeTakeFirst();
+export async function isVarsetNameTaken(
+  db: Db,
+  organizationId: string,
+  name: string,
+  exceptId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('varsets')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', name)
+    .where('id', '<>', exceptId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -141,7 +182,11 @@ export async function insertVarset(db: Db, varset: Varset): Promise<void> {
 }
 
 /** Changes a set's attributes; a new name is also folded for search. */
-export async function updateVarset(db: Db, id: string, changes: Partial<Pick<Varset, 'name' | 'description' | 'global' | 'priority' | 'updated_at'>>): Promise<void> {
+export async function updateVarset(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<Varset, 'name' | 'description' | 'global' | 'priority' | 'updated_at'>>,
+): Promise<void> {
   await db
     .updateTable('varsets')
     .set({ ...changes, ...(changes.name !== undefined ? { search_name: searchable(changes.name) } : {}) })
@@ -149,7 +194,9 @@ export async function updateVarset(db: Db, id: string, changes: Partial<Pick<Var
     .execute();
 }
 
-const touchVarset = boundOnce((db, id: string, updatedAt: string) => db.updateTable('varsets').set({ updated_at: updatedAt }).where('id', '=', id));
+const touchVarset = boundOnce((db, id: string, updatedAt: string) =>
+  db.updateTable('varsets').set({ updated_at: updatedAt }).where('id', '=', id),
+);
 
 /** Records that a set changed (its variables did) at `updatedAt`. */
 export function touchVarsetAt(trx: Trx, id: string, updatedAt: string): void {
@@ -161,7 +208,10 @@ export async function deleteVarset(db: Db, id: string): Promise<void> {
 }
 
 /** Keeps `global_organization_id` of a set's variables, the column the global rule's unique index is on, in step with the set's `global` flag. */
-export async function setVariablesGlobal(db: Db, varset: { id: string; organization_id: string; global: boolean }): Promise<void> {
+export async function setVariablesGlobal(
+  db: Db,
+  varset: { id: string; organization_id: string; global: boolean },
+): Promise<void> {
   await db
     .updateTable('varset_variables')
     .set({ global_organization_id: varset.global ? varset.organization_id : null })

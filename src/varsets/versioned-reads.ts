@@ -24,7 +24,12 @@ import { locationOfWorkspace } from '../common/location.js';
  * A set the caller may read, at its organization's version. At `versionHeld` (the version of a
  * body kept for this request) its relationships are left unread: the body is served as it is.
  */
-export async function showVarset(ctx: Context, id: string, include: Set<VarsetInclude>, versionHeld?: number): Promise<VersionedRead<VarsetView>> {
+export async function showVarset(
+  ctx: Context,
+  id: string,
+  include: Set<VarsetInclude>,
+  versionHeld?: number,
+): Promise<VersionedRead<VarsetView>> {
   const shared = includesAlike(include);
   const read = (unlessAtVersion?: number) => readableVarset(ctx, id, include.has('vars'), unlessAtVersion);
   const found = await read(shared ? versionHeld : undefined);
@@ -33,7 +38,10 @@ export async function showVarset(ctx: Context, id: string, include: Set<VarsetIn
     read: async () => {
       // Another request replaced or evicted the kept body meanwhile: the relationships are needed after all.
       const { varset, relations } = found.relations ? found : await read();
-      return readableBy(ctx.subject, await completeViews(ctx.store.db, [{ varset, relations: relations! }], include))[0]!;
+      return readableBy(
+        ctx.subject,
+        await completeViews(ctx.store.db, [{ varset, relations: relations! }], include),
+      )[0]!;
     },
   };
 }
@@ -45,7 +53,13 @@ export interface VarsetListRequest {
 }
 
 async function listVarsetViews(ctx: Context, scope: VarsetScope, request: VarsetListRequest): Promise<VarsetList> {
-  const { rows, total } = await listVarsets(ctx.store.db, scope, request.search, request.page, request.include.has('vars'));
+  const { rows, total } = await listVarsets(
+    ctx.store.db,
+    scope,
+    request.search,
+    request.page,
+    request.include.has('vars'),
+  );
   return { views: readableBy(ctx.subject, await completeViews(ctx.store.db, rows, request.include)), total };
 }
 
@@ -64,19 +78,35 @@ export async function listOrganizationVarsets(
   if (readable === 'none') throw new NotFound();
   return {
     version: readable === 'all' && includesAlike(request.include) ? version : undefined,
-    read: async () => ({ list: await listVarsetViews(ctx, { kind: 'organization', organizationId: organization.id, readable }, request), organization }),
+    read: async () => ({
+      list: await listVarsetViews(ctx, { kind: 'organization', organizationId: organization.id, readable }, request),
+      organization,
+    }),
   };
 }
 
-export async function listProjectVarsets(ctx: Context, projectId: string, request: VarsetListRequest): Promise<VersionedRead<VarsetList>> {
+export async function listProjectVarsets(
+  ctx: Context,
+  projectId: string,
+  request: VarsetListRequest,
+): Promise<VersionedRead<VarsetList>> {
   const { project, organizationVersion } = await getProject(ctx, projectId, 'project:read-variables');
   return {
     version: includesAlike(request.include) ? organizationVersion : undefined,
-    read: () => listVarsetViews(ctx, { kind: 'project', organizationId: project.organization_id, projectId: project.id }, request),
+    read: () =>
+      listVarsetViews(
+        ctx,
+        { kind: 'project', organizationId: project.organization_id, projectId: project.id },
+        request,
+      ),
   };
 }
 
-export async function listWorkspaceVarsets(ctx: Context, workspaceId: string, request: VarsetListRequest): Promise<VersionedRead<VarsetList>> {
+export async function listWorkspaceVarsets(
+  ctx: Context,
+  workspaceId: string,
+  request: VarsetListRequest,
+): Promise<VersionedRead<VarsetList>> {
   const { workspace, organizationVersion } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
   return {
     version: includesAlike(request.include) ? organizationVersion : undefined,

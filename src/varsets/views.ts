@@ -12,7 +12,11 @@ import { locationOfWorkspace } from '../common/location.js';
  */
 export async function loadView(db: Db, varset: Varset): Promise<VarsetView> {
   const ids = [varset.id];
-  const [workspaces, projects, variables] = await Promise.all([workspacesOfSets(db, ids), projectsOfSets(db, ids), variablesOfSets(db, ids)]);
+  const [workspaces, projects, variables] = await Promise.all([
+    workspacesOfSets(db, ids),
+    projectsOfSets(db, ids),
+    variablesOfSets(db, ids),
+  ]);
   return {
     varset,
     workspaces: workspaces.get(varset.id) ?? [],
@@ -29,7 +33,10 @@ export async function loadView(db: Db, varset: Varset): Promise<VarsetView> {
 export async function completeViews(db: Db, reads: VarsetRead[], include: Set<VarsetInclude>): Promise<VarsetView[]> {
   const ids = reads.map((read) => read.varset.id);
   const none = async () => undefined;
-  const [workspaces, projects] = await Promise.all([include.has('workspaces') ? workspacesOfSets(db, ids) : none(), include.has('projects') ? projectsOfSets(db, ids) : none()]);
+  const [workspaces, projects] = await Promise.all([
+    include.has('workspaces') ? workspacesOfSets(db, ids) : none(),
+    include.has('projects') ? projectsOfSets(db, ids) : none(),
+  ]);
   return reads.map(({ varset, relations }) => {
     const { workspaceIds, projectIds, variables } = relations();
     return {
@@ -49,8 +56,14 @@ export async function completeViews(db: Db, reads: VarsetRead[], include: Set<Va
 export function readableBy(subject: Subject, views: VarsetView[]): VarsetView[] {
   return views.map((view) => ({
     ...view,
-    workspaces: view.workspaces.map(({ id, row }) => (row && can(subject, 'workspace:read', locationOfWorkspace(row)) ? { id, row } : { id })),
-    projects: view.projects.map(({ id, row }) => (row && can(subject, 'project:read', { organizationId: row.organization_id, projectId: row.id }) ? { id, row } : { id })),
+    workspaces: view.workspaces.map(({ id, row }) =>
+      row && can(subject, 'workspace:read', locationOfWorkspace(row)) ? { id, row } : { id },
+    ),
+    projects: view.projects.map(({ id, row }) =>
+      row && can(subject, 'project:read', { organizationId: row.organization_id, projectId: row.id })
+        ? { id, row }
+        : { id },
+    ),
   }));
 }
 

@@ -59,7 +59,14 @@ export function writeVarset<Opened, T>(ctx: Context, write: SetWrite<Opened, T>)
       await ctx.writeWatcher?.beforeWrite(trx, write.varsetId);
       const applied = await write.apply(trx, opened);
       const after = applied.after ?? (write.action === 'delete' ? null : (await findVarsetState(trx, write.varsetId))!);
-      const version = recordVersion(trx, ctx, write.varsetId, { before: applied.before, after }, write.action, write.rolledBackTo);
+      const version = recordVersion(
+        trx,
+        ctx,
+        write.varsetId,
+        { before: applied.before, after },
+        write.action,
+        write.rolledBackTo,
+      );
       recordAuditEvent(trx, ctx, withCause(applied.event(version), ctx.cause));
       await ctx.writeWatcher?.afterWrite(trx, write.varsetId);
       return { result: applied.result, version };
@@ -99,6 +106,16 @@ export function existingSetAlone(ctx: Context, id: string) {
 }
 
 /** A set's write in the audit trail: the set by id and name, and what else the write says. */
-export function setEvent(varset: Pick<Varset, 'id' | 'organization_id' | 'name'>, action: string, meta: Record<string, string> = {}): AuditRecord {
-  return { organizationId: varset.organization_id, type: 'varset', id: varset.id, action, meta: { name: varset.name, ...meta } };
+export function setEvent(
+  varset: Pick<Varset, 'id' | 'organization_id' | 'name'>,
+  action: string,
+  meta: Record<string, string> = {},
+): AuditRecord {
+  return {
+    organizationId: varset.organization_id,
+    type: 'varset',
+    id: varset.id,
+    action,
+    meta: { name: varset.name, ...meta },
+  };
 }

@@ -12,7 +12,10 @@ export interface NewSigningKey {
 export function generateSigningKey(): NewSigningKey {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
   const { n, e } = publicKey.export({ format: 'jwk' }) as { n: string; e: string };
-  return { publicJwk: { kty: 'RSA', n, e, kid: thumbprint(n, e), alg: 'RS256', use: 'sig' }, privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() };
+  return {
+    publicJwk: { kty: 'RSA', n, e, kid: thumbprint(n, e), alg: 'RS256', use: 'sig' },
+    privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  };
 }
 
 /** RFC 7638's thumbprint of an RSA key: its id, which can never name another key. */

@@ -36,7 +36,10 @@ export interface WorkloadIdentityClaims {
   terraform_run_phase: RunPhase;
 }
 
-export function claimsOf(identity: RunIdentity, token: { jti: string; iss: string; aud: string; issuedAt: number; expiresAt: number }): WorkloadIdentityClaims {
+export function claimsOf(
+  identity: RunIdentity,
+  token: { jti: string; iss: string; aud: string; issuedAt: number; expiresAt: number },
+): WorkloadIdentityClaims {
   const workspace = `organization:${identity.organization}:project:${identity.project}:workspace:${identity.workspace}`;
   const seconds = (ms: number) => Math.floor(ms / 1000);
   return {
@@ -86,7 +89,9 @@ export function signingKeyAt(keys: readonly SigningKey[], at: string): SigningKe
 
 /** The keys published at `at`: every key not yet due to sign (the next one) and every key some unexpired token may be signed with. */
 export function publishedKeys(keys: readonly SigningKey[], at: string): SigningKey[] {
-  return keys.filter((k) => k.publishedUntil === null || at < k.publishedUntil).sort((a, b) => (a.signsFrom < b.signsFrom ? -1 : a.signsFrom > b.signsFrom ? 1 : 0));
+  return keys
+    .filter((k) => k.publishedUntil === null || at < k.publishedUntil)
+    .sort((a, b) => (a.signsFrom < b.signsFrom ? -1 : a.signsFrom > b.signsFrom ? 1 : 0));
 }
 
 /**

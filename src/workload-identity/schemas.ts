@@ -10,7 +10,12 @@ export const MintTokenBody = Type.Object({
 });
 
 /** A run's workload identity token (varsetd's own resource): given once, to the run's own token, never kept. */
-export const WorkloadIdentityTokenResource = Resource('workload-identity-tokens', { token: Type.String(), audience: Type.String(), 'expires-at': Type.String() }, undefined, null);
+export const WorkloadIdentityTokenResource = Resource(
+  'workload-identity-tokens',
+  { token: Type.String(), audience: Type.String(), 'expires-at': Type.String() },
+  undefined,
+  null,
+);
 
 export const DiscoveryDocument = Type.Object({
   issuer: Type.String(),
@@ -22,5 +27,14 @@ export const DiscoveryDocument = Type.Object({
 });
 
 export const JwksDocument = Type.Object({
-  keys: Type.Array(Type.Object({ kty: Type.String(), n: Type.String(), e: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() })),
+  keys: Type.Array(
+    Type.Object({
+      kty: Type.String(),
+      n: Type.String(),
+      e: Type.String(),
+      kid: Type.String(),
+      alg: Type.String(),
+      use: Type.String(),
+    }),
+  ),
 });

@@ -9,7 +9,19 @@ import { getOwnUnfinishedRun } from '../runs/service.js';
 import type { Sealer } from '../secrets/sealer.js';
 import { getWorkspace } from '../workspaces/service.js';
 import { generateSigningKey, signJwt } from './jwt.js';
-import { audienceOf, claimsOf, expiryOf, isTurnedOn, publishedKeys, signingKeyAt, TARGETS, type JsonWebKeyPublic, type RunPhase, type SigningKey, type Target } from './model.js';
+import {
+  audienceOf,
+  claimsOf,
+  expiryOf,
+  isTurnedOn,
+  publishedKeys,
+  signingKeyAt,
+  TARGETS,
+  type JsonWebKeyPublic,
+  type RunPhase,
+  type SigningKey,
+  type Target,
+} from './model.js';
 import * as store from './store.js';
 
 export interface IssuerOptions {
@@ -72,29 +84,69 @@ export interface MintedToken {
  * while the run has not finished; its audience is the target's as the run's env variables
  * say, and the target must be turned on by them. Recorded in the audit trail (never the token).
  */
-export async function mintRunToken(ctx: Context, options: IssuerOptions, runId: string, phase: RunPhase, target: Target): Promise<MintedToken> {
+export async function mintRunToken(
+  ctx: Context,
+  options: IssuerOptions,
+  runId: string,
+  phase: RunPhase,
+  target: Target,
+): Promise<MintedToken> {
   const { run, location } = await getOwnUnfinishedRun(ctx, runId);
   const { workspace, organization } = await getWorkspace(ctx, { id: run.workspace_id }, 'run:create');
   const project = (await projectsOfOrganization(ctx, organization.id, [workspace.project_id]))[0];
   if (!project) throw new NotFound();
-  const env = new Map((await openRunVariables(ctx.store.db, ctx.sealer, run.id)).filter((v) => v.category === 'env').map((v) => [v.key, v.value]));
-  if (phase === 'apply' && run.plan_only) throw new Unprocessable(`run ${run.id} is a speculative plan: it has no apply phase`, 'phase');
-  if (!isTurnedOn(target, env)) throw new Unprocessable(`the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`, 'target');
+  const env = new Map(
+    (await openRunVariables(ctx.store.db, ctx.sealer, run.id))
+      .filter((v) => v.category === 'env')
+      .map((v) => [v.key, v.value]),
+  );
+  if (phase === 'apply' && run.plan_only)
+    throw new Unprocessable(`run ${run.id} is a speculative plan: it has no apply phase`, 'phase');
+  if (!isTurnedOn(target, env))
+    throw new Unprocessable(
+      `the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`,
+      'target',
+    );
   const audience = audienceOf(target, env);
   if (audience === undefined)
-    throw new Unprocessable(`the run's variables give ${target} tokens no audience: set ${TARGETS[target].audience} or TFC_GCP_WORKLOAD_PROVIDER_NAME`, 'target');
+    throw new Unprocessable(
+      `the run's variables give ${target} tokens no audience: set ${TARGETS[target].audience} or TFC_GCP_WORKLOAD_PROVIDER_NAME`,
+      'target',
+    );
 
   const issuedAt = Date.now();
   const key = await currentSigningKey(ctx.store, ctx.sealer, new Date(issuedAt).toISOString(), options.tokenTtlMs);
   const expiresAt = expiryOf(issuedAt, options.tokenTtlMs, key, Date.parse(run.created_at) + options.runLifetimeMs);
-  if (expiresAt <= issuedAt + 1000) throw new Conflict(`run ${run.id} has outlived the time its tokens may be valid for`);
+  if (expiresAt <= issuedAt + 1000)
+    throw new Conflict(`run ${run.id} has outlived the time its tokens may be valid for`);
   const jti = randomUUID();
-  const identity = { organization: organization.name, project: project.name, workspace: workspace.name, workspaceId: workspace.id, runId: run.id, phase };
+  const identity = {
+    organization: organization.name,
+    project: project.name,
+    workspace: workspace.name,
+    workspaceId: workspace.id,
+    runId: run.id,
+    phase,
+  };
   const claims = claimsOf(identity, { jti, iss: options.issuer, aud: audience, issuedAt, expiresAt });
   const token = signJwt(ctx.sealer.open(key.sealedPrivateKey), key.id, claims);
   await transaction(ctx.store, async (trx) => {
-    const meta = { jti, kid: key.id, audience, phase, target, subject: claims.sub, expires_at: new Date(claims.exp * 1000).toISOString() };
-    recordAuditEvent(trx, ctx, { organizationId: location.organizationId, type: 'run', id: run.id, action: 'workload-identity-token', meta });
+    const meta = {
+      jti,
+      kid: key.id,
+      audience,
+      phase,
+      target,
+      subject: claims.sub,
+      expires_at: new Date(claims.exp * 1000).toISOString(),
+    };
+    recordAuditEvent(trx, ctx, {
+      organizationId: location.organizationId,
+      type: 'run',
+      id: run.id,
+      action: 'workload-identity-token',
+      meta,
+    });
   });
   return { token, jti, audience, expiresAt: new Date(claims.exp * 1000).toISOString() };
 }
@@ -113,7 +165,11 @@ async function currentSigningKey(db: Store, sealer: Sealer, at: string, tokenTtl
     if (again) return again;
     const next = keys.filter((k) => k.signsFrom > at).sort((x, y) => (x.signsFrom < y.signsFrom ? -1 : 1))[0];
     const key = newKey(sealer, at, at);
-    if (next) Object.assign(key, { signsUntil: next.signsFrom, publishedUntil: new Date(Date.parse(next.signsFrom) + tokenTtlMs).toISOString() });
+    if (next)
+      Object.assign(key, {
+        signsUntil: next.signsFrom,
+        publishedUntil: new Date(Date.parse(next.signsFrom) + tokenTtlMs).toISOString(),
+      });
     await store.insertKey(trx, key);
     return key;
   });
@@ -121,7 +177,15 @@ async function currentSigningKey(db: Store, sealer: Sealer, at: string, tokenTtl
 
 function newKey(sealer: Sealer, createdAt: string, signsFrom: string): SigningKey {
   const { publicJwk, privateKey } = generateSigningKey();
-  return { id: publicJwk.kid, publicJwk, sealedPrivateKey: sealer.seal(privateKey), createdAt, signsFrom, signsUntil: null, publishedUntil: null };
+  return {
+    id: publicJwk.kid,
+    publicJwk,
+    sealedPrivateKey: sealer.seal(privateKey),
+    createdAt,
+    signsFrom,
+    signsUntil: null,
+    publishedUntil: null,
+  };
 }
 
 /**
@@ -129,7 +193,12 @@ function newKey(sealer: Sealer, createdAt: string, signsFrom: string): SigningKe
  * cache the key set see it before any token names it); the keys signing until then stop at
  * that moment and stay published `tokenTtlMs` longer, by when every token they signed has expired.
  */
-export async function rotateSigningKey(db: Store, sealer: Sealer, leadMs: number, tokenTtlMs: number): Promise<SigningKey> {
+export async function rotateSigningKey(
+  db: Store,
+  sealer: Sealer,
+  leadMs: number,
+  tokenTtlMs: number,
+): Promise<SigningKey> {
   const now = Date.now();
   const signsFrom = new Date(now + leadMs).toISOString();
   const key = newKey(sealer, new Date(now).toISOString(), signsFrom);

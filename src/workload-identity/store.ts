@@ -45,6 +45,10 @@ export async function insertKey(db: Db, key: SigningKey): Promise<void> {
 
 /** Ends the signing of every key still open-ended at `until`, each published until `publishedUntil`. */
 export async function closeOpenKeys(db: Db, until: string, publishedUntil: string): Promise<number> {
-  const result = await db.updateTable('workload_identity_keys').set({ signs_until: until, published_until: publishedUntil }).where('signs_until', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('workload_identity_keys')
+    .set({ signs_until: until, published_until: publishedUntil })
+    .where('signs_until', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

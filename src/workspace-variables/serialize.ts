@@ -12,7 +12,10 @@ export function serializeWorkspaceVariable(variable: Variable): Static<typeof Wo
     type: 'vars',
     attributes: variableAttributes(variable),
     relationships: {
-      configurable: { data: { id: workspaceId, type: 'workspaces' }, links: { related: `${API_PREFIX}/workspaces/${workspaceId}` } },
+      configurable: {
+        data: { id: workspaceId, type: 'workspaces' },
+        links: { related: `${API_PREFIX}/workspaces/${workspaceId}` },
+      },
     },
     links: { self: `${API_PREFIX}/workspaces/${workspaceId}/vars/${variable.id}` },
   };

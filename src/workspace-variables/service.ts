@@ -37,7 +37,11 @@ export async function showWorkspaceVariable(ctx: Context, workspaceId: string, i
   return variable;
 }
 
-export async function createWorkspaceVariable(ctx: Context, workspaceId: string, changes: VariableChanges): Promise<Variable> {
+export async function createWorkspaceVariable(
+  ctx: Context,
+  workspaceId: string,
+  changes: VariableChanges,
+): Promise<Variable> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:write-variables');
   const fields = newVariableFields(changes, AT);
   const owner = ownedBy(workspace);
@@ -50,7 +54,12 @@ export async function createWorkspaceVariable(ctx: Context, workspaceId: string,
 }
 
 /** Attributes absent from the body keep their value; the version changes on every update, even one that changes nothing. */
-export async function updateWorkspaceVariable(ctx: Context, workspaceId: string, id: string, changes: VariableChanges): Promise<Variable> {
+export async function updateWorkspaceVariable(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  changes: VariableChanges,
+): Promise<Variable> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:write-variables');
   return transaction(ctx.store, async (trx) => {
     const prepared = await prepareVariableUpdate(trx, ctx.sealer, ownedBy(workspace), id, changes, AT);

@@ -26,18 +26,37 @@ async function reread(ctx: Context, found: WorkspaceWithOrganization): Promise<W
 }
 
 /** Changes the lock in one statement, recorded in the audit trail when it took; false when it did not. */
-function changeLock(ctx: Context, found: WorkspaceWithOrganization, action: 'lock' | 'unlock' | 'force_unlock', change: (db: Trx) => Promise<boolean>): Promise<boolean> {
+function changeLock(
+  ctx: Context,
+  found: WorkspaceWithOrganization,
+  action: 'lock' | 'unlock' | 'force_unlock',
+  change: (db: Trx) => Promise<boolean>,
+): Promise<boolean> {
   return transaction(ctx.store, async (trx) => {
     if (!(await change(trx))) return false;
     const { workspace } = found;
-    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action, meta: { name: workspace.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'workspace',
+      id: workspace.id,
+      action,
+      meta: { name: workspace.name },
+    });
     return true;
   });
 }
 
-export async function lockWorkspace(ctx: Context, id: string, reason: string | undefined): Promise<WorkspaceWithOrganization> {
+export async function lockWorkspace(
+  ctx: Context,
+  id: string,
+  reason: string | undefined,
+): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, { id }, 'workspace:lock');
-  if (!(await changeLock(ctx, found, 'lock', (trx) => store.setLock(trx, id, null, lockHolderOf(ctx.subject), reason ?? '', now())))) {
+  if (
+    !(await changeLock(ctx, found, 'lock', (trx) =>
+      store.setLock(trx, id, null, lockHolderOf(ctx.subject), reason ?? '', now()),
+    ))
+  ) {
     throw new Conflict('Unable to lock workspace. The workspace is already locked.');
   }
   return reread(ctx, found);
@@ -73,7 +92,13 @@ export async function safeDeleteWorkspace(ctx: Context, where: WorkspaceLocator)
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
   const deleted = await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     if (!(await store.deleteUnlockedWorkspace(trx, workspace.id))) return false;
-    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'safe_delete', meta: { name: workspace.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'workspace',
+      id: workspace.id,
+      action: 'safe_delete',
+      meta: { name: workspace.name },
+    });
     return true;
   });
   if (!deleted) {

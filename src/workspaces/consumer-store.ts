@@ -2,7 +2,13 @@ import type { Db, Trx } from '../db/transaction.js';
 
 /** Ids of the workspaces allowed to read this one's remote state. */
 export async function consumerIds(db: Db, workspaceId: string): Promise<string[]> {
-  return (await db.selectFrom('remote_state_consumers').select('consumer_id').where('workspace_id', '=', workspaceId).execute()).map((r) => r.consumer_id);
+  return (
+    await db
+      .selectFrom('remote_state_consumers')
+      .select('consumer_id')
+      .where('workspace_id', '=', workspaceId)
+      .execute()
+  ).map((r) => r.consumer_id);
 }
 
 export async function addConsumers(trx: Trx, workspaceId: string, ids: string[]): Promise<void> {

@@ -107,7 +107,10 @@ export const WORKSPACE_COLUMNS = [
 ] as const;
 
 /** The execution mode in force: the workspace's own, or the one it inherits from its project (which may follow its organization's). */
-export function effectiveExecutionMode(workspace: Pick<WorkspaceSettings, 'execution_mode'>, inherited: ExecutionMode): ExecutionMode {
+export function effectiveExecutionMode(
+  workspace: Pick<WorkspaceSettings, 'execution_mode'>,
+  inherited: ExecutionMode,
+): ExecutionMode {
   return workspace.execution_mode ?? inherited;
 }
 
@@ -118,7 +121,12 @@ export interface WorkspaceExtras {
 }
 
 /** `include` values of workspace reads and lists. */
-export const WORKSPACE_INCLUDES = ['organization', 'project', 'current_configuration_version', 'effective_tag_bindings'] as const;
+export const WORKSPACE_INCLUDES = [
+  'organization',
+  'project',
+  'current_configuration_version',
+  'effective_tag_bindings',
+] as const;
 export type WorkspaceInclude = (typeof WORKSPACE_INCLUDES)[number];
 
 /** `sort` values of workspace lists: the column and the direction. */

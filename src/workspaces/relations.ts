@@ -19,7 +19,11 @@ import { tagWorkspace, untagWorkspace } from './tags.js';
 
 // --- tags
 
-export async function addWorkspaceTags(ctx: Context, id: string, tags: { names: string[]; ids: string[] }): Promise<void> {
+export async function addWorkspaceTags(
+  ctx: Context,
+  id: string,
+  tags: { names: string[]; ids: string[] },
+): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     await tagWorkspace(trx, workspace, tags);
@@ -27,7 +31,11 @@ export async function addWorkspaceTags(ctx: Context, id: string, tags: { names: 
   });
 }
 
-export async function removeWorkspaceTags(ctx: Context, id: string, tags: { names: string[]; ids: string[] }): Promise<void> {
+export async function removeWorkspaceTags(
+  ctx: Context,
+  id: string,
+  tags: { names: string[]; ids: string[] },
+): Promise<void> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     await untagWorkspace(trx, workspace, tags);
@@ -35,7 +43,13 @@ export async function removeWorkspaceTags(ctx: Context, id: string, tags: { name
   });
 }
 
-function recordTags(trx: Trx, ctx: Context, workspace: Workspace, action: string, tags: { names: string[]; ids: string[] }): void {
+function recordTags(
+  trx: Trx,
+  ctx: Context,
+  workspace: Workspace,
+  action: string,
+  tags: { names: string[]; ids: string[] },
+): void {
   recordAuditEvent(trx, ctx, {
     organizationId: workspace.organization_id,
     type: 'workspace',
@@ -51,7 +65,12 @@ export async function listWorkspaceTags(ctx: Context, id: string, search: string
 }
 
 /** An organization's tags: what every member may list, as it lists the workspaces. */
-export async function listOrganizationTags(ctx: Context, organizationName: string, search: string | undefined, page: Page) {
+export async function listOrganizationTags(
+  ctx: Context,
+  organizationName: string,
+  search: string | undefined,
+  page: Page,
+) {
   const organization = await getOrganization(ctx, organizationName);
   return { organization, ...(await tagStore.tagsOfOrganization(ctx.store.db, organization.id, search, page)) };
 }
@@ -68,10 +87,18 @@ export async function listWorkspaceEffectiveTagBindings(ctx: Context, id: string
   return (await effectiveBindingsOf(ctx.store.db, [workspace])).get(workspace.id) ?? [];
 }
 
-export async function addWorkspaceTagBindings(ctx: Context, id: string, bindings: { key: string; value: string }[]): Promise<TagBinding[]> {
+export async function addWorkspaceTagBindings(
+  ctx: Context,
+  id: string,
+  bindings: { key: string; value: string }[],
+): Promise<TagBinding[]> {
   const { workspace } = await getWorkspace(ctx, { id }, 'workspace:update');
   return withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
-    const result = await addBindings(trx, { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id }, bindings);
+    const result = await addBindings(
+      trx,
+      { kind: 'workspace', id: workspace.id, organizationId: workspace.organization_id },
+      bindings,
+    );
     recordAuditEvent(trx, ctx, {
       organizationId: workspace.organization_id,
       type: 'workspace',
@@ -90,7 +117,11 @@ export async function addWorkspaceTagBindings(ctx: Context, id: string, bindings
  * `global-remote-state` says; while that is true, every workspace of the organization may read
  * the state, listed or not.
  */
-export async function listRemoteStateConsumers(ctx: Context, id: string, page: Page): Promise<WorkspaceWithOrganization & { rows: Workspace[]; total: number }> {
+export async function listRemoteStateConsumers(
+  ctx: Context,
+  id: string,
+  page: Page,
+): Promise<WorkspaceWithOrganization & { rows: Workspace[]; total: number }> {
   const found = await getWorkspace(ctx, { id });
   const ids = await consumerStore.consumerIds(ctx.store.db, id);
   const all = (await store.findWorkspaces(ctx.store.db, found.organization.id, ids))
@@ -103,20 +134,34 @@ export async function listRemoteStateConsumers(ctx: Context, id: string, page: P
 export type ConsumerChange = 'add' | 'remove' | 'replace';
 
 /** Adds, removes or replaces consumers. Each must be a workspace of the same organization the caller can see (else 422). */
-export async function changeRemoteStateConsumers(ctx: Context, id: string, change: ConsumerChange, consumerIds: string[]): Promise<void> {
+export async function changeRemoteStateConsumers(
+  ctx: Context,
+  id: string,
+  change: ConsumerChange,
+  consumerIds: string[],
+): Promise<void> {
   const { workspace, organization } = await getWorkspace(ctx, { id }, 'workspace:update');
   if (consumerIds.length === 0) throw new Invalid('remote-state-consumers', 'at least one workspace is required');
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     const found = await store.findWorkspaces(trx, organization.id, consumerIds);
-    const visible = new Set(found.filter((w) => can(ctx.subject, 'workspace:read', locationOfWorkspace(w))).map((w) => w.id));
+    const visible = new Set(
+      found.filter((w) => can(ctx.subject, 'workspace:read', locationOfWorkspace(w))).map((w) => w.id),
+    );
     const missing = consumerIds.findIndex((consumer) => !visible.has(consumer));
-    if (missing >= 0) throw new Invalid(`remote-state-consumers[${missing}].id`, 'no workspace of this organization has this id');
+    if (missing >= 0)
+      throw new Invalid(`remote-state-consumers[${missing}].id`, 'no workspace of this organization has this id');
     if (change === 'remove') await consumerStore.removeConsumers(trx, workspace.id, consumerIds);
     else {
       if (change === 'replace') await consumerStore.removeConsumers(trx, workspace.id);
       await consumerStore.addConsumers(trx, workspace.id, consumerIds);
     }
     const action = `${change}_remote_state_consumers`;
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: workspace.id, action, meta: { workspace_ids: consumerIds.join(',') } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'workspace',
+      id: workspace.id,
+      action,
+      meta: { workspace_ids: consumerIds.join(',') },
+    });
   });
 }

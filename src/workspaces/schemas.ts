@@ -3,7 +3,8 @@ import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToOne, ToOneInput } fr
 import { EffectiveTagBindingsRelationship, TagBindingsLink, TagBindingsRelationship } from '../tag-bindings/schemas.js';
 
 const Flag = () => Maybe(Type.Boolean());
-const Paths = (description: string) => Maybe(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100, description }));
+const Paths = (description: string) =>
+  Maybe(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100, description }));
 
 /** A tag of a create body or of `POST/DELETE …/relationships/tags`: by name, or by the id of an existing tag. */
 export const TagInput = Type.Object({
@@ -15,17 +16,37 @@ export const TagInput = Type.Object({
 export const WorkspaceBody = ResourceBody(
   'workspaces',
   {
-    name: Maybe(Type.String({ minLength: 1, maxLength: 90, pattern: '^[A-Za-z0-9_-]+$', description: 'letters, numbers, "-" and "_"' })),
+    name: Maybe(
+      Type.String({
+        minLength: 1,
+        maxLength: 90,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'letters, numbers, "-" and "_"',
+      }),
+    ),
     description: Maybe(Type.String({ maxLength: 512 })),
     'allow-destroy-plan': Flag(),
     'assessments-enabled': Flag(),
     'auto-apply': Flag(),
     'auto-apply-run-trigger': Flag(),
-    'auto-destroy-at': Type.Optional(Nullable(Type.String({ description: 'an ISO 8601 time; null turns auto-destroy off' }))),
-    'auto-destroy-activity-duration': Type.Optional(Nullable(Type.String({ pattern: '^[1-9][0-9]{0,3}[dh]$', description: 'a number of days or hours, e.g. "14d" or "12h"' }))),
+    'auto-destroy-at': Type.Optional(
+      Nullable(Type.String({ description: 'an ISO 8601 time; null turns auto-destroy off' })),
+    ),
+    'auto-destroy-activity-duration': Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^[1-9][0-9]{0,3}[dh]$',
+          description: 'a number of days or hours, e.g. "14d" or "12h"',
+        }),
+      ),
+    ),
     'inherits-project-auto-destroy': Flag(),
-    'execution-mode': Maybe(Type.String({ description: 'remote or local ("agent" needs agent pools, outside varsetd)' })),
-    'agent-pool-id': Maybe(Type.String({ description: 'agent pools are outside varsetd: only an empty value is accepted' })),
+    'execution-mode': Maybe(
+      Type.String({ description: 'remote or local ("agent" needs agent pools, outside varsetd)' }),
+    ),
+    'agent-pool-id': Maybe(
+      Type.String({ description: 'agent pools are outside varsetd: only an empty value is accepted' }),
+    ),
     'file-triggers-enabled': Flag(),
     'global-remote-state': Flag(),
     'project-remote-state': Flag(),
@@ -40,7 +61,9 @@ export const WorkspaceBody = ResourceBody(
     'trigger-patterns': Paths('glob patterns whose matches trigger runs'),
     'working-directory': Maybe(Type.String({ maxLength: 255 })),
     'hyok-enabled': Flag(),
-    'vcs-repo': Type.Optional(Type.Unknown({ description: 'VCS connections are outside varsetd: only null is accepted' })),
+    'vcs-repo': Type.Optional(
+      Type.Unknown({ description: 'VCS connections are outside varsetd: only null is accepted' }),
+    ),
     'setting-overwrites': Maybe(Type.Object({ 'execution-mode': Flag(), 'agent-pool': Flag() })),
   },
   {

@@ -83,10 +83,18 @@ export function serializeWorkspace(view: WorkspaceView): Static<typeof Workspace
     relationships: {
       organization: toOne('organizations', organizationName),
       project: toOne('projects', w.project_id),
-      vars: { data: extras.variableIds.map((id) => ({ id, type: 'vars' as const })), links: { related: `${path}/vars` } },
+      vars: {
+        data: extras.variableIds.map((id) => ({ id, type: 'vars' as const })),
+        links: { related: `${path}/vars` },
+      },
       'current-configuration-version': {
-        data: w.current_configuration_version_id === null ? null : { id: w.current_configuration_version_id, type: 'configuration-versions' },
-        ...(w.current_configuration_version_id === null ? {} : { links: { related: `${API_PREFIX}/configuration-versions/${w.current_configuration_version_id}` } }),
+        data:
+          w.current_configuration_version_id === null
+            ? null
+            : { id: w.current_configuration_version_id, type: 'configuration-versions' },
+        ...(w.current_configuration_version_id === null
+          ? {}
+          : { links: { related: `${API_PREFIX}/configuration-versions/${w.current_configuration_version_id}` } }),
       },
       'current-run': {
         data: w.current_run_id === null ? null : { id: w.current_run_id, type: 'runs' },
@@ -98,11 +106,16 @@ export function serializeWorkspace(view: WorkspaceView): Static<typeof Workspace
       'locked-by': { data: w.locked_by },
       'tag-bindings': related(`${path}/tag-bindings`),
       'effective-tag-bindings': {
-        ...(view.effectiveTagBindingIds ? { data: view.effectiveTagBindingIds.map((id) => ({ id, type: 'effective-tag-bindings' as const })) } : {}),
+        ...(view.effectiveTagBindingIds
+          ? { data: view.effectiveTagBindingIds.map((id) => ({ id, type: 'effective-tag-bindings' as const })) }
+          : {}),
         links: { related: `${path}/effective-tag-bindings` },
       },
       'remote-state-consumers': related(`${path}/relationships/remote-state-consumers`),
     },
-    links: { self: `${API_PREFIX}/organizations/${org}/workspaces/${name}`, 'self-html': `/app/${org}/workspaces/${name}` },
+    links: {
+      self: `${API_PREFIX}/organizations/${org}/workspaces/${name}`,
+      'self-html': `/app/${org}/workspaces/${name}`,
+    },
   };
 }

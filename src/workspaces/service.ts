@@ -14,7 +14,13 @@ import { getOrganization, organizationSettings } from '../organizations/service.
 import { projectExecutionMode, projectsOfOrganization } from '../projects/service.js';
 import { effectiveBindingsOf, replaceBindings } from '../tag-bindings/service.js';
 import type { EffectiveTagBinding } from '../tag-bindings/model.js';
-import { DEFAULT_SETTINGS, effectiveExecutionMode, type Workspace, type WorkspaceChanges, type WorkspaceLocator } from './model.js';
+import {
+  DEFAULT_SETTINGS,
+  effectiveExecutionMode,
+  type Workspace,
+  type WorkspaceChanges,
+  type WorkspaceLocator,
+} from './model.js';
 import type { WorkspaceView } from './serialize.js';
 import { withActivity } from './settings.js';
 import * as store from './store.js';
@@ -31,7 +37,11 @@ export interface WorkspaceWithOrganization {
  * organization's version, read in the same statement), if the subject may do `action` on it;
  * otherwise the 404 of a missing one.
  */
-export async function getWorkspace(ctx: Context, where: WorkspaceLocator, action: Action = 'workspace:read'): Promise<WorkspaceWithOrganization & { organizationVersion: number }> {
+export async function getWorkspace(
+  ctx: Context,
+  where: WorkspaceLocator,
+  action: Action = 'workspace:read',
+): Promise<WorkspaceWithOrganization & { organizationVersion: number }> {
   const found = await store.findWorkspaceWithOrganization(ctx.store.db, where);
   if (!found) throw new NotFound();
   const { workspace } = found;
@@ -52,7 +62,9 @@ export async function describeWorkspaces(
   const ids = workspaces.map((w) => w.id);
   const [extras, effective, projects, settings] = await Promise.all([
     store.extrasOf(ctx.store.db, ids),
-    options.effectiveTagBindings ? effectiveBindingsOf(ctx.store.db, workspaces) : Promise.resolve(new Map<string, EffectiveTagBinding[]>()),
+    options.effectiveTagBindings
+      ? effectiveBindingsOf(ctx.store.db, workspaces)
+      : Promise.resolve(new Map<string, EffectiveTagBinding[]>()),
     projectsOfOrganization(ctx, organization.id, [...new Set(workspaces.map((w) => w.project_id))]),
     organizationSettings(ctx, organization.id),
   ]);
@@ -64,14 +76,22 @@ export async function describeWorkspaces(
     inheritedExecutionMode: projectModes.get(workspace.project_id) ?? settings['default-execution-mode'],
     extras: extras.get(workspace.id)!,
     permissions: permissionsOn(ctx.subject, settings, workspace),
-    effectiveTagBindingIds: options.effectiveTagBindings ? (effective.get(workspace.id) ?? []).map((b) => b.id) : undefined,
+    effectiveTagBindingIds: options.effectiveTagBindings
+      ? (effective.get(workspace.id) ?? []).map((b) => b.id)
+      : undefined,
   }));
   return { views, effectiveTagBindings: effective };
 }
 
-export function permissionsOn(subject: Subject, settings: OrganizationSettings, workspace: Workspace): WorkspaceView['permissions'] {
+export function permissionsOn(
+  subject: Subject,
+  settings: OrganizationSettings,
+  workspace: Workspace,
+): WorkspaceView['permissions'] {
   const adminsMayForceDelete = settings['allow-force-delete-workspaces'];
-  return workspacePermissions(subject, locationOfWorkspace(workspace), { adminsMayForceDelete }) as WorkspaceView['permissions'];
+  return workspacePermissions(subject, locationOfWorkspace(workspace), {
+    adminsMayForceDelete,
+  }) as WorkspaceView['permissions'];
 }
 
 /** Workspaces by id (all of one organization) described for the caller, as resources of another's response include them. */
@@ -93,7 +113,12 @@ export async function describeWorkspace(ctx: Context, found: WorkspaceWithOrgani
   return (await describeWorkspaces(ctx, found.organization, [found.workspace])).views[0]!;
 }
 
-export async function listOrganizationWorkspaces(ctx: Context, organizationName: string, filter: Omit<store.WorkspaceFilter, 'visible'>, page: Page) {
+export async function listOrganizationWorkspaces(
+  ctx: Context,
+  organizationName: string,
+  filter: Omit<store.WorkspaceFilter, 'visible'>,
+  page: Page,
+) {
   const organization = await getOrganization(ctx, organizationName);
   // A team lists the workspaces it can read.
   const visible = workspaceListScope(ctx.subject, organization.id);
@@ -112,7 +137,11 @@ async function projectOf(trx: Trx, organization: Organization, projectId: string
   return projectId;
 }
 
-export async function createWorkspace(ctx: Context, organizationName: string, changes: WorkspaceChanges): Promise<WorkspaceWithOrganization> {
+export async function createWorkspace(
+  ctx: Context,
+  organizationName: string,
+  changes: WorkspaceChanges,
+): Promise<WorkspaceWithOrganization> {
   const organization = await getOrganization(ctx, organizationName);
   const workspace = await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     const projectId = await projectOf(trx, organization, changes.projectId);
@@ -138,26 +167,47 @@ export async function createWorkspace(ctx: Context, organizationName: string, ch
       runs_count: 0,
       run_failures: 0,
     };
-    if (pinExecutionMode) created.execution_mode = effectiveExecutionMode(created, await projectExecutionMode(trx, organization.id, created.project_id));
+    if (pinExecutionMode)
+      created.execution_mode = effectiveExecutionMode(
+        created,
+        await projectExecutionMode(trx, organization.id, created.project_id),
+      );
     await store.insertWorkspace(trx, created);
     if (changes.tags) await tagWorkspace(trx, created, changes.tags);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: created.id, organizationId: organization.id }, changes.tagBindings);
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: created.id, action: 'create', meta: { name: created.name } });
+    if (changes.tagBindings)
+      await replaceBindings(
+        trx,
+        { kind: 'workspace', id: created.id, organizationId: organization.id },
+        changes.tagBindings,
+      );
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'workspace',
+      id: created.id,
+      action: 'create',
+      meta: { name: created.name },
+    });
     return created;
   });
   return { workspace, organization };
 }
 
 /** Changes a workspace; one moved to another project leaves the sets its old project owns. */
-export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, changes: WorkspaceChanges): Promise<WorkspaceWithOrganization> {
+export async function updateWorkspace(
+  ctx: Context,
+  where: WorkspaceLocator,
+  changes: WorkspaceChanges,
+): Promise<WorkspaceWithOrganization> {
   const found = await getWorkspace(ctx, where, 'workspace:update');
   const { organization } = found;
   const workspace = await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
     // The row as it is now, under the organization's lock: a concurrent lock or change is kept.
     const current = (await store.findWorkspaceWithOrganization(trx, { id: found.workspace.id }))?.workspace;
     if (!current) throw new NotFound();
-    const projectId = changes.projectId === undefined ? current.project_id : await projectOf(trx, organization, changes.projectId);
-    if (projectId !== current.project_id) ensure(ctx.subject, 'workspace:move', { organizationId: organization.id, projectId });
+    const projectId =
+      changes.projectId === undefined ? current.project_id : await projectOf(trx, organization, changes.projectId);
+    if (projectId !== current.project_id)
+      ensure(ctx.subject, 'workspace:move', { organizationId: organization.id, projectId });
     const timestamp = now();
     const { pinExecutionMode, ...settings } = changes.settings;
     const updated: Workspace = withActivity(
@@ -172,14 +222,31 @@ export async function updateWorkspace(ctx: Context, where: WorkspaceLocator, cha
       timestamp,
     );
     // A duration given in this request counts from now; one already running starts again.
-    if (pinExecutionMode) updated.execution_mode = effectiveExecutionMode(current, await projectExecutionMode(trx, organization.id, current.project_id));
-    if (changes.settings.auto_destroy_at !== undefined && changes.settings.auto_destroy_activity_duration === undefined) updated.auto_destroy_at = changes.settings.auto_destroy_at;
-    if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name))) throw new Taken('name');
+    if (pinExecutionMode)
+      updated.execution_mode = effectiveExecutionMode(
+        current,
+        await projectExecutionMode(trx, organization.id, current.project_id),
+      );
+    if (changes.settings.auto_destroy_at !== undefined && changes.settings.auto_destroy_activity_duration === undefined)
+      updated.auto_destroy_at = changes.settings.auto_destroy_at;
+    if (updated.name !== current.name && (await store.workspaceNameTaken(trx, organization.id, updated.name)))
+      throw new Taken('name');
     await store.updateWorkspace(trx, updated);
     await store.leaveOtherProjectsSets(trx, updated);
     if (changes.tags) await tagWorkspace(trx, updated, changes.tags);
-    if (changes.tagBindings) await replaceBindings(trx, { kind: 'workspace', id: updated.id, organizationId: organization.id }, changes.tagBindings);
-    recordAuditEvent(trx, ctx, { organizationId: organization.id, type: 'workspace', id: updated.id, action: 'update', meta: { name: updated.name } });
+    if (changes.tagBindings)
+      await replaceBindings(
+        trx,
+        { kind: 'workspace', id: updated.id, organizationId: organization.id },
+        changes.tagBindings,
+      );
+    recordAuditEvent(trx, ctx, {
+      organizationId: organization.id,
+      type: 'workspace',
+      id: updated.id,
+      action: 'update',
+      meta: { name: updated.name },
+    });
     return updated;
   });
   return { workspace, organization };
@@ -194,11 +261,21 @@ export async function deleteOrganizationWorkspaces(trx: Trx, organizationId: str
 export type WorkspaceDeletionStep = (trx: Trx, ctx: Context, workspaceId: string) => Promise<void>;
 
 /** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached, after `steps`. */
-export async function deleteWorkspace(ctx: Context, steps: readonly WorkspaceDeletionStep[], where: WorkspaceLocator): Promise<void> {
+export async function deleteWorkspace(
+  ctx: Context,
+  steps: readonly WorkspaceDeletionStep[],
+  where: WorkspaceLocator,
+): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
     for (const step of steps) await step(trx, ctx, workspace.id);
     await store.deleteWorkspace(trx, workspace.id);
-    recordAuditEvent(trx, ctx, { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, action: 'destroy', meta: { name: workspace.name } });
+    recordAuditEvent(trx, ctx, {
+      organizationId: workspace.organization_id,
+      type: 'workspace',
+      id: workspace.id,
+      action: 'destroy',
+      meta: { name: workspace.name },
+    });
   });
 }

@@ -8,7 +8,14 @@ import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
 import type { Page } from '../common/page.js';
 import { ORGANIZATION_COLUMNS, splitOrganization, type Organization } from '../organizations/model.js';
-import { WORKSPACE_COLUMNS, type LockHolder, type Workspace, type WorkspaceExtras, type WorkspaceLocator, type WorkspaceSort } from './model.js';
+import {
+  WORKSPACE_COLUMNS,
+  type LockHolder,
+  type Workspace,
+  type WorkspaceExtras,
+  type WorkspaceLocator,
+  type WorkspaceSort,
+} from './model.js';
 
 const COLUMNS = [
   ...WORKSPACE_COLUMNS,
@@ -58,7 +65,13 @@ const current = (eb: ExpressionBuilder<Database, 'workspaces'>) => [
     .orderBy('cv.seq', 'desc')
     .limit(1)
     .as('current_configuration_version_id'),
-  eb.selectFrom('runs as run').select('run.id').whereRef('run.workspace_id', '=', 'workspaces.id').orderBy('run.seq', 'desc').limit(1).as('current_run_id'),
+  eb
+    .selectFrom('runs as run')
+    .select('run.id')
+    .whereRef('run.workspace_id', '=', 'workspaces.id')
+    .orderBy('run.seq', 'desc')
+    .limit(1)
+    .as('current_run_id'),
   eb
     .selectFrom('runs as counted')
     .select((c) => c.fn.countAll<number>().as('n'))
@@ -128,7 +141,9 @@ export async function findWorkspaceWithOrganization(
   db: Db,
   where: WorkspaceLocator,
 ): Promise<{ workspace: Workspace; organization: Organization; organizationVersion: number } | undefined> {
-  const [row] = await ('id' in where ? workspaceById(db, where.id) : workspaceByName(db, where.organizationName, where.name));
+  const [row] = await ('id' in where
+    ? workspaceById(db, where.id)
+    : workspaceByName(db, where.organizationName, where.name));
   if (!row) return undefined;
   const { row: workspace, organization } = splitOrganization(row);
   const { organization_version, ...columns } = workspace;
@@ -136,7 +151,10 @@ export async function findWorkspaceWithOrganization(
 }
 
 /** Workspaces by id with their organization, ordered by id, those that exist. */
-export async function findWorkspacesWithOrganization(db: Db, ids: string[]): Promise<{ workspace: Workspace; organization: Organization }[]> {
+export async function findWorkspacesWithOrganization(
+  db: Db,
+  ids: string[],
+): Promise<{ workspace: Workspace; organization: Organization }[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('workspaces')
@@ -156,21 +174,50 @@ export async function findWorkspacesWithOrganization(db: Db, ids: string[]): Pro
 /** Workspaces of an organization by id, those that exist. */
 export async function findWorkspaces(db: Db, organizationId: string, ids: string[]): Promise<Workspace[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('workspaces').select(COLUMNS).select(current).where('organization_id', '=', organizationId).where('id', 'in', ids).execute()).map(fromRow);
+  return (
+    await db
+      .selectFrom('workspaces')
+      .select(COLUMNS)
+      .select(current)
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .execute()
+  ).map(fromRow);
 }
 
 export async function workspaceNameTaken(db: Db, organizationId: string, name: string): Promise<boolean> {
-  return (await db.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** Whether the organization has this project. */
 export async function organizationHasProject(db: Db, organizationId: string, projectId: string): Promise<boolean> {
-  return (await db.selectFrom('projects').select('id').where('id', '=', projectId).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('projects')
+      .select('id')
+      .where('id', '=', projectId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** The organization's default project; undefined once the organization is gone. */
 export async function defaultProjectId(db: Db, organizationId: string): Promise<string | undefined> {
-  return (await db.selectFrom('projects').select('id').where('organization_id', '=', organizationId).where('is_default', '=', true).executeTakeFirst())?.id;
+  return (
+    await db
+      .selectFrom('projects')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('is_default', '=', true)
+      .executeTakeFirst()
+  )?.id;
 }
 
 export interface WorkspaceFilter {
@@ -190,10 +237,16 @@ export interface WorkspaceFilter {
 
 const SORT_COLUMNS = { name: 'name', 'created-at': 'created_at', 'updated-at': 'updated_at' } as const;
 
-export async function listWorkspaces(db: Db, organizationId: string, filter: WorkspaceFilter, page: Page): Promise<{ rows: Workspace[]; total: number }> {
+export async function listWorkspaces(
+  db: Db,
+  organizationId: string,
+  filter: WorkspaceFilter,
+  page: Page,
+): Promise<{ rows: Workspace[]; total: number }> {
   let base = db.selectFrom('workspaces').where('workspaces.organization_id', '=', organizationId);
   if (filter.search !== undefined) base = base.where(contains(sql.ref('workspaces.search_name'), filter.search));
-  if (filter.wildcard !== undefined) base = base.where(sql<boolean>`${sql.ref('workspaces.search_name')} like ${filter.wildcard} escape '\\'`);
+  if (filter.wildcard !== undefined)
+    base = base.where(sql<boolean>`${sql.ref('workspaces.search_name')} like ${filter.wildcard} escape '\\'`);
   if (filter.projectId !== undefined) base = base.where('workspaces.project_id', '=', filter.projectId);
   for (const name of filter.tags ?? []) {
     base = base.where(({ exists, selectFrom }) =>
@@ -224,7 +277,12 @@ export async function listWorkspaces(db: Db, organizationId: string, filter: Wor
     base = base.where(({ exists, selectFrom, or }) => {
       let bound = selectFrom('tag_bindings')
         .select('tag_bindings.id')
-        .where((b) => or([b('tag_bindings.workspace_id', '=', b.ref('workspaces.id')), b('tag_bindings.project_id', '=', b.ref('workspaces.project_id'))]))
+        .where((b) =>
+          or([
+            b('tag_bindings.workspace_id', '=', b.ref('workspaces.id')),
+            b('tag_bindings.project_id', '=', b.ref('workspaces.project_id')),
+          ]),
+        )
         .where('tag_bindings.key', '=', key);
       if (value !== '') bound = bound.where('tag_bindings.value', '=', value);
       return exists(bound);
@@ -232,14 +290,21 @@ export async function listWorkspaces(db: Db, organizationId: string, filter: Wor
   }
   const visible = filter.visible;
   if (visible !== 'all') {
-    base = base.where((eb) => eb.or([eb('workspaces.id', 'in', [...visible.workspaceIds, '']), eb('workspaces.project_id', 'in', [...visible.projectIds, ''])]));
+    base = base.where((eb) =>
+      eb.or([
+        eb('workspaces.id', 'in', [...visible.workspaceIds, '']),
+        eb('workspaces.project_id', 'in', [...visible.projectIds, '']),
+      ]),
+    );
   }
   const descending = filter.sort.startsWith('-');
   const column = SORT_COLUMNS[(descending ? filter.sort.slice(1) : filter.sort) as keyof typeof SORT_COLUMNS];
   // Names in code point order on both stores; ties (same time) by id.
   const order = column === 'name' ? byCodePoint(db, 'workspaces.name') : sql.ref(`workspaces.${column}`);
   const direction = descending ? 'desc' : 'asc';
-  const { rows, total } = await fetchPage(db, base, page, (q) => q.select(COLUMNS).select(current).orderBy(order, direction).orderBy('workspaces.id', direction));
+  const { rows, total } = await fetchPage(db, base, page, (q) =>
+    q.select(COLUMNS).select(current).orderBy(order, direction).orderBy('workspaces.id', direction),
+  );
   return { rows: rows.map(fromRow), total };
 }
 
@@ -258,7 +323,13 @@ export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, Works
       .where('workspace_tags.workspace_id', 'in', ids)
       .orderBy('tags.name')
       .execute(),
-    db.selectFrom('workspace_variables').select(['workspace_id', 'id']).where('workspace_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+    db
+      .selectFrom('workspace_variables')
+      .select(['workspace_id', 'id'])
+      .where('workspace_id', 'in', ids)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
   ]);
   for (const { workspace_id, name } of tags) extras.get(workspace_id)!.tagNames.push(name);
   for (const { workspace_id, id } of variables) extras.get(workspace_id)!.variableIds.push(id);
@@ -268,7 +339,12 @@ export async function extrasOf(db: Db, ids: string[]): Promise<Map<string, Works
 export async function insertWorkspace(trx: Trx, workspace: Workspace): Promise<void> {
   await trx
     .insertInto('workspaces')
-    .values({ ...toRow(workspace), id: workspace.id, organization_id: workspace.organization_id, created_at: workspace.created_at })
+    .values({
+      ...toRow(workspace),
+      id: workspace.id,
+      organization_id: workspace.organization_id,
+      created_at: workspace.created_at,
+    })
     .execute();
 }
 
@@ -280,10 +356,22 @@ export async function updateWorkspace(trx: Trx, workspace: Workspace): Promise<v
  * Takes or releases the lock in one statement that checks the state it expects, so that of two
  * concurrent requests only one succeeds; answers whether it did.
  */
-export async function setLock(db: Db, id: string, expected: LockHolder | null | 'locked', holder: LockHolder | null, reason: string | null, timestamp: string): Promise<boolean> {
+export async function setLock(
+  db: Db,
+  id: string,
+  expected: LockHolder | null | 'locked',
+  holder: LockHolder | null,
+  reason: string | null,
+  timestamp: string,
+): Promise<boolean> {
   let query = db
     .updateTable('workspaces')
-    .set({ locked_by_type: holder?.type ?? null, locked_by_id: holder?.id ?? null, lock_reason: reason, updated_at: timestamp })
+    .set({
+      locked_by_type: holder?.type ?? null,
+      locked_by_id: holder?.id ?? null,
+      lock_reason: reason,
+      updated_at: timestamp,
+    })
     .where('id', '=', id);
   if (expected === null) query = query.where('locked_by_id', 'is', null);
   else if (expected === 'locked') query = query.where('locked_by_id', 'is not', null);
@@ -297,7 +385,13 @@ export async function leaveOtherProjectsSets(trx: Trx, workspace: Workspace): Pr
   await trx
     .deleteFrom('varset_workspaces')
     .where('workspace_id', '=', workspace.id)
-    .where('varset_id', 'in', (eb) => eb.selectFrom('varsets').select('id').where('project_id', 'is not', null).where('project_id', '<>', workspace.project_id))
+    .where('varset_id', 'in', (eb) =>
+      eb
+        .selectFrom('varsets')
+        .select('id')
+        .where('project_id', 'is not', null)
+        .where('project_id', '<>', workspace.project_id),
+    )
     .execute();
 }
 
@@ -313,6 +407,10 @@ export async function deleteWorkspace(trx: Trx, id: string): Promise<void> {
 
 /** Deletes the workspace unless it is locked, in one statement; answers whether it did. */
 export async function deleteUnlockedWorkspace(trx: Trx, id: string): Promise<boolean> {
-  const { numDeletedRows } = await trx.deleteFrom('workspaces').where('id', '=', id).where('locked_by_id', 'is', null).executeTakeFirstOrThrow();
+  const { numDeletedRows } = await trx
+    .deleteFrom('workspaces')
+    .where('id', '=', id)
+    .where('locked_by_id', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(numDeletedRows) === 1;
 }

@@ -11,10 +11,17 @@ const TAG_NAME = /^[a-z0-9][a-z0-9:_-]{0,254}$/;
  * Tags a workspace with tags named (created in its organization when new) and tags given by id
  * (an id the organization does not have is a 422).
  */
-export async function tagWorkspace(trx: Trx, workspace: Workspace, tags: { names: string[]; ids: string[] }): Promise<void> {
+export async function tagWorkspace(
+  trx: Trx,
+  workspace: Workspace,
+  tags: { names: string[]; ids: string[] },
+): Promise<void> {
   tags.names.forEach((name, index) => {
     if (!TAG_NAME.test(name))
-      throw new Invalid(`tags[${index}].name`, 'a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit');
+      throw new Invalid(
+        `tags[${index}].name`,
+        'a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit',
+      );
   });
   const ids = await tagIds(trx, workspace.organization_id, tags);
   await tagStore.attachTags(trx, workspace.id, ids);
@@ -26,7 +33,9 @@ async function tagIds(trx: Trx, organizationId: string, tags: { names: string[];
   const existing = await tagStore.tagsByName(trx, organizationId, names);
   const known = new Set(existing.map((t) => t.name));
   const timestamp = now();
-  const created = names.filter((name) => !known.has(name)).map((name) => ({ id: newId('tag'), name, created_at: timestamp }));
+  const created = names
+    .filter((name) => !known.has(name))
+    .map((name) => ({ id: newId('tag'), name, created_at: timestamp }));
   await tagStore.insertTags(trx, organizationId, created);
   const byId = await tagStore.tagsById(trx, organizationId, tags.ids);
   if (byId.length !== new Set(tags.ids).size) throw new Invalid('', 'a tag id names no tag of this organization');
@@ -34,7 +43,11 @@ async function tagIds(trx: Trx, organizationId: string, tags: { names: string[];
 }
 
 /** Removes the tags named or given from the workspace; tags it does not have are ignored. */
-export async function untagWorkspace(trx: Trx, workspace: Workspace, tags: { names: string[]; ids: string[] }): Promise<void> {
+export async function untagWorkspace(
+  trx: Trx,
+  workspace: Workspace,
+  tags: { names: string[]; ids: string[] },
+): Promise<void> {
   const named = await tagStore.tagsByName(trx, workspace.organization_id, tags.names);
   await tagStore.detachTags(trx, workspace.id, [...named.map((t) => t.id), ...tags.ids]);
 }

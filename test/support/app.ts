@@ -59,7 +59,8 @@ export class TestApp implements Client {
   /** Creates an organization (with a random name unless given) and returns its name. */
   createOrganization = (name?: string) => createOrganization(this, name);
   createProject = (organization: string, name?: string) => createProject(this, organization, name);
-  createWorkspace = (organization: string, options?: { name?: string; projectId?: string }) => createWorkspace(this, organization, options);
+  createWorkspace = (organization: string, options?: { name?: string; projectId?: string }) =>
+    createWorkspace(this, organization, options);
 
   async close(): Promise<void> {
     await this.app.close();

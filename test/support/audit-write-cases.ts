@@ -2,7 +2,13 @@ import { randomAlphanumeric } from '../../src/common/ids.js';
 import type { TestApp } from './app.js';
 import { createTeam, grantProject, grantWorkspace } from './factories/access.js';
 import { organizationId } from './factories/audit.js';
-import { configArchive, createConfigurationVersion, createRun, createUploadedConfigurationVersion, upload } from './factories/runs.js';
+import {
+  configArchive,
+  createConfigurationVersion,
+  createRun,
+  createUploadedConfigurationVersion,
+  upload,
+} from './factories/runs.js';
 import { expectStatus, type ApiResponse } from './requests.js';
 
 /**
@@ -45,7 +51,9 @@ const created = (type: string) => (res: ApiResponse) => ({ type, id: res.body.da
 const ref = (type: string, id: string) => ({ type, id });
 
 async function varset(t: TestApp, org: string): Promise<string> {
-  const res = await t.post(`/api/v2/organizations/${org}/varsets`, { data: { type: 'varsets', attributes: { name: name('set'), global: false } } });
+  const res = await t.post(`/api/v2/organizations/${org}/varsets`, {
+    data: { type: 'varsets', attributes: { name: name('set'), global: false } },
+  });
   expectStatus(res, 200);
   return res.body.data.id;
 }
@@ -54,7 +62,13 @@ async function varset(t: TestApp, org: string): Promise<string> {
 const notificationBody = () => ({
   data: {
     type: 'varset-notification-configurations',
-    attributes: { name: name('hook'), 'destination-type': 'generic', url: 'https://hooks.example.invalid/varsets', enabled: true, triggers: ['varset:changed'] },
+    attributes: {
+      name: name('hook'),
+      'destination-type': 'generic',
+      url: 'https://hooks.example.invalid/varsets',
+      enabled: true,
+      triggers: ['varset:changed'],
+    },
   },
 });
 
@@ -65,19 +79,25 @@ async function notificationConfiguration(t: TestApp, org: string): Promise<strin
 }
 
 async function varsetVariable(t: TestApp, setId: string): Promise<string> {
-  const res = await t.post(`/api/v2/varsets/${setId}/relationships/vars`, { data: { type: 'vars', attributes: { key: name('key'), value: 'v', category: 'terraform' } } });
+  const res = await t.post(`/api/v2/varsets/${setId}/relationships/vars`, {
+    data: { type: 'vars', attributes: { key: name('key'), value: 'v', category: 'terraform' } },
+  });
   expectStatus(res, 200);
   return res.body.data.id;
 }
 
 async function workspaceVariable(t: TestApp, workspaceId: string): Promise<string> {
-  const res = await t.post(`/api/v2/workspaces/${workspaceId}/vars`, { data: { type: 'vars', attributes: { key: name('key'), value: 'v', category: 'env' } } });
+  const res = await t.post(`/api/v2/workspaces/${workspaceId}/vars`, {
+    data: { type: 'vars', attributes: { key: name('key'), value: 'v', category: 'env' } },
+  });
   expectStatus(res, 201);
   return res.body.data.id;
 }
 
 async function describedToken(t: TestApp, teamId: string): Promise<string> {
-  const res = await t.post(`/api/v2/teams/${teamId}/authentication-tokens`, { data: { type: 'authentication-tokens', attributes: { description: name('ci') } } });
+  const res = await t.post(`/api/v2/teams/${teamId}/authentication-tokens`, {
+    data: { type: 'authentication-tokens', attributes: { description: name('ci') } },
+  });
   expectStatus(res, 201);
   return res.body.data.id;
 }
@@ -115,7 +135,11 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     body: { data: { type: 'organizations', attributes: { email: 'new@example.com' } } },
     event: event('organization', orgId, 'update'),
   }),
-  'DELETE /api/v2/organizations/{name}': async ({ org, orgId }) => ({ method: 'DELETE', url: `/api/v2/organizations/${org}`, event: event('organization', orgId, 'destroy') }),
+  'DELETE /api/v2/organizations/{name}': async ({ org, orgId }) => ({
+    method: 'DELETE',
+    url: `/api/v2/organizations/${org}`,
+    event: event('organization', orgId, 'destroy'),
+  }),
 
   // Projects
   'POST /api/v2/organizations/{organization}/projects': async ({ org }) => ({
@@ -126,7 +150,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   }),
   'PATCH /api/v2/projects/{id}': async ({ t, org }) => {
     const id = await t.createProject(org);
-    return { method: 'PATCH', url: `/api/v2/projects/${id}`, body: { data: { type: 'projects', attributes: { description: 'd' } } }, event: event('project', id, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/projects/${id}`,
+      body: { data: { type: 'projects', attributes: { description: 'd' } } },
+      event: event('project', id, 'update'),
+    };
   },
   'DELETE /api/v2/projects/{id}': async ({ t, org }) => {
     const id = await t.createProject(org);
@@ -135,7 +164,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   'PATCH /api/v2/projects/{id}/tag-bindings': async ({ t, org }) => {
     const id = await t.createProject(org);
     const body = { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'prod' } }] };
-    return { method: 'PATCH', url: `/api/v2/projects/${id}/tag-bindings`, body, event: event('project', id, 'add_tag_bindings') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/projects/${id}/tag-bindings`,
+      body,
+      event: event('project', id, 'add_tag_bindings'),
+    };
   },
 
   // Workspaces
@@ -148,16 +182,30 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   'PATCH /api/v2/organizations/{organization}/workspaces/{name}': async ({ t, org }) => {
     const ws = name('ws');
     const id = await t.createWorkspace(org, { name: ws });
-    return { method: 'PATCH', url: `/api/v2/organizations/${org}/workspaces/${ws}`, body: wsBody({ description: 'd' }), event: event('workspace', id, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/organizations/${org}/workspaces/${ws}`,
+      body: wsBody({ description: 'd' }),
+      event: event('workspace', id, 'update'),
+    };
   },
   'DELETE /api/v2/organizations/{organization}/workspaces/{name}': async ({ t, org }) => {
     const ws = name('ws');
     const id = await t.createWorkspace(org, { name: ws });
-    return { method: 'DELETE', url: `/api/v2/organizations/${org}/workspaces/${ws}`, event: event('workspace', id, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/organizations/${org}/workspaces/${ws}`,
+      event: event('workspace', id, 'destroy'),
+    };
   },
   'PATCH /api/v2/workspaces/{id}': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
-    return { method: 'PATCH', url: `/api/v2/workspaces/${id}`, body: wsBody({ description: 'd' }), event: event('workspace', id, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/workspaces/${id}`,
+      body: wsBody({ description: 'd' }),
+      event: event('workspace', id, 'update'),
+    };
   },
   'DELETE /api/v2/workspaces/{id}': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
@@ -165,7 +213,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   },
   'POST /api/v2/workspaces/{id}/actions/lock': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
-    return { method: 'POST', url: `/api/v2/workspaces/${id}/actions/lock`, body: { reason: 'deploying' }, event: event('workspace', id, 'lock') };
+    return {
+      method: 'POST',
+      url: `/api/v2/workspaces/${id}/actions/lock`,
+      body: { reason: 'deploying' },
+      event: event('workspace', id, 'lock'),
+    };
   },
   'POST /api/v2/workspaces/{id}/actions/unlock': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
@@ -175,16 +228,28 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   'POST /api/v2/workspaces/{id}/actions/force-unlock': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
     await lock(t, id);
-    return { method: 'POST', url: `/api/v2/workspaces/${id}/actions/force-unlock`, event: event('workspace', id, 'force_unlock') };
+    return {
+      method: 'POST',
+      url: `/api/v2/workspaces/${id}/actions/force-unlock`,
+      event: event('workspace', id, 'force_unlock'),
+    };
   },
   'POST /api/v2/workspaces/{id}/actions/safe-delete': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
-    return { method: 'POST', url: `/api/v2/workspaces/${id}/actions/safe-delete`, event: event('workspace', id, 'safe_delete') };
+    return {
+      method: 'POST',
+      url: `/api/v2/workspaces/${id}/actions/safe-delete`,
+      event: event('workspace', id, 'safe_delete'),
+    };
   },
   'POST /api/v2/organizations/{organization}/workspaces/{name}/actions/safe-delete': async ({ t, org }) => {
     const ws = name('ws');
     const id = await t.createWorkspace(org, { name: ws });
-    return { method: 'POST', url: `/api/v2/organizations/${org}/workspaces/${ws}/actions/safe-delete`, event: event('workspace', id, 'safe_delete') };
+    return {
+      method: 'POST',
+      url: `/api/v2/organizations/${org}/workspaces/${ws}/actions/safe-delete`,
+      event: event('workspace', id, 'safe_delete'),
+    };
   },
   'POST /api/v2/workspaces/{id}/relationships/tags': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
@@ -199,12 +264,22 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     const id = await t.createWorkspace(org);
     const body = { data: [{ type: 'tags', attributes: { name: 'prod' } }] };
     expectStatus(await t.post(`/api/v2/workspaces/${id}/relationships/tags`, body), 204);
-    return { method: 'DELETE', url: `/api/v2/workspaces/${id}/relationships/tags`, body, event: event('workspace', id, 'remove_tags') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/workspaces/${id}/relationships/tags`,
+      body,
+      event: event('workspace', id, 'remove_tags'),
+    };
   },
   'PATCH /api/v2/workspaces/{id}/tag-bindings': async ({ t, org }) => {
     const id = await t.createWorkspace(org);
     const body = { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'prod' } }] };
-    return { method: 'PATCH', url: `/api/v2/workspaces/${id}/tag-bindings`, body, event: event('workspace', id, 'add_tag_bindings') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/workspaces/${id}/tag-bindings`,
+      body,
+      event: event('workspace', id, 'add_tag_bindings'),
+    };
   },
   ...Object.fromEntries(
     (['POST', 'DELETE', 'PATCH'] as const).map((method) => [
@@ -229,7 +304,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   }),
   'PATCH /api/v2/teams/{id}': async ({ t, org }) => {
     const id = await createTeam(t, org);
-    return { method: 'PATCH', url: `/api/v2/teams/${id}`, body: { data: { type: 'teams', attributes: { visibility: 'organization' } } }, event: event('team', id, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/teams/${id}`,
+      body: { data: { type: 'teams', attributes: { visibility: 'organization' } } },
+      event: event('team', id, 'update'),
+    };
   },
   'DELETE /api/v2/teams/{id}': async ({ t, org }) => {
     const id = await createTeam(t, org);
@@ -237,22 +317,40 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   },
   'POST /api/v2/teams/{id}/authentication-token': async ({ t, org }) => {
     const team = await createTeam(t, org);
-    return { method: 'POST', url: `/api/v2/teams/${team}/authentication-token`, body: { data: { type: 'authentication-tokens' } }, event: created('authentication_token') };
+    return {
+      method: 'POST',
+      url: `/api/v2/teams/${team}/authentication-token`,
+      body: { data: { type: 'authentication-tokens' } },
+      event: created('authentication_token'),
+    };
   },
   'DELETE /api/v2/teams/{id}/authentication-token': async ({ t, org }) => {
     const team = await createTeam(t, org);
     const res = await t.post(`/api/v2/teams/${team}/authentication-token`, { data: { type: 'authentication-tokens' } });
     expectStatus(res, 201);
-    return { method: 'DELETE', url: `/api/v2/teams/${team}/authentication-token`, event: event('authentication_token', res.body.data.id, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/teams/${team}/authentication-token`,
+      event: event('authentication_token', res.body.data.id, 'destroy'),
+    };
   },
   'POST /api/v2/teams/{id}/authentication-tokens': async ({ t, org }) => {
     const team = await createTeam(t, org);
     const body = { data: { type: 'authentication-tokens', attributes: { description: 'CI' } } };
-    return { method: 'POST', url: `/api/v2/teams/${team}/authentication-tokens`, body, event: created('authentication_token') };
+    return {
+      method: 'POST',
+      url: `/api/v2/teams/${team}/authentication-tokens`,
+      body,
+      event: created('authentication_token'),
+    };
   },
   'DELETE /api/v2/authentication-tokens/{id}': async ({ t, org }) => {
     const id = await describedToken(t, await createTeam(t, org));
-    return { method: 'DELETE', url: `/api/v2/authentication-tokens/${id}`, event: event('authentication_token', id, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/authentication-tokens/${id}`,
+      event: event('authentication_token', id, 'destroy'),
+    };
   },
   'POST /api/v2/organizations/{organization}/authentication-token': async ({ org }) => ({
     method: 'POST',
@@ -261,16 +359,26 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     event: created('authentication_token'),
   }),
   'DELETE /api/v2/organizations/{organization}/authentication-token': async ({ t, org }) => {
-    const res = await t.post(`/api/v2/organizations/${org}/authentication-token`, { data: { type: 'authentication-tokens' } });
+    const res = await t.post(`/api/v2/organizations/${org}/authentication-token`, {
+      data: { type: 'authentication-tokens' },
+    });
     expectStatus(res, 201);
-    return { method: 'DELETE', url: `/api/v2/organizations/${org}/authentication-token`, event: event('authentication_token', res.body.data.id, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/organizations/${org}/authentication-token`,
+      event: event('authentication_token', res.body.data.id, 'destroy'),
+    };
   },
 
   // Team access
   'POST /api/v2/team-workspaces': async ({ t, org }) => {
     const [team, ws] = [await createTeam(t, org), await t.createWorkspace(org)];
     const body = {
-      data: { type: 'team-workspaces', attributes: { access: 'read' }, relationships: { team: { data: ref('teams', team) }, workspace: { data: ref('workspaces', ws) } } },
+      data: {
+        type: 'team-workspaces',
+        attributes: { access: 'read' },
+        relationships: { team: { data: ref('teams', team) }, workspace: { data: ref('workspaces', ws) } },
+      },
     };
     return { method: 'POST', url: '/api/v2/team-workspaces', body, event: event('workspace', ws, 'add_team') };
   },
@@ -292,7 +400,11 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   'POST /api/v2/team-projects': async ({ t, org }) => {
     const [team, project] = [await createTeam(t, org), await t.createProject(org)];
     const body = {
-      data: { type: 'team-projects', attributes: { access: 'read' }, relationships: { team: { data: ref('teams', team) }, project: { data: ref('projects', project) } } },
+      data: {
+        type: 'team-projects',
+        attributes: { access: 'read' },
+        relationships: { team: { data: ref('teams', team) }, project: { data: ref('projects', project) } },
+      },
     };
     return { method: 'POST', url: '/api/v2/team-projects', body, event: event('project', project, 'add_team') };
   },
@@ -324,15 +436,28 @@ export const WRITE_CASES: Record<string, WriteCase> = {
       `${method} /api/v2/varsets/{id}`,
       (async ({ t, org }) => {
         const id = await varset(t, org);
-        return { method, url: `/api/v2/varsets/${id}`, body: { data: { type: 'varsets', attributes: { description: 'd' } } }, event: event('varset', id, 'update') };
+        return {
+          method,
+          url: `/api/v2/varsets/${id}`,
+          body: { data: { type: 'varsets', attributes: { description: 'd' } } },
+          event: event('varset', id, 'update'),
+        };
       }) satisfies WriteCase,
     ]),
   ),
   'POST /api/v2/varsets/{id}/actions/rollback': async ({ t, org }) => {
     const id = await varset(t, org);
-    expectStatus(await t.patch(`/api/v2/varsets/${id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }), 200);
+    expectStatus(
+      await t.patch(`/api/v2/varsets/${id}`, { data: { type: 'varsets', attributes: { description: 'changed' } } }),
+      200,
+    );
     const first = (await t.get(`/api/v2/varsets/${id}/versions`)).body.data.at(-1).id;
-    return { method: 'POST', url: `/api/v2/varsets/${id}/actions/rollback`, body: { data: { type: 'varset-versions', id: first } }, event: event('varset', id, 'rollback') };
+    return {
+      method: 'POST',
+      url: `/api/v2/varsets/${id}/actions/rollback`,
+      body: { data: { type: 'varset-versions', id: first } },
+      event: event('varset', id, 'rollback'),
+    };
   },
   'POST /api/v2/organizations/{organization}/varset-notification-configurations': async ({ org }) => ({
     method: 'POST',
@@ -351,11 +476,19 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   },
   'DELETE /api/v2/varset-notification-configurations/{id}': async ({ t, org }) => {
     const id = await notificationConfiguration(t, org);
-    return { method: 'DELETE', url: `/api/v2/varset-notification-configurations/${id}`, event: event('notification_configuration', id, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/varset-notification-configurations/${id}`,
+      event: event('notification_configuration', id, 'destroy'),
+    };
   },
   'POST /api/v2/varset-notification-configurations/{id}/actions/verify': async ({ t, org }) => {
     const id = await notificationConfiguration(t, org);
-    return { method: 'POST', url: `/api/v2/varset-notification-configurations/${id}/actions/verify`, event: event('notification_configuration', id, 'verify') };
+    return {
+      method: 'POST',
+      url: `/api/v2/varset-notification-configurations/${id}/actions/verify`,
+      event: event('notification_configuration', id, 'verify'),
+    };
   },
   'DELETE /api/v2/varsets/{id}': async ({ t, org }) => {
     const id = await varset(t, org);
@@ -385,12 +518,21 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     const id = await varset(t, org);
     const variable = await varsetVariable(t, id);
     const body = { data: { type: 'vars', attributes: { value: 'changed' } } };
-    return { method: 'PATCH', url: `/api/v2/varsets/${id}/relationships/vars/${variable}`, body, event: event('var', variable, 'update') };
+    return {
+      method: 'PATCH',
+      url: `/api/v2/varsets/${id}/relationships/vars/${variable}`,
+      body,
+      event: event('var', variable, 'update'),
+    };
   },
   'DELETE /api/v2/varsets/{id}/relationships/vars/{varId}': async ({ t, org }) => {
     const id = await varset(t, org);
     const variable = await varsetVariable(t, id);
-    return { method: 'DELETE', url: `/api/v2/varsets/${id}/relationships/vars/${variable}`, event: event('var', variable, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/varsets/${id}/relationships/vars/${variable}`,
+      event: event('var', variable, 'destroy'),
+    };
   },
 
   // Workspace variables
@@ -412,7 +554,11 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   'DELETE /api/v2/workspaces/{id}/vars/{varId}': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
     const variable = await workspaceVariable(t, ws);
-    return { method: 'DELETE', url: `/api/v2/workspaces/${ws}/vars/${variable}`, event: event('var', variable, 'destroy') };
+    return {
+      method: 'DELETE',
+      url: `/api/v2/workspaces/${ws}/vars/${variable}`,
+      event: event('var', variable, 'destroy'),
+    };
   },
 
   // Configuration versions, runs and comments
@@ -440,13 +586,25 @@ export const WRITE_CASES: Record<string, WriteCase> = {
     const ws = await t.createWorkspace(org);
     const older = await createUploadedConfigurationVersion(t, ws);
     await createUploadedConfigurationVersion(t, ws);
-    return { method: 'POST', url: `/api/v2/configuration-versions/${older}/actions/archive`, event: event('configuration_version', older, 'archive') };
+    return {
+      method: 'POST',
+      url: `/api/v2/configuration-versions/${older}/actions/archive`,
+      event: event('configuration_version', older, 'archive'),
+    };
   },
   'POST /api/v2/runs': async ({ t, org }) => {
     const ws = await t.createWorkspace(org);
     const cv = await createUploadedConfigurationVersion(t, ws);
-    const relationships = { workspace: { data: ref('workspaces', ws) }, 'configuration-version': { data: ref('configuration-versions', cv) } };
-    return { method: 'POST', url: '/api/v2/runs', body: { data: { type: 'runs', attributes: {}, relationships } }, event: created('run') };
+    const relationships = {
+      workspace: { data: ref('workspaces', ws) },
+      'configuration-version': { data: ref('configuration-versions', cv) },
+    };
+    return {
+      method: 'POST',
+      url: '/api/v2/runs',
+      body: { data: { type: 'runs', attributes: {}, relationships } },
+      event: created('run'),
+    };
   },
   'POST /api/v2/runs/{id}/actions/start': async ({ t, org }) => {
     const run = await createRun(t, await t.createWorkspace(org));
@@ -454,7 +612,12 @@ export const WRITE_CASES: Record<string, WriteCase> = {
   },
   'POST /api/v2/runs/{id}/actions/finish': async ({ t, org }) => {
     const run = await createRun(t, await t.createWorkspace(org));
-    return { method: 'POST', url: `/api/v2/runs/${run.id}/actions/finish`, body: { 'exit-code': 0 }, event: event('run', run.id, 'finish') };
+    return {
+      method: 'POST',
+      url: `/api/v2/runs/${run.id}/actions/finish`,
+      body: { 'exit-code': 0 },
+      event: event('run', run.id, 'finish'),
+    };
   },
   'POST /api/v2/runs/{id}/comments': async ({ t, org }) => {
     const run = await createRun(t, await t.createWorkspace(org));

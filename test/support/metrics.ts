@@ -30,7 +30,9 @@ export function parseMetrics(text: string): Promise<Family[]> {
       { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PYTHONPATH: PARSER_PATH } },
       (error, stdout, stderr) => {
         if (error) {
-          const missing = /No module named 'prometheus_client'/.test(stderr) ? ' (run scripts/install-metrics-parser.sh)' : '';
+          const missing = /No module named 'prometheus_client'/.test(stderr)
+            ? ' (run scripts/install-metrics-parser.sh)'
+            : '';
           return reject(new Error(`the Prometheus parser refused /metrics${missing}: ${stderr}`));
         }
         resolve(JSON.parse(stdout) as Family[]);
@@ -42,7 +44,12 @@ export function parseMetrics(text: string): Promise<Family[]> {
 
 /** Every sample named `name` (a family's name or a sample's), whose labels include `labels`. */
 export function samples(families: Family[], name: string, labels: Record<string, string> = {}): Sample[] {
-  return families.flatMap((family) => family.samples).filter((sample) => sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value));
+  return families
+    .flatMap((family) => family.samples)
+    .filter(
+      (sample) =>
+        sample.name === name && Object.entries(labels).every(([label, value]) => sample.labels[label] === value),
+    );
 }
 
 /** The sum of the samples `samples` finds; 0 when there is none. */

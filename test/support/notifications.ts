@@ -53,7 +53,10 @@ export class Receiver {
   until(count: number, timeoutMs = 10_000): Promise<void> {
     if (this.received.length >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the receiver got ${this.received.length} of ${count} requests`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the receiver got ${this.received.length} of ${count} requests`)),
+        timeoutMs,
+      );
       this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
@@ -72,4 +75,11 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * that ran out of time is sent again (at least once), so a loaded machine would otherwise see
  * a change twice; the test of timeouts sets its own.
  */
-export const FAST_DELIVERY = { timeoutMs: 5_000, firstRetryMs: 50, longestRetryMs: 200, maxAttempts: 4, pollMs: 20, stopGraceMs: 200 };
+export const FAST_DELIVERY = {
+  timeoutMs: 5_000,
+  firstRetryMs: 50,
+  longestRetryMs: 200,
+  maxAttempts: 4,
+  pollMs: 20,
+  stopGraceMs: 200,
+};

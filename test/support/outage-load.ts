@@ -19,12 +19,20 @@ export interface Outcome {
 export const SET_KEYS = ['alpha', 'beta', 'gamma'];
 
 /** An API request as a client sends it; never throws for an HTTP status. */
-export async function call(base: string, method: string, url: string, body?: unknown): Promise<Omit<Outcome, 'kind' | 'at'>> {
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<Omit<Outcome, 'kind' | 'at'>> {
   const started = Date.now();
   try {
     const res = await fetch(base + url, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/vnd.api+json' }) },
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/vnd.api+json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });
@@ -64,12 +72,25 @@ export class SteadyLoad {
     for (let n = client; this.running; n++) {
       const at = Date.now();
       if (n % 3 === 0) {
-        this.outcomes.push({ kind: 'list', at, ...(await call(this.base, 'GET', `/api/v2/organizations/${this.organization}/varsets?page%5Bsize%5D=5`)) });
+        this.outcomes.push({
+          kind: 'list',
+          at,
+          ...(await call(this.base, 'GET', `/api/v2/organizations/${this.organization}/varsets?page%5Bsize%5D=5`)),
+        });
       } else if (n % 3 === 1) {
-        this.outcomes.push({ kind: 'read', at, ...(await call(this.base, 'GET', `/api/v2/organizations/${this.organization}`)) });
+        this.outcomes.push({
+          kind: 'read',
+          at,
+          ...(await call(this.base, 'GET', `/api/v2/organizations/${this.organization}`)),
+        });
       } else {
         const name = `load-${client}-${++this.created}`;
-        this.outcomes.push({ kind: 'create', at, name, ...(await call(this.base, 'POST', `/api/v2/organizations/${this.organization}/varsets`, createSetBody(name))) });
+        this.outcomes.push({
+          kind: 'create',
+          at,
+          name,
+          ...(await call(this.base, 'POST', `/api/v2/organizations/${this.organization}/varsets`, createSetBody(name))),
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -83,7 +104,10 @@ export class SteadyLoad {
   async until(what: string, predicate: (outcome: Outcome) => boolean, wanted: number, since = 0): Promise<void> {
     const deadline = Date.now() + 60_000;
     while (this.count(predicate, since) < wanted) {
-      if (Date.now() > deadline) assert.fail(`${what}: ${this.count(predicate, since)} of ${wanted} within 60 s; answers meanwhile: ${this.summary(since)}`);
+      if (Date.now() > deadline)
+        assert.fail(
+          `${what}: ${this.count(predicate, since)} of ${wanted} within 60 s; answers meanwhile: ${this.summary(since)}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -116,24 +140,40 @@ export function assertOnlySuccessOr503(outcomes: Outcome[], slowestMs: number): 
     if (succeeded(outcome)) continue;
     assert.equal(outcome.status, 503, shown);
     assert.match(outcome.retryAfter ?? '', /^\d+$/, shown);
-    assert.deepEqual(outcome.body, { errors: [{ status: '503', title: 'service unavailable', detail: 'the store is unavailable; try again later' }] }, shown);
+    assert.deepEqual(
+      outcome.body,
+      {
+        errors: [{ status: '503', title: 'service unavailable', detail: 'the store is unavailable; try again later' }],
+      },
+      shown,
+    );
   }
   const slowest = Math.max(...outcomes.map((outcome) => outcome.ms));
   assert.ok(slowest <= slowestMs, `the slowest request took ${slowest} ms`);
 }
 
 /** Every set of the organization holds all its variables, and every set whose creation was answered 2xx exists. */
-export async function assertNoHalfAppliedCreate(base: string, organization: string, outcomes: Outcome[]): Promise<number> {
+export async function assertNoHalfAppliedCreate(
+  base: string,
+  organization: string,
+  outcomes: Outcome[],
+): Promise<number> {
   const sets = new Map<string, number>();
   for (let page = 1; ; page++) {
-    const res = await call(base, 'GET', `/api/v2/organizations/${organization}/varsets?include=vars&page%5Bsize%5D=100&page%5Bnumber%5D=${page}`);
+    const res = await call(
+      base,
+      'GET',
+      `/api/v2/organizations/${organization}/varsets?include=vars&page%5Bsize%5D=100&page%5Bnumber%5D=${page}`,
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     for (const set of res.body.data) sets.set(set.attributes.name, set.relationships.vars.data.length);
     if (res.body.meta.pagination['next-page'] === null) break;
   }
-  for (const [name, variables] of sets) assert.equal(variables, SET_KEYS.length, `set ${name} holds ${variables} variables`);
+  for (const [name, variables] of sets)
+    assert.equal(variables, SET_KEYS.length, `set ${name} holds ${variables} variables`);
   for (const outcome of outcomes) {
-    if (outcome.kind === 'create' && succeeded(outcome)) assert.ok(sets.has(outcome.name!), `${outcome.name} was answered ${outcome.status} but does not exist`);
+    if (outcome.kind === 'create' && succeeded(outcome))
+      assert.ok(sets.has(outcome.name!), `${outcome.name} was answered ${outcome.status} but does not exist`);
   }
   return sets.size;
 }

@@ -37,7 +37,16 @@ export class PostgresCluster {
       runAs.push('runuser', '-u', 'postgres', '--');
     }
     const cluster = new PostgresCluster(bin, folder, await freePort(), runAs);
-    await cluster.pg('initdb', ['-D', cluster.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+    await cluster.pg('initdb', [
+      '-D',
+      cluster.data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+    ]);
     await cluster.start();
     return cluster;
   }
@@ -49,7 +58,16 @@ export class PostgresCluster {
   /** Starts the server and waits until it accepts connections. */
   async start(): Promise<void> {
     const options = `-p ${this.port} -k ${this.folder} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    await this.pg('pg_ctl', ['-D', this.data, '-l', path.join(this.folder, 'server.log'), '-w', '-o', options, 'start']);
+    await this.pg('pg_ctl', [
+      '-D',
+      this.data,
+      '-l',
+      path.join(this.folder, 'server.log'),
+      '-w',
+      '-o',
+      options,
+      'start',
+    ]);
   }
 
   /** Stops the server: `fast` ends sessions with 57P01 as an administrator's restart does; `immediate` drops them as a crash would. */

@@ -10,8 +10,13 @@ import type { TestStore } from './store.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The environment of a varsetd process on `store`: nothing of varsetd's own settings leaks in from the test's. */
-export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, settings: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)));
+export function varsetdEnv(
+  store: Pick<TestStore, 'dataDir' | 'databaseUrl'>,
+  settings: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(VARSETD_|DATABASE_URL$|HOST$|PORT$|LOG_LEVEL$)/.test(name)),
+  );
   // One process unless a test asks for workers: the suite already runs two test files at a time.
   // SIGTERM drains at once unless a test asks for the delay a load balancer needs (test/drain.test.ts).
   return {
@@ -25,9 +30,16 @@ export function varsetdEnv(store: Pick<TestStore, 'dataDir' | 'databaseUrl'>, se
 }
 
 /** Runs `varsetd ARGS` to its end; rejects only when it cannot be started. */
-export async function runVarsetd(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runVarsetd(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', ...args],
+      { cwd: ROOT, env },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -59,7 +71,10 @@ export interface ServerProcess {
  */
 export async function startServerProcess(
   env: NodeJS.ProcessEnv,
-  { port = 0, whileStarting }: { port?: number; whileStarting?: (pid: number, output: () => string) => Promise<void> } = {},
+  {
+    port = 0,
+    whileStarting,
+  }: { port?: number; whileStarting?: (pid: number, output: () => string) => Promise<void> } = {},
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: ROOT,
@@ -69,7 +84,9 @@ export async function startServerProcess(
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
   let output = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const isRunning = () => child.exitCode === null && child.signalCode === null;
   const stop = async () => {
     process.removeListener('exit', kill);
@@ -80,7 +97,10 @@ export async function startServerProcess(
     clearTimeout(timer);
   };
   const summary = await new Promise<Record<string, any>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`varsetd logged no start-up summary within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`varsetd logged no start-up summary within 60 s:\n${output}`)),
+      60_000,
+    );
     child.stderr.on('data', (chunk) => (output += String(chunk)));
     // Each line is read once, and none after the summary: a server may log every request.
     let summaryFound = false;
@@ -113,11 +133,25 @@ export async function startServerProcess(
     await stop();
     throw error;
   });
-  return { url: summary.url, pid: child.pid!, summary, output: () => output, sendSignal: (signal) => child.kill(signal), isRunning, exited, stop };
+  return {
+    url: summary.url,
+    pid: child.pid!,
+    summary,
+    output: () => output,
+    sendSignal: (signal) => child.kill(signal),
+    isRunning,
+    exited,
+    stop,
+  };
 }
 
 /** Tries `attempt` every `everyMs` (100 ms) until it answers something other than undefined; fails after 60 s, showing `output`. */
-export async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, output: () => string, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  attempt: () => Promise<T | undefined>,
+  output: () => string,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
@@ -191,14 +225,23 @@ export function requestOnOwnConnection(
   url: string,
   method: string,
   path: string,
-  { headers = {}, body, timeoutMs = 10_000 }: { headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
+  {
+    headers = {},
+    body,
+    timeoutMs = 10_000,
+  }: { headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(`${url}${path}`, {
       method,
       agent: false,
-      headers: { ...headers, ...(text ? { 'content-type': 'application/vnd.api+json', 'content-length': String(Buffer.byteLength(text)) } : {}) },
+      headers: {
+        ...headers,
+        ...(text
+          ? { 'content-type': 'application/vnd.api+json', 'content-length': String(Buffer.byteLength(text)) }
+          : {}),
+      },
     });
     req.on('response', (res) => {
       let data = '';
@@ -206,7 +249,9 @@ export function requestOnOwnConnection(
       res.on('end', () => resolve({ status: res.statusCode!, text: data }));
     });
     req.on('error', reject);
-    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'NO_ANSWER' })));
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'NO_ANSWER' })),
+    );
     req.end(text);
   });
 }

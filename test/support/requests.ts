@@ -47,17 +47,28 @@ function headersFor(options: RequestOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const token = options.token === undefined ? ADMIN_TOKEN : options.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
-  if (options.body !== undefined || options.contentType) headers['content-type'] = options.contentType ?? 'application/vnd.api+json';
+  if (options.body !== undefined || options.contentType)
+    headers['content-type'] = options.contentType ?? 'application/vnd.api+json';
   return headers;
 }
 
-const payloadOf = (options: RequestOptions) => (options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+const payloadOf = (options: RequestOptions) =>
+  options.body === undefined
+    ? undefined
+    : typeof options.body === 'string'
+      ? options.body
+      : JSON.stringify(options.body);
 
 /** A client of an in-process app. */
 export function injectClient(app: FastifyInstance): Client {
   return clientFrom(async (method, url, options = {}) => {
     const payload = payloadOf(options);
-    const res = await app.inject({ method: method as 'GET', url, headers: headersFor(options), ...(payload !== undefined ? { payload } : {}) });
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: headersFor(options),
+      ...(payload !== undefined ? { payload } : {}),
+    });
     return { status: res.statusCode, headers: res.headers, body: res.body === '' ? undefined : JSON.parse(res.body) };
   });
 }
@@ -66,9 +77,17 @@ export function injectClient(app: FastifyInstance): Client {
 export function httpClient(baseUrl: string): Client {
   return clientFrom(async (method, url, options = {}) => {
     const payload = payloadOf(options);
-    const res = await fetch(`${baseUrl}${url}`, { method, headers: headersFor(options), ...(payload !== undefined ? { body: payload } : {}) });
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: headersFor(options),
+      ...(payload !== undefined ? { body: payload } : {}),
+    });
     const text = await res.text();
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: text === '' ? undefined : JSON.parse(text) };
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: text === '' ? undefined : JSON.parse(text),
+    };
   });
 }
 
@@ -79,7 +98,12 @@ export function expectStatus(res: ApiResponse, status: number): void {
   }
 }
 
-export function errorOf(res: ApiResponse): { status: string; title: string; detail?: string; source?: { pointer?: string; parameter?: string } } {
+export function errorOf(res: ApiResponse): {
+  status: string;
+  title: string;
+  detail?: string;
+  source?: { pointer?: string; parameter?: string };
+} {
   assert.ok(Array.isArray(res.body?.errors), `expected an error document, got ${JSON.stringify(res.body)}`);
   return res.body.errors[0];
 }

@@ -38,6 +38,8 @@ export async function seedOrganization(c: Client, organization: string) {
       { key: 'region', value: 'us-east-1' },
     ],
   });
-  await c.post(`/api/v2/workspaces/${db}/vars`, { data: { type: 'vars', attributes: { key: 'size', value: 'large', category: 'terraform' } } });
+  await c.post(`/api/v2/workspaces/${db}/vars`, {
+    data: { type: 'vars', attributes: { key: 'size', value: 'large', category: 'terraform' } },
+  });
   return { infra, apps, web, db, batch };
 }

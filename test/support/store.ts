@@ -24,7 +24,11 @@ export async function createTestStore(): Promise<TestStore> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    return { databaseUrl: undefined, dataDir, dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      databaseUrl: undefined,
+      dataDir,
+      dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const name = `varsetd_test_${randomAlphanumeric(12).toLowerCase()}`;
   await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
@@ -45,7 +49,10 @@ export async function withStoreMigratedTo(migration: string, work: (store: Store
   const testStore = await createTestStore();
   const store = await openStore(testStore);
   try {
-    const { error } = await new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } }).migrateTo(migration);
+    const { error } = await new Migrator({
+      db: store.db,
+      provider: { getMigrations: async () => migrations },
+    }).migrateTo(migration);
     if (error) throw error instanceof Error ? error : new Error(String(error));
     await work(store);
   } finally {

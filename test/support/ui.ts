@@ -14,14 +14,20 @@ export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
   if (!found) {
-    throw new Error('Chromium is not installed, and the web UI tests need it: run `bash scripts/chromium.sh` (CI runs it from .ci/run), or set CHROMIUM_PATH.');
+    throw new Error(
+      'Chromium is not installed, and the web UI tests need it: run `bash scripts/chromium.sh` (CI runs it from .ci/run), or set CHROMIUM_PATH.',
+    );
   }
   return found;
 }
 
 export function launchChromium(): Promise<Browser> {
   // Root in a container has no user namespaces for Chromium's sandbox.
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
 }
 
 /** Builds the web UI into dist/web unless it is up to date (as `npm run build` does). */
@@ -64,7 +70,9 @@ export async function attributeBecomes(element: Locator, name: string, value: st
  * except the browser's own line for a refused API request answered with one of `expectedStatuses`.
  */
 export function watchPage(page: Page, errors: string[], expectedStatuses = [401, 404, 422]): Page {
-  const refused = new RegExp(`^Failed to load resource: the server responded with a status of (${expectedStatuses.join('|')})`);
+  const refused = new RegExp(
+    `^Failed to load resource: the server responded with a status of (${expectedStatuses.join('|')})`,
+  );
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
@@ -139,10 +147,14 @@ export async function seedScenario(c: Client, org?: string): Promise<Scenario> {
   const coreProjectId = await createProject(c, name, 'core');
   const webWorkspaceId = await createWorkspace(c, name, { name: 'web', projectId: coreProjectId });
   await createWorkspace(c, name, { name: 'api' });
-  const defaults = await createVarset(c, name, { attributes: { name: 'defaults', description: 'Values every team starts from' } });
+  const defaults = await createVarset(c, name, {
+    attributes: { name: 'defaults', description: 'Values every team starts from' },
+  });
   await createVar(c, defaults.id, { key: 'region', value: 'us', category: 'terraform' });
   await createVar(c, defaults.id, { key: 'instance_type', value: 't3.small', category: 'terraform' });
-  const globals = await createVarset(c, name, { attributes: { name: 'globals', global: true, description: 'Applied to every workspace' } });
+  const globals = await createVarset(c, name, {
+    attributes: { name: 'globals', global: true, description: 'Applied to every workspace' },
+  });
   await createVar(c, globals.id, { key: 'owner', value: 'platform', category: 'terraform' });
   await createVar(c, globals.id, { key: 'TF_LOG', value: 'info', category: 'env' });
   return { org: name, coreProjectId, webWorkspaceId, defaultsSetId: defaults.id, globalsSetId: globals.id };

@@ -14,7 +14,11 @@ interface Winner {
   value: string | null;
   hcl: boolean;
   sensitive: boolean;
-  source: { type: string; precedence: number; varset?: { id: string; name: string; scope: string; owner: string; priority: boolean; version: number | null } };
+  source: {
+    type: string;
+    precedence: number;
+    varset?: { id: string; name: string; scope: string; owner: string; priority: boolean; version: number | null };
+  };
 }
 
 /** Each workspace's effective variables, by `<category>:<key>`. */
@@ -42,7 +46,17 @@ function shown(winner: Winner | undefined) {
     source: {
       type: winner.source.type,
       precedence: winner.source.precedence,
-      ...(varset ? { varset: { id: varset.id, name: varset.name, scope: varset.scope, owner: varset.owner, priority: varset.priority } } : {}),
+      ...(varset
+        ? {
+            varset: {
+              id: varset.id,
+              name: varset.name,
+              scope: varset.scope,
+              owner: varset.owner,
+              priority: varset.priority,
+            },
+          }
+        : {}),
     },
   };
 }
@@ -50,9 +64,17 @@ function shown(winner: Winner | undefined) {
 /** What changed of a winner, as far as two reads of the API tell: a sensitive value is taken to change when its variable or version does. */
 function changedFields(b: Winner, a: Winner): string[] {
   const fields: string[] = [];
-  const valueChanged = b.sensitive && a.sensitive ? b['variable-id'] !== a['variable-id'] || b['version-id'] !== a['version-id'] : b.value !== a.value;
+  const valueChanged =
+    b.sensitive && a.sensitive
+      ? b['variable-id'] !== a['variable-id'] || b['version-id'] !== a['version-id']
+      : b.value !== a.value;
   if (valueChanged) fields.push('value');
-  if (b.source.type !== a.source.type || b.source.varset?.id !== a.source.varset?.id || b.source.precedence !== a.source.precedence) fields.push('source');
+  if (
+    b.source.type !== a.source.type ||
+    b.source.varset?.id !== a.source.varset?.id ||
+    b.source.precedence !== a.source.precedence
+  )
+    fields.push('source');
   if (b.sensitive !== a.sensitive) fields.push('sensitive');
   if (b.hcl !== a.hcl) fields.push('hcl');
   return fields;
@@ -73,7 +95,14 @@ export function expectedImpacts(before: EffectiveReads, after: EffectiveReads, n
       const fields = b && a ? changedFields(b, a) : [];
       if (b && a && !fields.length) continue;
       const [category, ...rest] = key.split(':');
-      changes.push({ key: rest.join(':'), category, action: !b ? 'added' : !a ? 'removed' : 'changed', fields, before: shown(b), after: shown(a) });
+      changes.push({
+        key: rest.join(':'),
+        category,
+        action: !b ? 'added' : !a ? 'removed' : 'changed',
+        fields,
+        before: shown(b),
+        after: shown(a),
+      });
     }
     changes.sort((x, y) => byCodePoint(x.key, y.key) || byCodePoint(x.category!, y.category!));
     if (changes.length) impacts.push({ id, name: names.get(id)!, changes });
@@ -86,10 +115,20 @@ export async function previewAll(t: TestApp, path: string, body: unknown, token?
   const impacts = [];
   let meta: any;
   for (let page = 1; ; page++) {
-    const res = await t.post(`${path}?page%5Bnumber%5D=${page}&page%5Bsize%5D=2`, body, token === undefined ? {} : { token });
+    const res = await t.post(
+      `${path}?page%5Bnumber%5D=${page}&page%5Bsize%5D=2`,
+      body,
+      token === undefined ? {} : { token },
+    );
     expectStatus(res, 200);
     meta = res.body.meta;
-    impacts.push(...res.body.data.map((d: any) => ({ id: d.id, name: d.attributes['workspace-name'], changes: d.attributes.changes })));
+    impacts.push(
+      ...res.body.data.map((d: any) => ({
+        id: d.id,
+        name: d.attributes['workspace-name'],
+        changes: d.attributes.changes,
+      })),
+    );
     if (res.body.meta.pagination['next-page'] === null) break;
   }
   assert.equal(impacts.length, meta.pagination['total-count']);
@@ -124,6 +163,15 @@ export function knownIds(...reads: unknown[]): Set<string> {
 export function withNewIdsNamed(impacts: any[], known: Set<string>): any[] {
   const name = (id: string) => (known.has(id) ? id : 'new');
   const value = (v: any) =>
-    v && { ...v, 'variable-id': name(v['variable-id']), source: v.source.varset ? { ...v.source, varset: { ...v.source.varset, id: name(v.source.varset.id) } } : v.source };
-  return impacts.map((impact) => ({ ...impact, changes: impact.changes.map((c: any) => ({ ...c, before: value(c.before), after: value(c.after) })) }));
+    v && {
+      ...v,
+      'variable-id': name(v['variable-id']),
+      source: v.source.varset
+        ? { ...v.source, varset: { ...v.source.varset, id: name(v.source.varset.id) } }
+        : v.source,
+    };
+  return impacts.map((impact) => ({
+    ...impact,
+    changes: impact.changes.map((c: any) => ({ ...c, before: value(c.before), after: value(c.after) })),
+  }));
 }

@@ -20,7 +20,10 @@ function expectOneWinner(responses: ApiResponse[], key: string): ApiResponse {
   const winners = responses.filter((r) => r.status === 200);
   assert.equal(winners.length, 1, `exactly one request wins, got ${winners.length}`);
   for (const loser of responses.filter((r) => r.status === 422)) {
-    assert.match(errorOf(loser).detail ?? '', new RegExp(`"${key}" \\(terraform\\) conflicts with the global variable set "`));
+    assert.match(
+      errorOf(loser).detail ?? '',
+      new RegExp(`"${key}" \\(terraform\\) conflicts with the global variable set "`),
+    );
   }
   return winners[0]!;
 }
@@ -29,10 +32,13 @@ function expectOneWinner(responses: ApiResponse[], key: string): ApiResponse {
 export async function raceCreateGlobalSets(clients: Client[], org: string, n: number): Promise<void> {
   const key = uniqueName('created');
   const responses = await Promise.all(
-    Array.from({ length: n }, (_, i) => postVarset(pick(clients, i), org, { attributes: { name: `${key}-${i}`, global: true }, vars: [{ key }] })),
+    Array.from({ length: n }, (_, i) =>
+      postVarset(pick(clients, i), org, { attributes: { name: `${key}-${i}`, global: true }, vars: [{ key }] }),
+    ),
   );
   const winner = expectOneWinner(responses, key);
-  for (const loser of responses.filter((r) => r.status === 422)) assert.match(errorOf(loser).detail!, new RegExp(`"${winner.body.data.attributes.name}"`));
+  for (const loser of responses.filter((r) => r.status === 422))
+    assert.match(errorOf(loser).detail!, new RegExp(`"${winner.body.data.attributes.name}"`));
   await assertGlobalRuleHolds(clients[0]!, org);
 }
 
@@ -43,7 +49,9 @@ export async function raceAddSameKey(clients: Client[], org: string, n: number):
   const key = uniqueName('added');
   const responses = await Promise.all(
     sets.map((set, i) =>
-      pick(clients, i).post(`/api/v2/varsets/${set.id}/relationships/vars`, { data: { type: 'vars', attributes: { key, category: 'terraform', value: String(i) } } }),
+      pick(clients, i).post(`/api/v2/varsets/${set.id}/relationships/vars`, {
+        data: { type: 'vars', attributes: { key, category: 'terraform', value: String(i) } },
+      }),
     ),
   );
   expectOneWinner(responses, key);
@@ -55,7 +63,11 @@ export async function raceFlipGlobal(clients: Client[], org: string, n: number):
   const key = uniqueName('flipped');
   const sets = [];
   for (let i = 0; i < n; i++) sets.push(await createVarset(clients[0]!, org, { vars: [{ key }] }));
-  const responses = await Promise.all(sets.map((set, i) => pick(clients, i).patch(`/api/v2/varsets/${set.id}`, varsetBody({ attributes: { global: true } }))));
+  const responses = await Promise.all(
+    sets.map((set, i) =>
+      pick(clients, i).patch(`/api/v2/varsets/${set.id}`, varsetBody({ attributes: { global: true } })),
+    ),
+  );
   expectOneWinner(responses, key);
   const globals = [];
   for (const set of sets) {
@@ -71,11 +83,18 @@ export async function raceRenameIntoSameKey(clients: Client[], org: string, n: n
   const key = uniqueName('renamed');
   const targets = [];
   for (let i = 0; i < n; i++) {
-    const set = await createVarset(clients[0]!, org, { attributes: { global: true }, vars: [{ key: `${key}-before-${i}` }] });
+    const set = await createVarset(clients[0]!, org, {
+      attributes: { global: true },
+      vars: [{ key: `${key}-before-${i}` }],
+    });
     targets.push({ set: set.id, variable: set.relationships.vars.data[0].id });
   }
   const responses = await Promise.all(
-    targets.map((target, i) => pick(clients, i).patch(`/api/v2/varsets/${target.set}/relationships/vars/${target.variable}`, { data: { type: 'vars', attributes: { key } } })),
+    targets.map((target, i) =>
+      pick(clients, i).patch(`/api/v2/varsets/${target.set}/relationships/vars/${target.variable}`, {
+        data: { type: 'vars', attributes: { key } },
+      }),
+    ),
   );
   expectOneWinner(responses, key);
   await assertGlobalRuleHolds(clients[0]!, org);
@@ -85,14 +104,20 @@ export async function raceRenameIntoSameKey(clients: Client[], org: string, n: n
 export async function assertGlobalRuleHolds(client: Client, org: string): Promise<void> {
   const seen = new Map<string, string>();
   for (let page = 1; ; page++) {
-    const res = await client.get(`/api/v2/organizations/${org}/varsets?include=vars&page%5Bsize%5D=100&page%5Bnumber%5D=${page}`);
+    const res = await client.get(
+      `/api/v2/organizations/${org}/varsets?include=vars&page%5Bsize%5D=100&page%5Bnumber%5D=${page}`,
+    );
     expectStatus(res, 200);
     const variables = new Map<string, any>((res.body.included ?? []).map((v: any) => [v.id, v]));
     for (const set of res.body.data.filter((s: any) => s.attributes.global)) {
       for (const { id } of set.relationships.vars.data) {
         const v = variables.get(id);
         const identity = `${v.attributes.category}/${v.attributes.key}`;
-        assert.equal(seen.get(identity), undefined, `${identity} is in two global sets: ${seen.get(identity)} and ${set.id}`);
+        assert.equal(
+          seen.get(identity),
+          undefined,
+          `${identity} is in two global sets: ${seen.get(identity)} and ${set.id}`,
+        );
         seen.set(identity, set.id);
       }
     }

@@ -36,8 +36,22 @@ export type ShownVariable = Omit<VariableState, 'value'> & { value: string | nul
  * `before` and `after` are null for that reason.
  */
 export type Change =
-  | { target: 'varset'; action: 'changed'; field: Attribute; before: string | boolean | null; after: string | boolean | null }
-  | { target: 'variable'; id: string; key: string; category: Category; action: 'added' | 'removed'; before: ShownVariable | null; after: ShownVariable | null }
+  | {
+      target: 'varset';
+      action: 'changed';
+      field: Attribute;
+      before: string | boolean | null;
+      after: string | boolean | null;
+    }
+  | {
+      target: 'variable';
+      id: string;
+      key: string;
+      category: Category;
+      action: 'added' | 'removed';
+      before: ShownVariable | null;
+      after: ShownVariable | null;
+    }
   | {
       target: 'variable';
       id: string;
@@ -112,7 +126,12 @@ export function versionFromRow(row: VersionColumns): VarsetVersion {
     rolledBackTo: row.rolled_back_to === null ? null : Number(row.rolled_back_to),
     varsetName: row.varset_name,
     createdAt: row.created_at,
-    actor: { tokenId: row.actor_token_id, kind: row.actor_kind, teamId: row.actor_team_id, description: row.actor_description },
+    actor: {
+      tokenId: row.actor_token_id,
+      kind: row.actor_kind,
+      teamId: row.actor_team_id,
+      description: row.actor_description,
+    },
     requestId: row.request_id,
     changes: JSON.parse(row.changes) as Change[],
   };
@@ -123,7 +142,10 @@ export function versionFromRow(row: VersionColumns): VarsetVersion {
  * compares. All else is the same before and after such a write, so the difference of the two
  * narrowed states is the difference of the whole ones.
  */
-export function narrowedTo(varset: Pick<VarsetState, Attribute>, variable: (VariableState & { id: string }) | null): VarsetState {
+export function narrowedTo(
+  varset: Pick<VarsetState, Attribute>,
+  variable: (VariableState & { id: string }) | null,
+): VarsetState {
   const { name, description, global, priority } = varset;
   const variables = new Map<string, VariableState>();
   if (variable) {
@@ -173,7 +195,11 @@ const sealedValue = (v: VariableState, secrets: Secrets) => (v.sensitive ? v.val
  * before nor after; sensitive values are compared opened (sealing the same value twice gives
  * two different texts).
  */
-export function diffStates(before: VarsetState | null, after: VarsetState | null, secrets: Secrets): { changes: Change[]; sealed: Record<string, string> } {
+export function diffStates(
+  before: VarsetState | null,
+  after: VarsetState | null,
+  secrets: Secrets,
+): { changes: Change[]; sealed: Record<string, string> } {
   const changes: Change[] = [];
   const sealed: Record<string, string> = {};
   for (const field of ATTRIBUTES) {
@@ -186,14 +212,25 @@ export function diffStates(before: VarsetState | null, after: VarsetState | null
   for (const [id, was] of wasVariables) {
     const is = isVariables.get(id);
     if (!is) {
-      changes.push({ target: 'variable', id, key: was.key, category: was.category, action: 'removed', before: shown(was), after: null });
+      changes.push({
+        target: 'variable',
+        id,
+        key: was.key,
+        category: was.category,
+        action: 'removed',
+        before: shown(was),
+        after: null,
+      });
       if (was.sensitive) sealed[id] = was.value;
       continue;
     }
     const hidden = was.sensitive || is.sensitive;
     for (const field of VARIABLE_FIELDS) {
       const same =
-        field === 'value' ? (was.value === is.value && was.sensitive === is.sensitive) || plainValue(was, secrets) === plainValue(is, secrets) : was[field] === is[field];
+        field === 'value'
+          ? (was.value === is.value && was.sensitive === is.sensitive) ||
+            plainValue(was, secrets) === plainValue(is, secrets)
+          : was[field] === is[field];
       if (same) continue;
       const secret = field === 'value' && hidden;
       if (secret) sealed[id] = sealedValue(was, secrets);
@@ -211,7 +248,16 @@ export function diffStates(before: VarsetState | null, after: VarsetState | null
     }
   }
   for (const [id, is] of isVariables) {
-    if (!wasVariables.has(id)) changes.push({ target: 'variable', id, key: is.key, category: is.category, action: 'added', before: null, after: shown(is) });
+    if (!wasVariables.has(id))
+      changes.push({
+        target: 'variable',
+        id,
+        key: is.key,
+        category: is.category,
+        action: 'added',
+        before: null,
+        after: shown(is),
+      });
   }
   for (const [target, was, is] of [
     ['workspace', before?.workspaceIds, after?.workspaceIds],
@@ -243,14 +289,35 @@ interface Draft {
  */
 export function undoVersions(current: VarsetState | null, versions: UndoableVersion[]): VarsetState | null {
   const draft: Draft = current
-    ? { ...current, variables: new Map(current.variables), workspaceIds: new Set(current.workspaceIds), projectIds: new Set(current.projectIds) }
-    : { name: null, description: null, global: null, priority: null, variables: new Map(), workspaceIds: new Set(), projectIds: new Set() };
+    ? {
+        ...current,
+        variables: new Map(current.variables),
+        workspaceIds: new Set(current.workspaceIds),
+        projectIds: new Set(current.projectIds),
+      }
+    : {
+        name: null,
+        description: null,
+        global: null,
+        priority: null,
+        variables: new Map(),
+        workspaceIds: new Set(),
+        projectIds: new Set(),
+      };
   for (const version of versions) {
     for (const change of [...version.changes].reverse()) undoChange(draft, change, version.sealed);
   }
   const { name, description, global, priority } = draft;
   if (name === null || description === null || global === null || priority === null) return null;
-  return { name, description, global, priority, variables: draft.variables, workspaceIds: draft.workspaceIds, projectIds: draft.projectIds };
+  return {
+    name,
+    description,
+    global,
+    priority,
+    variables: draft.variables,
+    workspaceIds: draft.workspaceIds,
+    projectIds: draft.projectIds,
+  };
 }
 
 function undoChange(draft: Draft, change: Change, sealed: Record<string, string>): void {
@@ -276,7 +343,11 @@ function undoChange(draft: Draft, change: Change, sealed: Record<string, string>
   }
 }
 
-function undoFieldChange(draft: Draft, change: Extract<Change, { action: 'changed'; target: 'variable' }>, sealed: Record<string, string>): void {
+function undoFieldChange(
+  draft: Draft,
+  change: Extract<Change, { action: 'changed'; target: 'variable' }>,
+  sealed: Record<string, string>,
+): void {
   const variable = draft.variables.get(change.id);
   // Changed by a write no version records (it predates versions): nothing to take back.
   if (!variable) return;

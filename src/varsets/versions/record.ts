@@ -29,7 +29,12 @@ export const NEW_SET: Before = { varset: null, state: null, lastNumber: 0 };
 
 export function actorOf(ctx: Context): Actor {
   const { subject } = ctx;
-  return { tokenId: subject.tokenId, kind: subject.kind, teamId: subject.kind === 'team' ? subject.teamId : null, description: subject.description };
+  return {
+    tokenId: subject.tokenId,
+    kind: subject.kind,
+    teamId: subject.kind === 'team' ? subject.teamId : null,
+    description: subject.description,
+  };
 }
 
 /**

@@ -9,15 +9,31 @@ const Category = Type.Enum([...CATEGORIES]);
 
 /** A variable as a change shows it whole: its value is null when it is sensitive. */
 const ShownVariable = Type.Object(
-  { key: Type.String(), value: Nullable(Type.String()), description: Type.String(), category: Category, hcl: Type.Boolean(), sensitive: Type.Boolean() },
+  {
+    key: Type.String(),
+    value: Nullable(Type.String()),
+    description: Type.String(),
+    category: Category,
+    hcl: Type.Boolean(),
+    sensitive: Type.Boolean(),
+  },
   { additionalProperties: false },
 );
 
 /** One thing a version changed: each kind of change has its own shape. */
 export const Change = Type.Union([
   Type.Object(
-    { target: Type.Literal('varset'), action: Type.Literal('changed'), field: Type.Enum([...ATTRIBUTES]), before: Value, after: Value },
-    { additionalProperties: false, description: "one of the set's attributes; before is null on creation, after on deletion" },
+    {
+      target: Type.Literal('varset'),
+      action: Type.Literal('changed'),
+      field: Type.Enum([...ATTRIBUTES]),
+      before: Value,
+      after: Value,
+    },
+    {
+      additionalProperties: false,
+      description: "one of the set's attributes; before is null on creation, after on deletion",
+    },
   ),
   Type.Object(
     {

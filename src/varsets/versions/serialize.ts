@@ -13,12 +13,20 @@ export function serializeVarsetVersion(version: VarsetVersion): Static<typeof Va
       'rolled-back-to': version.rolledBackTo,
       'varset-name': version.varsetName,
       'created-at': version.createdAt,
-      actor: { 'token-id': version.actor.tokenId, kind: version.actor.kind, 'team-id': version.actor.teamId, description: version.actor.description },
+      actor: {
+        'token-id': version.actor.tokenId,
+        kind: version.actor.kind,
+        'team-id': version.actor.teamId,
+        description: version.actor.description,
+      },
       'request-id': version.requestId,
       changes: version.changes,
     },
     relationships: {
-      varset: { data: { id: version.varsetId, type: 'varsets' }, links: { related: `${API_PREFIX}/varsets/${version.varsetId}` } },
+      varset: {
+        data: { id: version.varsetId, type: 'varsets' },
+        links: { related: `${API_PREFIX}/varsets/${version.varsetId}` },
+      },
       organization: {
         data: { id: version.organizationName, type: 'organizations' },
         links: { related: `${API_PREFIX}/organizations/${encodeURIComponent(version.organizationName)}` },

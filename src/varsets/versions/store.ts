@@ -9,9 +9,21 @@ import { versionFromRow, type Change, type UndoableVersion, type VarsetVersion }
 
 /** The number of the set's newest version (null: none), as a column of a statement that selects sets. */
 export const newestVersionNumber = (eb: ExpressionBuilder<Database, 'varsets'>) =>
-  eb.selectFrom('varset_versions').select('varset_versions.number').whereRef('varset_versions.varset_id', '=', 'varsets.id').orderBy('varset_versions.number', 'desc').limit(1);
+  eb
+    .selectFrom('varset_versions')
+    .select('varset_versions.number')
+    .whereRef('varset_versions.varset_id', '=', 'varsets.id')
+    .orderBy('varset_versions.number', 'desc')
+    .limit(1);
 
-const lastNumber = compiledOnce((db, varsetId: string) => db.selectFrom('varset_versions').select('number').where('varset_id', '=', varsetId).orderBy('number', 'desc').limit(1));
+const lastNumber = compiledOnce((db, varsetId: string) =>
+  db
+    .selectFrom('varset_versions')
+    .select('number')
+    .where('varset_id', '=', varsetId)
+    .orderBy('number', 'desc')
+    .limit(1),
+);
 
 /** The number of the set's newest version; 0 when it has none. */
 export async function findLastVersionNumber(db: Db, varsetId: string): Promise<number> {
@@ -110,7 +122,11 @@ const SHOWN_COLUMNS = [
 ] as const;
 
 /** Versions as responses show them: with their organization's name. */
-const selectVersions = (db: Db) => db.selectFrom('varset_versions').innerJoin('organizations', 'organizations.id', 'varset_versions.organization_id').select(SHOWN_COLUMNS);
+const selectVersions = (db: Db) =>
+  db
+    .selectFrom('varset_versions')
+    .innerJoin('organizations', 'organizations.id', 'varset_versions.organization_id')
+    .select(SHOWN_COLUMNS);
 
 const versionById = compiledOnce((db, id: string) => selectVersions(db).where('varset_versions.id', '=', id));
 
@@ -120,7 +136,10 @@ export async function findVersion(db: Db, id: string): Promise<VarsetVersion | u
 }
 
 const newestVersion = compiledOnce((db, varsetId: string) =>
-  selectVersions(db).where('varset_versions.varset_id', '=', varsetId).orderBy('varset_versions.number', 'desc').limit(1),
+  selectVersions(db)
+    .where('varset_versions.varset_id', '=', varsetId)
+    .orderBy('varset_versions.number', 'desc')
+    .limit(1),
 );
 
 /** The set's newest version: for a deleted set, its deletion. */
@@ -134,7 +153,11 @@ export async function findNewestVersion(db: Db, varsetId: string): Promise<Varse
  * numbered 1 to its newest without a gap, so the newest number is the count, and a page is a
  * range of numbers read from the index: two lookups, however long the history.
  */
-export async function pageOfVersions(db: Db, varsetId: string, page: Page): Promise<{ rows: VarsetVersion[]; total: number }> {
+export async function pageOfVersions(
+  db: Db,
+  varsetId: string,
+  page: Page,
+): Promise<{ rows: VarsetVersion[]; total: number }> {
   const total = await findLastVersionNumber(db, varsetId);
   const highest = total - (page.number - 1) * page.size;
   if (highest < 1) return { rows: [], total };

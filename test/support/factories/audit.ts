@@ -8,7 +8,8 @@ import type { TestApp } from '../app.js';
 
 /** An organization's id, as events name it (responses name an organization by its name). */
 export async function organizationId(t: TestApp, org: string): Promise<string> {
-  return (await t.store.db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirstOrThrow()).id;
+  return (await t.store.db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirstOrThrow())
+    .id;
 }
 
 /** An event of `organizationId` at `timestamp`, written as a write would write it (by `who`, of `type` and `action`); returns its id. */

@@ -24,7 +24,10 @@ export function tarEntry(name: string, content: string | Buffer): Buffer {
 
 /** A tar archive of the given files, ending with the two zero blocks. */
 export function tar(files: Record<string, string>): Buffer {
-  return Buffer.concat([...Object.entries(files).map(([name, content]) => tarEntry(name, content)), Buffer.alloc(1024)]);
+  return Buffer.concat([
+    ...Object.entries(files).map(([name, content]) => tarEntry(name, content)),
+    Buffer.alloc(1024),
+  ]);
 }
 
 /** What go-tfe's tests upload: a directory holding one main.tf, as a tar.gz. */
@@ -32,8 +35,14 @@ export function configArchive(): Buffer {
   return gzipSync(tar({ 'main.tf': 'resource "null_resource" "foo" {}\n' }));
 }
 
-export async function createConfigurationVersion(t: Client, workspaceId: string, attributes: Record<string, unknown> = {}): Promise<any> {
-  const res = await t.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions', attributes } });
+export async function createConfigurationVersion(
+  t: Client,
+  workspaceId: string,
+  attributes: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await t.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, {
+    data: { type: 'configuration-versions', attributes },
+  });
   expectStatus(res, 201);
   return res.body.data;
 }
@@ -41,20 +50,33 @@ export async function createConfigurationVersion(t: Client, workspaceId: string,
 export const showConfigurationVersion = (t: Client, id: string) => t.get(`/api/v2/configuration-versions/${id}`);
 
 /** PUTs raw bytes to an upload URL (absolute; only its path is used in process), without a token unless given. */
-export async function upload(t: TestApp, uploadUrl: string, body: Buffer, headers: Record<string, string> = { 'content-type': 'application/octet-stream' }): Promise<ApiResponse> {
+export async function upload(
+  t: TestApp,
+  uploadUrl: string,
+  body: Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/octet-stream' },
+): Promise<ApiResponse> {
   const res = await t.app.inject({ method: 'PUT', url: new URL(uploadUrl).pathname, headers, payload: body });
   return { status: res.statusCode, headers: res.headers, body: res.body === '' ? undefined : JSON.parse(res.body) };
 }
 
 /** Creates a configuration version and uploads a valid archive to it; returns its id. */
-export async function createUploadedConfigurationVersion(t: TestApp, workspaceId: string, attributes: Record<string, unknown> = {}): Promise<string> {
+export async function createUploadedConfigurationVersion(
+  t: TestApp,
+  workspaceId: string,
+  attributes: Record<string, unknown> = {},
+): Promise<string> {
   const cv = await createConfigurationVersion(t, workspaceId, attributes);
   expectStatus(await upload(t, cv.attributes['upload-url'], configArchive()), 200);
   return cv.id;
 }
 
 /** A workspace with an uploaded configuration version and a run on it. */
-export async function createRun(t: TestApp, workspaceId: string, attributes: Record<string, unknown> = {}): Promise<any> {
+export async function createRun(
+  t: TestApp,
+  workspaceId: string,
+  attributes: Record<string, unknown> = {},
+): Promise<any> {
   const cvId = await createUploadedConfigurationVersion(t, workspaceId);
   const res = await t.post('/api/v2/runs', {
     data: {
@@ -78,12 +100,21 @@ export async function createComment(t: Client, runId: string, body: string): Pro
 
 /** A run of the workspace over real HTTP: a configuration version, its upload, then POST /runs. */
 export async function createRunOverHttp(c: Client, workspaceId: string, message: string): Promise<string> {
-  const cv = await c.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, { data: { type: 'configuration-versions' } });
+  const cv = await c.post(`/api/v2/workspaces/${workspaceId}/configuration-versions`, {
+    data: { type: 'configuration-versions' },
+  });
   expectStatus(cv, 201);
-  const uploaded = await fetch(cv.body.data.attributes['upload-url'], { method: 'PUT', body: gzipSync(tar({ 'main.tf': 'output "x" { value = 1 }\n' })) });
+  const uploaded = await fetch(cv.body.data.attributes['upload-url'], {
+    method: 'PUT',
+    body: gzipSync(tar({ 'main.tf': 'output "x" { value = 1 }\n' })),
+  });
   if (uploaded.status !== 200) throw new Error(`upload answered ${uploaded.status}`);
   const run = await c.post('/api/v2/runs', {
-    data: { type: 'runs', attributes: { message }, relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } } },
+    data: {
+      type: 'runs',
+      attributes: { message },
+      relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } },
+    },
   });
   expectStatus(run, 201);
   return run.body.data.id;

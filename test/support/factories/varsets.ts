@@ -12,7 +12,10 @@ export interface VarAttributes {
   sensitive?: boolean;
 }
 
-export const varResource = (attributes: VarAttributes | Record<string, unknown>) => ({ type: 'vars', attributes: { category: 'terraform', ...attributes } });
+export const varResource = (attributes: VarAttributes | Record<string, unknown>) => ({
+  type: 'vars',
+  attributes: { category: 'terraform', ...attributes },
+});
 
 export const identifiers = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ type, id })) });
 
@@ -31,14 +34,23 @@ export function varsetBody(body: VarsetBody): unknown {
   if (body.projects) relationships.projects = identifiers('projects', body.projects);
   if (body.vars) relationships.vars = { data: body.vars.map(varResource) };
   if (body.parent) relationships.parent = { data: body.parent };
-  return { data: { type: 'varsets', attributes: body.attributes ?? {}, ...(Object.keys(relationships).length ? { relationships } : {}) } };
+  return {
+    data: {
+      type: 'varsets',
+      attributes: body.attributes ?? {},
+      ...(Object.keys(relationships).length ? { relationships } : {}),
+    },
+  };
 }
 
 let counter = 0;
 export const uniqueName = (prefix = 'set') => `${prefix}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
 
 export function postVarset(t: Client, org: string, body: VarsetBody = {}): Promise<ApiResponse> {
-  return t.post(`/api/v2/organizations/${org}/varsets`, varsetBody({ ...body, attributes: { name: uniqueName(), ...body.attributes } }));
+  return t.post(
+    `/api/v2/organizations/${org}/varsets`,
+    varsetBody({ ...body, attributes: { name: uniqueName(), ...body.attributes } }),
+  );
 }
 
 /** Creates a set and returns the created resource. */
@@ -48,7 +60,11 @@ export async function createVarset(t: Client, org: string, body: VarsetBody = {}
   return res.body.data;
 }
 
-export function postVar(t: Client, varsetId: string, attributes: VarAttributes | Record<string, unknown>): Promise<ApiResponse> {
+export function postVar(
+  t: Client,
+  varsetId: string,
+  attributes: VarAttributes | Record<string, unknown>,
+): Promise<ApiResponse> {
   return t.post(`/api/v2/varsets/${varsetId}/relationships/vars`, { data: varResource(attributes) });
 }
 
@@ -59,7 +75,8 @@ export async function createVar(t: Client, varsetId: string, attributes: VarAttr
 }
 
 /** The path of a set's variables, or of one of them. */
-export const varsPath = (setId: string, varId?: string) => `/api/v2/varsets/${setId}/relationships/vars${varId ? `/${varId}` : ''}`;
+export const varsPath = (setId: string, varId?: string) =>
+  `/api/v2/varsets/${setId}/relationships/vars${varId ? `/${varId}` : ''}`;
 
 /** A set's versions as the API lists them (first page of 100), read with `token` or the site-admin token. */
 export async function listVersions(c: Client, setId: string, token?: string): Promise<any[]> {
@@ -68,7 +85,12 @@ export async function listVersions(c: Client, setId: string, token?: string): Pr
   return res.body.data;
 }
 
-export async function assign(t: Client, varsetId: string, kind: 'workspaces' | 'projects', ids: string[]): Promise<void> {
+export async function assign(
+  t: Client,
+  varsetId: string,
+  kind: 'workspaces' | 'projects',
+  ids: string[],
+): Promise<void> {
   expectStatus(await t.post(`/api/v2/varsets/${varsetId}/relationships/${kind}`, identifiers(kind, ids)), 204);
 }
 
@@ -82,7 +104,12 @@ export async function snapshot(t: Client, org: string): Promise<unknown> {
 }
 
 /** Runs `request`, which must be refused with `status`, and checks the organization's sets are exactly as before. */
-export async function expectRejected(t: Client, org: string, status: number, request: () => Promise<ApiResponse>): Promise<ApiResponse> {
+export async function expectRejected(
+  t: Client,
+  org: string,
+  status: number,
+  request: () => Promise<ApiResponse>,
+): Promise<ApiResponse> {
   const before = await snapshot(t, org);
   const res = await request();
   expectStatus(res, status);

@@ -15,7 +15,13 @@ type TrailPage = { since?: string | undefined; number?: number; size: number; fi
  * it, and an organization token may name its own.
  */
 function readTrail(org: string, page: TrailPage) {
-  const query = { 'filter[organization][name]': org, since: page.since, 'page[number]': page.number?.toString(), 'page[size]': String(page.size), ...page.filters };
+  const query = {
+    'filter[organization][name]': org,
+    since: page.since,
+    'page[number]': page.number?.toString(),
+    'page[size]': String(page.size),
+    ...page.filters,
+  };
   return answer(plainApi.GET('/api/v2/organization/audit-trail', { params: { query } }));
 }
 

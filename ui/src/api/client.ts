@@ -66,7 +66,8 @@ type JsonApi = typeof MEDIA_TYPE;
 /** A query string (without its `?`) from parameters, leaving out empty ones. */
 function search(parameters: Record<string, unknown>): string {
   const found = new URLSearchParams();
-  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== null && value !== '') found.set(name, String(value));
+  for (const [name, value] of Object.entries(parameters))
+    if (value !== undefined && value !== null && value !== '') found.set(name, String(value));
   return found.toString();
 }
 
@@ -92,11 +93,14 @@ export const api = typedClient<JsonApi>(MEDIA_TYPE);
 export const plainApi = typedClient('application/json');
 
 /** The body of a successful answer; a failure throws ApiError, and a 401 forgets the token (the UI then asks for another). */
-export async function answer<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<NonNullable<R['data']>> {
+export async function answer<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<NonNullable<R['data']>> {
   const { data, error, response } = await call;
   if (!response.ok) {
     if (response.status === 401) forgetToken();
-    const errors = typeof error === 'object' && error !== null && 'errors' in error ? (error.errors as ErrorObject[]) : [];
+    const errors =
+      typeof error === 'object' && error !== null && 'errors' in error ? (error.errors as ErrorObject[]) : [];
     throw new ApiError(response.status, errors);
   }
   return data as NonNullable<R['data']>;

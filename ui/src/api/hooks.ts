@@ -4,17 +4,24 @@ import { queryKeys } from './queryKeys';
 import type { Pagination } from './types';
 
 /** What a list of projects or of workspaces has in common. */
-type Named = { data: { id: string; attributes: { name: string; description?: string | null } }[]; meta?: { pagination?: Pagination } };
+type Named = {
+  data: { id: string; attributes: { name: string; description?: string | null } }[];
+  meta?: { pagination?: Pagination };
+};
 
 /** The queries of the UI's pages, each under its key of queryKeys and typed by the generated schema. */
 
 const text = (n: number | undefined) => (n === undefined ? undefined : String(n));
-const pageQuery = (page: { number?: number; size?: number }) => ({ 'page[number]': text(page.number), 'page[size]': text(page.size) });
+const pageQuery = (page: { number?: number; size?: number }) => ({
+  'page[number]': text(page.number),
+  'page[size]': text(page.size),
+});
 
 export function useOrganizations(page: number) {
   return useQuery({
     queryKey: queryKeys.organizations.list({ number: page }),
-    queryFn: () => answer(api.GET('/api/v2/organizations', { params: { query: pageQuery({ number: page, size: 50 }) } })),
+    queryFn: () =>
+      answer(api.GET('/api/v2/organizations', { params: { query: pageQuery({ number: page, size: 50 }) } })),
   });
 }
 
@@ -37,18 +44,35 @@ export function useCanManageVarsets(org: string): boolean {
  * token and the site administrator, the callers the organization's `can-update` names.
  */
 export function useCanRestoreDeletedSets(org: string | undefined): boolean {
-  return useQuery({ ...organizationQuery(org ?? ''), enabled: org !== undefined }).data?.data.attributes.permissions['can-update'] === true;
+  return (
+    useQuery({ ...organizationQuery(org ?? ''), enabled: org !== undefined }).data?.data.attributes.permissions[
+      'can-update'
+    ] === true
+  );
 }
 
 /** The organization's projects or workspaces, searched by `search` (e.g. `{ q: 'net' }`). */
-export function useOrganizationChildren(org: string | null, kind: 'projects' | 'workspaces', search: Record<string, string>, page: { number?: number; size: number }) {
+export function useOrganizationChildren(
+  org: string | null,
+  kind: 'projects' | 'workspaces',
+  search: Record<string, string>,
+  page: { number?: number; size: number },
+) {
   const params = { ...search, ...pageQuery(page) };
   return useQuery({
     queryKey: queryKeys.organizations.children(org ?? '', kind, params),
     queryFn: async (): Promise<Named> =>
       kind === 'projects'
-        ? answer(api.GET('/api/v2/organizations/{organization}/projects', { params: { path: { organization: org! }, query: params } }))
-        : answer(api.GET('/api/v2/organizations/{organization}/workspaces', { params: { path: { organization: org! }, query: params } })),
+        ? answer(
+            api.GET('/api/v2/organizations/{organization}/projects', {
+              params: { path: { organization: org! }, query: params },
+            }),
+          )
+        : answer(
+            api.GET('/api/v2/organizations/{organization}/workspaces', {
+              params: { path: { organization: org! }, query: params },
+            }),
+          ),
     enabled: org !== null,
   });
 }
@@ -72,7 +96,12 @@ export function useWorkspace(id: string | null) {
 export function useWorkspaceRuns(id: string, page: number) {
   return useQuery({
     queryKey: queryKeys.workspaces.runs(id, { number: page }),
-    queryFn: () => answer(api.GET('/api/v2/workspaces/{id}/runs', { params: { path: { id }, query: pageQuery({ number: page, size: 10 }) } })),
+    queryFn: () =>
+      answer(
+        api.GET('/api/v2/workspaces/{id}/runs', {
+          params: { path: { id }, query: pageQuery({ number: page, size: 10 }) },
+        }),
+      ),
   });
 }
 
@@ -80,14 +109,16 @@ export function useWorkspaceRuns(id: string, page: number) {
 export function useVarset(id: string) {
   return useQuery({
     queryKey: queryKeys.varsets.detail(id),
-    queryFn: () => answer(api.GET('/api/v2/varsets/{id}', { params: { path: { id }, query: { include: 'workspaces,projects' } } })),
+    queryFn: () =>
+      answer(api.GET('/api/v2/varsets/{id}', { params: { path: { id }, query: { include: 'workspaces,projects' } } })),
   });
 }
 
 export function useVarsetVersions(id: string, page: { number: number; size: number }, enabled = true) {
   return useQuery({
     queryKey: queryKeys.varsets.versions(id, page),
-    queryFn: () => answer(api.GET('/api/v2/varsets/{id}/versions', { params: { path: { id }, query: pageQuery(page) } })),
+    queryFn: () =>
+      answer(api.GET('/api/v2/varsets/{id}/versions', { params: { path: { id }, query: pageQuery(page) } })),
     enabled,
   });
 }
@@ -106,8 +137,14 @@ export function useVarsetList(
   return useQuery({
     queryKey: queryKeys.varsetLists.list(owner, id ?? '', page),
     queryFn: () => {
-      if (owner === 'organizations') return answer(api.GET('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: id! }, query: organizationQuery } }));
-      if (owner === 'projects') return answer(api.GET('/api/v2/projects/{id}/varsets', { params: { path: { id: id! }, query } }));
+      if (owner === 'organizations')
+        return answer(
+          api.GET('/api/v2/organizations/{organization}/varsets', {
+            params: { path: { organization: id! }, query: organizationQuery },
+          }),
+        );
+      if (owner === 'projects')
+        return answer(api.GET('/api/v2/projects/{id}/varsets', { params: { path: { id: id! }, query } }));
       return answer(api.GET('/api/v2/workspaces/{id}/varsets', { params: { path: { id: id! }, query } }));
     },
     enabled: id !== null,
@@ -120,8 +157,14 @@ export function useEffectiveVariables(owner: 'workspaces' | 'runs', id: string) 
     queryKey: queryKeys.effectiveVariables.of(owner, id),
     queryFn: () =>
       owner === 'workspaces'
-        ? answer(api.GET('/api/v2/workspaces/{id}/effective-variables', { params: { path: { id }, query: { explain: 'true' } } }))
-        : answer(api.GET('/api/v2/runs/{id}/effective-variables', { params: { path: { id }, query: { explain: 'true' } } })),
+        ? answer(
+            api.GET('/api/v2/workspaces/{id}/effective-variables', {
+              params: { path: { id }, query: { explain: 'true' } },
+            }),
+          )
+        : answer(
+            api.GET('/api/v2/runs/{id}/effective-variables', { params: { path: { id }, query: { explain: 'true' } } }),
+          ),
   });
 }
 
@@ -135,6 +178,11 @@ export function useRun(id: string) {
 export function useRunComments(id: string, page: number) {
   return useQuery({
     queryKey: queryKeys.runs.comments(id, { number: page }),
-    queryFn: () => answer(api.GET('/api/v2/runs/{id}/comments', { params: { path: { id }, query: pageQuery({ number: page, size: 50 }) } })),
+    queryFn: () =>
+      answer(
+        api.GET('/api/v2/runs/{id}/comments', {
+          params: { path: { id }, query: pageQuery({ number: page, size: 50 }) },
+        }),
+      ),
   });
 }

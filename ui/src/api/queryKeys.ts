@@ -10,7 +10,8 @@ export const queryKeys = {
     list: (page: Page) => ['organizations', 'list', page] as const,
     detail: (name: string) => ['organizations', name] as const,
     /** The organization's projects or workspaces, as listed and searched. */
-    children: (name: string, kind: 'projects' | 'workspaces', params: Record<string, unknown>) => ['organizations', name, kind, params] as const,
+    children: (name: string, kind: 'projects' | 'workspaces', params: Record<string, unknown>) =>
+      ['organizations', name, kind, params] as const,
   },
   projects: {
     detail: (id: string) => ['projects', id] as const,
@@ -33,7 +34,8 @@ export const queryKeys = {
   /** Lists of sets: an organization's, a project's, a workspace's. */
   varsetLists: {
     all: ['varset-lists'] as const,
-    list: (owner: 'organizations' | 'projects' | 'workspaces', id: string, page: Page) => ['varset-lists', owner, id, page] as const,
+    list: (owner: 'organizations' | 'projects' | 'workspaces', id: string, page: Page) =>
+      ['varset-lists', owner, id, page] as const,
   },
   /** A workspace's or a run's effective variables; a run's are those stored with it, which no later write changes. */
   effectiveVariables: {
@@ -42,7 +44,11 @@ export const queryKeys = {
   },
   runs: {
     detail: (id: string) => ['runs', id] as const,
-    comments: (id: string, page?: Page) => (page ? (['runs', id, 'comments', page] as const) : (['runs', id, 'comments'] as const)),
+    comments: (id: string, page?: Page) =>
+      page ? (['runs', id, 'comments', page] as const) : (['runs', id, 'comments'] as const),
   },
-  auditTrail: (org: string, page: { since?: string | undefined; number?: number; size: number; filters?: Record<string, string> }) => ['audit-trail', org, page] as const,
+  auditTrail: (
+    org: string,
+    page: { since?: string | undefined; number?: number; size: number; filters?: Record<string, string> },
+  ) => ['audit-trail', org, page] as const,
 };

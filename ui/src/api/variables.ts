@@ -12,7 +12,10 @@ export function useVariables(owner: VariableOwner, page: number | undefined) {
   const { id } = owner;
   const query = page === undefined ? {} : { 'page[number]': String(page), 'page[size]': '50' };
   return useQuery({
-    queryKey: owner.kind === 'varsets' ? queryKeys.varsets.variables(id, page === undefined ? undefined : { number: page }) : queryKeys.workspaces.variables(id),
+    queryKey:
+      owner.kind === 'varsets'
+        ? queryKeys.varsets.variables(id, page === undefined ? undefined : { number: page })
+        : queryKeys.workspaces.variables(id),
     queryFn: async () =>
       owner.kind === 'varsets'
         ? answer(api.GET('/api/v2/varsets/{id}/relationships/vars', { params: { path: { id }, query } }))
@@ -20,21 +23,36 @@ export function useVariables(owner: VariableOwner, page: number | undefined) {
   });
 }
 
-export type VariableBody = Body<'/api/v2/varsets/{id}/relationships/vars', 'post'> & Body<'/api/v2/workspaces/{id}/vars', 'post'>;
+export type VariableBody = Body<'/api/v2/varsets/{id}/relationships/vars', 'post'> &
+  Body<'/api/v2/workspaces/{id}/vars', 'post'>;
 
 /** Adds a variable, or changes the one `variableId` names. */
-export async function saveVariable(owner: VariableOwner, variableId: string | undefined, body: VariableBody): Promise<void> {
+export async function saveVariable(
+  owner: VariableOwner,
+  variableId: string | undefined,
+  body: VariableBody,
+): Promise<void> {
   const { id } = owner;
   if (owner.kind === 'varsets') {
-    if (variableId) await answer(api.PATCH('/api/v2/varsets/{id}/relationships/vars/{varId}', { params: { path: { id, varId: variableId } }, body }));
+    if (variableId)
+      await answer(
+        api.PATCH('/api/v2/varsets/{id}/relationships/vars/{varId}', {
+          params: { path: { id, varId: variableId } },
+          body,
+        }),
+      );
     else await answer(api.POST('/api/v2/varsets/{id}/relationships/vars', { params: { path: { id } }, body }));
-  } else if (variableId) await answer(api.PATCH('/api/v2/workspaces/{id}/vars/{varId}', { params: { path: { id, varId: variableId } }, body }));
+  } else if (variableId)
+    await answer(
+      api.PATCH('/api/v2/workspaces/{id}/vars/{varId}', { params: { path: { id, varId: variableId } }, body }),
+    );
   else await answer(api.POST('/api/v2/workspaces/{id}/vars', { params: { path: { id } }, body }));
 }
 
 export async function deleteVariable(owner: VariableOwner, variableId: string): Promise<void> {
   const path = { id: owner.id, varId: variableId };
-  if (owner.kind === 'varsets') await answer(api.DELETE('/api/v2/varsets/{id}/relationships/vars/{varId}', { params: { path } }));
+  if (owner.kind === 'varsets')
+    await answer(api.DELETE('/api/v2/varsets/{id}/relationships/vars/{varId}', { params: { path } }));
   else await answer(api.DELETE('/api/v2/workspaces/{id}/vars/{varId}', { params: { path } }));
 }
 

@@ -17,7 +17,9 @@ export function count(n: number, noun: string): string {
 /** What a set holds and where it applies: a global set applies everywhere, whatever it is assigned to. */
 export function varsetCounts(varset: Varset): string {
   const a = varset.attributes;
-  const reach = a.global ? 'every workspace of the organization' : `${count(a['workspace-count'], 'workspace')} · ${count(a['project-count'], 'project')}`;
+  const reach = a.global
+    ? 'every workspace of the organization'
+    : `${count(a['workspace-count'], 'workspace')} · ${count(a['project-count'], 'project')}`;
   return `${count(a['var-count'], 'variable')} · ${reach}`;
 }
 

@@ -1,13 +1,17 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * Gives focus back to what opened a dialog or form, or to the page's heading when that is gone,
  * without scrolling: what the dialog's action changed may have been brought into view meanwhile.
  */
 export function returnFocus(opener: Element | null | undefined): void {
-  const target = opener instanceof HTMLElement && opener.isConnected && !opener.matches(':disabled') ? opener : document.querySelector<HTMLElement>('main h1');
+  const target =
+    opener instanceof HTMLElement && opener.isConnected && !opener.matches(':disabled')
+      ? opener
+      : document.querySelector<HTMLElement>('main h1');
   target?.focus({ preventScroll: true });
 }
 
@@ -73,7 +77,12 @@ export function ConfirmDialog({
     }
   }, [open, focusConfirm]);
   return (
-    <dialog ref={dialog} aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), onCancel())} onKeyDown={trapTab}>
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={(event) => (event.preventDefault(), onCancel())}
+      onKeyDown={trapTab}
+    >
       <h2 id={titleId}>{title}</h2>
       <div>{children}</div>
       <div className="actions">

@@ -15,18 +15,30 @@ export interface Place {
 export function SourceWords({ source, place }: { source: Source; place: Place }) {
   if (source.type === 'run') return <>the run's own variables</>;
   if (source.type === 'workspace') {
-    return place.workspaceId ? <Link to={`/workspaces/${place.workspaceId}`}>the workspace's own variables</Link> : <>the workspace's own variables</>;
+    return place.workspaceId ? (
+      <Link to={`/workspaces/${place.workspaceId}`}>the workspace's own variables</Link>
+    ) : (
+      <>the workspace's own variables</>
+    );
   }
   const set = source.varset!;
   const project = place.projectId ? (
-    <Link to={`/projects/${place.projectId}`}>{place.projectName ? `project '${place.projectName}'` : "the workspace's project"}</Link>
+    <Link to={`/projects/${place.projectId}`}>
+      {place.projectName ? `project '${place.projectName}'` : "the workspace's project"}
+    </Link>
   ) : (
     "the workspace's project"
   );
   return (
     <>
       set '<Link to={`/varsets/${set.id}`}>{set.name}</Link>',{' '}
-      {set.scope === 'global' ? 'global' : set.scope === 'project' ? <>applied to {project}</> : 'applied to the workspace'}
+      {set.scope === 'global' ? (
+        'global'
+      ) : set.scope === 'project' ? (
+        <>applied to {project}</>
+      ) : (
+        'applied to the workspace'
+      )}
       {set.owner === 'project' ? ', owned by the project' : ''}
       {set.priority ? ', priority' : ''}
     </>
@@ -41,7 +53,10 @@ function VersionLink({ source }: { source: Source }) {
     <>
       {' '}
       (
-      <Link to={`/varsets/${set.id}/history?version=${set.version}`} title={`The version of set '${set.name}' this value is of, in the set's history`}>
+      <Link
+        to={`/varsets/${set.id}/history?version=${set.version}`}
+        title={`The version of set '${set.name}' this value is of, in the set's history`}
+      >
         version {set.version}
       </Link>
       )
@@ -67,7 +82,15 @@ export function ShownValue({ value, inParentheses = false }: { value: EffectiveV
  * from, why it won and what it beat. The levels and reasons are the API's (`explain=true`): the
  * UI repeats no precedence rule.
  */
-export function EffectiveVariables({ of, place, title }: { of: { owner: 'workspaces' | 'runs'; id: string }; place: Place; title: string }) {
+export function EffectiveVariables({
+  of,
+  place,
+  title,
+}: {
+  of: { owner: 'workspaces' | 'runs'; id: string };
+  place: Place;
+  title: string;
+}) {
   const list = useEffectiveVariables(of.owner, of.id);
   const levels = list.data?.meta?.precedence ?? [];
   return (
@@ -78,7 +101,9 @@ export function EffectiveVariables({ of, place, title }: { of: { owner: 'workspa
           <>
             <div className="table-wrap">
               <table className="effective">
-                <caption className="visually-hidden">{title}: each variable's winning value, where it comes from and why it wins</caption>
+                <caption className="visually-hidden">
+                  {title}: each variable's winning value, where it comes from and why it wins
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col">Variable</th>

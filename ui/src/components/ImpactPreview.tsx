@@ -6,13 +6,24 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
 
 /** Asks the API what a write to set `id` would change (`POST …/actions/preview` with the write's body); writes nothing. */
-export function previewWrite(id: string, body: Body<'/api/v2/varsets/{id}/actions/preview', 'post'>): Promise<ImpactDocument> {
+export function previewWrite(
+  id: string,
+  body: Body<'/api/v2/varsets/{id}/actions/preview', 'post'>,
+): Promise<ImpactDocument> {
   return answer(api.POST('/api/v2/varsets/{id}/actions/preview', { params: { path: { id } }, body }));
 }
 
 /** The same for a new set of `organization`. */
-export function previewNewSet(organization: string, body: Body<'/api/v2/organizations/{organization}/varsets/actions/preview', 'post'>): Promise<ImpactDocument> {
-  return answer(api.POST('/api/v2/organizations/{organization}/varsets/actions/preview', { params: { path: { organization } }, body }));
+export function previewNewSet(
+  organization: string,
+  body: Body<'/api/v2/organizations/{organization}/varsets/actions/preview', 'post'>,
+): Promise<ImpactDocument> {
+  return answer(
+    api.POST('/api/v2/organizations/{organization}/varsets/actions/preview', {
+      params: { path: { organization } },
+      body,
+    }),
+  );
 }
 
 /** Workspaces listed before the rest is folded behind "Show N more". */
@@ -208,7 +219,15 @@ export function ImpactDialog({
   destructive?: boolean;
 }) {
   return (
-    <ConfirmDialog open={open} title={title} confirmLabel={confirmLabel} busy={busy} onCancel={onCancel} focusConfirm={!destructive} {...(preview ? { onConfirm } : {})}>
+    <ConfirmDialog
+      open={open}
+      title={title}
+      confirmLabel={confirmLabel}
+      busy={busy}
+      onCancel={onCancel}
+      focusConfirm={!destructive}
+      {...(preview ? { onConfirm } : {})}
+    >
       {open && !preview && !error && <p>Working out which workspaces this changes…</p>}
       {preview && <ImpactSummary preview={preview} unsavedSet={unsavedSet} />}
       <FormError error={error} fields={[]} />

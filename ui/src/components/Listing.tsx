@@ -4,7 +4,8 @@ import type { Pagination } from '../api/types';
 import { LoadError } from './errors';
 
 /** Whether a page was asked for beyond a list's last one (`?page=99` of 15), which is empty but for that. */
-export const pastTheEnd = (pagination: Pagination | undefined): boolean => pagination !== undefined && pagination['current-page'] > Math.max(pagination['total-pages'], 1);
+export const pastTheEnd = (pagination: Pagination | undefined): boolean =>
+  pagination !== undefined && pagination['current-page'] > Math.max(pagination['total-pages'], 1);
 
 /**
  * A listed read in its four states: its error, loading, what an empty page says, or its items.
@@ -25,6 +26,9 @@ export function Listing<T>({
   if (!list.data) return <p>Loading…</p>;
   const { meta } = list.data;
   const pagination = meta && 'pagination' in meta ? (meta.pagination as Pagination) : undefined;
-  if (list.data.data.length === 0) return <p className="muted">{pastTheEnd(pagination) ? `No ${what} on this page: it is past the last one.` : empty}</p>;
+  if (list.data.data.length === 0)
+    return (
+      <p className="muted">{pastTheEnd(pagination) ? `No ${what} on this page: it is past the last one.` : empty}</p>
+    );
   return children(list.data.data);
 }

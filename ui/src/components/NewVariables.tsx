@@ -10,13 +10,28 @@ export interface NewVariable {
   sensitive: boolean;
 }
 
-export const emptyVariable = (): NewVariable => ({ key: '', value: '', category: 'terraform', hcl: false, sensitive: false });
+export const emptyVariable = (): NewVariable => ({
+  key: '',
+  value: '',
+  category: 'terraform',
+  hcl: false,
+  sensitive: false,
+});
 
 export const VARS_POINTER = '/data/relationships/vars';
 
 /** The variables a new set starts with: a group each, any error the API gives for one under its key. */
-export function NewVariables({ variables, onChange, error }: { variables: NewVariable[]; onChange: (variables: NewVariable[]) => void; error: unknown }) {
-  const update = (index: number, changes: Partial<NewVariable>) => onChange(variables.map((v, i) => (i === index ? { ...v, ...changes } : v)));
+export function NewVariables({
+  variables,
+  onChange,
+  error,
+}: {
+  variables: NewVariable[];
+  onChange: (variables: NewVariable[]) => void;
+  error: unknown;
+}) {
+  const update = (index: number, changes: Partial<NewVariable>) =>
+    onChange(variables.map((v, i) => (i === index ? { ...v, ...changes } : v)));
   return (
     <fieldset className="field new-variables">
       <legend>Variables</legend>
@@ -42,21 +57,45 @@ export function NewVariables({ variables, onChange, error }: { variables: NewVar
             </div>
             <div className="field">
               <label htmlFor={id('value')}>Value</label>
-              <textarea id={id('value')} rows={1} value={variable.value} onChange={(e) => update(index, { value: e.target.value })} spellCheck={false} />
+              <textarea
+                id={id('value')}
+                rows={1}
+                value={variable.value}
+                onChange={(e) => update(index, { value: e.target.value })}
+                spellCheck={false}
+              />
             </div>
             <div className="field inline">
               <label>
-                <input type="checkbox" checked={variable.category === 'env'} onChange={(e) => update(index, { category: e.target.checked ? 'env' : 'terraform' })} /> Environment
-                variable (otherwise Terraform)
+                <input
+                  type="checkbox"
+                  checked={variable.category === 'env'}
+                  onChange={(e) => update(index, { category: e.target.checked ? 'env' : 'terraform' })}
+                />{' '}
+                Environment variable (otherwise Terraform)
               </label>
               <label>
-                <input type="checkbox" checked={variable.hcl} onChange={(e) => update(index, { hcl: e.target.checked })} /> HCL
+                <input
+                  type="checkbox"
+                  checked={variable.hcl}
+                  onChange={(e) => update(index, { hcl: e.target.checked })}
+                />{' '}
+                HCL
               </label>
               <label>
-                <input type="checkbox" checked={variable.sensitive} onChange={(e) => update(index, { sensitive: e.target.checked })} /> Sensitive (write-only)
+                <input
+                  type="checkbox"
+                  checked={variable.sensitive}
+                  onChange={(e) => update(index, { sensitive: e.target.checked })}
+                />{' '}
+                Sensitive (write-only)
               </label>
             </div>
-            <button type="button" className="small danger" onClick={() => onChange(variables.filter((_, i) => i !== index))}>
+            <button
+              type="button"
+              className="small danger"
+              onClick={() => onChange(variables.filter((_, i) => i !== index))}
+            >
               Remove variable {index + 1}
             </button>
           </fieldset>

@@ -42,7 +42,12 @@ export function Picker({
           {selected.map((s) => (
             <li key={s.id}>
               <span>{s.name}</span>
-              <button type="button" className="small" onClick={() => onChange(selected.filter((o) => o.id !== s.id))} aria-label={`Remove ${s.name}`}>
+              <button
+                type="button"
+                className="small"
+                onClick={() => onChange(selected.filter((o) => o.id !== s.id))}
+                aria-label={`Remove ${s.name}`}
+              >
                 Remove
               </button>
             </li>
@@ -52,21 +57,35 @@ export function Picker({
         <p className="muted">None chosen.</p>
       )}
       <label htmlFor={`${id}-search`}>Search {kind}</label>
-      <input id={`${id}-search`} type="search" value={term} onChange={(event) => setTerm(event.target.value)} autoComplete="off" />
+      <input
+        id={`${id}-search`}
+        type="search"
+        value={term}
+        onChange={(event) => setTerm(event.target.value)}
+        autoComplete="off"
+      />
       <ul className="matches" aria-label={`Matching ${kind}`} aria-live="polite">
         {candidates.map((r) => (
           <li key={r.id}>
             <button
               type="button"
               className="small"
-              onClick={() => onChange(single ? [{ id: r.id, name: r.attributes.name }] : [...selected, { id: r.id, name: r.attributes.name }])}
+              onClick={() =>
+                onChange(
+                  single
+                    ? [{ id: r.id, name: r.attributes.name }]
+                    : [...selected, { id: r.id, name: r.attributes.name }],
+                )
+              }
             >
               {single ? 'Choose' : 'Add'} {r.attributes.name}
             </button>
           </li>
         ))}
       </ul>
-      {total !== undefined && total > 10 && <p className="muted">Showing the first 10 of {total} matches: type to narrow them.</p>}
+      {total !== undefined && total > 10 && (
+        <p className="muted">Showing the first 10 of {total} matches: type to narrow them.</p>
+      )}
     </fieldset>
   );
 }

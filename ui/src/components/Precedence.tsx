@@ -16,7 +16,12 @@ function openPrecedenceTable(): void {
 /** "Level 3", linked to its row in the table of levels, its name in the title. */
 export function LevelLink({ source }: { source: Source }) {
   return (
-    <a className="badge level" href={`#${levelAnchor(source.precedence)}`} onClick={openPrecedenceTable} title={source['level-name']}>
+    <a
+      className="badge level"
+      href={`#${levelAnchor(source.precedence)}`}
+      onClick={openPrecedenceTable}
+      title={source['level-name']}
+    >
       Level {source.precedence}
     </a>
   );
@@ -47,7 +52,8 @@ export function Overridden({ variable, place }: { variable: EffectiveVariable; p
             <ul>
               {group.values.map((value, index) => (
                 <li key={index}>
-                  overrides <code>{key}</code> from <SourceWords source={value.source} place={place} /> <ShownValue value={value} inParentheses />
+                  overrides <code>{key}</code> from <SourceWords source={value.source} place={place} />{' '}
+                  <ShownValue value={value} inParentheses />
                 </li>
               ))}
             </ul>
@@ -86,8 +92,8 @@ export function PrecedenceTable({ levels }: { levels: PrecedenceLevel[] }) {
         </tbody>
       </table>
       <p className="muted">
-        As the API gives them (<code>effective-variables?explain=true</code>); see the <a href="/api/docs">API reference</a> and, in varsetd's documentation, docs/api.md,
-        “Effective variables”.
+        As the API gives them (<code>effective-variables?explain=true</code>); see the{' '}
+        <a href="/api/docs">API reference</a> and, in varsetd's documentation, docs/api.md, “Effective variables”.
       </p>
     </details>
   );

@@ -13,8 +13,16 @@ import { VersionChanges, type KnownNames } from './VersionChanges';
 const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
 
 function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }) {
-  const query = { 'dry-run': options.dryRun ? ('true' as const) : undefined, 'skip-missing': options.skipMissing ? ('true' as const) : undefined };
-  return answer(api.POST('/api/v2/varsets/{id}/actions/rollback', { params: { path: { id: setId }, query }, body: { data: { type: 'varset-versions', id: versionId } } }));
+  const query = {
+    'dry-run': options.dryRun ? ('true' as const) : undefined,
+    'skip-missing': options.skipMissing ? ('true' as const) : undefined,
+  };
+  return answer(
+    api.POST('/api/v2/varsets/{id}/actions/rollback', {
+      params: { path: { id: setId }, query },
+      body: { data: { type: 'varset-versions', id: versionId } },
+    }),
+  );
 }
 
 /**
@@ -58,14 +66,19 @@ export function RestoreDialog({
     mutationFn: () => rollback(setId, version.id, { dryRun: false, skipMissing }),
     onSuccess: async (result) => {
       const made = result.meta.version;
-      announce(made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`);
+      announce(
+        made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`,
+      );
       close();
       client.removeQueries({ queryKey: queryKeys.varsets.rollbackDryRun(setId) });
       await varsetChanged(client, setId);
     },
   });
   const changes = dryRun.data && dryRun.data.meta.changes;
-  const missing = dryRun.error instanceof ApiError && dryRun.error.status === 422 ? dryRun.error.errors.find((e) => e.code === 'missing-assignments') : undefined;
+  const missing =
+    dryRun.error instanceof ApiError && dryRun.error.status === 422
+      ? dryRun.error.errors.find((e) => e.code === 'missing-assignments')
+      : undefined;
   return (
     <ConfirmDialog
       open={open}
@@ -78,11 +91,16 @@ export function RestoreDialog({
       {open && dryRun.isPending && <p>Working out what restoring would change…</p>}
       {changes && changes.length > 0 && (
         <>
-          <p>Restoring makes these changes, as a new version{skipMissing ? ', leaving out the workspaces and projects that are gone' : ''}:</p>
+          <p>
+            Restoring makes these changes, as a new version
+            {skipMissing ? ', leaving out the workspaces and projects that are gone' : ''}:
+          </p>
           <VersionChanges changes={changes} known={known} label="What restoring changes" />
         </>
       )}
-      {changes && changes.length === 0 && <p>The set is already as it was at version {number}: restoring would change nothing.</p>}
+      {changes && changes.length === 0 && (
+        <p>The set is already as it was at version {number}: restoring would change nothing.</p>
+      )}
       {missing ? (
         <>
           <p className="form-error" role="alert">

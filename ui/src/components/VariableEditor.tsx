@@ -56,7 +56,8 @@ export function VariableEditor({
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // An inline edit closed (saved, cancelled, Escape) gives focus back to its Edit button.
-    if (editing === null && edited.current) document.querySelector<HTMLElement>(`[data-edits="${edited.current}"]`)?.focus();
+    if (editing === null && edited.current)
+      document.querySelector<HTMLElement>(`[data-edits="${edited.current}"]`)?.focus();
     edited.current = editing;
   }, [editing]);
   const [deleting, setDeleting] = useState<Variable | null>(null);
@@ -107,17 +108,26 @@ export function VariableEditor({
                 />
               </li>
             ) : (
-              <li key={variable.id} className="variable" data-variable={`${variable.attributes.category}:${variable.attributes.key}`}>
+              <li
+                key={variable.id}
+                className="variable"
+                data-variable={`${variable.attributes.category}:${variable.attributes.key}`}
+              >
                 <div className="variable-head">
                   <code className="key">{variable.attributes.key}</code>
                   <span className="badge">{variable.attributes.category === 'env' ? 'env' : 'terraform'}</span>
                   {variable.attributes.hcl && <span className="badge">HCL</span>}
                   {variable.attributes.sensitive && <span className="badge sensitive">Sensitive</span>}
                   {variable.attributes['value-needed'] && <span className="badge sensitive">Needs a value</span>}
-                  {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && <span className="badge overwritten">Overwritten</span>}
+                  {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && (
+                    <span className="badge overwritten">Overwritten</span>
+                  )}
                 </div>
                 {overriddenBy?.has(`${variable.attributes.category}:${variable.attributes.key}`) && (
-                  <p className="warning">Overwritten by {overriddenBy.get(`${variable.attributes.category}:${variable.attributes.key}`)}: runs get its value, not this one.</p>
+                  <p className="warning">
+                    Overwritten by {overriddenBy.get(`${variable.attributes.category}:${variable.attributes.key}`)}:
+                    runs get its value, not this one.
+                  </p>
                 )}
                 <div className="value">
                   {variable.attributes['value-needed'] ? (
@@ -131,10 +141,21 @@ export function VariableEditor({
                 {variable.attributes.description && <p className="muted">{variable.attributes.description}</p>}
                 {canWrite && (
                   <div className="actions">
-                    <button type="button" className="small" onClick={() => setEditing(variable.id)} aria-label={`Edit ${variable.attributes.key}`} data-edits={variable.id}>
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => setEditing(variable.id)}
+                      aria-label={`Edit ${variable.attributes.key}`}
+                      data-edits={variable.id}
+                    >
                       Edit
                     </button>
-                    <button type="button" className="small danger" onClick={() => setDeleting(variable)} aria-label={`Delete ${variable.attributes.key}`}>
+                    <button
+                      type="button"
+                      className="small danger"
+                      onClick={() => setDeleting(variable)}
+                      aria-label={`Delete ${variable.attributes.key}`}
+                    >
                       Delete
                     </button>
                   </div>
@@ -144,14 +165,21 @@ export function VariableEditor({
           )}
         </ul>
       )}
-      {pagination && pagination['total-pages'] > 1 && <Pager pagination={pagination} onPage={setPage} label="Variables" />}
+      {pagination && pagination['total-pages'] > 1 && (
+        <Pager pagination={pagination} onPage={setPage} label="Variables" />
+      )}
       {canWrite && !adding && (
         <button type="button" className="add-variable" ref={addButton} onClick={() => setAdding(true)}>
           Add a variable
         </button>
       )}
       {canWrite && adding && (
-        <VariableForm owner={owner} onDone={() => undefined} onSaved={setReveal} {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})} />
+        <VariableForm
+          owner={owner}
+          onDone={() => undefined}
+          onSaved={setReveal}
+          {...(addOnDemand ? { onClose: () => ((closed.current = true), setAdding(false)) } : {})}
+        />
       )}
       {ofSet ? (
         <ImpactDialog
@@ -210,14 +238,21 @@ function VariableForm({
   const [description, setDescription] = useState(initial?.description ?? '');
   const client = useQueryClient();
   const announce = useAnnounce();
-  useAskBeforeLeaving(key !== (initial?.key ?? '') || value !== (initial?.sensitive ? '' : (initial?.value ?? '')) || description !== (initial?.description ?? ''));
+  useAskBeforeLeaving(
+    key !== (initial?.key ?? '') ||
+      value !== (initial?.sensitive ? '' : (initial?.value ?? '')) ||
+      description !== (initial?.description ?? ''),
+  );
   // The server refuses to change a sensitive variable's key or HCL flag, or to make it readable again.
   const locked = initial?.sensitive === true;
   const write = () => {
     // A sensitive value left empty keeps the stored one; anything typed replaces it.
     const keepValue = initial?.sensitive && value === '';
     const attributes = { key, category, hcl, sensitive, description, ...(keepValue ? {} : { value }) };
-    return { attributes, body: { data: { type: 'vars' as const, ...(variable ? { id: variable.id } : {}), attributes } } };
+    return {
+      attributes,
+      body: { data: { type: 'vars' as const, ...(variable ? { id: variable.id } : {}), attributes } },
+    };
   };
   const check = useMutation({ mutationFn: () => previewWrite(owner.id, write().body) });
   const save = useMutation({
@@ -259,9 +294,19 @@ function VariableForm({
   const field = (name: string) => ({ pointer: `/data/attributes/${name}`, id: `${id}-${name}-error` });
   const err = (name: string) => describedBy(error, field(name).pointer, field(name).id);
   return (
-    <form ref={form} className="variable-form" onSubmit={submit} onKeyDown={escape} aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}>
+    <form
+      ref={form}
+      className="variable-form"
+      onSubmit={submit}
+      onKeyDown={escape}
+      aria-label={variable ? `Edit variable ${initial?.key}` : 'Add a variable'}
+    >
       <h3>{variable ? `Edit ${initial?.key}` : 'Add a variable'}</h3>
-      {overriddenBy && <p className="warning">Saving changes no run: {overriddenBy} overrides this variable, and runs get its value.</p>}
+      {overriddenBy && (
+        <p className="warning">
+          Saving changes no run: {overriddenBy} overrides this variable, and runs get its value.
+        </p>
+      )}
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>
         <input
@@ -284,7 +329,9 @@ function VariableForm({
           onChange={(e) => setValue(e.target.value)}
           rows={2}
           spellCheck={false}
-          placeholder={initial?.sensitive ? 'Sensitive: leave empty to keep the stored value, or type a new one' : undefined}
+          placeholder={
+            initial?.sensitive ? 'Sensitive: leave empty to keep the stored value, or type a new one' : undefined
+          }
           {...err('value')}
         />
         <FieldError error={error} {...field('value')} />
@@ -292,27 +339,63 @@ function VariableForm({
       <fieldset className="field inline" {...err('category')}>
         <legend>Category</legend>
         <label>
-          <input type="radio" name={`${id}-category`} checked={category === 'terraform'} onChange={() => setCategory('terraform')} /> Terraform variable
+          <input
+            type="radio"
+            name={`${id}-category`}
+            checked={category === 'terraform'}
+            onChange={() => setCategory('terraform')}
+          />{' '}
+          Terraform variable
         </label>
         <label>
-          <input type="radio" name={`${id}-category`} checked={category === 'env'} onChange={() => setCategory('env')} /> Environment variable
+          <input
+            type="radio"
+            name={`${id}-category`}
+            checked={category === 'env'}
+            onChange={() => setCategory('env')}
+          />{' '}
+          Environment variable
         </label>
         <FieldError error={error} {...field('category')} />
       </fieldset>
       <div className="field inline">
         <label>
-          <input type="checkbox" checked={hcl} onChange={(e) => setHcl(e.target.checked)} disabled={locked} {...err('hcl')} /> HCL (the value is an expression)
+          <input
+            type="checkbox"
+            checked={hcl}
+            onChange={(e) => setHcl(e.target.checked)}
+            disabled={locked}
+            {...err('hcl')}
+          />{' '}
+          HCL (the value is an expression)
         </label>
         <FieldError error={error} {...field('hcl')} />
         <label>
-          <input type="checkbox" checked={sensitive} onChange={(e) => setSensitive(e.target.checked)} disabled={locked} {...err('sensitive')} /> Sensitive (write-only)
+          <input
+            type="checkbox"
+            checked={sensitive}
+            onChange={(e) => setSensitive(e.target.checked)}
+            disabled={locked}
+            {...err('sensitive')}
+          />{' '}
+          Sensitive (write-only)
         </label>
         <FieldError error={error} {...field('sensitive')} />
-        {locked && <p className="muted locked-note">A sensitive variable stays sensitive, and keeps its key and HCL flag: to change them, delete it and add it again.</p>}
+        {locked && (
+          <p className="muted locked-note">
+            A sensitive variable stays sensitive, and keeps its key and HCL flag: to change them, delete it and add it
+            again.
+          </p>
+        )}
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
-        <input id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} {...err('description')} />
+        <input
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          {...err('description')}
+        />
         <FieldError error={error} {...field('description')} />
       </div>
       <FormError error={error} fields={FIELDS} />

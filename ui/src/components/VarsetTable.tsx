@@ -26,20 +26,37 @@ export interface Filters {
   owned: boolean;
 }
 
-export const FILTER_LABELS: Record<keyof Filters, string> = { global: 'Global', priority: 'Priority', owned: 'Owned by a project' };
+export const FILTER_LABELS: Record<keyof Filters, string> = {
+  global: 'Global',
+  priority: 'Priority',
+  owned: 'Owned by a project',
+};
 
-const FILTER_PARAMETERS: Record<keyof Filters, string> = { global: 'filter[global]', priority: 'filter[priority]', owned: 'filter[project-owned]' };
+const FILTER_PARAMETERS: Record<keyof Filters, string> = {
+  global: 'filter[global]',
+  priority: 'filter[priority]',
+  owned: 'filter[project-owned]',
+};
 
 /** The API's parameters for the filters checked and the sort: the server filters and sorts the whole organization. */
 export function arrangement(filters: Filters, sort: Sort | null): Record<string, string> {
   const parameters: Record<string, string> = {};
-  for (const name of Object.keys(filters) as (keyof Filters)[]) if (filters[name]) parameters[FILTER_PARAMETERS[name]] = 'true';
+  for (const name of Object.keys(filters) as (keyof Filters)[])
+    if (filters[name]) parameters[FILTER_PARAMETERS[name]] = 'true';
   if (sort) parameters.sort = `${sort.descending ? '-' : ''}${COLUMNS[sort.column].key}`;
   return parameters;
 }
 
 /** The sets as a compact table; a column's header sorts by it (again: the other way). */
-export function VarsetTable({ sets, sort, onSort }: { sets: Varset[]; sort: Sort | null; onSort: (sort: Sort) => void }) {
+export function VarsetTable({
+  sets,
+  sort,
+  onSort,
+}: {
+  sets: Varset[];
+  sort: Sort | null;
+  onSort: (sort: Sort) => void;
+}) {
   return (
     <div className="table-wrap">
       <table className="varset-table" aria-label="Variable sets">
@@ -48,8 +65,16 @@ export function VarsetTable({ sets, sort, onSort }: { sets: Varset[]; sort: Sort
             {(Object.keys(COLUMNS) as SortColumn[]).map((column) => {
               const sorted = sort?.column === column;
               return (
-                <th key={column} scope="col" aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : undefined}>
-                  <button type="button" className="sort" onClick={() => onSort({ column, descending: sorted && !sort.descending })}>
+                <th
+                  key={column}
+                  scope="col"
+                  aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                >
+                  <button
+                    type="button"
+                    className="sort"
+                    onClick={() => onSort({ column, descending: sorted && !sort.descending })}
+                  >
                     {COLUMNS[column].label}
                     <span aria-hidden="true">{sorted ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
                   </button>
@@ -66,7 +91,9 @@ export function VarsetTable({ sets, sort, onSort }: { sets: Varset[]; sort: Sort
                 <th scope="row">
                   <Link to={`/varsets/${varset.id}`}>{a.name}</Link> <VarsetBadges varset={varset} />
                 </th>
-                <td>{a.global ? 'Global' : `${a['project-count']} ${a['project-count'] === 1 ? 'project' : 'projects'}`}</td>
+                <td>
+                  {a.global ? 'Global' : `${a['project-count']} ${a['project-count'] === 1 ? 'project' : 'projects'}`}
+                </td>
                 <td>{a['var-count']}</td>
                 <td>{a.global ? 'all' : a['workspace-count']}</td>
                 <td>

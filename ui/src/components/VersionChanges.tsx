@@ -26,7 +26,8 @@ function WholeVariable({ variable }: { variable: ChangedVariable }) {
   return (
     <>
       <code>{variable.key}</code> ({variable.category}
-      {variable.hcl ? ', HCL' : ''}) = {variable.sensitive ? <em>(sensitive)</em> : <code>{shown(variable.value)}</code>}
+      {variable.hcl ? ', HCL' : ''}) ={' '}
+      {variable.sensitive ? <em>(sensitive)</em> : <code>{shown(variable.value)}</code>}
       {variable.description ? <> — {variable.description}</> : null}
     </>
   );
@@ -56,7 +57,8 @@ function ChangeWords({ change, known }: { change: VersionChange; known: KnownNam
     case 'project':
       return (
         <>
-          {change.target === 'workspace' ? 'Workspace' : 'Project'} <PlaceName kind={change.target} id={change.id} known={known} /> {change.action}
+          {change.target === 'workspace' ? 'Workspace' : 'Project'}{' '}
+          <PlaceName kind={change.target} id={change.id} known={known} /> {change.action}
         </>
       );
     case 'variable':
@@ -90,7 +92,15 @@ function ChangeWords({ change, known }: { change: VersionChange; known: KnownNam
 }
 
 /** What a version changed (or what a restore would change), one line per change. */
-export function VersionChanges({ changes, known, label }: { changes: VersionChange[]; known: KnownNames; label: string }) {
+export function VersionChanges({
+  changes,
+  known,
+  label,
+}: {
+  changes: VersionChange[];
+  known: KnownNames;
+  label: string;
+}) {
   if (changes.length === 0) return <p className="muted">Nothing changed.</p>;
   return (
     <ul className="changes" aria-label={label}>

@@ -57,7 +57,8 @@ export function whatHappened(event: AuditEvent): string {
   const assigned = fact(event, 'workspace_ids') ? 'workspaces' : fact(event, 'project_ids') ? 'projects' : undefined;
   if (type === 'varset' && action === 'apply' && assigned) words = `applied to ${assigned}`;
   if (type === 'varset' && action === 'remove' && assigned) words = `removed from ${assigned}`;
-  if (action === 'rollback' && fact(event, 'rolled-back-to')) words = `rolled back to version ${fact(event, 'rolled-back-to')}`;
+  if (action === 'rollback' && fact(event, 'rolled-back-to'))
+    words = `rolled back to version ${fact(event, 'rolled-back-to')}`;
   return `${noun} ${words}`;
 }
 

@@ -23,8 +23,10 @@ export interface SetFields {
 /** What saving a set changed, in words: "Saved: name, projects (core added) changed". */
 export function setSaved(before: SetFields, after: SetFields): string {
   const parts: string[] = [];
-  for (const field of ['name', 'description', 'priority'] as const) if (before[field] !== after[field]) parts.push(field);
-  if (before.global !== after.global) parts.push(after.global ? 'scope (now global)' : 'scope (now chosen projects and workspaces)');
+  for (const field of ['name', 'description', 'priority'] as const)
+    if (before[field] !== after[field]) parts.push(field);
+  if (before.global !== after.global)
+    parts.push(after.global ? 'scope (now global)' : 'scope (now chosen projects and workspaces)');
   if (!after.global) {
     for (const kind of ['projects', 'workspaces'] as const) {
       const changed = membership(before[kind], after[kind]);
@@ -35,9 +37,14 @@ export function setSaved(before: SetFields, after: SetFields): string {
 }
 
 /** What saving a variable changed: "Saved: region changed (value)", or "Variable API_KEY's value replaced". */
-export function variableSaved(before: VariableAttributes, after: Omit<VariableAttributes, 'value'> & { value?: string }): string {
+export function variableSaved(
+  before: VariableAttributes,
+  after: Omit<VariableAttributes, 'value'> & { value?: string },
+): string {
   const replaced = before.sensitive && after.value !== undefined;
-  const parts: string[] = (['key', 'category', 'hcl', 'sensitive', 'description'] as const).filter((field) => before[field] !== after[field]);
+  const parts: string[] = (['key', 'category', 'hcl', 'sensitive', 'description'] as const).filter(
+    (field) => before[field] !== after[field],
+  );
   if (!before.sensitive && after.value !== undefined && after.value !== before.value) parts.unshift('value');
   if (replaced && parts.length === 0) return `Variable ${after.key}'s value replaced`;
   if (replaced) parts.unshift('value replaced');

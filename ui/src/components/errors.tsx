@@ -9,7 +9,10 @@ export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, er
   useEffect(() => {
     if (!(error instanceof ApiError)) return;
     const invalid = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    const target = invalid instanceof HTMLFieldSetElement ? invalid.querySelector<HTMLElement>('input, select, textarea, button') : invalid;
+    const target =
+      invalid instanceof HTMLFieldSetElement
+        ? invalid.querySelector<HTMLElement>('input, select, textarea, button')
+        : invalid;
     target?.focus();
   }, [form, error]);
 }

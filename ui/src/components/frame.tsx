@@ -43,10 +43,20 @@ export function FrameProvider({ children }: { children: ReactNode }) {
     previous.current = pathname;
     if (left !== pathname) setAnnouncement((current) => (current?.path === left ? null : current));
   }, [pathname]);
-  const announce = useCallback((text: string, path?: string, link?: AnnouncementLink) => setAnnouncement({ text, path: path ?? window.location.pathname, link }), []);
+  const announce = useCallback(
+    (text: string, path?: string, link?: AnnouncementLink) =>
+      setAnnouncement({ text, path: path ?? window.location.pathname, link }),
+    [],
+  );
   const dismiss = useCallback(() => setAnnouncement(null), []);
   const frame = useMemo(
-    () => ({ organization, showOrganization, announcement: announcement?.path === pathname ? announcement : null, announce, dismiss }),
+    () => ({
+      organization,
+      showOrganization,
+      announcement: announcement?.path === pathname ? announcement : null,
+      announce,
+      dismiss,
+    }),
     [organization, announcement, pathname, announce, dismiss],
   );
   return <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>;

@@ -13,7 +13,16 @@ export function useAskBeforeLeaving(dirty: boolean): void {
     const click = (event: MouseEvent) => {
       const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
       if (!(link instanceof HTMLAnchorElement) || link.getAttribute('href')?.startsWith('#')) return;
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target === '_blank') return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey ||
+        link.target === '_blank'
+      )
+        return;
       if (!window.confirm(LEAVE_QUESTION)) {
         event.preventDefault();
         event.stopPropagation();

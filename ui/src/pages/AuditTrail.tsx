@@ -42,7 +42,11 @@ export function AuditTrail() {
   const action = params.get('action') ?? '';
   const who = params.get('who') ?? '';
   const filters = Object.fromEntries(
-    Object.entries({ 'filter[resource][type]': type, 'filter[resource][action]': action, 'filter[auth][description]': who }).filter(([, value]) => value !== ''),
+    Object.entries({
+      'filter[resource][type]': type,
+      'filter[resource][action]': action,
+      'filter[auth][description]': who,
+    }).filter(([, value]) => value !== ''),
   );
   const trail = useAuditTrail(org, { since: since || undefined, number: page, size: AUDIT_PAGE_SIZE, filters });
 
@@ -54,8 +58,8 @@ export function AuditTrail() {
       <>
         <h1 tabIndex={-1}>Audit trail of {org}</h1>
         <p className="notice">
-          Only the organization's own token or the site administrator can read an organization's audit trail. The API answered “not found”: this token is neither, or there is no
-          organization {org}.
+          Only the organization's own token or the site administrator can read an organization's audit trail. The API
+          answered “not found”: this token is neither, or there is no organization {org}.
         </p>
       </>
     );
@@ -93,7 +97,13 @@ export function AuditTrail() {
           </select>
         </label>
         <label>
-          Who <input type="search" value={whoText} onChange={(e) => setWhoText(e.target.value)} placeholder="part of the description" />
+          Who{' '}
+          <input
+            type="search"
+            value={whoText}
+            onChange={(e) => setWhoText(e.target.value)}
+            placeholder="part of the description"
+          />
         </label>
       </fieldset>
       {trail.error ? (
@@ -101,16 +111,34 @@ export function AuditTrail() {
       ) : !trail.data ? (
         <p>Loading…</p>
       ) : events.length === 0 ? (
-        <p className="muted">{page > 1 ? 'No event on this page.' : filtered ? 'No event passes the filters.' : since ? 'No event since that time.' : 'No event yet.'}</p>
+        <p className="muted">
+          {page > 1
+            ? 'No event on this page.'
+            : filtered
+              ? 'No event passes the filters.'
+              : since
+                ? 'No event since that time.'
+                : 'No event yet.'}
+        </p>
       ) : (
         <>
           {filtered && (
-            <p className="counts">{trail.data.pagination.total_count === 1 ? '1 event passes the filters.' : `${trail.data.pagination.total_count} events pass the filters.`}</p>
+            <p className="counts">
+              {trail.data.pagination.total_count === 1
+                ? '1 event passes the filters.'
+                : `${trail.data.pagination.total_count} events pass the filters.`}
+            </p>
           )}
           <AuditTable events={events} />
         </>
       )}
-      {trail.data && <Pager pagination={pagerPagination(trail.data.pagination)} onPage={(n) => change({ page: n > 1 ? String(n) : '' })} label="Audit events" />}
+      {trail.data && (
+        <Pager
+          pagination={pagerPagination(trail.data.pagination)}
+          onPage={(n) => change({ page: n > 1 ? String(n) : '' })}
+          label="Audit events"
+        />
+      )}
     </>
   );
 }

@@ -4,14 +4,23 @@ import { useOrganizationChildren } from '../api/hooks';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 
-function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'workspaces'; title: string; searchParameter: string }) {
+function NamedList({
+  kind,
+  title,
+  searchParameter,
+}: {
+  kind: 'projects' | 'workspaces';
+  title: string;
+  searchParameter: string;
+}) {
   const org = useParams().org!;
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const [term, setTerm] = useState(q);
   const list = useOrganizationChildren(org, kind, { [searchParameter]: q }, { number: page, size: 20 });
-  const go = (nq: string, p: number) => setParams(new URLSearchParams({ ...(nq ? { q: nq } : {}), ...(p > 1 ? { page: String(p) } : {}) }));
+  const go = (nq: string, p: number) =>
+    setParams(new URLSearchParams({ ...(nq ? { q: nq } : {}), ...(p > 1 ? { page: String(p) } : {}) }));
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     go(term, 1);
@@ -43,5 +52,9 @@ function NamedList({ kind, title, searchParameter }: { kind: 'projects' | 'works
   );
 }
 
-export const OrganizationWorkspaces = () => <NamedList key="workspaces" kind="workspaces" title="Workspaces" searchParameter="search[name]" />;
-export const OrganizationProjects = () => <NamedList key="projects" kind="projects" title="Projects" searchParameter="q" />;
+export const OrganizationWorkspaces = () => (
+  <NamedList key="workspaces" kind="workspaces" title="Workspaces" searchParameter="search[name]" />
+);
+export const OrganizationProjects = () => (
+  <NamedList key="projects" kind="projects" title="Projects" searchParameter="q" />
+);

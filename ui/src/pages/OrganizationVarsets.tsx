@@ -6,7 +6,14 @@ import { VarsetCard, varsetCounts } from '../components/Badges';
 import { Pager } from '../components/Pager';
 import { Listing } from '../components/Listing';
 import { useSearchAsYouType, useUrlParameters } from '../components/search';
-import { arrangement, FILTER_LABELS, isSortColumn, VarsetTable, type Filters, type Sort } from '../components/VarsetTable';
+import {
+  arrangement,
+  FILTER_LABELS,
+  isSortColumn,
+  VarsetTable,
+  type Filters,
+  type Sort,
+} from '../components/VarsetTable';
 
 export const PAGE_SIZE = 20;
 
@@ -28,9 +35,18 @@ export function OrganizationVarsets() {
   const page = Number(params.get('page') ?? '1') || 1;
   const table = params.get('view') === 'table';
   const sort = sortOf(params);
-  const filters: Filters = { global: params.has('global'), priority: params.has('priority'), owned: params.has('owned') };
+  const filters: Filters = {
+    global: params.has('global'),
+    priority: params.has('priority'),
+    owned: params.has('owned'),
+  };
   const filtered = table && Object.values(filters).some(Boolean);
-  const list = useVarsetList('organizations', org, { q, number: page, size: PAGE_SIZE, ...(table ? { arrange: arrangement(filters, sort) } : {}) });
+  const list = useVarsetList('organizations', org, {
+    q,
+    number: page,
+    size: PAGE_SIZE,
+    ...(table ? { arrange: arrangement(filters, sort) } : {}),
+  });
   const canCreate = useCanManageVarsets(org);
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);
@@ -43,7 +59,8 @@ export function OrganizationVarsets() {
       <>
         <h1 tabIndex={-1}>No organization {org}</h1>
         <p className="notice">
-          There is no organization named “{org}”, or this token may not see it. <Link to="/">The organizations this token sees</Link>
+          There is no organization named “{org}”, or this token may not see it.{' '}
+          <Link to="/">The organizations this token sees</Link>
         </p>
       </>
     );
@@ -62,7 +79,12 @@ export function OrganizationVarsets() {
         <label htmlFor="varset-search">Search sets by name</label>
         <input id="varset-search" type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
         <button type="submit">Search</button>
-        <button type="button" className="view-toggle" aria-pressed={table} onClick={() => change({ view: table ? null : 'table' })}>
+        <button
+          type="button"
+          className="view-toggle"
+          aria-pressed={table}
+          onClick={() => change({ view: table ? null : 'table' })}
+        >
           Table view
         </button>
       </form>
@@ -71,7 +93,12 @@ export function OrganizationVarsets() {
           <legend>Show only sets that are</legend>
           {(Object.keys(FILTER_LABELS) as (keyof Filters)[]).map((name) => (
             <label key={name}>
-              <input type="checkbox" checked={filters[name]} onChange={(e) => change({ [name]: e.target.checked ? '1' : null, page: null })} /> {FILTER_LABELS[name]}
+              <input
+                type="checkbox"
+                checked={filters[name]}
+                onChange={(e) => change({ [name]: e.target.checked ? '1' : null, page: null })}
+              />{' '}
+              {FILTER_LABELS[name]}
             </label>
           ))}
         </fieldset>
@@ -79,11 +106,21 @@ export function OrganizationVarsets() {
       <Listing
         list={list}
         what="variable sets"
-        empty={q ? `No set's name contains “${q}”${filtered ? ' and passes the filters' : ''}.` : filtered ? 'No set passes the filters.' : 'No variable sets yet.'}
+        empty={
+          q
+            ? `No set's name contains “${q}”${filtered ? ' and passes the filters' : ''}.`
+            : filtered
+              ? 'No set passes the filters.'
+              : 'No variable sets yet.'
+        }
       >
         {(items) =>
           table ? (
-            <VarsetTable sets={items} sort={sort} onSort={(s) => change({ sort: `${s.descending ? '-' : ''}${s.column}`, page: null })} />
+            <VarsetTable
+              sets={items}
+              sort={sort}
+              onSort={(s) => change({ sort: `${s.descending ? '-' : ''}${s.column}`, page: null })}
+            />
           ) : (
             <ul className="cards varsets" aria-label="Variable sets">
               {items.map((varset) => (
@@ -96,7 +133,11 @@ export function OrganizationVarsets() {
           )
         }
       </Listing>
-      <Pager pagination={list.data?.meta.pagination} onPage={(p) => change({ page: p > 1 ? String(p) : null })} label="Variable sets" />
+      <Pager
+        pagination={list.data?.meta.pagination}
+        onPage={(p) => change({ page: p > 1 ? String(p) : null })}
+        label="Variable sets"
+      />
     </>
   );
 }

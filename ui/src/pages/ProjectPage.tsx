@@ -18,7 +18,12 @@ export function ProjectPage() {
   const [setsPage, setSetsPage] = useState(1);
   const [workspacesPage, setWorkspacesPage] = useState(1);
   const sets = useVarsetList('projects', project ? id : null, { number: setsPage, size: 20 });
-  const workspaces = useOrganizationChildren(org ?? null, 'workspaces', { 'filter[project][id]': id }, { number: workspacesPage, size: 20 });
+  const workspaces = useOrganizationChildren(
+    org ?? null,
+    'workspaces',
+    { 'filter[project][id]': id },
+    { number: workspacesPage, size: 20 },
+  );
   if (document.error) {
     return (
       <>

@@ -51,7 +51,11 @@ export function RunPage() {
         <dt>Created</dt>
         <dd>{new Date(run.attributes['created-at']).toLocaleString()}</dd>
       </dl>
-      <EffectiveVariables of={{ owner: 'runs', id }} place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }} title="Variables stored with the run" />
+      <EffectiveVariables
+        of={{ owner: 'runs', id }}
+        place={{ workspaceId, projectId, projectName: project.data?.data.attributes.name }}
+        title="Variables stored with the run"
+      />
       <Comments id={id} canComment={run.attributes.permissions['can-comment']} />
     </>
   );
@@ -64,7 +68,13 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
   const client = useQueryClient();
   const announce = useAnnounce();
   const add = useMutation({
-    mutationFn: () => answer(api.POST('/api/v2/runs/{id}/comments', { params: { path: { id } }, body: { data: { type: 'comments', attributes: { body } } } })),
+    mutationFn: () =>
+      answer(
+        api.POST('/api/v2/runs/{id}/comments', {
+          params: { path: { id } },
+          body: { data: { type: 'comments', attributes: { body } } },
+        }),
+      ),
     onSuccess: async () => {
       setBody('');
       announce('Comment added');
@@ -92,7 +102,13 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
         <form onSubmit={submit} aria-label="Add a comment">
           <div className="field">
             <label htmlFor="comment-body">Comment</label>
-            <textarea id="comment-body" rows={3} value={body} onChange={(e) => setBody(e.target.value)} {...describedBy(add.error, BODY, 'comment-error')} />
+            <textarea
+              id="comment-body"
+              rows={3}
+              value={body}
+              onChange={(e) => setBody(e.target.value)}
+              {...describedBy(add.error, BODY, 'comment-error')}
+            />
             <FieldError error={add.error} pointer={BODY} id="comment-error" />
           </div>
           <FormError error={add.error} fields={[BODY]} />

@@ -14,15 +14,25 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const organizations = await answer(api.GET('/api/v2/organizations', { params: { query: { 'page[size]': '1' } }, headers: { Authorization: `Bearer ${token.trim()}` } }));
+      const organizations = await answer(
+        api.GET('/api/v2/organizations', {
+          params: { query: { 'page[size]': '1' } },
+          headers: { Authorization: `Bearer ${token.trim()}` },
+        }),
+      );
       saveToken(token.trim());
       // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
       const only = organizations.meta.pagination['total-count'] === 1 ? organizations.data[0] : undefined;
       // navigate() returns a promise only under a data router, which this app does not use.
-      if (pathname === '/' && only) void navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
+      if (pathname === '/' && only)
+        void navigate(`/organizations/${encodeURIComponent(only.id)}/varsets`, { replace: true });
       onSignedIn();
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 401 ? 'varsetd did not accept this token.' : `Signing in failed: ${(failure as Error).message}`);
+      setError(
+        failure instanceof ApiError && failure.status === 401
+          ? 'varsetd did not accept this token.'
+          : `Signing in failed: ${(failure as Error).message}`,
+      );
     } finally {
       setBusy(false);
     }
@@ -31,7 +41,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     <section className="sign-in">
       <h1 tabIndex={-1}>Sign in</h1>
       <p>
-        Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser tab only, and forgotten when you sign out or close the tab.
+        Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser
+        tab only, and forgotten when you sign out or close the tab.
       </p>
       <form onSubmit={(event) => void submit(event)}>
         <div className="field">

@@ -15,7 +15,10 @@ import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewV
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
 const RELATIONSHIP = (name: string) => `/data/relationships/${name}`;
-const FIELDS = [...['name', 'description', 'global', 'priority'].map(ATTRIBUTE), ...['workspaces', 'projects', 'parent'].map(RELATIONSHIP)];
+const FIELDS = [
+  ...['name', 'description', 'global', 'priority'].map(ATTRIBUTE),
+  ...['workspaces', 'projects', 'parent'].map(RELATIONSHIP),
+];
 
 /** A new set of the organization in the URL, for a token whose organization `permissions` allow it. */
 export function VarsetNew() {
@@ -87,7 +90,17 @@ export function VarsetEdit() {
 
 const idsOf = (picked: Picked[]) => picked.map((p) => p.id).join(' ');
 
-function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [] }: { org: string; varset?: Varset; initialProjects?: Picked[]; initialWorkspaces?: Picked[] }) {
+function VarsetFields({
+  org,
+  varset,
+  initialProjects = [],
+  initialWorkspaces = [],
+}: {
+  org: string;
+  varset?: Varset;
+  initialProjects?: Picked[];
+  initialWorkspaces?: Picked[];
+}) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const initial = varset?.attributes;
@@ -112,11 +125,15 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       variables.length > 0,
   );
   const body = () => {
-    const members = <T extends string>(type: T, picked: Picked[]) => ({ data: picked.map((p) => ({ type, id: p.id })) });
+    const members = <T extends string>(type: T, picked: Picked[]) => ({
+      data: picked.map((p) => ({ type, id: p.id })),
+    });
     const relationships = {
       ...(global ? {} : { projects: members('projects', projects), workspaces: members('workspaces', workspaces) }),
       ...(!varset && owner[0] ? { parent: { data: { type: 'projects' as const, id: owner[0].id } } } : {}),
-      ...(!varset && variables.length ? { vars: { data: variables.map((attributes) => ({ type: 'vars' as const, attributes })) } } : {}),
+      ...(!varset && variables.length
+        ? { vars: { data: variables.map((attributes) => ({ type: 'vars' as const, attributes })) } }
+        : {}),
     };
     return { data: { type: 'varsets' as const, attributes: { name, description, priority, global }, relationships } };
   };
@@ -124,18 +141,28 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const orgVarsets = `/organizations/${encodeURIComponent(org)}/varsets`;
   // Saving first asks what the write would change; the dialog showing it makes the write on Confirm.
   // Both take the document built at submit: the write is the one previewed, and an error is about what was sent.
-  const check = useMutation({ mutationFn: (sent: Sent) => (varset ? previewWrite(varset.id, sent) : previewNewSet(org, sent)) });
+  const check = useMutation({
+    mutationFn: (sent: Sent) => (varset ? previewWrite(varset.id, sent) : previewNewSet(org, sent)),
+  });
   const save = useMutation({
     mutationFn: async (sent: Sent): Promise<{ data: Varset }> =>
       varset
         ? answer(api.PATCH('/api/v2/varsets/{id}', { params: { path: { id: varset.id } }, body: sent }))
-        : answer(api.POST('/api/v2/organizations/{organization}/varsets', { params: { path: { organization: org } }, body: sent })),
+        : answer(
+            api.POST('/api/v2/organizations/{organization}/varsets', {
+              params: { path: { organization: org } },
+              body: sent,
+            }),
+          ),
     onSuccess: async (document) => {
       await varsetChanged(client, varset?.id ?? null);
       const page = `/varsets/${document.data.id}`;
       const after = { name, description, priority, global, projects, workspaces };
       const created = `Set ${name} created${variables.length ? ` with ${variables.length === 1 ? 'one variable' : `${variables.length} variables`}` : ''}`;
-      announce(initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created, page);
+      announce(
+        initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created,
+        page,
+      );
       void navigate(page); // a promise only under a data router, which this app does not use
     },
     // A write refused after all (something changed since the preview) is shown in the form, like a refused preview.
@@ -153,9 +180,16 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
   const sentName = (check.variables ?? save.variables)?.data.attributes.name;
   const errorAt = (pointer: string) => (pointer === ATTRIBUTE('name') && name !== sentName ? null : error);
   const props = (pointer: string) => describedBy(errorAt(pointer), pointer, errorId(pointer));
-  const fieldError = (pointer: string) => <FieldError error={errorAt(pointer)} pointer={pointer} id={errorId(pointer)} />;
+  const fieldError = (pointer: string) => (
+    <FieldError error={errorAt(pointer)} pointer={pointer} id={errorId(pointer)} />
+  );
   return (
-    <form ref={form} className="varset-form" onSubmit={submit} aria-label={varset ? 'Edit variable set' : 'New variable set'}>
+    <form
+      ref={form}
+      className="varset-form"
+      onSubmit={submit}
+      aria-label={varset ? 'Edit variable set' : 'New variable set'}
+    >
       <div className="field">
         <label htmlFor="varset-name">Name</label>
         <input id="varset-name" value={name} onChange={(e) => setName(e.target.value)} {...props(ATTRIBUTE('name'))} />
@@ -163,31 +197,58 @@ function VarsetFields({ org, varset, initialProjects = [], initialWorkspaces = [
       </div>
       <div className="field">
         <label htmlFor="varset-description">Description</label>
-        <textarea id="varset-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} {...props(ATTRIBUTE('description'))} />
+        <textarea
+          id="varset-description"
+          rows={2}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          {...props(ATTRIBUTE('description'))}
+        />
         {fieldError(ATTRIBUTE('description'))}
       </div>
       <div className="field inline">
         <label>
-          <input type="checkbox" checked={priority} onChange={(e) => setPriority(e.target.checked)} {...props(ATTRIBUTE('priority'))} /> Priority: its values win over workspace
-          variables and run variables
+          <input
+            type="checkbox"
+            checked={priority}
+            onChange={(e) => setPriority(e.target.checked)}
+            {...props(ATTRIBUTE('priority'))}
+          />{' '}
+          Priority: its values win over workspace variables and run variables
         </label>
         {fieldError(ATTRIBUTE('priority'))}
       </div>
       <fieldset className="field" {...props(ATTRIBUTE('global'))}>
         <legend>Scope</legend>
         <label>
-          <input type="radio" name="scope" checked={global} onChange={() => setGlobal(true)} /> Global: every workspace of the organization
+          <input type="radio" name="scope" checked={global} onChange={() => setGlobal(true)} /> Global: every workspace
+          of the organization
         </label>
         <label>
-          <input type="radio" name="scope" checked={!global} onChange={() => setGlobal(false)} /> Chosen projects and workspaces
+          <input type="radio" name="scope" checked={!global} onChange={() => setGlobal(false)} /> Chosen projects and
+          workspaces
         </label>
         {fieldError(ATTRIBUTE('global'))}
       </fieldset>
       {!global && (
         <>
-          <Picker org={org} kind="projects" label="Projects" selected={projects} onChange={setProjects} errorProps={props(RELATIONSHIP('projects'))} />
+          <Picker
+            org={org}
+            kind="projects"
+            label="Projects"
+            selected={projects}
+            onChange={setProjects}
+            errorProps={props(RELATIONSHIP('projects'))}
+          />
           {fieldError(RELATIONSHIP('projects'))}
-          <Picker org={org} kind="workspaces" label="Workspaces" selected={workspaces} onChange={setWorkspaces} errorProps={props(RELATIONSHIP('workspaces'))} />
+          <Picker
+            org={org}
+            kind="workspaces"
+            label="Workspaces"
+            selected={workspaces}
+            onChange={setWorkspaces}
+            errorProps={props(RELATIONSHIP('workspaces'))}
+          />
           {fieldError(RELATIONSHIP('workspaces'))}
         </>
       )}

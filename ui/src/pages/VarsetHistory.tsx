@@ -46,7 +46,8 @@ export function VarsetHistory() {
     if (onPage > 1) setParams({ page: String(onPage), version: String(wanted) }, { replace: true });
   }, [wanted, items, params, setParams]);
   useEffect(() => {
-    if (wanted && items?.some((v) => v.attributes.number === wanted)) document.getElementById(`version-${wanted}`)?.scrollIntoView({ block: 'center' });
+    if (wanted && items?.some((v) => v.attributes.number === wanted))
+      document.getElementById(`version-${wanted}`)?.scrollIntoView({ block: 'center' });
   }, [wanted, items]);
 
   const deleted = isNotFound(setDocument.error);
@@ -56,7 +57,9 @@ export function VarsetHistory() {
 
   const name = varset?.attributes.name ?? items?.[0]?.attributes['varset-name'] ?? id;
   const canRestore = deleted || varset?.attributes.permissions['can-update'] === true;
-  const known: KnownNames = new Map(includedPlaces(setDocument.data).map((r) => [`${r.type}/${r.id}`, r.attributes.name]));
+  const known: KnownNames = new Map(
+    includedPlaces(setDocument.data).map((r) => [`${r.type}/${r.id}`, r.attributes.name]),
+  );
   const newest = page === 1 ? items?.[0]?.id : undefined;
   return (
     <>
@@ -66,11 +69,16 @@ export function VarsetHistory() {
         <>
           {organization && (
             <p className="crumbs">
-              <Link to={`/organizations/${encodeURIComponent(organization)}/varsets`}>Variable sets of {organization}</Link>
+              <Link to={`/organizations/${encodeURIComponent(organization)}/varsets`}>
+                Variable sets of {organization}
+              </Link>
             </p>
           )}
           <h1 tabIndex={-1}>{name} (deleted)</h1>
-          <p className="notice">This set was deleted. Its history is kept: the organization's owners may restore the set as it was at one of its versions.</p>
+          <p className="notice">
+            This set was deleted. Its history is kept: the organization's owners may restore the set as it was at one of
+            its versions.
+          </p>
         </>
       )}
       <section aria-labelledby="history-title">
@@ -87,7 +95,12 @@ export function VarsetHistory() {
               const a = version.attributes;
               const current = !deleted && version.id === newest;
               return (
-                <li key={version.id} id={`version-${a.number}`} aria-label={`Version ${a.number}`} className={a.number === wanted ? 'wanted' : undefined}>
+                <li
+                  key={version.id}
+                  id={`version-${a.number}`}
+                  aria-label={`Version ${a.number}`}
+                  className={a.number === wanted ? 'wanted' : undefined}
+                >
                   <div className="card-head">
                     <strong>Version {a.number}</strong>
                     <span className="badge">{actionWords(version)}</span>
@@ -107,7 +120,11 @@ export function VarsetHistory() {
             })}
           </ol>
         )}
-        <Pager pagination={versions.data?.meta.pagination} onPage={(n) => setParams({ page: String(n) })} label="Versions" />
+        <Pager
+          pagination={versions.data?.meta.pagination}
+          onPage={(n) => setParams({ page: String(n) })}
+          label="Versions"
+        />
       </section>
       {restoring && (
         <RestoreDialog

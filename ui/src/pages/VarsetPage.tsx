@@ -34,7 +34,11 @@ export function VarsetPage() {
       client.removeQueries({ queryKey: queryKeys.varsets.detail(id) });
       await varsetChanged(client, id);
       const list = `/organizations/${encodeURIComponent(org!)}/varsets`;
-      announce(`Set ${varset!.attributes.name} deleted`, list, canRestore ? { to: `/varsets/${id}/history`, label: 'Undo: restore it from its history' } : undefined);
+      announce(
+        `Set ${varset!.attributes.name} deleted`,
+        list,
+        canRestore ? { to: `/varsets/${id}/history`, label: 'Undo: restore it from its history' } : undefined,
+      );
       void navigate(list); // a promise only under a data router, which this app does not use
     },
   });
@@ -120,7 +124,8 @@ function NoSet({ id }: { id: string }) {
     <>
       <h1 tabIndex={-1}>{newest.attributes['varset-name']} (deleted)</h1>
       <p className="notice">
-        This set was deleted. <Link to={`/varsets/${id}/history`}>Its history</Link> is kept, where it can be restored as it was at one of its versions.
+        This set was deleted. <Link to={`/varsets/${id}/history`}>Its history</Link> is kept, where it can be restored
+        as it was at one of its versions.
       </p>
     </>
   );
@@ -132,7 +137,17 @@ function whatDeletingStops(variables: number): string {
   return `Its ${variables} variables stop applying to every workspace it reaches.`;
 }
 
-function AppliedList({ title, kind, ids, names }: { title: string; kind: 'projects' | 'workspaces'; ids: string[]; names: Map<string, string> }) {
+function AppliedList({
+  title,
+  kind,
+  ids,
+  names,
+}: {
+  title: string;
+  kind: 'projects' | 'workspaces';
+  ids: string[];
+  names: Map<string, string>;
+}) {
   return (
     <>
       <h3>{title}</h3>

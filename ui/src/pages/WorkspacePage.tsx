@@ -42,9 +42,19 @@ export function WorkspacePage() {
         )}
       </p>
       <h1 tabIndex={-1}>Workspace {workspace.attributes.name}</h1>
-      <VariableEditor owner={{ kind: 'workspaces', id }} canWrite={canWrite} title="Workspace variables" addOnDemand overriddenBy={overriddenBy} />
+      <VariableEditor
+        owner={{ kind: 'workspaces', id }}
+        canWrite={canWrite}
+        title="Workspace variables"
+        addOnDemand
+        overriddenBy={overriddenBy}
+      />
       <WorkspaceVarsets id={id} projectId={projectId} projectName={projectName} />
-      <EffectiveVariables of={{ owner: 'workspaces', id }} place={{ workspaceId: id, projectId, projectName }} title="Effective variables" />
+      <EffectiveVariables
+        of={{ owner: 'workspaces', id }}
+        place={{ workspaceId: id, projectId, projectName }}
+        title="Effective variables"
+      />
       <WorkspaceRuns id={id} />
     </>
   );
@@ -74,13 +84,22 @@ function useOverriddenOwnVariables(id: string): Map<string, ReactNode> {
 }
 
 /** The sets that reach the workspace, and each way they do. */
-function WorkspaceVarsets({ id, projectId, projectName }: { id: string; projectId: string | undefined; projectName: string | undefined }) {
+function WorkspaceVarsets({
+  id,
+  projectId,
+  projectName,
+}: {
+  id: string;
+  projectId: string | undefined;
+  projectName: string | undefined;
+}) {
   const [page, setPage] = useState(1);
   const list = useVarsetList('workspaces', id, { number: page, size: 20 });
   const ways = (varset: Varset): string[] => {
     const found: string[] = [];
     if (varset.attributes.global) found.push('global');
-    if (projectId && relatedIds(varset, 'projects').includes(projectId)) found.push(projectName ? `through its project '${projectName}'` : 'through its project');
+    if (projectId && relatedIds(varset, 'projects').includes(projectId))
+      found.push(projectName ? `through its project '${projectName}'` : 'through its project');
     if (relatedIds(varset, 'workspaces').includes(id)) found.push('directly');
     return found;
   };
@@ -114,7 +133,8 @@ function WorkspaceRuns({ id }: { id: string }) {
           <ul className="cards" aria-label="Runs">
             {items.map((run) => (
               <li key={run.id}>
-                <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link> <span className="badge">{run.attributes.status}</span>{' '}
+                <Link to={`/runs/${run.id}`}>{run.attributes.message}</Link>{' '}
+                <span className="badge">{run.attributes.status}</span>{' '}
                 <span className="muted">{new Date(run.attributes['created-at']).toLocaleString()}</span>
               </li>
             ))}
