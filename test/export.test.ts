@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, httpClient } from './support/requests.js';
+import { createVarset, varResource, varsPath } from './support/factories/varsets.js';
 import { SECRET, seedOrganization } from './support/set-fixture.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
@@ -104,6 +105,24 @@ describe(`varsetd export (${storeKind})`, () => {
     assert.match(tf.stdout, /id = "acme\/web\/apps\/web: \\"tuning\\""/);
     assert.match(tf.stdout, /id = "acme\/prj-[A-Za-z0-9]+\/infra overrides"/);
     assert.match(tf.stdout, /id = "acme\/varset-[A-Za-z0-9]+\/var-[A-Za-z0-9]+"/);
+  });
+
+  it('prints all of a long export to a pipe before it exits', async () => {
+    // Four values of 240 KiB: about 1 MiB of JSON, sixteen times what a pipe holds.
+    const set = await createVarset(httpClient(server.url), 'acme', { attributes: { name: 'large values' } });
+    for (const key of ['a', 'b', 'c', 'd']) {
+      const res = await httpClient(server.url).post(varsPath(set.id), {
+        data: varResource({ key, value: key.repeat(240 * 1024), category: 'terraform' }),
+      });
+      assert.equal(res.status, 200, `adding ${key}`);
+    }
+    const { code, stdout, stderr } = await varsetd('export', '--organization', 'acme');
+    assert.equal(code, 0, stderr);
+    const large = JSON.parse(stdout).find((d: { name: string }) => d.name === 'large values');
+    assert.deepEqual(
+      large.variables.map((v: { key: string; value: string }) => [v.key, v.value.length]),
+      ['a', 'b', 'c', 'd'].map((key) => [key, 240 * 1024]),
+    );
   });
 
   it('refuses an unknown organization or format, writing nothing', async () => {

@@ -36,9 +36,17 @@ function commandNamed(name: string) {
   return command;
 }
 
+/**
+ * Resolves once everything written to stdout has been handed to the system: to a pipe, writes
+ * are asynchronous, and process.exit would cut a long report (import --json, export) short.
+ */
+const stdoutDrained = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+
 main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exit(code);
+  async (code) => {
+    if (code < 0) return;
+    await stdoutDrained();
+    process.exit(code);
   },
   (error: unknown) => {
     if (error instanceof ConfigError) {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import https from 'node:https';
 import type { FastifyInstance } from 'fastify';
 
 /** The documents varsetd answers for a resource the caller may not see or that does not exist, and for a missing or refused token. */
@@ -89,6 +90,35 @@ export function httpClient(baseUrl: string): Client {
       body: text === '' ? undefined : JSON.parse(text),
     };
   });
+}
+
+/** A client speaking HTTPS to a server at `baseUrl` whose certificate `ca` (PEM) vouches for. */
+export function httpsClient(baseUrl: string, ca: string): Client {
+  return clientFrom(
+    (method, url, options = {}) =>
+      new Promise((resolve, reject) => {
+        const payload = payloadOf(options);
+        const request = https.request(
+          `${baseUrl}${url}`,
+          { method, ca, agent: false, headers: headersFor(options) },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('error', reject);
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: text === '' ? undefined : JSON.parse(text),
+              });
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(payload);
+      }),
+  );
 }
 
 /** Fails with the response body in the message, which says far more than "expected 200, got 422". */
