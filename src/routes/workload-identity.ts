@@ -42,7 +42,7 @@ export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerO
   api.post(
     '/runs/:id/actions/workload-identity-token',
     {
-      config: { fields: { phase: '/phase', target: '/target' } },
+      config: { fields: { phase: '/phase', target: '/target', alias: '/alias' } },
       schema: {
         params: IdParams,
         body: MintTokenBody,
@@ -55,7 +55,7 @@ export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerO
         issuer,
         request.params.id,
         request.body.phase,
-        request.body.target,
+        { target: request.body.target, alias: request.body.alias ?? null },
       );
       void reply.header('cache-control', 'no-store');
       return {
