@@ -50,13 +50,10 @@ export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerO
       },
     },
     async (request, reply) => {
-      const minted = await mintRunToken(
-        contextOf(request),
-        issuer,
-        request.params.id,
-        request.body.phase,
-        { target: request.body.target, alias: request.body.alias ?? null },
-      );
+      const minted = await mintRunToken(contextOf(request), issuer, request.params.id, request.body.phase, {
+        target: request.body.target,
+        alias: request.body.alias ?? null,
+      });
       void reply.header('cache-control', 'no-store');
       return {
         data: {

@@ -11,7 +11,8 @@ export const MintTokenBody = Type.Object({
     Type.String({
       pattern: ALIAS_PATTERN.source,
       maxLength: 200,
-      description: 'the tag of one of the target\'s aliases (TFC_AWS_PROVIDER_AUTH_<TAG>); its default configuration without',
+      description:
+        "the tag of one of the target's aliases (TFC_AWS_PROVIDER_AUTH_<TAG>); its default configuration without",
     }),
   ),
 });
