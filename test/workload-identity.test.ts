@@ -212,6 +212,7 @@ describe(`workload identity tokens (${storeKind})`, () => {
         env('TFC_AWS_WORKLOAD_IDENTITY_AUDIENCE_STAGING', 'staging.aws.example.com'),
         env('TFC_AWS_PROVIDER_AUTH_PROD', 'true'),
         env('TFC_AWS_PROVIDER_AUTH_OFF', 'false'),
+        env('TFC_AWS_PROVIDER_AUTH_TYPE', 'true'),
         env('TFC_VAULT_PROVIDER_AUTH_SECRETS', 'true'),
         env('TFC_DEFAULT_VAULT_WORKLOAD_IDENTITY_AUDIENCE', 'shared.vault.example.com'),
         env('TFC_GCP_PROVIDER_AUTH_DATA', 'true'),
@@ -263,6 +264,7 @@ describe(`workload identity tokens (${storeKind})`, () => {
       [{ target: 'azure' }, /TFC_AZURE_PROVIDER_AUTH=true/],
       [{ target: 'aws', alias: 'OFF' }, /for alias OFF \(TFC_AWS_PROVIDER_AUTH_OFF=true\)/],
       [{ target: 'azure', alias: 'STAGING' }, /TFC_AZURE_PROVIDER_AUTH_STAGING=true/],
+      [{ target: 'aws', alias: 'TYPE' }, /for alias TYPE/],
     ] as const) {
       const refused = await mint(run, runner.token, { phase: 'plan', ...body });
       expectStatus(refused, 422);

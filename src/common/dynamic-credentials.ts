@@ -96,8 +96,9 @@ export function phasedValueOf(env: Env, configuration: Configuration, what: stri
   return undefined;
 }
 
-/** A configuration is on when its own switch, `TFC_<TARGET>_PROVIDER_AUTH[_<TAG>]`, is `true`. */
+/** A configuration is on when its own switch, `TFC_<TARGET>_PROVIDER_AUTH[_<TAG>]`, is `true` (and its tag is one). */
 export const isTurnedOn = (env: Env, configuration: Configuration) =>
+  (configuration.alias === null || isAlias(configuration.alias)) &&
   env.get(nameOf(configuration, 'PROVIDER_AUTH'))?.trim().toLowerCase() === 'true';
 
 /** The configurations these env variables turn on: by target, each default one first, then its aliases by name. */
