@@ -180,9 +180,57 @@ describe(`effective variables (${storeKind})`, () => {
       const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
       expectStatus(res, 200);
       assert.deepEqual(res.body.meta['dynamic-credentials'], [
-        { target: 'aws', audience: 'aws.workload.identity' },
-        { target: 'vault', audience: 'vault.example.com' },
+        { target: 'aws', alias: null, audience: 'aws.workload.identity', phases: ['plan', 'apply'] },
+        { target: 'vault', alias: null, audience: 'vault.example.com', phases: [] },
       ]);
+    });
+
+    it('with explain=true names each alias of a cloud with its own audience and phases, shared defaults applied', async () => {
+      const ws = await t.createWorkspace(org);
+      const env = (key: string, value: string) => ({ key, category: 'env', value });
+      await createVarset(t, org, {
+        attributes: { name: 'clouds of the network' },
+        workspaces: [ws],
+        vars: [
+          env('TFC_AWS_PROVIDER_AUTH', 'true'),
+          env('TFC_AWS_RUN_ROLE_ARN', 'arn:aws:iam::123456789012:role/network'),
+          env('TFC_AWS_PROVIDER_AUTH_STAGING', 'true'),
+          env('TFC_AWS_PLAN_ROLE_ARN_STAGING', 'arn:aws:iam::210987654321:role/staging-plan'),
+          env('TFC_AWS_WORKLOAD_IDENTITY_AUDIENCE_STAGING', 'staging.aws.example.com'),
+          env('TFC_AWS_PROVIDER_AUTH_prod_2', 'TRUE'),
+          env('TFC_DEFAULT_AWS_RUN_ROLE_ARN', 'arn:aws:iam::111111111111:role/shared'),
+          env('TFC_AWS_PROVIDER_AUTH_OFF', 'false'),
+          env('TFC_AWS_PROVIDER_AUTH_TYPE', 'true'),
+          env('TFC_VAULT_PROVIDER_AUTH_SECRETS', 'true'),
+          env('TFC_DEFAULT_VAULT_ADDR', 'https://vault.example.com'),
+          env('TFC_VAULT_RUN_ROLE_SECRETS', 'reader'),
+          env('TFC_DEFAULT_VAULT_WORKLOAD_IDENTITY_AUDIENCE', 'vault.example.com'),
+        ],
+      });
+      const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
+      expectStatus(res, 200);
+      assert.deepEqual(res.body.meta['dynamic-credentials'], [
+        { target: 'aws', alias: null, audience: 'aws.workload.identity', phases: ['plan', 'apply'] },
+        { target: 'aws', alias: 'STAGING', audience: 'staging.aws.example.com', phases: ['plan', 'apply'] },
+        { target: 'aws', alias: 'prod_2', audience: 'aws.workload.identity', phases: ['plan', 'apply'] },
+        { target: 'vault', alias: 'SECRETS', audience: 'vault.example.com', phases: ['plan', 'apply'] },
+      ]);
+      // Without the shared role, STAGING has a role for its plan only, and prod_2 none.
+      const shared = res.body.data.find((d: any) => d.attributes.key === 'TFC_DEFAULT_AWS_RUN_ROLE_ARN').attributes;
+      expectStatus(
+        await t.delete(`/api/v2/varsets/${shared.source.varset.id}/relationships/vars/${shared['variable-id']}`),
+        204,
+      );
+      const after = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
+      assert.deepEqual(
+        after.body.meta['dynamic-credentials'].map((c: any) => [c.alias, c.phases]),
+        [
+          [null, ['plan', 'apply']],
+          ['STAGING', ['plan']],
+          ['prod_2', []],
+          ['SECRETS', ['plan', 'apply']],
+        ],
+      );
     });
 
     it("with explain=true names Google Cloud and Azure with HCP Terraform's default audiences", async () => {
@@ -202,10 +250,12 @@ describe(`effective variables (${storeKind})`, () => {
       const res = await t.get(`/api/v2/workspaces/${ws}/effective-variables?explain=true`);
       expectStatus(res, 200);
       assert.deepEqual(res.body.meta['dynamic-credentials'], [
-        { target: 'azure', audience: 'api://AzureADTokenExchange' },
+        { target: 'azure', alias: null, audience: 'api://AzureADTokenExchange', phases: [] },
         {
           target: 'gcp',
+          alias: null,
           audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/tfc/providers/varsetd',
+          phases: [],
         },
       ]);
     });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseExecArguments } from '../src/exec/command.js';
 import { CredentialsError, discoverServer, environmentName } from '../src/exec/credentials.js';
-import { describeDynamicCredentials } from '../src/exec/dynamic-credentials.js';
+import { describeDynamicCredentials, renderInputVariable } from '../src/exec/dynamic-credentials.js';
 import { isIgnored, parseIgnoreFile, DEFAULT_IGNORE } from '../src/exec/ignore.js';
 import { hclString, isIdentifier, renderTfvars } from '../src/exec/tfvars.js';
 
@@ -78,6 +78,23 @@ describe('varsetd exec: tfvars', () => {
   it('knows a Terraform variable name', () => {
     assert.ok(isIdentifier('region_1-a'));
     for (const key of ['1a', 'a b', 'a.b', '']) assert.ok(!isIdentifier(key), key);
+  });
+});
+
+describe('varsetd exec: dynamic credentials input variables', () => {
+  it('writes tfc_<cloud>_dynamic_credentials as an HCL object that is JSON unless a string holds a template introducer', () => {
+    const plain = renderInputVariable({
+      default: { shared_config_file: '/tmp/a "b"\\c' },
+      aliases: { STAGING: { shared_config_file: '/tmp/é\n' } },
+    });
+    assert.deepEqual(JSON.parse(plain), {
+      default: { shared_config_file: '/tmp/a "b"\\c' },
+      aliases: { STAGING: { shared_config_file: '/tmp/é\n' } },
+    });
+    assert.equal(
+      renderInputVariable({ default: { credentials: '/tmp/${x}/%{y}' }, aliases: {} }),
+      '{"default": {"credentials": "/tmp/$${x}/%%{y}"}, "aliases": {}}',
+    );
   });
 });
 

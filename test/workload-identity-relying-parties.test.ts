@@ -236,6 +236,174 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
     }
   });
 
+  it("boto3 given an alias's shared config file from tfc_aws_dynamic_credentials gets the alias's role, the default's the default role", async () => {
+    const motoPort = await freePort();
+    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], {
+      stdio: 'ignore',
+    });
+    try {
+      const sts = `http://127.0.0.1:${motoPort}`;
+      for (let i = 0; ; i++) {
+        if (
+          (await fetch(sts)
+            .then((r) => r.status)
+            .catch(() => 0)) !== 0
+        )
+          break;
+        assert.ok(i < 100, "moto's server did not start");
+        await sleep(100);
+      }
+      const aliased = await t.createWorkspace(org, { name: 'aliased' });
+      await grantWorkspace(t, runner.teamId, aliased, { access: 'plan' });
+      await createVarset(t, org, {
+        workspaces: [aliased],
+        vars: [
+          { key: 'TFC_AWS_PROVIDER_AUTH_STAGING', category: 'env', value: 'true' },
+          { key: 'TFC_AWS_RUN_ROLE_ARN_STAGING', category: 'env', value: 'arn:aws:iam::210987654321:role/staging' },
+        ],
+      });
+      // Each profile only through its shared config file: the default configuration's
+      // environment would win over any file in the SDK's credential chain.
+      const script = [
+        'import boto3, json, os',
+        "for name in ('AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN', 'AWS_ROLE_SESSION_NAME'): os.environ.pop(name)",
+        "given = json.loads(os.environ['TF_VAR_tfc_aws_dynamic_credentials'])",
+        'def whoami(config):',
+        "    os.environ['AWS_CONFIG_FILE'] = config",
+        "    return boto3.Session().client('sts').get_caller_identity()['Arn']",
+        "arns = {'default': whoami(given['default']['shared_config_file'])}",
+        "arns.update({alias: whoami(c['shared_config_file']) for alias, c in given['aliases'].items()})",
+        "print('RESULT ' + json.dumps(arns))",
+      ].join('\n');
+      fs.writeFileSync(path.join(configDir, 'aliases.py'), script);
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: configDir,
+        VARSETD_ADDRESS: issuer,
+        VARSETD_TOKEN: runner.token,
+        AWS_DEFAULT_REGION: 'us-east-1',
+        AWS_ENDPOINT_URL_STS: sts,
+        AWS_EC2_METADATA_DISABLED: 'true',
+      };
+      const result = await run(
+        process.execPath,
+        [
+          '--import',
+          import.meta.resolve('tsx'),
+          path.join(ROOT, 'src/main.ts'),
+          'exec',
+          '--workspace',
+          `${org}/aliased`,
+          '--',
+          path.join(motoBin, 'python'),
+          'aliases.py',
+        ],
+        { env, cwd: configDir },
+      );
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      const line = result.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      const runId = (await t.get(`/api/v2/workspaces/${aliased}/runs`)).body.data[0].id;
+      assert.deepEqual(JSON.parse(line!.slice('RESULT '.length)), {
+        default: `arn:aws:sts::123456789012:assumed-role/varsetd-run/${runId}`,
+        STAGING: `arn:aws:sts::210987654321:assumed-role/staging/${runId}`,
+      });
+    } finally {
+      moto.kill('SIGTERM');
+    }
+  });
+
+  it("an alias's Vault login (go-oidc verifying its token) leaves a Vault token in tfc_vault_dynamic_credentials's token_filename", async () => {
+    const login = spawn(
+      verifier,
+      [
+        '-issuer',
+        issuer,
+        '-audience',
+        'secrets.vault.example.com',
+        '-vault-listen',
+        '127.0.0.1:0',
+        '-vault-auth-path',
+        'jwt',
+        '-vault-role',
+        'reader',
+        '-vault-namespace',
+        'team-b',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const vaultAddress = await new Promise<string>((resolve, reject) => {
+        login.stdout.once('data', (chunk) => resolve(/listening (\S+)/.exec(String(chunk))![1]!));
+        login.once('exit', () => reject(new Error('the Vault-compatible login did not start')));
+      });
+      const secrets = await t.createWorkspace(org, { name: 'vault-alias' });
+      await grantWorkspace(t, runner.teamId, secrets, { access: 'plan' });
+      await createVarset(t, org, {
+        workspaces: [secrets],
+        vars: [
+          { key: 'TFC_VAULT_PROVIDER_AUTH_SECRETS', category: 'env', value: 'true' },
+          { key: 'TFC_VAULT_ADDR_SECRETS', category: 'env', value: vaultAddress },
+          { key: 'TFC_VAULT_NAMESPACE_SECRETS', category: 'env', value: 'team-b' },
+          { key: 'TFC_VAULT_RUN_ROLE_SECRETS', category: 'env', value: 'reader' },
+          { key: 'TFC_VAULT_WORKLOAD_IDENTITY_AUDIENCE_SECRETS', category: 'env', value: 'secrets.vault.example.com' },
+        ],
+      });
+      const script = `const fs = require('node:fs');
+const given = JSON.parse(process.env.TF_VAR_tfc_vault_dynamic_credentials);
+const alias = given.aliases.SECRETS;
+const mode = fs.statSync(alias.token_filename).mode & 0o777;
+fetch(alias.address + '/v1/auth/token/lookup-self', { headers: { 'X-Vault-Token': fs.readFileSync(alias.token_filename, 'utf8') } })
+  .then((r) => r.json()).then((j) => console.log('RESULT ' + JSON.stringify({ meta: j.data.meta, given, mode, vaultAddr: process.env.VAULT_ADDR ?? null })))`;
+      const result = await run(
+        process.execPath,
+        [
+          '--import',
+          import.meta.resolve('tsx'),
+          path.join(ROOT, 'src/main.ts'),
+          'exec',
+          '--workspace',
+          `${org}/vault-alias`,
+          '--',
+          process.execPath,
+          '-e',
+          script,
+        ],
+        {
+          env: { PATH: process.env.PATH, HOME: configDir, VARSETD_ADDRESS: issuer, VARSETD_TOKEN: runner.token },
+          cwd: configDir,
+        },
+      );
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      const seen = JSON.parse(
+        result.stdout
+          .split('\n')
+          .find((l) => l.startsWith('RESULT '))!
+          .slice('RESULT '.length),
+      );
+      const runId = (await t.get(`/api/v2/workspaces/${secrets}/runs`)).body.data[0].id;
+      assert.equal(seen.meta.role, 'reader');
+      assert.equal(seen.meta.run, runId);
+      assert.match(seen.meta.sub, /:workspace:vault-alias:run_phase:plan$/);
+      assert.equal(seen.mode, 0o600);
+      assert.equal(seen.vaultAddr, null, 'no default configuration, so no VAULT_ADDR');
+      assert.deepEqual(seen.given, {
+        default: { token_filename: '', address: '', namespace: '', ca_cert_file: '' },
+        aliases: {
+          SECRETS: {
+            token_filename: seen.given.aliases.SECRETS.token_filename,
+            address: vaultAddress,
+            namespace: 'team-b',
+            ca_cert_file: '',
+          },
+        },
+      });
+      assert.equal(fs.existsSync(seen.given.aliases.SECRETS.token_filename), false);
+      assert.doesNotMatch(result.stdout + result.stderr, /hvs\.|eyJ[\w-]+\.eyJ/, 'varsetd exec prints no token');
+    } finally {
+      login.kill('SIGTERM');
+    }
+  });
+
   it("varsetd exec logs in to a Vault-compatible JWT login (go-oidc verifying the token) and gives the command Vault's token; a role the login refuses stops the run", async () => {
     const login = spawn(
       verifier,

@@ -201,6 +201,79 @@ describe(`workload identity tokens (${storeKind})`, () => {
     assert.match(refused.body.errors[0].detail, /TFC_GCP_WORKLOAD_IDENTITY_AUDIENCE or TFC_GCP_WORKLOAD_PROVIDER_NAME/);
   });
 
+  it("mints an alias's token with the alias's audience (its own, the shared default, or the cloud's), refusing an alias that is off", async () => {
+    const aliased = await t.createWorkspace(org, { name: 'aliased' });
+    await grantWorkspace(t, runner.teamId, aliased, { access: 'plan' });
+    const env = (key: string, value: string) => ({ key, category: 'env', value });
+    await createVarset(t, org, {
+      workspaces: [aliased],
+      vars: [
+        env('TFC_AWS_PROVIDER_AUTH_STAGING', 'true'),
+        env('TFC_AWS_WORKLOAD_IDENTITY_AUDIENCE_STAGING', 'staging.aws.example.com'),
+        env('TFC_AWS_PROVIDER_AUTH_PROD', 'true'),
+        env('TFC_AWS_PROVIDER_AUTH_OFF', 'false'),
+        env('TFC_AWS_PROVIDER_AUTH_TYPE', 'true'),
+        env('TFC_VAULT_PROVIDER_AUTH_SECRETS', 'true'),
+        env('TFC_DEFAULT_VAULT_WORKLOAD_IDENTITY_AUDIENCE', 'shared.vault.example.com'),
+        env('TFC_GCP_PROVIDER_AUTH_DATA', 'true'),
+        env(
+          'TFC_GCP_WORKLOAD_PROVIDER_NAME_DATA',
+          'projects/9/locations/global/workloadIdentityPools/p/providers/data',
+        ),
+      ],
+    });
+    const cv = await createUploadedConfigurationVersion(t, aliased);
+    const created = await t.post(
+      '/api/v2/runs',
+      {
+        data: {
+          type: 'runs',
+          relationships: {
+            workspace: { data: { type: 'workspaces', id: aliased } },
+            'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+          },
+        },
+      },
+      { token: runner.token },
+    );
+    expectStatus(created, 201);
+    const run = created.body.data.id;
+    const minted = async (target: string, alias: string) => {
+      const res = await mint(run, runner.token, { phase: 'plan', target, alias });
+      expectStatus(res, 200);
+      return decodeToken(res.body.data.attributes.token, await jwks()).claims;
+    };
+    const subject = new RegExp(`^organization:${org}:project:[^:]+:workspace:aliased:run_phase:plan$`);
+    for (const [target, alias, audience] of [
+      ['aws', 'STAGING', 'staging.aws.example.com'],
+      ['aws', 'PROD', 'aws.workload.identity'],
+      ['vault', 'SECRETS', 'shared.vault.example.com'],
+      ['gcp', 'DATA', '//iam.googleapis.com/projects/9/locations/global/workloadIdentityPools/p/providers/data'],
+    ]) {
+      const claims = await minted(target!, alias!);
+      assert.equal(claims.aud, audience, `${target} ${alias}`);
+      assert.match(claims.sub, subject);
+    }
+    const trail = await t.get(`/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=${org}`);
+    const event = trail.body.data.find(
+      (e: any) => e.resource.action === 'workload-identity-token' && e.resource.meta.alias === 'STAGING',
+    );
+    assert.equal(event?.resource.meta.audience, 'staging.aws.example.com');
+
+    for (const [body, detail] of [
+      [{ target: 'azure' }, /TFC_AZURE_PROVIDER_AUTH=true/],
+      [{ target: 'aws', alias: 'OFF' }, /for alias OFF \(TFC_AWS_PROVIDER_AUTH_OFF=true\)/],
+      [{ target: 'azure', alias: 'STAGING' }, /TFC_AZURE_PROVIDER_AUTH_STAGING=true/],
+      [{ target: 'aws', alias: 'TYPE' }, /for alias TYPE/],
+    ] as const) {
+      const refused = await mint(run, runner.token, { phase: 'plan', ...body });
+      expectStatus(refused, 422);
+      assert.match(refused.body.errors[0].detail, detail);
+    }
+    for (const alias of ['', 'not-a-tag', 'a b', 7])
+      expectStatus(await mint(run, runner.token, { phase: 'plan', target: 'aws', alias }), 422);
+  });
+
   it('gives a speculative plan no apply token', async () => {
     const run = await runBy(runner.token, true);
     expectStatus(await mint(run, runner.token, { phase: 'plan', target: 'aws' }), 200);

@@ -77,10 +77,22 @@ export const EffectiveVariablesDocument = Type.Object({
   meta: Type.Optional(
     Type.Object({
       precedence: Type.Array(Type.Object({ level: Type.Integer(), name: Type.String() })),
-      'dynamic-credentials': Type.Array(Type.Object({ target: Type.String(), audience: Type.String() }), {
-        description:
-          "the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md)",
-      }),
+      'dynamic-credentials': Type.Array(
+        Type.Object({
+          target: Type.String(),
+          alias: Type.Union([Type.String(), Type.Null()], {
+            description: "an alias's tag (TFC_AWS_PROVIDER_AUTH_<TAG>); null for the cloud's default configuration",
+          }),
+          audience: Type.String(),
+          phases: Type.Array(Type.Union([Type.Literal('plan'), Type.Literal('apply')]), {
+            description: 'the phases the configuration has every variable it needs for',
+          }),
+        }),
+        {
+          description:
+            "the configurations of dynamic credentials the workspace's env variables turn on, each cloud's default one first, then its aliases (docs/workload-identity.md)",
+        },
+      ),
     }),
   ),
 });

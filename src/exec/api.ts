@@ -111,8 +111,14 @@ export class VarsetdApi {
   }
 
   /** A workload identity token of the run for a target and phase; its value is never logged nor shown. */
-  async workloadIdentityToken(runId: string, phase: 'plan' | 'apply', target: string): Promise<string> {
-    const doc = await this.call('POST', `/runs/${runId}/actions/workload-identity-token`, { phase, target });
+  async workloadIdentityToken(
+    runId: string,
+    phase: 'plan' | 'apply',
+    target: string,
+    alias: string | null,
+  ): Promise<string> {
+    const body = alias === null ? { phase, target } : { phase, target, alias };
+    const doc = await this.call('POST', `/runs/${runId}/actions/workload-identity-token`, body);
     return doc.data.attributes.token;
   }
 

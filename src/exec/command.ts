@@ -26,7 +26,9 @@ export const EXEC_USAGE = `usage: varsetd exec --workspace ORG/WORKSPACE [--mess
   identity token of the run for --phase (plan unless given) as AWS's web identity; with
   TFC_VAULT_PROVIDER_AUTH=true, a Vault token from a JWT login with it; with
   TFC_GCP_PROVIDER_AUTH=true, Google external account credentials; with
-  TFC_AZURE_PROVIDER_AUTH=true, the token as Azure's federated token file.
+  TFC_AZURE_PROVIDER_AUTH=true, the token as Azure's federated token file. Each alias
+  (TFC_AWS_PROVIDER_AUTH_<TAG>=true, ...) gets its own token and files, named in the
+  TF_VAR_tfc_<cloud>_dynamic_credentials input variable.
 Server and token: VARSETD_ADDRESS; VARSETD_TOKEN, else TF_TOKEN_<host>, else
 ~/.terraform.d/credentials.tfrc.json. Exits with COMMAND's exit code.`;
 
@@ -175,7 +177,7 @@ async function execute(api: VarsetdApi, options: ExecOptions, env: NodeJS.Proces
       variables,
       runId,
       options.phase,
-      (target) => api.workloadIdentityToken(runId, options.phase, target),
+      (target, alias) => api.workloadIdentityToken(runId, options.phase, target, alias),
       (extraCa) => createRequester(env, extraCa),
     );
   } catch (error) {

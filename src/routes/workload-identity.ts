@@ -42,7 +42,7 @@ export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerO
   api.post(
     '/runs/:id/actions/workload-identity-token',
     {
-      config: { fields: { phase: '/phase', target: '/target' } },
+      config: { fields: { phase: '/phase', target: '/target', alias: '/alias' } },
       schema: {
         params: IdParams,
         body: MintTokenBody,
@@ -50,13 +50,10 @@ export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerO
       },
     },
     async (request, reply) => {
-      const minted = await mintRunToken(
-        contextOf(request),
-        issuer,
-        request.params.id,
-        request.body.phase,
-        request.body.target,
-      );
+      const minted = await mintRunToken(contextOf(request), issuer, request.params.id, request.body.phase, {
+        target: request.body.target,
+        alias: request.body.alias ?? null,
+      });
       void reply.header('cache-control', 'no-store');
       return {
         data: {

@@ -1,10 +1,19 @@
 /**
  * Workload identity tokens, as HCP Terraform mints them for its runs' dynamic provider
- * credentials: an OpenID Connect ID token per run phase and per target, its audience the
- * target's default unless the run's `TFC_<TARGET>_WORKLOAD_IDENTITY_AUDIENCE` says otherwise.
+ * credentials: an OpenID Connect ID token per run phase and per configuration of a target (its
+ * default one, or an alias's), its audience the target's default unless the run's
+ * `TFC_<TARGET>_WORKLOAD_IDENTITY_AUDIENCE[_<TAG>]` says otherwise.
  */
 
-export { audienceOf, isTurnedOn, TARGET_NAMES, TARGETS, type Target } from '../common/dynamic-credentials.js';
+export {
+  ALIAS_PATTERN,
+  audienceOf,
+  isTurnedOn,
+  nameOf,
+  TARGET_NAMES,
+  type Configuration,
+  type Target,
+} from '../common/dynamic-credentials.js';
 
 export const RUN_PHASES = ['plan', 'apply'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];

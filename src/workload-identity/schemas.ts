@@ -1,12 +1,20 @@
 import Type from 'typebox';
 import { Resource } from '../jsonapi/schemas.js';
-import { RUN_PHASES, TARGET_NAMES } from './model.js';
+import { ALIAS_PATTERN, RUN_PHASES, TARGET_NAMES } from './model.js';
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const MintTokenBody = Type.Object({
   phase: literals(RUN_PHASES),
   target: literals(TARGET_NAMES),
+  alias: Type.Optional(
+    Type.String({
+      pattern: ALIAS_PATTERN.source,
+      maxLength: 200,
+      description:
+        "the tag of one of the target's aliases (TFC_AWS_PROVIDER_AUTH_<TAG>); its default configuration without",
+    }),
+  ),
 });
 
 /** A run's workload identity token (varsetd's own resource): given once, to the run's own token, never kept. */

@@ -14,13 +14,13 @@ import {
   claimsOf,
   expiryOf,
   isTurnedOn,
+  nameOf,
   publishedKeys,
   signingKeyAt,
-  TARGETS,
+  type Configuration,
   type JsonWebKeyPublic,
   type RunPhase,
   type SigningKey,
-  type Target,
 } from './model.js';
 import * as store from './store.js';
 
@@ -80,17 +80,19 @@ export interface MintedToken {
 }
 
 /**
- * A workload identity token of a run for `target` and `phase`, for the run's own token only
- * while the run has not finished; its audience is the target's as the run's env variables
- * say, and the target must be turned on by them. Recorded in the audit trail (never the token).
+ * A workload identity token of a run for a configuration of a target (its default one, or an
+ * alias's) and `phase`, for the run's own token only while the run has not finished; its
+ * audience is the configuration's as the run's env variables say, and they must turn it on.
+ * Recorded in the audit trail (never the token).
  */
 export async function mintRunToken(
   ctx: Context,
   options: IssuerOptions,
   runId: string,
   phase: RunPhase,
-  target: Target,
+  configuration: Configuration,
 ): Promise<MintedToken> {
+  const { target, alias } = configuration;
   const { run, location } = await getOwnUnfinishedRun(ctx, runId);
   const { workspace, organization } = await getWorkspace(ctx, { id: run.workspace_id }, 'run:create');
   const project = (await projectsOfOrganization(ctx, organization.id, [workspace.project_id]))[0];
@@ -102,16 +104,17 @@ export async function mintRunToken(
   );
   if (phase === 'apply' && run.plan_only)
     throw new Unprocessable(`run ${run.id} is a speculative plan: it has no apply phase`, 'phase');
-  if (!isTurnedOn(target, env))
+  const field = alias === null ? 'target' : 'alias';
+  if (!isTurnedOn(env, configuration))
     throw new Unprocessable(
-      `the run's variables do not turn on ${target} workload identity (${TARGETS[target].auth}=true)`,
-      'target',
+      `the run's variables do not turn on ${target} workload identity${alias === null ? '' : ` for alias ${alias}`} (${nameOf(configuration, 'PROVIDER_AUTH')}=true)`,
+      field,
     );
-  const audience = audienceOf(target, env);
+  const audience = audienceOf(env, configuration);
   if (audience === undefined)
     throw new Unprocessable(
-      `the run's variables give ${target} tokens no audience: set ${TARGETS[target].audience} or TFC_GCP_WORKLOAD_PROVIDER_NAME`,
-      'target',
+      `the run's variables give ${target} tokens no audience: set ${nameOf(configuration, 'WORKLOAD_IDENTITY_AUDIENCE')} or ${nameOf(configuration, 'WORKLOAD_PROVIDER_NAME')}`,
+      field,
     );
 
   const issuedAt = Date.now();
@@ -137,6 +140,7 @@ export async function mintRunToken(
       audience,
       phase,
       target,
+      ...(alias === null ? {} : { alias }),
       subject: claims.sub,
       expires_at: new Date(claims.exp * 1000).toISOString(),
     };

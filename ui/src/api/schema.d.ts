@@ -14020,10 +14020,14 @@ export interface paths {
                                     level: number;
                                     name: string;
                                 }[];
-                                /** @description the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md) */
+                                /** @description the configurations of dynamic credentials the workspace's env variables turn on, each cloud's default one first, then its aliases (docs/workload-identity.md) */
                                 "dynamic-credentials": {
                                     target: string;
+                                    /** @description an alias's tag (TFC_AWS_PROVIDER_AUTH_<TAG>); null for the cloud's default configuration */
+                                    alias: string | null;
                                     audience: string;
+                                    /** @description the phases the configuration has every variable it needs for */
+                                    phases: ("plan" | "apply")[];
                                 }[];
                             };
                         };
@@ -14167,10 +14171,14 @@ export interface paths {
                                     level: number;
                                     name: string;
                                 }[];
-                                /** @description the clouds whose dynamic credentials the workspace's env variables turn on (docs/workload-identity.md) */
+                                /** @description the configurations of dynamic credentials the workspace's env variables turn on, each cloud's default one first, then its aliases (docs/workload-identity.md) */
                                 "dynamic-credentials": {
                                     target: string;
+                                    /** @description an alias's tag (TFC_AWS_PROVIDER_AUTH_<TAG>); null for the cloud's default configuration */
+                                    alias: string | null;
                                     audience: string;
+                                    /** @description the phases the configuration has every variable it needs for */
+                                    phases: ("plan" | "apply")[];
                                 }[];
                             };
                         };

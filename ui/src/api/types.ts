@@ -40,6 +40,10 @@ export type Source = EffectiveValue['source'];
 export type PrecedenceLevel = NonNullable<
   NonNullable<Answer<'/api/v2/workspaces/{id}/effective-variables', 'get'>['meta']>['precedence']
 >[number];
+/** `meta.dynamic-credentials` with `explain=true`: each configuration of dynamic credentials the env variables turn on. */
+export type DynamicCredentialsEntry = NonNullable<
+  NonNullable<Answer<'/api/v2/workspaces/{id}/effective-variables', 'get'>['meta']>['dynamic-credentials']
+>[number];
 
 export type Run = One<'/api/v2/runs/{id}'>;
 export type Comment = Item<'/api/v2/runs/{id}/comments'>;

@@ -1,6 +1,7 @@
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { useEffectiveVariables } from '../api/hooks';
-import type { EffectiveValue, Source } from '../api/types';
+import type { DynamicCredentialsEntry, EffectiveValue, Source } from '../api/types';
 import { Listing } from './Listing';
 import { LevelLink, Overridden, PrecedenceTable } from './Precedence';
 
@@ -77,6 +78,37 @@ export function ShownValue({ value, inParentheses = false }: { value: EffectiveV
   );
 }
 
+const CLOUDS: Record<string, string> = { aws: 'AWS', azure: 'Azure', gcp: 'Google Cloud', vault: 'Vault' };
+
+/**
+ * "Dynamic credentials: AWS (plan, apply), AWS alias STAGING (plan)": the configurations the
+ * variables turn on, as the API's explain data says (the UI reads no TFC_ variable itself).
+ * They are a configuration, not a secret: the role or account each uses is in the table below.
+ */
+function DynamicCredentialsNote({ entries }: { entries: readonly DynamicCredentialsEntry[] }) {
+  if (!entries.length) return null;
+  return (
+    <p className="dynamic-credentials">
+      <strong>Dynamic credentials:</strong>{' '}
+      {entries.map((entry, i) => (
+        <Fragment key={`${entry.target}:${entry.alias ?? ''}`}>
+          {i > 0 && ', '}
+          <span title={`Tokens with audience ${entry.audience}`}>
+            {CLOUDS[entry.target] ?? entry.target}
+            {entry.alias !== null && (
+              <>
+                {' '}
+                alias <code>{entry.alias}</code>
+              </>
+            )}{' '}
+            ({entry.phases.length ? entry.phases.join(', ') : 'a variable it needs is missing'})
+          </span>
+        </Fragment>
+      ))}
+    </p>
+  );
+}
+
 /**
  * Each winning value of `path` (a workspace's or a run's effective variables), where it comes
  * from, why it won and what it beat. The levels and reasons are the API's (`explain=true`): the
@@ -96,6 +128,7 @@ export function EffectiveVariables({
   return (
     <section aria-labelledby="effective-title">
       <h2 id="effective-title">{title}</h2>
+      <DynamicCredentialsNote entries={list.data?.meta?.['dynamic-credentials'] ?? []} />
       <Listing list={list} what="effective variables" empty="No variables reach it.">
         {(items) => (
           <>
