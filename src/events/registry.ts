@@ -13,8 +13,9 @@
  *   error fails the write. Publishing one before the registry is filled is refused: a write
  *   made without its reactions would lose them for good.
  * - **Outside any transaction** (`outside`), where the reaction may be lost with the process:
- *   metrics. `announce` calls the handlers at once and never lets one fail its caller; an event
- *   is announced after its write committed or was refused, never in the middle.
+ *   metrics. `announce` calls the handlers at once and never lets one fail its caller; what is
+ *   announced is decided (a refusal, a failed statement), and the reactions take no part in the
+ *   transaction, if there is one: they read nothing of it and write nothing to the database.
  *
  * A feature may also react in the database itself (`inDatabase`): a trigger that runs in the
  * write's transaction. It is declared here by its feature, so that what it does is found where
