@@ -26,14 +26,18 @@
  * and pure rules), and, for responses, its serialize.ts and schemas.ts. Features depend one way:
  * no two folders import each other, even through different files (scripts/check-layers.mjs
  * counts each module as its folder, whole, at every depth; the files directly in src/ count as
- * themselves, and only the command line imports those that wire the app). What an organization has of other
- * features (its default project, its owners team, its workspaces) those features write, in the
- * organization's transactions, through the steps src/organization-parts.ts gives it (and the
- * versions of the sets a workspace's or project's deletion changes, through src/deletion-steps.ts). Every
+ * themselves, and only the command line imports those that wire the app). A feature reacts to
+ * another only through the one registry of domain events (src/events/registry.ts): the
+ * publisher declares the event, the feature that reacts subscribes in its subscriptions.ts, and
+ * src/subscribers.ts, which only the app and the command line import, fills the registry at
+ * start (an organization's default project, owners team and workspaces, the versions of the
+ * sets a deletion changes, a preview's reads, the metrics' counts). No step is handed from the
+ * app through routes into services, no diagnostics channel carries events, and no new migration
+ * adds a trigger (scripts/check-layers.mjs). Every
  * feature records its writes through src/audit/service.ts; the audit trail uses no feature.
- * The shared folders (db, jsonapi, cache, common, auth, secrets, backup, http, metrics) know no feature.
+ * The shared folders (db, jsonapi, cache, common, auth, secrets, backup, http, metrics, events) know no feature.
  * Metrics (src/metrics) are the only code that knows prom-client; the rules and stores announce
- * what they count through src/common/signals.ts without knowing who listens. `varsetd exec`
+ * what they count through the registry of events without knowing who listens. `varsetd exec`
  * (src/exec) is a client of the API: it uses nothing of the server but the API's prefix
  * (src/common/api-prefix.ts) and how dynamic credentials variables are read
  * (src/common/dynamic-credentials.ts, which imports nothing), and the web UI (ui/), which the server serves only as built
@@ -128,7 +132,40 @@ module.exports = {
       comment:
         "The files directly in src/ that wire the app (buildApp, the settings, what features do in each other's writes) are used by the command line and the app only.",
       from: { path: '^src/', pathNot: ['^src/cli/', '^src/app\\.ts$'] },
-      to: { path: '^src/(app|config|organization-parts|deletion-steps)\\.ts$' },
+      to: { path: '^src/(app|config|subscribers)\\.ts$' },
+    },
+    {
+      name: 'subscriptions-at-start',
+      severity: 'error',
+      comment:
+        "A feature's reactions to other features' events (its subscriptions.ts) are given to the registry once, at start, by src/subscribers.ts alone.",
+      from: { path: '^src/', pathNot: '^src/subscribers\\.ts$' },
+      to: { path: '^src/.+/subscriptions\\.ts$' },
+    },
+    {
+      name: 'reactions-through-the-registry',
+      severity: 'error',
+      comment:
+        'Features react to each other through the registry of domain events (src/events/registry.ts), not through diagnostics channels, nor through steps the app hands to routes (src/organization-parts.ts, src/deletion-steps.ts, src/common/signals.ts are gone).',
+      from: { path: '^src/' },
+      to: {
+        path: ['^(node:)?diagnostics_channel$', '^src/(organization-parts|deletion-steps|common/signals)\\.ts$'],
+      },
+    },
+    {
+      name: 'routes-carry-no-events',
+      severity: 'error',
+      comment:
+        "Routes translate HTTP into service calls: they neither publish nor subscribe (what a write sets off is the service's and its subscribers').",
+      from: { path: '^src/routes/' },
+      to: { path: ['^src/events/', '^src/subscribers\\.ts$', '^src/.+/subscriptions\\.ts$'] },
+    },
+    {
+      name: 'registry-knows-no-feature',
+      severity: 'error',
+      comment: 'The registry of domain events is shared by every layer, src/db included: it imports nothing of src/.',
+      from: { path: '^src/events/' },
+      to: { path: '^src/', pathNot: '^src/events/' },
     },
     throughFeatureEntries(
       'features-through-services',
@@ -174,15 +211,15 @@ module.exports = {
       name: 'neutral-layers-know-no-feature',
       severity: 'error',
       comment:
-        'db, jsonapi, cache, common, auth, secrets, backup, http and metrics are shared by every feature and depend on none.',
-      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|backup|http|metrics)/' },
+        'db, jsonapi, cache, common, auth, secrets, backup, http, metrics and events are shared by every feature and depend on none.',
+      from: { path: '^src/(db|jsonapi|cache|common|auth|secrets|backup|http|metrics|events)/' },
       to: { path: `^src/(${FEATURES})/` },
     },
     {
       name: 'prom-client-only-in-metrics',
       severity: 'error',
       comment:
-        'What varsetd measures and how it is exported live in src/metrics; everything else announces events (src/common/signals.ts).',
+        'What varsetd measures and how it is exported live in src/metrics; everything else announces events (src/events/registry.ts).',
       from: { path: '^src/', pathNot: '^src/metrics/' },
       to: { path: '(^|/)node_modules/prom-client/' },
     },
@@ -190,8 +227,11 @@ module.exports = {
       name: 'metrics-wired-at-the-top',
       severity: 'error',
       comment:
-        'Only the app and the command that serves (src/cli/serve.ts) set metrics up; features, services and stores never reach them.',
-      from: { path: '^src/', pathNot: ['^src/metrics/', '^src/app\\.ts$', '^src/cli/serve\\.ts$'] },
+        'Only the app and the command that serves (src/cli/serve.ts) set metrics up, and src/subscribers.ts gives the registry their counting of events; features, services and stores never reach them.',
+      from: {
+        path: '^src/',
+        pathNot: ['^src/metrics/', '^src/app\\.ts$', '^src/cli/serve\\.ts$', '^src/subscribers\\.ts$'],
+      },
       to: { path: '^src/metrics/' },
     },
     {

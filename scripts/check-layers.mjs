@@ -2,9 +2,11 @@
 // and on any cycle between the folders of ROOT (default src), each counted as a whole: a module
 // counts as its top folder, and again as its folder at each depth below (so src/varsets and
 // src/varsets/versions must not import each other either). Files directly in ROOT are nodes of
-// their own.
+// their own. It also refuses a trigger in a migration not yet released (see `triggers` below).
 //
 //   depcruise src ui --config .dependency-cruiser.cjs --output-type json | node scripts/check-layers.mjs [ROOT]
+import { existsSync, readFileSync } from 'node:fs';
+
 const root = (process.argv[2] ?? 'src').replace(/\/$/, '') + '/';
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
@@ -92,6 +94,21 @@ for (let depth = 1; depth <= deepest; depth++) {
   }
 }
 
+// A trigger is a feature reacting to another's writes where no code of the feature shows it.
+// Features react through the registry of domain events (src/events/registry.ts); the triggers
+// of released migrations stay (a rolling upgrade's older servers rely on them), and the one that
+// crosses features is declared by its feature there. A new migration adds none.
+const migrations = `${root}db/migrations/`;
+const releasedFile = `${migrations}released.json`;
+const released = existsSync(releasedFile) ? Object.keys(JSON.parse(readFileSync(releasedFile, 'utf8'))) : [];
+const triggers = result.modules
+  .map((module) => module.source)
+  .filter((source) => source.startsWith(migrations) && /^\d{4}_[^/]+\.ts$/.test(source.slice(migrations.length)))
+  .filter((source) => !released.includes(source.slice(migrations.length).replace(/\.ts$/, '')))
+  .filter((source) => /\bcreate\s+(or\s+replace\s+)?(constraint\s+)?trigger\b/i.test(readFileSync(source, 'utf8')));
+for (const source of triggers)
+  console.error(`error no-new-triggers: ${source} creates a trigger; react through the registry of domain events`);
+
 const violations = result.summary.violations.filter((v) => v.rule.severity === 'error');
 for (const v of violations)
   console.error(
@@ -101,8 +118,10 @@ for (const { name, examples } of cycles) {
   console.error(`error no-folder-cycle: ${name} import each other`);
   for (const example of examples) console.error(example);
 }
-if (violations.length || cycles.length) {
-  console.error(`\n✘ ${violations.length} dependency violations, ${cycles.length} folder cycles`);
+if (violations.length || cycles.length || triggers.length) {
+  console.error(
+    `\n✘ ${violations.length} dependency violations, ${cycles.length} folder cycles, ${triggers.length} new triggers`,
+  );
   process.exit(1);
 }
 console.log(

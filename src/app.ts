@@ -29,8 +29,7 @@ import { ApiError, notFound, unauthorized } from './jsonapi/errors.js';
 import { API_PREFIX, MEDIA_TYPE } from './jsonapi/document.js';
 import { closeQuerystring } from './jsonapi/closed-query.js';
 import { organizationRoutes } from './routes/organizations.js';
-import { ORGANIZATION_PARTS } from './organization-parts.js';
-import { PROJECT_DELETION_STEPS, WORKSPACE_DELETION_STEPS } from './deletion-steps.js';
+import { subscribeFeatures } from './subscribers.js';
 import { projectRoutes } from './routes/projects.js';
 import { projectTagBindingRoutes } from './routes/projects-tag-bindings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
@@ -105,6 +104,8 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions) {
+  // What features do in each other's writes, once per process (src/events/registry.ts).
+  subscribeFeatures();
   const responses = new ResponseCache(options.responseCacheSize ?? DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024);
   const metrics = new AppMetrics({ responses, poolUse: options.store.poolUse?.bind(options.store) });
   const app = Fastify({
@@ -229,10 +230,10 @@ export async function buildApp(options: AppOptions) {
         },
       );
 
-      await api.register(organizationRoutes, { parts: ORGANIZATION_PARTS });
-      await api.register(projectRoutes, { deleting: PROJECT_DELETION_STEPS });
+      await api.register(organizationRoutes);
+      await api.register(projectRoutes);
       await api.register(projectTagBindingRoutes);
-      await api.register(workspaceRoutes, { deleting: WORKSPACE_DELETION_STEPS });
+      await api.register(workspaceRoutes);
       await api.register(workspaceActionRoutes);
       await api.register(teamRoutes);
       await api.register(tokenRoutes);

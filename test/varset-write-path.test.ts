@@ -381,14 +381,14 @@ describe('the one write path of sets', () => {
   const varsets = path.join(import.meta.dirname, '..', 'src', 'varsets');
   const files = fs.readdirSync(varsets, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
 
-  it('is the only code of sets that locks, records versions and audit events, and calls the preview hooks', () => {
-    const recording = /\b(withOrganizationLocked|recordVersion|recordAuditEvent|recordVariableEvent|writeWatcher)\b/;
+  it('is the only code of sets that locks, records versions and audit events, and publishes what a write of a set does', () => {
+    const recording = /\b(withOrganizationLocked|recordVersion|recordAuditEvent|recordVariableEvent|publish)\b/;
     const outside = files.filter(
       (file) => file !== 'write-path.ts' && recording.test(fs.readFileSync(path.join(varsets, file), 'utf8')),
     );
     // A workspace's or project's deletion records the versions of the sets it changes, in its own transaction.
     assert.deepEqual(outside, ['cascades.ts', path.join('versions', 'record.ts')]);
     const cascades = fs.readFileSync(path.join(varsets, 'cascades.ts'), 'utf8');
-    assert.doesNotMatch(cascades, /\b(withOrganizationLocked|recordAuditEvent|writeWatcher)\b/);
+    assert.doesNotMatch(cascades, /\b(withOrganizationLocked|recordAuditEvent|publish)\b/);
   });
 });

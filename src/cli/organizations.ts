@@ -1,4 +1,3 @@
-import { ORGANIZATION_PARTS } from '../organization-parts.js';
 import type { OrganizationRecord } from '../organizations/model.js';
 import { OrganizationBody } from '../organizations/schemas.js';
 import { createOrganization, listVisibleOrganizations } from '../organizations/service.js';
@@ -46,9 +45,7 @@ export async function run(args: string[]): Promise<number> {
         throw new UsageError('create takes one NAME: varsetd organizations create NAME --email EMAIL');
       const attributes = { name: operands[0], email: options.email };
       checkBody(OrganizationBody, { data: { type: 'organizations', attributes } });
-      const organization = await onStore(settings, (ctx) =>
-        createOrganization(ctx, ORGANIZATION_PARTS, { ...attributes, settings: {} }),
-      );
+      const organization = await onStore(settings, (ctx) => createOrganization(ctx, { ...attributes, settings: {} }));
       console.log(json ? JSON.stringify(described(organization)) : organization.name);
       return;
     }

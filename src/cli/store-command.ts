@@ -7,6 +7,7 @@ import type { Context } from '../auth/context.js';
 import type { Page } from '../common/page.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
+import { subscribeFeatures } from '../subscribers.js';
 import { loadKeyring } from '../secrets/key.js';
 import type { Sealer } from '../secrets/sealer.js';
 
@@ -92,6 +93,8 @@ export async function onStore<T>(
   { sealing = false } = {},
 ): Promise<T> {
   const config = loadConfig(process.env, settings);
+  // What features do in each other's writes, as a server has it (src/events/registry.ts).
+  subscribeFeatures();
   const store = await openReachableStore(config);
   try {
     await store.exclusively(() => migrate(store));

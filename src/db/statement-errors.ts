@@ -1,6 +1,16 @@
 import type { CompiledQuery, Dialect } from 'kysely';
 import { withConnectionsWrapped } from './wrapped-connections.js';
-import { statementFailures, type StatementFailure } from '../common/signals.js';
+import { events } from '../events/registry.js';
+
+declare module '../events/registry.js' {
+  interface DomainEvents {
+    /** A statement the database refused or could not run. */
+    'db.statement-failure': {
+      /** A bounded name of what went wrong (`statementErrorKind`); never the statement or its values. */
+      kind: string;
+    };
+  }
+}
 
 /**
  * The kind of a failed statement, from a fixed, small set of names so that it may label a
@@ -53,12 +63,12 @@ const SQLITE_PRIMARY_CODES = new Set(
 );
 
 function announce(error: unknown, kind = statementErrorKind(error)): never {
-  if (statementFailures.hasSubscribers) statementFailures.publish({ kind } satisfies StatementFailure);
+  events.announce('db.statement-failure', { kind });
   throw error;
 }
 
 /**
- * `dialect` announcing every statement that fails (`statementFailures`), BEGIN and COMMIT
+ * `dialect` announcing every statement that fails ('db.statement-failure'), BEGIN and COMMIT
  * included, and every failure to get a connection to run one on (kind `connect`: PostgreSQL
  * unreachable, or no pool client free in time).
  */

@@ -1,4 +1,5 @@
-import type { Context, WriteWatcher } from '../auth/context.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Context } from '../auth/context.js';
 import { can } from '../auth/decisions.js';
 import { compareCodePoints } from '../common/code-points.js';
 import { locationOfWorkspace } from '../common/location.js';
@@ -60,20 +61,28 @@ export interface Preview {
   impacts: WorkspaceImpact[];
 }
 
-/** What the set reaches before and after a write, read by the write path in the write's transaction, which it then takes back. */
-class ReachWatcher implements WriteWatcher {
+/** What the set reaches before and after a write, read in the write's transaction, which is then taken back. */
+class ReachWatcher {
   varsetId: string | undefined;
   before: Reach | undefined;
   after: Reach | undefined;
+}
 
-  async beforeWrite(trx: Trx, varsetId: string): Promise<void> {
-    this.varsetId = varsetId;
-    this.before = await loadCandidatesOfReach(trx, varsetId);
-  }
+/** The preview a write of a set is made for, if it is made for one: only that write's reactions read for it. */
+const previewing = new AsyncLocalStorage<ReachWatcher>();
 
-  async afterWrite(trx: Trx, varsetId: string): Promise<void> {
-    this.after = await loadCandidatesOfReach(trx, varsetId);
-  }
+/** Before a write of a set (its reaction to 'varset.writing'): what the set reaches, if the write is a preview's; nothing otherwise. */
+export async function readBeforeWrite({ trx, varsetId }: { trx: Trx; varsetId: string }): Promise<void> {
+  const watcher = previewing.getStore();
+  if (!watcher) return;
+  watcher.varsetId = varsetId;
+  watcher.before = await loadCandidatesOfReach(trx, varsetId);
+}
+
+/** After a write of a set (its reaction to 'varset.written'): what the set reaches, if the write is a preview's. */
+export async function readAfterWrite({ trx, varsetId }: { trx: Trx; varsetId: string }): Promise<void> {
+  const watcher = previewing.getStore();
+  if (watcher) watcher.after = await loadCandidatesOfReach(trx, varsetId);
 }
 
 /** What a previewed write read, of its set, before and after it. */
@@ -94,7 +103,7 @@ export async function previewWrite(
   page: Page,
 ): Promise<Preview> {
   const watcher = new ReachWatcher();
-  await write({ ...ctx, writeWatcher: watcher });
+  await previewing.run(watcher, () => write({ ...ctx, takeBack: true }));
   const { varsetId, before, after } = watcher;
   if (varsetId === undefined || !before || !after)
     throw new Error('a previewed write did not go through the write path of sets');

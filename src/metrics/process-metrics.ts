@@ -1,13 +1,15 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { globalRuleConflicts, statementFailures, type StatementFailure } from '../common/signals.js';
 import { VERSION } from '../version.js';
 
 /**
  * What belongs to the process rather than to one app in it: Node's own metrics (memory, CPU,
- * event loop lag, …), the build, and the events the rules and stores announce
- * (src/common/signals.ts). Made once per process, however many apps it builds (the tests build many).
+ * event loop lag, …), the build, and the events the rules and stores announce (counted by the
+ * reactions of src/metrics/subscriptions.ts). Made once per process, however many apps it builds
+ * (the tests build many).
  */
 let registry: Registry | undefined;
+/** The counters of announced events, once the process's registry is made. */
+let counters: { statementErrors: Counter; conflicts: Counter } | undefined;
 
 export function processRegistry(): Registry {
   if (registry) return registry;
@@ -28,13 +30,17 @@ export function processRegistry(): Registry {
     labelNames: ['kind'],
     registers: [registry],
   });
-  statementFailures.subscribe((message) => statementErrors.inc({ kind: (message as StatementFailure).kind }));
 
   const conflicts = new Counter({
     name: 'varsetd_global_rule_conflicts_total',
     help: 'Writes refused (422) because two global variable sets of an organization would share a variable key and category.',
     registers: [registry],
   });
-  globalRuleConflicts.subscribe(() => conflicts.inc());
+  counters = { statementErrors, conflicts };
   return registry;
+}
+
+/** The counters of announced events (src/metrics/subscriptions.ts counts into them); none before the process's registry is made. */
+export function announcedCounters(): typeof counters {
+  return counters;
 }

@@ -6,6 +6,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { transaction, withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, blank } from '../common/errors.js';
+import { events } from '../events/registry.js';
 import type { Page } from '../common/page.js';
 import {
   DEFAULT_ORGANIZATION_SETTINGS,
@@ -62,24 +63,24 @@ export async function listVisibleOrganizations(
 }
 
 /**
- * What other features keep of every organization, written in the organization's own
- * transactions: its default project and owners team when it is created, what follows its
- * settings when they change, what must go before it when it is deleted. The features that
- * keep them give these steps (src/organization-parts.ts, handed to the routes by buildApp);
- * this feature knows none of them. Each step runs in the order of the parts given.
+ * What other features keep of every organization they write themselves, in the organization's
+ * own transactions, reacting to these events (src/events/registry.ts): its default project and
+ * owners team when it is created, what follows its settings when they change, what must go
+ * before it when it is deleted. This feature knows none of them.
  */
-export interface OrganizationPart {
-  created?(trx: Trx, organization: OrganizationRecord): Promise<void>;
-  updated?(trx: Trx, organization: OrganizationRecord): Promise<void>;
-  deleting?(trx: Trx, organizationId: string): Promise<void>;
+declare module '../events/registry.js' {
+  interface DomainEvents {
+    /** An organization was inserted; its transaction is still open. */
+    'organization.created': { trx: Trx; ctx: Context; organization: OrganizationRecord };
+    /** An organization's name, email or settings changed, under its lock. */
+    'organization.updated': { trx: Trx; ctx: Context; organization: OrganizationRecord };
+    /** An organization is about to be deleted, under its lock; the database's cascades remove the rest. */
+    'organization.deleting': { trx: Trx; ctx: Context; organizationId: string };
+  }
 }
 
 /** Creates an organization with its default project and its owners team. */
-export async function createOrganization(
-  ctx: Context,
-  parts: readonly OrganizationPart[],
-  changes: OrganizationChanges,
-): Promise<OrganizationRecord> {
+export async function createOrganization(ctx: Context, changes: OrganizationChanges): Promise<OrganizationRecord> {
   ensure(ctx.subject, 'organizations:create');
   if (changes.name === undefined) throw blank('name');
   if (changes.email === undefined) throw blank('email');
@@ -95,7 +96,7 @@ export async function createOrganization(
   await transaction(ctx.store, async (trx) => {
     if (await store.findOrganizationByName(trx, organization.name)) throw new Taken('name');
     await store.insertOrganization(trx, organization);
-    for (const part of parts) await part.created?.(trx, organization);
+    await events.publish('organization.created', { trx, ctx, organization });
     recordAuditEvent(trx, ctx, {
       organizationId: organization.id,
       type: 'organization',
@@ -109,7 +110,6 @@ export async function createOrganization(
 
 export async function updateOrganization(
   ctx: Context,
-  parts: readonly OrganizationPart[],
   name: string,
   changes: OrganizationChanges,
 ): Promise<OrganizationRecord> {
@@ -124,7 +124,7 @@ export async function updateOrganization(
     if (organization.name !== found.name && (await store.findOrganizationByName(trx, organization.name)))
       throw new Taken('name');
     await store.updateOrganization(trx, organization);
-    for (const part of parts) await part.updated?.(trx, organization);
+    await events.publish('organization.updated', { trx, ctx, organization });
     recordAuditEvent(trx, ctx, {
       organizationId: organization.id,
       type: 'organization',
@@ -150,14 +150,10 @@ export function organizationSettings(ctx: Context, organizationId: string): Prom
 }
 
 /** Deletes an organization and everything in it. */
-export async function deleteOrganization(
-  ctx: Context,
-  parts: readonly OrganizationPart[],
-  name: string,
-): Promise<void> {
+export async function deleteOrganization(ctx: Context, name: string): Promise<void> {
   const organization = await getOrganization(ctx, name, 'organization:delete');
   await withOrganizationLocked(ctx.store, organization.id, async (trx) => {
-    for (const part of parts) await part.deleting?.(trx, organization.id);
+    await events.publish('organization.deleting', { trx, ctx, organizationId: organization.id });
     await store.deleteOrganization(trx, organization.id);
     // Kept after the organization is gone, until retention removes it (migration 0018).
     recordAuditEvent(trx, ctx, {

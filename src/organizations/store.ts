@@ -110,7 +110,7 @@ export async function listOrganizations(
   return { rows: rows.map(toRecord), total };
 }
 
-/** Inserts an organization's row; its default project and owners team are their features' (organization-parts.ts). */
+/** Inserts an organization's row; its default project and owners team are their features', reacting to 'organization.created'. */
 export async function insertOrganization(trx: Trx, organization: OrganizationRecord): Promise<void> {
   const { settings, default_project_id, ...columns } = organization;
   await trx

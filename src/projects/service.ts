@@ -6,6 +6,7 @@ import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, Unprocessable, Conflict, blank } from '../common/errors.js';
+import { events } from '../events/registry.js';
 import type { Page } from '../common/page.js';
 import type { ExecutionMode, Organization, OrganizationRecord } from '../organizations/model.js';
 import { getOrganization, organizationExecutionMode } from '../organizations/service.js';
@@ -181,20 +182,25 @@ export async function readableDefaultProjects(
   );
 }
 
-/** What another feature does in a project's deletion, in its transaction, before the project goes (src/deletion-steps.ts). */
-export type ProjectDeletionStep = (trx: Trx, ctx: Context, projectId: string) => Promise<void>;
+declare module '../events/registry.js' {
+  interface DomainEvents {
+    /** A project is about to be deleted, under its organization's lock, before the database's cascades remove what it owns. */
+    'project.deleting': { trx: Trx; ctx: Context; projectId: string };
+  }
+}
 
 /**
- * Deletes a project, with the variable sets it owns and its set assignments, after `steps`.
+ * Deletes a project, with the variable sets it owns and its set assignments, once the features
+ * that react to its deletion ('project.deleting') have, in its transaction.
  * The default project and a project that still holds workspaces cannot be deleted.
  */
-export async function deleteProject(ctx: Context, steps: readonly ProjectDeletionStep[], id: string): Promise<void> {
+export async function deleteProject(ctx: Context, id: string): Promise<void> {
   const { project } = await getProject(ctx, id, 'project:delete');
   if (project.is_default) throw new Unprocessable('the default project of an organization cannot be deleted');
   await withOrganizationLocked(ctx.store, project.organization_id, async (trx) => {
     if (await store.hasWorkspaces(trx, id))
       throw new Conflict('the project still contains workspaces: move or delete them first');
-    for (const step of steps) await step(trx, ctx, id);
+    await events.publish('project.deleting', { trx, ctx, projectId: id });
     await store.deleteProject(trx, id);
     recordAuditEvent(trx, ctx, {
       organizationId: project.organization_id,

@@ -23,7 +23,6 @@ import {
   getOrganizationRecord,
   listVisibleOrganizations,
   updateOrganization,
-  type OrganizationPart,
 } from '../organizations/service.js';
 
 const INCLUDES = ['default-project'] as const;
@@ -55,17 +54,13 @@ function changesOf(body: Static<typeof OrganizationBody>): OrganizationChanges {
 const serialize = (ctx: Context) => (organization: OrganizationRecord) =>
   serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
 
-/** `parts`: what every organization has of other features (src/organization-parts.ts). */
-export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly OrganizationPart[] }> = async (
-  api,
-  { parts },
-) => {
+export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/organizations',
     { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } },
     async (request, reply) => {
       const ctx = contextOf(request);
-      const organization = await createOrganization(ctx, parts, changesOf(request.body));
+      const organization = await createOrganization(ctx, changesOf(request.body));
       return reply.code(201).send({ data: serialize(ctx)(organization) });
     },
   );
@@ -123,7 +118,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly Org
       },
       async (request) => {
         const ctx = contextOf(request);
-        const organization = await updateOrganization(ctx, parts, request.params.name, changesOf(request.body));
+        const organization = await updateOrganization(ctx, request.params.name, changesOf(request.body));
         return { data: serialize(ctx)(organization) };
       },
     );
@@ -133,7 +128,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly Org
     '/organizations/:name',
     { schema: { params: OrganizationParams, response: Responses({ 204: NoContent }) } },
     async (request, reply) => {
-      await deleteOrganization(contextOf(request), parts, request.params.name);
+      await deleteOrganization(contextOf(request), request.params.name);
       return reply.code(204).send(null);
     },
   );

@@ -20,7 +20,6 @@ import {
   getProject,
   listOrganizationProjects,
   updateProject,
-  type ProjectDeletionStep,
   type ProjectPermissionFilter,
 } from '../projects/service.js';
 import { effectiveTagBindingsOfProjects } from '../projects/tag-bindings.js';
@@ -128,11 +127,7 @@ async function projectsDocument(
   };
 }
 
-/** `deleting`: what other features do in a project's deletion (src/deletion-steps.ts). */
-export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly ProjectDeletionStep[] }> = async (
-  api,
-  { deleting },
-) => {
+export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/organizations/:organization/projects',
     {
@@ -209,7 +204,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Proje
     '/projects/:id',
     { schema: { params: IdParams, response: Responses({ 204: NoContent }) } },
     async (request, reply) => {
-      await deleteProject(contextOf(request), deleting, request.params.id);
+      await deleteProject(contextOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -32,7 +32,6 @@ import {
   getWorkspace,
   listOrganizationWorkspaces,
   updateWorkspace,
-  type WorkspaceDeletionStep,
   type WorkspaceWithOrganization,
 } from '../workspaces/service.js';
 import { settingsOf } from '../workspaces/settings.js';
@@ -160,11 +159,7 @@ async function oneDocument(ctx: Context, found: WorkspaceWithOrganization, inclu
   return { data: data[0]!, included };
 }
 
-/** `deleting`: what other features do in a workspace's deletion (src/deletion-steps.ts). */
-export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly WorkspaceDeletionStep[] }> = async (
-  api,
-  { deleting },
-) => {
+export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
   api.post(
     '/organizations/:organization/workspaces',
     {
@@ -233,7 +228,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Wor
     '/organizations/:organization/workspaces/:name',
     { schema: { params: NameParams, response: Deleted } },
     async (request, reply) => {
-      await deleteWorkspace(contextOf(request), deleting, byName(request.params));
+      await deleteWorkspace(contextOf(request), byName(request.params));
       return reply.code(204).send(null);
     },
   );
@@ -261,7 +256,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Wor
   );
 
   api.delete('/workspaces/:id', { schema: { params: IdParams, response: Deleted } }, async (request, reply) => {
-    await deleteWorkspace(contextOf(request), deleting, { id: request.params.id });
+    await deleteWorkspace(contextOf(request), { id: request.params.id });
     return reply.code(204).send(null);
   });
 };

@@ -1,10 +1,17 @@
 import type { Trx } from '../db/transaction.js';
 import { NotFound, Invalid, Taken } from '../common/errors.js';
-import { globalRuleConflicts } from '../common/signals.js';
+import { events } from '../events/registry.js';
 import type { KeyCandidate } from '../variables/model.js';
 import { findProjectsById, findWorkspacesById } from './assignment-store.js';
 import type { AssignmentKind } from './model.js';
 import { findGlobalVariablesByKey, isVarsetNameTaken } from './store.js';
+
+declare module '../events/registry.js' {
+  interface DomainEvents {
+    /** A write refused (422) by the global rule: two global sets of an organization would share a key and category. */
+    'varset.global-rule-conflict': Record<string, never>;
+  }
+}
 
 /**
  * The rules between a set and the rest of its organization. Each is checked inside the
@@ -30,7 +37,7 @@ export async function assertNoGlobalConflict(
   for (const candidate of candidates) {
     const clash = others.find((o) => o.key === candidate.key && o.category === candidate.category);
     if (clash) {
-      globalRuleConflicts.publish(undefined);
+      events.announce('varset.global-rule-conflict', {});
       throw new Invalid(
         candidate.field,
         `Variable "${candidate.key}" (${candidate.category}) conflicts with the global variable set "${clash.varset_name}": global variable sets of an organization cannot share a key and category`,

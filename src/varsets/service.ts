@@ -43,7 +43,6 @@ export {
 } from './set-variables.js';
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
 export { listVarsetVersions, showVarsetVersion } from './history.js';
-export { recordProjectDeletion, recordWorkspaceDeletion } from './cascades.js';
 export { pageOfOrganizationVarsets } from './organization-views.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */

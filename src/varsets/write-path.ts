@@ -3,6 +3,7 @@ import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
 import { ensure } from '../auth/decisions.js';
 import { withOrganizationLocked, type OrganizationOfWrite, type Trx } from '../db/transaction.js';
 import { NotFound } from '../common/errors.js';
+import { events } from '../events/registry.js';
 import { targetOf, type Varset } from './model.js';
 import { findVarsetAndNewestNumber, findVarsetState, type FoundState, type VarsetAtNumber } from './state-store.js';
 import { recordVersion, type After, type Before } from './versions/record.js';
@@ -13,9 +14,25 @@ import type { RecordedVersion } from './versions/store.js';
  * The one way a set changes. Creating, updating and deleting it, a variable's addition, change
  * and deletion, its assignments, a rollback and the restoring of a deleted set are each a
  * `SetWrite` that `writeVarset` runs: under the organization's lock it opens the set (reading it
- * and deciding the permission), calls the preview's hooks around the change, and records what
- * the change did, one version (none when it changed nothing) and one audit event, at one point.
+ * and deciding the permission), publishes 'varset.writing' before the change and 'varset.written'
+ * once it recorded what the change did, one version (none when it changed nothing) and one audit
+ * event, at one point. (The database queues the version's notifications: see src/notifications/subscriptions.ts.)
  */
+
+declare module '../events/registry.js' {
+  interface DomainEvents {
+    /** A write of a set may go ahead (its permission decided) and has changed nothing yet; under the organization's lock. */
+    'varset.writing': { trx: Trx; ctx: Context; varsetId: string };
+    /** A write of a set changed all it will, its version and audit event recorded; its transaction is still open. */
+    'varset.written': {
+      trx: Trx;
+      ctx: Context;
+      varsetId: string;
+      action: VersionAction;
+      version: RecordedVersion | null;
+    };
+  }
+}
 
 export interface SetWrite<Opened, T> {
   varsetId: string;
@@ -25,7 +42,7 @@ export interface SetWrite<Opened, T> {
   action: VersionAction;
   /** A rollback's version. */
   rolledBackTo?: number;
-  /** Made and taken back: a dry run. A preview's write (`ctx.writeWatcher`) is taken back too. */
+  /** Made and taken back: a dry run. A preview's write (`ctx.takeBack`) is taken back too. */
   takeBack?: boolean;
   /** Reads the set under the lock and decides the permission: the 404 of a missing set or of a refused write. */
   open(trx: Trx): Promise<Opened>;
@@ -50,13 +67,13 @@ export interface Written<T> {
 }
 
 export function writeVarset<Opened, T>(ctx: Context, write: SetWrite<Opened, T>): Promise<Written<T>> {
-  const takeBack = write.takeBack === true || ctx.writeWatcher !== undefined;
+  const takeBack = write.takeBack === true || ctx.takeBack === true;
   return withOrganizationLocked(
     ctx.store,
     write.organization,
     async (trx) => {
       const opened = await write.open(trx);
-      await ctx.writeWatcher?.beforeWrite(trx, write.varsetId);
+      await events.publish('varset.writing', { trx, ctx, varsetId: write.varsetId });
       const applied = await write.apply(trx, opened);
       const after = applied.after ?? (write.action === 'delete' ? null : (await findVarsetState(trx, write.varsetId))!);
       const version = recordVersion(
@@ -68,7 +85,7 @@ export function writeVarset<Opened, T>(ctx: Context, write: SetWrite<Opened, T>)
         write.rolledBackTo,
       );
       recordAuditEvent(trx, ctx, withCause(applied.event(version), ctx.cause));
-      await ctx.writeWatcher?.afterWrite(trx, write.varsetId);
+      await events.publish('varset.written', { trx, ctx, varsetId: write.varsetId, action: write.action, version });
       return { result: applied.result, version };
     },
     { takeBack },

@@ -8,6 +8,7 @@ import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
 import { newId, now } from '../common/ids.js';
 import { NotFound, Taken, blank } from '../common/errors.js';
+import { events } from '../events/registry.js';
 import type { Page } from '../common/page.js';
 import type { Organization, OrganizationSettings } from '../organizations/model.js';
 import { getOrganization, organizationSettings } from '../organizations/service.js';
@@ -257,18 +258,21 @@ export async function deleteOrganizationWorkspaces(trx: Trx, organizationId: str
   await store.deleteOrganizationWorkspaces(trx, organizationId);
 }
 
-/** What another feature does in a workspace's deletion, in its transaction, before the workspace goes (src/deletion-steps.ts). */
-export type WorkspaceDeletionStep = (trx: Trx, ctx: Context, workspaceId: string) => Promise<void>;
+declare module '../events/registry.js' {
+  interface DomainEvents {
+    /** A workspace is about to be deleted, under its organization's lock, before the database's cascades remove what belongs to it. */
+    'workspace.deleting': { trx: Trx; ctx: Context; workspaceId: string };
+  }
+}
 
-/** Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever is attached, after `steps`. */
-export async function deleteWorkspace(
-  ctx: Context,
-  steps: readonly WorkspaceDeletionStep[],
-  where: WorkspaceLocator,
-): Promise<void> {
+/**
+ * Deletes a workspace and everything that belongs to it (assignments, runs, comments…), whatever
+ * is attached, once the features that react to its deletion ('workspace.deleting') have, in its transaction.
+ */
+export async function deleteWorkspace(ctx: Context, where: WorkspaceLocator): Promise<void> {
   const { workspace } = await getWorkspace(ctx, where, 'workspace:delete');
   await withOrganizationLocked(ctx.store, workspace.organization_id, async (trx) => {
-    for (const step of steps) await step(trx, ctx, workspace.id);
+    await events.publish('workspace.deleting', { trx, ctx, workspaceId: workspace.id });
     await store.deleteWorkspace(trx, workspace.id);
     recordAuditEvent(trx, ctx, {
       organizationId: workspace.organization_id,
