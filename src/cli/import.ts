@@ -18,13 +18,14 @@ import { row, storeOptions } from './usage.js';
 
 export const HELP = [
   'usage: varsetd import --from URL|DIR [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
-  '                      [--no-create] [--values FILE] [--json] [options]',
+  '                      [--no-create] [--values FILE] [--include-sensitive] [--json] [options]',
   '',
   "Brings an organization's variable sets, with the projects and workspaces they apply to and the",
   "workspaces' variables, into the store directly: from HCP Terraform, Terraform Enterprise or",
   'another varsetd (URL), or from the documents of varsetd export (DIR). Running it again changes',
   'nothing; after a change of the source it changes only what changed. A sensitive value cannot',
-  'be read from an API: the variable comes without it and needs a value, unless --values gives it.',
+  'be read from an API: the variable comes without it and needs a value, unless --values gives it',
+  'or, from another varsetd read with its site-admin token, --include-sensitive brings it over.',
   '',
   'options:',
   row('--from URL|DIR', "the source: an API's address (https://app.terraform.io) or a folder"),
@@ -34,6 +35,7 @@ export const HELP = [
   row('--dry-run', 'report what would be done, and write nothing'),
   row('--no-create', 'create no missing workspace or project: report and skip what needs one'),
   row('--values FILE', 'sensitive values by SET/KEY: JSON, or .env lines SET/KEY=VALUE'),
+  row('--include-sensitive', 'read the sensitive values too (a varsetd source, its site-admin token)'),
   row('--page-size N', 'the page size asked of the source (100)'),
   row('--json', 'print the report as JSON'),
   ...storeOptions(),
@@ -51,6 +53,7 @@ const OPTIONS = {
   'dry-run': 'boolean',
   'no-create': 'boolean',
   values: 'string',
+  'include-sensitive': 'boolean',
   'page-size': 'string',
   json: 'boolean',
 } as const;
@@ -59,6 +62,8 @@ interface Report {
   source: string;
   organization: string;
   'dry-run': boolean;
+  /** Whether the sensitive values were read from the source (--include-sensitive). */
+  'include-sensitive': boolean;
   projects: (ItemReport & { name: string })[];
   workspaces: (ItemReport & { name: string })[];
   sets: SetReport[];
@@ -80,8 +85,15 @@ async function readSource(
   from: string,
   options: Record<string, string | undefined>,
   organization: string,
+  includeSensitive: boolean,
 ): Promise<SourceOrganization> {
-  if (!isUrl(from)) return readExportSource(from);
+  if (!isUrl(from)) {
+    if (includeSensitive)
+      throw new UsageError(
+        '--include-sensitive reads a varsetd server: --from URL (an export holds no sensitive value)',
+      );
+    return readExportSource(from);
+  }
   const tokenFile = options['token-file'];
   if (tokenFile === undefined) throw new UsageError('--from URL needs --token-file FILE');
   const token = (
@@ -92,7 +104,7 @@ async function readSource(
   const pageSize = Number(options['page-size'] ?? 100);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
     throw new UsageError('--page-size takes a whole number from 1 to 100');
-  return readApiSource({ url: from, token, organization, pageSize });
+  return readApiSource({ url: from, token, organization, pageSize, includeSensitive });
 }
 
 /** Each write of the import runs as the command line, and says it is an import from the source. */
@@ -196,7 +208,7 @@ function humanReport(report: Report): string {
   const detail = (item: ItemReport) =>
     `${item.result}${item.why ? ` (${item.why})` : ''}${item['value-needed'] ? ' (needs a value)' : ''}`;
   const lines = [
-    `import from ${report.source} into ${report.organization}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`,
+    `import from ${report.source} into ${report.organization}${report['include-sensitive'] ? ', sensitive values included' : ''}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`,
   ];
   lines.push(
     `projects: ${counts(report.projects)}`,
@@ -236,7 +248,8 @@ export async function run(args: string[]): Promise<number> {
     if (organization === undefined) throw new UsageError("name the source's organization: --organization SOURCE");
     const values = options.values === undefined ? new Map<string, string>() : await readValues(options.values);
     // The whole source is read before anything is written: a source that fails leaves the store as it was.
-    const source = await readSource(from, options, organization).catch((error: unknown) => {
+    const includeSensitive = flags.has('include-sensitive');
+    const source = await readSource(from, options, organization, includeSensitive).catch((error: unknown) => {
       if (error instanceof SourceError) throw new Error(`reading ${shownSource(from)}: ${error.message}`);
       throw error;
     });
@@ -245,6 +258,7 @@ export async function run(args: string[]): Promise<number> {
       source: shownSource(from),
       organization: options.into ?? organization,
       'dry-run': dryRun,
+      'include-sensitive': includeSensitive,
       projects: [],
       workspaces: [],
       sets: [],
