@@ -166,8 +166,24 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       const versions = await t.get(`/api/v2/varsets/${set.id}/versions`);
       expectStatus(versions, 200);
       assert.equal(versions.body.data.length, 1, `${set.attributes.name} has one version`);
+      const [version] = versions.body.data;
+      assert.match(version.attributes.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/, 'the version says why');
+      const shown = await t.get(`/api/v2/varset-versions/${version.id}`);
+      assert.equal(shown.body.data.attributes.cause, version.attributes.cause);
     }
-    const trail = await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme');
+    const trail = await t.get(
+      '/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme&page%5Bsize%5D=100',
+    );
+    // Every write of the import says why: the projects, workspaces and workspace variables it created too.
+    const written = (trail.body.data as any[]).filter((e) => e.auth.type === 'CommandLine');
+    assert.deepEqual([...new Set(written.map((e) => `${e.resource.type} ${e.resource.action}`))].sort(), [
+      'project create',
+      'var create',
+      'varset create',
+      'workspace create',
+    ]);
+    for (const event of written)
+      assert.match(event.resource.meta.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/, JSON.stringify(event));
     const created = (trail.body.data as any[]).filter(
       (e) => e.resource.type === 'varset' && e.resource.action === 'create',
     );

@@ -10,7 +10,7 @@ export interface Context {
   sealer: Sealer;
   /** The request's id (also its `X-Request-Id` header), which histories and the audit trail record. */
   requestId: string;
-  /** Why the call writes, when its caller says more than a request does (an import names its source): a set's write keeps it in its audit event. */
+  /** Why the call writes, when its caller says more than a request does (an import names its source): every audit event it records keeps it, and a set's version too. */
   cause?: string;
   /** Given by a preview only: sees a set's write from inside its transaction (see `WriteWatcher`), which is then taken back. */
   writeWatcher?: WriteWatcher;

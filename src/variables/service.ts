@@ -175,7 +175,7 @@ export function variableEvent(
 /** Records `variableEvent` in the write's transaction. */
 export function recordVariableEvent(
   trx: Trx,
-  ctx: Pick<Context, 'subject' | 'requestId'>,
+  ctx: Pick<Context, 'subject' | 'requestId' | 'cause'>,
   organizationId: string,
   variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>,
   action: 'create' | 'update' | 'destroy',
