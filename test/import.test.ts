@@ -82,7 +82,17 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     ]);
     s = httpClient(source.url);
     t = httpClient(target.url);
-    await seedOrganization(s, 'acme');
+    const seeded = await seedOrganization(s, 'acme');
+    // Workspace tags travel too (go-tfe's tag-names).
+    expectStatus(
+      await s.post(`/api/v2/workspaces/${seeded.web}/relationships/tags`, {
+        data: [
+          { type: 'tags', attributes: { name: 'frontend' } },
+          { type: 'tags', attributes: { name: 'prod' } },
+        ],
+      }),
+      204,
+    );
     // More sets than a few pages of two hold.
     for (let i = 1; i <= 4; i++)
       await createVarset(s, 'acme', { attributes: { name: `extra-${i}` }, vars: [{ key: `k${i}`, value: `v${i}` }] });
@@ -157,6 +167,19 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       { workspace: 'db', key: 'size', category: 'terraform', result: 'created' },
     ]);
     assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+    assert.deepEqual(report['workspace-tags'], [
+      { workspace: 'web', tag: 'frontend', result: 'created' },
+      { workspace: 'web', tag: 'prod', result: 'created' },
+    ]);
+    const tagsOf = async (c: Client) =>
+      (
+        (await c.get('/api/v2/organizations/acme/workspaces?page%5Bsize%5D=100')).body.data as {
+          attributes: { name: string; 'tag-names': string[] };
+        }[]
+      )
+        .map((w) => [w.attributes.name, w.attributes['tag-names']])
+        .sort();
+    assert.deepEqual(await tagsOf(t), await tagsOf(s));
 
     const sets = (await t.get('/api/v2/organizations/acme/varsets?page%5Bsize%5D=100')).body.data as {
       id: string;
@@ -180,6 +203,7 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       'project create',
       'var create',
       'varset create',
+      'workspace add_tags',
       'workspace create',
     ]);
     for (const event of written)
@@ -216,7 +240,11 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     const again = reportOf(await importFrom(source.url, '--values', valuesFile));
     assert.deepEqual(new Set(results(again).map(([, r]: string[]) => r)), new Set(['unchanged']));
     assert.deepEqual(
-      new Set(again.projects.concat(again.workspaces, again['workspace-variables']).map((i: any) => i.result)),
+      new Set(
+        again.projects
+          .concat(again.workspaces, again['workspace-variables'], again['workspace-tags'])
+          .map((i: any) => i.result),
+      ),
       new Set(['unchanged']),
     );
 

@@ -12,7 +12,8 @@ import { DOCUMENT_SUFFIX, normalDocument, type SetDocument, type VariableDocumen
  */
 export interface SourceOrganization {
   projects: string[];
-  workspaces: { name: string; project: string | null }[];
+  /** Each workspace with its project and tag names (go-tfe's `tag-names`; none from an export). */
+  workspaces: { name: string; project: string | null; tags: string[] }[];
   sets: SetDocument[];
   workspaceVariables: { workspace: string; variables: VariableDocument[] }[];
   /** What the source holds that cannot be imported, and why. */
@@ -211,14 +212,16 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
     (await api.all(`/organizations/${org}/projects`)).map((p) => [p.id, String(p.attributes?.name)]),
   );
   const workspaceRows = await api.all(`/organizations/${org}/workspaces`);
-  const workspaces = new Map<string, { name: string; project: string | null }>(
+  const workspaces = new Map<string, { name: string; project: string | null; tags: string[] }>(
     workspaceRows.map((w) => {
       const projectId = one(w.relationships?.project)?.id;
+      const tags = w.attributes?.['tag-names'];
       return [
         w.id,
         {
           name: String(w.attributes?.name),
           project: projectId === undefined ? null : (projects.get(projectId) ?? null),
+          tags: Array.isArray(tags) ? [...new Set(tags.filter((t): t is string => typeof t === 'string'))].sort() : [],
         },
       ];
     }),
@@ -297,6 +300,6 @@ export async function readExportSource(dir: string): Promise<SourceOrganization>
     sets.push(normalDocument(parsed));
   }
   const projects = new Set(sets.flatMap((s) => [...s.projects, ...(s.project === null ? [] : [s.project])]));
-  const workspaces = [...new Set(sets.flatMap((s) => s.workspaces))].map((name) => ({ name, project: null }));
+  const workspaces = [...new Set(sets.flatMap((s) => s.workspaces))].map((name) => ({ name, project: null, tags: [] }));
   return { projects: [...projects], workspaces, sets, workspaceVariables: [], skipped: [] };
 }

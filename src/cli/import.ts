@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../auth/context.js';
-import { DomainError } from '../common/errors.js';
 import { getOrganization } from '../organizations/service.js';
 import { changedVariable, newVariable, planSet, type ItemReport, type SetReport, type Target } from './import-plan.js';
 import { readApiSource, readExportSource, SourceError, type SourceOrganization } from './import-source.js';
 import { readTarget, workspaceVariables } from './import-target.js';
 import { readValues } from './import-values.js';
+import { importTags, type TagReport } from './import-tags.js';
 import {
+  attempt,
   importNewSet,
   importProject,
   importSetChange,
@@ -67,6 +68,7 @@ interface Report {
   projects: (ItemReport & { name: string })[];
   workspaces: (ItemReport & { name: string })[];
   sets: SetReport[];
+  'workspace-tags': TagReport[];
   'workspace-variables': (ItemReport & { workspace: string; key: string; category: string })[];
   skipped: { what: string; why: string }[];
 }
@@ -110,17 +112,6 @@ async function readSource(
 /** Each write of the import runs as the command line, and says it is an import from the source. */
 const importing = (ctx: Context, source: string): Context => ({ ...ctx, cause: `import from ${source}` });
 
-/** A write the services refuse skips that item, saying why; anything else stops the import. */
-async function attempt(write: () => Promise<void>): Promise<string | undefined> {
-  try {
-    await write();
-    return undefined;
-  } catch (error) {
-    if (error instanceof DomainError) return error.message;
-    throw error;
-  }
-}
-
 async function runImport(
   base: Context,
   source: SourceOrganization,
@@ -152,6 +143,8 @@ async function runImport(
       importWorkspace(ctx, into, name, project === null ? undefined : target.projectIds.get(project)),
     );
   }
+
+  report['workspace-tags'] = await importTags(ctx, source.workspaces, target, dryRun);
 
   const plan: Target = {
     workspaceIds: target.workspaceIds,
@@ -214,6 +207,7 @@ function humanReport(report: Report): string {
     `projects: ${counts(report.projects)}`,
     `workspaces: ${counts(report.workspaces)}`,
     `sets: ${counts(report.sets)}`,
+    `workspace tags: ${counts(report['workspace-tags'])}`,
   );
   lines.push(`workspace variables: ${counts(report['workspace-variables'])}`);
   for (const item of [
@@ -231,6 +225,8 @@ function humanReport(report: Report): string {
     if (set.result !== 'unchanged' || shown.length > 0) lines.push(`  set ${set.name}: ${detail(set)}`);
     for (const item of shown) lines.push(`    ${item.label}: ${detail(item)}`);
   }
+  for (const tag of report['workspace-tags'])
+    if (tag.result !== 'unchanged') lines.push(`  workspace ${tag.workspace} tag ${tag.tag}: ${detail(tag)}`);
   for (const v of report['workspace-variables'])
     if (v.result !== 'unchanged' || v['value-needed'])
       lines.push(`  workspace ${v.workspace} variable ${v.category} ${v.key}: ${detail(v)}`);
@@ -262,6 +258,7 @@ export async function run(args: string[]): Promise<number> {
       projects: [],
       workspaces: [],
       sets: [],
+      'workspace-tags': [],
       'workspace-variables': [],
       skipped: source.skipped,
     };
