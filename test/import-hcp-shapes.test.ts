@@ -53,7 +53,8 @@ const ROUTES: Record<string, unknown[] | { data: unknown[] }> = {
   '/api/v2/organizations/hashi/workspaces': ['vpc', 'dns', 'app'].map((name, i) => ({
     id: `ws-${name.padEnd(16, '0')}`,
     type: 'workspaces',
-    attributes: { name, 'tag-names': ['prod'] },
+    // vpc's tags: one twice, and one varsetd refuses (HCP Terraform's rule: lower case), which alone is skipped.
+    attributes: { name, 'tag-names': name === 'vpc' ? ['prod', 'network', 'prod', 'Upper'] : ['prod'] },
     relationships: {
       project: { data: { id: i < 2 ? 'prj-Network00000000' : 'prj-Default000000000', type: 'projects' } },
       organization: { data: { id: 'hashi', type: 'organizations' } },
@@ -180,6 +181,19 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
       { workspace: 'vpc', key: 'region', category: 'terraform', result: 'created' },
     ]);
 
+    assert.deepEqual(report['workspace-tags'], [
+      {
+        workspace: 'vpc',
+        tag: 'Upper',
+        result: 'skipped',
+        why: 'a tag name is lower-case letters, digits, ":", "_" and "-", at most 255, starting with a letter or a digit',
+      },
+      { workspace: 'vpc', tag: 'network', result: 'created' },
+      { workspace: 'vpc', tag: 'prod', result: 'created' },
+      { workspace: 'dns', tag: 'prod', result: 'created' },
+      { workspace: 'app', tag: 'prod', result: 'created' },
+    ]);
+
     const exported = await varsetd('export', '--organization', 'hashi');
     assert.equal(exported.code, 0, exported.stderr);
     assert.deepEqual(JSON.parse(exported.stdout), [
@@ -230,6 +244,19 @@ describe(`varsetd import from HCP Terraform's documented response shapes (${stor
     ]);
     const aws = report.sets[0].variables.find((v: { key: string }) => v.key === 'AWS_SECRET_ACCESS_KEY');
     assert.equal(aws['value-needed'], true);
+
+    // Again: the tags are held, so nothing is written; the report says each is unchanged.
+    const again = await varsetd(
+      'import',
+      '--from',
+      from,
+      '--token-file',
+      path.join(dir, 'token'),
+      '--organization',
+      'hashi',
+    );
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^workspace tags: 1 skipped, 4 unchanged$/m);
   });
 
   it('refuses a refused token, writing nothing', async () => {

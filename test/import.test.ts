@@ -82,7 +82,17 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     ]);
     s = httpClient(source.url);
     t = httpClient(target.url);
-    await seedOrganization(s, 'acme');
+    const seeded = await seedOrganization(s, 'acme');
+    // Workspace tags travel too (go-tfe's tag-names).
+    expectStatus(
+      await s.post(`/api/v2/workspaces/${seeded.web}/relationships/tags`, {
+        data: [
+          { type: 'tags', attributes: { name: 'frontend' } },
+          { type: 'tags', attributes: { name: 'prod' } },
+        ],
+      }),
+      204,
+    );
     // More sets than a few pages of two hold.
     for (let i = 1; i <= 4; i++)
       await createVarset(s, 'acme', { attributes: { name: `extra-${i}` }, vars: [{ key: `k${i}`, value: `v${i}` }] });
@@ -157,6 +167,19 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       { workspace: 'db', key: 'size', category: 'terraform', result: 'created' },
     ]);
     assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+    assert.deepEqual(report['workspace-tags'], [
+      { workspace: 'web', tag: 'frontend', result: 'created' },
+      { workspace: 'web', tag: 'prod', result: 'created' },
+    ]);
+    const tagsOf = async (c: Client) =>
+      (
+        (await c.get('/api/v2/organizations/acme/workspaces?page%5Bsize%5D=100')).body.data as {
+          attributes: { name: string; 'tag-names': string[] };
+        }[]
+      )
+        .map((w) => [w.attributes.name, w.attributes['tag-names']])
+        .sort();
+    assert.deepEqual(await tagsOf(t), await tagsOf(s));
 
     const sets = (await t.get('/api/v2/organizations/acme/varsets?page%5Bsize%5D=100')).body.data as {
       id: string;
@@ -166,8 +189,25 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
       const versions = await t.get(`/api/v2/varsets/${set.id}/versions`);
       expectStatus(versions, 200);
       assert.equal(versions.body.data.length, 1, `${set.attributes.name} has one version`);
+      const [version] = versions.body.data;
+      assert.match(version.attributes.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/, 'the version says why');
+      const shown = await t.get(`/api/v2/varset-versions/${version.id}`);
+      assert.equal(shown.body.data.attributes.cause, version.attributes.cause);
     }
-    const trail = await t.get('/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme');
+    const trail = await t.get(
+      '/api/v2/organization/audit-trail?filter%5Borganization%5D%5Bname%5D=acme&page%5Bsize%5D=100',
+    );
+    // Every write of the import says why: the projects, workspaces and workspace variables it created too.
+    const written = (trail.body.data as any[]).filter((e) => e.auth.type === 'CommandLine');
+    assert.deepEqual([...new Set(written.map((e) => `${e.resource.type} ${e.resource.action}`))].sort(), [
+      'project create',
+      'var create',
+      'varset create',
+      'workspace add_tags',
+      'workspace create',
+    ]);
+    for (const event of written)
+      assert.match(event.resource.meta.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/, JSON.stringify(event));
     const created = (trail.body.data as any[]).filter(
       (e) => e.resource.type === 'varset' && e.resource.action === 'create',
     );
@@ -200,7 +240,11 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     const again = reportOf(await importFrom(source.url, '--values', valuesFile));
     assert.deepEqual(new Set(results(again).map(([, r]: string[]) => r)), new Set(['unchanged']));
     assert.deepEqual(
-      new Set(again.projects.concat(again.workspaces, again['workspace-variables']).map((i: any) => i.result)),
+      new Set(
+        again.projects
+          .concat(again.workspaces, again['workspace-variables'], again['workspace-tags'])
+          .map((i: any) => i.result),
+      ),
       new Set(['unchanged']),
     );
 

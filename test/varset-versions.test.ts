@@ -76,6 +76,7 @@ describe(`versions of a set (${storeKind})`, () => {
     assert.equal(attributes['varset-name'], 'created-with-all');
     assert.equal(attributes['request-id'], String(res.headers['x-request-id']));
     assert.match(attributes['request-id'], /^[0-9a-f-]{36}$/);
+    assert.equal(attributes.cause, null, 'a request says no more than itself');
     assert.equal(attributes.actor.kind, 'team');
     assert.equal(attributes.actor.description, 'team owners (token "release pipeline")');
     assert.match(attributes.actor['token-id'], /^at-/);

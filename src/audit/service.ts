@@ -20,21 +20,24 @@ export function actorOf(ctx: Pick<Context, 'subject' | 'requestId'>): AuditActor
 /**
  * Records a write in its organization's audit trail. Called inside the write's own
  * transaction, which sends the event before it commits (`appendAtCommit`), so the event
- * exists exactly when the write committed.
+ * exists exactly when the write committed. A write whose caller said why (`Context.cause`: an
+ * import names its source) has it in the event's `meta.cause`, whatever it wrote.
  */
 export function recordAuditEvent(
   trx: Trx,
-  by: Pick<Context, 'subject' | 'requestId'> | AuditActor,
+  by: Pick<Context, 'subject' | 'requestId' | 'cause'> | AuditActor,
   record: AuditRecord,
 ): void {
   const actor = 'subject' in by ? actorOf(by) : by;
+  const cause = 'subject' in by ? by.cause : undefined;
+  const meta = cause === undefined ? (record.meta ?? null) : { ...record.meta, cause };
   const event: AuditEvent = {
     id: randomUUID(),
     organizationId: record.organizationId,
     timestamp: now(),
     auth: { type: actor.type ?? 'Client', accessorId: actor.accessorId, description: actor.description },
     requestId: actor.requestId,
-    resource: { id: record.id, type: record.type, action: record.action, meta: record.meta ?? null },
+    resource: { id: record.id, type: record.type, action: record.action, meta },
   };
   store.insertAuditEvent(trx, event);
 }

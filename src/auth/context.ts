@@ -9,7 +9,7 @@ export interface Context {
   sealer: Sealer;
   /** The request's id (also its `X-Request-Id` header), which histories and the audit trail record. */
   requestId: string;
-  /** Why the call writes, when its caller says more than a request does (an import names its source): a set's write keeps it in its audit event. */
+  /** Why the call writes, when its caller says more than a request does (an import names its source): every audit event it records keeps it, and a set's version too. */
   cause?: string;
   /**
    * Given by a preview only: every write of a set made with this context runs whole, the

@@ -1,4 +1,4 @@
-import { NotFound, TokenRefused } from '../common/errors.js';
+import { Forbidden, NotFound, TokenRefused } from '../common/errors.js';
 import type { Action, Target } from './actions.js';
 import type { Subject, TeamRights } from './subject.js';
 import {
@@ -55,6 +55,16 @@ export function can(subject: Subject, action: Action, target: Target = {}): bool
 export function ensure(subject: Subject, action: Action, target: Target = {}): void {
   if (userTokenRefused(subject, target.organizationId)) throw new TokenRefused();
   if (!can(subject, action, target)) throw new NotFound();
+}
+
+/**
+ * Sensitive values in clear, which only the site administrator reads (to move an organization
+ * to another varsetd): any other token is told so in words (403), before anything is looked up,
+ * so the refusal says nothing of what exists.
+ */
+export function ensureReadsSensitiveValues(subject: Subject): void {
+  if (subject.kind !== 'site-admin')
+    throw new Forbidden('only a site-admin token reads sensitive values; this token is not one');
 }
 
 /** Whether the organization turned user tokens off and the subject holds one (the site-admin token). */

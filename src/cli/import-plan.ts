@@ -44,7 +44,7 @@ export function newVariable(
   target: Target,
   at: number,
 ): { definition: VariableDefinition; report: ItemReport } {
-  const given = source.sensitive ? target.values.get(`${set}/${source.key}`) : source.value;
+  const given = source.sensitive ? (target.values.get(`${set}/${source.key}`) ?? source.value) : source.value;
   const changes: VariableChanges = {
     key: source.key,
     category: source.category,
@@ -74,7 +74,7 @@ export function changedVariable(
   if (current.description !== source.description) changes.description = source.description;
   if (current.hcl !== source.hcl) changes.hcl = source.hcl;
   if (source.sensitive && !current.sensitive) changes.sensitive = true;
-  const wanted = source.sensitive ? target.values.get(`${set}/${source.key}`) : source.value;
+  const wanted = source.sensitive ? (target.values.get(`${set}/${source.key}`) ?? source.value) : source.value;
   if (wanted !== undefined) {
     const held = current.value_needed ? undefined : current.sensitive ? target.open(current.value) : current.value;
     if (held !== wanted) changes.value = wanted;

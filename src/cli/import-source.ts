@@ -6,19 +6,30 @@ import { DOCUMENT_SUFFIX, normalDocument, type SetDocument, type VariableDocumen
  * What `varsetd import` reads before it writes anything: an organization's projects,
  * workspaces, variable sets and workspace variables, by name, from an HCP-shaped API (HCP
  * Terraform, Terraform Enterprise, another varsetd: go-tfe's paths and JSON:API pages) or
- * from the documents of `varsetd export`. A sensitive value never comes from an API.
+ * from the documents of `varsetd export`. A sensitive value comes only from a varsetd source,
+ * to its site-admin token, when asked (`includeSensitive`): then it is held in memory, in the
+ * variable's `value`, and nowhere else.
  */
 export interface SourceOrganization {
   projects: string[];
-  workspaces: { name: string; project: string | null }[];
+  /** Each workspace with its project and tag names (go-tfe's `tag-names`; none from an export). */
+  workspaces: { name: string; project: string | null; tags: string[] }[];
   sets: SetDocument[];
   workspaceVariables: { workspace: string; variables: VariableDocument[] }[];
   /** What the source holds that cannot be imported, and why. */
   skipped: { what: string; why: string }[];
 }
 
-/** The source answered an error, or something that is not what its API gives. */
-export class SourceError extends Error {}
+/** The source answered an error (its HTTP status, and the detail of its JSON:API error), or something that is not what its API gives. */
+export class SourceError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface ApiSource {
   url: string;
@@ -26,6 +37,8 @@ export interface ApiSource {
   organization: string;
   /** The page size asked for (the source may give fewer). */
   pageSize: number;
+  /** Read the sensitive values too: a varsetd source gives them to its site-admin token. */
+  includeSensitive?: boolean;
 }
 
 const MAX_RETRIES = 8;
@@ -55,6 +68,18 @@ interface SourceDocument {
   meta?: { pagination?: Record<string, unknown> };
 }
 
+/** The detail (or title) of a JSON:API error answer's first error, when it has one: an error says what was refused, never a value. */
+async function errorDetail(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { errors?: { detail?: unknown; title?: unknown }[] } | null;
+    const first = body?.errors?.[0];
+    const said = first?.detail ?? first?.title;
+    return typeof said === 'string' ? said.slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class ApiReader {
   constructor(private readonly source: ApiSource) {}
 
@@ -74,8 +99,12 @@ class ApiReader {
         continue;
       }
       if (!response.ok) {
-        await response.body?.cancel();
-        throw new SourceError(`the source answered ${response.status} to GET ${pathAndQuery.split('?')[0]}`);
+        const detail = await errorDetail(response);
+        throw new SourceError(
+          `the source answered ${response.status} to GET ${pathAndQuery.split('?')[0]}`,
+          response.status,
+          detail,
+        );
       }
       try {
         return (await response.json()) as SourceDocument | null;
@@ -124,6 +153,57 @@ function variableOf(resource: Resource): VariableDocument {
   };
 }
 
+/**
+ * The sensitive values of a set or workspace of a varsetd source (`GET /varsets/:id/sensitive-values`,
+ * `GET /workspaces/:id/sensitive-values`), by `category/key`. A refusal is told as what it means.
+ */
+async function sensitiveValues(
+  api: ApiReader,
+  kind: 'varsets' | 'workspaces',
+  id: string,
+): Promise<Map<string, string>> {
+  let document: SourceDocument | null;
+  try {
+    document = await api.get(`/${kind}/${encodeURIComponent(id)}/sensitive-values`);
+  } catch (error) {
+    if (!(error instanceof SourceError) || error.status === undefined) throw error;
+    const asked = `GET /${kind}/:id/sensitive-values`;
+    if (error.status === 401 || error.status === 403)
+      throw new SourceError(
+        `--include-sensitive: the source refused its sensitive values (${error.status} to ${asked}${error.detail ? `: ${error.detail}` : ''}); a varsetd source gives them to its site-admin token only`,
+      );
+    if (error.status === 404 || error.status === 405)
+      throw new SourceError(
+        `--include-sensitive: the source has no sensitive values to give (${error.status} to ${asked}); only a varsetd server gives them, to its site-admin token`,
+      );
+    throw error;
+  }
+  if (!Array.isArray(document?.data))
+    throw new SourceError(`the source answered GET /${kind}/:id/sensitive-values without a list`);
+  const values = new Map<string, string>();
+  for (const resource of document.data as Resource[]) {
+    const a = resource.attributes ?? {};
+    if (typeof a.value === 'string') values.set(`${String(a.category)}/${String(a.key)}`, a.value);
+  }
+  return values;
+}
+
+/** The variables with the sensitive values read from the source (held in memory only), when it was asked for them. */
+async function withSensitiveValues(
+  api: ApiReader,
+  source: ApiSource,
+  kind: 'varsets' | 'workspaces',
+  id: string,
+  variables: VariableDocument[],
+): Promise<VariableDocument[]> {
+  if (!source.includeSensitive || !variables.some((v) => v.sensitive)) return variables;
+  const values = await sensitiveValues(api, kind, id);
+  return variables.map((v) => {
+    const value = v.sensitive ? values.get(`${v.category}/${v.key}`) : undefined;
+    return value === undefined ? v : { ...v, value };
+  });
+}
+
 export async function readApiSource(source: ApiSource): Promise<SourceOrganization> {
   const api = new ApiReader(source);
   const org = encodeURIComponent(source.organization);
@@ -132,14 +212,16 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
     (await api.all(`/organizations/${org}/projects`)).map((p) => [p.id, String(p.attributes?.name)]),
   );
   const workspaceRows = await api.all(`/organizations/${org}/workspaces`);
-  const workspaces = new Map<string, { name: string; project: string | null }>(
+  const workspaces = new Map<string, { name: string; project: string | null; tags: string[] }>(
     workspaceRows.map((w) => {
       const projectId = one(w.relationships?.project)?.id;
+      const tags = w.attributes?.['tag-names'];
       return [
         w.id,
         {
           name: String(w.attributes?.name),
           project: projectId === undefined ? null : (projects.get(projectId) ?? null),
+          tags: Array.isArray(tags) ? [...new Set(tags.filter((t): t is string => typeof t === 'string'))].sort() : [],
         },
       ];
     }),
@@ -160,19 +242,22 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
     const name = String(a.name);
     const parent = one(resource.relationships?.parent);
     const variables = (await api.all(`/varsets/${encodeURIComponent(resource.id)}/relationships/vars`)).map(variableOf);
-    sets.push(
-      normalDocument({
-        name,
-        description: typeof a.description === 'string' ? a.description : '',
-        global: a.global === true,
-        priority: a.priority === true,
-        project:
-          parent?.type === 'projects' && parent.id !== undefined ? (named('project', parent.id, name) ?? null) : null,
-        workspaces: ids(resource.relationships?.workspaces).flatMap((id) => named('workspace', id, name) ?? []),
-        projects: ids(resource.relationships?.projects).flatMap((id) => named('project', id, name) ?? []),
-        variables,
-      }),
-    );
+    const document = normalDocument({
+      name,
+      description: typeof a.description === 'string' ? a.description : '',
+      global: a.global === true,
+      priority: a.priority === true,
+      project:
+        parent?.type === 'projects' && parent.id !== undefined ? (named('project', parent.id, name) ?? null) : null,
+      workspaces: ids(resource.relationships?.workspaces).flatMap((id) => named('workspace', id, name) ?? []),
+      projects: ids(resource.relationships?.projects).flatMap((id) => named('project', id, name) ?? []),
+      variables,
+    });
+    // normalDocument leaves sensitive values out; those asked for are put back after it.
+    sets.push({
+      ...document,
+      variables: await withSensitiveValues(api, source, 'varsets', resource.id, document.variables),
+    });
   }
 
   const workspaceVariables: SourceOrganization['workspaceVariables'] = [];
@@ -181,7 +266,13 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
     const listed = await api.get(`/workspaces/${encodeURIComponent(id)}/vars`);
     if (!Array.isArray(listed?.data))
       throw new SourceError('the source answered GET /workspaces/:id/vars without a list');
-    const variables = (listed.data as Resource[]).map(variableOf);
+    const variables = await withSensitiveValues(
+      api,
+      source,
+      'workspaces',
+      id,
+      (listed.data as Resource[]).map(variableOf),
+    );
     if (variables.length > 0) workspaceVariables.push({ workspace: workspace.name, variables });
   }
   return { projects: [...projects.values()], workspaces: [...workspaces.values()], sets, workspaceVariables, skipped };
@@ -209,6 +300,6 @@ export async function readExportSource(dir: string): Promise<SourceOrganization>
     sets.push(normalDocument(parsed));
   }
   const projects = new Set(sets.flatMap((s) => [...s.projects, ...(s.project === null ? [] : [s.project])]));
-  const workspaces = [...new Set(sets.flatMap((s) => s.workspaces))].map((name) => ({ name, project: null }));
+  const workspaces = [...new Set(sets.flatMap((s) => s.workspaces))].map((name) => ({ name, project: null, tags: [] }));
   return { projects: [...projects], workspaces, sets, workspaceVariables: [], skipped: [] };
 }

@@ -4,13 +4,15 @@ import type { Variable } from '../variables/model.js';
 import type { VarsetView } from '../varsets/model.js';
 import { pageOfOrganizationVarsets } from '../varsets/service.js';
 import { listWorkspaceVariables } from '../workspace-variables/service.js';
-import { listOrganizationWorkspaces } from '../workspaces/service.js';
+import { describeWorkspaces, listOrganizationWorkspaces } from '../workspaces/service.js';
 import { everyPage } from './store-command.js';
 
 /** The target organization as an import compares with its source, read through the services. */
 export interface TargetOrganization {
   projectIds: Map<string, string>;
   workspaceIds: Map<string, string>;
+  /** Each workspace's tag names, by the workspace's id. */
+  workspaceTags: Map<string, string[]>;
   sets: Map<string, VarsetView>;
 }
 
@@ -18,7 +20,13 @@ export async function readTarget(ctx: Context, organization: string): Promise<Ta
   const projects = await everyPage((page) =>
     listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page),
   );
-  const workspaces = await everyPage((page) => listOrganizationWorkspaces(ctx, organization, { sort: 'name' }, page));
+  let found: Awaited<ReturnType<typeof listOrganizationWorkspaces>>['organization'] | undefined;
+  const workspaces = await everyPage(async (page) => {
+    const listed = await listOrganizationWorkspaces(ctx, organization, { sort: 'name' }, page);
+    found = listed.organization;
+    return listed;
+  });
+  const { views } = workspaces.length === 0 ? { views: [] } : await describeWorkspaces(ctx, found!, workspaces);
   const sets = await everyPage(async (page) => {
     const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page);
     return { rows: views, total };
@@ -26,6 +34,7 @@ export async function readTarget(ctx: Context, organization: string): Promise<Ta
   return {
     projectIds: new Map(projects.map((p) => [p.name, p.id])),
     workspaceIds: new Map(workspaces.map((w) => [w.name, w.id])),
+    workspaceTags: new Map(views.map((view) => [view.workspace.id, view.extras.tagNames])),
     sets: new Map(sets.map((view) => [view.varset.name, view])),
   };
 }

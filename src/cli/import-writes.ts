@@ -1,9 +1,11 @@
 import type { Context } from '../auth/context.js';
+import { DomainError } from '../common/errors.js';
 import { createProject } from '../projects/service.js';
 import type { VariableChanges } from '../variables/model.js';
 import type { VarsetCommand } from '../varsets/model.js';
 import { createVarset, replaceVarset } from '../varsets/service.js';
 import { createWorkspaceVariable, updateWorkspaceVariable } from '../workspace-variables/service.js';
+import { addWorkspaceTags } from '../workspaces/relations.js';
 import { createWorkspace } from '../workspaces/service.js';
 
 /**
@@ -54,4 +56,20 @@ export async function importWorkspaceVariable(
 ): Promise<void> {
   if (existingId === null) await createWorkspaceVariable(ctx, workspaceId, changes);
   else await updateWorkspaceVariable(ctx, workspaceId, existingId, changes);
+}
+
+/** Tags a workspace with the names it lacks: one write, one audit event. */
+export async function importWorkspaceTags(ctx: Context, workspaceId: string, names: string[]): Promise<void> {
+  await addWorkspaceTags(ctx, workspaceId, { names, ids: [] });
+}
+
+/** A write the services refuse skips that item, saying why; anything else stops the import. */
+export async function attempt(write: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    if (error instanceof DomainError) return error.message;
+    throw error;
+  }
 }

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../auth/context.js';
-import { DomainError } from '../common/errors.js';
 import { getOrganization } from '../organizations/service.js';
 import { changedVariable, newVariable, planSet, type ItemReport, type SetReport, type Target } from './import-plan.js';
 import { readApiSource, readExportSource, SourceError, type SourceOrganization } from './import-source.js';
 import { readTarget, workspaceVariables } from './import-target.js';
 import { readValues } from './import-values.js';
+import { importTags, type TagReport } from './import-tags.js';
 import {
+  attempt,
   importNewSet,
   importProject,
   importSetChange,
@@ -18,13 +19,14 @@ import { row, storeOptions } from './usage.js';
 
 export const HELP = [
   'usage: varsetd import --from URL|DIR [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
-  '                      [--no-create] [--values FILE] [--json] [options]',
+  '                      [--no-create] [--values FILE] [--include-sensitive] [--json] [options]',
   '',
   "Brings an organization's variable sets, with the projects and workspaces they apply to and the",
   "workspaces' variables, into the store directly: from HCP Terraform, Terraform Enterprise or",
   'another varsetd (URL), or from the documents of varsetd export (DIR). Running it again changes',
   'nothing; after a change of the source it changes only what changed. A sensitive value cannot',
-  'be read from an API: the variable comes without it and needs a value, unless --values gives it.',
+  'be read from an API: the variable comes without it and needs a value, unless --values gives it',
+  'or, from another varsetd read with its site-admin token, --include-sensitive brings it over.',
   '',
   'options:',
   row('--from URL|DIR', "the source: an API's address (https://app.terraform.io) or a folder"),
@@ -34,6 +36,7 @@ export const HELP = [
   row('--dry-run', 'report what would be done, and write nothing'),
   row('--no-create', 'create no missing workspace or project: report and skip what needs one'),
   row('--values FILE', 'sensitive values by SET/KEY: JSON, or .env lines SET/KEY=VALUE'),
+  row('--include-sensitive', 'read the sensitive values too (a varsetd source, its site-admin token)'),
   row('--page-size N', 'the page size asked of the source (100)'),
   row('--json', 'print the report as JSON'),
   ...storeOptions(),
@@ -51,6 +54,7 @@ const OPTIONS = {
   'dry-run': 'boolean',
   'no-create': 'boolean',
   values: 'string',
+  'include-sensitive': 'boolean',
   'page-size': 'string',
   json: 'boolean',
 } as const;
@@ -59,9 +63,12 @@ interface Report {
   source: string;
   organization: string;
   'dry-run': boolean;
+  /** Whether the sensitive values were read from the source (--include-sensitive). */
+  'include-sensitive': boolean;
   projects: (ItemReport & { name: string })[];
   workspaces: (ItemReport & { name: string })[];
   sets: SetReport[];
+  'workspace-tags': TagReport[];
   'workspace-variables': (ItemReport & { workspace: string; key: string; category: string })[];
   skipped: { what: string; why: string }[];
 }
@@ -80,8 +87,15 @@ async function readSource(
   from: string,
   options: Record<string, string | undefined>,
   organization: string,
+  includeSensitive: boolean,
 ): Promise<SourceOrganization> {
-  if (!isUrl(from)) return readExportSource(from);
+  if (!isUrl(from)) {
+    if (includeSensitive)
+      throw new UsageError(
+        '--include-sensitive reads a varsetd server: --from URL (an export holds no sensitive value)',
+      );
+    return readExportSource(from);
+  }
   const tokenFile = options['token-file'];
   if (tokenFile === undefined) throw new UsageError('--from URL needs --token-file FILE');
   const token = (
@@ -92,22 +106,11 @@ async function readSource(
   const pageSize = Number(options['page-size'] ?? 100);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
     throw new UsageError('--page-size takes a whole number from 1 to 100');
-  return readApiSource({ url: from, token, organization, pageSize });
+  return readApiSource({ url: from, token, organization, pageSize, includeSensitive });
 }
 
 /** Each write of the import runs as the command line, and says it is an import from the source. */
 const importing = (ctx: Context, source: string): Context => ({ ...ctx, cause: `import from ${source}` });
-
-/** A write the services refuse skips that item, saying why; anything else stops the import. */
-async function attempt(write: () => Promise<void>): Promise<string | undefined> {
-  try {
-    await write();
-    return undefined;
-  } catch (error) {
-    if (error instanceof DomainError) return error.message;
-    throw error;
-  }
-}
 
 async function runImport(
   base: Context,
@@ -140,6 +143,8 @@ async function runImport(
       importWorkspace(ctx, into, name, project === null ? undefined : target.projectIds.get(project)),
     );
   }
+
+  report['workspace-tags'] = await importTags(ctx, source.workspaces, target, dryRun);
 
   const plan: Target = {
     workspaceIds: target.workspaceIds,
@@ -196,12 +201,13 @@ function humanReport(report: Report): string {
   const detail = (item: ItemReport) =>
     `${item.result}${item.why ? ` (${item.why})` : ''}${item['value-needed'] ? ' (needs a value)' : ''}`;
   const lines = [
-    `import from ${report.source} into ${report.organization}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`,
+    `import from ${report.source} into ${report.organization}${report['include-sensitive'] ? ', sensitive values included' : ''}${report['dry-run'] ? ' (dry run: nothing written)' : ''}`,
   ];
   lines.push(
     `projects: ${counts(report.projects)}`,
     `workspaces: ${counts(report.workspaces)}`,
     `sets: ${counts(report.sets)}`,
+    `workspace tags: ${counts(report['workspace-tags'])}`,
   );
   lines.push(`workspace variables: ${counts(report['workspace-variables'])}`);
   for (const item of [
@@ -219,6 +225,8 @@ function humanReport(report: Report): string {
     if (set.result !== 'unchanged' || shown.length > 0) lines.push(`  set ${set.name}: ${detail(set)}`);
     for (const item of shown) lines.push(`    ${item.label}: ${detail(item)}`);
   }
+  for (const tag of report['workspace-tags'])
+    if (tag.result !== 'unchanged') lines.push(`  workspace ${tag.workspace} tag ${tag.tag}: ${detail(tag)}`);
   for (const v of report['workspace-variables'])
     if (v.result !== 'unchanged' || v['value-needed'])
       lines.push(`  workspace ${v.workspace} variable ${v.category} ${v.key}: ${detail(v)}`);
@@ -236,7 +244,8 @@ export async function run(args: string[]): Promise<number> {
     if (organization === undefined) throw new UsageError("name the source's organization: --organization SOURCE");
     const values = options.values === undefined ? new Map<string, string>() : await readValues(options.values);
     // The whole source is read before anything is written: a source that fails leaves the store as it was.
-    const source = await readSource(from, options, organization).catch((error: unknown) => {
+    const includeSensitive = flags.has('include-sensitive');
+    const source = await readSource(from, options, organization, includeSensitive).catch((error: unknown) => {
       if (error instanceof SourceError) throw new Error(`reading ${shownSource(from)}: ${error.message}`);
       throw error;
     });
@@ -245,9 +254,11 @@ export async function run(args: string[]): Promise<number> {
       source: shownSource(from),
       organization: options.into ?? organization,
       'dry-run': dryRun,
+      'include-sensitive': includeSensitive,
       projects: [],
       workspaces: [],
       sets: [],
+      'workspace-tags': [],
       'workspace-variables': [],
       skipped: source.skipped,
     };

@@ -13,7 +13,7 @@ export interface VariableDocument {
   hcl: boolean;
   sensitive: boolean;
   description: string;
-  /** Absent for a sensitive variable. */
+  /** Absent for a sensitive variable, except in memory when `varsetd import --include-sensitive` read it from its source. */
   value?: string;
 }
 

@@ -188,6 +188,8 @@ export interface VarsetVersionTable {
   changes: string;
   /** JSON: variable id → the sensitive value this version replaced or removed, sealed; null when none. */
   sealed: string | null;
+  /** Why it was written, when its writer said (`import from URL`); null otherwise (migration 0023). */
+  cause: string | null;
 }
 
 export interface TokenTable {

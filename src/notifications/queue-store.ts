@@ -109,6 +109,7 @@ export async function claimDue(
         'v.actor_team_id',
         'v.actor_description',
         'v.request_id',
+        'v.cause',
         'v.changes',
       ])
       .where('d.id', 'in', ids)

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { contextOf } from '../http/context.js';
 import { CollectionDocument, Document, NoContent, Query, Responses } from '../jsonapi/schemas.js';
-import { VariableBody, variableChanges } from '../variables/schemas.js';
+import { SensitiveValueResource, VariableBody, variableChanges } from '../variables/schemas.js';
 import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
-import { serializeWorkspaceVariable } from '../workspace-variables/serialize.js';
+import { serializeSensitiveValue, serializeWorkspaceVariable } from '../workspace-variables/serialize.js';
 import {
   createWorkspaceVariable,
   deleteWorkspaceVariable,
   listWorkspaceVariables,
+  readWorkspaceSensitiveValues,
   showWorkspaceVariable,
   updateWorkspaceVariable,
 } from '../workspace-variables/service.js';
@@ -51,6 +52,26 @@ export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) =>
     async (request) => {
       const variables = await listWorkspaceVariables(contextOf(request), request.params.id);
       return { data: variables.map(serializeWorkspaceVariable) };
+    },
+  );
+
+  // varsetd's own: the workspace's sensitive values opened, to the site administrator alone,
+  // for `varsetd import --include-sensitive` from this server; never kept by anything between.
+  api.get(
+    '/workspaces/:id/sensitive-values',
+    {
+      schema: {
+        description:
+          "varsetd's own: the workspace's sensitive values opened, to the site-admin token alone (403 to any other), each read an audit event; Cache-Control: no-store",
+        params: WorkspaceParams,
+        querystring: NoQuery,
+        response: Responses({ 200: CollectionDocument(SensitiveValueResource) }),
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      const values = await readWorkspaceSensitiveValues(contextOf(request), request.params.id);
+      return { data: values.map(serializeSensitiveValue) };
     },
   );
 

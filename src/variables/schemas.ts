@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Maybe, Nullable, ResourceBody } from '../jsonapi/schemas.js';
+import { Maybe, Nullable, Resource, ResourceBody } from '../jsonapi/schemas.js';
 import { CATEGORIES, DESCRIPTION_MAX_LENGTH, KEY_MAX_LENGTH, KEY_PATTERN, type VariableChanges } from './model.js';
 
 /** The attributes of a `vars` resource in a request, the same for every kind of variable; null counts as not given. */
@@ -58,3 +58,15 @@ export const VariableAttributeProperties = {
   'version-id': Type.String(),
 };
 export const VariableAttributes = Type.Object(VariableAttributeProperties);
+
+/**
+ * varsetd's own: a sensitive variable's value opened, which only the site administrator reads
+ * (`GET /varsets/:id/sensitive-values`, `GET /workspaces/:id/sensitive-values`), to move an
+ * organization to another varsetd. Its id is the variable's.
+ */
+export const SensitiveValueResource = Resource(
+  'sensitive-values',
+  { key: Type.String(), category: Type.Enum([...CATEGORIES]), value: Type.String() },
+  undefined,
+  null,
+);

@@ -1,6 +1,6 @@
 import type { Context } from '../auth/context.js';
 import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
-import type { Db, Trx } from '../db/transaction.js';
+import { transaction, type Db, type Trx } from '../db/transaction.js';
 import { newId, now } from '../common/ids.js';
 import { NotFound, Taken } from '../common/errors.js';
 import type { Sealer } from '../secrets/sealer.js';
@@ -175,10 +175,41 @@ export function variableEvent(
 /** Records `variableEvent` in the write's transaction. */
 export function recordVariableEvent(
   trx: Trx,
-  ctx: Pick<Context, 'subject' | 'requestId'>,
+  ctx: Pick<Context, 'subject' | 'requestId' | 'cause'>,
   organizationId: string,
   variable: Pick<Variable, 'id' | 'owner' | 'key' | 'category' | 'sensitive'>,
   action: 'create' | 'update' | 'destroy',
 ): void {
   recordAuditEvent(trx, ctx, variableEvent(organizationId, variable, action));
+}
+
+/** A sensitive variable's value, opened. */
+export interface SensitiveValue {
+  id: string;
+  key: string;
+  category: Variable['category'];
+  value: string;
+}
+
+/**
+ * The owner's sensitive values, opened, for a caller that decided the site administrator reads
+ * them (`ensureReadsSensitiveValues`): the read and its audit event (`read-sensitive-values`,
+ * naming the owner and how many values it gave, never one of them) in one transaction. A
+ * variable that needs a value has none to give and is left out.
+ */
+export async function openSensitiveValues(
+  ctx: Context,
+  about: Omit<AuditRecord, 'action'>,
+  owner: VariableOwner,
+): Promise<SensitiveValue[]> {
+  return transaction(ctx.store, async (trx) => {
+    const held = (await store.listVariables(trx, owner)).filter((v) => v.sensitive && !v.value_needed);
+    const opened = held.map((v) => ({ id: v.id, key: v.key, category: v.category, value: ctx.sealer.open(v.value) }));
+    recordAuditEvent(trx, ctx, {
+      ...about,
+      action: 'read-sensitive-values',
+      meta: { ...about.meta, count: opened.length },
+    });
+    return opened;
+  });
 }

@@ -5,6 +5,9 @@ import { variableAttributes } from '../variables/serialize.js';
 import type { Varset, VarsetView } from './model.js';
 import type { VarsetResource, VarsetVariableResource } from './schemas.js';
 
+/** A set's sensitive value opened, as every variable's is (the site administrator's read). */
+export { serializeSensitiveValue } from '../variables/serialize.js';
+
 export interface VarsetSerializeOptions {
   /** Create and update responses show each variable's attributes inside the `vars` relationship. */
   variableAttributes?: boolean;

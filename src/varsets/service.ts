@@ -16,6 +16,7 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   assignments.ts      applying sets to workspaces and projects
  *   set-variables.ts    the variables of a set
  *   rollback.ts         making a set again what it was at a version, deleted or not
+ *   sensitive-values.ts  a set's sensitive values opened, to the site administrator alone
  *   organization-views.ts  every set of an organization whole, for the command line
  *   history.ts          reading a set's versions
  *   cascades.ts         the versions of the sets a workspace's or project's deletion changes
@@ -44,6 +45,7 @@ export {
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
 export { listVarsetVersions, showVarsetVersion } from './history.js';
 export { pageOfOrganizationVarsets } from './organization-views.js';
+export { readVarsetSensitiveValues } from './sensitive-values.js';
 
 /** The sets that reach a workspace, each with every way it does, for a caller that has decided the permission (effective variables): one query. */
 export function varsetsReachingWorkspace(db: Db, workspace: WorkspacePlace): Promise<ReachingVarset[]> {

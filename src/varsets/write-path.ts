@@ -84,17 +84,12 @@ export function writeVarset<Opened, T>(ctx: Context, write: SetWrite<Opened, T>)
         write.action,
         write.rolledBackTo,
       );
-      recordAuditEvent(trx, ctx, withCause(applied.event(version), ctx.cause));
+      recordAuditEvent(trx, ctx, applied.event(version));
       await events.publish('varset.written', { trx, ctx, varsetId: write.varsetId, action: write.action, version });
       return { result: applied.result, version };
     },
     { takeBack },
   );
-}
-
-/** The event with why the caller made the write, when it says (`Context.cause`). */
-function withCause(event: AuditRecord, cause: string | undefined): AuditRecord {
-  return cause === undefined ? event : { ...event, meta: { ...event.meta, cause } };
 }
 
 /** Opens an existing set whole (attributes, variables, assignments), if the subject may do `action` on it. */

@@ -4,6 +4,9 @@ import type { Variable } from '../variables/model.js';
 import { variableAttributes } from '../variables/serialize.js';
 import type { WorkspaceVariableResource } from './schemas.js';
 
+/** A workspace's sensitive value opened, as every variable's is (the site administrator's read). */
+export { serializeSensitiveValue } from '../variables/serialize.js';
+
 /** A variable of a workspace, as HCP Terraform shows it: `configurable` names the workspace. */
 export function serializeWorkspaceVariable(variable: Variable): Static<typeof WorkspaceVariableResource> {
   const workspaceId = variable.owner.id;

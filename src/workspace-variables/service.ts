@@ -1,4 +1,5 @@
 import type { Context } from '../auth/context.js';
+import { ensureReadsSensitiveValues } from '../auth/decisions.js';
 import { transaction } from '../db/transaction.js';
 import { NotFound } from '../common/errors.js';
 import { newVariableFields, type Variable, type VariableChanges, type VariableOwner } from '../variables/model.js';
@@ -7,10 +8,12 @@ import {
   findVariable,
   insertVariables,
   listVariables,
+  openSensitiveValues,
   prepareNewVariables,
   prepareVariableUpdate,
   recordVariableEvent,
   saveVariable,
+  type SensitiveValue,
 } from '../variables/service.js';
 import { getWorkspace } from '../workspaces/service.js';
 
@@ -28,6 +31,21 @@ const ownedBy = (workspace: { id: string }): VariableOwner => ({ kind: 'workspac
 export async function listWorkspaceVariables(ctx: Context, workspaceId: string): Promise<Variable[]> {
   const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
   return listVariables(ctx.store.db, ownedBy(workspace));
+}
+
+/**
+ * The workspace's sensitive values opened, to the site administrator alone (a 403 to any other
+ * token), each read an audit event of the workspace: what `varsetd import --include-sensitive`
+ * reads of a varsetd source.
+ */
+export async function readWorkspaceSensitiveValues(ctx: Context, workspaceId: string): Promise<SensitiveValue[]> {
+  ensureReadsSensitiveValues(ctx.subject);
+  const { workspace } = await getWorkspace(ctx, { id: workspaceId }, 'workspace:read-variables');
+  return openSensitiveValues(
+    ctx,
+    { organizationId: workspace.organization_id, type: 'workspace', id: workspace.id, meta: { name: workspace.name } },
+    ownedBy(workspace),
+  );
 }
 
 export async function showWorkspaceVariable(ctx: Context, workspaceId: string, id: string): Promise<Variable> {

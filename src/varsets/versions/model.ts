@@ -90,6 +90,8 @@ export interface VarsetVersion {
   createdAt: string;
   actor: Actor;
   requestId: string;
+  /** Why the version was written, when its writer said more than a request does (`import from URL`); else null. */
+  cause: string | null;
   changes: Change[];
 }
 
@@ -110,6 +112,7 @@ export interface VersionColumns {
   actor_team_id: string | null;
   actor_description: string;
   request_id: string;
+  cause: string | null;
   changes: string;
 }
 
@@ -133,6 +136,7 @@ export function versionFromRow(row: VersionColumns): VarsetVersion {
       description: row.actor_description,
     },
     requestId: row.request_id,
+    cause: row.cause,
     changes: JSON.parse(row.changes) as Change[],
   };
 }

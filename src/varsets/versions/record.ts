@@ -65,6 +65,7 @@ export function recordVersion(
     createdAt: now(),
     actor: actorOf(ctx),
     requestId: ctx.requestId,
+    cause: ctx.cause ?? null,
     changes,
     sealed,
   };

@@ -84,6 +84,11 @@ export const VarsetVersionResource = Resource(
     'created-at': Type.String(),
     actor: Actor,
     'request-id': Type.String(),
+    cause: Nullable(
+      Type.String({
+        description: "why the version was written, when its writer said (varsetd import: 'import from URL'); else null",
+      }),
+    ),
     changes: Type.Array(Change),
   },
   { varset: ToOne('varsets'), organization: ToOne('organizations') },

@@ -20,6 +20,7 @@ export function serializeVarsetVersion(version: VarsetVersion): Static<typeof Va
         description: version.actor.description,
       },
       'request-id': version.requestId,
+      cause: version.cause,
       changes: version.changes,
     },
     relationships: {

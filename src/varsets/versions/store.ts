@@ -57,6 +57,7 @@ export function insertVersion(trx: Trx, version: RecordedVersion): void {
       version.requestId,
       JSON.stringify(version.changes),
       sealed,
+      version.cause,
     ),
   );
 }
@@ -81,6 +82,7 @@ const INSERT_VERSION = boundOnce(
     requestId: string,
     changes: string,
     sealed: string | null,
+    cause: string | null,
   ) =>
     db.insertInto('varset_versions').values({
       id,
@@ -99,6 +101,7 @@ const INSERT_VERSION = boundOnce(
       request_id: requestId,
       changes,
       sealed,
+      cause,
     }),
 );
 
@@ -117,6 +120,7 @@ const SHOWN_COLUMNS = [
   'varset_versions.actor_team_id',
   'varset_versions.actor_description',
   'varset_versions.request_id',
+  'varset_versions.cause',
   'varset_versions.changes',
   'organizations.name as organization_name',
 ] as const;

@@ -11066,6 +11066,8 @@ export interface paths {
                                         description: string;
                                     };
                                     "request-id": string;
+                                    /** @description why the version was written, when its writer said (varsetd import: 'import from URL'); else null */
+                                    cause: string | null;
                                     changes: ({
                                         /** @enum {string} */
                                         target: "varset";
@@ -11249,6 +11251,8 @@ export interface paths {
                                         description: string;
                                     };
                                     "request-id": string;
+                                    /** @description why the version was written, when its writer said (varsetd import: 'import from URL'); else null */
+                                    cause: string | null;
                                     changes: ({
                                         /** @enum {string} */
                                         target: "varset";
@@ -11334,6 +11338,80 @@ export interface paths {
                                     self: string;
                                 };
                             };
+                            included?: unknown[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/varsets/{id}/sensitive-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description varsetd's own: the set's sensitive values opened, to the site-admin token alone (403 to any other), each read an audit event; Cache-Control: no-store */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "sensitive-values";
+                                attributes: {
+                                    key: string;
+                                    /** @enum {unknown} */
+                                    category: "terraform" | "env";
+                                    value: string;
+                                };
+                            }[];
                             included?: unknown[];
                         };
                     };
@@ -13530,6 +13608,80 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaces/{id}/sensitive-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description varsetd's own: the workspace's sensitive values opened, to the site-admin token alone (403 to any other), each read an audit event; Cache-Control: no-store */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "sensitive-values";
+                                attributes: {
+                                    key: string;
+                                    /** @enum {unknown} */
+                                    category: "terraform" | "env";
+                                    value: string;
+                                };
+                            }[];
+                            included?: unknown[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
