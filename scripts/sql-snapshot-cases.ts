@@ -1104,6 +1104,15 @@ export const CASES = {
           PAGE,
           false,
         ),
+      'by variable key': (store, s) =>
+        arrangedList.listArrangedVarsets(
+          store.db,
+          { kind: 'organization', organizationId: s.orgId, readable: 'all' },
+          undefined,
+          { filters: { varKey: 'DB_PASSWORD' }, sort: undefined },
+          PAGE,
+          false,
+        ),
     },
   },
   'src/varsets/list-store.ts': {
@@ -1294,6 +1303,9 @@ export const CASES = {
           .execute(),
     },
     pageOfVersions: { 'a page': (store, s) => versions.pageOfVersions(store.db, s.varsetId, PAGE) },
+    pageOfDeletedSets: {
+      "an organization's": (store, s) => versions.pageOfDeletedSets(store.db, s.orgId, PAGE),
+    },
   },
   'src/workspaces/consumer-store.ts': {
     addConsumers: {

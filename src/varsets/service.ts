@@ -42,7 +42,7 @@ export {
   updateVarsetVariable,
 } from './set-variables.js';
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
-export { listVarsetVersions, showVarsetVersion } from './history.js';
+export { listDeletedVarsets, listVarsetVersions, showVarsetVersion } from './history.js';
 export { recordProjectDeletion, recordWorkspaceDeletion } from './cascades.js';
 export { pageOfOrganizationVarsets } from './organization-views.js';
 

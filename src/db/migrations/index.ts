@@ -20,6 +20,7 @@ import * as auditEvents from './0018_audit_events.js';
 import * as varsetNotifications from './0019_varset_notifications.js';
 import * as valueNeeded from './0020_value_needed.js';
 import * as workloadIdentityKeys from './0021_workload_identity_keys.js';
+import * as keyAndDeletionIndexes from './0024_key_and_deletion_indexes.expand.js';
 
 /**
  * Every migration, in order. Names sort in the order they run. A released migration is never
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0019_varset_notifications': varsetNotifications,
   '0020_value_needed': valueNeeded,
   '0021_workload_identity_keys': workloadIdentityKeys,
+  '0024_key_and_deletion_indexes.expand': keyAndDeletionIndexes,
 };

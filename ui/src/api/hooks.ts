@@ -151,6 +151,19 @@ export function useVarsetList(
   });
 }
 
+/** An organization's deleted sets, each as its deletion (the owners', the organization token's and the site administrator's). */
+export function useDeletedVarsets(org: string, page: { number: number; size: number }) {
+  return useQuery({
+    queryKey: queryKeys.varsetLists.deleted(org, page),
+    queryFn: () =>
+      answer(
+        api.GET('/api/v2/organizations/{organization}/deleted-varsets', {
+          params: { path: { organization: org }, query: pageQuery(page) },
+        }),
+      ),
+  });
+}
+
 /** A workspace's or a run's effective variables, explained. */
 export function useEffectiveVariables(owner: 'workspaces' | 'runs', id: string) {
   return useQuery({

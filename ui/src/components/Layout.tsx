@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCanReadAuditTrail } from '../api/audit';
+import { useCanRestoreDeletedSets } from '../api/hooks';
 import { forgetToken, onSignedOut, storedToken } from '../api/client';
 import { SignIn } from '../pages/SignIn';
 import { FrameProvider, StatusMessage, useOrganizationOfPage } from './frame';
@@ -37,6 +38,7 @@ function Frame() {
   const org = inOrganization?.params.org ?? (location.pathname === '/' ? undefined : (pageOrganization ?? undefined));
   const signedOut = token === null;
   const readsTrail = useCanReadAuditTrail(signedOut ? undefined : (org ?? undefined));
+  const restoresSets = useCanRestoreDeletedSets(signedOut ? undefined : (org ?? undefined));
 
   // After navigating, the new page's heading takes focus, so a screen reader announces it; a page
   // that shows "Loading…" first replaces its heading, which takes focus again until the user acts.
@@ -84,6 +86,9 @@ function Frame() {
             <NavLink to={`/organizations/${encodeURIComponent(org)}/projects`}>Projects</NavLink>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/workspaces`}>Workspaces</NavLink>
             {readsTrail && <NavLink to={`/organizations/${encodeURIComponent(org)}/audit-trail`}>Audit trail</NavLink>}
+            {restoresSets && (
+              <NavLink to={`/organizations/${encodeURIComponent(org)}/deleted-varsets`}>Deleted sets</NavLink>
+            )}
           </nav>
         )}
         {!signedOut && (
