@@ -25,6 +25,7 @@ import {
   updateOrganization,
   type OrganizationPart,
 } from '../organizations/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const INCLUDES = ['default-project'] as const;
 const SHOW_INCLUDES = ['default-project', 'entitlement_set'] as const;
@@ -60,6 +61,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ parts: readonly Org
   api,
   { parts },
 ) => {
+  api.addHook('onRoute', tagged('organizations'));
   api.post(
     '/organizations',
     { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } },

@@ -24,6 +24,7 @@ import {
   type ProjectPermissionFilter,
 } from '../projects/service.js';
 import { effectiveTagBindingsOfProjects } from '../projects/tag-bindings.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
@@ -133,6 +134,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Proje
   api,
   { deleting },
 ) => {
+  api.addHook('onRoute', tagged('projects'));
   api.post(
     '/organizations/:organization/projects',
     {

@@ -25,6 +25,7 @@ import {
   type TeamTokenListOptions,
   type TokenOptions,
 } from '../tokens/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
@@ -90,6 +91,7 @@ const tokenList = (
   );
 
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('tokens'));
   api.post(
     '/teams/:id/authentication-token',
     { schema: { params: IdParams, body: TokenBody, response: Created } },

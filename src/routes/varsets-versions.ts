@@ -7,6 +7,7 @@ import { Document, ListDocument, PageQuery, Query, Responses } from '../jsonapi/
 import { listDeletedVarsets, listVarsetVersions, showVarsetVersion } from '../varsets/service.js';
 import { VarsetVersionResource } from '../varsets/versions/schemas.js';
 import { serializeVarsetVersion } from '../varsets/versions/serialize.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 
@@ -15,6 +16,7 @@ const IdParams = Type.Object({ id: Type.String() });
  * and an organization's deleted sets, each as its deletion.
  */
 export const varsetVersionRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('varsetVersions'));
   api.get(
     '/varsets/:id/versions',
     {

@@ -39,6 +39,7 @@ import { settingsOf } from '../workspaces/settings.js';
 import { now } from '../common/ids.js';
 import type { Workspace } from '../workspaces/model.js';
 import type { Organization } from '../organizations/model.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const NameParams = Type.Object({ organization: Type.String(), name: Type.String() });
@@ -165,6 +166,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ deleting: readonly Wor
   api,
   { deleting },
 ) => {
+  api.addHook('onRoute', tagged('workspaces'));
   api.post(
     '/organizations/:organization/workspaces',
     {
