@@ -660,6 +660,7 @@ export const CASES = {
       'by id': (store) => inTransaction(store, (trx) => organizations.deleteOrganization(trx, NONE)),
     },
     findOrganizationByName: { 'by name': (store, s) => organizations.findOrganizationByName(store.db, s.orgName) },
+    findOrganizationName: { 'by id': (store, s) => organizations.findOrganizationName(store.db, s.orgId) },
     findOrganizationRecord: { 'by name': (store, s) => organizations.findOrganizationRecord(store.db, s.orgName) },
     findSettings: { 'by id': (store, s) => organizations.findSettings(store.db, s.orgId) },
     insertOrganization: {

@@ -6,6 +6,8 @@
 type Page = { number?: number; size?: number; q?: string; arrange?: Record<string, string> };
 
 export const queryKeys = {
+  /** Who the signed-in token stands for. */
+  currentToken: ['current-token'] as const,
   organizations: {
     list: (page: Page) => ['organizations', 'list', page] as const,
     detail: (name: string) => ['organizations', name] as const,

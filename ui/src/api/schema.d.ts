@@ -6594,6 +6594,76 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v2/current-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "current-tokens";
+                                attributes: {
+                                    kind: "team" | "organization" | "site-admin";
+                                    description: string;
+                                    "organization-name": string | null;
+                                };
+                            };
+                            included?: unknown[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{id}/authentication-token": {
         parameters: {
             query?: never;

@@ -2,7 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCanReadAuditTrail } from '../api/audit';
-import { useCanRestoreDeletedSets } from '../api/hooks';
+import { useCanRestoreDeletedSets, useCurrentToken } from '../api/hooks';
 import { forgetToken, onSignedOut, storedToken } from '../api/client';
 import { SignIn } from '../pages/SignIn';
 import { FrameProvider, StatusMessage, useOrganizationOfPage } from './frame';
@@ -91,6 +91,7 @@ function Frame() {
             )}
           </nav>
         )}
+        {!signedOut && <SignedInAs />}
         {!signedOut && (
           <button type="button" className="sign-out" onClick={() => forgetToken()}>
             Sign out
@@ -106,5 +107,24 @@ function Frame() {
         <a href="/api/docs">API reference</a>
       </footer>
     </>
+  );
+}
+
+const KIND_WORDS = {
+  team: 'Team token',
+  organization: 'Organization token',
+  'site-admin': 'Site administrator',
+} as const;
+
+/** Who the token stands for: its kind, and its team or organization in the words of the audit trail. */
+function SignedInAs() {
+  const current = useCurrentToken().data?.data.attributes;
+  if (!current) return null;
+  const organization = current['organization-name'];
+  return (
+    <p className="signed-in-as" aria-label="Signed in as">
+      <span className="badge">{KIND_WORDS[current.kind]}</span> {current.description}
+      {organization && current.kind === 'team' ? ` of ${organization}` : ''}
+    </p>
   );
 }
