@@ -53,6 +53,8 @@ describe(`searching the sets by variable key, in Chromium (${storeKind})`, () =>
     await page.getByLabel('Search by key').fill('DB_PASSWORD');
     await page.waitForURL((url) => url.searchParams.get('key') === 'DB_PASSWORD');
     await sets.getByRole('link', { name: 'defaults' }).waitFor({ state: 'detached' });
+    // The new page replaces "Loading…": wait for it before reading it.
+    await sets.getByRole('link', { name: 'db-credentials' }).waitFor();
     assert.deepEqual(await names(), ['db-credentials', 'db-terraform']);
 
     // Kept across a reload, and in the table view with its filters.
@@ -67,6 +69,7 @@ describe(`searching the sets by variable key, in Chromium (${storeKind})`, () =>
     await page.getByLabel('Global', { exact: true }).check();
     await page.waitForURL((url) => url.searchParams.has('global') && url.searchParams.get('key') === 'DB_PASSWORD');
     await table.getByRole('link', { name: 'db-credentials' }).waitFor({ state: 'detached' });
+    await table.getByRole('link', { name: 'db-terraform' }).waitFor();
     assert.deepEqual(await table.locator('tbody th a[href^="/varsets/"]').allTextContents(), ['db-terraform']);
     await page.getByLabel('Global', { exact: true }).uncheck();
     await page.getByRole('button', { name: 'Table view' }).click();
