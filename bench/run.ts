@@ -11,7 +11,7 @@
  * Settings (environment): BENCH_DURATION seconds per measured run (10), BENCH_WARMUP
  * seconds before it (2), BENCH_SLICE seconds of one turn (varsetd and the floor take turns,
  * 2), BENCH_CONNECTIONS (4), BENCH_MAX_REQUESTS per run (250000),
- * BENCH_SCENARIOS (e.g. "1,2,6"; all by default; 8, the history of a set, and 9, the audit trail, need 6), BENCH_LABEL (suffix of the result file),
+ * BENCH_SCENARIOS (e.g. "1,2,6"; all by default; 8, the history of a set, 9, the audit trail, 10 and 11, the search by variable key, need 6), BENCH_LABEL (suffix of the result file),
  * BENCH_LOG_LEVEL (varsetd's log level, warn), BENCH_WORKERS (varsetd's VARSETD_WORKERS, 1), BENCH_SERVER_NODE_ARGS (extra node flags for
  * varsetd, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
@@ -81,7 +81,9 @@ const settings: LoadSettings & { logLevel: string; responseCacheMb: number; work
   // varsetd's worker processes; the floor is always one process.
   workers: Math.max(1, Math.floor(numberSetting('BENCH_WORKERS', 1))),
 };
-const selected = new Set((process.env.BENCH_SCENARIOS || '1,2,3,4,5,6,8,9').split(',').map((s) => Number(s.trim())));
+const selected = new Set(
+  (process.env.BENCH_SCENARIOS || '1,2,3,4,5,6,8,9,10,11').split(',').map((s) => Number(s.trim())),
+);
 
 /** One scenario: what autocannon sends, what the floor answers, and one cycle of requests to count queries with. */
 interface Plan {
@@ -517,6 +519,27 @@ async function main(): Promise<void> {
         ['data', 1000],
         'p99 < 50 ms',
       );
+      results.push(await measured({ ...plan, leastRead: undefined }));
+    }
+    // "Which sets define KEY?", in the 10k organization: a key one set defines (scenario 10: each global set's
+    // keys are its own), and VAULT_TOKEN, which about 1,600 of its sets define, the most any seeded key matches (11).
+    const keySearches: Array<[number, string, string]> = [];
+    if (selected.has(10)) {
+      const rare = await store.db
+        .selectFrom('varset_variables')
+        .select('key')
+        .where('varset_id', '=', large.globalSetId)
+        .orderBy('key')
+        .executeTakeFirstOrThrow();
+      keySearches.push([10, rare.key, 'search the sets by variable key, 1 match (10k sets)']);
+    }
+    if (selected.has(11))
+      keySearches.push([11, 'VAULT_TOKEN', 'search the sets by variable key, ~1,600 matches (10k sets)']);
+    for (const [id, key, name] of keySearches) {
+      const url = `/api/v2/organizations/${large.name}/varsets?filter%5Bvar%5D%5Bkey%5D=${encodeURIComponent(key)}`;
+      const document = (await api.get(url)).body;
+      console.error(`bench: scenario ${id}: ${key} is defined by ${document.meta.pagination['total-count']} sets`);
+      const plan = await readPlan(api, id, name, url, ['data', Math.min(20, document.data.length)], 'p99 < 50 ms');
       results.push(await measured({ ...plan, leastRead: undefined }));
     }
     // The write path's query count in the larger organization, next to scenario 4's.

@@ -660,6 +660,7 @@ export const CASES = {
       'by id': (store) => inTransaction(store, (trx) => organizations.deleteOrganization(trx, NONE)),
     },
     findOrganizationByName: { 'by name': (store, s) => organizations.findOrganizationByName(store.db, s.orgName) },
+    findOrganizationName: { 'by id': (store, s) => organizations.findOrganizationName(store.db, s.orgId) },
     findOrganizationRecord: { 'by name': (store, s) => organizations.findOrganizationRecord(store.db, s.orgName) },
     findSettings: { 'by id': (store, s) => organizations.findSettings(store.db, s.orgId) },
     insertOrganization: {
@@ -1104,6 +1105,15 @@ export const CASES = {
           PAGE,
           false,
         ),
+      'by variable key': (store, s) =>
+        arrangedList.listArrangedVarsets(
+          store.db,
+          { kind: 'organization', organizationId: s.orgId, readable: 'all' },
+          undefined,
+          { filters: { varKey: 'DB_PASSWORD' }, sort: undefined },
+          PAGE,
+          false,
+        ),
     },
   },
   'src/varsets/list-store.ts': {
@@ -1294,6 +1304,9 @@ export const CASES = {
           .execute(),
     },
     pageOfVersions: { 'a page': (store, s) => versions.pageOfVersions(store.db, s.varsetId, PAGE) },
+    pageOfDeletedSets: {
+      "an organization's": (store, s) => versions.pageOfDeletedSets(store.db, s.orgId, PAGE),
+    },
   },
   'src/workspaces/consumer-store.ts': {
     addConsumers: {

@@ -57,6 +57,7 @@ import { AppMetrics } from './metrics/app-metrics.js';
 import { registerMetrics, type MetricsOptions } from './metrics/routes.js';
 import { issuerRoutes, workloadIdentityRoutes } from './routes/workload-identity.js';
 import type { IssuerOptions } from './workload-identity/service.js';
+import { API_TAGS, TAG_LIST } from './jsonapi/tags.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -182,6 +183,7 @@ export async function buildApp(options: AppOptions) {
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
+      tags: TAG_LIST,
     },
     transformObject: (documents) =>
       'openapiObject' in documents ? withJsonApiMediaTypes(documents.openapiObject) : documents.swaggerObject,
@@ -196,7 +198,7 @@ export async function buildApp(options: AppOptions) {
   const discovery = Type.Object({ 'tfe.v2': Type.String(), 'tfe.v2.1': Type.String(), 'tfe.v2.2': Type.String() });
   app.get(
     '/.well-known/terraform.json',
-    { config: { public: true }, schema: { security: [], response: { 200: discovery } } },
+    { config: { public: true }, schema: { security: [], tags: [API_TAGS.service.name], response: { 200: discovery } } },
     async () => ({
       'tfe.v2': `${API_PREFIX}/`,
       'tfe.v2.1': `${API_PREFIX}/`,
@@ -225,7 +227,10 @@ export async function buildApp(options: AppOptions) {
 
       api.get(
         '/ping',
-        { config: { public: true }, schema: { security: [], response: Responses({ 204: NoContent }) } },
+        {
+          config: { public: true },
+          schema: { security: [], tags: [API_TAGS.service.name], response: Responses({ 204: NoContent }) },
+        },
         async (_request, reply) => {
           reply.header('TFP-API-Version', '2.6').header('TFP-AppName', 'varsetd').code(204).send();
         },

@@ -129,6 +129,43 @@ describe(`OpenAPI document (${storeKind})`, () => {
     assert.deepEqual(missing, []);
   });
 
+  it('groups every operation under a tag the document lists, by resource, none under "default"', async () => {
+    // With the workload identity issuer on, so that its routes are in the document too.
+    const issuing = await TestApp.start({
+      workloadIdentity: { issuer: 'https://varsetd.example', tokenTtlMs: 60_000, runLifetimeMs: 3_600_000 },
+    });
+    try {
+      const document = (await issuing.request('GET', '/api/v2/openapi.json', { token: null })).body;
+      const listed = new Set((document.tags as { name: string; description: string }[]).map((tag) => tag.name));
+      assert.ok(listed.size >= 10, [...listed].join(', '));
+      const untagged: string[] = [];
+      const used = new Map<string, string[]>();
+      for (const [p, item] of Object.entries<Record<string, { tags?: string[] }>>(document.paths)) {
+        for (const method of METHODS) {
+          const operation = item[method];
+          if (!operation) continue;
+          const name = `${method.toUpperCase()} ${p}`;
+          if (operation.tags?.length !== 1 || !listed.has(operation.tags[0]!)) untagged.push(name);
+          else used.set(operation.tags[0]!, [...(used.get(operation.tags[0]!) ?? []), name]);
+        }
+      }
+      assert.deepEqual(untagged, []);
+      // Every tag listed groups some operation, and a few land where a reader looks for them.
+      assert.deepEqual(
+        [...listed].filter((tag) => !used.has(tag)),
+        [],
+      );
+      assert.ok(used.get('Variable sets')!.includes('GET /api/v2/organizations/{organization}/varsets'));
+      assert.ok(
+        used.get('Variable set versions')!.includes('GET /api/v2/organizations/{organization}/deleted-varsets'),
+      );
+      assert.ok(used.get('Workload identity')!.includes('GET /.well-known/jwks'));
+      assert.ok(used.get('Service')!.includes('GET /.well-known/terraform.json'));
+    } finally {
+      await issuing.close();
+    }
+  });
+
   it("gives every body the media type it is sent in: JSON:API, as HashiCorp's document does, but the audit trail's plain JSON answer", async () => {
     const document = (await t.request('GET', '/api/v2/openapi.json', { token: null })).body;
     const types = new Map<string, string[]>();

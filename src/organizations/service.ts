@@ -40,6 +40,11 @@ export async function getVersionedOrganization(
   return found;
 }
 
+/** The name of the organization of this id (the caller's own, which it need not be allowed to read further). */
+export function organizationNameById(ctx: Context, id: string): Promise<string | undefined> {
+  return store.findOrganizationName(ctx.store.db, id);
+}
+
 /** An organization with its settings and default project, as its own responses show it. */
 export async function getOrganizationRecord(
   ctx: Context,

@@ -56,6 +56,12 @@ export async function findOrganizationByName(
   return { organization, version: Number(version) };
 }
 
+/** The name of the organization of this id, if it exists. */
+export async function findOrganizationName(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', id).executeTakeFirst();
+  return row?.name;
+}
+
 /** An organization with its settings and default project, in one statement. */
 export async function findOrganizationRecord(db: Db, name: string): Promise<OrganizationRecord | undefined> {
   const row = await withDefaultProject(db)

@@ -7,8 +7,10 @@ import { AUDIT_PAGE_SIZE, type TrailQuery } from '../audit/model.js';
 import { AuditTrailDocument, AuditTrailQuery } from '../audit/schemas.js';
 import { auditTrailDocument } from '../audit/serialize.js';
 import { readAuditTrail } from '../audit/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('auditTrail'));
   api.get(
     '/organization/audit-trail',
     { schema: { querystring: Query(AuditTrailQuery), response: Responses({ 200: AuditTrailDocument }) } },

@@ -7,11 +7,13 @@ import { Document, IncludeQuery, ListDocument, PageQuery, Query, Responses } fro
 import { CommentBody, CommentResource } from '../comments/schemas.js';
 import { serializeComment } from '../comments/serialize.js';
 import { createComment, getComment, listCommentsOfRun } from '../comments/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const NO_INCLUDES: readonly string[] = [];
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('comments'));
   api.get(
     '/runs/:id/comments',
     {

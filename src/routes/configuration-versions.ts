@@ -20,6 +20,7 @@ import {
   openUpload,
   rejectOversizedUpload,
 } from '../configuration-versions/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 export interface ConfigurationVersionRoutesOptions {
   /** Absolute base URL of the server; when unset, upload URLs are built from the request's protocol and Host header. */
@@ -38,6 +39,7 @@ export const configurationVersionRoutes: FastifyPluginAsyncTypebox<Configuration
   api,
   options,
 ) => {
+  api.addHook('onRoute', tagged('configurationVersions'));
   const baseUrl = (request: FastifyRequest) =>
     options.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
 

@@ -22,6 +22,7 @@ import { varsetCommand } from '../varsets/schemas.js';
 import { previewWrite, type Preview } from '../effective/preview.js';
 import { CreatePreviewBody, PreviewBodies, PreviewBody, PreviewDocument } from '../effective/preview-schemas.js';
 import { serializeWorkspaceImpact } from '../effective/preview-serialize.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
@@ -103,6 +104,7 @@ function previewDocument(
 
 /** varsetd's own: what a write to a set would change in the effective variables of the workspaces it reaches, without making it. */
 export const previewRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('effectiveVariables'));
   api.post(
     '/varsets/:id/actions/preview',
     {

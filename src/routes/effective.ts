@@ -7,6 +7,7 @@ import { WorkspaceVariableResource } from '../workspace-variables/schemas.js';
 import { EffectiveVariablesDocument, ExplainQuery } from '../effective/schemas.js';
 import { serializeEffectiveVariables, serializeWinningVariable } from '../effective/serialize.js';
 import { listAllVariables, showRunEffectiveVariables, showWorkspaceEffectiveVariables } from '../effective/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const NoQuery = Query({});
@@ -14,6 +15,7 @@ const EffectiveVariables = Responses({ 200: EffectiveVariablesDocument });
 
 /** All three answer every variable at once, unpaginated, as HCP Terraform's all-vars does. */
 export const effectiveVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('effectiveVariables'));
   api.get(
     '/workspaces/:id/all-vars',
     {

@@ -16,6 +16,7 @@ import {
   type ConfigurationCommand,
   type DestinationPolicy,
 } from '../notifications/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
@@ -35,6 +36,7 @@ function commandOf(body: Static<typeof ConfigurationBody>): ConfigurationCommand
 
 /** varsetd's own: where an organization's variable-set changes are sent. */
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ policy: DestinationPolicy }> = async (api, { policy }) => {
+  api.addHook('onRoute', tagged('notifications'));
   api.get(
     '/organizations/:organization/varset-notification-configurations',
     {

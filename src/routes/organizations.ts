@@ -24,6 +24,7 @@ import {
   listVisibleOrganizations,
   updateOrganization,
 } from '../organizations/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const INCLUDES = ['default-project'] as const;
 const SHOW_INCLUDES = ['default-project', 'entitlement_set'] as const;
@@ -55,6 +56,7 @@ const serialize = (ctx: Context) => (organization: OrganizationRecord) =>
   serializeOrganization(organization, organizationPermissions(ctx.subject, organization.id));
 
 export const organizationRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('organizations'));
   api.post(
     '/organizations',
     { schema: { body: OrganizationBody, response: Responses({ 201: Document(OrganizationResource) }) } },

@@ -10,6 +10,7 @@ import {
   listProjectEffectiveTagBindings,
   listProjectTagBindings,
 } from '../projects/tag-bindings.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 /** The body is the list of bindings itself. */
@@ -17,6 +18,7 @@ const LIST_BODY = { 'tag-bindings': '/data' };
 const Bindings = Responses({ 200: CollectionDocument(TagBindingResource) });
 
 export const projectTagBindingRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('projects'));
   api.get('/projects/:id/tag-bindings', { schema: { params: IdParams, response: Bindings } }, async (request) => {
     return { data: (await listProjectTagBindings(contextOf(request), request.params.id)).map(serializeTagBinding) };
   });

@@ -23,6 +23,7 @@ import {
   type ProjectPermissionFilter,
 } from '../projects/service.js';
 import { effectiveTagBindingsOfProjects } from '../projects/tag-bindings.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const IdParams = Type.Object({ id: Type.String() });
@@ -128,6 +129,7 @@ async function projectsDocument(
 }
 
 export const projectRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('projects'));
   api.post(
     '/organizations/:organization/projects',
     {

@@ -9,6 +9,7 @@ import { RUN_EVENT_INCLUDES, type RunEventWithComment } from '../run-events/mode
 import { RunEventResource } from '../run-events/schemas.js';
 import { serializeRunEvent } from '../run-events/serialize.js';
 import { getRunEvent, listEventsOfRun } from '../run-events/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 
@@ -19,6 +20,7 @@ function included(events: RunEventWithComment[], include: Set<(typeof RUN_EVENT_
 }
 
 export const runEventRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('runs'));
   api.get(
     '/runs/:id/run-events',
     {

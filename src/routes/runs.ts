@@ -37,6 +37,7 @@ import {
   type Run,
   type RunPermissions,
 } from '../runs/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 /** What HCP Terraform can include with a run that varsetd has; plans, applies, users and the rest it has not. */
@@ -110,6 +111,7 @@ async function runsDocument(ctx: Context, runs: readonly Run[], permissions: Run
 }
 
 export const runRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('runs'));
   api.post(
     '/runs',
     { schema: { body: RunBody, response: Responses({ 201: Document(RunResource) }) } },

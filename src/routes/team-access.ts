@@ -32,6 +32,7 @@ import {
   updateTeamWorkspace,
   type GrantListFilter,
 } from '../team-access/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const TeamFilter = { 'filter[team][id]': Type.Optional(Type.String({ description: 'grants of this team' })) };
@@ -85,6 +86,7 @@ function listFilter(query: Record<string, string | undefined>, resourceFilter: s
 
 /** Team access to workspaces (`team-workspaces`) and to projects (`team-projects`). */
 export const teamAccessRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('teamAccess'));
   api.post(
     '/team-workspaces',
     { schema: { body: NewTeamWorkspaceBody, response: Responses({ 201: Document(TeamWorkspaceResource) }) } },

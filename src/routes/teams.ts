@@ -9,6 +9,7 @@ import type { TeamChanges } from '../teams/model.js';
 import { TeamBody, TeamResource } from '../teams/schemas.js';
 import { serializeTeam } from '../teams/serialize.js';
 import { createTeam, deleteTeam, getTeam, listOrganizationTeams, permissionsOn, updateTeam } from '../teams/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 /** varsetd has no users: `users` and `organization-memberships` are accepted and are always empty. */
 const INCLUDES = ['users', 'organization-memberships'] as const;
@@ -36,6 +37,7 @@ function changesOf(body: Static<typeof TeamBody>): TeamChanges {
 }
 
 export const teamRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('teams'));
   // HCP Terraform answers a created team with 200.
   api.post(
     '/organizations/:organization/teams',

@@ -8,13 +8,14 @@ import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { parsePage, parseSearch, single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Document, ListDocument, NoContent, PageQuery, Query, Responses } from '../jsonapi/schemas.js';
-import { TokenBody, TokenResource } from '../tokens/schemas.js';
-import { serializeToken } from '../tokens/serialize.js';
+import { CurrentTokenResource, TokenBody, TokenResource } from '../tokens/schemas.js';
+import { serializeCurrentToken, serializeToken } from '../tokens/serialize.js';
 import {
   createDescribedTeamToken,
   createOrganizationToken,
   createTeamToken,
   deleteOrganizationToken,
+  describeCurrentToken,
   deleteTeamToken,
   deleteTeamTokenById,
   getOrganizationToken,
@@ -25,6 +26,7 @@ import {
   type TeamTokenListOptions,
   type TokenOptions,
 } from '../tokens/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
@@ -90,6 +92,14 @@ const tokenList = (
   );
 
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('tokens'));
+
+  // varsetd's own: who the request's token stands for (the web UI's header).
+  api.get(
+    '/current-token',
+    { schema: { querystring: Query({}), response: Responses({ 200: Document(CurrentTokenResource) }) } },
+    async (request) => ({ data: serializeCurrentToken(await describeCurrentToken(contextOf(request))) }),
+  );
   api.post(
     '/teams/:id/authentication-token',
     { schema: { params: IdParams, body: TokenBody, response: Created } },

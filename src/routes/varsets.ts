@@ -5,6 +5,7 @@ import type { Context } from '../auth/context.js';
 import { contextOf } from '../http/context.js';
 import { includedOfVarsets } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
+import { tagged } from '../jsonapi/tags.js';
 import { parseInclude, parsePage, parseSearch, type Query as QueryValues } from '../jsonapi/query.js';
 import {
   Document,
@@ -127,6 +128,7 @@ async function oneResponse(
 }
 
 export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('varsets'));
   api.post(
     '/organizations/:organization/varsets',
     { schema: { params: OrganizationParams, querystring: IncludeOnly, body: VarsetBody, response: VarsetDocument } },

@@ -9,12 +9,14 @@ import {
   WorkloadIdentityTokenResource,
 } from '../workload-identity/schemas.js';
 import { discoveryDocument, mintRunToken, publishedJwks, type IssuerOptions } from '../workload-identity/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 /** How long relying parties may keep the key set; a rotation's lead is longer (docs/workload-identity.md). */
 const JWKS_MAX_AGE_S = 300;
 
 /** The issuer's public documents, at the server's root (where `iss` points): no token needed. */
 export const issuerRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerOptions }> = async (app, { issuer }) => {
+  app.addHook('onRoute', tagged('workloadIdentity'));
   const document = discoveryDocument(issuer.issuer);
   const open = { config: { public: true }, schema: { security: [] } };
   app.get(
@@ -39,6 +41,7 @@ const IdParams = Type.Object({ id: Type.String() });
 
 /** varsetd's own extension: a run's workload identity token, for the token that created the run only. */
 export const workloadIdentityRoutes: FastifyPluginAsyncTypebox<{ issuer: IssuerOptions }> = async (api, { issuer }) => {
+  api.addHook('onRoute', tagged('workloadIdentity'));
   api.post(
     '/runs/:id/actions/workload-identity-token',
     {

@@ -13,12 +13,14 @@ import {
   showWorkspaceVariable,
   updateWorkspaceVariable,
 } from '../workspace-variables/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const WorkspaceParams = Type.Object({ id: Type.String() });
 const VariableParams = Type.Object({ id: Type.String(), varId: Type.String() });
 const NoQuery = Query({});
 
 export const workspaceVariableRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('workspaceVariables'));
   api.post(
     '/workspaces/:id/vars',
     {

@@ -35,6 +35,7 @@ import { tagsOf } from './workspaces.js';
 import { TagsBody, WorkspaceResource } from '../workspaces/schemas.js';
 import { serializeWorkspace } from '../workspaces/serialize.js';
 import { describeWorkspace, describeWorkspaces } from '../workspaces/service.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 const OrganizationParams = Type.Object({ organization: Type.String() });
@@ -60,6 +61,7 @@ const OrganizationTagQuery = Type.Object({
 
 /** Locks, safe deletion, tags, tag bindings and remote state consumers of a workspace. */
 export const workspaceActionRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('workspaces'));
   api.post(
     '/workspaces/:id/actions/lock',
     { schema: { params: IdParams, body: LockBody, response: One } },

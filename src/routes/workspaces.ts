@@ -38,6 +38,7 @@ import { settingsOf } from '../workspaces/settings.js';
 import { now } from '../common/ids.js';
 import type { Workspace } from '../workspaces/model.js';
 import type { Organization } from '../organizations/model.js';
+import { tagged } from '../jsonapi/tags.js';
 
 const OrganizationParams = Type.Object({ organization: Type.String() });
 const NameParams = Type.Object({ organization: Type.String(), name: Type.String() });
@@ -160,6 +161,7 @@ async function oneDocument(ctx: Context, found: WorkspaceWithOrganization, inclu
 }
 
 export const workspaceRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('workspaces'));
   api.post(
     '/organizations/:organization/workspaces',
     {

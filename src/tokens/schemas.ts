@@ -42,3 +42,19 @@ export const TokenResource = Resource(
   },
   null,
 );
+
+/**
+ * varsetd's own: who the request's token stands for, as the web UI's header shows it. `kind` is
+ * `team`, `organization` or `site-admin`; `description` the words histories and the audit trail
+ * use (`team owners (token "CI")`); `organization-name` null for the site administrator.
+ */
+export const CurrentTokenResource = Resource(
+  'current-tokens',
+  {
+    kind: Type.Union([Type.Literal('team'), Type.Literal('organization'), Type.Literal('site-admin')]),
+    description: Type.String(),
+    'organization-name': Nullable(Type.String()),
+  },
+  undefined,
+  null,
+);

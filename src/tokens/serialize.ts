@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Token } from '../auth/tokens.js';
 import { toOne } from '../jsonapi/document.js';
-import type { TokenResource } from './schemas.js';
+import type { CurrentTokenResource, TokenResource } from './schemas.js';
 
 /**
  * Who created a token, as HCP Terraform's `created-by` names it: a team, an organization (by
@@ -43,5 +43,19 @@ export function serializeToken(token: Token, organizationName: string, secret?: 
       'created-by': createdBy(token, organizationName),
       ...(token.team_id === null ? {} : { team: toOne('teams', token.team_id) }),
     },
+  };
+}
+
+/** Who the caller's token stands for (`describeCurrentToken`). */
+export function serializeCurrentToken(current: {
+  tokenId: string;
+  kind: 'team' | 'organization' | 'site-admin';
+  description: string;
+  organizationName: string | null;
+}): Static<typeof CurrentTokenResource> {
+  return {
+    id: current.tokenId,
+    type: 'current-tokens',
+    attributes: { kind: current.kind, description: current.description, 'organization-name': current.organizationName },
   };
 }

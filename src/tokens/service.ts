@@ -25,7 +25,7 @@ import { now } from '../common/ids.js';
 import { NotFound, Invalid, Taken } from '../common/errors.js';
 import type { Page } from '../common/page.js';
 import type { Organization } from '../organizations/model.js';
-import { getOrganization } from '../organizations/service.js';
+import { getOrganization, organizationNameById } from '../organizations/service.js';
 import { getTeam } from '../teams/service.js';
 
 /** What a client may set on a new token; `expiredAt` as written in the request (ISO 8601). */
@@ -286,4 +286,17 @@ export async function revokeTokenById(ctx: Context, id: string): Promise<Token> 
       recordToken(trx, ctx, { kind: 'organization', organizationId: token.organization_id! }, token, 'destroy');
   });
   return token;
+}
+
+/** Who the caller's token stands for: its kind, its words, and its organization's name (none for the site administrator). */
+export async function describeCurrentToken(ctx: Context): Promise<{
+  tokenId: string;
+  kind: 'team' | 'organization' | 'site-admin';
+  description: string;
+  organizationName: string | null;
+}> {
+  const { subject } = ctx;
+  const organizationName =
+    subject.kind === 'site-admin' ? null : ((await organizationNameById(ctx, subject.organizationId)) ?? null);
+  return { tokenId: subject.tokenId, kind: subject.kind, description: subject.description, organizationName };
 }

@@ -12,6 +12,7 @@ export const UI_PAGES = [
   '/organizations/:org/workspaces',
   '/organizations/:org/projects',
   '/organizations/:org/audit-trail',
+  '/organizations/:org/deleted-varsets',
   '/varsets/:id',
   '/varsets/:id/edit',
   '/varsets/:id/history',

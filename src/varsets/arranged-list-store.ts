@@ -23,6 +23,26 @@ const countOf =
       .select((e) => e.fn.countAll<number>().as('n'))
       .whereRef(`${table}.varset_id`, '=', 'varsets.id');
 
+/**
+ * The ids of the organization's sets defining a variable of exactly this key, of either
+ * category: the variables of the key read from their index (migration 0023), each one's set then
+ * by its primary key, so the answer costs what matches rather than the organization's size. The
+ * list asks for its sets by these ids alone, not by organization as well, so that neither store
+ * chooses to walk the organization's sets instead; SQLite keeps a CROSS JOIN's order.
+ */
+const definingKey = (
+  from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>,
+  organizationId: string,
+  key: string,
+) =>
+  from
+    .selectFrom('varset_variables')
+    .crossJoin('varsets as owner')
+    .whereRef('owner.id', '=', 'varset_variables.varset_id')
+    .where('varset_variables.key', '=', key)
+    .where('owner.organization_id', '=', organizationId)
+    .select('varset_variables.varset_id');
+
 export async function listArrangedVarsets(
   db: Db,
   scope: Extract<VarsetScope, { kind: 'organization' }>,
@@ -33,7 +53,13 @@ export async function listArrangedVarsets(
 ): Promise<{ rows: VarsetRead[]; total: number }> {
   const { filters, sort } = arrangement;
   const base = (from: Pick<ExpressionBuilder<Database, never>, 'selectFrom'>) => {
-    let query = from.selectFrom('varsets').where('varsets.organization_id', '=', scope.organizationId);
+    let query = from
+      .selectFrom('varsets')
+      .where(
+        filters.varKey === undefined
+          ? (eb) => eb('varsets.organization_id', '=', scope.organizationId)
+          : (eb) => eb('varsets.id', 'in', definingKey(from, scope.organizationId, filters.varKey!)),
+      );
     if (scope.readable !== 'all') {
       const readable = scope.readable;
       query = query.where((eb) => readableBy(eb, readable));
@@ -45,24 +71,31 @@ export async function listArrangedVarsets(
       query = query.where('varsets.project_id', filters.projectOwned ? 'is not' : 'is', null);
     return query;
   };
-  let query = withRelations(db, selectVarsets(base(db)), variableRows);
-  if (sort?.key === 'scope') {
-    // Global sets first (the flag is stored as a number on one store, a boolean on the other: both order true last).
-    query = query
-      .orderBy('varsets.global', sort.descending ? 'asc' : 'desc')
-      .orderBy(countOf('varset_projects'), sort.descending ? 'desc' : 'asc');
-  } else if (sort) query = query.orderBy(sortExpression(db, sort.key), sort.descending ? 'desc' : 'asc');
-  query = query
-    .orderBy(byCodePoint(db, 'varsets.name'))
-    .orderBy('varsets.id')
+  const ordered = <Q extends { orderBy: (...args: any[]) => Q }>(query: Q): Q => {
+    if (sort?.key === 'scope')
+      // Global sets first (the flag is stored as a number on one store, a boolean on the other: both order true last).
+      query = query
+        .orderBy('varsets.global', sort.descending ? 'asc' : 'desc')
+        .orderBy(countOf('varset_projects'), sort.descending ? 'desc' : 'asc');
+    else if (sort) query = query.orderBy(sortExpression(db, sort.key), sort.descending ? 'desc' : 'asc');
+    return query.orderBy(byCodePoint(db, 'varsets.name')).orderBy('varsets.id');
+  };
+  // The page's ids are chosen first, then only its sets read with their relationships: a set's
+  // relationships are subqueries, which the database would otherwise run for every set that
+  // passes, before sorting them and keeping a page.
+  const pageIds = ordered(base(db).select('varsets.id'))
     .limit(page.size)
     .offset((page.number - 1) * page.size);
+  const query = ordered(
+    withRelations(db, selectVarsets(db.selectFrom('varsets').where('varsets.id', 'in', pageIds)), variableRows),
+  );
   // Without a search or a filter but the global flag's true, the database keeps the count (migration 0016).
   const kept =
     scope.readable === 'all' &&
     search === undefined &&
     filters.priority === undefined &&
     filters.projectOwned === undefined &&
+    filters.varKey === undefined &&
     filters.global !== false
       ? filters.global
         ? 'global_varset_count'

@@ -5,7 +5,8 @@ import type { Page } from '../common/page.js';
 import { readableVarset } from './access.js';
 import { findVarsetOrganizationId } from './store.js';
 import type { VarsetVersion } from './versions/model.js';
-import { findNewestVersion, findVersion, pageOfVersions } from './versions/store.js';
+import { findNewestVersion, findVersion, pageOfDeletedSets, pageOfVersions } from './versions/store.js';
+import { getOrganization } from '../organizations/service.js';
 
 /**
  * Reading a set's versions. Whoever may read the set may read its versions; those of a set
@@ -37,4 +38,18 @@ export async function showVarsetVersion(ctx: Context, id: string): Promise<Varse
   if (!version) throw new NotFound();
   await ensureHistoryReadable(ctx, version.varsetId);
   return version;
+}
+
+/**
+ * An organization's deleted sets, as their deletions (newest first): for those who may read
+ * and restore them, the owners, the organization token and the site administrator; the 404 of
+ * a missing organization to everyone else.
+ */
+export async function listDeletedVarsets(
+  ctx: Context,
+  organizationName: string,
+  page: Page,
+): Promise<{ rows: VarsetVersion[]; total: number }> {
+  const organization = await getOrganization(ctx, organizationName, 'varset:read-deleted');
+  return pageOfDeletedSets(ctx.store.db, organization.id, page);
 }

@@ -75,9 +75,12 @@ export const VARSET_SORT_KEYS = [
 ] as const;
 export type VarsetSortKey = (typeof VARSET_SORT_KEYS)[number];
 
-/** An organization's list filtered by the sets' flags (each given must hold) and sorted by one key, then by name. */
+/**
+ * An organization's list filtered by the sets' flags and by a variable key a set defines (each
+ * given must hold), and sorted by one key, then by name.
+ */
 export interface VarsetArrangement {
-  filters: { global?: boolean; priority?: boolean; projectOwned?: boolean };
+  filters: { global?: boolean; priority?: boolean; projectOwned?: boolean; varKey?: string };
   sort: { key: VarsetSortKey; descending: boolean } | undefined;
 }
 

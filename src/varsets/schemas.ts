@@ -124,6 +124,12 @@ export const VarsetArrangementQuery = {
       description: 'varsetd: true for sets owned by a project only, false for those the organization owns',
     }),
   ),
+  'filter[var][key]': Type.Optional(
+    Type.String({
+      description:
+        'varsetd: only the sets defining a variable of exactly this key (case-sensitive), of either category',
+    }),
+  ),
   sort: Type.Optional(
     Type.String({
       description: `varsetd: one of ${VARSET_SORT_KEYS.join(', ')}; a leading - sorts descending; ties in name order (default: name)`,
@@ -140,6 +146,8 @@ export function parseArrangement(query: QueryValues): VarsetArrangement {
     if (raw !== 'true' && raw !== 'false') throw badQueryParameter(parameter, `${parameter} must be true or false`);
     filters[name] = raw === 'true';
   }
+  const varKey = single(query, 'filter[var][key]');
+  if (varKey !== undefined && varKey !== '') filters.varKey = varKey;
   const raw = single(query, 'sort');
   if (raw === undefined || raw === '') return { filters, sort: undefined };
   const key = raw.replace(/^-/, '');

@@ -43,7 +43,7 @@ export {
   updateVarsetVariable,
 } from './set-variables.js';
 export { rollbackVarset, type RollbackRequest, type RollbackResult } from './rollback.js';
-export { listVarsetVersions, showVarsetVersion } from './history.js';
+export { listDeletedVarsets, listVarsetVersions, showVarsetVersion } from './history.js';
 export { pageOfOrganizationVarsets } from './organization-views.js';
 export { readVarsetSensitiveValues } from './sensitive-values.js';
 

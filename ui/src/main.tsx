@@ -8,6 +8,7 @@ import { Organizations } from './pages/Organizations';
 import { OrganizationVarsets } from './pages/OrganizationVarsets';
 import { OrganizationWorkspaces, OrganizationProjects } from './pages/OrganizationLists';
 import { AuditTrail } from './pages/AuditTrail';
+import { DeletedVarsets } from './pages/DeletedVarsets';
 import { VarsetPage } from './pages/VarsetPage';
 import { VarsetEdit, VarsetNew } from './pages/VarsetForm';
 import { VarsetHistory } from './pages/VarsetHistory';
@@ -40,6 +41,7 @@ createRoot(document.getElementById('root')!).render(
             <Route path="/organizations/:org/workspaces" element={<OrganizationWorkspaces />} />
             <Route path="/organizations/:org/projects" element={<OrganizationProjects />} />
             <Route path="/organizations/:org/audit-trail" element={<AuditTrail />} />
+            <Route path="/organizations/:org/deleted-varsets" element={<DeletedVarsets />} />
             <Route path="/varsets/:id" element={<VarsetPage />} />
             <Route path="/varsets/:id/edit" element={<VarsetEdit />} />
             <Route path="/varsets/:id/history" element={<VarsetHistory />} />

@@ -6,6 +6,9 @@ delete from "organizations" where "id" = $1;
 -- findOrganizationByName: by name
 select "organizations"."id", "organizations"."name", "organizations"."email", "organizations"."created_at", "organization_versions"."version" from "organizations" inner join "organization_versions" on "organization_versions"."organization_id" = "organizations"."id" where "organizations"."name" = $1;
 
+-- findOrganizationName: by id
+select "name" from "organizations" where "id" = $1;
+
 -- findOrganizationRecord: by name
 select "organizations"."id", "organizations"."name", "organizations"."email", "organizations"."created_at", "organizations"."settings", "projects"."id" as "default_project_id" from "organizations" inner join "projects" on "projects"."organization_id" = "organizations"."id" and "projects"."is_default" = $1 where "organizations"."name" = $2;
 

@@ -20,7 +20,8 @@ import * as auditEvents from './0018_audit_events.js';
 import * as varsetNotifications from './0019_varset_notifications.js';
 import * as valueNeeded from './0020_value_needed.js';
 import * as workloadIdentityKeys from './0021_workload_identity_keys.js';
-import * as varsetVersionCause from './0023_varset_version_cause.expand.js';
+import * as varsetVersionCause from './0022_varset_version_cause.expand.js';
+import * as keyAndDeletionIndexes from './0023_key_and_deletion_indexes.expand.js';
 
 /**
  * Every migration, in order. Names sort in the order they run. A released migration is never
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0019_varset_notifications': varsetNotifications,
   '0020_value_needed': valueNeeded,
   '0021_workload_identity_keys': workloadIdentityKeys,
-  '0023_varset_version_cause.expand': varsetVersionCause,
+  '0022_varset_version_cause.expand': varsetVersionCause,
+  '0023_key_and_deletion_indexes.expand': keyAndDeletionIndexes,
 };

@@ -1,7 +1,8 @@
 import { boundOnce, compiledOnce } from '../../db/compiled-once.js';
 import { appendAtCommit, type Db, type Trx } from '../../db/transaction.js';
 import type { Page } from '../../common/page.js';
-import type { ExpressionBuilder } from 'kysely';
+import { fetchPage } from '../../db/page.js';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { versionFromRow, type Change, type UndoableVersion, type VarsetVersion } from './model.js';
 
@@ -191,4 +192,42 @@ export async function findVersionsAfter(db: Db, varsetId: string, number: number
     changes: JSON.parse(row.changes) as Change[],
     sealed: row.sealed === null ? {} : (JSON.parse(row.sealed) as Record<string, string>),
   }));
+}
+
+/**
+ * The deletions of an organization's sets that are deleted now, newest first, and how many: each
+ * a set's newest version when that is its deletion and no set of its id exists (restoring one
+ * makes a newer version, and the set again). Read from the partial index of deletions
+ * (migration 0023), not from every version of the organization.
+ */
+export function pageOfDeletedSets(
+  db: Db,
+  organizationId: string,
+  page: Page,
+): Promise<{ rows: VarsetVersion[]; total: number }> {
+  const deletions = db
+    .selectFrom('varset_versions')
+    .where('varset_versions.organization_id', '=', organizationId)
+    // Written as a literal, not a parameter, so that both stores see the partial index's condition.
+    .where(sql<boolean>`${sql.ref('varset_versions.action')} = ${sql.lit('delete')}`)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('varsets').select('varsets.id').whereRef('varsets.id', '=', 'varset_versions.varset_id'))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('varset_versions as later')
+            .select('later.id')
+            .whereRef('later.varset_id', '=', 'varset_versions.varset_id')
+            .whereRef('later.number', '>', 'varset_versions.number'),
+        ),
+      ),
+    );
+  return fetchPage(db, deletions, page, (query) =>
+    query
+      .innerJoin('organizations', 'organizations.id', 'varset_versions.organization_id')
+      .select(SHOWN_COLUMNS)
+      .orderBy('varset_versions.created_at', 'desc')
+      .orderBy('varset_versions.id', 'desc'),
+  ).then(({ rows, total }) => ({ rows: rows.map(versionFromRow), total }));
 }

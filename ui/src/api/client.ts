@@ -1,4 +1,8 @@
-/** The client of /api/v2 (JSON:API, and the audit trail's plain JSON): the token from sessionStorage, errors as ApiError. */
+/**
+ * The client of /api/v2 (JSON:API, and the audit trail's plain JSON): the token from this tab's
+ * sessionStorage, or from localStorage when the sign-in chose to be kept across this browser's
+ * tabs; errors as ApiError.
+ */
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 
@@ -41,7 +45,7 @@ export class ApiError extends Error {
 }
 
 export function storedToken(): string | null {
-  return sessionStorage.getItem(TOKEN_KEY);
+  return sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY);
 }
 
 const signedOutListeners = new Set<() => void>();
@@ -51,12 +55,24 @@ export function onSignedOut(listener: () => void): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
-export function saveToken(token: string): void {
-  sessionStorage.setItem(TOKEN_KEY, token);
+/**
+ * Keeps the token for this tab only (sessionStorage), or, when `acrossTabs`, for every tab of
+ * this browser until sign-out (localStorage only, so that signing out in one tab signs out all).
+ */
+export function saveToken(token: string, acrossTabs = false): void {
+  if (acrossTabs) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    localStorage.setItem(TOKEN_KEY, token);
+  } else {
+    localStorage.removeItem(TOKEN_KEY);
+    sessionStorage.setItem(TOKEN_KEY, token);
+  }
 }
 
+/** Signing out, or a token the API no longer accepts: forgotten in both storages. */
 export function forgetToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(TOKEN_KEY);
   for (const listener of signedOutListeners) listener();
 }
 

@@ -151,6 +151,28 @@ export function useVarsetList(
   });
 }
 
+/** Who the signed-in token stands for (varsetd's own endpoint); kept while signed in. */
+export function useCurrentToken() {
+  return useQuery({
+    queryKey: queryKeys.currentToken,
+    queryFn: () => answer(api.GET('/api/v2/current-token', {})),
+    staleTime: Infinity,
+  });
+}
+
+/** An organization's deleted sets, each as its deletion (the owners', the organization token's and the site administrator's). */
+export function useDeletedVarsets(org: string, page: { number: number; size: number }) {
+  return useQuery({
+    queryKey: queryKeys.varsetLists.deleted(org, page),
+    queryFn: () =>
+      answer(
+        api.GET('/api/v2/organizations/{organization}/deleted-varsets', {
+          params: { path: { organization: org }, query: pageQuery(page) },
+        }),
+      ),
+  });
+}
+
 /** A workspace's or a run's effective variables, explained. */
 export function useEffectiveVariables(owner: 'workspaces' | 'runs', id: string) {
   return useQuery({

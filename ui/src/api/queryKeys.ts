@@ -6,6 +6,8 @@
 type Page = { number?: number; size?: number; q?: string; arrange?: Record<string, string> };
 
 export const queryKeys = {
+  /** Who the signed-in token stands for. */
+  currentToken: ['current-token'] as const,
   organizations: {
     list: (page: Page) => ['organizations', 'list', page] as const,
     detail: (name: string) => ['organizations', name] as const,
@@ -36,6 +38,8 @@ export const queryKeys = {
     all: ['varset-lists'] as const,
     list: (owner: 'organizations' | 'projects' | 'workspaces', id: string, page: Page) =>
       ['varset-lists', owner, id, page] as const,
+    /** An organization's deleted sets: a restore or a deletion changes it as it changes the other lists. */
+    deleted: (org: string, page: Page) => ['varset-lists', 'deleted', org, page] as const,
   },
   /** A workspace's or a run's effective variables; a run's are those stored with it, which no later write changes. */
   effectiveVariables: {

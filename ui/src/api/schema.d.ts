@@ -6594,6 +6594,76 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v2/current-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "current-tokens";
+                                attributes: {
+                                    kind: "team" | "organization" | "site-admin";
+                                    description: string;
+                                    "organization-name": string | null;
+                                };
+                            };
+                            included?: unknown[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{id}/authentication-token": {
         parameters: {
             query?: never;
@@ -8644,6 +8714,8 @@ export interface paths {
                     "filter[priority]"?: string;
                     /** @description varsetd: true for sets owned by a project only, false for those the organization owns */
                     "filter[project-owned]"?: string;
+                    /** @description varsetd: only the sets defining a variable of exactly this key (case-sensitive), of either category */
+                    "filter[var][key]"?: string;
                     /** @description varsetd: one of name, scope, var-count, workspace-count, project-count, updated-at; a leading - sorts descending; ties in name order (default: name) */
                     sort?: string;
                 };
@@ -11035,6 +11107,196 @@ export interface paths {
                 header?: never;
                 path: {
                     id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "varset-versions";
+                                attributes: {
+                                    number: number;
+                                    /** @enum {unknown} */
+                                    action: "create" | "update" | "delete" | "rollback";
+                                    "rolled-back-to": number | null;
+                                    "varset-name": string;
+                                    "created-at": string;
+                                    actor: {
+                                        "token-id": string;
+                                        /** @enum {unknown} */
+                                        kind: "site-admin" | "team" | "organization";
+                                        "team-id": string | null;
+                                        description: string;
+                                    };
+                                    "request-id": string;
+                                    /** @description why the version was written, when its writer said (varsetd import: 'import from URL'); else null */
+                                    cause: string | null;
+                                    changes: ({
+                                        /** @enum {string} */
+                                        target: "varset";
+                                        /** @enum {string} */
+                                        action: "changed";
+                                        /** @enum {unknown} */
+                                        field: "name" | "description" | "global" | "priority";
+                                        before: (string | boolean) | (never | null);
+                                        after: (string | boolean) | (never | null);
+                                    } | {
+                                        /** @enum {string} */
+                                        target: "variable";
+                                        id: string;
+                                        key: string;
+                                        /** @enum {unknown} */
+                                        category: "terraform" | "env";
+                                        /** @enum {unknown} */
+                                        action: "added" | "removed";
+                                        before: {
+                                            key: string;
+                                            value: string | null;
+                                            description: string;
+                                            /** @enum {unknown} */
+                                            category: "terraform" | "env";
+                                            hcl: boolean;
+                                            sensitive: boolean;
+                                        } | null;
+                                        after: {
+                                            key: string;
+                                            value: string | null;
+                                            description: string;
+                                            /** @enum {unknown} */
+                                            category: "terraform" | "env";
+                                            hcl: boolean;
+                                            sensitive: boolean;
+                                        } | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        target: "variable";
+                                        id: string;
+                                        key: string;
+                                        /** @enum {unknown} */
+                                        category: "terraform" | "env";
+                                        /** @enum {string} */
+                                        action: "changed";
+                                        /** @enum {unknown} */
+                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                        before: (string | boolean) | (never | null);
+                                        after: (string | boolean) | (never | null);
+                                        /** @description the value changed but is sensitive: before and after are null */
+                                        sensitive: boolean;
+                                    } | {
+                                        /** @enum {unknown} */
+                                        target: "workspace" | "project";
+                                        id: string;
+                                        /** @enum {unknown} */
+                                        action: "added" | "removed";
+                                    })[];
+                                };
+                                relationships: {
+                                    varset: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            type: "varsets";
+                                        } | null;
+                                        links?: {
+                                            related: string;
+                                        };
+                                    };
+                                    organization: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            type: "organizations";
+                                        } | null;
+                                        links?: {
+                                            related: string;
+                                        };
+                                    };
+                                };
+                                links: {
+                                    self: string;
+                                };
+                            }[];
+                            included?: unknown[];
+                            links: {
+                                self: string;
+                                first: string;
+                                prev: string | null;
+                                next: string | null;
+                                last: string;
+                            };
+                            meta: {
+                                pagination: {
+                                    "current-page": number;
+                                    "page-size": number;
+                                    "prev-page": number | null;
+                                    "next-page": number | null;
+                                    "total-pages": number;
+                                    "total-count": number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/organizations/{organization}/deleted-varsets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    /** @description page to answer, from 1 */
+                    "page[number]"?: string;
+                    /** @description resources per page, 1 to 100 (default 20) */
+                    "page[size]"?: string;
+                };
+                header?: never;
+                path: {
+                    organization: string;
                 };
                 cookie?: never;
             };

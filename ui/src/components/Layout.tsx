@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCanReadAuditTrail } from '../api/audit';
+import { useCanRestoreDeletedSets, useCurrentToken } from '../api/hooks';
 import { forgetToken, onSignedOut, storedToken } from '../api/client';
 import { SignIn } from '../pages/SignIn';
 import { FrameProvider, StatusMessage, useOrganizationOfPage } from './frame';
@@ -37,6 +38,7 @@ function Frame() {
   const org = inOrganization?.params.org ?? (location.pathname === '/' ? undefined : (pageOrganization ?? undefined));
   const signedOut = token === null;
   const readsTrail = useCanReadAuditTrail(signedOut ? undefined : (org ?? undefined));
+  const restoresSets = useCanRestoreDeletedSets(signedOut ? undefined : (org ?? undefined));
 
   // After navigating, the new page's heading takes focus, so a screen reader announces it; a page
   // that shows "Loading…" first replaces its heading, which takes focus again until the user acts.
@@ -84,8 +86,12 @@ function Frame() {
             <NavLink to={`/organizations/${encodeURIComponent(org)}/projects`}>Projects</NavLink>
             <NavLink to={`/organizations/${encodeURIComponent(org)}/workspaces`}>Workspaces</NavLink>
             {readsTrail && <NavLink to={`/organizations/${encodeURIComponent(org)}/audit-trail`}>Audit trail</NavLink>}
+            {restoresSets && (
+              <NavLink to={`/organizations/${encodeURIComponent(org)}/deleted-varsets`}>Deleted sets</NavLink>
+            )}
           </nav>
         )}
+        {!signedOut && <SignedInAs />}
         {!signedOut && (
           <button type="button" className="sign-out" onClick={() => forgetToken()}>
             Sign out
@@ -101,5 +107,24 @@ function Frame() {
         <a href="/api/docs">API reference</a>
       </footer>
     </>
+  );
+}
+
+const KIND_WORDS = {
+  team: 'Team token',
+  organization: 'Organization token',
+  'site-admin': 'Site administrator',
+} as const;
+
+/** Who the token stands for: its kind, and its team or organization in the words of the audit trail. */
+function SignedInAs() {
+  const current = useCurrentToken().data?.data.attributes;
+  if (!current) return null;
+  const organization = current['organization-name'];
+  return (
+    <p className="signed-in-as" aria-label="Signed in as">
+      <span className="badge">{KIND_WORDS[current.kind]}</span> {current.description}
+      {organization && current.kind === 'team' ? ` of ${organization}` : ''}
+    </p>
   );
 }

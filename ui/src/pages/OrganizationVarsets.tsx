@@ -25,13 +25,15 @@ function sortOf(params: URLSearchParams): Sort | null {
 }
 
 /**
- * An organization's variable sets, a page at a time, searched by name on the server as you
- * type; as cards, or as a table the server filters and sorts.
+ * An organization's variable sets, a page at a time, searched by name and by the exact key of a
+ * variable they define on the server as you type (both kept in the URL: `q` and `key`); as cards,
+ * or as a table the server filters and sorts.
  */
 export function OrganizationVarsets() {
   const org = useParams().org!;
   const [params, change] = useUrlParameters();
   const q = params.get('q') ?? '';
+  const key = params.get('key') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const table = params.get('view') === 'table';
   const sort = sortOf(params);
@@ -41,18 +43,21 @@ export function OrganizationVarsets() {
     owned: params.has('owned'),
   };
   const filtered = table && Object.values(filters).some(Boolean);
+  const arrange = { ...(table ? arrangement(filters, sort) : {}), ...(key ? { 'filter[var][key]': key } : {}) };
   const list = useVarsetList('organizations', org, {
     q,
     number: page,
     size: PAGE_SIZE,
-    ...(table ? { arrange: arrangement(filters, sort) } : {}),
+    ...(Object.keys(arrange).length > 0 ? { arrange } : {}),
   });
   const canCreate = useCanManageVarsets(org);
   const search = useCallback((term: string) => change({ q: term, page: null }), [change]);
   const [term, setTerm] = useSearchAsYouType(q, search);
+  const searchKey = useCallback((text: string) => change({ key: text.trim(), page: null }), [change]);
+  const [keyTerm, setKeyTerm] = useSearchAsYouType(key, searchKey);
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    if (term !== q) search(term);
+    change({ q: term, key: keyTerm.trim(), page: null });
   };
   if (isNotFound(list.error)) {
     return (
@@ -78,6 +83,20 @@ export function OrganizationVarsets() {
       <form role="search" className="search" onSubmit={submit}>
         <label htmlFor="varset-search">Search sets by name</label>
         <input id="varset-search" type="search" value={term} onChange={(e) => setTerm(e.target.value)} />
+        <label htmlFor="varset-key-search">Search by key</label>
+        <input
+          id="varset-key-search"
+          type="search"
+          value={keyTerm}
+          placeholder="DB_PASSWORD"
+          spellCheck={false}
+          autoCapitalize="off"
+          aria-describedby="varset-key-search-hint"
+          onChange={(e) => setKeyTerm(e.target.value)}
+        />
+        <span id="varset-key-search-hint" className="visually-hidden">
+          the sets defining a variable of exactly this key, case included
+        </span>
         <button type="submit">Search</button>
         <button
           type="button"
@@ -103,17 +122,7 @@ export function OrganizationVarsets() {
           ))}
         </fieldset>
       )}
-      <Listing
-        list={list}
-        what="variable sets"
-        empty={
-          q
-            ? `No set's name contains “${q}”${filtered ? ' and passes the filters' : ''}.`
-            : filtered
-              ? 'No set passes the filters.'
-              : 'No variable sets yet.'
-        }
-      >
+      <Listing list={list} what="variable sets" empty={emptyText(q, key, filtered)}>
         {(items) =>
           table ? (
             <VarsetTable
@@ -140,4 +149,12 @@ export function OrganizationVarsets() {
       />
     </>
   );
+}
+
+/** What an empty list says: why nothing matched, or that there is nothing yet. */
+function emptyText(q: string, key: string, filtered: boolean): string {
+  const passes = filtered ? ' and passes the filters' : '';
+  if (key) return `No set defines the key “${key}”${q ? ` and has a name containing “${q}”` : ''}${passes}.`;
+  if (q) return `No set's name contains “${q}”${passes}.`;
+  return filtered ? 'No set passes the filters.' : 'No variable sets yet.';
 }

@@ -2,11 +2,12 @@ import { useState, type SyntheticEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { answer, api, ApiError, saveToken } from '../api/client';
 
-/** Asks for an API token (kept for this browser tab only) and checks it against the API. */
+/** Asks for an API token (kept for this browser tab, or for all its tabs when chosen) and checks it against the API. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [keep, setKeep] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const submit = async (event: SyntheticEvent) => {
@@ -20,7 +21,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           headers: { Authorization: `Bearer ${token.trim()}` },
         }),
       );
-      saveToken(token.trim());
+      saveToken(token.trim(), keep);
       // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
       const only = organizations.meta.pagination['total-count'] === 1 ? organizations.data[0] : undefined;
       // navigate() returns a promise only under a data router, which this app does not use.
@@ -42,7 +43,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <h1 tabIndex={-1}>Sign in</h1>
       <p>
         Paste an API token: a team token, an organization token or the site administrator’s. It is kept in this browser
-        tab only, and forgotten when you sign out or close the tab.
+        tab only, and forgotten when you sign out or close the tab, unless you choose to keep it for every tab of this
+        browser: then it stays until you sign out.
       </p>
       <form onSubmit={(event) => void submit(event)}>
         <div className="field">
@@ -62,6 +64,12 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
               {error}
             </p>
           )}
+        </div>
+        <div className="field">
+          <label>
+            <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} /> Keep me signed in on
+            this browser, in every tab, until I sign out
+          </label>
         </div>
         <button type="submit" disabled={busy}>
           Sign in
