@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { contextOf } from '../http/context.js';
 import { CollectionDocument, Query, Responses } from '../jsonapi/schemas.js';
+import { tagged } from '../jsonapi/tags.js';
 import { SensitiveValueResource } from '../variables/schemas.js';
 import { serializeSensitiveValue } from '../varsets/serialize.js';
 import { readVarsetSensitiveValues } from '../varsets/service.js';
@@ -14,6 +15,7 @@ const IdParams = Type.Object({ id: Type.String() });
  * by anything between (`Cache-Control: no-store`).
  */
 export const varsetSensitiveValueRoutes: FastifyPluginAsyncTypebox = async (api) => {
+  api.addHook('onRoute', tagged('varsets'));
   api.get(
     '/varsets/:id/sensitive-values',
     {
