@@ -18,8 +18,8 @@ import * as varsetCounts from './0016_varset_counts.js';
 import * as varsetVersions from './0017_varset_versions.js';
 import * as auditEvents from './0018_audit_events.js';
 import * as varsetNotifications from './0019_varset_notifications.js';
-import * as valueNeeded from './0020_value_needed.js';
-import * as workloadIdentityKeys from './0021_workload_identity_keys.js';
+import * as valueNeeded from './0020_value_needed.expand.js';
+import * as workloadIdentityKeys from './0021_workload_identity_keys.expand.js';
 import * as varsetVersionCause from './0022_varset_version_cause.expand.js';
 import * as keyAndDeletionIndexes from './0023_key_and_deletion_indexes.expand.js';
 
@@ -32,7 +32,9 @@ import * as keyAndDeletionIndexes from './0023_key_and_deletion_indexes.expand.j
  *
  * - **Expand**, named `NNNN_what.expand`: only adds what older code neither reads nor must write
  *   (a table, a nullable or defaulted column, an index), and no trigger or constraint that older
- *   writes would break or bypass. A server that does not know it goes on serving and writing.
+ *   writes would break or bypass. A trigger that makes older writes keep something new right is
+ *   expand (0020's clears the flag it adds when an older server writes a value). A server that
+ *   does not know it goes on serving and writing.
  * - **Contract**, every other name: anything else (a column dropped or renamed, a constraint
  *   older writes may break, a table whose rows every write must now keep up to date). A server
  *   that does not know it refuses to start, answers `/readyz` with 503 and every write with 503
@@ -40,7 +42,8 @@ import * as keyAndDeletionIndexes from './0023_key_and_deletion_indexes.expand.j
  *   before it stopped using, and an upgrade with one stops every older server first.
  *
  * 0001–0019 came before this rule and count as contract: 0017–0019 make every write of a set
- * record its version and audit event, which an older server would not.
+ * record its version and audit event, which an older server would not. 0020 and 0021 are
+ * expand: an upgrade from 0.3.0 is rolling (scripts/rolling-upgrade.sh proves it in CI).
  */
 export const EXPAND_SUFFIX = '.expand';
 
@@ -64,8 +67,8 @@ export const migrations: Record<string, Migration> = {
   '0017_varset_versions': varsetVersions,
   '0018_audit_events': auditEvents,
   '0019_varset_notifications': varsetNotifications,
-  '0020_value_needed': valueNeeded,
-  '0021_workload_identity_keys': workloadIdentityKeys,
+  '0020_value_needed.expand': valueNeeded,
+  '0021_workload_identity_keys.expand': workloadIdentityKeys,
   '0022_varset_version_cause.expand': varsetVersionCause,
   '0023_key_and_deletion_indexes.expand': keyAndDeletionIndexes,
 };

@@ -6,6 +6,10 @@ import type { Kysely } from 'kysely';
  * A key signs from `signs_from` until the next key's `signs_from` (`signs_until`, null while
  * no next key exists) and stays published until `published_until`, by when every token it
  * signed has expired.
+ *
+ * An expand migration: a table the release before it never reads nor writes, whose rows only
+ * this build's servers make. That release's `rotate-key` and `keys list` do not know its sealed
+ * column, though: rotate keys with this build once every host runs it (docs/deployment.md).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
