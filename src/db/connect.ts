@@ -19,6 +19,7 @@ import {
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { assertWritable, newerMigrations, schemaStatus } from './schema-guard.js';
+import { migrateGivingWay } from './migration-locks.js';
 import { sqliteModule } from './sqlite-module.js';
 import { makePrivateFolder } from '../common/private-folder.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -137,7 +138,10 @@ export async function migrate(store: Store): Promise<string[]> {
         if (newer.length > 0) return [];
       }
       const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      const { error, results } = await migrator.migrateToLatest();
+      const { error, results } =
+        store.dialect === 'postgres'
+          ? await migrateGivingWay(db as Kysely<unknown>, () => migrator.migrateToLatest())
+          : await migrator.migrateToLatest();
       if (error) throw error instanceof Error ? error : new Error(String(error));
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     } finally {
