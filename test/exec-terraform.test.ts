@@ -261,6 +261,24 @@ describe(`varsetd exec with Terraform (${storeKind})`, { skip: TERRAFORM_UNAVAIL
     assert.match((await commentsOf(run.id))[0], /exited with 3 after/);
   });
 
+  it('keeps no sensitive value of the run in its comment, though the command line holds one', async () => {
+    const { code, stderr } = await exec([
+      '--workspace',
+      `${org}/network`,
+      '--',
+      'sh',
+      '-c',
+      'exit 0',
+      'sh',
+      ENV_SECRET,
+      `--token=${SECRET}`,
+    ]);
+    assert.equal(code, 0, stderr);
+    const [comment] = await commentsOf((await latestRun()).id);
+    assert.ok(comment !== undefined && !comment.includes(ENV_SECRET) && !comment.includes(SECRET), comment);
+    assert.match(comment, /^`sh -c 'exit 0' sh '\(sensitive\)' '--token=\(sensitive\)'` exited with 0 after/);
+  });
+
   it('errors the run, and runs nothing, when the variables file cannot be written', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-exec-locked-'));
     fs.writeFileSync(path.join(dir, 'main.tf'), MAIN_TF);

@@ -225,7 +225,8 @@ async function runCommand(
     await abandon(api, runId);
     throw error;
   }
-  await report(api, runId, options, result, Date.now() - started, sets);
+  const sensitiveValues = variables.flatMap((v) => (v.sensitive && v.value !== null ? [v.value] : []));
+  await report(api, runId, options, result, Date.now() - started, sets, sensitiveValues);
   return result.exitCode;
 }
 
@@ -297,9 +298,10 @@ async function report(
   result: ChildResult,
   durationMs: number,
   sets: SetUsed[],
+  hidden: readonly string[],
 ): Promise<void> {
   const lines = [
-    `\`${displayCommand(options)}\` exited with ${result.exitCode} after ${(durationMs / 1000).toFixed(1)} s.`,
+    `\`${displayCommand(options, hidden)}\` exited with ${result.exitCode} after ${(durationMs / 1000).toFixed(1)} s.`,
   ];
   if (sets.length) lines.push('', `Values from ${describeSets(sets)}.`);
   if (result.planSummary) lines.push('', result.planSummary);
@@ -316,8 +318,15 @@ async function report(
   }
 }
 
-function displayCommand({ command, args }: ExecOptions): string {
+/**
+ * The command as printed and as the run's comment keeps it: a word holding a value in `hidden`
+ * (a sensitive value the run got, typed in or expanded by the shell) shows `(sensitive)` there.
+ */
+function displayCommand({ command, args }: ExecOptions, hidden: readonly string[] = []): string {
+  const longestFirst = hidden.filter((value) => value !== '').sort((a, b) => b.length - a.length);
+  const masked = (word: string) => longestFirst.reduce((shown, value) => shown.split(value).join('(sensitive)'), word);
   return [command, ...args]
+    .map(masked)
     .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
     .join(' ');
 }
