@@ -8,7 +8,7 @@ import { replaceSealedValue, SEALED_COLUMNS } from '../src/secrets/store.js';
 import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
 import { createOrganization, createWorkspace } from './support/factories/organizations.js';
-import { createVarset } from './support/factories/varsets.js';
+import { createVarset, listVersions } from './support/factories/varsets.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
 import { TestApp } from './support/app.js';
 
@@ -113,6 +113,44 @@ describe(`a variable that needs a value (${storeKind})`, () => {
     const ran = await exec('--', 'node', '-e', 'process.exit(process.env.TOKEN === "s3cr3t-filled" ? 0 : 3)');
     assert.equal(ran.code, 0, ran.stderr);
     assert.doesNotMatch(ran.stdout + ran.stderr, /s3cr3t-filled/);
+  });
+
+  it('comes back with a rollback to before the value, which goes again with a rollback to after it', async () => {
+    const versions = async () => new Map((await listVersions(c, varsetId)).map((v) => [v.attributes.number, v]));
+    const rollback = async (number: number) =>
+      expectStatus(
+        await c.post(`/api/v2/varsets/${varsetId}/actions/rollback`, {
+          data: { type: 'varset-versions', id: (await versions()).get(number)!.id },
+        }),
+        200,
+      );
+    const needed = async () => {
+      const variable = await c.get(`/api/v2/varsets/${varsetId}/relationships/vars/${variableId}`);
+      expectStatus(variable, 200);
+      const effective = await c.get(`/api/v2/workspaces/${workspaceId}/effective-variables`);
+      expectStatus(effective, 200);
+      const token = (effective.body.data as { attributes: Record<string, unknown> }[]).find(
+        (v) => v.attributes.key === 'TOKEN',
+      )!.attributes;
+      assert.equal(variable.body.data.attributes['value-needed'] === true, token['value-needed'] === true);
+      return token['value-needed'] === true;
+    };
+    // Version 1 created the set; version 2 wrote the value, which ended the need.
+    const filled = (await versions()).get(2)!;
+    assert.deepEqual(
+      (filled.attributes.changes as { field?: string; before: unknown; after: unknown }[])
+        .filter((change) => change.field === 'value-needed')
+        .map(({ before, after }) => [before, after]),
+      [[true, false]],
+    );
+    await rollback(1);
+    assert.equal(await needed(), true, 'the rollback restores the need, not an empty secret');
+    const refused = await exec('--', 'node', '-e', 'process.exit(0)');
+    assert.equal(refused.code, 1, refused.stderr);
+    await rollback(2);
+    assert.equal(await needed(), false);
+    const ran = await exec('--', 'node', '-e', 'process.exit(process.env.TOKEN === "s3cr3t-filled" ? 0 : 3)');
+    assert.equal(ran.code, 0, ran.stderr);
   });
 });
 

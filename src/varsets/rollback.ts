@@ -182,7 +182,8 @@ const sameVariable = (a: VariableState, b: VariableState) =>
   a.description === b.description &&
   a.category === b.category &&
   a.hcl === b.hcl &&
-  a.sensitive === b.sensitive;
+  a.sensitive === b.sensitive &&
+  (a.value_needed === true) === (b.value_needed === true);
 
 /** Writes `target` over the set's `current` state (null: the set is gone): only what differs. */
 async function writeState(

@@ -11,7 +11,7 @@ import { newestVersionNumber } from './versions/store.js';
 
 /** A set as its versions compare it: its state (attributes, variables with their stored values, assignments) and its newest version's number. */
 
-const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive'] as const;
+const STATE_FIELDS = ['id', 'key', 'value', 'description', 'category', 'hcl', 'sensitive', 'value_needed'] as const;
 
 /** Sets, each with the number of its newest version (`last_number`). */
 const withNewestNumber = (sets: SelectQueryBuilder<Database, 'varsets', {}>) =>
@@ -137,6 +137,7 @@ function stateFromRow(row: StateRow): FoundState {
             category: v.category,
             hcl: Boolean(v.hcl),
             sensitive: Boolean(v.sensitive),
+            value_needed: Boolean(v.value_needed),
           },
         ]),
       ),

@@ -23,11 +23,22 @@ export interface VarsetState {
 
 export const ATTRIBUTES = ['name', 'description', 'global', 'priority'] as const;
 export type Attribute = (typeof ATTRIBUTES)[number];
-export const VARIABLE_FIELDS = ['key', 'value', 'description', 'category', 'hcl', 'sensitive'] as const;
+/** A variable's fields a change names; `value-needed` is its `value_needed` (absent: false). */
+export const VARIABLE_FIELDS = ['key', 'value', 'description', 'category', 'hcl', 'sensitive', 'value-needed'] as const;
 export type VariableField = (typeof VARIABLE_FIELDS)[number];
 
-/** A variable as a change shows it: its value is null when it is sensitive. */
-export type ShownVariable = Omit<VariableState, 'value'> & { value: string | null };
+/** A field of a variable's, read as a change names it. */
+const fieldOf = (v: VariableState, field: VariableField) =>
+  field === 'value-needed' ? v.value_needed === true : v[field];
+
+/**
+ * A variable as a change shows it: its value is null when it is sensitive; `value-needed` only
+ * when true (versions written before it was kept lack it: false).
+ */
+export type ShownVariable = Omit<VariableState, 'value' | 'value_needed'> & {
+  value: string | null;
+  'value-needed'?: true;
+};
 
 /**
  * One thing a version changed. An attribute or a field of a variable has a `before` and an
@@ -160,6 +171,7 @@ export function narrowedTo(
       category: variable.category,
       hcl: variable.hcl,
       sensitive: variable.sensitive,
+      value_needed: variable.value_needed === true,
     });
   }
   return { name, description, global, priority, variables, workspaceIds: new Set(), projectIds: new Set() };
@@ -185,6 +197,7 @@ const shown = (v: VariableState): ShownVariable => ({
   category: v.category,
   hcl: v.hcl,
   sensitive: v.sensitive,
+  ...(v.value_needed ? { 'value-needed': true as const } : {}),
 });
 
 /** The value a variable holds, opened when sealed. */
@@ -234,7 +247,7 @@ export function diffStates(
         field === 'value'
           ? (was.value === is.value && was.sensitive === is.sensitive) ||
             plainValue(was, secrets) === plainValue(is, secrets)
-          : was[field] === is[field];
+          : fieldOf(was, field) === fieldOf(is, field);
       if (same) continue;
       const secret = field === 'value' && hidden;
       if (secret) sealed[id] = sealedValue(was, secrets);
@@ -245,8 +258,8 @@ export function diffStates(
         category: is.category,
         action: 'changed',
         field,
-        before: secret ? null : was[field],
-        after: secret ? null : is[field],
+        before: secret ? null : fieldOf(was, field),
+        after: secret ? null : fieldOf(is, field),
         sensitive: secret,
       });
     }
@@ -339,8 +352,12 @@ function undoChange(draft: Draft, change: Change, sealed: Record<string, string>
     case 'variable':
       if (change.action === 'added') draft.variables.delete(change.id);
       else if (change.action === 'removed') {
-        const { value, ...fields } = change.before!;
-        draft.variables.set(change.id, { ...fields, value: fields.sensitive ? sealed[change.id]! : value! });
+        const { value, 'value-needed': needed, ...fields } = change.before!;
+        draft.variables.set(change.id, {
+          ...fields,
+          value: fields.sensitive ? sealed[change.id]! : value!,
+          ...(needed ? { value_needed: true } : {}),
+        });
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- tsc needs the test to narrow the change
       } else if (change.action === 'changed') undoFieldChange(draft, change, sealed);
       return;
@@ -363,6 +380,9 @@ function undoFieldChange(
       return;
     case 'sensitive':
       // Never back to non-sensitive: its value stays sealed.
+      return;
+    case 'value-needed':
+      draft.variables.set(change.id, { ...variable, value_needed: change.before === true });
       return;
     default:
       draft.variables.set(change.id, { ...variable, [change.field]: change.before });

@@ -16,6 +16,9 @@ const ShownVariable = Type.Object(
     category: Category,
     hcl: Type.Boolean(),
     sensitive: Type.Boolean(),
+    'value-needed': Type.Optional(
+      Type.Literal(true, { description: 'a sensitive variable with no value yet; absent otherwise' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -134,6 +134,50 @@ describe('versions of a set: diffStates and undoVersions', () => {
     assert.equal(secrets.open(undone.variables.get('a')!.value), 'visible');
   });
 
+  it('a sensitive variable that needed a value: its need is part of what a version changes and undoes', () => {
+    const needed = state({ a: { ...variable({ key: 'token', value: '', sensitive: true }), value_needed: true } });
+    const filled = state({ a: variable({ key: 'token', value: 'pw', sensitive: true }) });
+    const versions = versionsThrough([null, needed, filled, null]);
+    const changes = versions[1]!.changes.map((c) =>
+      c.target === 'variable' && c.action === 'changed' ? [c.field, c.before, c.after] : c.action,
+    );
+    assert.deepEqual(changes, [
+      ['value', null, null],
+      ['value-needed', true, false],
+    ]);
+    assert.deepEqual(
+      versions[2]!.changes.find((c) => c.target === 'variable'),
+      {
+        target: 'variable',
+        id: 'a',
+        key: 'token',
+        category: 'terraform',
+        action: 'added',
+        before: null,
+        after: {
+          key: 'token',
+          value: null,
+          description: '',
+          category: 'terraform',
+          hcl: false,
+          sensitive: true,
+          'value-needed': true,
+        },
+      },
+    );
+    const before = undoVersions(filled, versions.slice(1, 2));
+    assert.equal(before?.variables.get('a')?.value_needed, true, 'back to needing a value, not to an empty secret');
+    assert.deepEqual(opened(before), opened(needed));
+    assert.deepEqual(opened(undoVersions(null, versions.slice(0, 2))), opened(needed), 'a deleted set restored');
+    assert.deepEqual(opened(undoVersions(null, versions.slice(0, 1))), opened(filled));
+    // A version written before the need was kept says nothing of it: the variable had its value.
+    const older = structuredClone(versions[0]!);
+    const removed = older.changes.find((c) => c.target === 'variable');
+    assert.ok(removed?.target === 'variable' && removed.action === 'removed' && removed.before);
+    delete removed.before['value-needed'];
+    assert.equal(undoVersions(null, [older])?.variables.get('a')?.value_needed, undefined);
+  });
+
   it('undoing every version from the newest gives back each earlier state, through a deletion and a restore', () => {
     const s1 = state({ a: variable({ key: 'region', value: 'eu-west-1' }) });
     const s2 = state(

@@ -10308,6 +10308,11 @@ export interface paths {
                                         category: "terraform" | "env";
                                         hcl: boolean;
                                         sensitive: boolean;
+                                        /**
+                                         * @description a sensitive variable with no value yet; absent otherwise
+                                         * @enum {boolean}
+                                         */
+                                        "value-needed"?: true;
                                     } | null;
                                     after: {
                                         key: string;
@@ -10317,6 +10322,11 @@ export interface paths {
                                         category: "terraform" | "env";
                                         hcl: boolean;
                                         sensitive: boolean;
+                                        /**
+                                         * @description a sensitive variable with no value yet; absent otherwise
+                                         * @enum {boolean}
+                                         */
+                                        "value-needed"?: true;
                                     } | null;
                                 } | {
                                     /** @enum {string} */
@@ -10328,7 +10338,7 @@ export interface paths {
                                     /** @enum {string} */
                                     action: "changed";
                                     /** @enum {unknown} */
-                                    field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                    field: "key" | "value" | "description" | "category" | "hcl" | "sensitive" | "value-needed";
                                     before: (string | boolean) | (never | null);
                                     after: (string | boolean) | (never | null);
                                     /** @description the value changed but is sensitive: before and after are null */
@@ -11166,6 +11176,11 @@ export interface paths {
                                             category: "terraform" | "env";
                                             hcl: boolean;
                                             sensitive: boolean;
+                                            /**
+                                             * @description a sensitive variable with no value yet; absent otherwise
+                                             * @enum {boolean}
+                                             */
+                                            "value-needed"?: true;
                                         } | null;
                                         after: {
                                             key: string;
@@ -11175,6 +11190,11 @@ export interface paths {
                                             category: "terraform" | "env";
                                             hcl: boolean;
                                             sensitive: boolean;
+                                            /**
+                                             * @description a sensitive variable with no value yet; absent otherwise
+                                             * @enum {boolean}
+                                             */
+                                            "value-needed"?: true;
                                         } | null;
                                     } | {
                                         /** @enum {string} */
@@ -11186,7 +11206,7 @@ export interface paths {
                                         /** @enum {string} */
                                         action: "changed";
                                         /** @enum {unknown} */
-                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive" | "value-needed";
                                         before: (string | boolean) | (never | null);
                                         after: (string | boolean) | (never | null);
                                         /** @description the value changed but is sensitive: before and after are null */
@@ -11356,6 +11376,11 @@ export interface paths {
                                             category: "terraform" | "env";
                                             hcl: boolean;
                                             sensitive: boolean;
+                                            /**
+                                             * @description a sensitive variable with no value yet; absent otherwise
+                                             * @enum {boolean}
+                                             */
+                                            "value-needed"?: true;
                                         } | null;
                                         after: {
                                             key: string;
@@ -11365,6 +11390,11 @@ export interface paths {
                                             category: "terraform" | "env";
                                             hcl: boolean;
                                             sensitive: boolean;
+                                            /**
+                                             * @description a sensitive variable with no value yet; absent otherwise
+                                             * @enum {boolean}
+                                             */
+                                            "value-needed"?: true;
                                         } | null;
                                     } | {
                                         /** @enum {string} */
@@ -11376,7 +11406,7 @@ export interface paths {
                                         /** @enum {string} */
                                         action: "changed";
                                         /** @enum {unknown} */
-                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive" | "value-needed";
                                         before: (string | boolean) | (never | null);
                                         after: (string | boolean) | (never | null);
                                         /** @description the value changed but is sensitive: before and after are null */
@@ -11541,6 +11571,11 @@ export interface paths {
                                             category: "terraform" | "env";
                                             hcl: boolean;
                                             sensitive: boolean;
+                                            /**
+                                             * @description a sensitive variable with no value yet; absent otherwise
+                                             * @enum {boolean}
+                                             */
+                                            "value-needed"?: true;
                                         } | null;
                                         after: {
                                             key: string;
@@ -11550,6 +11585,11 @@ export interface paths {
                                             category: "terraform" | "env";
                                             hcl: boolean;
                                             sensitive: boolean;
+                                            /**
+                                             * @description a sensitive variable with no value yet; absent otherwise
+                                             * @enum {boolean}
+                                             */
+                                            "value-needed"?: true;
                                         } | null;
                                     } | {
                                         /** @enum {string} */
@@ -11561,7 +11601,7 @@ export interface paths {
                                         /** @enum {string} */
                                         action: "changed";
                                         /** @enum {unknown} */
-                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive";
+                                        field: "key" | "value" | "description" | "category" | "hcl" | "sensitive" | "value-needed";
                                         before: (string | boolean) | (never | null);
                                         after: (string | boolean) | (never | null);
                                         /** @description the value changed but is sensitive: before and after are null */
