@@ -19,6 +19,8 @@ export interface LoadTarget {
   url: string;
   /** CPU seconds the server process has used so far. */
   cpuSeconds(): number | undefined;
+  /** CPU seconds the database server (PostgreSQL's postmaster and its backends) has used so far, where measured. */
+  databaseCpuSeconds?(): number | undefined;
 }
 
 export interface LoadResult {
@@ -30,6 +32,8 @@ export interface LoadResult {
   bytesPerResponse: number;
   /** Server CPU time per request: what the request costs, whatever else runs on the machine. */
   cpuMsPerRequest: number | undefined;
+  /** The database server's CPU time per request (PostgreSQL only), measured over the same slices. */
+  databaseCpuMsPerRequest?: number;
 }
 
 export class LoadFailure extends Error {}
@@ -39,6 +43,7 @@ interface Slice {
   bytes: number;
   seconds: number;
   cpu: number | undefined;
+  databaseCpu: number | undefined;
 }
 
 /**
@@ -83,6 +88,7 @@ async function once(
   const failures = new Map<number, number>();
   let bytes = 0;
   const cpuBefore = target.cpuSeconds();
+  const databaseCpuBefore = target.databaseCpuSeconds?.();
   const started = performance.now();
   let last = started;
   const instance = autocannon({
@@ -102,6 +108,7 @@ async function once(
   });
   const result = await instance;
   const cpuAfter = target.cpuSeconds();
+  const databaseCpuAfter = target.databaseCpuSeconds?.();
   const statuses = [...failures].map(([status, count]) => `${count}× ${status}`).join(', ');
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || failures.size > 0) {
     throw new LoadFailure(
@@ -115,6 +122,10 @@ async function once(
     bytes,
     seconds: (last - started) / 1000,
     cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    databaseCpu:
+      databaseCpuBefore === undefined || databaseCpuAfter === undefined
+        ? undefined
+        : databaseCpuAfter - databaseCpuBefore,
   };
 }
 
@@ -122,6 +133,9 @@ function summarize(slices: Slice[]): LoadResult {
   const latencies = slices.flatMap((s) => s.latencies);
   const seconds = slices.reduce((t, s) => t + s.seconds, 0);
   const cpu = slices.some((s) => s.cpu === undefined) ? undefined : slices.reduce((t, s) => t + s.cpu!, 0);
+  const databaseCpu = slices.some((s) => s.databaseCpu === undefined)
+    ? undefined
+    : slices.reduce((t, s) => t + s.databaseCpu!, 0);
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return {
@@ -137,5 +151,6 @@ function summarize(slices: Slice[]): LoadResult {
     },
     bytesPerResponse: slices.reduce((t, s) => t + s.bytes, 0) / latencies.length,
     cpuMsPerRequest: cpu === undefined ? undefined : (cpu * 1000) / latencies.length,
+    ...(databaseCpu === undefined ? {} : { databaseCpuMsPerRequest: (databaseCpu * 1000) / latencies.length }),
   };
 }

@@ -171,6 +171,67 @@ function readCpuSeconds(pid: number): number | undefined {
   }
 }
 
+/**
+ * CPU seconds of a PostgreSQL cluster so far: its postmaster's own time, the time of the
+ * children it has reaped (cutime + cstime: backends that ended, autovacuum workers) and the
+ * time of its live children (backends, background processes). Backends that come and go are
+ * so all counted. The postmaster is the parent of the backend serving `adminUrl`'s connection.
+ * Undefined where /proc is missing or the cluster runs elsewhere.
+ */
+export async function postgresCluster(
+  adminUrl: string,
+): Promise<{ pid: number; cpuSeconds: () => number | undefined } | undefined> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  let fields: string[] | undefined;
+  try {
+    // Read while the connection is open: its backend ends with it.
+    const backend = Number((await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
+    fields = statFields(backend);
+  } finally {
+    await client.end();
+  }
+  if (!fields) return undefined;
+  const postmaster = Number(fields[1]);
+  const total = (pid: number, withReaped: boolean) => {
+    const f = statFields(pid);
+    if (!f) return undefined;
+    return (Number(f[11]) + Number(f[12]) + (withReaped ? Number(f[13]) + Number(f[14]) : 0)) / CLOCK_TICKS;
+  };
+  if (total(postmaster, true) === undefined) return undefined;
+  return {
+    pid: postmaster,
+    cpuSeconds: () => {
+      const own = total(postmaster, true);
+      if (own === undefined) return undefined;
+      let children: number[] = [];
+      try {
+        children = fs
+          .readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        // no children
+      }
+      // A child gone between the listing and the read is then in the postmaster's cutime/cstime
+      // on the next reading, or lost to this one: a few ticks at most.
+      return children.reduce((sum, child) => sum + (total(child, false) ?? 0), own);
+    },
+  };
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state is [0], ppid [1], utime [11]…), or undefined. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 function tail(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');

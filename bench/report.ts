@@ -109,6 +109,13 @@ export function table(report: Report): string {
     'target',
   ];
   const ms = (n: number | undefined) => (n === undefined ? '?' : fmt(n, 3));
+  // On PostgreSQL, the cluster's CPU per request and the whole bill (varsetd's + PostgreSQL's).
+  const withDatabase = report.scenarios.some((s) => s.varsetd.databaseCpuMsPerRequest !== undefined);
+  if (withDatabase) header.splice(6, 0, 'PG CPU ms/req', 'total CPU ms/req');
+  const total = (r: LoadResult) =>
+    r.cpuMsPerRequest === undefined || r.databaseCpuMsPerRequest === undefined
+      ? undefined
+      : r.cpuMsPerRequest + r.databaseCpuMsPerRequest;
   const rows = report.scenarios.map((s) => [
     String(s.id),
     s.name,
@@ -116,6 +123,7 @@ export function table(report: Report): string {
     fmt(s.varsetd.latency.p50, 2),
     fmt(s.varsetd.latency.p99, 2),
     ms(s.varsetd.cpuMsPerRequest),
+    ...(withDatabase ? [ms(s.varsetd.databaseCpuMsPerRequest), ms(total(s.varsetd))] : []),
     fmt(s.floor.requestsPerSecond),
     fmt(s.floor.latency.p50, 2),
     fmt(s.floor.latency.p99, 2),

@@ -26,12 +26,13 @@ import { sqliteModule } from '../src/db/sqlite-module.js';
 import { randomAlphanumeric } from '../src/common/ids.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from '../src/cache/response-cache.js';
 import { Api } from './api.js';
-import { drive, type LoadRequest, type LoadResult, type LoadSettings } from './load.js';
+import { drive, type LoadRequest, type LoadResult, type LoadSettings, type LoadTarget } from './load.js';
 import {
   cleanupAll,
   freePort,
   freshPostgresDatabase,
   onCleanup,
+  postgresCluster,
   startProcess,
   type ManagedProcess,
 } from './processes.js';
@@ -273,7 +274,7 @@ async function startBare(
 
 async function measure(
   plan: Plan,
-  server: ManagedProcess,
+  server: LoadTarget,
   api: Api,
   workDir: string,
   counter: RequestQueries,
@@ -422,7 +423,13 @@ async function main(): Promise<void> {
   const shownId = shown.body.data.id as string;
 
   const mediumListUrl = `/api/v2/workspaces/${medium.listWorkspaceId}/varsets`;
-  const measured = (plan: Plan) => measure(plan, server, api, workDir, counter, { dataDir, databaseUrl });
+  // On PostgreSQL the cluster's CPU is measured beside varsetd's, over varsetd's slices only.
+  const cluster = adminUrl ? await postgresCluster(adminUrl) : undefined;
+  if (cluster) console.error(`bench: PostgreSQL's postmaster is pid ${cluster.pid}; its CPU is measured too`);
+  const target: LoadTarget = cluster
+    ? { url: server.url, cpuSeconds: () => server.cpuSeconds(), databaseCpuSeconds: cluster.cpuSeconds }
+    : server;
+  const measured = (plan: Plan) => measure(plan, target, api, workDir, counter, { dataDir, databaseUrl });
   const results: ScenarioResult[] = [];
   const plans: Array<[number, () => Promise<Plan>]> = [
     [
