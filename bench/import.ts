@@ -16,52 +16,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import type { Insertable } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
-import { migrate, openStore, type Store } from '../src/db/connect.js';
-import type { WorkspaceVariableTable } from '../src/db/schema.js';
-import { newId, randomAlphanumeric } from '../src/common/ids.js';
+import { migrate, openStore } from '../src/db/connect.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { Api } from './api.js';
 import { machine, packageVersion, varsetdVersion } from './report.js';
-import { analyze, MEDIUM, seedOrganization } from './seed.js';
+import { analyze, MEDIUM, seedOrganization, seedWorkspaceVariables } from './seed.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
 const ORGANIZATION = 'bench-import';
 const shape = { ...MEDIUM, workspaces: Number(process.env.BENCH_IMPORT_WORKSPACES || MEDIUM.workspaces) };
-
-/** Two variables of its own for every workspace of the organization. */
-async function seedWorkspaceVariables(store: Store, organizationId: string): Promise<number> {
-  const workspaces = await store.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .execute();
-  const rows: Insertable<WorkspaceVariableTable>[] = workspaces.flatMap(({ id }) =>
-    [
-      { key: 'instance_count', value: '2', category: 'terraform' as const, hcl: true },
-      { key: 'TF_LOG', value: 'info', category: 'env' as const, hcl: false },
-    ].map((v) => ({
-      ...v,
-      id: newId('var'),
-      workspace_id: id,
-      description: '',
-      sensitive: false,
-      value_needed: false,
-      version_id: newId('vv'),
-      created_at: new Date().toISOString(),
-    })),
-  );
-  await store.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 500)
-      await trx
-        .insertInto('workspace_variables')
-        .values(rows.slice(i, i + 500))
-        .execute();
-  });
-  return rows.length;
-}
 
 /** `varsetd ARGS` as built, on the SQLite store of `dataDir`; fails unless it exits 0. */
 async function varsetd(dataDir: string, args: string[]): Promise<{ stdout: string; ms: number }> {
@@ -140,7 +106,10 @@ async function main(): Promise<void> {
   try {
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const seeded = await seedOrganization(new Api(address, TOKEN), store, ORGANIZATION, shape, 1);
-    const workspaceVariables = await seedWorkspaceVariables(store, seeded.id);
+    const workspaceVariables = await seedWorkspaceVariables(store, seeded.id, [
+      { key: 'instance_count', value: '2', category: 'terraform', hcl: true },
+      { key: 'TF_LOG', value: 'info', category: 'env', hcl: false },
+    ]);
     await analyze(store);
     console.error(`bench: seeded ${JSON.stringify({ ...seeded.counts, workspaceVariables })}`);
 

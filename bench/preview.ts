@@ -12,52 +12,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Insertable } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { ensureAdminToken } from '../src/auth/tokens.js';
-import { migrate, openStore, type Store } from '../src/db/connect.js';
+import { migrate, openStore } from '../src/db/connect.js';
 import { QueryCounter } from '../src/db/query-counter.js';
-import type { WorkspaceVariableTable } from '../src/db/schema.js';
-import { newId, randomAlphanumeric } from '../src/common/ids.js';
+import { randomAlphanumeric } from '../src/common/ids.js';
 import { Api } from './api.js';
 import { freshPostgresDatabase } from './processes.js';
 import { machine, packageVersion, varsetdVersion } from './report.js';
-import { analyze, MEDIUM, seedOrganization } from './seed.js';
+import { analyze, MEDIUM, seedOrganization, seedWorkspaceVariables } from './seed.js';
 
 const TOKEN = `bench-admin-${randomAlphanumeric(32)}`;
 const RUNS = Math.max(1, Number(process.env.BENCH_PREVIEW_RUNS || 10));
-
-/** Two variables of its own for every workspace of the organization, one of them a key the seeded sets use too. */
-async function seedWorkspaceVariables(store: Store, organizationId: string): Promise<number> {
-  const workspaces = await store.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .execute();
-  const rows: Insertable<WorkspaceVariableTable>[] = workspaces.flatMap(({ id }) =>
-    [
-      { key: 'region', value: '"eu-west-1"', category: 'terraform' as const, hcl: true },
-      { key: 'TF_LOG', value: 'info', category: 'env' as const, hcl: false },
-    ].map((v) => ({
-      ...v,
-      id: newId('var'),
-      workspace_id: id,
-      description: '',
-      sensitive: false,
-      value_needed: false,
-      version_id: newId('vv'),
-      created_at: new Date().toISOString(),
-    })),
-  );
-  await store.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 500)
-      await trx
-        .insertInto('workspace_variables')
-        .values(rows.slice(i, i + 500))
-        .execute();
-  });
-  return rows.length;
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -79,7 +45,11 @@ async function main(): Promise<void> {
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const api = new Api(address, TOKEN);
     const seeded = await seedOrganization(api, store, 'bench-preview', MEDIUM, 1);
-    const workspaceVariables = await seedWorkspaceVariables(store, seeded.id);
+    const workspaceVariables = await seedWorkspaceVariables(store, seeded.id, [
+      // One of them a key the seeded sets use too.
+      { key: 'region', value: '"eu-west-1"', category: 'terraform', hcl: true },
+      { key: 'TF_LOG', value: 'info', category: 'env', hcl: false },
+    ]);
     await analyze(store);
     const org = seeded.name;
 

@@ -7,7 +7,13 @@
  */
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Store } from '../src/db/connect.js';
-import type { Database, VarsetTable, VarsetVariableTable, WorkspaceTable } from '../src/db/schema.js';
+import type {
+  Database,
+  VarsetTable,
+  VarsetVariableTable,
+  WorkspaceTable,
+  WorkspaceVariableTable,
+} from '../src/db/schema.js';
 import { newId } from '../src/common/ids.js';
 import { searchable } from '../src/db/search.js';
 import { DEFAULT_SETTINGS } from '../src/workspaces/model.js';
@@ -441,4 +447,37 @@ export async function analyze(store: Store): Promise<void> {
     // Flushes the loaded pages now rather than while the next scenario runs (needs a superuser or pg_checkpoint).
     await sql`checkpoint`.execute(store.db).catch(() => undefined);
   }
+}
+
+/** The same variables of its own (`variables`) for every workspace of the organization, in one transaction; how many were written. */
+export async function seedWorkspaceVariables(
+  store: Store,
+  organizationId: string,
+  variables: Pick<Insertable<WorkspaceVariableTable>, 'key' | 'value' | 'category' | 'hcl'>[],
+): Promise<number> {
+  const workspaces = await store.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .execute();
+  const rows: Insertable<WorkspaceVariableTable>[] = workspaces.flatMap(({ id }) =>
+    variables.map((v) => ({
+      ...v,
+      id: newId('var'),
+      workspace_id: id,
+      description: '',
+      sensitive: false,
+      value_needed: false,
+      version_id: newId('vv'),
+      created_at: new Date().toISOString(),
+    })),
+  );
+  await store.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto('workspace_variables')
+        .values(rows.slice(i, i + 500))
+        .execute();
+  });
+  return rows.length;
 }
