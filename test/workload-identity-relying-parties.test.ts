@@ -87,6 +87,63 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
   });
 
+  /** Runs `work` with moto's STS server listening at the address it is given; stopped afterwards. */
+  async function withMoto(work: (sts: string) => Promise<void>): Promise<void> {
+    const motoPort = await freePort();
+    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], {
+      stdio: 'ignore',
+    });
+    try {
+      const sts = `http://127.0.0.1:${motoPort}`;
+      for (let i = 0; ; i++) {
+        if (
+          (await fetch(sts)
+            .then((r) => r.status)
+            .catch(() => 0)) !== 0
+        )
+          break;
+        assert.ok(i < 100, "moto's server did not start");
+        await sleep(100);
+      }
+      await work(sts);
+    } finally {
+      moto.kill('SIGTERM');
+    }
+  }
+
+  /** `varsetd exec` on a workspace of `org` running a Python script with boto3 against `sts`; what it printed after `RESULT `. */
+  async function execPython(sts: string, workspace: string, script: string) {
+    fs.writeFileSync(path.join(configDir, 'script.py'), script);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: configDir,
+      VARSETD_ADDRESS: issuer,
+      VARSETD_TOKEN: runner.token,
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ENDPOINT_URL_STS: sts,
+      AWS_EC2_METADATA_DISABLED: 'true',
+    };
+    const result = await run(
+      process.execPath,
+      [
+        '--import',
+        import.meta.resolve('tsx'),
+        path.join(ROOT, 'src/main.ts'),
+        'exec',
+        '--workspace',
+        `${org}/${workspace}`,
+        '--',
+        path.join(motoBin, 'python'),
+        'script.py',
+      ],
+      { env, cwd: configDir },
+    );
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const line = result.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    assert.ok(line, result.stdout);
+    return { result, seen: JSON.parse(line.slice('RESULT '.length)) };
+  }
+
   async function newRun(): Promise<string> {
     const cv = await createUploadedConfigurationVersion(t, ws);
     const body = {
@@ -173,22 +230,7 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
   });
 
   it("boto3 inside varsetd exec exchanges the run's token at STS for TFC_AWS_RUN_ROLE_ARN's credentials, with no AWS key stored", async () => {
-    const motoPort = await freePort();
-    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], {
-      stdio: 'ignore',
-    });
-    try {
-      const sts = `http://127.0.0.1:${motoPort}`;
-      for (let i = 0; ; i++) {
-        if (
-          (await fetch(sts)
-            .then((r) => r.status)
-            .catch(() => 0)) !== 0
-        )
-          break;
-        assert.ok(i < 100, "moto's server did not start");
-        await sleep(100);
-      }
+    await withMoto(async (sts) => {
       const script = [
         'import boto3, json, os, stat',
         "file = os.environ['AWS_WEB_IDENTITY_TOKEN_FILE']",
@@ -196,34 +238,7 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
         "identity = boto3.client('sts').get_caller_identity()",
         "print('RESULT ' + json.dumps({'arn': identity['Arn'], 'file': file, 'mode': mode, 'role': os.environ['AWS_ROLE_ARN']}))",
       ].join('\n');
-      fs.writeFileSync(path.join(configDir, 'whoami.py'), script);
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        HOME: configDir,
-        VARSETD_ADDRESS: issuer,
-        VARSETD_TOKEN: runner.token,
-        AWS_DEFAULT_REGION: 'us-east-1',
-        AWS_ENDPOINT_URL_STS: sts,
-        AWS_EC2_METADATA_DISABLED: 'true',
-      };
-      const result = await run(
-        process.execPath,
-        [
-          '--import',
-          import.meta.resolve('tsx'),
-          path.join(ROOT, 'src/main.ts'),
-          'exec',
-          '--workspace',
-          `${org}/network`,
-          '--',
-          path.join(motoBin, 'python'),
-          'whoami.py',
-        ],
-        { env, cwd: configDir },
-      );
-      assert.equal(result.code, 0, result.stderr + result.stdout);
-      const line = result.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-      const seen = JSON.parse(line!.slice('RESULT '.length));
+      const { result, seen } = await execPython(sts, 'network', script);
       const runId = (await t.get(`/api/v2/workspaces/${ws}/runs`)).body.data[0].id;
       assert.equal(seen.arn, `arn:aws:sts::123456789012:assumed-role/varsetd-run/${runId}`);
       assert.equal(seen.role, ROLE);
@@ -231,28 +246,11 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
       assert.equal(fs.existsSync(seen.file), false, 'the token file is removed once the command ended');
       assert.equal(fs.existsSync(path.dirname(seen.file)), false);
       assert.doesNotMatch(result.stdout + result.stderr, /eyJ[\w-]+\.eyJ/, 'varsetd exec prints no token');
-    } finally {
-      moto.kill('SIGTERM');
-    }
+    });
   });
 
   it("boto3 given an alias's shared config file from tfc_aws_dynamic_credentials gets the alias's role, the default's the default role", async () => {
-    const motoPort = await freePort();
-    const moto = spawn(path.join(motoBin, 'python'), ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(motoPort)], {
-      stdio: 'ignore',
-    });
-    try {
-      const sts = `http://127.0.0.1:${motoPort}`;
-      for (let i = 0; ; i++) {
-        if (
-          (await fetch(sts)
-            .then((r) => r.status)
-            .catch(() => 0)) !== 0
-        )
-          break;
-        assert.ok(i < 100, "moto's server did not start");
-        await sleep(100);
-      }
+    await withMoto(async (sts) => {
       const aliased = await t.createWorkspace(org, { name: 'aliased' });
       await grantWorkspace(t, runner.teamId, aliased, { access: 'plan' });
       await createVarset(t, org, {
@@ -275,41 +273,13 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
         "arns.update({alias: whoami(c['shared_config_file']) for alias, c in given['aliases'].items()})",
         "print('RESULT ' + json.dumps(arns))",
       ].join('\n');
-      fs.writeFileSync(path.join(configDir, 'aliases.py'), script);
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        HOME: configDir,
-        VARSETD_ADDRESS: issuer,
-        VARSETD_TOKEN: runner.token,
-        AWS_DEFAULT_REGION: 'us-east-1',
-        AWS_ENDPOINT_URL_STS: sts,
-        AWS_EC2_METADATA_DISABLED: 'true',
-      };
-      const result = await run(
-        process.execPath,
-        [
-          '--import',
-          import.meta.resolve('tsx'),
-          path.join(ROOT, 'src/main.ts'),
-          'exec',
-          '--workspace',
-          `${org}/aliased`,
-          '--',
-          path.join(motoBin, 'python'),
-          'aliases.py',
-        ],
-        { env, cwd: configDir },
-      );
-      assert.equal(result.code, 0, result.stderr + result.stdout);
-      const line = result.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      const { seen } = await execPython(sts, 'aliased', script);
       const runId = (await t.get(`/api/v2/workspaces/${aliased}/runs`)).body.data[0].id;
-      assert.deepEqual(JSON.parse(line!.slice('RESULT '.length)), {
+      assert.deepEqual(seen, {
         default: `arn:aws:sts::123456789012:assumed-role/varsetd-run/${runId}`,
         STAGING: `arn:aws:sts::210987654321:assumed-role/staging/${runId}`,
       });
-    } finally {
-      moto.kill('SIGTERM');
-    }
+    });
   });
 
   it("an alias's Vault login (go-oidc verifying its token) leaves a Vault token in tfc_vault_dynamic_credentials's token_filename", async () => {
