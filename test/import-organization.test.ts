@@ -7,6 +7,7 @@ import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from '
 import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
 import { createOrganization, createProject, createWorkspace } from './support/factories/organizations.js';
 import { createVarset, type VarAttributes } from './support/factories/varsets.js';
+import { effectiveByWorkspace } from './support/import-sources.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
 /**
@@ -21,28 +22,6 @@ import { createTestStore, storeKind, type TestStore } from './support/store.js';
 const ORGANIZATION = 'hashi';
 const WORKSPACES = 50;
 const SETS = 100;
-
-/** A workspace's effective variables without ids: key, category, value, flags, whether a value is needed, and where each comes from. */
-async function effective(c: Client): Promise<Record<string, unknown[]>> {
-  const listed = await c.get(`/api/v2/organizations/${ORGANIZATION}/workspaces?page%5Bsize%5D=100`);
-  expectStatus(listed, 200);
-  const all: Record<string, unknown[]> = {};
-  for (const w of listed.body.data as { id: string; attributes: { name: string } }[]) {
-    const res = await c.get(`/api/v2/workspaces/${w.id}/effective-variables`);
-    expectStatus(res, 200);
-    all[w.attributes.name] = (res.body.data as { attributes: any }[]).map(({ attributes: a }) => [
-      a.key,
-      a.category,
-      a.value,
-      a.sensitive,
-      a.hcl,
-      a['value-needed'] ?? false,
-      a.source.type,
-      a.source.varset?.name ?? null,
-    ]);
-  }
-  return all;
-}
 
 /** The source organization; answers the values file's lines (SET/KEY or WORKSPACE/KEY) for its sensitive values. */
 async function seed(c: Client): Promise<Record<string, string>> {
@@ -180,8 +159,8 @@ describe(`varsetd import of a whole organization from another varsetd (${storeKi
     assert.ok(!run.stdout.includes('value-needed'), 'a sensitive value was left without one');
 
     const [imported, original] = await Promise.all([
-      effective(httpClient(target.url)),
-      effective(httpClient(source.url)),
+      effectiveByWorkspace(httpClient(target.url), ORGANIZATION),
+      effectiveByWorkspace(httpClient(source.url), ORGANIZATION),
     ]);
     assert.equal(Object.keys(original).length, WORKSPACES);
     assert.ok(

@@ -2,14 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, errorOf, expectStatus, httpClient, type Client } from './support/requests.js';
 import { organizationToken } from './support/factories/access.js';
 import { createOrganization } from './support/factories/organizations.js';
+import { sourceInFrontOf } from './support/import-sources.js';
 import { SECRET, seedOrganization } from './support/set-fixture.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
 
@@ -160,26 +159,15 @@ describe(`varsetd import --include-sensitive between two varsetd servers (${stor
 
   it('a source that is not varsetd has no sensitive values to give, and the import says so', async () => {
     // An HCP-shaped API: the same answers, but no sensitive-values endpoint (HCP Terraform's 404).
-    const hcp = http.createServer((req, res) => {
-      if (req.url!.includes('/sensitive-values')) {
-        res.writeHead(404, { 'content-type': 'application/vnd.api+json' });
-        res.end('{"errors":[{"status":"404","title":"not found"}]}');
-        return;
-      }
-      const forwarded = http.request(
-        `${source.url}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode!, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(forwarded);
+    const hcp = await sourceInFrontOf(source.url, (req, res) => {
+      if (!req.url!.includes('/sensitive-values')) return false;
+      res.writeHead(404, { 'content-type': 'application/vnd.api+json' });
+      res.end('{"errors":[{"status":"404","title":"not found"}]}');
+      return true;
     });
-    await new Promise<void>((resolve) => hcp.listen(0, '127.0.0.1', resolve));
     try {
       await createOrganization(t, 'elsewhere');
-      const url = `http://127.0.0.1:${(hcp.address() as AddressInfo).port}`;
+      const url = hcp.url;
       const run = await importFrom(url, adminTokenFile, '--into', 'elsewhere', '--include-sensitive');
       assert.equal(run.code, 1);
       assert.match(

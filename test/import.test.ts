@@ -1,39 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
 import { createOrganization } from './support/factories/organizations.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
+import { effectiveByWorkspace, sourceInFrontOf } from './support/import-sources.js';
 import { SECRET, seedOrganization } from './support/set-fixture.js';
 import { createTestStore, storeKind, type TestStore } from './support/store.js';
-
-/** What a workspace's effective variables are, without ids: key, category, value, flags and the set (or workspace) they come from. */
-async function effective(c: Client, organization: string): Promise<Record<string, unknown[]>> {
-  const workspaces = (await c.get(`/api/v2/organizations/${organization}/workspaces?page%5Bsize%5D=100`)).body.data as {
-    id: string;
-    attributes: { name: string };
-  }[];
-  const all: Record<string, unknown[]> = {};
-  for (const w of workspaces) {
-    const res = await c.get(`/api/v2/workspaces/${w.id}/effective-variables`);
-    expectStatus(res, 200);
-    all[w.attributes.name] = (res.body.data as { attributes: any }[]).map(({ attributes: a }) => [
-      a.key,
-      a.category,
-      a.value,
-      a.sensitive,
-      a.hcl,
-      a.source.type,
-      a.source.varset?.name ?? null,
-    ]);
-  }
-  return all;
-}
 
 describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   let sourceStore: TestStore;
@@ -45,7 +21,7 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   let dir: string;
   let tokenFile: string;
   let valuesFile: string;
-  let throttle: http.Server;
+  let throttle: { url: string; close(): void };
   let throttled = 0;
   const varsetd = (...args: string[]) => runVarsetd(args, varsetdEnv(targetStore));
   const importFrom = (url: string, ...rest: string[]) =>
@@ -103,23 +79,12 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     valuesFile = path.join(dir, 'values.env');
     fs.writeFileSync(valuesFile, `# filled by hand\nshared/AWS_SECRET_ACCESS_KEY=${SECRET}\n`);
     // The source as a rate-limited API: every fifth request is answered 429 once, with Retry-After.
-    throttle = http.createServer((req, res) => {
-      if (++throttled % 5 === 0) {
-        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/vnd.api+json' });
-        res.end('{"errors":[{"status":"429","title":"Too many requests"}]}');
-        return;
-      }
-      const forwarded = http.request(
-        `${source.url}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode!, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(forwarded);
+    throttle = await sourceInFrontOf(source.url, (_req, res) => {
+      if (++throttled % 5 !== 0) return false;
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/vnd.api+json' });
+      res.end('{"errors":[{"status":"429","title":"Too many requests"}]}');
+      return true;
     });
-    await new Promise<void>((resolve) => throttle.listen(0, '127.0.0.1', resolve));
   });
   after(async () => {
     throttle.close();
@@ -150,9 +115,7 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
 
   it('imports the organization through pages and 429s: the same effective variables, one version per set', async () => {
     const before429 = throttled;
-    const report = reportOf(
-      await importFrom(`http://127.0.0.1:${(throttle.address() as AddressInfo).port}`, '--values', valuesFile),
-    );
+    const report = reportOf(await importFrom(throttle.url, '--values', valuesFile));
     assert.ok(throttled - before429 >= 10, 'the import read through the throttled source');
     assert.deepEqual(
       results(report).map(([, r]: string[]) => r),
@@ -166,7 +129,7 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     assert.deepEqual(report['workspace-variables'], [
       { workspace: 'db', key: 'size', category: 'terraform', result: 'created' },
     ]);
-    assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+    assert.deepEqual(await effectiveByWorkspace(t, 'acme'), await effectiveByWorkspace(s, 'acme'));
     assert.deepEqual(report['workspace-tags'], [
       { workspace: 'web', tag: 'frontend', result: 'created' },
       { workspace: 'web', tag: 'prod', result: 'created' },
@@ -270,7 +233,7 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     assert.deepEqual(changed.sets.find((set: any) => set.name === 'extra-2').variables, [
       { key: 'k2', category: 'terraform', result: 'updated' },
     ]);
-    assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+    assert.deepEqual(await effectiveByWorkspace(t, 'acme'), await effectiveByWorkspace(s, 'acme'));
   });
 
   it('a changed set gets one version and one event naming the import, whatever changed in it', async () => {
@@ -337,7 +300,7 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     assert.equal(made.length, 1, 'one new audit event');
     assert.equal(made[0].resource.action, 'update');
     assert.match(made[0].resource.meta.cause, /^import from http:\/\/127\.0\.0\.1:\d+$/);
-    assert.deepEqual(await effective(t, 'acme'), await effective(s, 'acme'));
+    assert.deepEqual(await effectiveByWorkspace(t, 'acme'), await effectiveByWorkspace(s, 'acme'));
   });
 
   it('a set refused in part is left as it was: nothing of it is written', async () => {
@@ -433,29 +396,14 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   });
 
   it('stops at a source error with nothing written', async () => {
-    const failing = http.createServer((req, res) => {
-      if (req.url!.includes('/relationships/vars')) {
-        res.writeHead(500).end();
-        return;
-      }
-      const forwarded = http.request(
-        `${source.url}${req.url}`,
-        { method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode!, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(forwarded);
+    const failing = await sourceInFrontOf(source.url, (req, res) => {
+      if (!req.url!.includes('/relationships/vars')) return false;
+      res.writeHead(500).end();
+      return true;
     });
-    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
     try {
       await createOrganization(t, 'untouched');
-      const run = await importFrom(
-        `http://127.0.0.1:${(failing.address() as AddressInfo).port}`,
-        '--into',
-        'untouched',
-      );
+      const run = await importFrom(failing.url, '--into', 'untouched');
       assert.equal(run.code, 1);
       assert.match(
         run.stderr,
