@@ -20,6 +20,7 @@ import {
   type PlanJson,
   type TerraformResult,
   type Tools,
+  terraformEnvironment,
 } from './terraform.js';
 
 /**
@@ -90,19 +91,11 @@ describe(`varsetd export --format tf, planned and applied by Terraform with the 
   async function terraform(args: string[]): Promise<TerraformResult> {
     commandCount += 1;
     const name = path.join(work, 'logs', `${String(commandCount).padStart(2, '0')}-${args[0]}`);
-    const env: NodeJS.ProcessEnv = {
-      HOME: path.join(work, 'home'),
-      TF_CLI_CONFIG_FILE: path.join(work, 'terraform.tfrc'),
-      TF_IN_AUTOMATION: '1',
-      CHECKPOINT_DISABLE: '1',
-      TF_LOG: 'DEBUG',
-      TF_LOG_PATH: `${name}.log`,
-      SSL_CERT_FILE: path.join(work, 'tls/ca.pem'),
-      // The exported configuration has no provider block: the provider reads where and as whom from these.
+    // The exported configuration has no provider block: the provider reads where and as whom from these.
+    const env = terraformEnvironment(work, `${name}.log`, sensitiveInputs, {
       TFE_HOSTNAME: new URL(server.url).host,
       TFE_TOKEN: ADMIN_TOKEN,
-    };
-    for (const [variable, value] of Object.entries(sensitiveInputs)) env[`TF_VAR_${variable}`] = value;
+    });
     const result = await runTerraform(tools, configuration, args, env, COMMAND_TIMEOUT_MS);
     keepOutput(`${name}.out`, args, result);
     return result;

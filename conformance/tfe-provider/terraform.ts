@@ -40,6 +40,32 @@ export interface TerraformResult {
   stderr: string;
 }
 
+/**
+ * What Terraform runs with in a work area (its home, the CLI configuration of the mirror, the
+ * authority varsetd's test certificate is signed by): debug logs to `logPath`, and each of
+ * `variables` as `TF_VAR_<name>`.
+ */
+export function terraformEnvironment(
+  work: string,
+  logPath: string,
+  variables: Record<string, string>,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    HOME: path.join(work, 'home'),
+    TF_CLI_CONFIG_FILE: path.join(work, 'terraform.tfrc'),
+    TF_IN_AUTOMATION: '1',
+    CHECKPOINT_DISABLE: '1',
+    TF_LOG: 'DEBUG',
+    TF_LOG_PATH: logPath,
+    // Go's TLS reads the authorities to trust from here in place of the system's.
+    SSL_CERT_FILE: path.join(work, 'tls/ca.pem'),
+    ...extra,
+  };
+  for (const [variable, value] of Object.entries(variables)) env[`TF_VAR_${variable}`] = value;
+  return env;
+}
+
 /** Runs `terraform ARGS -no-color` in `cwd`, with nothing of the caller's environment but PATH; stops it after `timeoutMs`. */
 export function runTerraform(
   tools: Tools,

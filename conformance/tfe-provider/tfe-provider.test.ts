@@ -21,6 +21,7 @@ import {
   type PlannedChange,
   type TerraformResult,
   type Tools,
+  terraformEnvironment,
 } from './terraform.js';
 
 /**
@@ -110,20 +111,12 @@ describe(`the Terraform tfe provider against varsetd over HTTPS (${storeKind})`,
   ): Promise<TerraformResult> {
     commandCount += 1;
     const name = path.join(logs, `${String(commandCount).padStart(2, '0')}-${folder}-${args[0]}`);
-    const env: NodeJS.ProcessEnv = {
-      HOME: path.join(work, 'home'),
-      TF_CLI_CONFIG_FILE: path.join(work, 'terraform.tfrc'),
-      TF_IN_AUTOMATION: '1',
-      CHECKPOINT_DISABLE: '1',
-      TF_LOG: 'DEBUG',
-      TF_LOG_PATH: `${name}.log`,
-      // Go's TLS reads the authorities to trust from here in place of the system's.
-      SSL_CERT_FILE: path.join(work, 'tls/ca.pem'),
-      TF_VAR_hostname: new URL(server.url).host,
-      TF_VAR_token: ADMIN_TOKEN,
-      TF_VAR_organization: ORGANIZATION,
-    };
-    for (const [variable, value] of Object.entries(variables)) env[`TF_VAR_${variable}`] = value;
+    const env = terraformEnvironment(work, `${name}.log`, {
+      hostname: new URL(server.url).host,
+      token: ADMIN_TOKEN,
+      organization: ORGANIZATION,
+      ...variables,
+    });
     const result = await runTerraform(tools, path.join(work, folder), args, env, COMMAND_TIMEOUT_MS);
     keepOutput(`${name}.out`, args, result);
     return result;
