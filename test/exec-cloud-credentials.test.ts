@@ -1,15 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestApp } from './support/app.js';
 import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { createVarset } from './support/factories/varsets.js';
-import { ROOT } from './support/processes.js';
 import { storeKind } from './support/store.js';
-import { decodeToken, startIssuer } from './support/workload-identity.js';
+import { execWithIssuer, publishedClaims, resultLine, startIssuer } from './support/workload-identity.js';
 
 /**
  * Google Cloud's and Azure's dynamic credentials as `varsetd exec` gives them: a real server, and
@@ -58,43 +56,9 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
     return ws;
   }
 
-  function exec(
-    workspace: string,
-    extra: string[],
-    command = [process.execPath, '-e', SHOW],
-  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const env = { PATH: process.env.PATH, HOME: dir, VARSETD_ADDRESS: issuer, VARSETD_TOKEN: runner.token };
-    const args = [
-      '--import',
-      import.meta.resolve('tsx'),
-      path.join(ROOT, 'src/main.ts'),
-      'exec',
-      '--workspace',
-      `${org}/${workspace}`,
-      ...extra,
-      '--',
-      ...command,
-    ];
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => (stdout += String(c)));
-      child.stderr.on('data', (c) => (stderr += String(c)));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
-  const resultOf = (stdout: string) =>
-    JSON.parse(
-      stdout
-        .split('\n')
-        .find((l) => l.startsWith('RESULT '))!
-        .slice('RESULT '.length),
-    );
-
-  /** Verifies a token's signature with the issuer's published key; returns its claims. */
-  const claimsOf = async (token: string) =>
-    decodeToken(token, await (await fetch(`${issuer}/.well-known/jwks`)).json()).claims;
+  const exec = (workspace: string, extra: string[], command = [process.execPath, '-e', SHOW]) =>
+    execWithIssuer({ issuer, token: runner.token, cwd: dir, workspace: `${org}/${workspace}`, extra, command });
+  const claimsOf = (token: string) => publishedClaims(issuer, token);
   const latestRun = async (ws: string) => (await t.get(`/api/v2/workspaces/${ws}/runs`)).body.data[0];
 
   it("writes Google's external account credentials and Azure's federated token, 0600 in a private folder removed after, by phase", async () => {
@@ -119,7 +83,7 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
         /eyJ[\w-]+\.eyJ/,
         'varsetd exec prints no token',
       );
-      const { env, files, folderMode } = resultOf(stdout);
+      const { env, files, folderMode } = resultLine(stdout);
       const runId = (await latestRun(ws)).id;
       assert.equal(folderMode, 0o700);
       for (const [file, { mode }] of Object.entries<{ mode: number }>(files)) {
@@ -172,7 +136,7 @@ describe(`varsetd exec: Google Cloud and Azure dynamic credentials (${storeKind}
     });
     const { code, stdout, stderr } = await exec('audiences', []);
     assert.equal(code, 0, stderr + stdout);
-    const { env, files } = resultOf(stdout);
+    const { env, files } = resultLine(stdout);
     const google = JSON.parse(files[env.GOOGLE_APPLICATION_CREDENTIALS].content);
     assert.equal(
       google.audience,

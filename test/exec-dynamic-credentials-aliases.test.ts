@@ -9,7 +9,7 @@ import { grantWorkspace, teamWithToken } from './support/factories/access.js';
 import { createVarset } from './support/factories/varsets.js';
 import { ROOT } from './support/processes.js';
 import { storeKind } from './support/store.js';
-import { decodeToken, startIssuer } from './support/workload-identity.js';
+import { execWithIssuer, publishedClaims, resultLine, startIssuer } from './support/workload-identity.js';
 
 /**
  * Several configurations of one cloud through aliases (TFC_<CLOUD>_PROVIDER_AUTH_<TAG>), as
@@ -108,30 +108,9 @@ describe(`varsetd exec: dynamic credentials through aliases (${storeKind})`, () 
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function exec(extra: string[], command: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const env = { PATH: process.env.PATH, HOME: dir, VARSETD_ADDRESS: issuer, VARSETD_TOKEN: runner.token };
-    const args = [
-      '--import',
-      import.meta.resolve('tsx'),
-      path.join(ROOT, 'src/main.ts'),
-      'exec',
-      '--workspace',
-      `${org}/aliased`,
-      ...extra,
-      '--',
-      ...command,
-    ];
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => (stdout += String(c)));
-      child.stderr.on('data', (c) => (stderr += String(c)));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
-  const claimsOf = async (token: string) =>
-    decodeToken(token, await (await fetch(`${issuer}/.well-known/jwks`)).json()).claims;
+  const exec = (extra: string[], command: string[]) =>
+    execWithIssuer({ issuer, token: runner.token, cwd: dir, workspace: `${org}/aliased`, extra, command });
+  const claimsOf = (token: string) => publishedClaims(issuer, token);
 
   it("gives each alias its own token, with the alias's audience, and files named by tfc_<cloud>_dynamic_credentials", async () => {
     for (const [phase, stagingRole] of [
@@ -145,8 +124,7 @@ describe(`varsetd exec: dynamic credentials through aliases (${storeKind})`, () 
         /eyJ[\w-]+\.eyJ/,
         'varsetd exec prints no token',
       );
-      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '))!;
-      const { inputs, files, aws, gcp } = JSON.parse(line.slice('RESULT '.length));
+      const { inputs, files, aws, gcp } = resultLine(stdout);
       const runId = (await t.get(`/api/v2/workspaces/${ws}/runs`)).body.data[0].id;
       const subject = new RegExp(`^organization:${org}:project:[^:]+:workspace:aliased:run_phase:${phase}$`);
 

@@ -13,7 +13,7 @@ import { createVarset } from './support/factories/varsets.js';
 import { freePort, ROOT } from './support/processes.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { startIssuer } from './support/workload-identity.js';
+import { execWithIssuer, resultLine, startIssuer } from './support/workload-identity.js';
 import { rotateSigningKey } from '../src/workload-identity/service.js';
 
 /**
@@ -114,34 +114,16 @@ describe(`workload identity with real relying parties (${storeKind})`, { skip: G
   /** `varsetd exec` on a workspace of `org` running a Python script with boto3 against `sts`; what it printed after `RESULT `. */
   async function execPython(sts: string, workspace: string, script: string) {
     fs.writeFileSync(path.join(configDir, 'script.py'), script);
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: configDir,
-      VARSETD_ADDRESS: issuer,
-      VARSETD_TOKEN: runner.token,
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_ENDPOINT_URL_STS: sts,
-      AWS_EC2_METADATA_DISABLED: 'true',
-    };
-    const result = await run(
-      process.execPath,
-      [
-        '--import',
-        import.meta.resolve('tsx'),
-        path.join(ROOT, 'src/main.ts'),
-        'exec',
-        '--workspace',
-        `${org}/${workspace}`,
-        '--',
-        path.join(motoBin, 'python'),
-        'script.py',
-      ],
-      { env, cwd: configDir },
-    );
+    const result = await execWithIssuer({
+      issuer,
+      token: runner.token,
+      cwd: configDir,
+      workspace: `${org}/${workspace}`,
+      command: [path.join(motoBin, 'python'), 'script.py'],
+      env: { AWS_DEFAULT_REGION: 'us-east-1', AWS_ENDPOINT_URL_STS: sts, AWS_EC2_METADATA_DISABLED: 'true' },
+    });
     assert.equal(result.code, 0, result.stderr + result.stdout);
-    const line = result.stdout.split('\n').find((l) => l.startsWith('RESULT '));
-    assert.ok(line, result.stdout);
-    return { result, seen: JSON.parse(line.slice('RESULT '.length)) };
+    return { result, seen: resultLine(result.stdout) };
   }
 
   async function newRun(): Promise<string> {
