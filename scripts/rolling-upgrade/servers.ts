@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 
 /** A build of varsetd: a folder with its `dist/main.js`, and what to call it. */
@@ -27,19 +27,8 @@ export interface RunningServer {
   log: string;
 }
 
-/** A port nothing listens on now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { freePort } from '../../test/support/processes.js';
+export { sleep };
 
 /**
  * `node dist/main.js serve` of `build` on the host's port, as a service manager would start it;
