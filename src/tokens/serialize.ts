@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Token } from '../auth/tokens.js';
 import { toOne } from '../jsonapi/document.js';
 import type { CurrentTokenResource, TokenResource } from './schemas.js';
+import type { CurrentToken } from './service.js';
 
 /**
  * Who created a token, as HCP Terraform's `created-by` names it: a team, an organization (by
@@ -47,12 +48,7 @@ export function serializeToken(token: Token, organizationName: string, secret?: 
 }
 
 /** Who the caller's token stands for (`describeCurrentToken`). */
-export function serializeCurrentToken(current: {
-  tokenId: string;
-  kind: 'team' | 'organization' | 'site-admin';
-  description: string;
-  organizationName: string | null;
-}): Static<typeof CurrentTokenResource> {
+export function serializeCurrentToken(current: CurrentToken): Static<typeof CurrentTokenResource> {
   return {
     id: current.tokenId,
     type: 'current-tokens',

@@ -288,13 +288,15 @@ export async function revokeTokenById(ctx: Context, id: string): Promise<Token> 
   return token;
 }
 
-/** Who the caller's token stands for: its kind, its words, and its organization's name (none for the site administrator). */
-export async function describeCurrentToken(ctx: Context): Promise<{
+/** Who a request's token stands for (`GET /current-token`): its kind, its words, and its organization's name (none for the site administrator). */
+export interface CurrentToken {
   tokenId: string;
   kind: 'team' | 'organization' | 'site-admin';
   description: string;
   organizationName: string | null;
-}> {
+}
+
+export async function describeCurrentToken(ctx: Context): Promise<CurrentToken> {
   const { subject } = ctx;
   const organizationName =
     subject.kind === 'site-admin' ? null : ((await organizationNameById(ctx, subject.organizationId)) ?? null);
