@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../src/auth/context.js';
+import { commandLineSubject } from '../src/auth/subject.js';
 import { takenBack } from '../src/db/transaction.js';
 import { replaceVarset, updateVarset } from '../src/varsets/service.js';
 import { TestApp } from './support/app.js';
@@ -268,16 +269,9 @@ describe(`every write of a set records one version and one audit event (${storeK
 
   it('a caller names why it writes (Context.cause): the event keeps it beside who wrote', async () => {
     const set = await createVarset(t, scene.org);
-    const user = 'importer';
     const ctx: Context = {
       store: t.store,
-      subject: {
-        kind: 'site-admin',
-        tokenId: 'command-line',
-        description: `command line (user ${user})`,
-        refusedBy: new Set(),
-        commandLine: { user },
-      },
+      subject: commandLineSubject('importer'),
       sealer: t.app.sealer,
       requestId: randomUUID(),
       cause: 'import from https://example.test/sets.json',
@@ -289,7 +283,7 @@ describe(`every write of a set records one version and one audit event (${storeK
       .where('resource_id', '=', set.id)
       .where('action', '=', 'update')
       .execute();
-    assert.deepEqual([event!.auth_type, event!.accessor_id], ['CommandLine', user]);
+    assert.deepEqual([event!.auth_type, event!.accessor_id], ['CommandLine', 'importer']);
     assert.deepEqual(JSON.parse(event!.meta!), {
       name: set.attributes.name,
       cause: 'import from https://example.test/sets.json',
@@ -311,13 +305,7 @@ describe(`every write of a set records one version and one audit event (${storeK
     const idOf = (key: string) => vars.find((v) => v.attributes.key === key)!.id;
     const ctx: Context = {
       store: t.store,
-      subject: {
-        kind: 'site-admin',
-        tokenId: 'command-line',
-        description: 'command line (user importer)',
-        refusedBy: new Set(),
-        commandLine: { user: 'importer' },
-      },
+      subject: commandLineSubject('importer'),
       sealer: t.app.sealer,
       requestId: randomUUID(),
       cause: 'import from /tmp/export',

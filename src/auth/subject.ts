@@ -13,6 +13,17 @@ export type Subject = SubjectKind & {
   commandLine?: { user: string };
 };
 
+/** The command line on the store directly, as the operating-system user `user`: acts as the site administrator. */
+export function commandLineSubject(user: string): Subject {
+  return {
+    kind: 'site-admin',
+    tokenId: 'command-line',
+    description: `command line (user ${user})`,
+    refusedBy: new Set(),
+    commandLine: { user },
+  };
+}
+
 type SubjectKind =
   /** `refusedBy`: the organizations that turned user tokens off (`user-tokens-enabled`), which refuse this token. */
   | { kind: 'site-admin'; tokenId: string; refusedBy: ReadonlySet<string> }

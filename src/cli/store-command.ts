@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import type { Context } from '../auth/context.js';
+import { commandLineSubject } from '../auth/subject.js';
 import type { Page } from '../common/page.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
@@ -99,16 +100,9 @@ export async function onStore<T>(
   try {
     await store.exclusively(() => migrate(store));
     const sealer = sealing ? (await store.exclusively(() => loadKeyring(store, config))).keyring : NO_SEALER;
-    const user = osUser();
     const ctx: Context = {
       store,
-      subject: {
-        kind: 'site-admin',
-        tokenId: 'command-line',
-        description: `command line (user ${user})`,
-        refusedBy: new Set(),
-        commandLine: { user },
-      },
+      subject: commandLineSubject(osUser()),
       sealer,
       requestId: randomUUID(),
     };
