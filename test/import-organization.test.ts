@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
+import { runVarsetd, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
 import { createOrganization, createProject, createWorkspace } from './support/factories/organizations.js';
 import { createVarset, type VarAttributes } from './support/factories/varsets.js';
-import { effectiveByWorkspace } from './support/import-sources.js';
-import { createTestStore, storeKind, type TestStore } from './support/store.js';
+import { effectiveByWorkspace, startSourceAndTarget, type SourceAndTarget } from './support/import-sources.js';
+import { storeKind, type TestStore } from './support/store.js';
 
 /**
  * A whole organization of some size imported from a second varsetd: 3 projects besides the
@@ -98,7 +98,7 @@ async function seed(c: Client): Promise<Record<string, string>> {
 }
 
 describe(`varsetd import of a whole organization from another varsetd (${storeKind})`, () => {
-  let sourceStore: TestStore;
+  let pair: SourceAndTarget | undefined;
   let targetStore: TestStore;
   let source: ServerProcess;
   let target: ServerProcess;
@@ -106,11 +106,8 @@ describe(`varsetd import of a whole organization from another varsetd (${storeKi
   let values: Record<string, string>;
 
   before(async () => {
-    [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
-    [source, target] = await Promise.all([
-      startServerProcess(varsetdEnv(sourceStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN })),
-      startServerProcess(varsetdEnv(targetStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN })),
-    ]);
+    pair = await startSourceAndTarget();
+    ({ targetStore, source, target } = pair);
     values = await seed(httpClient(source.url));
     await createOrganization(httpClient(target.url), ORGANIZATION);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'varsetd-import-organization-'));
@@ -119,9 +116,8 @@ describe(`varsetd import of a whole organization from another varsetd (${storeKi
   });
   after(async () => {
     try {
-      await Promise.all([source.stop(), target.stop()]);
+      await pair?.stop();
     } finally {
-      await Promise.all([sourceStore.dispose(), targetStore.dispose()]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

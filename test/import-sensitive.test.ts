@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
+import { runVarsetd, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, errorOf, expectStatus, httpClient, type Client } from './support/requests.js';
 import { organizationToken } from './support/factories/access.js';
 import { createOrganization } from './support/factories/organizations.js';
-import { sourceInFrontOf } from './support/import-sources.js';
+import { sourceInFrontOf, startSourceAndTarget, type SourceAndTarget } from './support/import-sources.js';
 import { SECRET, seedOrganization } from './support/set-fixture.js';
-import { createTestStore, storeKind, type TestStore } from './support/store.js';
+import { storeKind, type TestStore } from './support/store.js';
 
 /** A workspace's sensitive variable, beside the set's SECRET: it must travel too, and appear nowhere either. */
 const WORKSPACE_SECRET = 'workspace-secret-93be0c51d4';
@@ -29,7 +29,7 @@ function filesHoldingSecrets(dir: string): string[] {
 }
 
 describe(`varsetd import --include-sensitive between two varsetd servers (${storeKind})`, () => {
-  let sourceStore: TestStore;
+  let pair: SourceAndTarget | undefined;
   let targetStore: TestStore;
   let source: ServerProcess;
   let target: ServerProcess;
@@ -50,11 +50,8 @@ describe(`varsetd import --include-sensitive between two varsetd servers (${stor
     varsetd('import', '--from', url, '--token-file', tokenFile, '--organization', 'acme', '--json', ...rest);
 
   before(async () => {
-    [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
-    [source, target] = await Promise.all([
-      startServerProcess(varsetdEnv(sourceStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'debug' })),
-      startServerProcess(varsetdEnv(targetStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'debug' })),
-    ]);
+    pair = await startSourceAndTarget({ LOG_LEVEL: 'debug' });
+    ({ targetStore, source, target } = pair);
     s = httpClient(source.url);
     t = httpClient(target.url);
     const { db } = await seedOrganization(s, 'acme');
@@ -78,9 +75,8 @@ describe(`varsetd import --include-sensitive between two varsetd servers (${stor
   });
   after(async () => {
     try {
-      await Promise.all([source.stop(), target.stop()]);
+      await pair?.stop();
     } finally {
-      await Promise.all([sourceStore.dispose(), targetStore.dispose()]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

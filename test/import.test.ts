@@ -3,16 +3,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runVarsetd, startServerProcess, varsetdEnv, type ServerProcess } from './support/processes.js';
+import { runVarsetd, varsetdEnv, type ServerProcess } from './support/processes.js';
 import { ADMIN_TOKEN, expectStatus, httpClient, type Client } from './support/requests.js';
 import { createOrganization } from './support/factories/organizations.js';
 import { createVar, createVarset } from './support/factories/varsets.js';
-import { effectiveByWorkspace, sourceInFrontOf } from './support/import-sources.js';
+import {
+  effectiveByWorkspace,
+  sourceInFrontOf,
+  startSourceAndTarget,
+  type SourceAndTarget,
+} from './support/import-sources.js';
 import { SECRET, seedOrganization } from './support/set-fixture.js';
-import { createTestStore, storeKind, type TestStore } from './support/store.js';
+import { storeKind, type TestStore } from './support/store.js';
 
 describe(`varsetd import from a varsetd server (${storeKind})`, () => {
-  let sourceStore: TestStore;
+  let pair: SourceAndTarget | undefined;
   let targetStore: TestStore;
   let source: ServerProcess;
   let target: ServerProcess;
@@ -51,11 +56,8 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
     ).filter((e) => e.resource.type === 'varset' && e.resource.id === id);
 
   before(async () => {
-    [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
-    [source, target] = await Promise.all([
-      startServerProcess(varsetdEnv(sourceStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN })),
-      startServerProcess(varsetdEnv(targetStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN })),
-    ]);
+    pair = await startSourceAndTarget();
+    ({ targetStore, source, target } = pair);
     s = httpClient(source.url);
     t = httpClient(target.url);
     const seeded = await seedOrganization(s, 'acme');
@@ -89,9 +91,8 @@ describe(`varsetd import from a varsetd server (${storeKind})`, () => {
   after(async () => {
     throttle.close();
     try {
-      await Promise.all([source.stop(), target.stop()]);
+      await pair?.stop();
     } finally {
-      await Promise.all([sourceStore.dispose(), targetStore.dispose()]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expectStatus, type Client } from './requests.js';
+import { startServerProcess, varsetdEnv, type ServerProcess } from './processes.js';
+import { ADMIN_TOKEN, expectStatus, type Client } from './requests.js';
+import { createTestStore, type TestStore } from './store.js';
 
 /**
  * What every workspace of an organization gets, without ids: per workspace name, each effective
@@ -46,4 +48,36 @@ export async function sourceInFrontOf(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** Two varsetd servers, each on a store of its own, answering the site administrator's token: an import's source and target. */
+export interface SourceAndTarget {
+  sourceStore: TestStore;
+  targetStore: TestStore;
+  source: ServerProcess;
+  target: ServerProcess;
+  /** Stops both servers, then removes both stores. */
+  stop(): Promise<void>;
+}
+
+export async function startSourceAndTarget(env: NodeJS.ProcessEnv = {}): Promise<SourceAndTarget> {
+  const [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
+  const [source, target] = await Promise.all(
+    [sourceStore, targetStore].map((store) =>
+      startServerProcess(varsetdEnv(store, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN, ...env })),
+    ),
+  );
+  return {
+    sourceStore,
+    targetStore,
+    source: source!,
+    target: target!,
+    stop: async () => {
+      try {
+        await Promise.all([source!.stop(), target!.stop()]);
+      } finally {
+        await Promise.all([sourceStore.dispose(), targetStore.dispose()]);
+      }
+    },
+  };
 }
