@@ -1,19 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROJECT_LEVELS, WORKSPACE_LEVELS, type ProjectAccess, type WorkspaceAccess } from '../src/auth/levels.js';
+import type { Action, Target } from '../src/auth/actions.js';
+import { can, ensure } from '../src/auth/decisions.js';
+import { projectGrantRights, workspaceGrantRights } from '../src/auth/grants.js';
 import {
-  can,
-  ensure,
   organizationListScope,
-  projectGrantRights,
   projectListScope,
   teamListScope,
   varsetListScope,
-  workspaceGrantRights,
   workspaceListScope,
-  type Action,
-  type Target,
-} from '../src/auth/policy.js';
+} from '../src/auth/list-scopes.js';
 import type { Subject, TeamRights } from '../src/auth/subject.js';
 import { TokenRefused } from '../src/common/errors.js';
 

@@ -1,4 +1,4 @@
-import { organizationPermissions, projectPermissions } from '../auth/policy.js';
+import { organizationPermissions, projectPermissions } from '../auth/permissions.js';
 import type { Comment } from '../comments/model.js';
 import { serializeComment } from '../comments/serialize.js';
 import type { Context } from '../auth/context.js';
