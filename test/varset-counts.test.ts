@@ -20,7 +20,7 @@ async function countsOf(store: Store, organizationName: string) {
     .executeTakeFirstOrThrow();
   const counted = await store.db
     .selectFrom('varsets')
-    // Not named `global`: a result column of that name is read as a flag (src/db/flags.ts).
+    // Not named `global`: a result column of that name is read as a boolean (src/db/boolean-columns.ts).
     .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number | null>('global').as('global_sets')])
     .where('organization_id', '=', organization.id)
     .executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { openStore, reach, type Store } from '../db/connect.js';
+import { openStore, ping, type Store } from '../db/connect.js';
 
 /**
  * The store a command (`serve`, `migrate`) works on, reached once: a store that cannot be opened
@@ -10,7 +10,7 @@ export async function openReachableStore(config: Config, { checkpointInBackgroun
   let store: Store | undefined;
   try {
     store = await openStore({ ...config, checkpointInBackground });
-    await reach(store);
+    await ping(store);
     return store;
   } catch (error) {
     await store?.close().catch(() => {});

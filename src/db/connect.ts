@@ -23,7 +23,7 @@ import { migrateGivingWay } from './migration-locks.js';
 import { sqliteModule } from './sqlite-module.js';
 import { makePrivateFolder } from '../common/private-folder.js';
 import { startCheckpointer } from './checkpointer.js';
-import { bindingFlagsAsIntegers, FlagsPlugin } from './flags.js';
+import { bindingBooleansAsIntegers, BooleanColumnsPlugin } from './boolean-columns.js';
 import { announcingStatementFailures } from './statement-errors.js';
 import { withConnectionsWrapped } from './wrapped-connections.js';
 
@@ -117,7 +117,7 @@ export function sqliteFile(dataDir: string): string {
 }
 
 /** One trivial statement: rejects when the database cannot be reached (PostgreSQL connects lazily). */
-export async function reach(store: Store): Promise<void> {
+export async function ping(store: Store): Promise<void> {
   await sql`select 1`.execute(store.db);
 }
 
@@ -180,10 +180,10 @@ function openSqlite(file: string, checkpointInBackground: boolean, onStatement?:
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({
-    dialect: bindingFlagsAsIntegers(
+    dialect: bindingBooleansAsIntegers(
       announcingStatementFailures(recording(new ImmediateSqliteDialect(withStatementCache(raw)), onStatement)),
     ),
-    plugins: [new FlagsPlugin()],
+    plugins: [new BooleanColumnsPlugin()],
   });
   // SQLite creates the WAL and shared-memory files with the database file's mode.
   for (const suffix of ['-wal', '-shm']) if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, PRIVATE_FILE);
@@ -338,12 +338,12 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({
-    dialect: bindingFlagsAsIntegers(
+    dialect: bindingBooleansAsIntegers(
       announcingStatementFailures(
         recording(new PostgresDialect({ pool: withNamedStatements(pool) }), limits.onStatement),
       ),
     ),
-    plugins: [new FlagsPlugin()],
+    plugins: [new BooleanColumnsPlugin()],
   });
   return {
     db,

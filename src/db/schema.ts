@@ -3,8 +3,8 @@ import type { Generated } from 'kysely';
 /**
  * Table types. Booleans are stored as 0/1 integers on both stores and timestamps as ISO 8601
  * text with milliseconds, so both read and write the same values through one code path.
- * Code outside `src/db` sees and writes real booleans: `FlagsPlugin` (flags.ts) maps them at
- * the driver's edge, for every column named in `FLAG_COLUMNS`.
+ * Code outside `src/db` sees and writes real booleans: `BooleanColumnsPlugin` (boolean-columns.ts) maps them at
+ * the driver's edge, for every column named in `BOOLEAN_COLUMNS`.
  */
 
 export interface OrganizationTable {

@@ -128,7 +128,7 @@ export async function findVariablesOfSetsReachingWorkspacesReachedBy(
     .selectFrom('varset_variables')
     .innerJoin('varsets', 'varsets.id', 'varset_variables.varset_id')
     .select(VARIABLE_COLUMNS.map((column) => `varset_variables.${column}` as const))
-    // The flags keep their column names, by which they are read as booleans (src/db/flags.ts).
+    // The flags keep their column names, by which they are read as booleans (src/db/boolean-columns.ts).
     .select([
       'varsets.id as set_id',
       'varsets.name as set_name',

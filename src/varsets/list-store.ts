@@ -269,7 +269,7 @@ export async function findVarsetsReachingWorkspace(db: Db, workspace: WorkspaceP
   const rows = await db
     .selectFrom('varsets')
     .select(['varsets.id', 'varsets.name', 'varsets.project_id', 'varsets.global', 'varsets.priority'])
-    // Computed flags are read as booleans like the flag columns (src/db/flags.ts).
+    // Computed flags are read as booleans like the flag columns (src/db/boolean-columns.ts).
     .select((eb) => [
       eb('varsets.id', 'in', assignedToWorkspace).$castTo<boolean>().as('on_workspace'),
       eb('varsets.id', 'in', assignedToProject).$castTo<boolean>().as('on_project'),

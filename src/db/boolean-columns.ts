@@ -12,7 +12,7 @@ import { withConnectionsWrapped } from './wrapped-connections.js';
 import type { Database } from './schema.js';
 
 /** Every column that holds a boolean, whatever its table. */
-type FlagColumn = {
+type BooleanColumn = {
   [T in keyof Database]: {
     [C in keyof Database[T]]-?: Database[T][C] extends boolean | null ? C : never;
   }[keyof Database[T]];
@@ -20,9 +20,9 @@ type FlagColumn = {
 
 /**
  * The result columns read as booleans: every boolean column of the schema (the compiler
- * refuses a list that misses one or names another), and the flags stores compute in a select.
+ * refuses a list that misses one or names another), and the booleans stores compute in a select.
  */
-const FLAG_COLUMNS: Record<FlagColumn, true> = {
+const BOOLEAN_COLUMNS: Record<BooleanColumn, true> = {
   allow_destroy_plan: true,
   allow_member_token_management: true,
   assessments_enabled: true,
@@ -69,12 +69,12 @@ const FLAG_COLUMNS: Record<FlagColumn, true> = {
 };
 
 /** Flags a store computes in a select (`x in (…) as on_workspace`): PostgreSQL answers booleans, SQLite 0 or 1. */
-export const COMPUTED_FLAGS = ['on_workspace', 'on_project'] as const;
+export const COMPUTED_BOOLEANS = ['on_workspace', 'on_project'] as const;
 
-const FLAGS = new Set<string>([...Object.keys(FLAG_COLUMNS), ...COMPUTED_FLAGS]);
+const BOOLEANS = new Set<string>([...Object.keys(BOOLEAN_COLUMNS), ...COMPUTED_BOOLEANS]);
 
 /** Booleans bound to a statement become 1 and 0, the values both stores keep in flag columns. */
-function withIntegerFlags(query: CompiledQuery): CompiledQuery {
+function withBooleansAsIntegers(query: CompiledQuery): CompiledQuery {
   if (!query.parameters.some((value) => typeof value === 'boolean')) return query;
   return {
     ...query,
@@ -83,23 +83,23 @@ function withIntegerFlags(query: CompiledQuery): CompiledQuery {
 }
 
 /**
- * `dialect` binding booleans as 1 and 0 (see `FlagsPlugin`). This is done on the compiled
+ * `dialect` binding booleans as 1 and 0 (see `BooleanColumnsPlugin`). This is done on the compiled
  * statement, where the parameters are a flat list, instead of by rewriting every query's tree.
  */
-export function bindingFlagsAsIntegers(dialect: Dialect): Dialect {
+export function bindingBooleansAsIntegers(dialect: Dialect): Dialect {
   return withConnectionsWrapped(dialect, (connection) => ({
-    executeQuery: (query) => connection.executeQuery(withIntegerFlags(query)),
-    streamQuery: (query, chunkSize) => connection.streamQuery(withIntegerFlags(query), chunkSize),
+    executeQuery: (query) => connection.executeQuery(withBooleansAsIntegers(query)),
+    streamQuery: (query, chunkSize) => connection.streamQuery(withBooleansAsIntegers(query), chunkSize),
   }));
 }
 
 /**
  * The one place that knows how booleans are stored: statements bind 1 and 0 for true and
- * false (`bindingFlagsAsIntegers`, which the dialect must be wrapped in), and the flag columns of every result row are read back as true and false. Null
+ * false (`bindingBooleansAsIntegers`, which the dialect must be wrapped in), and the flag columns of every result row are read back as true and false. Null
  * stays null (a flag of a row a left join did not find).
  */
-export class FlagsPlugin implements KyselyPlugin {
-  // Statements bind booleans as integers through `bindingFlagsAsIntegers`.
+export class BooleanColumnsPlugin implements KyselyPlugin {
+  // Statements bind booleans as integers through `bindingBooleansAsIntegers`.
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     return args.node;
   }
@@ -107,7 +107,7 @@ export class FlagsPlugin implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     for (const row of args.result.rows) {
       for (const key in row) {
-        if (!FLAGS.has(key)) continue;
+        if (!BOOLEANS.has(key)) continue;
         const value = row[key];
         if (typeof value === 'number' || typeof value === 'bigint') row[key] = value !== 0 && value !== 0n;
       }
