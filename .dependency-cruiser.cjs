@@ -101,8 +101,23 @@ module.exports = {
       name: 'services-use-transactions-only',
       severity: 'error',
       comment: 'A service reaches the database through its store; from src/db it takes only transactions.',
-      from: { path: `^src/(${FEATURES})/`, pathNot: 'store\\.ts$' },
+      from: { path: `^src/(${FEATURES})/`, pathNot: ['store\\.ts$', 'model\\.ts$'] },
       to: { path: '^src/db/', pathNot: '^src/db/transaction\\.ts$' },
+    },
+    {
+      name: 'models-derive-rows-only',
+      severity: 'error',
+      comment:
+        "A model may derive its types from the schema's row types (a type-only import of src/db/schema.ts) and takes nothing else from src/db.",
+      from: { path: `^src/(${FEATURES})/.*model\\.ts$` },
+      to: { path: '^src/db/', pathNot: ['^src/db/transaction\\.ts$', '^src/db/schema\\.ts$'] },
+    },
+    {
+      name: 'models-derive-rows-by-type',
+      severity: 'error',
+      comment: "A model's import of the schema is type-only: nothing of src/db runs with a model.",
+      from: { path: `^src/(${FEATURES})/.*model\\.ts$` },
+      to: { path: '^src/db/schema\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'routes-through-services',

@@ -147,3 +147,30 @@ describe('the layer check refuses the old ways for one feature to react to anoth
     }
   });
 });
+
+describe('the layer check keeps models apart from the database', () => {
+  it("lets a model derive types from the schema's rows, and refuses any import of src/db that runs", () => {
+    const schema = 'export interface ThingTable { id: string }\nexport const TABLES = 1;\n';
+    const dir = plantedTree({
+      'src/db/schema.ts': schema,
+      'src/db/connect.ts': 'export const open = 1;\n',
+      'src/projects/model.ts': `import type { ThingTable } from '../db/schema.js';\nexport type Thing = Pick<ThingTable, 'id'>;\n`,
+      'src/teams/model.ts': `import { TABLES } from '../db/schema.js';\nexport const t = TABLES;\n`,
+      'src/workspaces/model.ts': `import type { open } from '../db/connect.js';\nexport type O = typeof open;\n`,
+    });
+    try {
+      const result = check(cruise(['src', '--config', '.dependency-cruiser.cjs'], dir), undefined, dir);
+      assert.equal(result.status, 1);
+      const broken = result.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('error '))
+        .sort();
+      assert.deepEqual(broken, [
+        'error models-derive-rows-by-type: src/teams/model.ts → src/db/schema.ts',
+        'error models-derive-rows-only: src/workspaces/model.ts → src/db/connect.ts',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

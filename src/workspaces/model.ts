@@ -1,30 +1,35 @@
+import type { WorkspaceTable } from '../db/schema.js';
 import type { ExecutionMode } from '../organizations/model.js';
 
 /** The settings HCP Terraform gives every workspace. varsetd stores them and answers them; it runs nothing by them. */
-export interface WorkspaceSettings {
-  allow_destroy_plan: boolean;
-  auto_apply: boolean;
-  auto_apply_run_trigger: boolean;
-  assessments_enabled: boolean;
-  file_triggers_enabled: boolean;
-  global_remote_state: boolean;
-  project_remote_state: boolean;
-  queue_all_runs: boolean;
-  speculative_enabled: boolean;
-  structured_run_output_enabled: boolean;
-  inherits_project_auto_destroy: boolean;
-  hyok_enabled: boolean;
-  auto_destroy_at: string | null;
-  auto_destroy_activity_duration: string | null;
-  source_name: string | null;
-  source_url: string | null;
-  terraform_version: string;
+export type WorkspaceSettings = Pick<WorkspaceTable, SettingColumn> & {
+  /** Stored as JSON arrays of strings. */
   trigger_prefixes: string[];
   trigger_patterns: string[];
-  working_directory: string;
   /** null: the organization's default applies (`setting-overwrites.execution-mode` false). */
   execution_mode: ExecutionMode | null;
-}
+};
+
+/** The workspace's columns that hold its settings, as they are stored. */
+type SettingColumn =
+  | 'allow_destroy_plan'
+  | 'auto_apply'
+  | 'auto_apply_run_trigger'
+  | 'assessments_enabled'
+  | 'file_triggers_enabled'
+  | 'global_remote_state'
+  | 'project_remote_state'
+  | 'queue_all_runs'
+  | 'speculative_enabled'
+  | 'structured_run_output_enabled'
+  | 'inherits_project_auto_destroy'
+  | 'hyok_enabled'
+  | 'auto_destroy_at'
+  | 'auto_destroy_activity_duration'
+  | 'source_name'
+  | 'source_url'
+  | 'terraform_version'
+  | 'working_directory';
 
 /** HCP Terraform's defaults for a workspace created without them. */
 export const DEFAULT_SETTINGS: WorkspaceSettings = {
@@ -58,16 +63,15 @@ export interface LockHolder {
 }
 
 /** A workspace of an organization, in one of its projects. */
-export interface Workspace extends WorkspaceSettings {
-  id: string;
-  organization_id: string;
-  project_id: string;
-  name: string;
-  description: string;
-  created_at: string;
-  updated_at: string;
+export interface Workspace
+  extends
+    WorkspaceSettings,
+    Pick<
+      WorkspaceTable,
+      'id' | 'organization_id' | 'project_id' | 'name' | 'description' | 'created_at' | 'updated_at'
+    > {
   locked_by: LockHolder | null;
-  lock_reason: string | null;
+  lock_reason: WorkspaceTable['lock_reason'];
   /** Read with the row, never written: the newest configuration version that is not provisional, the newest run, run counts. */
   current_configuration_version_id: string | null;
   current_run_id: string | null;
