@@ -9,15 +9,9 @@ import type { paths } from './schema';
 const TOKEN_KEY = 'varsetd.token';
 const MEDIA_TYPE = 'application/vnd.api+json';
 
-export interface ErrorObject {
-  status?: string;
-  title?: string;
-  detail?: string;
-  source?: { pointer?: string; parameter?: string };
-  /** varsetd's own word for a refusal a client acts on (e.g. `missing-assignments`). */
-  code?: string;
-  meta?: Record<string, unknown>;
-}
+/** A JSON:API error object, as varsetd's OpenAPI document declares every operation's 4XX answer. */
+export type ErrorObject =
+  paths['/api/v2/organizations/{name}']['get']['responses']['4XX']['content']['application/vnd.api+json']['errors'][number];
 
 /** Whether the error points at `pointer` or below it. */
 function pointsInto(error: ErrorObject, pointer: string): boolean {
