@@ -58,18 +58,6 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts'],
-    rules: {
-      // The unsafe-any family is on in the web UI; the server has 34 sites (exec/api.ts's JSON
-      // client, the Proxy wrappers of database connections), left for a pass that types them.
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
-  {
     // Kysely's migrations and the helpers of its query builders work on any schema: `Kysely<any>`,
     // `ExpressionBuilder<Database, any>`, as Kysely's own docs write them (32 sites).
     files: [
@@ -78,7 +66,6 @@ export default tseslint.config(
       'src/varsets/list-store.ts',
       'src/varsets/arranged-list-store.ts',
       'src/variables/store.ts',
-      'src/exec/api.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -3,7 +3,8 @@ import { appendAtCommit, type Db, type Trx } from '../db/transaction.js';
 import { limitToPage, pageWithTotal } from '../db/page.js';
 import { boundOnce } from '../db/compiled-once.js';
 import { contains } from '../db/search.js';
-import type { AuditAuthType, AuditEvent, TrailQuery } from './model.js';
+import { fromJson } from '../db/json.js';
+import type { AuditAuthType, AuditEvent, AuditMeta, TrailQuery } from './model.js';
 
 /** The audit trail's SQL: events are inserted, paged newest first, and pruned by age. */
 
@@ -101,7 +102,7 @@ export async function listAuditEvents(
         id: row.resource_id,
         type: row.resource_type,
         action: row.action,
-        meta: row.meta === null ? null : JSON.parse(row.meta),
+        meta: row.meta === null ? null : fromJson<AuditMeta>(row.meta),
       },
     })),
   };

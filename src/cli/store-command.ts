@@ -34,9 +34,9 @@ export interface CommandArgs {
 /** Reads `args`: `own` are the command's options (a string takes a value, a boolean none); every setting of `varsetd serve` is taken too. */
 export function readArgs(args: readonly string[], own: Record<string, 'string' | 'boolean'>): CommandArgs {
   const settingFlags = new Set(SETTINGS.map((s) => s.flag));
-  const options = Object.fromEntries([
-    ...Object.keys(own).map((name) => [name, { type: own[name]! }]),
-    ...[...settingFlags].map((flag) => [flag.slice(2), { type: 'string' as const }]),
+  const options = Object.fromEntries<{ type: 'string' | 'boolean' }>([
+    ...Object.entries(own).map(([name, type]) => [name, { type }] as const),
+    ...[...settingFlags].map((flag) => [flag.slice(2), { type: 'string' as const }] as const),
   ]);
   const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
   const read: CommandArgs = { options: {}, flags: new Set(), positionals: [], settings: [] };

@@ -47,7 +47,7 @@ export function boundOnce<Args extends Argument[], Row>(
   return (db, ...args) => {
     const adapter = db.getExecutor().adapter;
     let byLengths = templates.get(adapter);
-    if (!byLengths) templates.set(adapter, (byLengths = new Map()));
+    if (!byLengths) templates.set(adapter, (byLengths = new Map<string, Template>()));
     const lengths = args.map((arg) => (Array.isArray(arg) ? arg.length : '')).join(',');
     let template = byLengths.get(lengths);
     if (!template) {

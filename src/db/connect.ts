@@ -25,7 +25,7 @@ import { makePrivateFolder } from '../common/private-folder.js';
 import { startCheckpointer } from './checkpointer.js';
 import { bindingBooleansAsIntegers, BooleanColumnsPlugin } from './boolean-columns.js';
 import { announcingStatementFailures } from './statement-errors.js';
-import { withConnectionsWrapped } from './wrapped-connections.js';
+import { member, withConnectionsWrapped } from './wrapped-connections.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -308,8 +308,7 @@ function withStatementCache(raw: BetterSqlite3.Database): BetterSqlite3.Database
   return new Proxy(raw, {
     get(target, property) {
       if (property === 'prepare') return prepare;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return member(target, property);
     },
   });
 }

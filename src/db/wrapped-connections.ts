@@ -22,8 +22,7 @@ export function withConnectionsWrapped(
       proxy = new Proxy(connection, {
         get(target, property) {
           if (Object.hasOwn(own, property)) return own[property];
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
+          return member(target, property);
         },
       });
       wrapped.set(connection, proxy);
@@ -39,10 +38,15 @@ export function withConnectionsWrapped(
       return new Proxy(driver, {
         get(target, property) {
           if (property === 'acquireConnection') return () => target.acquireConnection().then(wrap, acquireFailed);
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
+          return member(target, property);
         },
       });
     },
   };
+}
+
+/** What a proxy passes through: the target's own member, a method bound to the target. */
+export function member(target: object, property: PropertyKey): unknown {
+  const value: unknown = Reflect.get(target, property, target);
+  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
 }

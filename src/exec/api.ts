@@ -28,7 +28,8 @@ export class VarsetdApi {
     private readonly request: Requester,
   ) {}
 
-  private async call(method: string, path: string, body?: unknown): Promise<any> {
+  /** The answer's document, of the shape `T` the route documents; nothing when the answer is empty. */
+  private async call<T = undefined>(method: string, path: string, body?: unknown): Promise<T> {
     const url = `${this.server.address}${API_PREFIX}${path}`;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.server.token}`,
@@ -48,11 +49,11 @@ export class VarsetdApi {
     }
     if (response.status !== 200 && response.status !== 201)
       throw new ApiCallError(`${method} ${url} answered ${response.status}${describeErrors(response.body)}`);
-    return response.body ? JSON.parse(response.body) : undefined;
+    return (response.body ? JSON.parse(response.body) : undefined) as T;
   }
 
   async workspaceId(organization: string, workspace: string): Promise<string> {
-    const doc = await this.call(
+    const doc = await this.call<Created>(
       'GET',
       `/organizations/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspace)}`,
     );
@@ -61,21 +62,25 @@ export class VarsetdApi {
 
   /** The variables a run of the workspace would get now, sensitive values left out, and the sets they come from (for --dry-run). */
   async workspaceVariables(workspaceId: string): Promise<{ variables: InjectedVariable[]; sets: SetUsed[] }> {
-    const doc = await this.call('GET', `/workspaces/${workspaceId}/effective-variables`);
+    const doc = await this.call<EffectiveDocument>('GET', `/workspaces/${workspaceId}/effective-variables`);
     return { variables: variablesOf(doc), sets: setsOf(doc) };
   }
 
   /** The sets a run's values come from, each with the version the run got. */
   async runSets(runId: string): Promise<SetUsed[]> {
-    return setsOf(await this.call('GET', `/runs/${runId}/effective-variables`));
+    return setsOf(await this.call<EffectiveDocument>('GET', `/runs/${runId}/effective-variables`));
   }
 
   /** A configuration version with the archive uploaded to it; returns its id. */
   async uploadConfiguration(workspaceId: string, archive: Buffer): Promise<string> {
-    const doc = await this.call('POST', `/workspaces/${workspaceId}/configuration-versions`, {
-      data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } },
-    });
-    const uploadUrl: string = doc.data.attributes['upload-url'];
+    const doc = await this.call<Created<{ 'upload-url': string }>>(
+      'POST',
+      `/workspaces/${workspaceId}/configuration-versions`,
+      {
+        data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } },
+      },
+    );
+    const uploadUrl = doc.data.attributes['upload-url'];
     const response = await this.request('PUT', uploadUrl, { 'content-type': 'application/octet-stream' }, archive);
     if (response.status !== 200)
       throw new ApiCallError(
@@ -85,7 +90,7 @@ export class VarsetdApi {
   }
 
   async createRun(workspaceId: string, configurationVersionId: string, message: string | undefined): Promise<string> {
-    const doc = await this.call('POST', '/runs', {
+    const doc = await this.call<Created>('POST', '/runs', {
       data: {
         type: 'runs',
         attributes: message === undefined ? {} : { message },
@@ -99,7 +104,7 @@ export class VarsetdApi {
   }
 
   async openedVariables(runId: string): Promise<InjectedVariable[]> {
-    return variablesOf(await this.call('GET', `/runs/${runId}/opened-variables`));
+    return variablesOf(await this.call<VariablesDocument>('GET', `/runs/${runId}/opened-variables`));
   }
 
   async startRun(runId: string): Promise<void> {
@@ -118,7 +123,11 @@ export class VarsetdApi {
     alias: string | null,
   ): Promise<string> {
     const body = alias === null ? { phase, target } : { phase, target, alias };
-    const doc = await this.call('POST', `/runs/${runId}/actions/workload-identity-token`, body);
+    const doc = await this.call<Created<{ token: string }>>(
+      'POST',
+      `/runs/${runId}/actions/workload-identity-token`,
+      body,
+    );
     return doc.data.attributes.token;
   }
 
@@ -137,9 +146,7 @@ function describeErrors(body: string): string {
 }
 
 /** The variables of an effective-variables document, as they are injected. */
-function variablesOf(doc: {
-  data: { attributes: Omit<InjectedVariable, 'valueNeeded'> & { 'value-needed'?: boolean } }[];
-}): InjectedVariable[] {
+function variablesOf(doc: VariablesDocument): InjectedVariable[] {
   return doc.data.map(({ attributes: a }) => ({
     key: a.key,
     category: a.category,
@@ -150,7 +157,15 @@ function variablesOf(doc: {
   }));
 }
 
-type EffectiveDocument = {
+/** A document of one resource, by its id and the attributes read of it. */
+type Created<A = unknown> = { data: { id: string; attributes: A } };
+
+/** What exec reads of a run's or a workspace's variables, as they are injected. */
+type VariablesDocument = {
+  data: { attributes: Omit<InjectedVariable, 'valueNeeded'> & { 'value-needed'?: boolean } }[];
+};
+
+type EffectiveDocument = VariablesDocument & {
   data: { attributes: { source: { varset?: { id: string; name: string; version?: number | null } } } }[];
 };
 

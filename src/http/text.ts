@@ -76,7 +76,7 @@ export function assertSafeUrl(request: FastifyRequest): void {
     if (typeof value === 'string' && problem(value)) throw notFound();
   }
   for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    for (const text of [name, ...(Array.isArray(value) ? value : [value])]) {
+    for (const text of [name, ...(Array.isArray(value) ? (value as unknown[]) : [value])]) {
       const wrong = typeof text === 'string' ? problem(text) : undefined;
       if (wrong)
         throw badQueryParameter(

@@ -40,14 +40,16 @@ type VariableBody = Static<(typeof PreviewBodies)['vars']>;
 function checkedBody(request: FastifyRequest, body: unknown): SetBody | VariableBody {
   const refused = request.validationError;
   if (!refused) return body as SetBody | VariableBody;
-  if (refused.validationContext !== 'body') throw validationError(refused.validation, refused.validationContext);
+  const refusals = refused.validation as FastifySchemaValidationError[];
+  const part = refused.validationContext as string | undefined;
+  if (part !== 'body') throw validationError(refusals, part);
   const type = (body as { data?: { type?: unknown } } | null)?.data?.type;
   const validate = request.compileValidationSchema(
     type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets,
     'body',
   );
   if (!validate(body)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
-  throw validationError(refused.validation, 'body');
+  throw validationError(refusals, 'body');
 }
 
 function assertNothingBesidesId(data: { attributes?: unknown; relationships?: unknown }): void {

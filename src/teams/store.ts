@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { ENFORCED_ORGANIZATION_ACCESS, ORGANIZATION_ACCESS, type OrganizationAccessFlag } from '../auth/levels.js';
 import type { Scope } from '../auth/list-scopes.js';
+import { fromJson } from '../db/json.js';
 import { fetchPage } from '../db/page.js';
 import { contains, searchable } from '../db/search.js';
 import type { Db, Trx } from '../db/transaction.js';
@@ -49,7 +50,7 @@ function toTeam({
     'read-workspaces': read_workspaces,
     'read-projects': read_projects,
   };
-  const others: Record<string, unknown> = JSON.parse(other_access);
+  const others = fromJson<Record<string, unknown>>(other_access);
   const access = Object.fromEntries(
     ORGANIZATION_ACCESS.map((flag) => [
       flag,
