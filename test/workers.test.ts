@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { LONGEST_PAUSE_MS, replacementPause } from '../src/cli/workers.js';
+import { LONGEST_PAUSE_MS, replacementPause } from '../src/cli/supervisor.js';
 import {
   workerPidsOf,
   eventually,
