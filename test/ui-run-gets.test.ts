@@ -187,7 +187,11 @@ describe(`a workspace page: what a run gets, in Chromium (${storeKind})`, () => 
     assert.ok((await lineHeight()) < 1.5, `collapsed: ${await lineHeight()} lines`);
     const button = row('policy').getByRole('button', { name: /^Show (all|less) of policy$/ });
     assert.equal(await button.getAttribute('aria-expanded'), 'false');
-    await button.focus();
+    // Reached with Tab from the filter, and opened with Enter.
+    await page.getByLabel('Filter by key').focus();
+    for (let i = 0; i < 40 && !(await button.evaluate((b) => b === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
+    assert.ok(await button.evaluate((b) => b === document.activeElement), 'Tab never reaches Show all');
     await page.keyboard.press('Enter');
     assert.equal(await button.getAttribute('aria-expanded'), 'true');
     assert.equal(await button.textContent(), 'Show less of policy');
