@@ -87,7 +87,7 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'Import cycles make layers meaningless and modules impossible to read in order.',
-      from: { path: '^src/' },
+      from: { path: '^(src|ui)/' },
       to: { circular: true },
     },
     {

@@ -147,20 +147,26 @@ try {
     },
     { viewport: { width: 1100, height: 620 } },
   );
+  // The workspace's own variables: one a priority set overrides, one long value.
+  for (const [key, value] of [
+    ['encrypt_volumes', 'false'],
+    ['allowed_cidrs', JSON.stringify(['10.0.0.0/16', '10.1.0.0/16', '10.2.0.0/16', '10.3.0.0/16', '10.4.0.0/16'])],
+  ]) {
+    expectStatus(
+      await ui.admin.post(`/api/v2/workspaces/${scenario.webWorkspaceId}/vars`, {
+        data: { type: 'vars', attributes: { key, value, category: 'terraform', hcl: true } },
+      }),
+      201,
+    );
+  }
   await shoot(
     'workspace',
     `/workspaces/${scenario.webWorkspaceId}`,
     async (page) => {
+      await page.getByRole('table', { name: /^What a run gets/ }).waitFor();
+      await page.getByRole('button', { name: 'Why region (terraform)' }).click();
       await page.getByText(/overrides region from set 'defaults', applied to project 'core'/).waitFor();
-      await page
-        .getByText(/beats everything below level 11/)
-        .first()
-        .waitFor();
-      await page.getByText("Applies through its project 'core'").waitFor();
-      // The effective variables and the sets reaching the workspace, without the page's top.
-      await page
-        .getByRole('heading', { name: 'Variable sets that apply' })
-        .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await page.getByText('Overwritten', { exact: true }).waitFor();
     },
     { viewport: { width: 1100, height: 1250 } },
   );

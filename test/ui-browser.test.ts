@@ -223,7 +223,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, `Workspaces of ${scenario.org}`);
   });
 
-  it("shows a workspace's sets, how they reach it, and its effective variables with what they overrode", async () => {
+  it("shows a workspace's sets, how they reach it, and what a run gets with what it overrode", async () => {
     await page.goto(`${ui.url}/organizations/${scenario.org}/workspaces`);
     await page.getByRole('list', { name: 'Workspaces' }).getByRole('link', { name: 'web' }).click();
     await heading(page, 'Workspace web');
@@ -240,8 +240,14 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await region.waitFor();
     const text = (await region.textContent()) ?? '';
     assert.match(text, /eu/);
-    assert.match(text, /set 'web-settings', applied to the workspace/);
-    assert.match(text, /overrides region from set 'defaults', applied to project 'core' \(us\)/);
+    assert.match(text, /web-settings \(direct\)/);
+    const why = region.getByRole('button', { name: 'Why region (terraform)' });
+    await why.click();
+    const detail = page.locator(`[id="${await why.getAttribute('aria-controls')}"]`);
+    assert.match(
+      (await detail.textContent()) ?? '',
+      /overrides region from set 'defaults', applied to project 'core' \(us\)/,
+    );
     const password = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /db_password/ }) });
     assert.match((await password.textContent()) ?? '', /\(sensitive\)/);
   });
@@ -301,7 +307,12 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
     await heading(page, 'Workspace explained');
     const row = (key: string) =>
       page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${key} `) }) });
-    const why = (key: string) => row(key).locator('td.why');
+    /** A row's "Why", opened. */
+    const why = async (key: string) => {
+      const button = row(key).getByRole('button', { name: `Why ${key} (terraform)` });
+      if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+      return page.locator(`[id="${await button.getAttribute('aria-controls')}"]`);
+    };
     // Over a direct set (a set owned by the project beats it), over a project-owned set (a workspace variable), and a priority set's.
     for (const [key, level, decided] of [
       ['tier', 10, 'direct-set'],
@@ -311,37 +322,42 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       const expected = answer(key);
       assert.equal(expected.source.precedence, level, key);
       assert.equal(expected['decided-by'], 'precedence', key);
-      await why(key).getByText(expected.reason).waitFor();
+      await (await why(key)).getByText(expected.reason).waitFor();
       assert.equal(
-        await why(key)
+        await row(key)
           .getByRole('link', { name: `Level ${level}` })
           .textContent(),
         `Level ${level}`,
       );
-      assert.match((await row(key).textContent()) ?? '', new RegExp(decided), key);
+      assert.match((await (await why(key)).textContent()) ?? '', new RegExp(decided), key);
     }
     assert.match(answer('tier').reason, /beats everything below level 10/);
     assert.match(
       answer('mode').reason,
       /^Level 3 \(a priority set owned by the organization, applied directly to the workspace\) beats everything below level 3/,
     );
-    await why('tie').getByText("a tie between sets of one kind is settled by name, and 'fold-1' sorts first").waitFor();
+    await (
+      await why('tie')
+    )
+      .getByText("a tie between sets of one kind is settled by name, and 'fold-1' sorts first")
+      .waitFor();
     // Sets, the project and the workspace are links.
     assert.equal(
       await row('tier').getByRole('link', { name: 'core-owned' }).getAttribute('href'),
       `/varsets/${owned.id}`,
     );
     assert.equal(
-      await row('zone').getByRole('link', { name: "project 'core'" }).getAttribute('href'),
+      await (await why('zone')).getByRole('link', { name: "project 'core'" }).getAttribute('href'),
       `/projects/${scenario.coreProjectId}`,
     );
     assert.equal(
-      await row('zone').getByRole('link', { name: "the workspace's own variables" }).first().getAttribute('href'),
-      `/workspaces/${explained}`,
+      await row('zone').getByRole('link', { name: 'this workspace' }).getAttribute('href'),
+      `#workspaces-${explained}-variables-title`,
     );
 
     // Five overridden values of one level: three shown, grouped under their level, the rest behind "Show 2 more".
-    const fold = page.getByRole('list', { name: 'What fold overrides' });
+    const foldWhy = await why('fold');
+    const fold = foldWhy.getByRole('list', { name: 'What fold overrides' });
     assert.equal(answer('fold').overridden.length, 5);
     assert.equal(await fold.locator(':scope > li').count(), 1);
     assert.match(
@@ -349,15 +365,15 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
       /^Level 11: set owned by the organization, applied directly to the workspace/,
     );
     assert.equal(await fold.locator('li li').count(), 3);
-    await row('fold').getByRole('button', { name: 'Show 2 more' }).click();
+    await foldWhy.getByRole('button', { name: 'Show 2 more' }).click();
     assert.equal(await fold.locator('li li').count(), 5);
-    const folded = (await row('fold').textContent()) ?? '';
+    const folded = (await foldWhy.textContent()) ?? '';
     assert.match(folded, /overrides fold from set 'fold-4', applied to the workspace \(sensitive\)/);
     assert.doesNotMatch(folded, /\(\(sensitive\)\)/);
-    assert.equal(await row('fold').getByRole('button', { name: 'Show fewer' }).getAttribute('aria-expanded'), 'true');
+    assert.equal(await foldWhy.getByRole('button', { name: 'Show fewer' }).getAttribute('aria-expanded'), 'true');
 
     // A level links to its row in the table of levels the API lists.
-    await why('zone').getByRole('link', { name: 'Level 8' }).click();
+    await row('zone').getByRole('link', { name: 'Level 8' }).click();
     const levelRow = page.locator('#precedence-level-8');
     await levelRow.waitFor({ state: 'visible' });
     assert.equal(await levelRow.textContent(), `8${api.body.meta.precedence.find((l: any) => l.level === 8).name}`);
@@ -497,7 +513,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
 
       await readerPage.goto(`${ui.url}/workspaces/${scenario.webWorkspaceId}`);
       await heading(readerPage, 'Workspace web');
-      await readerPage.getByRole('heading', { name: 'Effective variables' }).waitFor();
+      await readerPage.getByRole('heading', { name: 'What a run gets' }).waitFor();
       assert.equal(await readerPage.getByRole('form', { name: 'Add a variable' }).count(), 0);
       assert.equal(await readerPage.getByRole('button', { name: 'Add a variable' }).count(), 0);
 

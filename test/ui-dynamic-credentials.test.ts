@@ -60,8 +60,8 @@ describe(`the web UI names a workspace's dynamic credentials (${storeKind})`, ()
     const other = api.body.data.find((w: any) => w.attributes.name === 'api').id;
     await page.goto(`${ui.url}/workspaces/${other}`);
     await heading(page, 'Workspace api');
-    await page.getByRole('heading', { name: 'Effective variables' }).waitFor();
-    await page.getByRole('table', { name: /Effective variables/ }).waitFor();
+    await page.getByRole('heading', { name: 'What a run gets' }).waitFor();
+    await page.getByRole('table', { name: /What a run gets/ }).waitFor();
     assert.equal(await page.locator('.dynamic-credentials').count(), 0);
     assert.deepEqual(scriptErrors, []);
   });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { EffectiveValue, EffectiveVariable, PrecedenceLevel, Source } from '../api/types';
-import { ShownValue, SourceWords, type Place } from './EffectiveVariables';
+import { ShownValue, SourceWords, type Place } from './SourceWords';
 
 /** Overridden values shown before "Show N more". */
 const FOLDED_AFTER = 3;

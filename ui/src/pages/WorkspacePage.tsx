@@ -1,16 +1,16 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useEffectiveVariables, useProject, useVarsetList, useWorkspace, useWorkspaceRuns } from '../api/hooks';
+import { useProject, useVarsetList, useWorkspace, useWorkspaceRuns } from '../api/hooks';
 import { related, relatedIds, type Varset } from '../api/types';
 import { ProjectName, VarsetCard } from '../components/Badges';
-import { EffectiveVariables } from '../components/EffectiveVariables';
+import { RunGets, useOverriddenOwnVariables } from '../components/RunGets';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { VariableEditor } from '../components/VariableEditor';
 import { useOrganizationInNav } from '../components/frame';
 import { Listing } from '../components/Listing';
 
-/** A workspace: its variables, the sets that reach it and how, its effective variables, its runs. */
+/** A workspace: what a run of it gets first, then its own variables, the sets that reach it and how, its runs. */
 export function WorkspacePage() {
   const id = useParams().id!;
   const document = useWorkspace(id);
@@ -42,6 +42,7 @@ export function WorkspacePage() {
         )}
       </p>
       <h1 tabIndex={-1}>Workspace {workspace.attributes.name}</h1>
+      <RunGets place={{ workspaceId: id, projectId, projectName }} />
       <VariableEditor
         owner={{ kind: 'workspaces', id }}
         canWrite={canWrite}
@@ -50,37 +51,9 @@ export function WorkspacePage() {
         overriddenBy={overriddenBy}
       />
       <WorkspaceVarsets id={id} projectId={projectId} projectName={projectName} />
-      <EffectiveVariables
-        of={{ owner: 'workspaces', id }}
-        place={{ workspaceId: id, projectId, projectName }}
-        title="Effective variables"
-      />
       <WorkspaceRuns id={id} />
     </>
   );
-}
-
-/**
- * The workspace's own variables that lose to a set (a priority set's, say), by `category:key`,
- * each with the set that wins: read from the effective variables the page shows anyway.
- */
-function useOverriddenOwnVariables(id: string): Map<string, ReactNode> {
-  const effective = useEffectiveVariables('workspaces', id);
-  const overridden = new Map<string, ReactNode>();
-  for (const variable of effective.data?.data ?? []) {
-    const a = variable.attributes;
-    const set = a.source.varset;
-    if (set && a.overridden.some((value) => value.source.type === 'workspace')) {
-      overridden.set(
-        `${a.category}:${a.key}`,
-        <>
-          set <Link to={`/varsets/${set.id}`}>{set.name}</Link>
-          {a.source.type === 'varset' && set.priority ? ' (priority)' : ''}
-        </>,
-      );
-    }
-  }
-  return overridden;
 }
 
 /** The sets that reach the workspace, and each way they do. */
