@@ -15,6 +15,7 @@ import {
   launchChromium,
   seedScenario,
   signIn,
+  submitSignIn,
   startUiServer,
   statusSays,
   watchPage,
@@ -53,7 +54,7 @@ describe(`the web UI in Chromium (${storeKind})`, () => {
   });
 
   it("refuses a wrong token and signs in with a good one, keeping it in sessionStorage and landing on the only organization's sets", async () => {
-    await signIn(page, ui.url, 'not-a-real-token-at-all');
+    await submitSignIn(page, ui.url, 'not-a-real-token-at-all');
     const token = page.getByLabel('API token');
     assert.match(await fieldError(token), /did not accept/);
     await token.fill(ADMIN_TOKEN_FOR_UI);

@@ -40,11 +40,24 @@ export async function heading(page: Page, name: string | RegExp): Promise<void> 
   await page.getByRole('heading', { level: 1, name }).waitFor();
 }
 
-export async function signIn(page: Page, url: string, token: string): Promise<void> {
+/** Opens `url`, which asks for a token, and submits `token`; the answer is the caller's to wait for. */
+export async function submitSignIn(page: Page, url: string, token: string): Promise<void> {
   await page.goto(url);
   await heading(page, 'Sign in');
   await page.getByLabel('API token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * Signs in with a token the server accepts, and returns once the UI has kept it (the UI checks the
+ * token with the server first), so that a navigation right after is signed in too.
+ */
+export async function signIn(page: Page, url: string, token: string): Promise<void> {
+  await submitSignIn(page, url, token);
+  await page.waitForFunction(
+    (key) => (sessionStorage.getItem(key) ?? localStorage.getItem(key)) !== null,
+    'varsetd.token',
+  );
 }
 
 /** The text of the element a field (input or fieldset) names in aria-describedby: its error message. */
