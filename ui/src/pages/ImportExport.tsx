@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
@@ -54,6 +54,14 @@ export function ImportExport() {
   const reportHeading = useRef<HTMLHeadingElement>(null);
   const errorRef = useRef<HTMLParagraphElement>(null);
 
+  // A new report, or a refusal, takes the focus: its heading is where a screen reader goes on.
+  useEffect(() => {
+    if (report) reportHeading.current?.focus();
+  }, [report]);
+  useEffect(() => {
+    if (failed) errorRef.current?.focus();
+  }, [failed]);
+
   const download = (format: 'json' | 'tf') => {
     setDownloadError(undefined);
     readExport(org, format).then(
@@ -98,7 +106,6 @@ export function ImportExport() {
           setReport(answered);
           setDryRan(dryRun);
           if (!dryRun) void client.invalidateQueries();
-          requestAnimationFrame(() => reportHeading.current?.focus());
         },
         (error: unknown) => {
           setReport(undefined);
@@ -109,7 +116,6 @@ export function ImportExport() {
                 ? error.message
                 : String(error),
           );
-          requestAnimationFrame(() => errorRef.current?.focus());
         },
       )
       .finally(() => setBusy(false));
