@@ -15,18 +15,19 @@ import { finish, onStore, orNotFound, readArgs, UsageError } from './store-comma
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [
-  'usage: varsetd import --from URL|DIR [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
+  'usage: varsetd import --from URL|DIR|FILE [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
   '                      [--no-create] [--values FILE] [--include-sensitive] [--json] [options]',
   '',
   "Brings an organization's variable sets, with the projects and workspaces they apply to and the",
   "workspaces' variables, into the store directly: from HCP Terraform, Terraform Enterprise or",
-  'another varsetd (URL), or from the documents of varsetd export (DIR). Running it again changes',
+  'another varsetd (URL), or from the documents of varsetd export (DIR, or FILE: the one file of',
+  'every document that export prints and the web UI downloads). Running it again changes',
   'nothing; after a change of the source it changes only what changed. A sensitive value cannot',
   'be read from an API: the variable comes without it and needs a value, unless --values gives it',
   'or, from another varsetd read with its site-admin token, --include-sensitive brings it over.',
   '',
   'options:',
-  row('--from URL|DIR', "the source: an API's address (https://app.terraform.io) or a folder"),
+  row('--from URL|DIR|FILE', "the source: an API's address (https://app.terraform.io), a folder or a file"),
   row('--token-file FILE', "a file holding the source's token (with a URL)"),
   row('--organization SOURCE', 'the organization read from the source'),
   row('--into ORG', 'the organization written to, which must exist (SOURCE)'),
@@ -133,7 +134,7 @@ export async function run(args: string[]): Promise<number> {
     const { options, flags, positionals, settings } = readArgs(args, OPTIONS);
     if (positionals.length > 0) throw new UsageError(`import takes no argument, got ${positionals[0]}`);
     const { from, organization } = options;
-    if (from === undefined) throw new UsageError('name the source: --from URL or --from DIR');
+    if (from === undefined) throw new UsageError('name the source: --from URL, --from DIR or --from FILE');
     if (organization === undefined) throw new UsageError("name the source's organization: --organization SOURCE");
     const values = options.values === undefined ? new Map<string, string>() : await readValues(options.values);
     // The whole source is read before anything is written: a source that fails leaves the store as it was.
