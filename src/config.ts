@@ -257,7 +257,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'VARSETD_IMPORT_SOURCES',
     flag: '--import-sources',
     value: 'LIST',
-    help: `hosts or origins the web UI's and API's import may read, comma-separated; empty for none (${DEFAULT_IMPORT_SOURCES})`,
+    help: `hosts or origins the web UI's and API's import may read, comma-separated, or none (${DEFAULT_IMPORT_SOURCES})`,
     key: 'importSources',
   },
   {

@@ -21,6 +21,8 @@ describe(`import and export through the API (${storeKind})`, () => {
   let trap: http.Server;
   let trapped = 0;
   let trapUrl: string;
+  let redirector: http.Server;
+  let redirectorUrl: string;
   let sourceToken: string;
 
   before(async () => {
@@ -30,12 +32,19 @@ describe(`import and export through the API (${storeKind})`, () => {
     });
     await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
     trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
+    // An allowed source that sends every request on to the trap, which is not allowed.
+    redirector = http.createServer((req, res) => {
+      res.writeHead(302, { location: `${trapUrl}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
     [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
     source = await startServerProcess(varsetdEnv(sourceStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
     target = await startServerProcess(
       varsetdEnv(targetStore, {
         VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
-        VARSETD_IMPORT_SOURCES: `app.terraform.io, ${source.url}`,
+        VARSETD_IMPORT_SOURCES: `app.terraform.io, ${source.url}, ${redirectorUrl}`,
         LOG_LEVEL: 'debug',
       }),
     );
@@ -48,6 +57,7 @@ describe(`import and export through the API (${storeKind})`, () => {
   });
   after(async () => {
     trap.close();
+    redirector.close();
     try {
       await Promise.all([source.stop(), target.stop()]);
     } finally {
@@ -186,6 +196,14 @@ describe(`import and export through the API (${storeKind})`, () => {
       );
       expectStatus(res, 422);
     }
+
+    const redirected = await t.post(
+      '/api/v2/organizations/gamma/varset-imports',
+      body({ source: { url: redirectorUrl, token: sourceToken, organization: 'acme' }, 'dry-run': true }),
+    );
+    expectStatus(redirected, 422);
+    assert.match(redirected.body.errors[0].detail, /answered 302/);
+    assert.equal(trapped, 0, 'a redirect of an allowed source was followed');
 
     const wrong = await t.post(
       '/api/v2/organizations/gamma/varset-imports',

@@ -9,10 +9,11 @@ export const DEFAULT_IMPORT_SOURCES = 'app.terraform.io';
 /**
  * The allowed origins of a comma-separated list: each entry a host (`app.terraform.io`, HTTPS on
  * its default port), a host and port (`tfe.example.com:8443`), or an origin with its scheme
- * (`http://127.0.0.1:8080`). An empty list allows none. Throws on an entry that is none of these.
+ * (`http://127.0.0.1:8080`); `none` allows none. Throws on an entry that is none of these.
  */
 export function parseImportSources(text: string): string[] {
   const origins: string[] = [];
+  if (text.trim() === 'none') return origins;
   for (const entry of text.split(',').map((e) => e.trim())) {
     if (entry === '') continue;
     let url: URL;
@@ -41,7 +42,7 @@ export function allowedSource(text: string, allowed: readonly string[]): URL | s
   if (url.username !== '' || url.password !== '') return 'carries credentials: give the token as source.token';
   if (!allowed.includes(url.origin))
     return allowed.length === 0
-      ? 'cannot be read: this server imports from no named source (VARSETD_IMPORT_SOURCES is empty); upload an export instead'
+      ? 'cannot be read: this server imports from no named source (VARSETD_IMPORT_SOURCES is none); upload an export instead'
       : `is not an allowed source: this server imports from ${allowed.join(', ')} only (VARSETD_IMPORT_SOURCES)`;
   return url;
 }
