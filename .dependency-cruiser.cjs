@@ -62,6 +62,7 @@ const FEATURES = [
   'audit',
   'notifications',
   'workload-identity',
+  'imports',
 ].join('|');
 /** A feature's route files: src/routes/<feature>[-<part>].ts, the feature captured as $1. */
 const FEATURE_ROUTES = `^src/routes/(${FEATURES})(\\.ts|-[a-z-]+\\.ts)$`;

@@ -48,6 +48,7 @@ import { workspaceVariableRoutes } from './routes/workspace-variables.js';
 import { effectiveVariableRoutes } from './routes/effective.js';
 import { auditRoutes } from './routes/audit.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { importRoutes } from './routes/imports.js';
 import { Deliverer, type DelivererOptions } from './notifications/deliverer.js';
 import { previewRoutes } from './routes/effective-preview.js';
 import { DEFAULT_UI_ROOT, serveUi } from './ui/static.js';
@@ -101,6 +102,8 @@ export interface AppOptions {
     allowPrivateAddresses?: boolean;
     deliver?: Omit<DelivererOptions, 'allowPrivateAddresses'> | false;
   };
+  /** The origins the import may read a named source from (VARSETD_IMPORT_SOURCES); https://app.terraform.io unless set. */
+  importSources?: readonly string[];
   /** varsetd as the OpenID Connect issuer of runs' workload identity tokens; not one unless set. */
   workloadIdentity?: IssuerOptions | undefined;
 }
@@ -258,6 +261,7 @@ export async function buildApp(options: AppOptions) {
         policy: { allowPrivateAddresses, timeoutMs: deliver ? deliver.timeoutMs : undefined },
       });
       await api.register(previewRoutes);
+      await api.register(importRoutes, { allowedSources: options.importSources ?? ['https://app.terraform.io'] });
       if (options.workloadIdentity) await api.register(workloadIdentityRoutes, { issuer: options.workloadIdentity });
     },
     { prefix: API_PREFIX },

@@ -7,6 +7,7 @@ import { KeyError, parseKeyring } from './secrets/keyring-file.js';
 import type { KeyringKey } from './secrets/keyring.js';
 import { DEFAULT_RESPONSE_CACHE_MB } from './cache/response-cache.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/model.js';
+import { DEFAULT_IMPORT_SOURCES, parseImportSources } from './imports/model.js';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './http/server.js';
 import type { TlsFiles } from './http/tls.js';
 import { DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_S } from './db/connect.js';
@@ -50,6 +51,8 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** Whether notifications of set changes may go to private, loopback and link-local addresses. */
   notificationsAllowPrivate: boolean;
+  /** The origins the API's import may read a named source from (VARSETD_IMPORT_SOURCES). */
+  importSources: string[];
   /** Whether varsetd is the OpenID Connect issuer of runs' workload identity tokens, at `publicUrl`. */
   workloadIdentity: boolean;
   /** Milliseconds a workload identity token is valid at most. */
@@ -251,6 +254,13 @@ export const SETTINGS: readonly Setting[] = [
     key: 'notificationsAllowPrivate',
   },
   {
+    env: 'VARSETD_IMPORT_SOURCES',
+    flag: '--import-sources',
+    value: 'LIST',
+    help: `hosts or origins the web UI's and API's import may read, comma-separated, or none (${DEFAULT_IMPORT_SOURCES})`,
+    key: 'importSources',
+  },
+  {
     env: 'VARSETD_WORKLOAD_IDENTITY',
     flag: '--workload-identity',
     value: 'BOOL',
@@ -412,6 +422,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   if (allowPrivateText !== 'true' && allowPrivateText !== 'false')
     throw new ConfigError(`VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false, got ${allowPrivateText}`);
 
+  let importSources: string[];
+  try {
+    importSources = parseImportSources(raw.get('importSources') ?? DEFAULT_IMPORT_SOURCES);
+  } catch (error) {
+    throw new ConfigError(`VARSETD_IMPORT_SOURCES: ${(error as Error).message}`);
+  }
+
   const workloadIdentity = workloadIdentitySettings(raw, publicUrl);
 
   const certFile = raw.get('tlsCert');
@@ -447,6 +464,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     dbPoolSize,
     dbConnectTimeoutMs,
     notificationsAllowPrivate: allowPrivateText === 'true',
+    importSources,
     ...workloadIdentity,
   };
 }

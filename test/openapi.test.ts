@@ -166,7 +166,7 @@ describe(`OpenAPI document (${storeKind})`, () => {
     }
   });
 
-  it("gives every body the media type it is sent in: JSON:API, as HashiCorp's document does, but the audit trail's plain JSON answer", async () => {
+  it("gives every body the media type it is sent in: JSON:API, as HashiCorp's document does, but the audit trail's plain JSON answer and an export's download", async () => {
     const document = (await t.request('GET', '/api/v2/openapi.json', { token: null })).body;
     const types = new Map<string, string[]>();
     type Operation = { requestBody?: { content?: object }; responses?: Record<string, { content?: object }> };
@@ -187,7 +187,11 @@ describe(`OpenAPI document (${storeKind})`, () => {
         }
       }
     }
-    assert.deepEqual([...types.keys()].sort(), ['application/json', 'application/vnd.api+json']);
-    assert.deepEqual(types.get('application/json'), ['GET /api/v2/organization/audit-trail 200']);
+    assert.deepEqual([...types.keys()].sort(), ['application/json', 'application/vnd.api+json', 'text/plain']);
+    assert.deepEqual(types.get('application/json'), [
+      'GET /api/v2/organization/audit-trail 200',
+      'GET /api/v2/organizations/{organization}/varset-export 200',
+    ]);
+    assert.deepEqual(types.get('text/plain'), ['GET /api/v2/organizations/{organization}/varset-export 200']);
   });
 });

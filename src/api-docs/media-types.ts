@@ -3,9 +3,13 @@ import { API_PREFIX, MEDIA_TYPE } from '../jsonapi/document.js';
 /**
  * The media types of the OpenAPI document's bodies. @fastify/swagger names every body
  * `application/json`; the API reads and answers JSON:API (`application/vnd.api+json`), but for
- * the audit trail's answer, plain JSON in HCP Terraform's shape (its errors are JSON:API).
+ * the audit trail's answer, plain JSON in HCP Terraform's shape, and an export's download
+ * (their errors are JSON:API).
  */
-const PLAIN_JSON_ANSWERS = new Set([`${API_PREFIX}/organization/audit-trail`]);
+const PLAIN_JSON_ANSWERS = new Set([
+  `${API_PREFIX}/organization/audit-trail`,
+  `${API_PREFIX}/organizations/{organization}/varset-export`,
+]);
 
 type Content = Record<string, unknown>;
 interface Operation {

@@ -43,6 +43,8 @@ export type Action =
   | 'varset:read-deleted'
   /** An organization's notifications of variable-set changes: where they go, with which token. */
   | 'varset-notifications:manage'
+  /** Bring variable sets, projects and workspaces into the organization from another server or an export. */
+  | 'organization:import'
   | 'run:read'
   | 'run:create'
   | 'run:apply'

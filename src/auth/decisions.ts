@@ -86,6 +86,7 @@ function teamCan(teamId: string, team: TeamRights, action: Action, target: Targe
     case 'organization-token:manage':
     case 'varset:read-deleted':
     case 'varset-notifications:manage':
+    case 'organization:import':
       return team.owners;
     case 'teams:create':
     case 'team-tokens:list':

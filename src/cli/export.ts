@@ -1,12 +1,13 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Context } from '../auth/context.js';
-import { listOrganizationProjects } from '../projects/service.js';
-import { pageOfOrganizationVarsets } from '../varsets/service.js';
-import type { VarsetView } from '../varsets/model.js';
-import { documentFileName, documentOfView, documentText, DOCUMENT_SUFFIX, normalDocument } from './set-documents.js';
-import { renderTerraform } from './set-terraform.js';
-import { everyPage, finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
+import {
+  documentFileName,
+  documentText,
+  DOCUMENT_SUFFIX,
+  exportOrganization,
+  normalDocument,
+} from '../imports/service.js';
+import { finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [
@@ -30,24 +31,6 @@ export const HELP = [
 
 const OPTIONS = { organization: 'string', format: 'string', out: 'string' } as const;
 
-/** Every set of the organization, whole, and the names of its projects by id. */
-async function readSets(
-  ctx: Context,
-  organization: string,
-): Promise<{ views: VarsetView[]; projectNames: Map<string, string> }> {
-  const views = await orNotFound(
-    everyPage(async (page) => {
-      const { views, total } = await pageOfOrganizationVarsets(ctx, organization, page);
-      return { rows: views, total };
-    }),
-    `organization ${organization}`,
-  );
-  const projects = await everyPage((page) =>
-    listOrganizationProjects(ctx, organization, { permitted: [], order: 'name' }, page),
-  );
-  return { views, projectNames: new Map(projects.map((project) => [project.id, project.name])) };
-}
-
 /** `varsetd export`. */
 export async function run(args: string[]): Promise<number> {
   return finish('export', async () => {
@@ -57,17 +40,11 @@ export async function run(args: string[]): Promise<number> {
     if (organization === undefined) throw new UsageError('name the organization: --organization ORG');
     const format = options.format ?? 'json';
     if (format !== 'json' && format !== 'tf') throw new UsageError(`unknown format ${format}: json or tf`);
-    const { views, projectNames } = await onStore(settings, (ctx) => readSets(ctx, organization));
-    const documents = views.map((view) => documentOfView(view, projectNames));
+    const { documents, text } = await onStore(settings, async (ctx) => {
+      const exported = await orNotFound(exportOrganization(ctx, organization), `organization ${organization}`);
+      return { documents: exported.documents, text: format === 'tf' ? exported.terraform() : '' };
+    });
     if (format === 'tf') {
-      const projectIds = new Map([...projectNames].map(([id, name]) => [name, id]));
-      const sets = views.map((view, i) => ({
-        document: documents[i]!,
-        id: view.varset.id,
-        variableIds: new Map(view.variables.map(({ id, row }) => [`${row!.category}/${row!.key}`, id])),
-        projectIds,
-      }));
-      const text = renderTerraform(organization, sets);
       if (options.out === undefined) process.stdout.write(text);
       else {
         await mkdir(options.out, { recursive: true });

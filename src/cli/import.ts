@@ -1,35 +1,33 @@
 import { readFile } from 'node:fs/promises';
-import type { Context } from '../auth/context.js';
 import { getOrganization } from '../organizations/service.js';
-import { changedVariable, newVariable, planSet, type ItemReport, type SetReport, type Target } from './import-plan.js';
-import { readApiSource, readExportSource, SourceError, type SourceOrganization } from './import-source.js';
-import { readTarget, workspaceVariables } from './import-target.js';
-import { readValues } from './import-values.js';
-import { importTags, type TagReport } from './import-tags.js';
 import {
-  attempt,
-  importNewSet,
-  importProject,
-  importSetChange,
-  importWorkspace,
-  importWorkspaceVariable,
-} from './import-writes.js';
+  readApiSource,
+  readExportSource,
+  runImport,
+  shownSource,
+  SourceError,
+  type ImportReport,
+  type ItemReport,
+  type SourceOrganization,
+} from '../imports/service.js';
+import { readValues } from './import-values.js';
 import { finish, onStore, orNotFound, readArgs, UsageError } from './store-command.js';
 import { row, storeOptions } from './usage.js';
 
 export const HELP = [
-  'usage: varsetd import --from URL|DIR [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
+  'usage: varsetd import --from URL|DIR|FILE [--token-file FILE] --organization SOURCE [--into ORG] [--dry-run]',
   '                      [--no-create] [--values FILE] [--include-sensitive] [--json] [options]',
   '',
   "Brings an organization's variable sets, with the projects and workspaces they apply to and the",
   "workspaces' variables, into the store directly: from HCP Terraform, Terraform Enterprise or",
-  'another varsetd (URL), or from the documents of varsetd export (DIR). Running it again changes',
+  'another varsetd (URL), or from the documents of varsetd export (DIR, or FILE: the one file of',
+  'every document that export prints and the web UI downloads). Running it again changes',
   'nothing; after a change of the source it changes only what changed. A sensitive value cannot',
   'be read from an API: the variable comes without it and needs a value, unless --values gives it',
   'or, from another varsetd read with its site-admin token, --include-sensitive brings it over.',
   '',
   'options:',
-  row('--from URL|DIR', "the source: an API's address (https://app.terraform.io) or a folder"),
+  row('--from URL|DIR|FILE', "the source: an API's address (https://app.terraform.io), a folder or a file"),
   row('--token-file FILE', "a file holding the source's token (with a URL)"),
   row('--organization SOURCE', 'the organization read from the source'),
   row('--into ORG', 'the organization written to, which must exist (SOURCE)'),
@@ -59,29 +57,7 @@ const OPTIONS = {
   json: 'boolean',
 } as const;
 
-interface Report {
-  source: string;
-  organization: string;
-  'dry-run': boolean;
-  /** Whether the sensitive values were read from the source (--include-sensitive). */
-  'include-sensitive': boolean;
-  projects: (ItemReport & { name: string })[];
-  workspaces: (ItemReport & { name: string })[];
-  sets: SetReport[];
-  'workspace-tags': TagReport[];
-  'workspace-variables': (ItemReport & { workspace: string; key: string; category: string })[];
-  skipped: { what: string; why: string }[];
-}
-
 const isUrl = (from: string) => /^https?:\/\//i.test(from);
-
-/** A URL as the report and the audit trail name it: without credentials, query or fragment. */
-function shownSource(from: string): string {
-  if (!isUrl(from)) return from;
-  const url = new URL(from);
-  url.username = url.password = url.search = url.hash = '';
-  return url.toString().replace(/\/$/, '');
-}
 
 async function readSource(
   from: string,
@@ -109,90 +85,8 @@ async function readSource(
   return readApiSource({ url: from, token, organization, pageSize, includeSensitive });
 }
 
-/** Each write of the import runs as the command line, and says it is an import from the source. */
-const importing = (ctx: Context, source: string): Context => ({ ...ctx, cause: `import from ${source}` });
-
-async function runImport(
-  base: Context,
-  source: SourceOrganization,
-  report: Report,
-  values: Map<string, string>,
-  create: boolean,
-  dryRun: boolean,
-): Promise<void> {
-  const ctx = importing(base, report.source);
-  const into = report.organization;
-  await orNotFound(getOrganization(ctx, into), `organization ${into}`);
-  const target = await readTarget(ctx, into);
-  const made = async (
-    kind: 'project' | 'workspace',
-    name: string,
-    ids: Map<string, string>,
-    write: () => Promise<string>,
-  ) => {
-    const list = kind === 'project' ? report.projects : report.workspaces;
-    if (ids.has(name)) return list.push({ name, result: 'unchanged' });
-    if (!create) return list.push({ name, result: 'skipped', why: `not in the target organization, and --no-create` });
-    ids.set(name, dryRun ? `(new ${kind} ${name})` : await write());
-    return list.push({ name, result: 'created' });
-  };
-  for (const name of source.projects)
-    await made('project', name, target.projectIds, () => importProject(ctx, into, name));
-  for (const { name, project } of source.workspaces) {
-    await made('workspace', name, target.workspaceIds, () =>
-      importWorkspace(ctx, into, name, project === null ? undefined : target.projectIds.get(project)),
-    );
-  }
-
-  report['workspace-tags'] = await importTags(ctx, source.workspaces, target, dryRun);
-
-  const plan: Target = {
-    workspaceIds: target.workspaceIds,
-    projectIds: target.projectIds,
-    values,
-    open: (sealed) => ctx.sealer.open(sealed),
-  };
-  for (const set of source.sets) {
-    const { report: setReport, write } = planSet(set, target.sets.get(set.name), plan);
-    if (!dryRun && write.kind !== 'none') {
-      const refused = await attempt(() =>
-        write.kind === 'create' ? importNewSet(ctx, into, write.command) : importSetChange(ctx, write.id, write.change),
-      );
-      if (refused !== undefined) Object.assign(setReport, { result: 'skipped', why: refused });
-    }
-    report.sets.push(setReport);
-  }
-
-  for (const { workspace, variables } of source.workspaceVariables) {
-    const id = target.workspaceIds.get(workspace);
-    const held = id === undefined || id.startsWith('(new ') ? [] : await workspaceVariables(ctx, id);
-    for (const variable of variables) {
-      const item = { workspace, key: variable.key, category: variable.category };
-      if (id === undefined) {
-        report['workspace-variables'].push({
-          ...item,
-          result: 'skipped',
-          why: 'the workspace is not in the target organization (--no-create)',
-        });
-        continue;
-      }
-      const existing = held.find((v) => v.key === variable.key && v.category === variable.category);
-      const planned = existing
-        ? changedVariable(workspace, variable, existing, plan)
-        : newVariable(workspace, variable, plan, 0);
-      const changes = 'changes' in planned ? planned.changes : planned.definition.changes;
-      let result: ItemReport = planned.report;
-      if (!dryRun && (result.result === 'created' || result.result === 'updated')) {
-        const refused = await attempt(() => importWorkspaceVariable(ctx, id, existing?.id ?? null, changes));
-        if (refused !== undefined) result = { result: 'skipped', why: refused };
-      }
-      report['workspace-variables'].push({ ...item, ...result });
-    }
-  }
-}
-
 /** The report for people: counts, then every item that is not unchanged. */
-function humanReport(report: Report): string {
+function humanReport(report: ImportReport): string {
   const counts = (items: ItemReport[]) => {
     const by = new Map<string, number>();
     for (const item of items) by.set(item.result, (by.get(item.result) ?? 0) + 1);
@@ -240,7 +134,7 @@ export async function run(args: string[]): Promise<number> {
     const { options, flags, positionals, settings } = readArgs(args, OPTIONS);
     if (positionals.length > 0) throw new UsageError(`import takes no argument, got ${positionals[0]}`);
     const { from, organization } = options;
-    if (from === undefined) throw new UsageError('name the source: --from URL or --from DIR');
+    if (from === undefined) throw new UsageError('name the source: --from URL, --from DIR or --from FILE');
     if (organization === undefined) throw new UsageError("name the source's organization: --organization SOURCE");
     const values = options.values === undefined ? new Map<string, string>() : await readValues(options.values);
     // The whole source is read before anything is written: a source that fails leaves the store as it was.
@@ -249,22 +143,22 @@ export async function run(args: string[]): Promise<number> {
       if (error instanceof SourceError) throw new Error(`reading ${shownSource(from)}: ${error.message}`);
       throw error;
     });
-    const dryRun = flags.has('dry-run');
-    const report: Report = {
-      source: shownSource(from),
-      organization: options.into ?? organization,
-      'dry-run': dryRun,
-      'include-sensitive': includeSensitive,
-      projects: [],
-      workspaces: [],
-      sets: [],
-      'workspace-tags': [],
-      'workspace-variables': [],
-      skipped: source.skipped,
-    };
-    await onStore(settings, (ctx) => runImport(ctx, source, report, values, !flags.has('no-create'), dryRun), {
-      sealing: true,
-    });
+    const into = options.into ?? organization;
+    const report = await onStore(
+      settings,
+      async (ctx) => {
+        await orNotFound(getOrganization(ctx, into), `organization ${into}`);
+        return runImport(ctx, source, {
+          source: shownSource(from),
+          organization: into,
+          dryRun: flags.has('dry-run'),
+          includeSensitive,
+          values,
+          create: !flags.has('no-create'),
+        });
+      },
+      { sealing: true },
+    );
     console.log(flags.has('json') ? JSON.stringify(report) : humanReport(report));
   });
 }

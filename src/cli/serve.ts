@@ -124,6 +124,7 @@ async function serveRequests(
     trustProxy: config.trustProxy,
     metrics: { token: config.metricsToken, inCluster: isWorker() },
     notifications: { allowPrivateAddresses: config.notificationsAllowPrivate, deliver: {} },
+    importSources: config.importSources,
     workloadIdentity: config.workloadIdentity
       ? {
           issuer: config.publicUrl!,

@@ -5,7 +5,7 @@ import { DomainError, NotFound } from '../common/errors.js';
 import { ConfigError, loadConfig, SETTINGS } from '../config.js';
 import type { Context } from '../auth/context.js';
 import { commandLineSubject } from '../auth/subject.js';
-import type { Page } from '../common/page.js';
+import { everyPage } from '../common/page.js';
 import { migrate } from '../db/connect.js';
 import { openReachableStore } from './store-connection.js';
 import { subscribeFeatures } from '../subscribers.js';
@@ -122,15 +122,7 @@ export async function orNotFound<T>(promise: Promise<T>, what: string): Promise<
   }
 }
 
-/** Every row of a paged read, a page of 100 at a time. */
-export async function everyPage<T>(read: (page: Page) => Promise<{ rows: T[]; total: number }>): Promise<T[]> {
-  const all: T[] = [];
-  for (let number = 1; ; number++) {
-    const { rows, total } = await read({ number, size: 100 });
-    all.push(...rows);
-    if (rows.length === 0 || all.length >= total) return all;
-  }
-}
+export { everyPage };
 
 /**
  * Runs a command to its exit code: 0 when it succeeded; 2, with one line, for input it refuses

@@ -20,6 +20,10 @@ export const API_TAGS = {
     name: 'Variable set notifications',
     description: "varsetd's own: where to send each change of an organization's sets",
   },
+  imports: {
+    name: 'Import and export',
+    description: "varsetd's own: an organization's sets downloaded as an export, and an import's dry run and report",
+  },
   workspaceVariables: { name: 'Workspace variables', description: "A workspace's own variables" },
   effectiveVariables: {
     name: 'Effective variables',

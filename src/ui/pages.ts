@@ -13,6 +13,7 @@ export const UI_PAGES = [
   '/organizations/:org/projects',
   '/organizations/:org/audit-trail',
   '/organizations/:org/deleted-varsets',
+  '/organizations/:org/import-export',
   '/varsets/:id',
   '/varsets/:id/edit',
   '/varsets/:id/history',

@@ -9,7 +9,7 @@ import { getOrganization } from '../organizations/service.js';
 import { addBindings, effectiveBindingsOf, listBindings } from '../tag-bindings/service.js';
 import type { EffectiveTagBinding, TagBinding } from '../tag-bindings/model.js';
 import type { Workspace } from './model.js';
-import { getWorkspace, type WorkspaceWithOrganization } from './service.js';
+import { getWorkspace, type WorkspaceWithOrganization } from './lookup.js';
 import * as consumerStore from './consumer-store.js';
 import * as store from './store.js';
 import * as tagStore from './tag-store.js';

@@ -2,7 +2,6 @@ import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import { workspaceListScope } from '../auth/list-scopes.js';
 import { workspacePermissions } from '../auth/permissions.js';
-import type { Action } from '../auth/actions.js';
 import type { Subject } from '../auth/subject.js';
 import { recordAuditEvent } from '../audit/service.js';
 import { withOrganizationLocked, type Trx } from '../db/transaction.js';
@@ -28,27 +27,10 @@ import * as store from './store.js';
 import { tagWorkspace } from './tags.js';
 import { locationOfWorkspace } from '../common/location.js';
 
-export interface WorkspaceWithOrganization {
-  workspace: Workspace;
-  organization: Organization;
-}
+import { getWorkspace, type WorkspaceWithOrganization } from './lookup.js';
 
-/**
- * A workspace (by id, or by organization and name) with its organization (and the
- * organization's version, read in the same statement), if the subject may do `action` on it;
- * otherwise the 404 of a missing one.
- */
-export async function getWorkspace(
-  ctx: Context,
-  where: WorkspaceLocator,
-  action: Action = 'workspace:read',
-): Promise<WorkspaceWithOrganization & { organizationVersion: number }> {
-  const found = await store.findWorkspaceWithOrganization(ctx.store.db, where);
-  if (!found) throw new NotFound();
-  const { workspace } = found;
-  ensure(ctx.subject, action, locationOfWorkspace(workspace));
-  return found;
-}
+export { getWorkspace, type WorkspaceWithOrganization };
+export { addWorkspaceTags } from './relations.js';
 
 /**
  * What the responses of these workspaces show, as `subject` sees them: a constant number of

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
@@ -17,6 +17,9 @@ import { ProjectPage } from './pages/ProjectPage';
 import { RunPage } from './pages/RunPage';
 import { NotFound } from './pages/NotFound';
 import './app.css';
+
+// Loaded when first opened: it stays out of the first load.
+const ImportExport = lazy(() => import('./pages/ImportExport').then((m) => ({ default: m.ImportExport })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -42,6 +45,14 @@ createRoot(document.getElementById('root')!).render(
             <Route path="/organizations/:org/projects" element={<OrganizationProjects />} />
             <Route path="/organizations/:org/audit-trail" element={<AuditTrail />} />
             <Route path="/organizations/:org/deleted-varsets" element={<DeletedVarsets />} />
+            <Route
+              path="/organizations/:org/import-export"
+              element={
+                <Suspense fallback={<p>Loading…</p>}>
+                  <ImportExport />
+                </Suspense>
+              }
+            />
             <Route path="/varsets/:id" element={<VarsetPage />} />
             <Route path="/varsets/:id/edit" element={<VarsetEdit />} />
             <Route path="/varsets/:id/history" element={<VarsetHistory />} />

@@ -15897,6 +15897,272 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/organizations/{organization}/varset-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every set of the organization, as an attachment: `format=json` (the default) the documents of `varsetd export` in one file, which the import reads back; `format=tf` the Terraform configuration for the tfe provider. No sensitive value, only that a variable is sensitive. For a token that may read all of the organization's sets. */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "tf";
+                };
+                header?: never;
+                path: {
+                    organization: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the export, as an attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            description: string;
+                            global: boolean;
+                            priority: boolean;
+                            project: string | null;
+                            workspaces: string[];
+                            projects: string[];
+                            variables: {
+                                key: string;
+                                /** @enum {unknown} */
+                                category: "terraform" | "env";
+                                hcl: boolean;
+                                sensitive: boolean;
+                                description: string;
+                                /** @description absent for a sensitive variable */
+                                value?: string;
+                            }[];
+                        }[];
+                        "text/plain": string;
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/organizations/{organization}/varset-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Imports sets into the organization, from an uploaded export (`documents`) or from a source the server reads (`source`: an API's URL, a token and the organization there), as `varsetd import` does. With `dry-run: true`, writes nothing and answers the report of what it would do; without, imports and answers what was done. For the organization's owners. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    organization: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "varset-imports";
+                            id?: unknown;
+                            attributes?: {
+                                /** @description report what the import would do, and write nothing (false unless given) */
+                                "dry-run"?: boolean | null;
+                                /** @description an export to import (the JSON download of an organization); or give source */
+                                documents?: {
+                                    name: string;
+                                    description: string;
+                                    global: boolean;
+                                    priority: boolean;
+                                    project: string | null;
+                                    workspaces: string[];
+                                    projects: string[];
+                                    variables: {
+                                        key: string;
+                                        /** @enum {unknown} */
+                                        category: "terraform" | "env";
+                                        hcl: boolean;
+                                        sensitive: boolean;
+                                        description: string;
+                                        /** @description absent for a sensitive variable */
+                                        value?: string;
+                                    }[];
+                                }[] | null;
+                                /** @description the uploaded file's name, as the report names it */
+                                "file-name"?: string | null;
+                                source?: {
+                                    /** @description the source API's address (https://app.terraform.io); its host must be one VARSETD_IMPORT_SOURCES allows */
+                                    url: string;
+                                    /** @description write-only: the source's token, used for this request's reads and never kept */
+                                    token: string;
+                                    organization: string;
+                                } | null;
+                            } | null;
+                            relationships?: Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "varset-import-reports";
+                                attributes: {
+                                    /** @description the source, without credentials */
+                                    source: string;
+                                    organization: string;
+                                    "dry-run": boolean;
+                                    "include-sensitive": boolean;
+                                    projects: {
+                                        /** @enum {unknown} */
+                                        result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                        why?: string;
+                                        /** @enum {boolean} */
+                                        "value-needed"?: true;
+                                        name: string;
+                                    }[];
+                                    workspaces: {
+                                        /** @enum {unknown} */
+                                        result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                        why?: string;
+                                        /** @enum {boolean} */
+                                        "value-needed"?: true;
+                                        name: string;
+                                    }[];
+                                    sets: {
+                                        /** @enum {unknown} */
+                                        result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                        why?: string;
+                                        /** @enum {boolean} */
+                                        "value-needed"?: true;
+                                        name: string;
+                                        variables: {
+                                            /** @enum {unknown} */
+                                            result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                            why?: string;
+                                            /** @enum {boolean} */
+                                            "value-needed"?: true;
+                                            key: string;
+                                            category: string;
+                                        }[];
+                                        assignments: {
+                                            /** @enum {unknown} */
+                                            result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                            why?: string;
+                                            /** @enum {boolean} */
+                                            "value-needed"?: true;
+                                            /** @enum {unknown} */
+                                            kind: "workspace" | "project";
+                                            name: string;
+                                        }[];
+                                    }[];
+                                    "workspace-tags": {
+                                        /** @enum {unknown} */
+                                        result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                        why?: string;
+                                        /** @enum {boolean} */
+                                        "value-needed"?: true;
+                                        workspace: string;
+                                        tag: string;
+                                    }[];
+                                    "workspace-variables": {
+                                        /** @enum {unknown} */
+                                        result: "created" | "updated" | "unchanged" | "skipped" | "removed";
+                                        why?: string;
+                                        /** @enum {boolean} */
+                                        "value-needed"?: true;
+                                        workspace: string;
+                                        key: string;
+                                        category: string;
+                                    }[];
+                                    skipped: {
+                                        what: string;
+                                        why: string;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -89,6 +89,7 @@ function Frame() {
             {restoresSets && (
               <NavLink to={`/organizations/${encodeURIComponent(org)}/deleted-varsets`}>Deleted sets</NavLink>
             )}
+            <NavLink to={`/organizations/${encodeURIComponent(org)}/import-export`}>Import and export</NavLink>
           </nav>
         )}
         {!signedOut && <SignedInAs />}

@@ -1,6 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DOCUMENT_SUFFIX, normalDocument, type SetDocument, type VariableDocument } from './set-documents.js';
+import { DOCUMENT_SUFFIX, normalDocument, type SetDocument, type VariableDocument } from './documents.js';
 
 /**
  * What `varsetd import` reads before it writes anything: an organization's projects,
@@ -39,6 +39,10 @@ export interface ApiSource {
   pageSize: number;
   /** Read the sensitive values too: a varsetd source gives them to its site-admin token. */
   includeSensitive?: boolean;
+  /** Follow the source's redirects (the command line does); with false, a redirect is an answer the source refused with. */
+  followRedirects?: boolean;
+  /** Milliseconds each answer may take; no limit unless set. */
+  timeoutMs?: number;
 }
 
 const MAX_RETRIES = 8;
@@ -88,6 +92,8 @@ class ApiReader {
     for (let attempt = 0; ; attempt++) {
       const response = await fetch(`${apiBase(this.source.url)}${pathAndQuery}`, {
         headers: { authorization: `Bearer ${this.source.token}`, accept: 'application/vnd.api+json' },
+        redirect: this.source.followRedirects === false ? 'manual' : 'follow',
+        ...(this.source.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(this.source.timeoutMs) }),
       }).catch((error: unknown) => {
         throw new SourceError(
           `${this.source.url} cannot be reached: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
@@ -278,27 +284,58 @@ export async function readApiSource(source: ApiSource): Promise<SourceOrganizati
   return { projects: [...projects.values()], workspaces: [...workspaces.values()], sets, workspaceVariables, skipped };
 }
 
-/** The sets of `varsetd export --format json --out DIR`; the projects and workspaces they name. */
-export async function readExportSource(dir: string): Promise<SourceOrganization> {
-  const files = (await readdir(dir)).filter((file) => file.endsWith(DOCUMENT_SUFFIX)).sort();
+/** Whether `parsed` has the shape of a set's document (the members an import reads). */
+function isSetDocument(parsed: unknown): parsed is SetDocument {
+  const d = parsed as Partial<SetDocument> | null;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.name === 'string' &&
+    Array.isArray(d.variables) &&
+    Array.isArray(d.workspaces) &&
+    Array.isArray(d.projects)
+  );
+}
+
+/**
+ * The sets of `varsetd export --format json`: a folder of `--out DIR` (a document per file), or
+ * one file holding the array of every set's document (what it prints without `--out`, and the
+ * API's export download).
+ */
+export async function readExportSource(from: string): Promise<SourceOrganization> {
+  if (!(await stat(from)).isDirectory()) return readExportFile(from);
+  const files = (await readdir(from)).filter((file) => file.endsWith(DOCUMENT_SUFFIX)).sort();
   const sets: SetDocument[] = [];
   for (const file of files) {
-    let parsed: SetDocument;
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as SetDocument;
+      parsed = JSON.parse(await readFile(path.join(from, file), 'utf8'));
     } catch (error) {
       throw new SourceError(`${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (
-      typeof (parsed as Partial<SetDocument> | null)?.name !== 'string' ||
-      !Array.isArray(parsed.variables) ||
-      !Array.isArray(parsed.workspaces) ||
-      !Array.isArray(parsed.projects)
-    ) {
-      throw new SourceError(`${file} is not a set's document of varsetd export`);
-    }
-    sets.push(normalDocument(parsed));
+    if (!isSetDocument(parsed)) throw new SourceError(`${file} is not a set's document of varsetd export`);
+    sets.push(parsed);
   }
+  return readDocumentsSource(sets);
+}
+
+async function readExportFile(file: string): Promise<SourceOrganization> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new SourceError(`${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!Array.isArray(parsed)) throw new SourceError(`${file} is not an array of the documents of varsetd export`);
+  parsed.forEach((document, i) => {
+    if (!isSetDocument(document)) throw new SourceError(`${file}: item ${i} is not a set's document of varsetd export`);
+  });
+  return readDocumentsSource(parsed as SetDocument[]);
+}
+
+/** Sets given as their documents; the projects and workspaces they name. A sensitive value in a document is left out. */
+export function readDocumentsSource(documents: readonly SetDocument[]): SourceOrganization {
+  const sets = documents.map(normalDocument);
   const projects = new Set(sets.flatMap((s) => [...s.projects, ...(s.project === null ? [] : [s.project])]));
   const workspaces = [...new Set(sets.flatMap((s) => s.workspaces))].map((name) => ({ name, project: null, tags: [] }));
   return { projects: [...projects], workspaces, sets, workspaceVariables: [], skipped: [] };

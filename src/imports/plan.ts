@@ -1,7 +1,7 @@
 import type { Variable, VariableChanges } from '../variables/model.js';
 import type { VariableDefinition, VarsetCommand, VarsetView } from '../varsets/model.js';
-import type { SetDocument, VariableDocument } from './set-documents.js';
-import type { SetChange } from './import-writes.js';
+import type { SetDocument, VariableDocument } from './documents.js';
+import type { SetChange } from './writes.js';
 
 /**
  * What an import does to one set, worked out before anything is written, and what its report

@@ -5,8 +5,7 @@ import type { VariableChanges } from '../variables/model.js';
 import type { VarsetCommand } from '../varsets/model.js';
 import { createVarset, replaceVarset } from '../varsets/service.js';
 import { createWorkspaceVariable, updateWorkspaceVariable } from '../workspace-variables/service.js';
-import { addWorkspaceTags } from '../workspaces/relations.js';
-import { createWorkspace } from '../workspaces/service.js';
+import { addWorkspaceTags, createWorkspace } from '../workspaces/service.js';
 
 /**
  * Every write `varsetd import` makes, through the services, and nothing else. Each is made by

@@ -1,8 +1,8 @@
 import type { Context } from '../auth/context.js';
-import type { ItemReport } from './import-plan.js';
-import type { SourceOrganization } from './import-source.js';
-import type { TargetOrganization } from './import-target.js';
-import { attempt, importWorkspaceTags } from './import-writes.js';
+import type { ItemReport } from './plan.js';
+import type { SourceOrganization } from './source.js';
+import type { TargetOrganization } from './target.js';
+import { attempt, importWorkspaceTags } from './writes.js';
 
 export type TagReport = ItemReport & { workspace: string; tag: string };
 

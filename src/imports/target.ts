@@ -5,7 +5,7 @@ import type { VarsetView } from '../varsets/model.js';
 import { pageOfOrganizationVarsets } from '../varsets/service.js';
 import { listWorkspaceVariables } from '../workspace-variables/service.js';
 import { describeWorkspaces, listOrganizationWorkspaces } from '../workspaces/service.js';
-import { everyPage } from './store-command.js';
+import { everyPage } from '../common/page.js';
 
 /** The target organization as an import compares with its source, read through the services. */
 export interface TargetOrganization {

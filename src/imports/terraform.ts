@@ -1,5 +1,5 @@
 import { hclString } from '../exec/tfvars.js';
-import type { SetDocument } from './set-documents.js';
+import type { SetDocument } from './documents.js';
 
 /**
  * Sets as Terraform configuration for the `tfe` provider: each set, its variables and its
