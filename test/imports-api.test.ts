@@ -23,6 +23,9 @@ describe(`import and export through the API (${storeKind})`, () => {
   let trapUrl: string;
   let redirector: http.Server;
   let redirectorUrl: string;
+  let limiter: http.Server;
+  let limiterUrl: string;
+  let limited = 0;
   let sourceToken: string;
 
   before(async () => {
@@ -39,12 +42,20 @@ describe(`import and export through the API (${storeKind})`, () => {
     });
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    // An allowed source whose rate limit asks for half a minute's wait.
+    limiter = http.createServer((_req, res) => {
+      limited++;
+      res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/vnd.api+json' });
+      res.end('{"errors":[{"status":"429","title":"too many requests"}]}');
+    });
+    await new Promise<void>((resolve) => limiter.listen(0, '127.0.0.1', resolve));
+    limiterUrl = `http://127.0.0.1:${(limiter.address() as AddressInfo).port}`;
     [sourceStore, targetStore] = await Promise.all([createTestStore(), createTestStore()]);
     source = await startServerProcess(varsetdEnv(sourceStore, { VARSETD_ADMIN_TOKEN: ADMIN_TOKEN }));
     target = await startServerProcess(
       varsetdEnv(targetStore, {
         VARSETD_ADMIN_TOKEN: ADMIN_TOKEN,
-        VARSETD_IMPORT_SOURCES: `app.terraform.io, ${source.url}, ${redirectorUrl}`,
+        VARSETD_IMPORT_SOURCES: `app.terraform.io, ${source.url}, ${redirectorUrl}, ${limiterUrl}`,
         LOG_LEVEL: 'debug',
       }),
     );
@@ -58,6 +69,7 @@ describe(`import and export through the API (${storeKind})`, () => {
   after(async () => {
     trap.close();
     redirector.close();
+    limiter.close();
     try {
       await Promise.all([source.stop(), target.stop()]);
     } finally {
@@ -178,6 +190,19 @@ describe(`import and export through the API (${storeKind})`, () => {
     }
     assert.deepEqual(await setNames('delta'), []);
     assert.equal((await t.get('/api/v2/organizations/delta/projects')).body.data.length, 1);
+  });
+
+  it("answers at once, with a 422 that writes nothing, when a source's rate limit would hold the request too long", async () => {
+    const started = Date.now();
+    const res = await t.post(
+      '/api/v2/organizations/delta/varset-imports',
+      body({ source: { url: limiterUrl, token: sourceToken, organization: 'acme' } }),
+    );
+    expectStatus(res, 422);
+    assert.match(res.body.errors[0].detail, /limits the rate of requests \(it asks to wait 30 s more\)/);
+    assert.ok(Date.now() - started < 5_000, `the request waited ${Date.now() - started} ms`);
+    assert.equal(limited, 1);
+    assert.deepEqual(await setNames('delta'), []);
   });
 
   it('reads a named source only at an allowed origin, and keeps its token out of every answer and log line', async () => {

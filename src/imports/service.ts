@@ -114,6 +114,7 @@ export async function importIntoOrganization(
         pageSize: 100,
         followRedirects: false,
         timeoutMs: SOURCE_TIMEOUT_MS,
+        rateLimitWaitMs: SOURCE_RATE_LIMIT_WAIT_MS,
       });
     } catch (error) {
       if (error instanceof SourceError) throw new Unprocessable(`reading ${shown}: ${error.message}`, 'source');
@@ -125,3 +126,5 @@ export async function importIntoOrganization(
 
 /** How long the server waits for each answer of a named source. */
 const SOURCE_TIMEOUT_MS = 30_000;
+/** How long, in all, a named source's rate limit may hold a request of the API (the command line waits longer). */
+const SOURCE_RATE_LIMIT_WAIT_MS = 10_000;

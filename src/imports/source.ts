@@ -43,6 +43,8 @@ export interface ApiSource {
   followRedirects?: boolean;
   /** Milliseconds each answer may take; no limit unless set. */
   timeoutMs?: number;
+  /** Milliseconds the source's 429s may make the whole read wait (MAX_RETRIES waits of up to MAX_WAIT_MS unless set). */
+  rateLimitWaitMs?: number;
 }
 
 const MAX_RETRIES = 8;
@@ -85,6 +87,9 @@ async function errorDetail(response: Response): Promise<string | undefined> {
 }
 
 class ApiReader {
+  /** What the source's 429s have made the read wait so far. */
+  private waitedMs = 0;
+
   constructor(private readonly source: ApiSource) {}
 
   async get(pathAndQuery: string): Promise<SourceDocument | null> {
@@ -101,7 +106,15 @@ class ApiReader {
       });
       if (response.status === 429 && attempt < MAX_RETRIES) {
         await response.body?.cancel();
-        await sleep(retryAfterMs(response.headers.get('retry-after')));
+        const wait = retryAfterMs(response.headers.get('retry-after'));
+        const budget = this.source.rateLimitWaitMs;
+        if (budget !== undefined && this.waitedMs + wait > budget)
+          throw new SourceError(
+            `the source limits the rate of requests (it asks to wait ${Math.ceil(wait / 1000)} s more): try again later, or import with the command line, which waits`,
+            429,
+          );
+        this.waitedMs += wait;
+        await sleep(wait);
         continue;
       }
       if (!response.ok) {
