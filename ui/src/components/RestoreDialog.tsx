@@ -37,6 +37,9 @@ export function RestoreDialog({
   open,
   known,
   onClose,
+  title,
+  guard,
+  onRestored,
 }: {
   setId: string;
   setName: string;
@@ -44,6 +47,12 @@ export function RestoreDialog({
   open: boolean;
   known: KnownNames;
   onClose: () => void;
+  /** The dialog's title, when it is not "Restore … as it was at version N?". */
+  title?: string;
+  /** Checked again on Confirm, before the rollback: a rejection (its message shown) makes none. */
+  guard?: () => Promise<void>;
+  /** Told the number of the version made (null: none), instead of the message "Restored version …". */
+  onRestored?: (made: number | null) => void;
 }) {
   const number = version.attributes.number;
   const [skipMissing, setSkipMissing] = useState(false);
@@ -63,15 +72,20 @@ export function RestoreDialog({
     retry: false,
   });
   const restore = useMutation({
-    mutationFn: () => rollback(setId, version.id, { dryRun: false, skipMissing }),
+    mutationFn: async () => {
+      await guard?.();
+      return rollback(setId, version.id, { dryRun: false, skipMissing });
+    },
     onSuccess: async (result) => {
       const made = result.meta.version;
-      announce(
-        made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`,
-      );
+      if (!onRestored)
+        announce(
+          made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`,
+        );
       close();
       client.removeQueries({ queryKey: queryKeys.varsets.rollbackDryRun(setId) });
       await varsetChanged(client, setId);
+      onRestored?.(made ? made.number : null);
     },
   });
   const changes = dryRun.data && dryRun.data.meta.changes;
@@ -82,7 +96,7 @@ export function RestoreDialog({
   return (
     <ConfirmDialog
       open={open}
-      title={`Restore ${setName} as it was at version ${number}?`}
+      title={title ?? `Restore ${setName} as it was at version ${number}?`}
       confirmLabel="Confirm"
       busy={restore.isPending}
       onCancel={close}
@@ -113,7 +127,13 @@ export function RestoreDialog({
       ) : (
         <FormError error={dryRun.error} fields={[]} />
       )}
-      <FormError error={restore.error} fields={[]} />
+      {restore.error && !(restore.error instanceof ApiError) ? (
+        <p className="form-error" role="alert">
+          {restore.error.message}
+        </p>
+      ) : (
+        <FormError error={restore.error} fields={[]} />
+      )}
     </ConfirmDialog>
   );
 }
