@@ -45,7 +45,7 @@ async function tabTo(page: Page, name: string, key: 'Tab' | 'Shift+Tab' = 'Tab')
   assert.fail(`${key} never reached "${name}"; it went through: ${seen.join(' | ')}`);
 }
 
-const text = async (page: Page, locator: ReturnType<Page['getByRole']>) =>
+const text = async (locator: ReturnType<Page['getByRole']>) =>
   ((await locator.textContent()) ?? '').replace(/\s+/g, ' ');
 
 const newestNumber = async (ui: UiServer, setId: string): Promise<number> =>
@@ -64,7 +64,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
       seed: async (ui, scenario) => {
         const retiring = await createVarset(ui.admin, scenario.org, {
           attributes: { name: 'retiring' },
-          relationships: { workspaces: { data: [{ type: 'workspaces', id: scenario.webWorkspaceId }] } },
+          workspaces: [scenario.webWorkspaceId],
           vars: [{ key: 'tier', value: 'gold' }],
         });
         ids.retiring = retiring.id;
@@ -102,7 +102,12 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     const undo = page.getByRole('dialog', { name: `Undo: restore globals as it was at version ${before}?` });
     const changes = undo.getByRole('list', { name: 'What restoring changes' });
     await changes.waitFor();
-    assert.match(await text(page, changes), /Variable removed: colour \(terraform\) = "blue"/);
+    assert.match(await text(changes), /Variable removed: colour \(terraform\) = "blue"/);
+    // What the workspaces stop getting, as the save's preview said what they would get.
+    await undo.getByText('2 workspaces affected').waitFor();
+    const stops = undo.getByRole('list', { name: 'Affected workspaces' });
+    assert.deepEqual(await stops.locator(':scope > li > a').allTextContents(), ['api', 'web']);
+    assert.match(await text(stops), /stops getting colour \(was "blue", from set globals\)/);
     assert.deepEqual(await focused(page), { tag: 'button', name: 'Cancel', inDialog: true });
     await page.keyboard.press('Tab');
     assert.deepEqual(await focused(page), { tag: 'button', name: 'Confirm', inDialog: true });
@@ -142,7 +147,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     const restore = page.getByRole('dialog', { name: 'Restore retiring as it was at version 1?' });
     const restoring = restore.getByRole('list', { name: 'What restoring changes' });
     await restoring.waitFor();
-    assert.match(await text(page, restoring), /Variable added: tier \(terraform\) = "gold"/);
+    assert.match(await text(restoring), /Variable added: tier \(terraform\) = "gold"/);
     // The workspace it reaches again, by name and linked, as a save's preview lists it.
     const affected = restore.getByRole('list', { name: 'Affected workspaces' });
     await affected.getByRole('link', { name: 'web' }).waitFor();
@@ -195,7 +200,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     const refusal = page.getByRole('alert');
     await refusal.filter({ hasText: 'Not undone' }).waitFor();
     assert.match(
-      await text(page, refusal),
+      await text(refusal),
       new RegExp(
         `Not undone: defaults changed since, as version ${newest} by .*Undoing would take back that change too`,
       ),

@@ -15548,6 +15548,16 @@ export interface paths {
                              */
                             action: "delete";
                         };
+                    } | {
+                        data: {
+                            /** @enum {string} */
+                            type: "varset-versions";
+                            id: string;
+                        };
+                        meta?: {
+                            /** @description restore the rest when workspaces or projects the set was assigned to are gone */
+                            "skip-missing"?: boolean;
+                        };
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { queryKeys } from '../api/queryKeys';
 import type { VarsetVersion } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
+import { ImpactSummary, previewWrite } from './ImpactPreview';
 import { useAnnounce } from './frame';
 import { VersionChanges, type KnownNames } from './VersionChanges';
 
@@ -71,6 +72,19 @@ export function RestoreDialog({
     gcTime: 0,
     retry: false,
   });
+  // Which workspaces get other values, as a save's preview lists them: the preview of the rollback itself.
+  const impact = useQuery({
+    queryKey: [...queryKeys.varsets.rollbackDryRun(setId, version.id, skipMissing), 'impact'],
+    queryFn: () =>
+      previewWrite(setId, {
+        data: { type: 'varset-versions', id: version.id },
+        ...(skipMissing ? { meta: { 'skip-missing': true } } : {}),
+      }),
+    enabled: open,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
   const restore = useMutation({
     mutationFn: async () => {
       await guard?.();
@@ -110,6 +124,11 @@ export function RestoreDialog({
             {skipMissing ? ', leaving out the workspaces and projects that are gone' : ''}:
           </p>
           <VersionChanges changes={changes} known={known} label="What restoring changes" />
+          {impact.data ? (
+            <ImpactSummary preview={impact.data} />
+          ) : (
+            !impact.error && <p>Working out which workspaces this changes…</p>
+          )}
         </>
       )}
       {changes && changes.length === 0 && (
