@@ -61,6 +61,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
 
   before(async () => {
     ({ browser, ui, page, scenario } = await openSignedInUi(scriptErrors, {
+      expectedStatuses: [401, 404, 409, 422],
       seed: async (ui, scenario) => {
         const retiring = await createVarset(ui.admin, scenario.org, {
           attributes: { name: 'retiring' },
@@ -183,7 +184,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     expectStatus(await ui.admin.get(`/api/v2/varsets/${doomed.id}`), 200);
   });
 
-  it('refuses to undo once the set changed since, when Undo is pressed and again on Confirm', async () => {
+  it('refuses to undo once the set changed since: when Undo is pressed, on Confirm, and in between through the API', async () => {
     const defaults = scenario.defaultsSetId;
     await page.goto(`${ui.url}/varsets/${defaults}`);
     await heading(page, 'defaults');
@@ -230,6 +231,25 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
       (v: any) => v.attributes.key,
     );
     for (const key of ['first', 'second', 'theirs', 'theirs_too']) assert.ok(keys.includes(key), key);
+    await undo.getByRole('button', { name: 'Cancel' }).click();
+
+    // A write landing between that last check and the rollback: the API's own condition refuses it.
+    await add.getByLabel('Key', { exact: true }).fill('third');
+    await add.getByLabel('Value', { exact: true }).fill('3');
+    await add.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByRole('dialog', { name: 'Add variable third?' }).getByRole('button', { name: 'Confirm' }).click();
+    await statusSays(page, 'Variable third added');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await undo.getByRole('list', { name: 'What restoring changes' }).waitFor();
+    await page.route(/\/actions\/rollback\?.*if-newest-version=/, async (route) => {
+      await createVar(ui.admin, defaults, { key: 'in_between', value: 'z', category: 'terraform' });
+      await route.continue();
+    });
+    await undo.getByRole('button', { name: 'Confirm' }).click();
+    await undo.getByRole('alert').filter({ hasText: 'the set changed since' }).waitFor();
+    await page.unroute(/\/actions\/rollback/);
+    const [newestNow] = await listVersions(ui.admin, defaults);
+    assert.equal(newestNow.attributes.action, 'update', 'no rollback was made');
     await undo.getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -13,10 +13,15 @@ import { VersionChanges, type KnownNames } from './VersionChanges';
 /** The 422 of assignments that are gone ends by telling API clients how to restore the rest; the UI offers a button instead. */
 const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
 
-function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }) {
+function rollback(
+  setId: string,
+  versionId: string,
+  options: { dryRun: boolean; skipMissing: boolean; ifNewest?: string | undefined },
+) {
   const query = {
     'dry-run': options.dryRun ? ('true' as const) : undefined,
     'skip-missing': options.skipMissing ? ('true' as const) : undefined,
+    'if-newest-version': options.ifNewest,
   };
   return answer(
     api.POST('/api/v2/varsets/{id}/actions/rollback', {
@@ -40,6 +45,7 @@ export function RestoreDialog({
   onClose,
   title,
   guard,
+  ifNewest,
   onRestored,
 }: {
   setId: string;
@@ -52,6 +58,8 @@ export function RestoreDialog({
   title?: string;
   /** Checked again on Confirm, before the rollback: a rejection (its message shown) makes none. */
   guard?: () => Promise<void>;
+  /** The version that must still be the set's newest: the API refuses the rollback (409) otherwise. */
+  ifNewest?: string;
   /** Told the number of the version made (null: none), instead of the message "Restored version …". */
   onRestored?: (made: number | null) => void;
 }) {
@@ -88,7 +96,7 @@ export function RestoreDialog({
   const restore = useMutation({
     mutationFn: async () => {
       await guard?.();
-      return rollback(setId, version.id, { dryRun: false, skipMissing });
+      return rollback(setId, version.id, { dryRun: false, skipMissing, ifNewest });
     },
     onSuccess: async (result) => {
       const made = result.meta.version;

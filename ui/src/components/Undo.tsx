@@ -59,9 +59,9 @@ class ChangedSince extends Error {
 }
 
 /**
- * The version to restore: the one before the write's, while the write's is still the newest. The
- * rollback has no condition of its own, so this is asked when Undo opens its dialog and again on
- * Confirm, just before the rollback.
+ * The version to restore: the one before the write's, while the write's is still the newest.
+ * Asked when Undo opens its dialog and again on Confirm, to say who changed the set since; the
+ * rollback itself is conditional too (`if-newest-version`), for a write landing in between.
  */
 async function versionBefore(undo: Undoable): Promise<VarsetVersion> {
   const [newest, before] = await newestVersions(undo.setId, 2);
@@ -133,6 +133,7 @@ function UndoButton({ undo }: { undo: Undoable }) {
           guard={async () => {
             await versionBefore(undo);
           }}
+          ifNewest={undo.made.id}
           onRestored={restored}
           onClose={() => setOpen(false)}
         />
