@@ -184,6 +184,67 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     expectStatus(await ui.admin.get(`/api/v2/varsets/${doomed.id}`), 200);
   });
 
+  it("undoes a variable's change and deletion and a set's edit, each through the restore dialog", async () => {
+    const set = await createVarset(ui.admin, scenario.org, {
+      attributes: { name: 'editable', description: 'first' },
+      workspaces: [scenario.webWorkspaceId],
+      vars: [{ key: 'size', value: 's' }],
+    });
+    const sizeOf = async () =>
+      (await ui.admin.get(`/api/v2/varsets/${set.id}/relationships/vars`)).body.data.find(
+        (v: any) => v.attributes.key === 'size',
+      )?.attributes.value;
+    const undoing = async (change: RegExp) => {
+      await page.getByRole('button', { name: 'Undo' }).click();
+      const dialog = page.getByRole('dialog', { name: /^Undo: restore editable as it was at version \d+\?$/ });
+      const changes = dialog.getByRole('list', { name: 'What restoring changes' });
+      await changes.waitFor();
+      assert.match(await text(changes), change);
+      await dialog
+        .getByText(/affected/)
+        .first()
+        .waitFor();
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Undone: editable is again as it was at version \d+/ })
+        .waitFor();
+    };
+    await page.goto(`${ui.url}/varsets/${set.id}`);
+    await heading(page, 'editable');
+
+    await page.getByRole('button', { name: 'Edit size' }).click();
+    const edit = page.getByRole('form', { name: 'Edit variable size' });
+    await edit.getByLabel('Value', { exact: true }).fill('m');
+    await edit.getByRole('button', { name: 'Save variable' }).click();
+    await page.getByRole('dialog', { name: 'Save variable size?' }).getByRole('button', { name: 'Confirm' }).click();
+    await statusSays(page, 'Saved: size changed (value)');
+    assert.equal(await sizeOf(), 'm');
+    await undoing(/Variable size \(terraform\): value: "m" → "s"/);
+    assert.equal(await sizeOf(), 's');
+
+    await page.getByRole('button', { name: 'Delete size' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete variable size?' })
+      .getByRole('button', { name: 'Delete variable' })
+      .click();
+    await statusSays(page, 'Variable size deleted');
+    assert.equal(await sizeOf(), undefined);
+    await undoing(/Variable added: size \(terraform\) = "s"/);
+    assert.equal(await sizeOf(), 's');
+
+    await page.goto(`${ui.url}/varsets/${set.id}/edit`);
+    await heading(page, 'Edit editable');
+    await page.getByLabel('Description', { exact: true }).fill('second');
+    await page.getByRole('button', { name: 'Save set' }).click();
+    await page.getByRole('dialog', { name: 'Save editable?' }).getByRole('button', { name: 'Confirm' }).click();
+    await heading(page, 'editable');
+    await statusSays(page, 'Saved: description changed');
+    await undoing(/description: "second" → "first"/);
+    assert.equal((await ui.admin.get(`/api/v2/varsets/${set.id}`)).body.data.attributes.description, 'first');
+  });
+
   it('refuses to undo once the set changed since: when Undo is pressed, on Confirm, and in between through the API', async () => {
     const defaults = scenario.defaultsSetId;
     await page.goto(`${ui.url}/varsets/${defaults}`);
