@@ -204,6 +204,65 @@ describe(`previewing a write to a set (${storeKind})`, () => {
     assert.deepEqual([answer.meta['workspaces-reached-before'], answer.meta['workspaces-reached-after']], [2, 0]);
   });
 
+  it('rolling a set back to a version, and restoring a deleted set, with a sensitive value', async () => {
+    const w = await world();
+    const versionsOf = async (id: string) => (await t.get(`/api/v2/varsets/${id}/versions`)).body.data;
+    const [start] = await versionsOf(w.onP1.id);
+    const foo = w.variable(w.onP1, 'FOO');
+    const token = w.variable(w.onP1, 'TOKEN');
+    for (const [id, value] of [
+      [foo, 'p1-later'],
+      [token, `${MARKER}-2`],
+    ] as const)
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${w.onP1.id}/relationships/vars/${id}`, {
+          data: { type: 'vars', id, attributes: { value } },
+        }),
+        200,
+      );
+    expectStatus(await t.patch(`/api/v2/varsets/${w.onP1.id}`, varsetBody({ projects: [w.p1, w.p2] })), 200);
+    const back = { data: { type: 'varset-versions', id: start.id } };
+    const rolledBack = await expectPreviewOf(w, { path: setPath(w.onP1.id), body: back }, () =>
+      t.post(`/api/v2/varsets/${w.onP1.id}/actions/rollback`, back),
+    );
+    assert.deepEqual(
+      rolledBack.impacts.map((i) => i.name),
+      ['a-ws', 'b-ws', 'c-ws'],
+    );
+    assert.deepEqual(
+      [rolledBack.meta['workspaces-reached-before'], rolledBack.meta['workspaces-reached-after']],
+      [3, 2],
+    );
+
+    expectStatus(await t.delete(`/api/v2/varsets/${w.onD.id}`), 204);
+    const [, beforeDeletion] = await versionsOf(w.onD.id);
+    const restore = { data: { type: 'varset-versions', id: beforeDeletion.id } };
+    const restored = await expectPreviewOf(w, { path: setPath(w.onD.id), body: restore }, () =>
+      t.post(`/api/v2/varsets/${w.onD.id}/actions/rollback`, restore),
+    );
+    assert.deepEqual(
+      restored.impacts.map((i) => [i.name, i.changes.map((c: any) => [c.key, c.action, c.after.value])]),
+      [['d-ws', [['REGION', 'added', 'us']]]],
+    );
+  });
+
+  it('restoring the rest of a deleted set whose workspace is gone (meta.skip-missing)', async () => {
+    const w = await world();
+    const gone = await t.createWorkspace(w.org, { name: 'gone-ws' });
+    expectStatus(await t.patch(`/api/v2/varsets/${w.onD.id}`, varsetBody({ workspaces: [w.ws.d, gone] })), 200);
+    expectStatus(await t.delete(`/api/v2/varsets/${w.onD.id}`), 204);
+    expectStatus(await t.delete(`/api/v2/workspaces/${gone}`), 204);
+    const [, beforeDeletion] = (await t.get(`/api/v2/varsets/${w.onD.id}/versions`)).body.data;
+    const body = { data: { type: 'varset-versions', id: beforeDeletion.id } };
+    const refused = await t.post(setPath(w.onD.id), body);
+    expectStatus(refused, 422);
+    assert.equal(refused.body.errors[0].code, 'missing-assignments');
+    const rest = { ...body, meta: { 'skip-missing': true } };
+    await expectPreviewOf(w, { path: setPath(w.onD.id), body: rest }, () =>
+      t.post(`/api/v2/varsets/${w.onD.id}/actions/rollback?skip-missing=true`, body),
+    );
+  });
+
   it('a new set', async () => {
     const w = await world();
     const create = varsetBody({
@@ -297,6 +356,28 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         () => t.post(setPath(w.global.id), gone),
         () => t.delete(`/api/v2/varsets/${w.global.id}/relationships/vars/var-doesnotexist12345`),
       );
+      const [created] = (await t.get(`/api/v2/varsets/${w.spare.id}/versions?page%5Bsize%5D=1`)).body.data;
+      const elsewhere = { data: { type: 'varset-versions', id: created.id } };
+      await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.onP1.id), elsewhere),
+        () => t.post(`/api/v2/varsets/${w.onP1.id}/actions/rollback`, elsewhere),
+      );
+      const conflictingVersion = { data: { type: 'varset-versions', id: created.id } };
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${w.spare.id}`, varsetBody({ attributes: { name: 'spare-2' } })),
+        200,
+      );
+      expectStatus(
+        await t.patch(`/api/v2/varsets/${w.onD.id}`, varsetBody({ attributes: { name: 'spare-set' } })),
+        200,
+      );
+      const nameTaken = await expectSameRefusal(
+        w,
+        () => t.post(setPath(w.spare.id), conflictingVersion),
+        () => t.post(`/api/v2/varsets/${w.spare.id}/actions/rollback`, conflictingVersion),
+      );
+      assert.equal(nameTaken.status, 422);
       const unassignable = varsetBody({ workspaces: ['ws-doesnotexist123456'] });
       await expectSameRefusal(
         w,
@@ -320,6 +401,13 @@ describe(`previewing a write to a set (${storeKind})`, () => {
           () => t.patch(`/api/v2/varsets/${w.onP1.id}`, body, { token }),
         );
         assert.equal(refused.status, 404);
+        const [newest] = (await t.get(`/api/v2/varsets/${w.onP1.id}/versions`)).body.data;
+        const back = { data: { type: 'varset-versions', id: newest.id } };
+        await expectSameRefusal(
+          w,
+          () => t.post(setPath(w.onP1.id), back, { token }),
+          () => t.post(`/api/v2/varsets/${w.onP1.id}/actions/rollback`, back, { token }),
+        );
         const create = varsetBody({ attributes: { name: 'by-a-reader' } });
         await expectSameRefusal(
           w,
@@ -406,6 +494,16 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         422,
         '/meta/action',
       ]);
+      assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), { data: { type: 'varset-versions' } })), [
+        422,
+        '/data/id',
+      ]);
+      assert.deepEqual(
+        pointerOf(
+          await t.post(setPath(w.onP1.id), { data: { type: 'varset-versions', id: 'v' }, meta: { action: 'delete' } }),
+        ),
+        [422, '/meta/action'],
+      );
       assert.deepEqual(pointerOf(await t.post(setPath(w.onP1.id), undefined)), [422, '/data']);
       assert.deepEqual(pointerOf(await t.post(`${setPath(w.onP1.id)}?action=delete`, { data: { type: 'varsets' } })), [
         400,

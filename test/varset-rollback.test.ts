@@ -283,6 +283,32 @@ describe(`rolling a set back (${storeKind})`, () => {
     await expectRejected(t, org, 422, () => rollback(a.id, at.id));
   });
 
+  it('with if-newest-version, rolls back only while that version is the newest: a 409 otherwise, and nothing changes', async () => {
+    const set = await createVarset(t, org, { attributes: { name: 'guarded' } });
+    await createVar(t, set.id, { key: 'mine', value: '1', category: 'terraform' });
+    const [mine, before] = await versions(set.id);
+    const guarded = (newest: string, query = '') =>
+      rollback(set.id, before.id, { query: `?if-newest-version=${newest}${query}` });
+    // Someone else's write after this one: the rollback would take it back too.
+    await createVar(t, set.id, { key: 'theirs', value: '2', category: 'terraform' });
+    for (const query of ['', '&dry-run=true']) {
+      const refused = await expectRejected(t, org, 409, () => guarded(mine.id, query));
+      assert.match(errorOf(refused).detail!, /the set changed since: its newest version is 3/);
+    }
+    // A version of another set, or one that does not exist, is never this set's newest.
+    const other = await createVarset(t, org);
+    const [ofOther] = await versions(other.id);
+    await expectRejected(t, org, 409, () => guarded(ofOther.id));
+    await expectRejected(t, org, 409, () => guarded('vsv-missing'));
+    expectStatus(await rollback(set.id, before.id, { query: '?if-newest-version=' }), 400);
+
+    const [theirs] = await versions(set.id);
+    const made = await guarded(theirs.id);
+    expectStatus(made, 200);
+    assert.equal(made.body.meta.version.number, 4);
+    assert.deepEqual(variables(await show(set.id)), []);
+  });
+
   it('takes the permissions of a write, the 404 rule, a 400 for a bad query and a 422 for a bad body', async () => {
     const ws = await t.createWorkspace(org);
     const set = await createVarset(t, org, { workspaces: [ws] });

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { ListDocument, Maybe, Nullable, Resource, ToOne } from '../jsonapi/schemas.js';
+import { Identifier, ListDocument, Maybe, Nullable, Resource, ToOne } from '../jsonapi/schemas.js';
 import { CATEGORIES } from '../variables/model.js';
 import { VariableInputAttributes } from '../variables/schemas.js';
 import { VarsetBody } from '../varsets/schemas.js';
@@ -28,8 +28,32 @@ const VariablePreviewBody = Type.Object({
   meta: Type.Optional(DeleteMeta),
 });
 
-export const PreviewBodies = { varsets: SetPreviewBody, vars: VariablePreviewBody } as const;
-export const PreviewBody = Type.Union([SetPreviewBody, VariablePreviewBody]);
+/**
+ * A rollback of the set to one of its versions: POST …/actions/rollback's body, with
+ * `meta.skip-missing` for its query's `skip-missing=true`.
+ */
+const RollbackPreviewBody = Type.Object({
+  data: Identifier('varset-versions'),
+  meta: Type.Optional(
+    Type.Object(
+      {
+        'skip-missing': Type.Optional(
+          Type.Boolean({
+            description: 'restore the rest when workspaces or projects the set was assigned to are gone',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+});
+
+export const PreviewBodies = {
+  varsets: SetPreviewBody,
+  vars: VariablePreviewBody,
+  'varset-versions': RollbackPreviewBody,
+} as const;
+export const PreviewBody = Type.Union([SetPreviewBody, VariablePreviewBody, RollbackPreviewBody]);
 
 /** A new set: the body of POST /organizations/:org/varsets. */
 export const CreatePreviewBody = VarsetBody;

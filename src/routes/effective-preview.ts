@@ -15,6 +15,7 @@ import {
   createVarset,
   deleteVarset,
   deleteVarsetVariable,
+  rollbackVarset,
   updateVarset,
   updateVarsetVariable,
 } from '../varsets/service.js';
@@ -32,20 +33,22 @@ const PreviewResponses = Responses({ 200: PreviewDocument });
 type Write = (ctx: Context) => Promise<unknown>;
 type SetBody = Static<(typeof PreviewBodies)['varsets']>;
 type VariableBody = Static<(typeof PreviewBodies)['vars']>;
+type RollbackBody = Static<(typeof PreviewBodies)['varset-versions']>;
+type AnyBody = SetBody | VariableBody | RollbackBody;
 
 /**
  * The body of a set's preview, checked against the one shape its `data.type` names, so that an
  * error points at what is wrong in that shape (the union of both shapes would point at the other).
  */
-function checkedBody(request: FastifyRequest, body: unknown): SetBody | VariableBody {
+function checkedBody(request: FastifyRequest, body: unknown): AnyBody {
   const refused = request.validationError;
-  if (!refused) return body as SetBody | VariableBody;
+  if (!refused) return body as AnyBody;
   const refusals = refused.validation as FastifySchemaValidationError[];
   const part = refused.validationContext as string | undefined;
   if (part !== 'body') throw validationError(refusals, part);
   const type = (body as { data?: { type?: unknown } } | null)?.data?.type;
   const validate = request.compileValidationSchema(
-    type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets,
+    type === 'vars' || type === 'varset-versions' ? PreviewBodies[type] : PreviewBodies.varsets,
     'body',
   );
   if (!validate(body)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
@@ -62,11 +65,19 @@ function assertNothingBesidesId(data: { attributes?: unknown; relationships?: un
   }
 }
 
-/** The write a set's preview body describes: the set's update or deletion, or a variable's addition, change or deletion. */
-function writeOf(varsetId: string, body: SetBody | VariableBody): Write {
-  const deleting = body.meta?.action === 'delete';
+/**
+ * The write a set's preview body describes: the set's update or deletion, a variable's addition,
+ * change or deletion, or the set's rollback to a version.
+ */
+function writeOf(varsetId: string, body: AnyBody): Write {
+  if (body.data.type === 'varset-versions') {
+    const { data, meta } = body as RollbackBody;
+    const rollback = { versionId: data.id, skipMissing: meta?.['skip-missing'] === true, dryRun: false };
+    return (ctx) => rollbackVarset(ctx, varsetId, rollback);
+  }
+  const deleting = (body as SetBody | VariableBody).meta?.action === 'delete';
   if (body.data.type === 'varsets') {
-    const set = body;
+    const set = body as SetBody;
     if (!deleting) return (ctx) => updateVarset(ctx, varsetId, varsetCommand(set));
     if (set.data.id !== varsetId)
       throw invalidAttribute(`must be the id of the set the preview is of (${varsetId})`, '/data/id');

@@ -256,6 +256,13 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
   const RollbackQuery = Query({
     'skip-missing': Flag('restore the rest when workspaces or projects the set was assigned to are gone'),
     'dry-run': Flag('answer the set as the rollback would make it and what it would change, and change nothing'),
+    'if-newest-version': Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "roll back only while this version (its id) is the set's newest; 409 when another write came since",
+      }),
+    ),
   });
   const MadeVersion = Nullable(
     Type.Object(
@@ -286,6 +293,7 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
         versionId: request.body.data.id,
         skipMissing: query['skip-missing'] === 'true',
         dryRun: query['dry-run'] === 'true',
+        ifNewest: query['if-newest-version'],
       });
       const meta = { changes: version?.changes ?? [], version: version && { id: version.id, number: version.number } };
       return { ...(await oneResponse(ctx, view, new Set(), { variableAttributes: true })), meta };

@@ -2,7 +2,7 @@ import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import type { Trx } from '../db/transaction.js';
 import { now } from '../common/ids.js';
-import { NotFound, Unprocessable } from '../common/errors.js';
+import { Conflict, NotFound, Unprocessable } from '../common/errors.js';
 import { deleteVariables, insertVariables, newVersionId } from '../variables/service.js';
 import type { Variable } from '../variables/model.js';
 import { addAssignments, findProjectsById, findWorkspacesById, removeAssignments } from './assignment-store.js';
@@ -31,6 +31,8 @@ export interface RollbackRequest {
   skipMissing: boolean;
   /** Answer what the rollback would change, and change nothing. */
   dryRun: boolean;
+  /** Roll back only while this version is the set's newest (a 409 otherwise): no other write's change is taken back. */
+  ifNewest?: string | undefined;
 }
 
 /** The set after the rollback, and the version it made (null: it changed nothing). */
@@ -60,7 +62,11 @@ export async function rollbackVarset(
     action: 'rollback',
     rolledBackTo: version.number,
     takeBack: request.dryRun,
-    open: (trx) => openForRollback(ctx, trx, version),
+    open: async (trx) => {
+      const start = await openForRollback(ctx, trx, version);
+      if (request.ifNewest !== undefined) await assertNewest(trx, varsetId, request.ifNewest);
+      return start;
+    },
     apply: (trx, opened) => restore(ctx, trx, version, opened, request.skipMissing),
   });
   return { view: result, version: made && { id: made.id, number: made.number, changes: made.changes } };
@@ -89,6 +95,19 @@ async function openForRollback(ctx: Context, trx: Trx, version: VarsetVersion): 
     current,
     before: { varset: null, state: null, lastNumber: await findLastVersionNumber(trx, version.varsetId) },
   };
+}
+
+/**
+ * Refuses the rollback unless `versionId` is the set's newest version, read under the
+ * organization's lock the write holds: no write can come between this check and the rollback.
+ */
+async function assertNewest(trx: Trx, varsetId: string, versionId: string): Promise<void> {
+  const expected = await findVersion(trx, versionId);
+  const newest = await findLastVersionNumber(trx, varsetId);
+  if (expected?.varsetId === varsetId && expected.number === newest) return;
+  throw new Conflict(
+    `the set changed since: its newest version is ${newest}, not the one if-newest-version names, and the rollback would take that change back too`,
+  );
 }
 
 /** Undoes the versions after `version` from the set as it is, checks the result as any write of a set, and writes what differs. */

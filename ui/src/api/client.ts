@@ -116,4 +116,15 @@ export async function answer<R extends { data?: unknown; error?: unknown; respon
   return data as NonNullable<R['data']>;
 }
 
+/**
+ * A write's answer (as `answer` reads it) and the request id it was answered with (`X-Request-Id`),
+ * which the version of a set the write made records as its `request-id`.
+ */
+export async function answerWithRequestId<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<{ data: NonNullable<R['data']>; requestId: string | null }> {
+  const result = await call;
+  return { data: await answer(Promise.resolve(result)), requestId: result.response.headers.get('X-Request-Id') };
+}
+
 export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;

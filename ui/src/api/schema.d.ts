@@ -10171,6 +10171,8 @@ export interface paths {
                     "skip-missing"?: "true" | "false";
                     /** @description answer the set as the rollback would make it and what it would change, and change nothing */
                     "dry-run"?: "true" | "false";
+                    /** @description roll back only while this version (its id) is the set's newest; 409 when another write came since */
+                    "if-newest-version"?: string;
                 };
                 header?: never;
                 path: {
@@ -15547,6 +15549,16 @@ export interface paths {
                              * @enum {string}
                              */
                             action: "delete";
+                        };
+                    } | {
+                        data: {
+                            /** @enum {string} */
+                            type: "varset-versions";
+                            id: string;
+                        };
+                        meta?: {
+                            /** @description restore the rest when workspaces or projects the set was assigned to are gone */
+                            "skip-missing"?: boolean;
                         };
                     };
                 };

@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { answer, api } from './client';
+import { answer, answerWithRequestId, api } from './client';
 import { varsetChanged, workspaceVariablesChanged } from './invalidate';
 import { queryKeys } from './queryKeys';
 import type { Body } from './types';
@@ -26,34 +26,39 @@ export function useVariables(owner: VariableOwner, page: number | undefined) {
 export type VariableBody = Body<'/api/v2/varsets/{id}/relationships/vars', 'post'> &
   Body<'/api/v2/workspaces/{id}/vars', 'post'>;
 
-/** Adds a variable, or changes the one `variableId` names. */
+/** Adds a variable, or changes the one `variableId` names; a set's answers the write's request id. */
 export async function saveVariable(
   owner: VariableOwner,
   variableId: string | undefined,
   body: VariableBody,
-): Promise<void> {
+): Promise<string | null> {
   const { id } = owner;
   if (owner.kind === 'varsets') {
-    if (variableId)
-      await answer(
-        api.PATCH('/api/v2/varsets/{id}/relationships/vars/{varId}', {
+    const written = variableId
+      ? api.PATCH('/api/v2/varsets/{id}/relationships/vars/{varId}', {
           params: { path: { id, varId: variableId } },
           body,
-        }),
-      );
-    else await answer(api.POST('/api/v2/varsets/{id}/relationships/vars', { params: { path: { id } }, body }));
-  } else if (variableId)
+        })
+      : api.POST('/api/v2/varsets/{id}/relationships/vars', { params: { path: { id } }, body });
+    return (await answerWithRequestId(written)).requestId;
+  }
+  if (variableId)
     await answer(
       api.PATCH('/api/v2/workspaces/{id}/vars/{varId}', { params: { path: { id, varId: variableId } }, body }),
     );
   else await answer(api.POST('/api/v2/workspaces/{id}/vars', { params: { path: { id } }, body }));
+  return null;
 }
 
-export async function deleteVariable(owner: VariableOwner, variableId: string): Promise<void> {
+/** Deletes a variable; a set's answers the write's request id. */
+export async function deleteVariable(owner: VariableOwner, variableId: string): Promise<string | null> {
   const path = { id: owner.id, varId: variableId };
   if (owner.kind === 'varsets')
-    await answer(api.DELETE('/api/v2/varsets/{id}/relationships/vars/{varId}', { params: { path } }));
-  else await answer(api.DELETE('/api/v2/workspaces/{id}/vars/{varId}', { params: { path } }));
+    return (
+      await answerWithRequestId(api.DELETE('/api/v2/varsets/{id}/relationships/vars/{varId}', { params: { path } }))
+    ).requestId;
+  await answer(api.DELETE('/api/v2/workspaces/{id}/vars/{varId}', { params: { path } }));
+  return null;
 }
 
 /** After a write to the owner's variables. */

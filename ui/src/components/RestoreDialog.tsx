@@ -6,16 +6,22 @@ import { queryKeys } from '../api/queryKeys';
 import type { VarsetVersion } from '../api/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
+import { ImpactSummary, previewWrite } from './ImpactPreview';
 import { useAnnounce } from './frame';
 import { VersionChanges, type KnownNames } from './VersionChanges';
 
 /** The 422 of assignments that are gone ends by telling API clients how to restore the rest; the UI offers a button instead. */
 const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
 
-function rollback(setId: string, versionId: string, options: { dryRun: boolean; skipMissing: boolean }) {
+function rollback(
+  setId: string,
+  versionId: string,
+  options: { dryRun: boolean; skipMissing: boolean; ifNewest?: string | undefined },
+) {
   const query = {
     'dry-run': options.dryRun ? ('true' as const) : undefined,
     'skip-missing': options.skipMissing ? ('true' as const) : undefined,
+    'if-newest-version': options.ifNewest,
   };
   return answer(
     api.POST('/api/v2/varsets/{id}/actions/rollback', {
@@ -37,6 +43,10 @@ export function RestoreDialog({
   open,
   known,
   onClose,
+  title,
+  guard,
+  ifNewest,
+  onRestored,
 }: {
   setId: string;
   setName: string;
@@ -44,6 +54,14 @@ export function RestoreDialog({
   open: boolean;
   known: KnownNames;
   onClose: () => void;
+  /** The dialog's title, when it is not "Restore … as it was at version N?". */
+  title?: string;
+  /** Checked again on Confirm, before the rollback: a rejection (its message shown) makes none. */
+  guard?: () => Promise<void>;
+  /** The version that must still be the set's newest: the API refuses the rollback (409) otherwise. */
+  ifNewest?: string;
+  /** Told the number of the version made (null: none), instead of the message "Restored version …". */
+  onRestored?: (made: number | null) => void;
 }) {
   const number = version.attributes.number;
   const [skipMissing, setSkipMissing] = useState(false);
@@ -62,16 +80,34 @@ export function RestoreDialog({
     gcTime: 0,
     retry: false,
   });
+  // Which workspaces get other values, as a save's preview lists them: the preview of the rollback itself.
+  const impact = useQuery({
+    queryKey: [...queryKeys.varsets.rollbackDryRun(setId, version.id, skipMissing), 'impact'],
+    queryFn: () =>
+      previewWrite(setId, {
+        data: { type: 'varset-versions', id: version.id },
+        ...(skipMissing ? { meta: { 'skip-missing': true } } : {}),
+      }),
+    enabled: open,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
   const restore = useMutation({
-    mutationFn: () => rollback(setId, version.id, { dryRun: false, skipMissing }),
+    mutationFn: async () => {
+      await guard?.();
+      return rollback(setId, version.id, { dryRun: false, skipMissing, ifNewest });
+    },
     onSuccess: async (result) => {
       const made = result.meta.version;
-      announce(
-        made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`,
-      );
+      if (!onRestored)
+        announce(
+          made ? `Restored version ${number} as version ${made.number}` : `Version ${number} restored: nothing changed`,
+        );
       close();
       client.removeQueries({ queryKey: queryKeys.varsets.rollbackDryRun(setId) });
       await varsetChanged(client, setId);
+      onRestored?.(made ? made.number : null);
     },
   });
   const changes = dryRun.data && dryRun.data.meta.changes;
@@ -82,7 +118,7 @@ export function RestoreDialog({
   return (
     <ConfirmDialog
       open={open}
-      title={`Restore ${setName} as it was at version ${number}?`}
+      title={title ?? `Restore ${setName} as it was at version ${number}?`}
       confirmLabel="Confirm"
       busy={restore.isPending}
       onCancel={close}
@@ -96,6 +132,11 @@ export function RestoreDialog({
             {skipMissing ? ', leaving out the workspaces and projects that are gone' : ''}:
           </p>
           <VersionChanges changes={changes} known={known} label="What restoring changes" />
+          {impact.data ? (
+            <ImpactSummary preview={impact.data} />
+          ) : (
+            !impact.error && <p>Working out which workspaces this changes…</p>
+          )}
         </>
       )}
       {changes && changes.length === 0 && (
@@ -113,7 +154,13 @@ export function RestoreDialog({
       ) : (
         <FormError error={dryRun.error} fields={[]} />
       )}
-      <FormError error={restore.error} fields={[]} />
+      {restore.error && !(restore.error instanceof ApiError) ? (
+        <p className="form-error" role="alert">
+          {restore.error.message}
+        </p>
+      ) : (
+        <FormError error={restore.error} fields={[]} />
+      )}
     </ConfirmDialog>
   );
 }

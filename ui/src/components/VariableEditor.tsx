@@ -9,6 +9,7 @@ import { ImpactDialog, previewWrite } from './ImpactPreview';
 import { Pager } from './Pager';
 import { variableSaved } from './changes';
 import { useAnnounce } from './frame';
+import { undoFor } from './Undo';
 import { useAskBeforeLeaving } from './leaving';
 
 const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].map((f) => `/data/attributes/${f}`);
@@ -64,10 +65,13 @@ export function VariableEditor({
   const client = useQueryClient();
   const announce = useAnnounce();
   const remove = useMutation({
-    mutationFn: (variable: Variable) => deleteVariable(owner, variable.id),
-    onSuccess: async (_, variable) => {
+    mutationFn: async (variable: Variable) => {
+      const requestId = await deleteVariable(owner, variable.id);
+      return ofSet ? undoFor(owner.id, requestId) : undefined;
+    },
+    onSuccess: async (undo, variable) => {
       setDeleting(null);
-      announce(`Variable ${variable.attributes.key} deleted`);
+      announce(`Variable ${variable.attributes.key} deleted`, undefined, undo);
       // Its deletion's preview is of a variable that is gone: not asked again when the set's reads are.
       client.removeQueries({ queryKey: queryKeys.varsets.deletionPreview(owner.id, variable.id) });
       await variablesChanged(client, owner);
@@ -258,12 +262,13 @@ function VariableForm({
   const save = useMutation({
     mutationFn: async () => {
       const { attributes, body } = write();
-      await saveVariable(owner, variable?.id, body);
-      return initial ? variableSaved(initial, attributes) : `Variable ${key} added`;
+      const requestId = await saveVariable(owner, variable?.id, body);
+      const undo = owner.kind === 'varsets' ? await undoFor(owner.id, requestId) : undefined;
+      return { message: initial ? variableSaved(initial, attributes) : `Variable ${key} added`, undo };
     },
-    onSuccess: async (message) => {
+    onSuccess: async ({ message, undo }) => {
       check.reset();
-      announce(message);
+      announce(message, undefined, undo);
       // The form lets go of what was typed (a secret, say) as soon as it is saved, before the list is read again.
       if (!variable) {
         setKey('');

@@ -76,7 +76,7 @@ export function describedBy(error: unknown, pointer: string, id: string) {
 }
 
 function describe(error: ErrorObject): string {
-  return error.detail ?? error.title ?? 'the request failed';
+  return error.detail ?? error.title;
 }
 
 /** Errors no field of the form names: a refused write (404), a conflict, a failure. */

@@ -1,4 +1,15 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  isValidElement,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { Link, useLocation } from 'react-router';
 
 /** What a message offers next to its words: Undo, say. */
@@ -7,11 +18,15 @@ export interface AnnouncementLink {
   label: string;
 }
 
-/** A message about a write that succeeded, shown on the page at `path`. */
+/** What a message offers: a link, or a control of its own (the Undo of components/Undo.tsx). */
+export type AnnouncementOffer = AnnouncementLink | ReactElement;
+
+/** A message about a write that succeeded, shown on the page at `path`; each new one is another `id`. */
 interface Announcement {
+  id: number;
   text: string;
   path: string;
-  link?: AnnouncementLink | undefined;
+  link?: AnnouncementOffer | undefined;
 }
 
 interface Frame {
@@ -19,7 +34,7 @@ interface Frame {
   organization: string | null;
   showOrganization: (org: string | null) => void;
   announcement: Announcement | null;
-  announce: (text: string, path?: string, link?: AnnouncementLink) => void;
+  announce: (text: string, path?: string, link?: AnnouncementOffer) => void;
   dismiss: () => void;
 }
 
@@ -43,9 +58,10 @@ export function FrameProvider({ children }: { children: ReactNode }) {
     previous.current = pathname;
     if (left !== pathname) setAnnouncement((current) => (current?.path === left ? null : current));
   }, [pathname]);
+  const count = useRef(0);
   const announce = useCallback(
-    (text: string, path?: string, link?: AnnouncementLink) =>
-      setAnnouncement({ text, path: path ?? window.location.pathname, link }),
+    (text: string, path?: string, link?: AnnouncementOffer) =>
+      setAnnouncement({ id: ++count.current, text, path: path ?? window.location.pathname, link }),
     [],
   );
   const dismiss = useCallback(() => setAnnouncement(null), []);
@@ -75,19 +91,22 @@ export function useOrganizationOfPage(): string | null {
 }
 
 /** Says what a successful write changed: on the current page, or on `path` where the write leads. */
-export function useAnnounce(): (text: string, path?: string, link?: AnnouncementLink) => void {
+export function useAnnounce(): (text: string, path?: string, link?: AnnouncementOffer) => void {
   return useFrame().announce;
 }
 
 /** The polite live region every page has: it holds the last write's message while that page is shown. */
 export function StatusMessage() {
   const { announcement, dismiss } = useFrame();
+  const link = announcement?.link;
   return (
     <div className={announcement ? 'status-message' : undefined}>
       <p role="status" aria-live="polite" className={announcement ? undefined : 'visually-hidden'}>
         {announcement?.text}
       </p>
-      {announcement?.link && <Link to={announcement.link.to}>{announcement.link.label}</Link>}
+      {/* Keyed by the message: a control's state (an Undo's) belongs to its own message only. */}
+      {link &&
+        (isValidElement(link) ? <span key={announcement.id}>{link}</span> : <Link to={link.to}>{link.label}</Link>)}
       {announcement && (
         <button type="button" className="small" onClick={dismiss}>
           Dismiss

@@ -1,7 +1,7 @@
-import { useRef, useState, type SyntheticEvent, type ReactNode } from 'react';
+import { useRef, useState, type ReactElement, type SyntheticEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../api/client';
+import { answer, answerWithRequestId, api } from '../api/client';
 import { useOrganization, useVarset } from '../api/hooks';
 import { varsetChanged } from '../api/invalidate';
 import { includedPlaces, related, relatedIds, type Varset } from '../api/types';
@@ -12,6 +12,7 @@ import { useAskBeforeLeaving } from '../components/leaving';
 import { Picker, type Picked } from '../components/Picker';
 import { ImpactDialog, previewNewSet, previewWrite } from '../components/ImpactPreview';
 import { NewVariables, VARS_POINTER, type NewVariable } from '../components/NewVariables';
+import { undoFor } from '../components/Undo';
 
 const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
 const RELATIONSHIP = (name: string) => `/data/relationships/${name}`;
@@ -145,15 +146,19 @@ function VarsetFields({
     mutationFn: (sent: Sent) => (varset ? previewWrite(varset.id, sent) : previewNewSet(org, sent)),
   });
   const save = useMutation({
-    mutationFn: async (sent: Sent): Promise<{ data: Varset }> =>
-      varset
-        ? answer(api.PATCH('/api/v2/varsets/{id}', { params: { path: { id: varset.id } }, body: sent }))
-        : answer(
-            api.POST('/api/v2/organizations/{organization}/varsets', {
-              params: { path: { organization: org } },
-              body: sent,
-            }),
-          ),
+    mutationFn: async (sent: Sent): Promise<{ data: Varset; undo?: ReactElement | undefined }> => {
+      if (!varset)
+        return answer(
+          api.POST('/api/v2/organizations/{organization}/varsets', {
+            params: { path: { organization: org } },
+            body: sent,
+          }),
+        );
+      const { data, requestId } = await answerWithRequestId(
+        api.PATCH('/api/v2/varsets/{id}', { params: { path: { id: varset.id } }, body: sent }),
+      );
+      return { data: data.data, undo: await undoFor(varset.id, requestId) };
+    },
     onSuccess: async (document) => {
       await varsetChanged(client, varset?.id ?? null);
       const page = `/varsets/${document.data.id}`;
@@ -162,6 +167,7 @@ function VarsetFields({
       announce(
         initial ? setSaved({ ...initial, projects: initialProjects, workspaces: initialWorkspaces }, after) : created,
         page,
+        document.undo,
       );
       void navigate(page); // a promise only under a data router, which this app does not use
     },

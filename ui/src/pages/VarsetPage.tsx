@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../api/client';
+import { answerWithRequestId, api } from '../api/client';
 import { isNotFound } from '../api/client';
 import { useCanRestoreDeletedSets, useVarset, useVarsetVersions } from '../api/hooks';
 import { varsetChanged } from '../api/invalidate';
@@ -10,6 +10,7 @@ import { includedPlaces, related, relatedIds } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError, LoadError } from '../components/errors';
 import { VariableEditor } from '../components/VariableEditor';
+import { undoFor } from '../components/Undo';
 import { VarsetHead } from '../components/VarsetHead';
 import { useAnnounce, useOrganizationInNav, useOrganizationOfPage } from '../components/frame';
 
@@ -28,16 +29,21 @@ export function VarsetPage() {
   const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
-    mutationFn: () => answer(api.DELETE('/api/v2/varsets/{id}', { params: { path: { id } } })),
-    onSuccess: async () => {
+    mutationFn: async () => {
+      const { requestId } = await answerWithRequestId(api.DELETE('/api/v2/varsets/{id}', { params: { path: { id } } }));
+      // Only the owners may restore a deleted set: Undo is theirs alone.
+      return canRestore ? undoFor(id, requestId, true) : undefined;
+    },
+    onSuccess: async (undo) => {
       setConfirming(false);
       client.removeQueries({ queryKey: queryKeys.varsets.detail(id) });
       await varsetChanged(client, id);
       const list = `/organizations/${encodeURIComponent(org!)}/varsets`;
+      const name = varset!.attributes.name;
       announce(
-        `Set ${varset!.attributes.name} deleted`,
+        canRestore ? `Set ${name} deleted` : `Set ${name} deleted: only the organization's owners can restore it`,
         list,
-        canRestore ? { to: `/varsets/${id}/history`, label: 'Undo: restore it from its history' } : undefined,
+        undo,
       );
       void navigate(list); // a promise only under a data router, which this app does not use
     },
