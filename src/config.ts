@@ -308,7 +308,34 @@ export function readFlags(args: readonly string[], flags: readonly string[]): Fl
 
 /** Flags win over the environment. Unknown flags are an error, so a typo never goes unnoticed. */
 export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
-  const raw = new Map<Setting['key'], string>();
+  const raw = rawSettings(env, args);
+  const publicUrl = raw.get('publicUrl');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl))
+    throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
+  const encryptionKeyText = raw.get('encryptionKeys');
+  return {
+    ...listenSettings(raw),
+    dataDir: path.resolve(raw.get('dataDir') ?? './data'),
+    ...databaseSettings(raw),
+    adminToken: printableToken(raw, 'adminToken', 'VARSETD_ADMIN_TOKEN', MIN_ADMIN_TOKEN_LENGTH),
+    metricsToken: printableToken(raw, 'metricsToken', 'VARSETD_METRICS_TOKEN', MIN_METRICS_TOKEN_LENGTH),
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    encryptionKeys: encryptionKeyText === undefined ? undefined : keyringSetting(encryptionKeyText),
+    logLevel: logLevelSetting(raw),
+    ...sizeSettings(raw),
+    ...timeSettings(raw),
+    trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
+    notificationsAllowPrivate: allowPrivateSetting(raw),
+    importSources: importSourcesSetting(raw),
+    ...workloadIdentitySettings(raw, publicUrl),
+  };
+}
+
+type RawSettings = Map<Setting['key'], string>;
+
+/** Each setting's text: from its command-line flag, else from its environment variable (empty is unset). */
+function rawSettings(env: NodeJS.ProcessEnv, args: string[]): RawSettings {
+  const raw: RawSettings = new Map();
   for (const s of SETTINGS) {
     const value = env[s.env];
     if (value !== undefined && value !== '') raw.set(s.key, value);
@@ -318,7 +345,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     SETTINGS.map((s) => s.flag),
   ))
     raw.set(SETTINGS.find((s) => s.flag === flag)!.key, value);
+  return raw;
+}
 
+/** Where varsetd listens: host, port, and HTTPS when a certificate and its key are given. */
+function listenSettings(raw: RawSettings): Pick<Config, 'host' | 'port' | 'tls'> {
   const host = raw.get('host') ?? '127.0.0.1';
   if (
     !net.isIP(host) &&
@@ -329,54 +360,86 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
   const port = Number(raw.get('port') ?? '8080');
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${raw.get('port')}`);
+  const certFile = raw.get('tlsCert');
+  const keyFile = raw.get('tlsKey');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError(
+      'VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP',
+    );
+  }
+  const tls =
+    certFile !== undefined && keyFile !== undefined
+      ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) }
+      : undefined;
+  return { host, port, tls };
+}
+
+/** The PostgreSQL server's URL, when varsetd uses one, and the pool's size. */
+function databaseSettings(raw: RawSettings): Pick<Config, 'databaseUrl' | 'dbPoolSize'> {
   const databaseUrl = raw.get('databaseUrl');
   if (databaseUrl !== undefined && (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))) {
     throw new ConfigError('DATABASE_URL must be a URL starting with postgres:// or postgresql://');
   }
-  const adminToken = raw.get('adminToken');
-  // The token travels as `Authorization: Bearer <token>`, which carries no white space or non-ASCII in it.
-  if (adminToken !== undefined && (adminToken.length < MIN_ADMIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(adminToken))) {
+  const dbPoolSize = Number(raw.get('dbPoolSize') ?? DEFAULT_POOL_SIZE);
+  if (!Number.isInteger(dbPoolSize) || dbPoolSize < 1 || dbPoolSize > MAX_POOL_SIZE) {
     throw new ConfigError(
-      `VARSETD_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${adminToken.length}`,
+      `VARSETD_DB_POOL_SIZE must be a whole number from 1 to ${MAX_POOL_SIZE}, got ${raw.get('dbPoolSize')}`,
     );
   }
-  const metricsToken = raw.get('metricsToken');
-  if (
-    metricsToken !== undefined &&
-    (metricsToken.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))
-  ) {
+  return { databaseUrl, dbPoolSize };
+}
+
+/**
+ * A token given in the configuration (the site administrator's, the metrics scraper's). It travels
+ * as `Authorization: Bearer <token>`, which carries no white space or non-ASCII in it.
+ */
+function printableToken(
+  raw: RawSettings,
+  key: 'adminToken' | 'metricsToken',
+  env: string,
+  minLength: number,
+): string | undefined {
+  const token = raw.get(key);
+  if (token !== undefined && (token.length < minLength || !/^[\x21-\x7e]+$/.test(token))) {
     throw new ConfigError(
-      `VARSETD_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${metricsToken.length}`,
+      `${env} must be at least ${minLength} printable ASCII characters without spaces (e.g. openssl rand -hex 32); the one given has ${token.length}`,
     );
   }
+  return token;
+}
+
+function logLevelSetting(raw: RawSettings): string {
   const logLevel = raw.get('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${logLevel}`);
-  const publicUrl = raw.get('publicUrl');
-  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl))
-    throw new ConfigError('VARSETD_PUBLIC_URL must be an absolute http(s) URL');
-  const encryptionKeyText = raw.get('encryptionKeys');
-  const encryptionKeys = encryptionKeyText === undefined ? undefined : keyringSetting(encryptionKeyText);
+  return logLevel;
+}
 
+/** How much varsetd keeps and runs: the response cache, the audit trail's days, the workers. */
+function sizeSettings(raw: RawSettings): Pick<Config, 'responseCacheMb' | 'auditRetentionDays' | 'workers'> {
   const responseCacheMb = Number(raw.get('responseCacheMb') ?? DEFAULT_RESPONSE_CACHE_MB);
   if (!Number.isInteger(responseCacheMb) || responseCacheMb < 0) {
     throw new ConfigError(
       `VARSETD_RESPONSE_CACHE_MB must be a whole number of mebibytes (0 turns the cache off), got ${raw.get('responseCacheMb')}`,
     );
   }
-
   const auditRetentionDays = Number(raw.get('auditRetentionDays') ?? DEFAULT_AUDIT_RETENTION_DAYS);
   if (!/^\d+$/.test(raw.get('auditRetentionDays') ?? '0') || auditRetentionDays > MAX_AUDIT_RETENTION_DAYS) {
     throw new ConfigError(
       `VARSETD_AUDIT_RETENTION_DAYS must be a whole number of days from 0 (keep every event) to ${MAX_AUDIT_RETENTION_DAYS}, got ${raw.get('auditRetentionDays')}`,
     );
   }
-
   const workers = Number(raw.get('workers') ?? os.availableParallelism());
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
     throw new ConfigError(`VARSETD_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, got ${raw.get('workers')}`);
   }
+  return { responseCacheMb, auditRetentionDays, workers };
+}
 
+/** The HTTP timeouts, the drain's delay and the database's timeouts, given in seconds. */
+function timeSettings(
+  raw: RawSettings,
+): Pick<Config, 'timeouts' | 'drainDelayMs' | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs'> {
   /** Seconds, read as milliseconds; 0 only where it means something (`zeroMeans`). */
   const seconds = (
     key: TimeoutSetting | 'dbStatementTimeoutMs' | 'dbConnectTimeoutMs' | 'drainDelayMs',
@@ -393,86 +456,42 @@ export function loadConfig(env: NodeJS.ProcessEnv, args: string[]): Config {
     }
     return Math.round(value * 1000);
   };
-  const timeouts: Timeouts = {
-    requestMs: seconds('requestTimeout', 'VARSETD_REQUEST_TIMEOUT', DEFAULT_TIMEOUTS.requestMs),
-    headersMs: seconds('headersTimeout', 'VARSETD_HEADERS_TIMEOUT', DEFAULT_TIMEOUTS.headersMs),
-    keepAliveMs: seconds('keepAliveTimeout', 'VARSETD_KEEP_ALIVE_TIMEOUT', DEFAULT_TIMEOUTS.keepAliveMs),
+  return {
+    timeouts: {
+      requestMs: seconds('requestTimeout', 'VARSETD_REQUEST_TIMEOUT', DEFAULT_TIMEOUTS.requestMs),
+      headersMs: seconds('headersTimeout', 'VARSETD_HEADERS_TIMEOUT', DEFAULT_TIMEOUTS.headersMs),
+      keepAliveMs: seconds('keepAliveTimeout', 'VARSETD_KEEP_ALIVE_TIMEOUT', DEFAULT_TIMEOUTS.keepAliveMs),
+    },
+    drainDelayMs: seconds('drainDelayMs', 'VARSETD_DRAIN_DELAY', DEFAULT_DRAIN_DELAY_MS, 'none'),
+    dbStatementTimeoutMs: seconds(
+      'dbStatementTimeoutMs',
+      'VARSETD_DB_STATEMENT_TIMEOUT',
+      DEFAULT_STATEMENT_TIMEOUT_S * 1000,
+      'no limit',
+    ),
+    dbConnectTimeoutMs: seconds('dbConnectTimeoutMs', 'VARSETD_DB_CONNECT_TIMEOUT', DEFAULT_CONNECT_TIMEOUT_S * 1000),
   };
+}
 
-  const drainDelayMs = seconds('drainDelayMs', 'VARSETD_DRAIN_DELAY', DEFAULT_DRAIN_DELAY_MS, 'none');
-  const dbStatementTimeoutMs = seconds(
-    'dbStatementTimeoutMs',
-    'VARSETD_DB_STATEMENT_TIMEOUT',
-    DEFAULT_STATEMENT_TIMEOUT_S * 1000,
-    'no limit',
-  );
-  const dbConnectTimeoutMs = seconds(
-    'dbConnectTimeoutMs',
-    'VARSETD_DB_CONNECT_TIMEOUT',
-    DEFAULT_CONNECT_TIMEOUT_S * 1000,
-  );
-  const dbPoolSize = Number(raw.get('dbPoolSize') ?? DEFAULT_POOL_SIZE);
-  if (!Number.isInteger(dbPoolSize) || dbPoolSize < 1 || dbPoolSize > MAX_POOL_SIZE) {
-    throw new ConfigError(
-      `VARSETD_DB_POOL_SIZE must be a whole number from 1 to ${MAX_POOL_SIZE}, got ${raw.get('dbPoolSize')}`,
-    );
-  }
-
+function allowPrivateSetting(raw: RawSettings): boolean {
   const allowPrivateText = raw.get('notificationsAllowPrivate') ?? 'false';
   if (allowPrivateText !== 'true' && allowPrivateText !== 'false')
     throw new ConfigError(`VARSETD_NOTIFICATIONS_ALLOW_PRIVATE must be true or false, got ${allowPrivateText}`);
+  return allowPrivateText === 'true';
+}
 
-  let importSources: string[];
+function importSourcesSetting(raw: RawSettings): string[] {
   try {
-    importSources = parseImportSources(raw.get('importSources') ?? DEFAULT_IMPORT_SOURCES);
+    return parseImportSources(raw.get('importSources') ?? DEFAULT_IMPORT_SOURCES);
   } catch (error) {
     throw new ConfigError(`VARSETD_IMPORT_SOURCES: ${(error as Error).message}`);
   }
-
-  const workloadIdentity = workloadIdentitySettings(raw, publicUrl);
-
-  const certFile = raw.get('tlsCert');
-  const keyFile = raw.get('tlsKey');
-  if ((certFile === undefined) !== (keyFile === undefined)) {
-    throw new ConfigError(
-      'VARSETD_TLS_CERT and VARSETD_TLS_KEY go together: set both to serve HTTPS, or neither to serve HTTP',
-    );
-  }
-  const tls =
-    certFile !== undefined && keyFile !== undefined
-      ? { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) }
-      : undefined;
-
-  return {
-    host,
-    port,
-    dataDir: path.resolve(raw.get('dataDir') ?? './data'),
-    databaseUrl,
-    adminToken,
-    publicUrl: publicUrl?.replace(/\/+$/, ''),
-    encryptionKeys,
-    logLevel,
-    responseCacheMb,
-    workers,
-    timeouts,
-    drainDelayMs,
-    tls,
-    trustProxy: parseTrustProxy(raw.get('trustProxy') ?? 'false'),
-    metricsToken,
-    auditRetentionDays,
-    dbStatementTimeoutMs,
-    dbPoolSize,
-    dbConnectTimeoutMs,
-    notificationsAllowPrivate: allowPrivateText === 'true',
-    importSources,
-    ...workloadIdentity,
-  };
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** The issuer's settings; refused where relying parties could not use the issuer (no public URL, plain HTTP beyond loopback). */
-function workloadIdentitySettings(raw: Map<Setting['key'], string>, publicUrl: string | undefined) {
+function workloadIdentitySettings(raw: RawSettings, publicUrl: string | undefined) {
   const enabledText = raw.get('workloadIdentity') ?? 'false';
   if (enabledText !== 'true' && enabledText !== 'false')
     throw new ConfigError(`VARSETD_WORKLOAD_IDENTITY must be true or false, got ${enabledText}`);
