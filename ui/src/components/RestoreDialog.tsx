@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { answer, api, ApiError } from '../api/client';
+import { ApiError } from '../api/client';
 import { varsetChanged } from '../api/invalidate';
 import { queryKeys } from '../api/queryKeys';
 import type { VarsetVersion } from '../api/types';
+import { rollback } from '../api/versions';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormError } from './errors';
 import { ImpactSummary, previewWrite } from './ImpactPreview';
@@ -12,24 +13,6 @@ import { VersionChanges, type KnownNames } from './VersionChanges';
 
 /** The 422 of assignments that are gone ends by telling API clients how to restore the rest; the UI offers a button instead. */
 const MISSING_HINT = /; ask with skip-missing=true to restore the rest$/;
-
-function rollback(
-  setId: string,
-  versionId: string,
-  options: { dryRun: boolean; skipMissing: boolean; ifNewest?: string | undefined },
-) {
-  const query = {
-    'dry-run': options.dryRun ? ('true' as const) : undefined,
-    'skip-missing': options.skipMissing ? ('true' as const) : undefined,
-    'if-newest-version': options.ifNewest,
-  };
-  return answer(
-    api.POST('/api/v2/varsets/{id}/actions/rollback', {
-      params: { path: { id: setId }, query },
-      body: { data: { type: 'varset-versions', id: versionId } },
-    }),
-  );
-}
 
 /**
  * Restoring a set as it was at `version`: a dry run first, whose changes (or refusal) the dialog

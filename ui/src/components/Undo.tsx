@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { answer, api } from '../api/client';
 import type { VarsetVersion } from '../api/types';
+import { setVersions } from '../api/versions';
 import { useAnnounce } from './frame';
 import { RestoreDialog } from './RestoreDialog';
 
@@ -14,10 +14,7 @@ interface Undoable {
 }
 
 /** The set's newest versions, newest first (numbered without a gap: the second is the one before). */
-async function newestVersions(setId: string, size: number): Promise<VarsetVersion[]> {
-  const query = { 'page[number]': '1', 'page[size]': String(size) };
-  return (await answer(api.GET('/api/v2/varsets/{id}/versions', { params: { path: { id: setId }, query } }))).data;
-}
+const newestVersions = (setId: string, size: number) => setVersions(setId, { number: 1, size });
 
 /**
  * The version the write answered with `requestId` made, while it is the set's newest (the

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { answer, api, isNotFound } from '../api/client';
+import { isNotFound } from '../api/client';
 import { useDeletedVarsets } from '../api/hooks';
 import { related, type VarsetVersion } from '../api/types';
+import { setVersions } from '../api/versions';
 import { LoadError } from '../components/errors';
 import { Pager } from '../components/Pager';
 import { RestoreDialog } from '../components/RestoreDialog';
@@ -13,12 +14,7 @@ const PAGE_SIZE = 20;
 
 /** The version before a set's deletion (versions are numbered without a gap, newest first: the second). */
 async function versionBeforeDeletion(setId: string): Promise<VarsetVersion> {
-  const document = await answer(
-    api.GET('/api/v2/varsets/{id}/versions', {
-      params: { path: { id: setId }, query: { 'page[number]': '2', 'page[size]': '1' } },
-    }),
-  );
-  const version = document.data[0];
+  const [version] = await setVersions(setId, { number: 2, size: 1 });
   if (!version) throw new Error('This set has no version before its deletion to restore.');
   return version;
 }

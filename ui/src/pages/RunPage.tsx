@@ -1,7 +1,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { answer, api } from '../api/client';
+import { addComment } from '../api/runs';
 import { useProject, useRun, useRunComments, useWorkspace } from '../api/hooks';
 import { queryKeys } from '../api/queryKeys';
 import { related } from '../api/types';
@@ -68,13 +68,7 @@ function Comments({ id, canComment }: { id: string; canComment: boolean }) {
   const client = useQueryClient();
   const announce = useAnnounce();
   const add = useMutation({
-    mutationFn: () =>
-      answer(
-        api.POST('/api/v2/runs/{id}/comments', {
-          params: { path: { id } },
-          body: { data: { type: 'comments', attributes: { body } } },
-        }),
-      ),
+    mutationFn: () => addComment(id, body),
     onSuccess: async () => {
       setBody('');
       announce('Comment added');

@@ -1,6 +1,7 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { answer, api, ApiError, saveToken } from '../api/client';
+import { ApiError, saveToken } from '../api/client';
+import { firstOrganization } from '../api/organizations';
 
 /** Asks for an API token (kept for this browser tab, or for all its tabs when chosen) and checks it against the API. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -15,12 +16,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const organizations = await answer(
-        api.GET('/api/v2/organizations', {
-          params: { query: { 'page[size]': '1' } },
-          headers: { Authorization: `Bearer ${token.trim()}` },
-        }),
-      );
+      const organizations = await firstOrganization(token.trim());
       saveToken(token.trim(), keep);
       // Signing in at the start with a single organization leads straight to its sets; an address typed in keeps its page.
       const only = organizations.meta.pagination['total-count'] === 1 ? organizations.data[0] : undefined;
