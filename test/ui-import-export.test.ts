@@ -2,10 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import { organizationToken, teamWithToken } from './support/factories/access.js';
 import { createOrganization } from './support/factories/organizations.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
-import { closeSignedInUi, heading, openSignedInUi, type Scenario, type UiServer } from './support/ui.js';
+import { closeSignedInUi, heading, openSignedInUi, signIn, type Scenario, type UiServer } from './support/ui.js';
 
 /** The organization's "Import and export" page: the export's downloads, and an import's dry run, report and apply. */
 
@@ -82,5 +83,35 @@ describe(`the import and export page, in Chromium (${storeKind})`, () => {
     await page.getByRole('link', { name: 'defaults' }).waitFor();
     await page.getByRole('link', { name: 'globals' }).waitFor();
     assert.deepEqual(scriptErrors, []);
+  });
+
+  it("offers the import to the organization's token, which may import though it may not update the organization, and not to a member", async () => {
+    const notice = "Only the organization's owners may import into it.";
+    const pageFor = async (token: string) => {
+      const context = await browser.newContext();
+      const opened = await context.newPage();
+      await signIn(opened, `${ui.url}/organizations/${scenario.org}/import-export`, token);
+      await heading(opened, `Import and export for ${scenario.org}`);
+      return opened;
+    };
+    const organization = await pageFor(await organizationToken(ui.admin, scenario.org));
+    await organization.getByRole('button', { name: 'Dry run' }).waitFor();
+    await organization
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Deleted sets' })
+      .waitFor();
+    assert.equal(await organization.getByText(notice).count(), 0);
+    await organization.context().close();
+
+    const member = await pageFor((await teamWithToken(ui.admin, scenario.org, { visibility: 'organization' })).token);
+    await member.getByText(notice).waitFor();
+    assert.equal(
+      await member
+        .getByRole('navigation', { name: 'Organization' })
+        .getByRole('link', { name: 'Deleted sets' })
+        .count(),
+      0,
+    );
+    await member.context().close();
   });
 });

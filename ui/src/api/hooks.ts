@@ -40,14 +40,16 @@ export function useCanManageVarsets(org: string): boolean {
 }
 
 /**
- * Whether the caller may restore the organization's deleted sets: the owners, the organization's
- * token and the site administrator, the callers the organization's `can-update` names.
+ * Whether the caller may restore the organization's deleted sets (and import into it): the owners
+ * and the site administrator, whom the organization's `can-update` names, and the organization's
+ * own token, which may not update the organization but may do both.
  */
 export function useCanRestoreDeletedSets(org: string | undefined): boolean {
+  const organization = useQuery({ ...organizationQuery(org ?? ''), enabled: org !== undefined }).data;
+  const token = useCurrentToken(org !== undefined).data?.data.attributes;
   return (
-    useQuery({ ...organizationQuery(org ?? ''), enabled: org !== undefined }).data?.data.attributes.permissions[
-      'can-update'
-    ] === true
+    organization?.data.attributes.permissions['can-update'] === true ||
+    (org !== undefined && token?.kind === 'organization' && token['organization-name'] === org)
   );
 }
 
@@ -152,11 +154,12 @@ export function useVarsetList(
 }
 
 /** Who the signed-in token stands for (varsetd's own endpoint); kept while signed in. */
-export function useCurrentToken() {
+export function useCurrentToken(enabled = true) {
   return useQuery({
     queryKey: queryKeys.currentToken,
     queryFn: () => answer(api.GET('/api/v2/current-token', {})),
     staleTime: Infinity,
+    enabled,
   });
 }
 
