@@ -191,6 +191,43 @@ try {
     },
   );
   await shoot(
+    'key-search',
+    `/organizations/${scenario.org}/varsets?key=region`,
+    (page) => page.getByRole('link', { name: 'defaults' }).waitFor(),
+    { viewport: { width: 1100, height: 560 } },
+  );
+  await shoot(
+    'undo',
+    `/varsets/${scenario.defaultsSetId}`,
+    async (page) => {
+      await page.getByRole('button', { name: 'Delete instance_type' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete variable instance_type?' })
+        .getByRole('button', { name: 'Delete variable' })
+        .click();
+      await page.getByRole('button', { name: 'Undo' }).waitFor();
+    },
+    { viewport: { width: 1100, height: 620 } },
+  );
+  const retired = await createVarset(ui.admin, scenario.org, {
+    attributes: { name: 'legacy-network', description: 'Replaced by network-v2' },
+    workspaces: [scenario.webWorkspaceId],
+    vars: [{ key: 'vpc_cidr', value: '10.9.0.0/16' }],
+  });
+  expectStatus(await ui.admin.delete(`/api/v2/varsets/${retired.id}`), 204);
+  await shoot(
+    'deleted-sets',
+    `/organizations/${scenario.org}/deleted-varsets`,
+    (page) => page.getByRole('table', { name: 'Deleted sets' }).getByRole('link', { name: 'legacy-network' }).waitFor(),
+    { viewport: { width: 1100, height: 480 } },
+  );
+  await shoot(
+    'import-export',
+    `/organizations/${scenario.org}/import-export`,
+    (page) => page.getByRole('button', { name: 'Dry run' }).waitFor(),
+    { viewport: { width: 1100, height: 900 } },
+  );
+  await shoot(
     'sets-narrow-dark',
     `/organizations/${scenario.org}/varsets`,
     (page) => page.getByRole('link', { name: 'New variable set' }).waitFor(),
