@@ -1,8 +1,11 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { KyselyPlugin } from 'kysely';
+import type { Context } from '../src/auth/context.js';
+import { commandLineSubject } from '../src/auth/subject.js';
+import { updateVarset } from '../src/varsets/service.js';
 import { TestApp } from './support/app.js';
 import { ownersTeam, teamToken } from './support/factories/access.js';
 import { assign, createVar, createVarset } from './support/factories/varsets.js';
@@ -125,6 +128,7 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     const created = byNumber(1);
     assert.deepEqual(created.varset, { id: set.id, name: 'deploy', organization: org });
     assert.deepEqual(created.version.action, 'create');
+    assert.equal(created.version.cause, null);
     assert.equal(created.workspace_count, 0);
     assert.deepEqual(
       created.changes
@@ -164,6 +168,26 @@ describe(`delivering notifications of set changes (${storeKind})`, () => {
     ]);
     assert.equal(byNumber(7).workspace_count, 0);
     assert.equal(byNumber(7).version.action, 'delete');
+  });
+
+  it("tells why a version was written when its writer said so (an import's source)", async () => {
+    const org = await t.createOrganization();
+    await configure(org);
+    await deliveringProcess();
+    const start = receiver.received.length;
+    const set = await createVarset(t, org, { attributes: { name: 'imported' } });
+    const ctx: Context = {
+      store: t.store,
+      subject: commandLineSubject('importer'),
+      sealer: t.app.sealer,
+      requestId: randomUUID(),
+      cause: 'import from https://app.terraform.io',
+    };
+    await updateVarset(ctx, set.id, { description: 'from HCP Terraform', variables: [] });
+    await receiver.until(start + 2);
+    const [created, imported] = forSet(set.id).map((r) => r.json);
+    assert.equal(created!.version.cause, null);
+    assert.equal(imported!.version.cause, 'import from https://app.terraform.io');
   });
 
   it('sends a rollback as varset:rolled-back, a Slack message to a Slack destination, and only what the triggers ask for', async () => {

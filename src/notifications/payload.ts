@@ -33,6 +33,7 @@ export function changeBody(destination: Destination, { version, workspaceCount }
       action: version.action,
       rolled_back_to: version.rolledBackTo,
       created_at: version.createdAt,
+      cause: version.cause,
     },
     changes,
     actor: {
@@ -107,7 +108,8 @@ function slackMessage(
 ) {
   const lines = changes.slice(0, SLACK_LINES).map((change) => `• ${slackEscape(describe(change))}`);
   if (changes.length > SLACK_LINES) lines.push(`… and ${changes.length - SLACK_LINES} more`);
-  const context = `${slackEscape(version.organizationName)} · version ${version.number} · by ${slackEscape(version.actor.description)} · reaches ${workspaceCount} ${workspaceCount === 1 ? 'workspace' : 'workspaces'} · request ${version.requestId}`;
+  const cause = version.cause === null ? '' : ` · ${slackEscape(version.cause)}`;
+  const context = `${slackEscape(version.organizationName)} · version ${version.number} · by ${slackEscape(version.actor.description)}${cause} · reaches ${workspaceCount} ${workspaceCount === 1 ? 'workspace' : 'workspaces'} · request ${version.requestId}`;
   return {
     text: slackEscape(message),
     blocks: [
