@@ -17,8 +17,9 @@ import {
   deleteVarsetVariable,
   updateVarset,
   updateVarsetVariable,
+  writeVarsetVariables,
 } from '../varsets/service.js';
-import { varsetCommand } from '../varsets/schemas.js';
+import { variableWrites, varsetCommand } from '../varsets/schemas.js';
 import { previewWrite, type Preview } from '../effective/preview.js';
 import { CreatePreviewBody, PreviewBodies, PreviewBody, PreviewDocument } from '../effective/preview-schemas.js';
 import { serializeWorkspaceImpact } from '../effective/preview-serialize.js';
@@ -32,18 +33,20 @@ const PreviewResponses = Responses({ 200: PreviewDocument });
 type Write = (ctx: Context) => Promise<unknown>;
 type SetBody = Static<(typeof PreviewBodies)['varsets']>;
 type VariableBody = Static<(typeof PreviewBodies)['vars']>;
+type VariablesBody = Static<(typeof PreviewBodies)['variables']>;
+type AnyBody = SetBody | VariableBody | VariablesBody;
 
 /**
  * The body of a set's preview, checked against the one shape its `data.type` names, so that an
  * error points at what is wrong in that shape (the union of both shapes would point at the other).
  */
-function checkedBody(request: FastifyRequest, body: unknown): SetBody | VariableBody {
+function checkedBody(request: FastifyRequest, body: unknown): AnyBody {
   const refused = request.validationError;
-  if (!refused) return body as SetBody | VariableBody;
+  if (!refused) return body as AnyBody;
   if (refused.validationContext !== 'body') throw validationError(refused.validation, refused.validationContext);
-  const type = (body as { data?: { type?: unknown } } | null)?.data?.type;
+  const data = (body as { data?: { type?: unknown } } | null)?.data;
   const validate = request.compileValidationSchema(
-    type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets,
+    Array.isArray(data) ? PreviewBodies.variables : data?.type === 'vars' ? PreviewBodies.vars : PreviewBodies.varsets,
     'body',
   );
   if (!validate(body)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
@@ -60,8 +63,13 @@ function assertNothingBesidesId(data: { attributes?: unknown; relationships?: un
   }
 }
 
-/** The write a set's preview body describes: the set's update or deletion, or a variable's addition, change or deletion. */
-function writeOf(varsetId: string, body: SetBody | VariableBody): Write {
+/** The write a set's preview body describes: the set's update or deletion, a variable's addition, change or deletion, or several variables' at once. */
+function writeOf(varsetId: string, body: AnyBody): Write {
+  if (Array.isArray(body.data)) {
+    const writes = variableWrites(body as VariablesBody);
+    return (ctx) => writeVarsetVariables(ctx, varsetId, writes);
+  }
+  body = body as SetBody | VariableBody;
   const deleting = body.meta?.action === 'delete';
   if (body.data.type === 'varsets') {
     const set = body;
@@ -109,6 +117,8 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (api) => {
     '/varsets/:id/actions/preview',
     {
       schema: { params: IdParams, querystring: PageOnly, body: PreviewBody, response: PreviewResponses },
+      // Several variables' body is the list itself: `data[2].key` is /data/2/attributes/key.
+      config: { fields: { data: '/data' } },
       attachValidation: true,
     },
     async (request) => {
