@@ -35,6 +35,7 @@ type SetBody = Static<(typeof PreviewBodies)['varsets']>;
 type VariableBody = Static<(typeof PreviewBodies)['vars']>;
 type VariablesBody = Static<(typeof PreviewBodies)['variables']>;
 type AnyBody = SetBody | VariableBody | VariablesBody;
+const isVariables = (body: AnyBody): body is VariablesBody => Array.isArray(body.data);
 
 /**
  * The body of a set's preview, checked against the one shape its `data.type` names, so that an
@@ -65,11 +66,10 @@ function assertNothingBesidesId(data: { attributes?: unknown; relationships?: un
 
 /** The write a set's preview body describes: the set's update or deletion, a variable's addition, change or deletion, or several variables' at once. */
 function writeOf(varsetId: string, body: AnyBody): Write {
-  if (Array.isArray(body.data)) {
-    const writes = variableWrites(body as VariablesBody);
+  if (isVariables(body)) {
+    const writes = variableWrites(body);
     return (ctx) => writeVarsetVariables(ctx, varsetId, writes);
   }
-  body = body as SetBody | VariableBody;
   const deleting = body.meta?.action === 'delete';
   if (body.data.type === 'varsets') {
     const set = body;

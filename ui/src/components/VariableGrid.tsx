@@ -79,7 +79,7 @@ async function allVariables(id: string): Promise<Variable[]> {
       }),
     );
     all.push(...list.data);
-    if (!list.meta?.pagination || list.meta.pagination['next-page'] == null) return all;
+    if (list.meta.pagination['next-page'] == null) return all;
   }
 }
 

@@ -165,7 +165,7 @@ function stripComments(text: string): string {
     const c = text[k]!;
     if (inString) {
       out += c;
-      if (c === '\\' && k + 1 < text.length) out += text[++k];
+      if (c === '\\' && k + 1 < text.length) out += text[++k]!;
       else if (c === '"') inString = false;
       continue;
     }
