@@ -39,6 +39,7 @@ import { tokenRoutes } from './routes/tokens.js';
 import { teamAccessRoutes } from './routes/team-access.js';
 import { varsetRoutes } from './routes/varsets.js';
 import { varsetVersionRoutes } from './routes/varsets-versions.js';
+import { varsetVariableRoutes } from './routes/varsets-variables.js';
 import { varsetSensitiveValueRoutes } from './routes/varsets-sensitive-values.js';
 import { configurationVersionRoutes } from './routes/configuration-versions.js';
 import { runRoutes } from './routes/runs.js';
@@ -249,6 +250,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(teamAccessRoutes);
       await api.register(varsetRoutes);
       await api.register(varsetVersionRoutes);
+      await api.register(varsetVariableRoutes);
       await api.register(varsetSensitiveValueRoutes);
       await api.register(configurationVersionRoutes, { publicUrl: options.publicUrl });
       await api.register(runRoutes);

@@ -157,6 +157,27 @@ const WRITES: Record<string, (scene: Scene) => Promise<SetWriteCase>> = {
       expected: () => ({ version: 'update', event: setEvent(set.id, 'remove') }),
     };
   },
+  'writing several variables at once': async ({ t, org }) => {
+    const set = await createVarset(t, org, {
+      vars: [
+        { key: 'gone', value: 'g' },
+        { key: 'kept', value: 'k' },
+      ],
+    });
+    const [gone, kept] = set.relationships.vars.data.map((v: any) => v.id);
+    return {
+      setId: set.id,
+      send: () =>
+        t.post(`/api/v2/varsets/${set.id}/actions/write-variables`, {
+          data: [
+            { type: 'vars', id: gone, meta: { action: 'delete' } },
+            { type: 'vars', id: kept, attributes: { value: 'changed' } },
+            { type: 'vars', attributes: { key: 'new', value: 'n', category: 'env' } },
+          ],
+        }),
+      expected: () => ({ version: 'update', event: setEvent(set.id, 'update') }),
+    };
+  },
   'rolling a set back': async ({ t, org }) => {
     const set = await createVarset(t, org, { attributes: { description: 'first' } });
     expectStatus(

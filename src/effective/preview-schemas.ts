@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { Identifier, ListDocument, Maybe, Nullable, Resource, ToOne } from '../jsonapi/schemas.js';
 import { CATEGORIES } from '../variables/model.js';
 import { VariableInputAttributes } from '../variables/schemas.js';
-import { VarsetBody } from '../varsets/schemas.js';
+import { VariableWritesBody, VarsetBody } from '../varsets/schemas.js';
 import { IMPACT_FIELDS } from './model.js';
 import { SOURCE_SET } from './schemas.js';
 
@@ -48,12 +48,16 @@ const RollbackPreviewBody = Type.Object({
   ),
 });
 
+/** Several variables of the set added, changed and removed at once: POST /varsets/:id/actions/write-variables's body. */
+const VariablesPreviewBody = VariableWritesBody;
+
 export const PreviewBodies = {
   varsets: SetPreviewBody,
   vars: VariablePreviewBody,
   'varset-versions': RollbackPreviewBody,
+  variables: VariablesPreviewBody,
 } as const;
-export const PreviewBody = Type.Union([SetPreviewBody, VariablePreviewBody, RollbackPreviewBody]);
+export const PreviewBody = Type.Union([SetPreviewBody, VariablePreviewBody, RollbackPreviewBody, VariablesPreviewBody]);
 
 /** A new set: the body of POST /organizations/:org/varsets. */
 export const CreatePreviewBody = VarsetBody;

@@ -18,8 +18,9 @@ import {
   rollbackVarset,
   updateVarset,
   updateVarsetVariable,
+  writeVarsetVariables,
 } from '../varsets/service.js';
-import { varsetCommand } from '../varsets/schemas.js';
+import { variableWrites, varsetCommand } from '../varsets/schemas.js';
 import { previewWrite, type Preview } from '../effective/preview.js';
 import { CreatePreviewBody, PreviewBodies, PreviewBody, PreviewDocument } from '../effective/preview-schemas.js';
 import { serializeWorkspaceImpact } from '../effective/preview-serialize.js';
@@ -34,7 +35,9 @@ type Write = (ctx: Context) => Promise<unknown>;
 type SetBody = Static<(typeof PreviewBodies)['varsets']>;
 type VariableBody = Static<(typeof PreviewBodies)['vars']>;
 type RollbackBody = Static<(typeof PreviewBodies)['varset-versions']>;
-type AnyBody = SetBody | VariableBody | RollbackBody;
+type VariablesBody = Static<(typeof PreviewBodies)['variables']>;
+type AnyBody = SetBody | VariableBody | RollbackBody | VariablesBody;
+const isVariables = (body: AnyBody): body is VariablesBody => Array.isArray(body.data);
 
 /**
  * The body of a set's preview, checked against the one shape its `data.type` names, so that an
@@ -46,9 +49,13 @@ function checkedBody(request: FastifyRequest, body: unknown): AnyBody {
   const refusals = refused.validation as FastifySchemaValidationError[];
   const part = refused.validationContext as string | undefined;
   if (part !== 'body') throw validationError(refusals, part);
-  const type = (body as { data?: { type?: unknown } } | null)?.data?.type;
+  const data = (body as { data?: { type?: unknown } } | null)?.data;
   const validate = request.compileValidationSchema(
-    type === 'vars' || type === 'varset-versions' ? PreviewBodies[type] : PreviewBodies.varsets,
+    Array.isArray(data)
+      ? PreviewBodies.variables
+      : data?.type === 'vars' || data?.type === 'varset-versions'
+        ? PreviewBodies[data.type]
+        : PreviewBodies.varsets,
     'body',
   );
   if (!validate(body)) throw validationError((validate.errors ?? []) as FastifySchemaValidationError[], 'body');
@@ -67,9 +74,13 @@ function assertNothingBesidesId(data: { attributes?: unknown; relationships?: un
 
 /**
  * The write a set's preview body describes: the set's update or deletion, a variable's addition,
- * change or deletion, or the set's rollback to a version.
+ * change or deletion, several variables' at once, or the set's rollback to a version.
  */
 function writeOf(varsetId: string, body: AnyBody): Write {
+  if (isVariables(body)) {
+    const writes = variableWrites(body);
+    return (ctx) => writeVarsetVariables(ctx, varsetId, writes);
+  }
   if (body.data.type === 'varset-versions') {
     const { data, meta } = body as RollbackBody;
     const rollback = { versionId: data.id, skipMissing: meta?.['skip-missing'] === true, dryRun: false };
@@ -122,6 +133,8 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (api) => {
     '/varsets/:id/actions/preview',
     {
       schema: { params: IdParams, querystring: PageOnly, body: PreviewBody, response: PreviewResponses },
+      // Several variables' body is the list itself: `data[2].key` is /data/2/attributes/key.
+      config: { fields: { data: '/data' } },
       attachValidation: true,
     },
     async (request) => {

@@ -1,11 +1,14 @@
 import Type, { type Static } from 'typebox';
+import { Invalid } from '../common/errors.js';
 import { badQueryParameter } from '../jsonapi/errors.js';
 import { single, type Query as QueryValues } from '../jsonapi/query.js';
 import { Maybe, Nullable, Resource, ResourceBody, ToMany, ToManyInput, ToOne } from '../jsonapi/schemas.js';
+import type { VariableWriteCommand } from './set-replace.js';
 import {
   VariableAttributeProperties,
   VariableAttributes,
   VariableInput,
+  VariableInputAttributes,
   variableChanges,
 } from '../variables/schemas.js';
 import {
@@ -162,3 +165,36 @@ export function parseArrangement(query: QueryValues): VarsetArrangement {
 /** Whether an organization's list is asked for with a filter or a sort (it then bypasses the compiled plain list). */
 export const isArranged = (arrangement: VarsetArrangement) =>
   arrangement.sort !== undefined || Object.keys(arrangement.filters).length > 0;
+
+/**
+ * varsetd's own: several variables of a set written at once (`POST
+ * /varsets/:id/actions/write-variables`). Each member of `data` is a variable: without `id`, one
+ * to add; with `id`, a change to it; with `id` and `meta.action` "delete", its removal.
+ */
+export const VariableWriteInput = Type.Object({
+  type: Type.Literal('vars'),
+  id: Type.Optional(Type.String({ minLength: 1, description: 'the variable to change or delete; absent: a new one' })),
+  attributes: Maybe(Type.Object(VariableInputAttributes)),
+  meta: Type.Optional(
+    Type.Object(
+      { action: Type.Literal('delete', { description: 'remove the variable named by id' }) },
+      { additionalProperties: false },
+    ),
+  ),
+});
+export const VariableWritesBody = Type.Object({ data: Type.Array(VariableWriteInput, { minItems: 1 }) });
+
+/** The writes a body describes, each named where it is in the body (`data[2]`). */
+export function variableWrites(body: Static<typeof VariableWritesBody>): VariableWriteCommand[] {
+  return body.data.map((member, i) => {
+    const at = `data[${i}]`;
+    const changes = variableChanges(member.attributes);
+    if (member.meta?.action === 'delete') {
+      if (member.id === undefined) throw new Invalid(`${at}.id`, 'id is required to delete a variable');
+      if (member.attributes != null)
+        throw new Invalid(at, 'a removal takes only the type and id of the variable, not attributes');
+      return { action: 'delete', id: member.id, at };
+    }
+    return member.id === undefined ? { action: 'add', changes, at } : { action: 'update', id: member.id, changes, at };
+  });
+}

@@ -12,7 +12,8 @@ import type { WorkspacePlace } from '../workspaces/model.js';
  *   versioned-reads.ts  a set and lists of sets, at their organization's version, which the response cache keeps bodies at
  *   arranged-reads.ts   an organization's sets filtered by their flags or sorted
  *   set-writes.ts       creating, updating and deleting sets
- *   set-replace.ts      replacing a set whole in one write, for the command line (import)
+ *   set-replace.ts      replacing a set whole in one write, for the command line (import), and
+ *                       writing several of its variables in one write
  *   assignments.ts      applying sets to workspaces and projects
  *   set-variables.ts    the variables of a set
  *   rollback.ts         making a set again what it was at a version, deleted or not
@@ -33,7 +34,12 @@ export {
 } from './versioned-reads.js';
 export { listArrangedOrganizationVarsets } from './arranged-reads.js';
 export { createVarset, deleteVarset, updateVarset } from './set-writes.js';
-export { replaceVarset, type VarsetReplacement } from './set-replace.js';
+export {
+  replaceVarset,
+  writeVarsetVariables,
+  type VariableWriteCommand,
+  type VarsetReplacement,
+} from './set-replace.js';
 export { applyVarset, removeVarset } from './assignments.js';
 export {
   addVarsetVariable,

@@ -459,6 +459,15 @@ export const WRITE_CASES: Record<string, WriteCase> = {
       event: event('varset', id, 'rollback'),
     };
   },
+  'POST /api/v2/varsets/{id}/actions/write-variables': async ({ t, org }) => {
+    const id = await varset(t, org);
+    return {
+      method: 'POST',
+      url: `/api/v2/varsets/${id}/actions/write-variables`,
+      body: { data: [{ type: 'vars', attributes: { key: name('written'), value: 'v', category: 'env' } }] },
+      event: event('varset', id, 'update'),
+    };
+  },
   'POST /api/v2/organizations/{organization}/varset-notification-configurations': async ({ org }) => ({
     method: 'POST',
     url: `/api/v2/organizations/${org}/varset-notification-configurations`,

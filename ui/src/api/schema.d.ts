@@ -11679,6 +11679,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/varsets/{id}/actions/write-variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "vars";
+                            /** @description the variable to change or delete; absent: a new one */
+                            id?: string;
+                            attributes?: {
+                                /** @description no white space, control characters or "=" */
+                                key?: string | null;
+                                /** @description at most 256 KiB in UTF-8 */
+                                value?: string | null;
+                                description?: string | null;
+                                category?: ("terraform" | "env") | (never | null);
+                                hcl?: boolean | null;
+                                sensitive?: boolean | null;
+                            } | null;
+                            meta?: {
+                                /**
+                                 * @description remove the variable named by id
+                                 * @enum {string}
+                                 */
+                                action: "delete";
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            data: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "varsets";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    global: boolean;
+                                    priority: boolean;
+                                    "updated-at": string;
+                                    "var-count": number;
+                                    "workspace-count": number;
+                                    "project-count": number;
+                                    permissions: {
+                                        "can-update": boolean;
+                                    };
+                                };
+                                relationships: {
+                                    organization: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            type: "organizations";
+                                        } | null;
+                                        links?: {
+                                            related: string;
+                                        };
+                                    };
+                                    parent: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {unknown} */
+                                            type: "organizations" | "projects";
+                                        };
+                                    };
+                                    workspaces: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            type: "workspaces";
+                                        }[];
+                                        links?: {
+                                            related: string;
+                                        };
+                                    };
+                                    projects: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            type: "projects";
+                                        }[];
+                                        links?: {
+                                            related: string;
+                                        };
+                                    };
+                                    vars: {
+                                        data: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            type: "vars";
+                                            attributes?: {
+                                                key: string;
+                                                value: string | null;
+                                                description: string;
+                                                /** @enum {unknown} */
+                                                category: "terraform" | "env";
+                                                hcl: boolean;
+                                                sensitive: boolean;
+                                                /**
+                                                 * @description varsetd's own: present when a sensitive variable has no value yet (an import brought it without one); varsetd exec refuses to run with it until a value is written
+                                                 * @enum {boolean}
+                                                 */
+                                                "value-needed"?: true;
+                                                "created-at": string;
+                                                "version-id": string;
+                                            };
+                                        }[];
+                                    };
+                                };
+                                links: {
+                                    self: string;
+                                };
+                            };
+                            meta: {
+                                /** @description the version the write made; null when it changed nothing */
+                                version: {
+                                    id: string;
+                                    number: number;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/vnd.api+json": {
+                            errors: {
+                                status: string;
+                                title: string;
+                                detail?: string;
+                                source?: {
+                                    pointer?: string;
+                                    parameter?: string;
+                                };
+                                code?: string;
+                                meta?: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/varsets/{id}/sensitive-values": {
         parameters: {
             query?: never;
@@ -15560,6 +15739,30 @@ export interface paths {
                             /** @description restore the rest when workspaces or projects the set was assigned to are gone */
                             "skip-missing"?: boolean;
                         };
+                    } | {
+                        data: {
+                            /** @enum {string} */
+                            type: "vars";
+                            /** @description the variable to change or delete; absent: a new one */
+                            id?: string;
+                            attributes?: {
+                                /** @description no white space, control characters or "=" */
+                                key?: string | null;
+                                /** @description at most 256 KiB in UTF-8 */
+                                value?: string | null;
+                                description?: string | null;
+                                category?: ("terraform" | "env") | (never | null);
+                                hcl?: boolean | null;
+                                sensitive?: boolean | null;
+                            } | null;
+                            meta?: {
+                                /**
+                                 * @description remove the variable named by id
+                                 * @enum {string}
+                                 */
+                                action: "delete";
+                            };
+                        }[];
                     };
                 };
             };

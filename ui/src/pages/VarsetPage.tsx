@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerWithRequestId, api } from '../api/client';
@@ -14,6 +14,9 @@ import { undoFor } from '../components/Undo';
 import { VarsetHead } from '../components/VarsetHead';
 import { useAnnounce, useOrganizationInNav, useOrganizationOfPage } from '../components/frame';
 
+// The grid is loaded when first opened, outside the first load's budget.
+const VariableGrid = lazy(() => import('../components/VariableGrid'));
+
 /** A set: what it is, where it applies, its variables. */
 export function VarsetPage() {
   const id = useParams().id!;
@@ -28,6 +31,7 @@ export function VarsetPage() {
   const canRestore = useCanRestoreDeletedSets(org);
   const announce = useAnnounce();
   const [confirming, setConfirming] = useState(false);
+  const [grid, setGrid] = useState(false);
   const remove = useMutation({
     mutationFn: async () => {
       const { requestId } = await answerWithRequestId(api.DELETE('/api/v2/varsets/{id}', { params: { path: { id } } }));
@@ -84,7 +88,23 @@ export function VarsetPage() {
           </>
         )}
       </section>
-      <VariableEditor owner={{ kind: 'varsets', id }} canWrite={canWrite} title="Variables" />
+      {grid ? (
+        <section aria-labelledby="grid-title" className="variables">
+          <h2 id="grid-title">Variables</h2>
+          <Suspense fallback={<p>Loading the grid…</p>}>
+            <VariableGrid varsetId={id} onClose={() => setGrid(false)} />
+          </Suspense>
+        </section>
+      ) : (
+        <>
+          {canWrite && (
+            <button type="button" onClick={() => setGrid(true)}>
+              Edit as grid
+            </button>
+          )}
+          <VariableEditor owner={{ kind: 'varsets', id }} canWrite={canWrite} title="Variables" />
+        </>
+      )}
       <ConfirmDialog
         open={confirming}
         title={`Delete ${attributes.name}?`}
