@@ -13,6 +13,7 @@ import {
   teamToken,
   teamWithToken,
 } from './support/factories/access.js';
+import { createVarset } from './support/factories/varsets.js';
 import { expectStatus, UNAUTHORIZED, type ApiResponse } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -57,6 +58,35 @@ describe(`subjects kept per process (${storeKind})`, () => {
     // Besides the version, the first request read the token and the team's workspace and project
     // grants, and recorded the token's first use (a write, which first checks the schema: src/db/schema-guard.ts).
     assert.equal(first - again, 5, `first ${first}, again ${again}`);
+  });
+
+  it("showing a set with a known token is one statement, the set's, which reads the credentials version too", async () => {
+    const set = await createVarset(t, org, { workspaces: [workspaceId] });
+    const token = await organizationToken(t, org);
+    for (const url of [`/api/v2/varsets/${set.id}`, `/api/v2/varsets/${set.id}?include=vars`]) {
+      await statementsOf(url, token);
+      // A miss, then a hit of the response cache: the statement reads the set or only its versions.
+      assert.equal(await statementsOf(url, token), 1, url);
+      assert.equal(await statementsOf(`${url}${url.includes('?') ? '&' : '?'}`, token), 1, `${url} (another key)`);
+    }
+  });
+
+  it("a set's show, with a token kept in the other process, answers what the credentials are now", async () => {
+    const set = await createVarset(t, org, { workspaces: [workspaceId] });
+    const url = `/api/v2/varsets/${set.id}`;
+    const { teamId, token } = await teamWithToken(t, org);
+    const grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+    expectStatus(await other.get(url, { token }), 200);
+    expectStatus(await t.delete(`/api/v2/team-workspaces/${grant}`), 204);
+    expectStatus(await other.get(url, { token }), 404);
+    await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+    expectStatus(await other.get(url, { token }), 200);
+    expectStatus(await t.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
+    const refused = await other.get(url, { token });
+    assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED]);
+    // A set that is not there: the token is checked all the same.
+    const missing = await other.get(`/api/v2/varsets/varset-1111111111111111`, { token });
+    assert.deepEqual([missing.status, missing.body], [401, UNAUTHORIZED]);
   });
 
   it('a token revoked in one process is refused by the other at once', async () => {

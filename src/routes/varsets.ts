@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { varsetPermissions, varsetPermissionsKey } from '../auth/permissions.js';
 import type { Context } from '../auth/context.js';
 import { contextOf } from '../http/context.js';
+import { withCredentialsInRead } from '../http/credentials.js';
 import { includedOfVarsets } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { tagged } from '../jsonapi/tags.js';
@@ -222,17 +223,23 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
+  // One statement for a kept token's subject: the set's read confirms it (src/http/credentials.ts).
   api.get(
     '/varsets/:id',
-    { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument },
+    },
     async (request, reply) => {
       const include = includeOf(request.query);
-      const ctx = contextOf(request);
-      return reply.sendCached(
-        varsetPermissionsKey(ctx.subject),
-        (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
-        (view) => oneResponse(ctx, view, include),
-      );
+      return withCredentialsInRead(request, () => {
+        const ctx = contextOf(request);
+        return reply.sendCached(
+          varsetPermissionsKey(ctx.subject),
+          (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
+          (view) => oneResponse(ctx, view, include),
+        );
+      });
     },
   );
 
