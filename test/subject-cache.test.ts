@@ -71,22 +71,28 @@ describe(`subjects kept per process (${storeKind})`, () => {
     }
   });
 
-  it("a set's show, with a token kept in the other process, answers what the credentials are now", async () => {
+  it("a set's show and a workspace's sets, with a token kept in the other process, answer what the credentials are now", async () => {
     const set = await createVarset(t, org, { workspaces: [workspaceId] });
-    const url = `/api/v2/varsets/${set.id}`;
-    const { teamId, token } = await teamWithToken(t, org);
-    const grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
-    expectStatus(await other.get(url, { token }), 200);
-    expectStatus(await t.delete(`/api/v2/team-workspaces/${grant}`), 204);
-    expectStatus(await other.get(url, { token }), 404);
-    await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
-    expectStatus(await other.get(url, { token }), 200);
-    expectStatus(await t.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
-    const refused = await other.get(url, { token });
-    assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED]);
-    // A set that is not there: the token is checked all the same.
-    const missing = await other.get(`/api/v2/varsets/varset-1111111111111111`, { token });
-    assert.deepEqual([missing.status, missing.body], [401, UNAUTHORIZED]);
+    for (const url of [`/api/v2/varsets/${set.id}`, `/api/v2/workspaces/${workspaceId}/varsets`]) {
+      const { teamId, token } = await teamWithToken(t, org);
+      const grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+      expectStatus(await other.get(url, { token }), 200);
+      expectStatus(await t.delete(`/api/v2/team-workspaces/${grant}`), 204);
+      expectStatus(await other.get(url, { token }), 404);
+      await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+      expectStatus(await other.get(url, { token }), 200);
+      expectStatus(await t.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
+      const refused = await other.get(url, { token });
+      assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED], url);
+    }
+    // What is not there: the token is checked all the same.
+    const token = await organizationToken(t, org);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}/varsets`, { token }), 200);
+    await t.delete(`/api/v2/organizations/${org}/authentication-token`);
+    for (const url of ['/api/v2/varsets/varset-1111111111111111', '/api/v2/workspaces/ws-1111111111111111/varsets']) {
+      const missing = await other.get(url, { token });
+      assert.deepEqual([missing.status, missing.body], [401, UNAUTHORIZED], url);
+    }
   });
 
   it('a token revoked in one process is refused by the other at once', async () => {

@@ -65,7 +65,8 @@ describe(`queries per variable set request (${storeKind})`, () => {
       // Token, owner with its organization's version, the page with its count, relationships and variables, then the
       // included projects (one statement), and the included workspaces read in full as their own responses show them
       // (six: the rows with their organization, what each holds, their projects and the organization's settings).
-      assert.equal(hundred.queries, 10, `${hundred.queries} queries`);
+      // A workspace's list reads no token first: the workspace's statement confirms its kept subject (src/http/credentials.ts).
+      assert.equal(hundred.queries, name === 'workspace' ? 9 : 10, `${hundred.queries} queries`);
     });
   }
 
@@ -96,7 +97,7 @@ describe(`queries per variable set request (${storeKind})`, () => {
       const first = await queriesFor(url);
       const again = await queriesFor(url);
       assert.deepEqual(again.body, first.body);
-      assert.equal(again.queries, 2, `${url}: ${again.queries} queries`);
+      assert.equal(again.queries, url.includes('/workspaces/') ? 1 : 2, `${url}: ${again.queries} queries`);
     }
     const setId = (await queriesFor(`/api/v2/organizations/${org}/varsets`)).body.data[0].id;
     const first = await queriesFor(`/api/v2/varsets/${setId}?include=vars`);

@@ -202,24 +202,30 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
+  // A kept token's subject is confirmed by the workspace's read (src/http/credentials.ts).
   api.get(
     '/workspaces/:id/varsets',
-    { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument },
+    },
     async (request, reply) => {
-      const ctx = contextOf(request);
       const list = listRequest(request.query);
-      return reply.sendCached(
-        varsetPermissionsKey(ctx.subject),
-        () => listWorkspaceVarsets(ctx, request.params.id, list),
-        (result) =>
-          listResponse(
-            ctx,
-            `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`,
-            request.query,
-            list,
-            result,
-          ),
-      );
+      return withCredentialsInRead(request, () => {
+        const ctx = contextOf(request);
+        return reply.sendCached(
+          varsetPermissionsKey(ctx.subject),
+          () => listWorkspaceVarsets(ctx, request.params.id, list),
+          (result) =>
+            listResponse(
+              ctx,
+              `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`,
+              request.query,
+              list,
+              result,
+            ),
+        );
+      });
     },
   );
 
