@@ -34,16 +34,23 @@ export class ConcurrentChangeError extends Error {
  * the global rule, a 404). Should that happen again, the request fails with a
  * `ConcurrentChangeError`. `work` must therefore do all its checks itself, inside the transaction.
  */
-export async function transaction<T>(store: Store, work: (trx: Trx) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  store: Store,
+  work: (trx: Trx) => Promise<T>,
+  lock?: OrganizationOfWrite,
+): Promise<T> {
   const attempt = () =>
     store.db.transaction().execute(async (trx) => {
+      // The organization's lock first (`withOrganizationLocked`): on PostgreSQL its statement reads the migrations too.
+      const newer = lock === undefined ? undefined : await store.lockOrganization(trx, lock);
       // A process must never write to a schema it does not know (src/db/migrations/index.ts): a
       // write checks, in its own transaction, that no newer varsetd migrated past this build. One
       // read of the migrations table's primary key, finding no row, per write; reads pay nothing,
-      // and /readyz checks the same on every probe. In the transaction it is exact: on SQLite the
+      // and /readyz checks the same on every probe (on PostgreSQL, a write that locks its organization
+      // reads it in the locking statement). In the transaction it is exact: on SQLite the
       // write holds the write lock a migration needs; on PostgreSQL a migration committed after
       // this read waits for this write's locks on the tables it alters, or touches none of them.
-      assertWritable(await newerMigrations(trx));
+      assertWritable(newer ?? (await newerMigrations(trx)));
       appended.set(trx, []);
       const result = await work(trx);
       await sendAppended(store.dialect, trx);
@@ -75,11 +82,19 @@ class TakenBack extends Error {
  * (a preview, a dry run), of which nothing stays. What the work held back for commit
  * (`appendAtCommit`) is never sent.
  */
-export async function takenBack<T>(store: Store, work: (trx: Trx) => Promise<T>): Promise<T> {
+export async function takenBack<T>(
+  store: Store,
+  work: (trx: Trx) => Promise<T>,
+  lock?: OrganizationOfWrite,
+): Promise<T> {
   try {
-    await transaction(store, async (trx) => {
-      throw new TakenBack(await work(trx));
-    });
+    await transaction(
+      store,
+      async (trx) => {
+        throw new TakenBack(await work(trx));
+      },
+      lock,
+    );
   } catch (error) {
     if (error instanceof TakenBack) return error.result as T;
     throw error;
@@ -99,11 +114,7 @@ export function withOrganizationLocked<T>(
   work: (trx: Trx) => Promise<T>,
   { takeBack = false }: { takeBack?: boolean } = {},
 ): Promise<T> {
-  const locked = async (trx: Trx) => {
-    await store.lockOrganization(trx, organization);
-    return work(trx);
-  };
-  return takeBack ? takenBack(store, locked) : transaction(store, locked);
+  return takeBack ? takenBack(store, work, organization) : transaction(store, work, organization);
 }
 
 function isRace(error: unknown): boolean {
