@@ -85,6 +85,25 @@ describe(`subjects kept per process (${storeKind})`, () => {
       const refused = await other.get(url, { token });
       assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED], url);
     }
+    // A variable's write with a token kept in the other process (one that may write it): refused once it is revoked.
+    const writer = await organizationToken(t, org);
+    const writable = await createVarset(t, org, { workspaces: [workspaceId] });
+    const add = (key: string) =>
+      other.post(
+        `/api/v2/varsets/${writable.id}/relationships/vars`,
+        { data: { type: 'vars', attributes: { key, value: 'x', category: 'terraform' } } },
+        { token: writer },
+      );
+    expectStatus(await add('before_revocation'), 200);
+    expectStatus(await t.delete(`/api/v2/organizations/${org}/authentication-token`), 204);
+    const write = await add('after_revocation');
+    assert.deepEqual([write.status, write.body], [401, UNAUTHORIZED]);
+    const vars = await t.get(`/api/v2/varsets/${writable.id}/relationships/vars`);
+    assert.deepEqual(
+      vars.body.data.map((v: { attributes: { key: string } }) => v.attributes.key),
+      ['before_revocation'],
+      'the refused write made nothing',
+    );
     // What is not there: the token is checked all the same.
     const token = await organizationToken(t, org);
     expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}/varsets`, { token }), 200);

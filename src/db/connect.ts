@@ -47,10 +47,11 @@ export interface Store {
    * assignment to it).
    *
    * PostgreSQL's locking statement also reads the migrations applied after the newest this
-   * build knows (`newerMigrations`), which every write checks first, and returns them: one
-   * round trip for both. Undefined where the lock reads nothing (SQLite): the write reads them itself.
+   * build knows (`newerMigrations`), which every write checks first, and the credentials version
+   * (which confirms a kept subject, src/auth/context.ts), and returns them: one round trip for
+   * all. Undefined where the lock reads nothing (SQLite): the write reads them itself.
    */
-  lockOrganization(trx: Transaction<Database>, organization: OrganizationOfWrite): Promise<string[] | undefined>;
+  lockOrganization(trx: Transaction<Database>, organization: OrganizationOfWrite): Promise<ReadWithLock | undefined>;
   /**
    * Runs `work` while no other process runs start-up work on this store: migrations, the admin
    * token, the encryption key's check value. Any number of processes may start at once.
@@ -83,6 +84,12 @@ export interface PoolUse {
  * statement that takes the lock; a set that is not there locks nothing).
  */
 export type OrganizationOfWrite = string | { varsetId: string };
+
+/** What PostgreSQL's locking statement reads beside the lock (`Store.lockOrganization`). */
+export interface ReadWithLock {
+  newerMigrations: string[];
+  credentialsVersion: number;
+}
 
 export interface StoreOptions {
   databaseUrl?: string | undefined;
@@ -357,13 +364,16 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
         typeof organization === 'string'
           ? sql`${organization}`
           : sql`(select organization_id from varsets where id = ${organization.varsetId})`;
-      // The lock is taken in a CTE that the statement reads, beside the migrations, whether or not the organization is there.
+      // The lock is taken in a CTE that the statement reads, beside the migrations and the
+      // credentials version: one row, whether or not the organization is there.
       const { rows } = await sql<{
         newer: string[];
-      }>`with locked as (select id from organizations where id = ${organizationId} for update) select array(select name from kysely_migration where name > ${KNOWN_SCHEMA} order by name) as newer, (select count(*) from locked) as locked`.execute(
+        credentials_version: string | number;
+      }>`with locked as (select id from organizations where id = ${organizationId} for update) select array(select name from kysely_migration where name > ${KNOWN_SCHEMA} order by name) as newer, (select version from credentials_version) as credentials_version, (select count(*) from locked) as locked`.execute(
         trx,
       );
-      return rows[0]!.newer;
+      const [row] = rows;
+      return { newerMigrations: row!.newer, credentialsVersion: Number(row!.credentials_version) };
     },
     exclusively: (work) =>
       db.connection().execute(async (connection) => {

@@ -4,12 +4,13 @@ import {
   isUniqueViolation,
   type Dialect,
   type OrganizationOfWrite,
+  type ReadWithLock,
   type Store,
 } from './connect.js';
 import type { Database } from './schema.js';
 import { assertWritable, newerMigrations } from './schema-guard.js';
 
-export type { OrganizationOfWrite, Store };
+export type { OrganizationOfWrite, ReadWithLock, Store };
 
 /** The database or a transaction: what every store function works on. */
 export type Db = Kysely<Database>;
@@ -36,13 +37,13 @@ export class ConcurrentChangeError extends Error {
  */
 export async function transaction<T>(
   store: Store,
-  work: (trx: Trx) => Promise<T>,
+  work: (trx: Trx, locked?: ReadWithLock) => Promise<T>,
   lock?: OrganizationOfWrite,
 ): Promise<T> {
   const attempt = () =>
     store.db.transaction().execute(async (trx) => {
       // The organization's lock first (`withOrganizationLocked`): on PostgreSQL its statement reads the migrations too.
-      const newer = lock === undefined ? undefined : await store.lockOrganization(trx, lock);
+      const locked = lock === undefined ? undefined : await store.lockOrganization(trx, lock);
       // A process must never write to a schema it does not know (src/db/migrations/index.ts): a
       // write checks, in its own transaction, that no newer varsetd migrated past this build. One
       // read of the migrations table's primary key, finding no row, per write; reads pay nothing,
@@ -50,9 +51,9 @@ export async function transaction<T>(
       // reads it in the locking statement). In the transaction it is exact: on SQLite the
       // write holds the write lock a migration needs; on PostgreSQL a migration committed after
       // this read waits for this write's locks on the tables it alters, or touches none of them.
-      assertWritable(newer ?? (await newerMigrations(trx)));
+      assertWritable(locked?.newerMigrations ?? (await newerMigrations(trx)));
       appended.set(trx, []);
-      const result = await work(trx);
+      const result = await work(trx, locked);
       await sendAppended(store.dialect, trx);
       return result;
     });
@@ -84,14 +85,14 @@ class TakenBack extends Error {
  */
 export async function takenBack<T>(
   store: Store,
-  work: (trx: Trx) => Promise<T>,
+  work: (trx: Trx, locked?: ReadWithLock) => Promise<T>,
   lock?: OrganizationOfWrite,
 ): Promise<T> {
   try {
     await transaction(
       store,
-      async (trx) => {
-        throw new TakenBack(await work(trx));
+      async (trx, locked) => {
+        throw new TakenBack(await work(trx, locked));
       },
       lock,
     );
@@ -111,7 +112,7 @@ export async function takenBack<T>(
 export function withOrganizationLocked<T>(
   store: Store,
   organization: OrganizationOfWrite,
-  work: (trx: Trx) => Promise<T>,
+  work: (trx: Trx, locked?: ReadWithLock) => Promise<T>,
   { takeBack = false }: { takeBack?: boolean } = {},
 ): Promise<T> {
   return takeBack ? takenBack(store, work, organization) : transaction(store, work, organization);

@@ -350,14 +350,17 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
+  // A variable's writes confirm a kept token's subject under the organization's lock (src/http/credentials.ts).
   api.post(
     '/varsets/:id/relationships/vars',
-    { schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument },
+    },
     async (request) => {
-      const variable = await addVarsetVariable(
-        contextOf(request),
-        request.params.id,
-        variableChanges(request.body.data.attributes),
+      const changes = variableChanges(request.body.data.attributes);
+      const variable = await withCredentialsInRead(request, () =>
+        addVarsetVariable(contextOf(request), request.params.id, changes),
       );
       return { data: serializeVarsetVariable(variable) };
     },
@@ -377,13 +380,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.patch(
     '/varsets/:id/relationships/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: VariableDocument },
+    },
     async (request) => {
-      const variable = await updateVarsetVariable(
-        contextOf(request),
-        request.params.id,
-        request.params.varId,
-        variableChanges(request.body.data.attributes),
+      const changes = variableChanges(request.body.data.attributes);
+      const variable = await withCredentialsInRead(request, () =>
+        updateVarsetVariable(contextOf(request), request.params.id, request.params.varId, changes),
       );
       return { data: serializeVarsetVariable(variable) };
     },
@@ -391,9 +395,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.delete(
     '/varsets/:id/relationships/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, response: Deleted } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: VariableParams, querystring: NoQuery, response: Deleted },
+    },
     async (request, reply) => {
-      await deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId);
+      await withCredentialsInRead(request, () =>
+        deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId),
+      );
       return reply.code(204).send(null);
     },
   );
