@@ -64,10 +64,17 @@ import { API_TAGS, TAG_LIST } from './jsonapi/tags.js';
 declare module 'fastify' {
   interface FastifyRequest {
     subject: Subject | null;
+    /** The credentials version the subject was kept at, not read for this request (`credentialsInRead`). */
+    credentialsUnconfirmed: number | undefined;
   }
   interface FastifyContextConfig {
     /** Routes reachable without a bearer token. */
     public?: boolean;
+    /**
+     * The route's read reads the credentials version in its own statement and confirms a kept
+     * subject with it (src/http/credentials.ts), so the request does not read it first.
+     */
+    credentialsInRead?: boolean;
     /** Where the fields of domain errors are in this route's body, where it is not a create or update document (http/domain-errors.ts). */
     fields?: FieldPointers;
   }
@@ -76,6 +83,7 @@ declare module 'fastify' {
     outage: StoreOutage;
     sealer: Keyring;
     readiness: Readiness;
+    subjects: SubjectCache;
   }
 }
 
@@ -148,7 +156,9 @@ export async function buildApp(options: AppOptions) {
   app.decorate('sealer', options.sealer ?? createKeyring([keyringKey(generateKey())]));
   await app.register(responseCache, { cache: responses });
   app.decorateRequest('subject', null);
+  app.decorateRequest('credentialsUnconfirmed', undefined);
   const subjects = new SubjectCache(options.store);
+  app.decorate('subjects', subjects);
   registerMetrics(app, metrics, options.metrics ?? {});
   const outage = new StoreOutage(options.store, app.log);
   app.decorate('outage', outage);
@@ -218,6 +228,14 @@ export async function buildApp(options: AppOptions) {
         reply.type(MEDIA_TYPE);
         if (request.routeOptions.config.public) return;
         const secret = bearerToken(request.headers.authorization);
+        if (secret !== undefined && request.routeOptions.config.credentialsInRead) {
+          const kept = await subjects.kept(secret);
+          if (kept) {
+            request.subject = kept.subject;
+            request.credentialsUnconfirmed = kept.version;
+            return;
+          }
+        }
         const subject = secret === undefined ? null : await subjects.authenticate(secret);
         if (!subject) throw unauthorized();
         request.subject = subject;

@@ -13,6 +13,7 @@ import {
   teamToken,
   teamWithToken,
 } from './support/factories/access.js';
+import { createVarset } from './support/factories/varsets.js';
 import { expectStatus, UNAUTHORIZED, type ApiResponse } from './support/requests.js';
 import { storeKind } from './support/store.js';
 
@@ -57,6 +58,60 @@ describe(`subjects kept per process (${storeKind})`, () => {
     // Besides the version, the first request read the token and the team's workspace and project
     // grants, and recorded the token's first use (a write, which first checks the schema: src/db/schema-guard.ts).
     assert.equal(first - again, 5, `first ${first}, again ${again}`);
+  });
+
+  it("showing a set with a known token is one statement, the set's, which reads the credentials version too", async () => {
+    const set = await createVarset(t, org, { workspaces: [workspaceId] });
+    const token = await organizationToken(t, org);
+    for (const url of [`/api/v2/varsets/${set.id}`, `/api/v2/varsets/${set.id}?include=vars`]) {
+      await statementsOf(url, token);
+      // A miss, then a hit of the response cache: the statement reads the set or only its versions.
+      assert.equal(await statementsOf(url, token), 1, url);
+      assert.equal(await statementsOf(`${url}${url.includes('?') ? '&' : '?'}`, token), 1, `${url} (another key)`);
+    }
+  });
+
+  it("a set's show and a workspace's sets, with a token kept in the other process, answer what the credentials are now", async () => {
+    const set = await createVarset(t, org, { workspaces: [workspaceId] });
+    for (const url of [`/api/v2/varsets/${set.id}`, `/api/v2/workspaces/${workspaceId}/varsets`]) {
+      const { teamId, token } = await teamWithToken(t, org);
+      const grant = await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+      expectStatus(await other.get(url, { token }), 200);
+      expectStatus(await t.delete(`/api/v2/team-workspaces/${grant}`), 204);
+      expectStatus(await other.get(url, { token }), 404);
+      await grantWorkspace(t, teamId, workspaceId, { access: 'read' });
+      expectStatus(await other.get(url, { token }), 200);
+      expectStatus(await t.delete(`/api/v2/teams/${teamId}/authentication-token`), 204);
+      const refused = await other.get(url, { token });
+      assert.deepEqual([refused.status, refused.body], [401, UNAUTHORIZED], url);
+    }
+    // A variable's write with a token kept in the other process (one that may write it): refused once it is revoked.
+    const writer = await organizationToken(t, org);
+    const writable = await createVarset(t, org, { workspaces: [workspaceId] });
+    const add = (key: string) =>
+      other.post(
+        `/api/v2/varsets/${writable.id}/relationships/vars`,
+        { data: { type: 'vars', attributes: { key, value: 'x', category: 'terraform' } } },
+        { token: writer },
+      );
+    expectStatus(await add('before_revocation'), 200);
+    expectStatus(await t.delete(`/api/v2/organizations/${org}/authentication-token`), 204);
+    const write = await add('after_revocation');
+    assert.deepEqual([write.status, write.body], [401, UNAUTHORIZED]);
+    const vars = await t.get(`/api/v2/varsets/${writable.id}/relationships/vars`);
+    assert.deepEqual(
+      vars.body.data.map((v: { attributes: { key: string } }) => v.attributes.key),
+      ['before_revocation'],
+      'the refused write made nothing',
+    );
+    // What is not there: the token is checked all the same.
+    const token = await organizationToken(t, org);
+    expectStatus(await other.get(`/api/v2/workspaces/${workspaceId}/varsets`, { token }), 200);
+    await t.delete(`/api/v2/organizations/${org}/authentication-token`);
+    for (const url of ['/api/v2/varsets/varset-1111111111111111', '/api/v2/workspaces/ws-1111111111111111/varsets']) {
+      const missing = await other.get(url, { token });
+      assert.deepEqual([missing.status, missing.body], [401, UNAUTHORIZED], url);
+    }
   });
 
   it('a token revoked in one process is refused by the other at once', async () => {

@@ -158,7 +158,7 @@ describe(`the global rule (${storeKind})`, () => {
     let unlocked: TestApp;
     let c: Client;
     before(async () => {
-      unlocked = await TestApp.start({}, (store) => ({ ...store, lockOrganization: async () => {} }));
+      unlocked = await TestApp.start({}, (store) => ({ ...store, lockOrganization: async () => undefined }));
       c = unlocked;
     });
     after(async () => unlocked.close());

@@ -19,6 +19,19 @@ export class SubjectCache {
 
   constructor(private readonly store: Store) {}
 
+  /**
+   * The subject of a token this process keeps, admitted without reading the credentials version:
+   * the request's read must then read the version in its own statement and compare it with
+   * `version` before it decides anything (`Context.credentialsUnconfirmed`). Undefined when the
+   * token is not kept, or is expired (`authenticate` then says which).
+   */
+  async kept(secret: string): Promise<{ subject: Subject; version: number } | undefined> {
+    const stored = this.#subjects.get(hashToken(secret));
+    if (!stored) return undefined;
+    const subject = await admit(this.store, stored, Date.now());
+    return subject ? { subject, version: this.#version } : undefined;
+  }
+
   /** The subject a bearer secret stands for, or null when the token is unknown or expired. */
   async authenticate(secret: string): Promise<Subject | null> {
     const tokenHash = hashToken(secret);

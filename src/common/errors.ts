@@ -24,6 +24,16 @@ export class TokenRefused extends DomainError {
   }
 }
 
+/**
+ * The credentials version a read found is not the one the request's subject was kept at: the
+ * subject must be read again, and the request answered anew (src/http/credentials.ts).
+ */
+export class CredentialsChanged extends Error {
+  constructor() {
+    super('credentials changed');
+  }
+}
+
 /** The subject sees the resource but may not make this change. */
 export class Forbidden extends DomainError {
   constructor(

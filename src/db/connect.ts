@@ -18,7 +18,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { assertWritable, newerMigrations, schemaStatus } from './schema-guard.js';
+import { assertWritable, KNOWN_SCHEMA, newerMigrations, schemaStatus } from './schema-guard.js';
 import { migrateGivingWay } from './migration-locks.js';
 import { sqliteModule } from './sqlite-module.js';
 import { makePrivateFolder } from '../common/private-folder.js';
@@ -45,8 +45,13 @@ export interface Store {
    * raise the organization's version (migration 0007), and taking the locks in one order
    * keeps PostgreSQL from deadlocking (a rename or delete of a workspace against an
    * assignment to it).
+   *
+   * PostgreSQL's locking statement also reads the migrations applied after the newest this
+   * build knows (`newerMigrations`), which every write checks first, and the credentials version
+   * (which confirms a kept subject, src/auth/context.ts), and returns them: one round trip for
+   * all. Undefined where the lock reads nothing (SQLite): the write reads them itself.
    */
-  lockOrganization(trx: Transaction<Database>, organization: OrganizationOfWrite): Promise<void>;
+  lockOrganization(trx: Transaction<Database>, organization: OrganizationOfWrite): Promise<ReadWithLock | undefined>;
   /**
    * Runs `work` while no other process runs start-up work on this store: migrations, the admin
    * token, the encryption key's check value. Any number of processes may start at once.
@@ -79,6 +84,12 @@ export interface PoolUse {
  * statement that takes the lock; a set that is not there locks nothing).
  */
 export type OrganizationOfWrite = string | { varsetId: string };
+
+/** What PostgreSQL's locking statement reads beside the lock (`Store.lockOrganization`). */
+export interface ReadWithLock {
+  newerMigrations: string[];
+  credentialsVersion: number;
+}
 
 export interface StoreOptions {
   databaseUrl?: string | undefined;
@@ -191,7 +202,7 @@ function openSqlite(file: string, checkpointInBackground: boolean, onStatement?:
   return {
     db,
     dialect: 'sqlite',
-    lockOrganization: async () => {},
+    lockOrganization: async () => undefined,
     exclusively: (work) => withLockFile(`${file}-startup-lock`, work),
     // Takes the write lock and gives it back at once, waiting for it at most PROBE_BUSY_TIMEOUT_MS:
     // long enough for another process's write to end, short enough not to hold this one up.
@@ -352,7 +363,16 @@ function openPostgres(connectionString: string, limits: PostgresLimits): Store {
         typeof organization === 'string'
           ? sql`${organization}`
           : sql`(select organization_id from varsets where id = ${organization.varsetId})`;
-      await sql`select id from organizations where id = ${organizationId} for update`.execute(trx);
+      // The lock is taken in a CTE that the statement reads, beside the migrations and the
+      // credentials version: one row, whether or not the organization is there.
+      const { rows } = await sql<{
+        newer: string[];
+        credentials_version: string | number;
+      }>`with locked as (select id from organizations where id = ${organizationId} for update) select array(select name from kysely_migration where name > ${KNOWN_SCHEMA} order by name) as newer, (select version from credentials_version) as credentials_version, (select count(*) from locked) as locked`.execute(
+        trx,
+      );
+      const [row] = rows;
+      return { newerMigrations: row!.newer, credentialsVersion: Number(row!.credentials_version) };
     },
     exclusively: (work) =>
       db.connection().execute(async (connection) => {

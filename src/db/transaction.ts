@@ -4,12 +4,13 @@ import {
   isUniqueViolation,
   type Dialect,
   type OrganizationOfWrite,
+  type ReadWithLock,
   type Store,
 } from './connect.js';
 import type { Database } from './schema.js';
 import { assertWritable, newerMigrations } from './schema-guard.js';
 
-export type { OrganizationOfWrite, Store };
+export type { OrganizationOfWrite, ReadWithLock, Store };
 
 /** The database or a transaction: what every store function works on. */
 export type Db = Kysely<Database>;
@@ -34,18 +35,25 @@ export class ConcurrentChangeError extends Error {
  * the global rule, a 404). Should that happen again, the request fails with a
  * `ConcurrentChangeError`. `work` must therefore do all its checks itself, inside the transaction.
  */
-export async function transaction<T>(store: Store, work: (trx: Trx) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  store: Store,
+  work: (trx: Trx, locked?: ReadWithLock) => Promise<T>,
+  lock?: OrganizationOfWrite,
+): Promise<T> {
   const attempt = () =>
     store.db.transaction().execute(async (trx) => {
+      // The organization's lock first (`withOrganizationLocked`): on PostgreSQL its statement reads the migrations too.
+      const locked = lock === undefined ? undefined : await store.lockOrganization(trx, lock);
       // A process must never write to a schema it does not know (src/db/migrations/index.ts): a
       // write checks, in its own transaction, that no newer varsetd migrated past this build. One
       // read of the migrations table's primary key, finding no row, per write; reads pay nothing,
-      // and /readyz checks the same on every probe. In the transaction it is exact: on SQLite the
+      // and /readyz checks the same on every probe (on PostgreSQL, a write that locks its organization
+      // reads it in the locking statement). In the transaction it is exact: on SQLite the
       // write holds the write lock a migration needs; on PostgreSQL a migration committed after
       // this read waits for this write's locks on the tables it alters, or touches none of them.
-      assertWritable(await newerMigrations(trx));
+      assertWritable(locked?.newerMigrations ?? (await newerMigrations(trx)));
       appended.set(trx, []);
-      const result = await work(trx);
+      const result = await work(trx, locked);
       await sendAppended(store.dialect, trx);
       return result;
     });
@@ -75,11 +83,19 @@ class TakenBack extends Error {
  * (a preview, a dry run), of which nothing stays. What the work held back for commit
  * (`appendAtCommit`) is never sent.
  */
-export async function takenBack<T>(store: Store, work: (trx: Trx) => Promise<T>): Promise<T> {
+export async function takenBack<T>(
+  store: Store,
+  work: (trx: Trx, locked?: ReadWithLock) => Promise<T>,
+  lock?: OrganizationOfWrite,
+): Promise<T> {
   try {
-    await transaction(store, async (trx) => {
-      throw new TakenBack(await work(trx));
-    });
+    await transaction(
+      store,
+      async (trx, locked) => {
+        throw new TakenBack(await work(trx, locked));
+      },
+      lock,
+    );
   } catch (error) {
     if (error instanceof TakenBack) return error.result as T;
     throw error;
@@ -96,14 +112,10 @@ export async function takenBack<T>(store: Store, work: (trx: Trx) => Promise<T>)
 export function withOrganizationLocked<T>(
   store: Store,
   organization: OrganizationOfWrite,
-  work: (trx: Trx) => Promise<T>,
+  work: (trx: Trx, locked?: ReadWithLock) => Promise<T>,
   { takeBack = false }: { takeBack?: boolean } = {},
 ): Promise<T> {
-  const locked = async (trx: Trx) => {
-    await store.lockOrganization(trx, organization);
-    return work(trx);
-  };
-  return takeBack ? takenBack(store, locked) : transaction(store, locked);
+  return takeBack ? takenBack(store, work, organization) : transaction(store, work, organization);
 }
 
 function isRace(error: unknown): boolean {

@@ -10,5 +10,6 @@ export function contextOf(request: FastifyRequest): Context {
     subject: request.subject,
     sealer: request.server.sealer,
     requestId: request.id,
+    ...(request.credentialsUnconfirmed !== undefined ? { credentialsUnconfirmed: request.credentialsUnconfirmed } : {}),
   };
 }

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { varsetPermissions, varsetPermissionsKey } from '../auth/permissions.js';
 import type { Context } from '../auth/context.js';
 import { contextOf } from '../http/context.js';
+import { withCredentialsInRead } from '../http/credentials.js';
 import { includedOfVarsets } from './includes.js';
 import { API_PREFIX, listDocument } from '../jsonapi/document.js';
 import { tagged } from '../jsonapi/tags.js';
@@ -201,38 +202,50 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
+  // A kept token's subject is confirmed by the workspace's read (src/http/credentials.ts).
   api.get(
     '/workspaces/:id/varsets',
-    { schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: IdParams, querystring: ListQuery, response: VarsetListDocument },
+    },
     async (request, reply) => {
-      const ctx = contextOf(request);
       const list = listRequest(request.query);
-      return reply.sendCached(
-        varsetPermissionsKey(ctx.subject),
-        () => listWorkspaceVarsets(ctx, request.params.id, list),
-        (result) =>
-          listResponse(
-            ctx,
-            `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`,
-            request.query,
-            list,
-            result,
-          ),
-      );
+      return withCredentialsInRead(request, () => {
+        const ctx = contextOf(request);
+        return reply.sendCached(
+          varsetPermissionsKey(ctx.subject),
+          () => listWorkspaceVarsets(ctx, request.params.id, list),
+          (result) =>
+            listResponse(
+              ctx,
+              `${API_PREFIX}/workspaces/${encodeURIComponent(request.params.id)}/varsets`,
+              request.query,
+              list,
+              result,
+            ),
+        );
+      });
     },
   );
 
+  // One statement for a kept token's subject: the set's read confirms it (src/http/credentials.ts).
   api.get(
     '/varsets/:id',
-    { schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: IdParams, querystring: IncludeOnly, response: VarsetDocument },
+    },
     async (request, reply) => {
       const include = includeOf(request.query);
-      const ctx = contextOf(request);
-      return reply.sendCached(
-        varsetPermissionsKey(ctx.subject),
-        (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
-        (view) => oneResponse(ctx, view, include),
-      );
+      return withCredentialsInRead(request, () => {
+        const ctx = contextOf(request);
+        return reply.sendCached(
+          varsetPermissionsKey(ctx.subject),
+          (versionHeld) => showVarset(ctx, request.params.id, include, versionHeld),
+          (view) => oneResponse(ctx, view, include),
+        );
+      });
     },
   );
 
@@ -345,14 +358,17 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
     },
   );
 
+  // A variable's writes confirm a kept token's subject under the organization's lock (src/http/credentials.ts).
   api.post(
     '/varsets/:id/relationships/vars',
-    { schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: IdParams, querystring: NoQuery, body: VariableBody, response: VariableDocument },
+    },
     async (request) => {
-      const variable = await addVarsetVariable(
-        contextOf(request),
-        request.params.id,
-        variableChanges(request.body.data.attributes),
+      const changes = variableChanges(request.body.data.attributes);
+      const variable = await withCredentialsInRead(request, () =>
+        addVarsetVariable(contextOf(request), request.params.id, changes),
       );
       return { data: serializeVarsetVariable(variable) };
     },
@@ -372,13 +388,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.patch(
     '/varsets/:id/relationships/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: VariableDocument } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: VariableParams, querystring: NoQuery, body: VariableBody, response: VariableDocument },
+    },
     async (request) => {
-      const variable = await updateVarsetVariable(
-        contextOf(request),
-        request.params.id,
-        request.params.varId,
-        variableChanges(request.body.data.attributes),
+      const changes = variableChanges(request.body.data.attributes);
+      const variable = await withCredentialsInRead(request, () =>
+        updateVarsetVariable(contextOf(request), request.params.id, request.params.varId, changes),
       );
       return { data: serializeVarsetVariable(variable) };
     },
@@ -386,9 +403,14 @@ export const varsetRoutes: FastifyPluginAsyncTypebox = async (api) => {
 
   api.delete(
     '/varsets/:id/relationships/vars/:varId',
-    { schema: { params: VariableParams, querystring: NoQuery, response: Deleted } },
+    {
+      config: { credentialsInRead: true },
+      schema: { params: VariableParams, querystring: NoQuery, response: Deleted },
+    },
     async (request, reply) => {
-      await deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId);
+      await withCredentialsInRead(request, () =>
+        deleteVarsetVariable(contextOf(request), request.params.id, request.params.varId),
+      );
       return reply.code(204).send(null);
     },
   );

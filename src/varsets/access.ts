@@ -1,4 +1,4 @@
-import type { Context } from '../auth/context.js';
+import { confirmCredentials, type Context } from '../auth/context.js';
 import { can, ensure } from '../auth/decisions.js';
 import { NotFound } from '../common/errors.js';
 import { findAssignments } from './assignment-store.js';
@@ -22,8 +22,8 @@ async function ensureReadable(ctx: Context, varset: Varset): Promise<void> {
 /**
  * A set the subject may read, otherwise the 404 of a missing one, with its relationships
  * (variables' rows when `variableRows`; none at `unlessAtVersion`, see `findVarsetAtVersion`)
- * and its organization's version (for the response cache), all read in the statement that
- * reads the set.
+ * its organization's version (for the response cache) and the credentials version (which
+ * confirms a kept subject, `confirmCredentials`), all read in the statement that reads the set.
  */
 export async function readableVarset(
   ctx: Context,
@@ -32,6 +32,8 @@ export async function readableVarset(
   unlessAtVersion?: number,
 ): Promise<VarsetAtVersion> {
   const found = await findVarsetAtVersion(ctx.store.db, id, variableRows, unlessAtVersion);
+  // Before anything is decided from the subject: a kept one may be stale, and a set not found no proof it is not.
+  confirmCredentials(ctx, found?.credentialsVersion);
   if (!found) throw new NotFound();
   await ensureReadable(ctx, found.varset);
   return found;

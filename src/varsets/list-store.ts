@@ -28,12 +28,13 @@ import { newestVersionNumber } from './versions/store.js';
 function reachingIds(
   eb: ExpressionBuilder<Database, any>,
   scope: { kind: 'project'; projectId: string } | { kind: 'workspace'; projectId: string; workspaceId: string },
+  each: 'all' | 'distinct' = 'all',
 ) {
   const assignedToProject = eb
     .selectFrom('varset_projects')
     .select('varset_projects.varset_id as id')
     .where('varset_projects.project_id', '=', scope.projectId);
-  return assignedToProject.unionAll(
+  return assignedToProject[each === 'all' ? 'unionAll' : 'union'](
     scope.kind === 'project'
       ? eb.selectFrom('varsets').select('varsets.id as id').where('varsets.project_id', '=', scope.projectId)
       : eb
@@ -247,9 +248,16 @@ function pageStatement(db: Db, shape: PageShape, values: PageValues) {
           ? globals(eb).select((e) => e.fn.countAll<number>().as('n'))
           : keptCount(eb, values.organizationId, 'global_varset_count'),
         '+',
-        matching(eb.selectFrom('varsets'))
-          .where('varsets.global', '=', false)
-          .where('varsets.id', 'in', reachingIds(eb, scope))
+        // Each set reaching the scope otherwise, once, looked up by its id: a few lookups where PostgreSQL
+        // would otherwise read all of the sets to pick those few (its estimate of them is too high).
+        eb
+          .selectFrom(reachingIds(eb, scope, 'distinct').as('reaching'))
+          .where(
+            (e) =>
+              matching(e.selectFrom('varsets')).whereRef('varsets.id', '=', 'reaching.id').select('varsets.global'),
+            '=',
+            false,
+          )
           .select((e) => e.fn.countAll<number>().as('n')),
       ),
   };

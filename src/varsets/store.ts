@@ -125,16 +125,26 @@ const findWithVersion = (variableRows: boolean) =>
       unlessAtVersion,
     )
       .innerJoin('organization_versions', 'organization_versions.organization_id', 'varsets.organization_id')
-      .select('organization_versions.version as organization_version'),
+      .innerJoin('credentials_version', (join) => join.onTrue())
+      .select([
+        'organization_versions.version as organization_version',
+        'credentials_version.version as credentials_version',
+      ]),
   );
 const FIND_WITH_VERSION = { ids: findWithVersion(false), rows: findWithVersion(true) };
 
 /** A set and its organization's version; its relationships unless they were left unread. */
-export type VarsetAtVersion = { varset: Varset; version: number; relations: VarsetRead['relations'] | undefined };
+export type VarsetAtVersion = {
+  varset: Varset;
+  version: number;
+  relations: VarsetRead['relations'] | undefined;
+  /** The credentials version (migration 0015), read in the same statement: see `confirmCredentials`. */
+  credentialsVersion: number;
+};
 
 /**
- * A set with its relationships (see `withRelations`) and its organization's version (see
- * `ResponseCache`), all read by one statement. At `unlessAtVersion` (the version of a response
+ * A set with its relationships (see `withRelations`), its organization's version (see
+ * `ResponseCache`) and the credentials version, all read by one statement. At `unlessAtVersion` (the version of a response
  * the caller already holds) the relationships are left unread: that response needs none.
  */
 export async function findVarsetAtVersion(
@@ -148,7 +158,12 @@ export async function findVarsetAtVersion(
   if (!found) return undefined;
   const version = Number(found.organization_version);
   const read = toVarsetRead(found, variableRows);
-  return { varset: read.varset, version, relations: found.workspace_ids === null ? undefined : read.relations };
+  return {
+    varset: read.varset,
+    version,
+    relations: found.workspace_ids === null ? undefined : read.relations,
+    credentialsVersion: Number(found.credentials_version),
+  };
 }
 
 const organizationIdOfVarset = compiledOnce((db, id: string) =>

@@ -1,4 +1,5 @@
-import type { Context } from '../auth/context.js';
+import { confirmCredentials, type Context } from '../auth/context.js';
+import { findCredentialsVersion } from '../auth/store.js';
 import { recordAuditEvent, type AuditRecord } from '../audit/service.js';
 import { ensure } from '../auth/decisions.js';
 import { withOrganizationLocked, type OrganizationOfWrite, type Trx } from '../db/transaction.js';
@@ -71,7 +72,11 @@ export function writeVarset<Opened, T>(ctx: Context, write: SetWrite<Opened, T>)
   return withOrganizationLocked(
     ctx.store,
     write.organization,
-    async (trx) => {
+    async (trx, locked) => {
+      // A subject kept without reading the credentials version (`credentialsInRead`) is confirmed
+      // first: PostgreSQL's locking statement read the version, SQLite reads it in the transaction.
+      if (ctx.credentialsUnconfirmed !== undefined)
+        confirmCredentials(ctx, locked?.credentialsVersion ?? (await findCredentialsVersion(trx)));
       const opened = await write.open(trx);
       await events.publish('varset.writing', { trx, ctx, varsetId: write.varsetId });
       const applied = await write.apply(trx, opened);

@@ -1,4 +1,4 @@
-import type { Context } from '../auth/context.js';
+import { confirmCredentials, type Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import type { Action } from '../auth/actions.js';
 import { NotFound } from '../common/errors.js';
@@ -23,6 +23,8 @@ export async function getWorkspace(
   action: Action = 'workspace:read',
 ): Promise<WorkspaceWithOrganization & { organizationVersion: number }> {
   const found = await store.findWorkspaceWithOrganization(ctx.store.db, where);
+  // Before anything is decided from the subject: a kept one may be stale, and a workspace not found no proof it is not.
+  confirmCredentials(ctx, found?.credentialsVersion);
   if (!found) throw new NotFound();
   const { workspace } = found;
   ensure(ctx.subject, action, locationOfWorkspace(workspace));

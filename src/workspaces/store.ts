@@ -130,24 +130,40 @@ const withOrganization = (db: Db) =>
     .select(COLUMNS)
     .select(current)
     .select(ORGANIZATION_COLUMNS)
-    .select('organization_versions.version as organization_version');
+    .innerJoin('credentials_version', (join) => join.onTrue())
+    .select([
+      'organization_versions.version as organization_version',
+      'credentials_version.version as credentials_version',
+    ]);
 const workspaceById = compiledOnce((db, id: string) => withOrganization(db).where('workspaces.id', '=', id));
 const workspaceByName = compiledOnce((db, organizationName: string, name: string) =>
   withOrganization(db).where('organizations.name', '=', organizationName).where('workspaces.name', '=', name),
 );
 
-/** A workspace with its organization and the organization's version (migration 0007, which the response cache reads), in one statement. */
+/**
+ * A workspace with its organization, the organization's version (migration 0007, which the
+ * response cache reads) and the credentials version (migration 0015, which confirms a kept
+ * subject: `confirmCredentials`), in one statement.
+ */
 export async function findWorkspaceWithOrganization(
   db: Db,
   where: WorkspaceLocator,
-): Promise<{ workspace: Workspace; organization: Organization; organizationVersion: number } | undefined> {
+): Promise<
+  | { workspace: Workspace; organization: Organization; organizationVersion: number; credentialsVersion: number }
+  | undefined
+> {
   const [row] = await ('id' in where
     ? workspaceById(db, where.id)
     : workspaceByName(db, where.organizationName, where.name));
   if (!row) return undefined;
   const { row: workspace, organization } = splitOrganization(row);
-  const { organization_version, ...columns } = workspace;
-  return { workspace: fromRow(columns), organization, organizationVersion: Number(organization_version) };
+  const { organization_version, credentials_version, ...columns } = workspace;
+  return {
+    workspace: fromRow(columns),
+    organization,
+    organizationVersion: Number(organization_version),
+    credentialsVersion: Number(credentials_version),
+  };
 }
 
 /** Workspaces by id with their organization, ordered by id, those that exist. */

@@ -11,10 +11,10 @@ select "id" from "organizations";
 select "id" from "organizations";
 
 -- withOrganizationLocked: by id
-select id from organizations where id = $1 for update;
+with locked as (select id from organizations where id = $1 for update) select array(select name from kysely_migration where name > $2 order by name) as newer, (select version from credentials_version) as credentials_version, (select count(*) from locked) as locked;
 
 -- withOrganizationLocked: by id, taken back
-select id from organizations where id = $1 for update;
+with locked as (select id from organizations where id = $1 for update) select array(select name from kysely_migration where name > $2 order by name) as newer, (select version from credentials_version) as credentials_version, (select count(*) from locked) as locked;
 
 -- withOrganizationLocked: by a set's id
-select id from organizations where id = (select organization_id from varsets where id = $1) for update;
+with locked as (select id from organizations where id = (select organization_id from varsets where id = $1) for update) select array(select name from kysely_migration where name > $2 order by name) as newer, (select version from credentials_version) as credentials_version, (select count(*) from locked) as locked;
