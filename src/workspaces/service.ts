@@ -1,4 +1,4 @@
-import { confirmCredentials, type Context } from '../auth/context.js';
+import type { Context } from '../auth/context.js';
 import { ensure } from '../auth/decisions.js';
 import { workspaceListScope } from '../auth/list-scopes.js';
 import { workspacePermissions } from '../auth/permissions.js';
