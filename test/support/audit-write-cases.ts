@@ -468,6 +468,26 @@ export const WRITE_CASES: Record<string, WriteCase> = {
       event: event('varset', id, 'update'),
     };
   },
+  'POST /api/v2/organizations/{organization}/varset-imports': async ({ t, org }) => {
+    // An export of one set, with no workspace or project, from another organization: the import creates that set alone.
+    const source = await t.createOrganization();
+    const setName = name('imported');
+    const made = await t.post(`/api/v2/organizations/${source}/varsets`, {
+      data: { type: 'varsets', attributes: { name: setName, global: false } },
+    });
+    expectStatus(made, 200);
+    const exported = await t.get(`/api/v2/organizations/${source}/varset-export`);
+    expectStatus(exported, 200);
+    return {
+      method: 'POST',
+      url: `/api/v2/organizations/${org}/varset-imports`,
+      body: { data: { type: 'varset-imports', attributes: { documents: exported.body, 'file-name': 'sets.json' } } },
+      event: async () => {
+        const found = await t.get(`/api/v2/organizations/${org}/varsets?q=${setName}`);
+        return { type: 'varset', id: found.body.data[0].id, action: 'create' };
+      },
+    };
+  },
   'POST /api/v2/organizations/{organization}/varset-notification-configurations': async ({ org }) => ({
     method: 'POST',
     url: `/api/v2/organizations/${org}/varset-notification-configurations`,
