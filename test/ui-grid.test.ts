@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { listVersions } from './support/factories/varsets.js';
+import { listVersions, varsPath } from './support/factories/varsets.js';
 import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 import {
@@ -31,19 +31,24 @@ describe(`editing a set's variables as a grid, in Chromium (${storeKind})`, () =
   after(() => closeSignedInUi({ browser, ui }));
 
   const variables = async (setId: string) => {
-    const res = await ui.admin.get(`/api/v2/varsets/${setId}/relationships/vars`);
+    const res = await ui.admin.get(varsPath(setId));
     expectStatus(res, 200);
     return Object.fromEntries(res.body.data.map((v: any) => [v.attributes.key, v.attributes]));
+  };
+  /** The set's page in grid mode, once the grid shows its first row (the variable `firstKey`). */
+  const openGrid = async (setId: string, firstKey: string) => {
+    await page.goto(`${ui.url}/varsets/${setId}`);
+    await heading(page, 'defaults');
+    await page.getByRole('button', { name: 'Edit as grid' }).click();
+    const grid = page.getByRole('form', { name: 'Edit variables as a grid' });
+    await grid.getByLabel(`Key of row 1 (${firstKey})`).waitFor();
+    return grid;
   };
 
   it('pastes a .env of 5 lines, previews them once and saves them as one version', async () => {
     const setId = scenario.defaultsSetId;
     const versionsBefore = await listVersions(ui.admin, setId);
-    await page.goto(`${ui.url}/varsets/${setId}`);
-    await heading(page, 'defaults');
-    await page.getByRole('button', { name: 'Edit as grid' }).click();
-    const grid = page.getByRole('form', { name: 'Edit variables as a grid' });
-    await grid.getByLabel('Key of row 1 (instance_type)').waitFor();
+    const grid = await openGrid(setId, 'instance_type');
     await grid
       .getByLabel('Text to paste')
       .fill(
@@ -71,6 +76,8 @@ describe(`editing a set's variables as a grid, in Chromium (${storeKind})`, () =
     assert.equal((await listVersions(ui.admin, setId)).length, versionsBefore.length, 'the preview wrote nothing');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await statusSays(page, `Variables saved as version ${versionsBefore.length + 1}`);
+    // The write made the set's newest version: its message offers Undo, as every write to a set's does.
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
 
     const versions = await listVersions(ui.admin, setId);
     assert.equal(versions.length, versionsBefore.length + 1, 'exactly one new version');
@@ -92,11 +99,7 @@ describe(`editing a set's variables as a grid, in Chromium (${storeKind})`, () =
   it('shows a refused row at its field, focused, and writes nothing', async () => {
     const setId = scenario.defaultsSetId;
     const versionsBefore = await listVersions(ui.admin, setId);
-    await page.goto(`${ui.url}/varsets/${setId}`);
-    await heading(page, 'defaults');
-    await page.getByRole('button', { name: 'Edit as grid' }).click();
-    const grid = page.getByRole('form', { name: 'Edit variables as a grid' });
-    await grid.getByLabel('Key of row 1 (DB_HOST)').waitFor();
+    const grid = await openGrid(setId, 'DB_HOST');
     await grid.getByLabel('Value of row 1 (DB_HOST)').fill('db.example');
     await grid.getByRole('button', { name: 'Add a row' }).click();
     const rows = await grid.locator('tbody tr').count();

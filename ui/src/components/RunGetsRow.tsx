@@ -3,12 +3,12 @@ import { Link } from 'react-router';
 import type { EffectiveVariable, Source } from '../api/types';
 import { LevelLink, Overridden } from './Precedence';
 import { ShownValue, VersionLink, type Place } from './SourceWords';
+import { variablesTitleId } from './VariableEditor';
 
 /** A value longer than this, or of more than one line, is shown on one line until "Show all". */
-export const LONG_VALUE = 60;
+const LONG_VALUE = 60;
 
-export const isLong = (value: string | null): boolean =>
-  value !== null && (value.length > LONG_VALUE || value.includes('\n'));
+const isLong = (value: string | null): boolean => value !== null && (value.length > LONG_VALUE || value.includes('\n'));
 
 /** The rule that settled a winner, as the API names it in `decided-by`. */
 const RULES: Record<string, string> = {
@@ -19,7 +19,7 @@ const RULES: Record<string, string> = {
 };
 
 /** The anchor of the workspace's own variables on its page (VariableEditor's heading). */
-export const ownVariablesAnchor = (workspaceId: string) => `#workspaces-${workspaceId}-variables-title`;
+const ownVariablesAnchor = (workspaceId: string) => `#${variablesTitleId({ kind: 'workspaces', id: workspaceId })}`;
 
 /** "Level 3 · enforced (direct, priority)" or "Level 8 · this workspace", linked. */
 function From({ source, workspaceId }: { source: Source; workspaceId: string }) {

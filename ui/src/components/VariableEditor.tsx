@@ -18,6 +18,9 @@ const FIELDS = ['key', 'value', 'category', 'hcl', 'sensitive', 'description'].m
  * The variables of a set or a workspace. A sensitive value is never shown; it can be replaced.
  * A set's are listed a page at a time, and each write to them is previewed and made once confirmed.
  */
+/** The id of the heading of an owner's variables, which other parts of the page link to. */
+export const variablesTitleId = (owner: VariableOwner) => `${owner.kind}-${owner.id}-variables-title`;
+
 export function VariableEditor({
   owner,
   canWrite,
@@ -33,7 +36,7 @@ export function VariableEditor({
   overriddenBy?: Map<string, ReactNode>;
 }) {
   const ofSet = owner.kind === 'varsets';
-  const titleId = `${owner.kind}-${owner.id}-variables-title`;
+  const titleId = variablesTitleId(owner);
   const [page, setPage] = useState(1);
   // With `addOnDemand`, the form to add a variable opens from a button.
   const [adding, setAdding] = useState(!addOnDemand);

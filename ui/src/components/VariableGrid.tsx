@@ -1,14 +1,15 @@
 import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, answer, api } from '../api/client';
+import { answer, answerWithRequestId, api } from '../api/client';
 import { varsetChanged } from '../api/invalidate';
 import { queryKeys } from '../api/queryKeys';
 import type { Body, Category, Variable } from '../api/types';
-import { FormError, useFocusFirstInvalid } from './errors';
+import { describedBy, FieldError, FormError, useFocusFirstInvalid } from './errors';
 import { ImpactDialog, previewWrite } from './ImpactPreview';
 import { useAnnounce } from './frame';
 import { useAskBeforeLeaving } from './leaving';
-import { parsePasted, type PasteFormat, type PastedVariable } from './pasted';
+import { undoFor } from './Undo';
+import { parsePasted, type PasteFormat, type PastedVariable, type PasteProblem } from './pasted';
 
 type Writes = Body<'/api/v2/varsets/{id}/actions/write-variables', 'post'>;
 type Write = Writes['data'][number];
@@ -107,14 +108,17 @@ export default function VariableGrid({ varsetId, onClose }: { varsetId: string; 
   const body = (): Writes => ({ data: writes.map((w) => w.write!) });
   const check = useMutation({ mutationFn: () => previewWrite(varsetId, body()) });
   const save = useMutation({
-    mutationFn: () =>
-      answer(
+    mutationFn: async () => {
+      const { data, requestId } = await answerWithRequestId(
         api.POST('/api/v2/varsets/{id}/actions/write-variables', { params: { path: { id: varsetId } }, body: body() }),
-      ),
-    onSuccess: async (saved) => {
-      const version = saved.meta.version;
+      );
+      return { version: data.meta.version, undo: await undoFor(varsetId, requestId) };
+    },
+    onSuccess: async ({ version, undo }) => {
       announce(
         version ? `Variables saved as version ${version.number}` : 'Nothing to save: the variables are as they were',
+        undefined,
+        undo,
       );
       setRows(null);
       await varsetChanged(client, varsetId);
@@ -124,18 +128,11 @@ export default function VariableGrid({ varsetId, onClose }: { varsetId: string; 
   });
   const error = check.error ?? save.error;
   // Errors point at /data/<n>/…: the nth write, whose row is known.
-  const rowAt = (pointer: string | undefined) => {
-    const n = /^\/data\/(\d+)/.exec(pointer ?? '')?.[1];
-    return n === undefined ? undefined : writes[Number(n)]?.row.uid;
+  const writePointers = writes.map((_, n) => `/data/${n}`);
+  const pointerOf = (row: Row) => {
+    const n = writes.findIndex((w) => w.row.uid === row.uid);
+    return n < 0 ? undefined : writePointers[n];
   };
-  const errorsOf = (row: Row, field?: string) =>
-    error instanceof ApiError
-      ? error.errors.filter((e) => {
-          if (rowAt(e.source?.pointer) !== row.uid) return false;
-          const at = /^\/data\/\d+\/attributes\/([a-z]+)/.exec(e.source?.pointer ?? '')?.[1];
-          return field === undefined ? at === undefined : at === field;
-        })
-      : [];
   const form = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(form, error);
   const change = (uid: number, changes: Partial<Row>) => {
@@ -150,7 +147,6 @@ export default function VariableGrid({ varsetId, onClose }: { varsetId: string; 
   };
   if (loaded.error) return <FormError error={loaded.error} fields={[]} />;
   if (rows === null) return <p>Loading variables…</p>;
-  const unmatched = error instanceof ApiError ? error.errors.filter((e) => rowAt(e.source?.pointer) === undefined) : [];
   return (
     <form ref={form} className="variable-grid" onSubmit={submit} aria-label="Edit variables as a grid">
       <table>
@@ -177,7 +173,8 @@ export default function VariableGrid({ varsetId, onClose }: { varsetId: string; 
               row={row}
               label={`row ${n + 1}${row.key ? ` (${row.key})` : ''}`}
               idBase={`${id}-${row.uid}`}
-              errorsOf={(field) => errorsOf(row, field).map((e) => e.detail ?? e.title)}
+              error={error}
+              pointer={pointerOf(row)}
               onChange={(changes) => change(row.uid, changes)}
               onRemove={() =>
                 row.variable
@@ -194,9 +191,7 @@ export default function VariableGrid({ varsetId, onClose }: { varsetId: string; 
         </button>
       </div>
       <PasteBox onRows={(pasted) => (check.reset(), setRows([...rows, ...pasted.map(newRow)]))} />
-      {unmatched.length > 0 && <FormError error={new ApiError(422, unmatched)} fields={[]} />}
-      {error instanceof ApiError && error.status === 404 && <FormError error={error} fields={[]} />}
-      {!(error instanceof ApiError) && <FormError error={error} fields={[]} />}
+      <FormError error={error} fields={writePointers} />
       <div className="actions">
         <button type="submit" disabled={writes.length === 0 || check.isPending || save.isPending}>
           Review changes{writes.length ? ` (${writes.length})` : ''}
@@ -222,31 +217,26 @@ function GridRow({
   row,
   label,
   idBase,
-  errorsOf,
+  error,
+  pointer,
   onChange,
   onRemove,
 }: {
   row: Row;
   label: string;
   idBase: string;
-  errorsOf: (field?: string) => string[];
+  error: unknown;
+  /** Where the API's errors about this row point (/data/<n>), while the row is one of the writes. */
+  pointer: string | undefined;
   onChange: (changes: Partial<Row>) => void;
   onRemove: () => void;
 }) {
   const locked = row.variable?.attributes.sensitive === true;
-  const invalid = (field: string) => {
-    const errors = errorsOf(field);
-    return errors.length ? { 'aria-invalid': true as const, 'aria-describedby': `${idBase}-${field}-error` } : {};
-  };
-  const message = (field: string) => {
-    const errors = errorsOf(field);
-    return errors.length ? (
-      <p className="field-error" id={`${idBase}-${field}-error`} role="alert">
-        {errors.join(' ')}
-      </p>
-    ) : null;
-  };
-  const rowErrors = errorsOf();
+  const at = (field: string) => `${pointer}/attributes/${field}`;
+  const invalid = (field: string) =>
+    pointer === undefined ? {} : describedBy(error, at(field), `${idBase}-${field}-error`);
+  const message = (field: string) =>
+    pointer === undefined ? null : <FieldError error={error} pointer={at(field)} id={`${idBase}-${field}-error`} />;
   const disabled = row.removed;
   return (
     <tr className={row.removed ? 'removed' : undefined} data-row={row.key}>
@@ -261,10 +251,8 @@ function GridRow({
           {...invalid('key')}
         />
         {message('key')}
-        {rowErrors.length > 0 && (
-          <p className="field-error" role="alert">
-            {rowErrors.join(' ')}
-          </p>
+        {pointer !== undefined && (
+          <FieldError error={error} pointer={pointer} except={`${pointer}/attributes`} id={`${idBase}-error`} />
         )}
       </td>
       <td>
@@ -344,7 +332,7 @@ function PasteBox({ onRows }: { onRows: (rows: PastedVariable[]) => void }) {
   const id = useId();
   const [text, setText] = useState('');
   const [format, setFormat] = useState<PasteFormat>('env');
-  const [problems, setProblems] = useState<{ line: number; reason: string }[]>([]);
+  const [problems, setProblems] = useState<PasteProblem[]>([]);
   const read = () => {
     const pasted = parsePasted(text, format);
     setProblems(pasted.problems);

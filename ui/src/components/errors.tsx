@@ -58,9 +58,24 @@ function ErrorTexts({ errors }: { errors: ErrorObject[] }) {
   );
 }
 
-/** The messages the API gave for the field at `pointer`, next to it (the input names this id in aria-describedby). */
-export function FieldError({ error, pointer, id }: { error: unknown; pointer: string; id: string }) {
-  const errors = error instanceof ApiError ? error.at(pointer) : [];
+/**
+ * The messages the API gave for the field at `pointer`, next to it (the input names this id in
+ * aria-describedby); with `except`, not those pointing into it (a row's fields, shown at each field).
+ */
+export function FieldError({
+  error,
+  pointer,
+  id,
+  except,
+}: {
+  error: unknown;
+  pointer: string;
+  id: string;
+  except?: string;
+}) {
+  if (!(error instanceof ApiError)) return null;
+  const inside = new Set(except === undefined ? [] : error.at(except));
+  const errors = error.at(pointer).filter((e) => !inside.has(e));
   if (!errors.length) return null;
   return (
     <p className="field-error" id={id} role="alert">

@@ -1,6 +1,5 @@
 import {
   createContext,
-  isValidElement,
   useCallback,
   useContext,
   useEffect,
@@ -10,16 +9,10 @@ import {
   type ReactElement,
   type ReactNode,
 } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 
-/** What a message offers next to its words: Undo, say. */
-export interface AnnouncementLink {
-  to: string;
-  label: string;
-}
-
-/** What a message offers: a link, or a control of its own (the Undo of components/Undo.tsx). */
-export type AnnouncementOffer = AnnouncementLink | ReactElement;
+/** What a message offers next to its words: a control of its own (the Undo of components/Undo.tsx). */
+export type AnnouncementOffer = ReactElement;
 
 /** A message about a write that succeeded, shown on the page at `path`; each new one is another `id`. */
 interface Announcement {
@@ -105,8 +98,7 @@ export function StatusMessage() {
         {announcement?.text}
       </p>
       {/* Keyed by the message: a control's state (an Undo's) belongs to its own message only. */}
-      {link &&
-        (isValidElement(link) ? <span key={announcement.id}>{link}</span> : <Link to={link.to}>{link.label}</Link>)}
+      {link && <span key={announcement.id}>{link}</span>}
       {announcement && (
         <button type="button" className="small" onClick={dismiss}>
           Dismiss

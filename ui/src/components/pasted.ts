@@ -94,7 +94,7 @@ export function parseEnv(text: string): Pasted {
       i = j;
       continue;
     }
-    if (after.trim() !== '' && !/^\s+#/.test(after) && !after.trim().startsWith('#')) {
+    if (after.trim() !== '' && !after.trim().startsWith('#')) {
       problems.push({ line, reason: 'text after the closing quote' });
     } else {
       variables.push({ key, value, category: 'env', hcl: false, line });
