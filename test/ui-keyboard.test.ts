@@ -3,23 +3,17 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { createVar, createVarset } from './support/factories/varsets.js';
 import { storeKind } from './support/store.js';
-import { heading, statusSays, type Scenario, type UiServer, openSignedInUi, closeSignedInUi } from './support/ui.js';
+import {
+  closeSignedInUi,
+  focused,
+  heading,
+  openSignedInUi,
+  statusSays,
+  type Scenario,
+  type UiServer,
+} from './support/ui.js';
 
 /** Dialogs and forms with the keyboard alone: where focus goes, and that Enter never loses what was typed. */
-
-/** What has focus: its tag, text or label, and whether it is inside a dialog. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = document.activeElement as HTMLElement | null;
-    return {
-      tag: active?.tagName.toLowerCase() ?? '',
-      text: active?.textContent.trim() ?? '',
-      label:
-        active?.getAttribute('aria-label') ??
-        (active?.id ? (document.querySelector(`label[for="${active.id}"]`)?.textContent ?? '') : ''),
-      inDialog: Boolean(active?.closest('dialog[open]')),
-    };
-  });
 
 describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () => {
   let ui: UiServer;
@@ -43,7 +37,7 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add variable colour?' });
     await dialog.getByText('2 workspaces affected').waitFor();
-    assert.deepEqual(await focused(page), { tag: 'button', text: 'Confirm', label: '', inDialog: true });
+    assert.deepEqual(await focused(page), { tag: 'button', name: 'Confirm', inDialog: true });
     // The preview links each workspace: Tab goes round them and the buttons, never out of the dialog.
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
@@ -55,7 +49,7 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    assert.equal((await focused(page)).label, 'Key');
+    assert.equal((await focused(page)).name, 'Key');
     assert.equal(await add.getByLabel('Key', { exact: true }).inputValue(), 'colour');
 
     await page.keyboard.press('Enter');
@@ -75,7 +69,7 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Save globals?' });
     await dialog.getByText(/affected/).waitFor();
-    assert.deepEqual(await focused(page), { tag: 'button', text: 'Confirm', label: '', inDialog: true });
+    assert.deepEqual(await focused(page), { tag: 'button', name: 'Confirm', inDialog: true });
     await page.keyboard.press('Enter');
     await heading(page, 'globals');
     await statusSays(page, 'Saved: description changed');
@@ -92,7 +86,7 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await edit.getByLabel('Value', { exact: true }).fill('eu');
     await page.keyboard.press('Escape');
     await edit.waitFor({ state: 'hidden' });
-    assert.equal((await focused(page)).label, 'Edit region');
+    assert.equal((await focused(page)).name, 'Edit region');
     const vars = await ui.admin.get(`/api/v2/varsets/${scenario.defaultsSetId}/relationships/vars`);
     assert.equal(vars.body.data.find((v: any) => v.attributes.key === 'region')?.attributes.value, 'us');
   });
@@ -117,7 +111,7 @@ describe(`dialogs and forms with the keyboard, in Chromium (${storeKind})`, () =
     await name.fill('globals');
     await page.getByRole('button', { name: 'Create set' }).click();
     await name.and(page.locator('[aria-invalid="true"]')).waitFor();
-    assert.equal((await focused(page)).label, 'Name');
+    assert.equal((await focused(page)).name, 'Name');
     await page.getByText('Name has already been taken').waitFor();
     await page.keyboard.type('-2');
     await page.getByText('Name has already been taken').waitFor({ state: 'hidden' });

@@ -7,43 +7,19 @@ import { expectStatus } from './support/requests.js';
 import { storeKind } from './support/store.js';
 import {
   closeSignedInUi,
+  confirmImpact,
+  focused,
   heading,
   openSignedInUi,
   signIn,
   statusSays,
+  tabTo,
   watchPage,
   type Scenario,
   type UiServer,
 } from './support/ui.js';
 
 /** Undo in the message of a write, and restoring a deleted set, with the keyboard alone where a person would. */
-
-/** What has focus: its tag, its accessible label or text, and whether a dialog holds it. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = document.activeElement as HTMLElement | null;
-    return {
-      tag: active?.tagName.toLowerCase() ?? '',
-      name:
-        active?.getAttribute('aria-label') ??
-        (active?.id ? document.querySelector(`label[for="${active.id}"]`)?.textContent : null) ??
-        active?.textContent.trim() ??
-        '',
-      inDialog: Boolean(active?.closest('dialog[open]')),
-    };
-  });
-
-/** Presses `key` (Tab or Shift+Tab) until the focused control is named `name`. */
-async function tabTo(page: Page, name: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
-  const seen: string[] = [];
-  for (let i = 0; i < 80; i++) {
-    await page.keyboard.press(key);
-    const now = await focused(page);
-    if (now.name.trim() === name) return;
-    seen.push(now.name.trim());
-  }
-  assert.fail(`${key} never reached "${name}"; it went through: ${seen.join(' | ')}`);
-}
 
 const text = async (locator: ReturnType<Page['getByRole']>) =>
   ((await locator.textContent()) ?? '').replace(/\s+/g, ' ');
@@ -196,16 +172,11 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
       )?.attributes.value;
     const undoing = async (change: RegExp) => {
       await page.getByRole('button', { name: 'Undo' }).click();
-      const dialog = page.getByRole('dialog', { name: /^Undo: restore editable as it was at version \d+\?$/ });
-      const changes = dialog.getByRole('list', { name: 'What restoring changes' });
+      const title = /^Undo: restore editable as it was at version \d+\?$/;
+      const changes = page.getByRole('dialog', { name: title }).getByRole('list', { name: 'What restoring changes' });
       await changes.waitFor();
       assert.match(await text(changes), change);
-      await dialog
-        .getByText(/affected/)
-        .first()
-        .waitFor();
-      await dialog.getByRole('button', { name: 'Confirm' }).click();
-      await dialog.waitFor({ state: 'hidden' });
+      await confirmImpact(page, title);
       await page
         .getByRole('status')
         .filter({ hasText: /^Undone: editable is again as it was at version \d+/ })
@@ -218,7 +189,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     const edit = page.getByRole('form', { name: 'Edit variable size' });
     await edit.getByLabel('Value', { exact: true }).fill('m');
     await edit.getByRole('button', { name: 'Save variable' }).click();
-    await page.getByRole('dialog', { name: 'Save variable size?' }).getByRole('button', { name: 'Confirm' }).click();
+    await confirmImpact(page, 'Save variable size?');
     await statusSays(page, 'Saved: size changed (value)');
     assert.equal(await sizeOf(), 'm');
     await undoing(/Variable size \(terraform\): value: "m" → "s"/);
@@ -238,7 +209,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     await heading(page, 'Edit editable');
     await page.getByLabel('Description', { exact: true }).fill('second');
     await page.getByRole('button', { name: 'Save set' }).click();
-    await page.getByRole('dialog', { name: 'Save editable?' }).getByRole('button', { name: 'Confirm' }).click();
+    await confirmImpact(page, 'Save editable?');
     await heading(page, 'editable');
     await statusSays(page, 'Saved: description changed');
     await undoing(/description: "second" → "first"/);
@@ -253,7 +224,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('first');
     await add.getByLabel('Value', { exact: true }).fill('1');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    await page.getByRole('dialog', { name: 'Add variable first?' }).getByRole('button', { name: 'Confirm' }).click();
+    await confirmImpact(page, 'Add variable first?');
     await statusSays(page, 'Variable first added');
     // Someone else's change, after this one.
     await createVar(ui.admin, defaults, { key: 'theirs', value: 'x', category: 'terraform' });
@@ -275,7 +246,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('second');
     await add.getByLabel('Value', { exact: true }).fill('2');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    await page.getByRole('dialog', { name: 'Add variable second?' }).getByRole('button', { name: 'Confirm' }).click();
+    await confirmImpact(page, 'Add variable second?');
     await statusSays(page, 'Variable second added');
     await page.getByRole('button', { name: 'Undo' }).click();
     const undo = page.getByRole('dialog', { name: /^Undo: restore defaults/ });
@@ -298,7 +269,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     await add.getByLabel('Key', { exact: true }).fill('third');
     await add.getByLabel('Value', { exact: true }).fill('3');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    await page.getByRole('dialog', { name: 'Add variable third?' }).getByRole('button', { name: 'Confirm' }).click();
+    await confirmImpact(page, 'Add variable third?');
     await statusSays(page, 'Variable third added');
     await page.getByRole('button', { name: 'Undo' }).click();
     await undo.getByRole('list', { name: 'What restoring changes' }).waitFor();
@@ -327,7 +298,7 @@ describe(`Undo after a write, in Chromium (${storeKind})`, () => {
     const add = other.getByRole('form', { name: 'Add a variable' });
     await add.getByLabel('Key', { exact: true }).fill('mine');
     await add.getByRole('button', { name: 'Add variable' }).click();
-    await other.getByRole('dialog', { name: 'Add variable mine?' }).getByRole('button', { name: 'Confirm' }).click();
+    await confirmImpact(other, 'Add variable mine?');
     await statusSays(other, 'Variable mine added');
     await other.getByRole('button', { name: 'Undo' }).waitFor();
 

@@ -357,13 +357,12 @@ describe(`previewing a write to a set (${storeKind})`, () => {
         () => t.delete(`/api/v2/varsets/${w.global.id}/relationships/vars/var-doesnotexist12345`),
       );
       const [created] = (await t.get(`/api/v2/varsets/${w.spare.id}/versions?page%5Bsize%5D=1`)).body.data;
-      const elsewhere = { data: { type: 'varset-versions', id: created.id } };
+      const spareCreated = { data: { type: 'varset-versions', id: created.id } };
       await expectSameRefusal(
         w,
-        () => t.post(setPath(w.onP1.id), elsewhere),
-        () => t.post(`/api/v2/varsets/${w.onP1.id}/actions/rollback`, elsewhere),
+        () => t.post(setPath(w.onP1.id), spareCreated),
+        () => t.post(`/api/v2/varsets/${w.onP1.id}/actions/rollback`, spareCreated),
       );
-      const conflictingVersion = { data: { type: 'varset-versions', id: created.id } };
       expectStatus(
         await t.patch(`/api/v2/varsets/${w.spare.id}`, varsetBody({ attributes: { name: 'spare-2' } })),
         200,
@@ -374,8 +373,8 @@ describe(`previewing a write to a set (${storeKind})`, () => {
       );
       const nameTaken = await expectSameRefusal(
         w,
-        () => t.post(setPath(w.spare.id), conflictingVersion),
-        () => t.post(`/api/v2/varsets/${w.spare.id}/actions/rollback`, conflictingVersion),
+        () => t.post(setPath(w.spare.id), spareCreated),
+        () => t.post(`/api/v2/varsets/${w.spare.id}/actions/rollback`, spareCreated),
       );
       assert.equal(nameTaken.status, 422);
       const unassignable = varsetBody({ workspaces: ['ws-doesnotexist123456'] });

@@ -102,8 +102,35 @@ export async function statusSays(page: Page, text: string): Promise<void> {
   assert.equal((await region.textContent())?.trim(), text);
 }
 
+/** What has focus: its tag, its accessible label or text, and whether a dialog holds it. */
+export const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement as HTMLElement | null;
+    return {
+      tag: active?.tagName.toLowerCase() ?? '',
+      name:
+        active?.getAttribute('aria-label') ??
+        (active?.id ? document.querySelector(`label[for="${active.id}"]`)?.textContent : null) ??
+        active?.textContent.trim() ??
+        '',
+      inDialog: Boolean(active?.closest('dialog[open]')),
+    };
+  });
+
+/** Presses `key` (Tab or Shift+Tab) until the focused control is named `name`. */
+export async function tabTo(page: Page, name: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press(key);
+    const now = await focused(page);
+    if (now.name.trim() === name) return;
+    seen.push(now.name.trim());
+  }
+  assert.fail(`${key} never reached "${name}"; it went through: ${seen.join(' | ')}`);
+}
+
 /** The impact preview a save opens first, by its title: waits for what it says, then confirms the write. */
-export async function confirmImpact(page: Page, title: string): Promise<void> {
+export async function confirmImpact(page: Page, title: string | RegExp): Promise<void> {
   const dialog = page.getByRole('dialog', { name: title });
   await dialog
     .getByText(/affected/)
