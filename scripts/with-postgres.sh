@@ -5,24 +5,7 @@
 #   usage: scripts/with-postgres.sh <command> [args…]
 set -euo pipefail
 
-find_pg_bin() {
-  local dir
-  for dir in /usr/lib/postgresql/*/bin; do
-    [ -x "$dir/initdb" ] && { echo "$dir"; return 0; }
-  done
-  command -v initdb >/dev/null 2>&1 && { dirname "$(command -v initdb)"; return 0; }
-  return 1
-}
-
-pg_bin=$(find_pg_bin || true)
-if [ -z "$pg_bin" ]; then
-  echo "with-postgres: PostgreSQL server not found; installing it with apt-get" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq postgresql >/dev/null
-  pg_bin=$(find_pg_bin)
-fi
+pg_bin=$(bash "$(dirname "$0")/postgres-server.sh")
 
 # initdb refuses to run as root: run the cluster as the postgres system user then.
 run_as=()
